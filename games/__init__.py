@@ -1,0 +1,1 @@
+"""Pure rules engines: no Django import anywhere under games/ (see games/README.md)."""

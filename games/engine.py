@@ -1,0 +1,204 @@
+"""The engine contract every game implements (ARCHITECTURE.md, "The engine contract").
+
+An engine is a stateless object; the game lives in ``state``, plain JSON data (dicts with string
+keys, lists, ints, strings, booleans, None: no tuples, no int keys, no floats for money) that
+round-trips through ``json`` exactly. Conventions shared by all games:
+
+* Seats are the table's seat numbers (ints). ``new`` receives one ``SeatSpec`` per player dealt in:
+  ``{"seat": 3, "chips": 1500, "sitout": False, "prefs": {...}}`` (``chips`` for giochi a
+  puntate; ``prefs`` are the player's "opzioni di gioco", keys from ``games.options``).
+* An action is a dict ``{"type": "<key>", ...parameters}``. ``legal_actions`` returns *specs*:
+  ``{"type": "punto", "label": "PUNTO", "amount": {"min": 20, "max": 160}}``. A spec without
+  ``amount`` is concrete: the action is the spec minus ``label``/``confirm``/``amount``. A spec
+  with ``amount`` needs an integer ``amount`` in that range. ``confirm`` holds the Italian question
+  the table asks before sending (e.g. PASSO when nothing is bet).
+* ``apply`` validates completely before it changes anything: a refused action raises an
+  ``IllegalAction`` subclass and leaves ``state`` exactly as it was. On success it mutates
+  ``state`` in place and returns the events, full-information records for the hand history.
+  An event carrying ``"to": [seats]`` is private to those seats; every other event must be free
+  of hidden information, so the runtime may show it to anyone.
+* ``view(state, seat)`` is the only thing that reaches a client; ``seat=None`` is a spectator.
+* The deck order of every deal is kept in ``state["deck_log"]`` (a list of card lists) for audit
+  and replay (RULINGS G4); no view ever includes it.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar
+
+from games.rng import Rng
+
+State = dict[str, Any]
+Action = dict[str, Any]
+Event = dict[str, Any]
+SeatSpec = dict[str, Any]
+
+SPEC_META_KEYS = frozenset({"label", "confirm", "amount"})
+
+
+class EngineError(Exception):
+    """Base of every error an engine raises; carries a stable ``code`` and an Italian message."""
+
+    code: ClassVar[str] = "engine_error"
+    default_message: ClassVar[str] = "Errore del gioco"
+
+    def __init__(self, message: str | None = None, **details: Any) -> None:
+        self.message = message or self.default_message
+        self.details = details
+        super().__init__(self.message)
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return the error as sent to a client: stable code, Italian message, details."""
+        return {
+            "code": self.code,
+            "message": self.message,
+            **({"details": self.details} if self.details else {}),
+        }
+
+
+class ConfigError(EngineError):
+    """A table configuration the game does not allow."""
+
+    code = "invalid_config"
+    default_message = "Configurazione del tavolo non valida"
+
+
+class IllegalAction(EngineError):
+    """An action the rules do not allow now ("Congruenza dei dati trasmessi", RULINGS G6)."""
+
+    code = "illegal_action"
+    default_message = "Giocata non ammessa"
+
+
+class NotYourTurn(IllegalAction):
+    code = "not_your_turn"
+    default_message = "Non è il tuo turno"
+
+
+class UnknownAction(IllegalAction):
+    code = "unknown_action"
+    default_message = "Giocata non ammessa"
+
+
+class InvalidAmount(IllegalAction):
+    code = "invalid_amount"
+    default_message = "Importo non ammesso"
+
+
+class InvalidCards(IllegalAction):
+    code = "invalid_cards"
+    default_message = "Carte non ammesse"
+
+
+class HandOver(IllegalAction):
+    code = "hand_over"
+    default_message = "La mano è terminata"
+
+
+class Engine(ABC):
+    """A game's rules as a pure, deterministic state machine."""
+
+    name: ClassVar[str]  # registry key, e.g. "poker5"
+    title: ClassVar[str]  # Italian name shown to players
+    family: ClassVar[str]  # "puntate" (chips and pots) or "partite" (two lines play a match)
+    min_seats: ClassVar[int]
+    max_seats: ClassVar[int]
+
+    def validate_config(self, config: dict[str, Any]) -> dict[str, Any]:
+        """Return the table configuration with defaults filled in; raise ConfigError if invalid."""
+        return dict(config)
+
+    @abstractmethod
+    def new(
+        self, config: dict[str, Any], seats: list[SeatSpec], rng: Rng, carry: dict[str, Any] | None = None
+    ) -> State:
+        """Start a hand (or a match) for the seats dealt in, from the previous hand's carry."""
+
+    @abstractmethod
+    def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
+        """List what this seat may do now (specs, see the module docstring); empty if nothing."""
+
+    @abstractmethod
+    def to_act(self, state: State) -> list[int]:
+        """Return the seats that must decide now (several at once is allowed); empty when over."""
+
+    @abstractmethod
+    def apply(self, state: State, seat: int, action: Action, rng: Rng) -> list[Event]:
+        """Apply one seat's action, mutating ``state``; raise IllegalAction and change nothing if refused."""
+
+    @abstractmethod
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """Return what this seat (None: a spectator) may see of the state."""
+
+    @abstractmethod
+    def timeout_action(self, state: State, seat: int) -> Action:
+        """Return the automatic decision the rules prescribe when this seat's time runs out."""
+
+    @abstractmethod
+    def is_over(self, state: State) -> bool:
+        """Tell whether the hand (or match) has ended."""
+
+    @abstractmethod
+    def outcome(self, state: State) -> dict[str, Any]:
+        """Return the result of an ended hand or match (chips per seat and rake, or match points)."""
+
+    def carry(self, state: State) -> dict[str, Any] | None:
+        """Return what the next hand starts from (dealer, piatto di parol…); None if nothing."""
+        return None
+
+    def can_apply(self, state: State, seat: int, action: Action) -> bool:
+        """Tell whether ``apply`` would accept this action (never changes ``state``)."""
+        return any(spec_matches(spec, action) for spec in self.legal_actions(state, seat))
+
+    def sample_action(self, state: State, seat: int, rng: Rng) -> Action:
+        """Pick a uniformly random legal action (for bots and property tests)."""
+        specs = self.legal_actions(state, seat)
+        if not specs:
+            raise NotYourTurn()
+        return action_from_spec(specs[rng.randbelow(len(specs))], rng)
+
+
+def action_from_spec(spec: dict[str, Any], rng: Rng) -> Action:
+    """Instantiate a legal-action spec, drawing an amount when one is asked (ends are favoured)."""
+    action = {k: v for k, v in spec.items() if k not in SPEC_META_KEYS}
+    if "amount" in spec:
+        lo, hi = spec["amount"]["min"], spec["amount"]["max"]
+        pick = rng.randbelow(4)
+        action["amount"] = lo if pick == 0 else hi if pick == 1 else lo + rng.randbelow(hi - lo + 1)
+    return action
+
+
+def spec_matches(spec: dict[str, Any], action: Action) -> bool:
+    """Tell whether an action is an instance of a legal-action spec."""
+    concrete = {k: v for k, v in spec.items() if k not in SPEC_META_KEYS}
+    if any(action.get(k) != v for k, v in concrete.items()):
+        return False
+    extra = set(action) - set(concrete) - ({"amount"} if "amount" in spec else set())
+    if extra:
+        return False
+    if "amount" in spec:
+        amount = action.get("amount")
+        rng_ = spec["amount"]
+        return type(amount) is int and rng_["min"] <= amount <= rng_["max"]
+    return True
+
+
+def dumps(state: State) -> str:
+    """Serialise a state (compact, key order kept, so equal states give equal text)."""
+    return json.dumps(state, separators=(",", ":"), ensure_ascii=False)
+
+
+def loads(text: str) -> State:
+    """Load a state serialised by ``dumps``."""
+    value = json.loads(text)
+    if not isinstance(value, dict):
+        raise ValueError("a state is a JSON object")
+    return value
+
+
+def private_to(event: Event, seat: int | None) -> bool:
+    """Tell whether an event may be shown to this seat (None: spectator)."""
+    to = event.get("to")
+    return to is None or (seat is not None and seat in to)
