@@ -1,0 +1,15 @@
+"""The Celery app: clocks, timeouts, schedules and payouts.
+
+Broker: Redis in production (``REDIS_URL``), the in-process ``memory://`` transport in the
+embedded default, where ``manage.py serve`` runs the worker and beat as threads.
+"""
+
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "piattaforma.settings.embedded")
+
+app = Celery("piattaforma")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()

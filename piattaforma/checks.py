@@ -1,0 +1,22 @@
+"""System checks of the platform core (stable ids)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core import checks
+
+from games import options, registry
+
+
+@checks.register()
+def check_game_options(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
+    """piattaforma.E001: every registered engine has its "opzioni di gioco" schema."""
+    missing = sorted(set(registry.names()) - set(options.GAMES))
+    return [
+        checks.Error(
+            f"Game {name!r} has an engine but no entry in games.options.GAMES.",
+            id="piattaforma.E001",
+        )
+        for name in missing
+    ]

@@ -1,0 +1,118 @@
+"""Forms of the account pages (Italian)."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from django import forms
+from django.conf import settings
+from django.contrib.auth import password_validation
+from django.contrib.auth.forms import AuthenticationForm
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from games import options as game_options
+from piattaforma.models import NICKNAME_VALIDATOR, User
+
+
+def age_on(born: date, today: date) -> int:
+    """Return the age in whole years on ``today``."""
+    return today.year - born.year - ((today.month, today.day) < (born.month, born.day))
+
+
+class LoginForm(AuthenticationForm):
+    username = forms.CharField(label=_("Nickname o e-mail"), max_length=254)
+
+    error_messages = {
+        "invalid_login": _("Nickname, e-mail o password non corretti."),
+        "inactive": _("Questo conto non è attivo."),
+    }
+
+
+class SignupForm(forms.ModelForm):
+    """Open a game account: nickname, e-mail, date of birth (18+), password twice, terms."""
+
+    password1 = forms.CharField(label=_("Password"), widget=forms.PasswordInput, strip=False)
+    password2 = forms.CharField(label=_("Conferma password"), widget=forms.PasswordInput, strip=False)
+    accetto = forms.BooleanField(
+        label=_("Dichiaro di essere maggiorenne e accetto il regolamento e le regole della casa"),
+        required=True,
+    )
+
+    class Meta:
+        model = User
+        fields = ("nickname", "email", "date_of_birth")
+        widgets = {"date_of_birth": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
+
+    def clean_nickname(self) -> str:
+        nickname: str = self.cleaned_data["nickname"].strip()
+        NICKNAME_VALIDATOR(nickname)
+        if User.objects.filter(nickname__iexact=nickname).exists():
+            raise forms.ValidationError(_("Questo nickname è già in uso."), code="nickname_taken")
+        return nickname
+
+    def clean_email(self) -> str:
+        email: str = self.cleaned_data["email"].strip().lower()
+        if User.objects.filter(email__iexact=email).exists():
+            raise forms.ValidationError(_("Esiste già un conto con questa e-mail."), code="email_taken")
+        return email
+
+    def clean_date_of_birth(self) -> date:
+        born: date = self.cleaned_data["date_of_birth"]
+        if age_on(born, timezone.localdate()) < settings.MINIMUM_AGE:
+            raise forms.ValidationError(
+                _("Per giocare devi avere almeno %(age)d anni.") % {"age": settings.MINIMUM_AGE},
+                code="underage",
+            )
+        if born.year < 1900:
+            raise forms.ValidationError(_("Data di nascita non valida."), code="invalid_date")
+        return born
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        p1, p2 = data.get("password1"), data.get("password2")
+        if p1 and p2 and p1 != p2:
+            self.add_error(
+                "password2", forms.ValidationError(_("Le due password non coincidono."), code="mismatch")
+            )
+        if p1:
+            probe = User(nickname=data.get("nickname", ""), email=data.get("email", ""))
+            try:
+                password_validation.validate_password(p1, probe)
+            except forms.ValidationError as exc:
+                self.add_error("password1", exc)
+        return data
+
+
+class GameOptionsForm(forms.Form):
+    """A game's "opzioni di gioco", built from ``games.options``."""
+
+    def __init__(self, game: str, *args: Any, initial_values: dict[str, Any] | None = None, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.game = game
+        current = {**game_options.defaults(game), **(initial_values or {})}
+        for option in game_options.GAMES[game].options:
+            field: forms.Field
+            if option.kind == "bool":
+                field = forms.BooleanField(label=option.label, required=False, initial=current[option.key])
+            else:
+                field = forms.TypedChoiceField(
+                    label=option.label,
+                    choices=[(str(v), lbl) for v, lbl in option.choices],
+                    coerce=type(option.default),
+                    initial=str(current[option.key]),
+                    required=False,
+                    empty_value=option.default if option.default == "" else None,
+                )
+            field.help_text = option.help
+            self.fields[option.key] = field
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        try:
+            self.values = game_options.validate(self.game, {k: v for k, v in data.items() if v is not None})
+        except game_options.OptionError as exc:
+            for key, message in exc.errors.items():
+                self.add_error(key if key in self.fields else None, message)
+        return data

@@ -1,0 +1,57 @@
+"""Health of the three parts the platform needs: database, channel layer, Celery broker."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import connection
+
+from piattaforma.celery import app as celery_app
+
+TIMEOUT = 2.0
+
+
+def check_database() -> bool:
+    """Run a trivial query."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+        return cursor.fetchone() == (1,)
+
+
+async def _layer_round_trip() -> bool:
+    layer = get_channel_layer()
+    channel = await layer.new_channel("healthz.")
+    token = uuid.uuid4().hex
+    await layer.send(channel, {"type": "healthz", "token": token})
+    message = await asyncio.wait_for(layer.receive(channel), TIMEOUT)
+    return bool(message.get("token") == token)
+
+
+def check_channel_layer() -> bool:
+    """Send a message to a fresh channel and read it back."""
+    return bool(async_to_sync(_layer_round_trip)())
+
+
+def check_broker() -> bool:
+    """Open a connection to the Celery broker."""
+    with celery_app.connection_for_write() as conn:
+        conn.ensure_connection(max_retries=1, timeout=TIMEOUT)
+        return bool(conn.connected)
+
+
+CHECKS = {"database": check_database, "channel_layer": check_channel_layer, "broker": check_broker}
+
+
+def report() -> dict[str, str]:
+    """Return ``{"database": "ok" | "failing", ...}``."""
+    out = {}
+    for name, check in CHECKS.items():
+        try:
+            ok = check()
+        except Exception:  # any failure of a dependency is reported, never raised
+            ok = False
+        out[name] = "ok" if ok else "failing"
+    return out

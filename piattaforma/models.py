@@ -1,0 +1,140 @@
+"""The platform core's data: players and staff, their game options, the audit log."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
+from django.contrib.auth.models import PermissionsMixin
+from django.core.validators import RegexValidator
+from django.db import models
+from django.db.models.functions import Lower
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+NICKNAME_VALIDATOR = RegexValidator(
+    r"^[A-Za-z0-9_.-]{3,20}$",
+    _("Il nickname deve avere da 3 a 20 caratteri: lettere, cifre, punto, trattino o trattino basso."),
+    code="invalid_nickname",
+)
+
+
+class UserManager(BaseUserManager["User"]):
+    """Create players and superusers; nicknames and e-mails are unique regardless of case."""
+
+    use_in_migrations = True
+
+    def get_by_natural_key(self, username: str | None) -> User:
+        return self.get(nickname__iexact=username)
+
+    def create_user(self, nickname: str, email: str, password: str | None = None, **extra: Any) -> User:
+        if not nickname or not email:
+            raise ValueError("nickname and email are required")
+        user = self.model(nickname=nickname, email=self.normalize_email(email).lower(), **extra)
+        user.set_password(password)
+        user.full_clean(exclude=["password"])
+        user.save(using=self._db)
+        return user
+
+    def create_superuser(self, nickname: str, email: str, password: str | None = None, **extra: Any) -> User:
+        extra.setdefault("is_staff", True)
+        extra.setdefault("is_superuser", True)
+        extra.setdefault("date_of_birth", timezone.localdate().replace(year=timezone.localdate().year - 30))
+        return self.create_user(nickname, email, password, **extra)
+
+
+class User(AbstractBaseUser, PermissionsMixin):
+    """A person with a game account; the nickname is shown everywhere instead of the e-mail."""
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", _("Attivo")
+        SUSPENDED = "suspended", _("Sospeso")
+        SELF_EXCLUDED = "self_excluded", _("Autoescluso")
+
+    nickname = models.CharField(_("nickname"), max_length=20, unique=True, validators=[NICKNAME_VALIDATOR])
+    email = models.EmailField(_("e-mail"))
+    date_of_birth = models.DateField(_("data di nascita"))
+    status = models.CharField(_("stato"), max_length=16, choices=Status.choices, default=Status.ACTIVE)
+    status_changed_at = models.DateTimeField(_("stato cambiato il"), null=True, blank=True)
+    self_excluded_until = models.DateTimeField(_("autoescluso fino al"), null=True, blank=True)
+    is_bot = models.BooleanField(
+        _("bot"), default=False, help_text=_("Giocatore automatico, segnalato a tutti.")
+    )
+    is_staff = models.BooleanField(_("accesso al back office"), default=False)
+    is_active = models.BooleanField(_("attivo"), default=True)
+    date_joined = models.DateTimeField(_("iscritto il"), default=timezone.now)
+
+    objects = UserManager()
+
+    USERNAME_FIELD = "nickname"
+    EMAIL_FIELD = "email"
+    REQUIRED_FIELDS: ClassVar[list[str]] = ["email"]
+
+    class Meta:
+        verbose_name = _("utente")
+        verbose_name_plural = _("utenti")
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(Lower("nickname"), name="user_nickname_ci_unique"),
+            models.UniqueConstraint(Lower("email"), name="user_email_ci_unique"),
+            models.CheckConstraint(
+                condition=models.Q(status__in=["active", "suspended", "self_excluded"]),
+                name="user_status_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.nickname
+
+    def get_full_name(self) -> str:
+        return self.nickname
+
+    def get_short_name(self) -> str:
+        return self.nickname
+
+    @property
+    def can_play(self) -> bool:
+        """Tell whether the player may deposit, enter tournaments and sit down."""
+        return self.is_active and self.status == self.Status.ACTIVE
+
+    def has_role(self, role: str) -> bool:
+        """Tell whether the user belongs to the role group (players, moderators, staff)."""
+        return self.groups.filter(name=role).exists()
+
+
+class GamePreference(models.Model):
+    """A player's "opzioni di gioco" for one game, validated against ``games.options``."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="game_preferences")
+    game = models.CharField(_("gioco"), max_length=32)
+    values = models.JSONField(_("opzioni"), default=dict)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("opzioni di gioco")
+        verbose_name_plural = _("opzioni di gioco")
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(fields=["user", "game"], name="gamepreference_user_game_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.game}"
+
+
+class AuditLog(models.Model):
+    """Who did what in the back office or on a player's account; append-only."""
+
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    actor = models.ForeignKey(User, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    action = models.CharField(max_length=64, db_index=True)
+    target_type = models.CharField(max_length=64, blank=True)
+    target_id = models.CharField(max_length=64, blank=True)
+    reason = models.TextField(blank=True)
+    data = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        verbose_name = _("registro di audit")
+        verbose_name_plural = _("registro di audit")
+        ordering = ("-created_at", "-id")
+
+    def __str__(self) -> str:
+        return f"{self.created_at:%Y-%m-%d %H:%M} {self.action}"

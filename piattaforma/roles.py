@@ -1,0 +1,40 @@
+"""Roles are groups: players, moderators, staff. One place says what each role may touch."""
+
+from __future__ import annotations
+
+from typing import Any
+
+PLAYERS = "players"
+MODERATORS = "moderators"
+STAFF = "staff"
+ROLES = (PLAYERS, MODERATORS, STAFF)
+
+# Apps whose models each back-office role may manage. Moderators see only moderation models.
+ROLE_APPS: dict[str, tuple[str, ...]] = {
+    PLAYERS: (),
+    MODERATORS: ("moderation",),
+    STAFF: ("piattaforma", "wallet", "lobby", "tournaments", "moderation", "axes"),
+}
+# Permissions staff never get through the role (superusers only): the audit log is read-only.
+STAFF_EXCLUDED = {"piattaforma.add_auditlog", "piattaforma.change_auditlog", "piattaforma.delete_auditlog"}
+
+
+def sync_role_permissions(group_model: Any, permission_model: Any) -> None:
+    """Create the role groups if missing and give each the permissions of its apps."""
+    for role in ROLES:
+        group, _ = group_model.objects.get_or_create(name=role)
+        apps = ROLE_APPS[role]
+        perms = permission_model.objects.filter(content_type__app_label__in=apps).select_related(
+            "content_type"
+        )
+        wanted = [p for p in perms if f"{p.content_type.app_label}.{p.codename}" not in STAFF_EXCLUDED]
+        group.permissions.set(wanted)
+
+
+def backoffice_allowed(user: Any) -> bool:
+    """Tell whether a user may open the back office (staff, moderators, superusers)."""
+    if not (user.is_active and user.is_authenticated):
+        return False
+    if user.is_superuser:
+        return True
+    return bool(user.is_staff) and user.groups.filter(name__in=(MODERATORS, STAFF)).exists()

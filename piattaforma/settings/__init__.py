@@ -1,0 +1,1 @@
+"""Settings: ``base`` reads the environment; ``embedded`` (make run), ``test`` and ``production``."""

@@ -1,0 +1,15 @@
+"""The embedded default of ``make run``: one process, SQLite, in-process layer and broker, DEBUG on."""
+
+import os
+
+from piattaforma.settings.base import *  # noqa: F403
+from piattaforma.settings.base import SECRET_KEY, env_bool
+
+DEBUG = env_bool("DEBUG", True)
+SECRET_KEY = SECRET_KEY or "embedded-only-not-secret-" + "x" * 40
+ALLOWED_HOSTS = ["localhost", "127.0.0.1", "[::1]", *os.environ.get("ALLOWED_HOSTS", "").split(",")]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+WHITENOISE_USE_FINDERS = True

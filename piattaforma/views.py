@@ -1,0 +1,70 @@
+"""Pages of the platform core: home, sign-up, profile and game options, health."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+from games import options as game_options
+from piattaforma import actions, health
+from piattaforma.forms import GameOptionsForm, SignupForm
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "home.html", {"games": game_options.GAMES.values()})
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("home")
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        user = actions.user_sign_up(
+            nickname=data["nickname"],
+            email=data["email"],
+            date_of_birth=data["date_of_birth"],
+            password=data["password1"],
+        )
+        login(request, user, backend="piattaforma.auth.NicknameOrEmailBackend")
+        messages.success(
+            request, _("Benvenuto, %(nickname)s! Il tuo conto di gioco è aperto.") % {"nickname": user}
+        )
+        return redirect("home")
+    return render(request, "registration/signup.html", {"form": form})
+
+
+@login_required
+def profile(request: HttpRequest) -> HttpResponse:
+    return render(request, "profile/profile.html", {"games": game_options.GAMES.values()})
+
+
+@login_required
+def game_options_edit(request: HttpRequest, game: str) -> HttpResponse:
+    if game not in game_options.GAMES:
+        raise Http404
+    current = actions.preferences_get(user=request.user, game=game)  # type: ignore[arg-type]
+    form = GameOptionsForm(game, request.POST or None, initial_values=current)
+    if request.method == "POST" and form.is_valid():
+        actions.preferences_save(user=request.user, game=game, values=form.values)  # type: ignore[arg-type]
+        messages.success(request, _("Opzioni di gioco salvate."))
+        return redirect("game_options", game=game)
+    return render(
+        request,
+        "profile/game_options.html",
+        {"form": form, "game": game_options.GAMES[game], "games": game_options.GAMES.values()},
+    )
+
+
+@never_cache
+@require_GET
+def healthz(request: HttpRequest) -> JsonResponse:
+    parts = health.report()
+    ok = all(v == "ok" for v in parts.values())
+    return JsonResponse({"status": "ok" if ok else "failing", **parts}, status=200 if ok else 503)
