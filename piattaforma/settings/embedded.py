@@ -13,3 +13,4 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 WHITENOISE_USE_FINDERS = True
+STATIC_ROOT = None  # served from the app folders through the finders; collectstatic is for production

@@ -11,5 +11,6 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 WHITENOISE_USE_FINDERS = True
+STATIC_ROOT = None  # served from the app folders through the finders; collectstatic is for production
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 LOGGING = {"version": 1, "disable_existing_loggers": False}

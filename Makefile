@@ -1,0 +1,45 @@
+# The two commands of the README: `make run` and `make test`. Both create the virtualenv first.
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test venv lint format lock bench clean
+
+$(VENV)/.installed: requirements.lock pyproject.toml
+	@if [ ! -x $(PY) ]; then PYTHON=$$(sh scripts/find_python.sh) && echo "virtualenv con $$PYTHON" && $$PYTHON -m venv $(VENV); fi
+	$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.lock
+	@touch $@
+
+venv: $(VENV)/.installed
+
+run: venv
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py seed_demo
+	$(PY) manage.py serve --host $(HOST) --port $(PORT)
+
+test: venv
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	DJANGO_SETTINGS_MODULE=piattaforma.settings.test $(PY) manage.py makemigrations --check --dry-run
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+lint: venv
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: venv
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+# Re-resolve the pinned dependencies for every supported Python (needs `pip install uv`).
+lock:
+	uv pip compile pyproject.toml --extra dev --extra bench --universal --python-version 3.11 -o requirements.lock
+
+bench: venv
+	$(PY) -m games.bench
+
+clean:
+	rm -rf $(VENV) var staticfiles

@@ -1,0 +1,61 @@
+"""Roles and the back office: staff manage, moderators see only moderation, players are kept out."""
+
+import pytest
+from django.contrib.auth.models import Group
+
+from piattaforma import roles
+from piattaforma.models import AuditLog, User
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def test_roles_exist_with_the_right_permissions():
+    assert set(Group.objects.values_list("name", flat=True)) >= set(roles.ROLES)
+    staff = Group.objects.get(name=roles.STAFF)
+    moderators = Group.objects.get(name=roles.MODERATORS)
+    assert staff.permissions.filter(codename="change_user").exists()
+    assert not staff.permissions.filter(codename="delete_auditlog").exists()
+    assert not moderators.permissions.exclude(content_type__app_label="moderation").exists()
+    assert not Group.objects.get(name=roles.PLAYERS).permissions.exists()
+
+
+def test_player_is_sent_to_the_login(client):
+    client.force_login(UserFactory())
+    response = client.get("/backoffice/")
+    assert response.status_code == 302 and "/backoffice/login/" in response["Location"]
+
+
+def test_staff_manages_users(client):
+    client.force_login(UserFactory(role=roles.STAFF))
+    assert client.get("/backoffice/").status_code == 200
+    assert client.get("/backoffice/piattaforma/user/").status_code == 200
+
+
+def test_moderator_enters_but_sees_no_player_data(client):
+    client.force_login(UserFactory(role=roles.MODERATORS))
+    index = client.get("/backoffice/")
+    assert index.status_code == 200
+    assert "/backoffice/piattaforma/user/" not in index.content.decode()
+    assert client.get("/backoffice/piattaforma/user/").status_code == 403
+
+
+def test_suspending_needs_a_reason_and_is_audited(client):
+    staff = UserFactory(role=roles.STAFF)
+    player = UserFactory()
+    client.force_login(staff)
+    form = {"action": "suspend", "_selected_action": [player.pk]}
+    response = client.post("/backoffice/piattaforma/user/", form)
+    assert response.status_code == 200 and "Motivazione" in response.content.decode()
+    player.refresh_from_db()
+    assert player.status == User.Status.ACTIVE  # nothing changed without a reason
+    client.post("/backoffice/piattaforma/user/", {**form, "reason": "Segnalazione di collusione"})
+    player.refresh_from_db()
+    assert player.status == User.Status.SUSPENDED
+    log = AuditLog.objects.get(action="user.set_status", target_id=str(player.pk))
+    assert log.actor == staff and log.reason == "Segnalazione di collusione"
+
+
+def test_audit_log_is_read_only_for_staff(client):
+    client.force_login(UserFactory(role=roles.STAFF))
+    assert client.get("/backoffice/piattaforma/auditlog/add/").status_code == 403

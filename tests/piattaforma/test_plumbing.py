@@ -1,0 +1,129 @@
+"""Health, the authenticated WebSocket skeleton, the Celery round trip, production settings."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+from django.contrib.sessions.backends.db import SessionStore
+
+from piattaforma import health
+from piattaforma.asgi import application
+from piattaforma.consumers import CLOSE_UNAUTHENTICATED
+from tests.factories import UserFactory
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.django_db
+def test_healthz_ok(client):
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok", "database": "ok", "channel_layer": "ok", "broker": "ok"}
+
+
+@pytest.mark.django_db
+def test_healthz_reports_a_failing_part(client, monkeypatch):
+    def broken():
+        raise OSError("connection refused")
+
+    monkeypatch.setitem(health.CHECKS, "broker", broken)
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    assert response.json()["broker"] == "failing" and response.json()["database"] == "ok"
+
+
+def session_cookie(user) -> bytes:
+    store = SessionStore()
+    store[SESSION_KEY] = str(user.pk)
+    store[BACKEND_SESSION_KEY] = "piattaforma.auth.NicknameOrEmailBackend"
+    store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    store.save()
+    return f"{settings.SESSION_COOKIE_NAME}={store.session_key}".encode()
+
+
+ORIGIN = (b"origin", b"http://localhost")
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_websocket_greets_an_authenticated_player_and_answers_ping():
+    from asgiref.sync import sync_to_async
+
+    user = await sync_to_async(UserFactory)(nickname="Pokerista")
+    cookie = await sync_to_async(session_cookie)(user)
+    ws = WebsocketCommunicator(application, "/ws/ping/", headers=[ORIGIN, (b"cookie", cookie)])
+    connected, _ = await ws.connect()
+    assert connected
+    assert await ws.receive_json_from() == {"type": "hello", "nickname": "Pokerista"}
+    await ws.send_json_to({"type": "ping"})
+    assert await ws.receive_json_from() == {"type": "pong"}
+    await ws.send_to(text_data="{not json")
+    assert (await ws.receive_json_from())["code"] == "bad_message"
+    await ws.send_to(text_data='{"type": "ping", "pad": "' + "x" * 5000 + '"}')
+    assert (await ws.receive_json_from())["code"] == "bad_message"
+    await ws.send_json_to({"type": "boh"})
+    assert (await ws.receive_json_from())["code"] == "unknown_type"
+    await ws.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_websocket_refuses_anonymous():
+    ws = WebsocketCommunicator(application, "/ws/ping/", headers=[ORIGIN])
+    connected, code = await ws.connect()
+    assert not connected and code == CLOSE_UNAUTHENTICATED
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_websocket_refuses_a_foreign_origin():
+    from asgiref.sync import sync_to_async
+
+    user = await sync_to_async(UserFactory)()
+    cookie = await sync_to_async(session_cookie)(user)
+    ws = WebsocketCommunicator(
+        application, "/ws/ping/", headers=[(b"origin", b"http://evil.example"), (b"cookie", cookie)]
+    )
+    connected, _ = await ws.connect()
+    assert not connected
+
+
+@pytest.mark.django_db(transaction=True)
+def test_celery_round_trip_through_broker_and_worker():
+    from celery.contrib.testing.worker import start_worker
+
+    from piattaforma.celery import app
+    from piattaforma.tasks import ping
+
+    app.loader.import_module("celery.contrib.testing.tasks")
+    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10):
+        assert ping.delay("andata e ritorno").get(timeout=20) == "andata e ritorno"
+
+
+def test_production_settings_pass_check_deploy():
+    env = {
+        **{k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"},
+        "DJANGO_SETTINGS_MODULE": "piattaforma.settings.production",
+        "SECRET_KEY": "k" * 20 + "Z9$x" * 10,
+        "ALLOWED_HOSTS": "gioco.example.it",
+        "DATABASE_URL": os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/piattaforma"),
+    }
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_production_settings_refuse_a_missing_secret_key():
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "piattaforma.settings.production", "SECRET_KEY": ""}
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode != 0 and "SECRET_KEY" in result.stderr
