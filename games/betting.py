@@ -1,0 +1,282 @@
+"""Pots, side pots, bet limits and settlement shared by the giochi a puntate (Poker 5 carte, Telesina).
+
+The betting state ``b`` is plain JSON data kept inside a game's state (string seat keys, ints):
+
+* ``order``: the seats dealt in, clockwise from the dealer's left (RULINGS G2) — the order used
+  for odd chips (G1);
+* ``stack``: chips behind per seat; ``total``: chips put in this hand; ``round``: chips put in the
+  current betting round; ``dead``: chips in the pot that belong to no seat of this hand (a pot
+  carried from an earlier hand);
+* ``folded``: seats out of the hand; ``acted``: seats that acted since the last bet or raise;
+  ``current``: the highest ``round`` contribution; ``closed``: raising is closed for the rest of
+  the round (RULINGS P6); ``aggressor``: last seat that bet or raised this round.
+
+Amounts in actions are the chips a seat puts in with that action (the number in the table's box,
+rules "NB.2"), never the level reached. A seat with ``stack == 0`` that has not folded is all-in.
+
+Limits (RULINGS P6): minimum bet = ``min_bet`` (the invito, or the pot in a parol hand); a raise
+must reach at least the current bet + ``increment`` (the invito) unless it is all-in ("RESTO");
+pot limit: at most pot + bets of this round + the amount to call (the rules' 100+20+20+20 = 160);
+fixed limit: exactly ``min_bet`` for a bet and call + ``increment`` for a raise. A raise that
+leaves the level below double the current bet closes raising: the others may only call or fold.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+Betting = dict[str, Any]
+Pot = dict[str, Any]
+
+NL, PL, FL = "NL", "PL", "FL"
+LIMITS = (NL, PL, FL)
+
+
+class BettingError(ValueError):
+    """An operation the betting state does not allow (engines validate before calling)."""
+
+
+def new_betting(order: list[int], stacks: dict[int, int], dead: int = 0) -> Betting:
+    """Start the betting of a hand for these seats (clockwise from the dealer's left)."""
+    keys = [str(s) for s in order]
+    return {
+        "order": list(order),
+        "stack": {k: int(stacks[int(k)]) for k in keys},
+        "total": dict.fromkeys(keys, 0),
+        "round": dict.fromkeys(keys, 0),
+        "dead": dead,
+        "folded": [],
+        "acted": [],
+        "current": 0,
+        "closed": False,
+        "aggressor": None,
+    }
+
+
+def pot_total(b: Betting) -> int:
+    """Every chip in the middle: all contributions of this hand plus the dead money."""
+    return int(sum(b["total"].values())) + int(b["dead"])
+
+
+def in_hand(b: Betting) -> list[int]:
+    """Seats that have not folded, in order."""
+    return [s for s in b["order"] if s not in b["folded"]]
+
+
+def is_allin(b: Betting, seat: int) -> bool:
+    """Tell whether a seat still in the hand has no chips behind."""
+    return seat not in b["folded"] and b["stack"][str(seat)] == 0
+
+
+def can_bet(b: Betting) -> list[int]:
+    """Seats still in the hand with chips behind (the ones who may still put chips in)."""
+    return [s for s in in_hand(b) if b["stack"][str(s)] > 0]
+
+
+def post(b: Betting, seat: int, amount: int, *, live: bool = False) -> int:
+    """Move up to ``amount`` from a seat's stack to the pot; ``live`` counts it as a bet of the round."""
+    k = str(seat)
+    paid = min(amount, b["stack"][k])
+    b["stack"][k] -= paid
+    b["total"][k] += paid
+    if live:
+        b["round"][k] += paid
+        if b["round"][k] > b["current"]:
+            b["current"] = b["round"][k]
+    return paid
+
+
+def to_call(b: Betting, seat: int) -> int:
+    """Chips this seat must add to match the current bet (capped at its stack)."""
+    k = str(seat)
+    return min(b["current"] - b["round"][k], b["stack"][k])
+
+
+def options(
+    b: Betting, seat: int, *, limit: str, min_bet: int, increment: int, reopen: bool = False
+) -> dict[str, Any]:
+    """Return what a seat may do: ``check``/``call`` (amount or None), ``bet``/``raise`` ([lo, hi] or None).
+
+    A range ``[stack, stack]`` below the normal minimum is the all-in ("RESTO") allowed by P6.
+    ``reopen`` ignores a closed round (the blind raiser's right to raise, RULINGS P7).
+    """
+    k = str(seat)
+    stack = b["stack"][k]
+    owed = b["current"] - b["round"][k]
+    others_can_answer = any(s != seat for s in can_bet(b))
+    out: dict[str, Any] = {"check": owed <= 0, "call": None, "bet": None, "raise": None}
+    if owed > 0:
+        out["call"] = min(owed, stack)
+    if stack <= max(owed, 0) or not others_can_answer:
+        return out
+    if b["current"] == 0:
+        lo = min_bet
+        hi = {NL: stack, PL: pot_total(b), FL: lo}[limit]
+        out["bet"] = _clamp(lo, max(hi, lo), stack)
+    elif reopen or not b["closed"]:
+        lo = owed + increment
+        hi = {NL: stack, PL: pot_total(b) + owed, FL: lo}[limit]
+        out["raise"] = _clamp(lo, max(hi, lo), stack)
+    return out
+
+
+def _clamp(lo: int, hi: int, stack: int) -> list[int]:
+    if stack < lo:
+        return [stack, stack]  # all-in for less (RESTO)
+    return [lo, min(hi, stack)]
+
+
+def act(b: Betting, seat: int, kind: str, amount: int = 0) -> None:
+    """Apply a validated ``fold``, ``check``, ``call``, ``bet`` or ``raise`` (amount = chips put in)."""
+    k = str(seat)
+    if kind == "fold":
+        b["folded"].append(seat)
+    elif kind == "check":
+        if b["round"][k] < b["current"]:
+            raise BettingError("check facing a bet")
+    elif kind == "call":
+        post(b, seat, b["current"] - b["round"][k], live=True)
+    elif kind in ("bet", "raise"):
+        if amount > b["stack"][k] or amount <= b["current"] - b["round"][k]:
+            raise BettingError("bet out of range")
+        before = b["current"]
+        post(b, seat, amount, live=True)
+        if kind == "raise" and b["current"] < 2 * before:
+            b["closed"] = True  # RULINGS P6: a raise below double the bet closes raising
+        b["acted"] = []
+        b["aggressor"] = seat
+    else:
+        raise BettingError(f"unknown betting action {kind!r}")
+    if seat not in b["acted"]:
+        b["acted"].append(seat)
+
+
+def needs_action(b: Betting, seat: int) -> bool:
+    """Tell whether this seat must still speak in the current round."""
+    k = str(seat)
+    if seat in b["folded"] or b["stack"][k] == 0:
+        return False
+    behind = b["round"][k] < b["current"]
+    if len(can_bet(b)) <= 1 and not behind:
+        return False  # nobody left to bet against
+    return behind or seat not in b["acted"]
+
+
+def round_complete(b: Betting) -> bool:
+    """Tell whether the round is over (one seat left, or everyone able to act has acted and matched)."""
+    if len(in_hand(b)) <= 1:
+        return True
+    return not any(needs_action(b, s) for s in b["order"])
+
+
+def new_round(b: Betting) -> None:
+    """Start a new betting round."""
+    for k in b["round"]:
+        b["round"][k] = 0
+    b["acted"] = []
+    b["current"] = 0
+    b["closed"] = False
+    b["aggressor"] = None
+
+
+def return_uncalled(b: Betting) -> tuple[int, int] | None:
+    """Give back the part of the top contribution nobody matched; return (seat, amount) or None."""
+    totals = sorted(((v, int(k)) for k, v in b["total"].items()), reverse=True)
+    if len(totals) < 2 or totals[0][0] == totals[1][0]:
+        return None
+    (top, seat), second = totals[0], totals[1][0]
+    back = top - second
+    k = str(seat)
+    b["total"][k] -= back
+    b["round"][k] = max(0, b["round"][k] - back)
+    b["stack"][k] += back
+    b["current"] = max(b["round"].values())
+    return seat, back
+
+
+def pots(b: Betting) -> list[Pot]:
+    """Build the main pot and the side pots from the all-in levels: [{"amount", "eligible"}], main first.
+
+    Folded seats' chips stay in the pots they reached but give no right to them; the dead money
+    goes to the main pot.
+    """
+    live = in_hand(b)
+    levels = sorted({b["total"][str(s)] for s in live if b["stack"][str(s)] == 0})
+    top = max((b["total"][str(s)] for s in live), default=0)
+    if not levels or levels[-1] < top:
+        levels.append(top)
+    out: list[Pot] = []
+    prev = 0
+    for i, cap in enumerate(levels):
+        last = i == len(levels) - 1
+        amount = 0
+        for v in b["total"].values():
+            hi = v if last else min(v, cap)
+            amount += max(0, hi - prev)
+        eligible = [s for s in live if b["total"][str(s)] >= cap]
+        if i == 0:
+            amount += b["dead"]
+        prev = cap
+        if amount == 0:
+            continue
+        if not eligible and out:
+            out[-1]["amount"] += amount
+            continue
+        out.append({"amount": amount, "eligible": eligible})
+    return out
+
+
+def split(amount: int, winners: Iterable[int], order: list[int]) -> dict[str, int]:
+    """Share a pot: floor share each, the odd chips one at a time from the dealer's left (RULINGS G1)."""
+    ws = [s for s in order if s in set(winners)]
+    if not ws:
+        raise BettingError("a pot needs at least one winner")
+    share, rest = divmod(amount, len(ws))
+    out = {str(s): share for s in ws}
+    for s in ws[:rest]:
+        out[str(s)] += 1
+    return out
+
+
+def rake_per_pot(amounts: list[int], percent_bp: int, cap: int | None) -> list[int]:
+    """Rake each awarded pot: floor(pot × %), the hand's cap used up from the main pot first (P12)."""
+    out = []
+    left = cap
+    for amount in amounts:
+        r = amount * percent_bp // 10_000
+        if left is not None:
+            r = min(r, left)
+            left -= r
+        out.append(r)
+    return out
+
+
+def settle(
+    b: Betting,
+    winners_of: Callable[[list[int]], list[int]],
+    *,
+    rake_bp: int = 0,
+    rake_cap: int | None = None,
+) -> list[Pot]:
+    """Return uncalled chips, then award every pot to ``winners_of(eligible)`` less rake; chips go to stacks.
+
+    Returns the pots with ``amount``, ``eligible``, ``rake``, ``winners`` and ``shares``; afterwards
+    the hand's contributions and dead money are zero (everything is back in the stacks or raked).
+    """
+    return_uncalled(b)
+    result = pots(b)
+    rakes = rake_per_pot([p["amount"] for p in result], rake_bp, rake_cap)
+    for pot, r in zip(result, rakes, strict=True):
+        winners = winners_of(list(pot["eligible"]))
+        pot["rake"] = r
+        pot["winners"] = [s for s in b["order"] if s in winners]
+        pot["shares"] = split(pot["amount"] - r, winners, b["order"])
+        for k, v in pot["shares"].items():
+            b["stack"][k] += v
+    for k in b["total"]:
+        b["total"][k] = 0
+        b["round"][k] = 0
+    b["dead"] = 0
+    b["current"] = 0
+    return result

@@ -1,0 +1,1123 @@
+"""Poker 5 carte all'italiana: the engine (rules 000, 002, 003 and 004; RULINGS G*, P1–P15).
+
+Phases, in the order of the rules: ``variante`` (giro pazzo only, the dealer's choice), ``invito``,
+``buio`` (apertura al buio: BUIO, CONTROBUIO, OVER or DAI CARTE), ``apertura`` (the opening round),
+``cambio``, ``puntata`` (the last betting round), ``mostra`` (showdown choices) and ``parol``
+(adeguamento parol); then ``fine``. Decisions that need nobody (a pref, a sitout seat) are taken
+by the engine itself as the automatic decision of the rules, so ``to_act`` only names the seats the
+table must really wait for.
+
+Seats are table seat numbers; seat numbers grow clockwise, so "the dealer's left" is the next
+higher seat number, wrapping around (RULINGS G2).
+
+Decisions taken here where the rules and the rulings are silent (each also commented in place):
+
+* Amounts are the chips a seat puts in with the action. Pot limit: at most pot + bets of the round
+  + the call, the rules' 160 (``games.betting``).
+* Fixed limit in a parol hand: the bet is the minimum, i.e. the pot (P10 beats "fixed = invito").
+* A seat left alone because every other seat folded wins every pot at once, also before anyone
+  opened.
+* Cash: an all-in-on-invito seat is asked to open and opens for 0 ("RESTO" with amount 0); when
+  nobody opens the cards are collected as usual. Tournament: all-in-on-invito seats are not asked
+  and, if nobody with chips opens, the hand goes on to the cambio (rules, "Apertura").
+* The blind raises go round the table once: with two players there is no over.
+* After a blind, the last blind raiser speaks last in the final round even if someone else raised
+  after the deal (P7 read literally).
+* Showdown (P11): a seat shows automatically when it beats the best hand shown so far in some pot
+  it may win (or nothing is shown yet there), so every pot has a shown winner. Giro pazzo (P13)
+  starts only from a contested showdown, not from an uncontested winner who shows.
+* Adeguamento parol happens at the end of the parol hand (its last phase in the rules): the seats
+  of the hand that are not among the parol players pay the difference (PARTECIPO) or not (PASSO);
+  the carry lists who may play the parol pot. If fewer than two of them sit at the next hand, the
+  one present takes the pot uncontested (none present: the pot waits).
+* The cambio reshuffle uses every card discarded so far, the drawer's own included, so the new
+  stock is always large enough (P8).
+"""
+
+from __future__ import annotations
+
+import copy
+from itertools import combinations
+from typing import Any, ClassVar
+
+from games import betting, evaluator
+from games.cards import poker_deck, poker_lowest_rank
+from games.engine import (
+    Action,
+    ConfigError,
+    Engine,
+    Event,
+    HandOver,
+    IllegalAction,
+    InvalidAmount,
+    InvalidCards,
+    NotYourTurn,
+    SeatSpec,
+    State,
+    UnknownAction,
+    spec_matches,
+)
+from games.registry import register
+from games.rng import Rng, shuffled
+
+MIN_PAIRS = ("J", "Q", "K")
+SHOW_PREFS = ("chiedi", "mostra", "nascondi")
+BETTING_PHASES = ("apertura", "puntata")
+CONFIRM_PASSO = "Vuoi davvero passare? Nessuno ha puntato."
+
+# Giro pazzo variants the dealer may choose (P13). Telesina registers itself here when its
+# engine exists: ``GIRO_PAZZO_VARIANTS["telesina"] = "TELESINA"``; a chosen variant other than
+# "classica" is recorded in ``state["variant"]`` and ``carry`` so the runtime hands the deal to
+# that engine. Until then only Classica is offered, and a single choice is taken automatically.
+GIRO_PAZZO_VARIANTS: dict[str, str] = {"classica": "CLASSICA"}
+
+
+class Poker5Error(IllegalAction):
+    code = "poker5_illegal"
+    default_message = "Giocata non ammessa"
+
+
+def _k(seat: int) -> str:
+    return str(seat)
+
+
+@register
+class Poker5(Engine):
+    """Poker 5 carte all'italiana, one hand per state; ``carry`` links the hands of a table."""
+
+    name: ClassVar[str] = "poker5"
+    title: ClassVar[str] = "Poker 5 carte all'italiana"
+    family: ClassVar[str] = "puntate"
+    min_seats: ClassVar[int] = 2
+    max_seats: ClassVar[int] = 6
+
+    # ------------------------------------------------------------------ configuration
+
+    def validate_config(self, config: dict[str, Any]) -> dict[str, Any]:
+        """Return the table configuration with defaults filled in; raise ConfigError if invalid."""
+        if not isinstance(config, dict):
+            raise ConfigError()
+        known = {
+            "limit",
+            "invito",
+            "cash",
+            "rake_percent",
+            "rake_cap",
+            "giro_pazzo",
+            "min_credit",
+            "decision_seconds",
+            "time_bank",
+        }
+        unknown = set(config) - known
+        if unknown:
+            raise ConfigError(f"Opzioni sconosciute: {', '.join(sorted(unknown))}")
+        out: dict[str, Any] = {
+            "limit": config.get("limit", betting.NL),
+            "invito": config.get("invito", 100),
+            "cash": config.get("cash", True),
+            "rake_percent": config.get("rake_percent", 0),
+            "rake_cap": config.get("rake_cap"),
+            "giro_pazzo": config.get("giro_pazzo", False),
+            "decision_seconds": config.get("decision_seconds", 30),
+            "time_bank": config.get("time_bank", 0),
+        }
+        out["min_credit"] = config.get("min_credit", out["invito"])
+        if out["limit"] not in betting.LIMITS:
+            raise ConfigError("Limite di puntata non valido (NL, PL, FL)")
+        for key in ("invito", "min_credit", "decision_seconds"):
+            if type(out[key]) is not int or out[key] < 1:
+                raise ConfigError(f"{key}: serve un intero positivo")
+        for key in ("cash", "giro_pazzo"):
+            if type(out[key]) is not bool:
+                raise ConfigError(f"{key}: serve un booleano")
+        rp = out["rake_percent"]
+        if type(rp) is not int or not 0 <= rp <= 1000:  # basis points, at most 10 % (rules: ≥ 90 % paid out)
+            raise ConfigError("rake_percent: intero in punti base da 0 a 1000 (10%)")
+        cap = out["rake_cap"]
+        if cap is not None and (type(cap) is not int or cap < 0):
+            raise ConfigError("rake_cap: intero non negativo o nullo")
+        if type(out["time_bank"]) is not int or out["time_bank"] < 0:
+            raise ConfigError("time_bank: intero non negativo")
+        if not out["cash"]:
+            out["rake_percent"], out["rake_cap"] = 0, None  # P12: rake on cash tables only
+        return out
+
+    # ------------------------------------------------------------------ new hand
+
+    def new(
+        self, config: dict[str, Any], seats: list[SeatSpec], rng: Rng, carry: dict[str, Any] | None = None
+    ) -> State:
+        """Start a hand for the seats at the table, from the previous hand's carry."""
+        cfg = self.validate_config(config)
+        specs = _check_seats(seats)
+        carry = carry or {}
+        all_seats = sorted(specs)
+        prev = carry.get("dealer")
+        if prev is None:
+            dealer = all_seats[rng.randbelow(len(all_seats))]  # first hand: sorteggio
+        else:
+            dealer = _next_after(all_seats, prev)
+        order = _clockwise(all_seats, dealer)
+        bank = {_k(s): int(carry.get("time_bank", {}).get(_k(s), cfg["time_bank"])) for s in all_seats}
+        gp_left = int(carry.get("giro_pazzo", 0))
+        state: State = {
+            "v": 1,
+            "cfg": cfg,
+            "seats": all_seats,
+            "dealer": dealer,
+            "order": order,
+            "chips0": {_k(s): specs[s]["chips"] for s in all_seats},
+            "prefs": {_k(s): _prefs(specs[s].get("prefs")) for s in all_seats},
+            "sitout": {_k(s): bool(specs[s].get("sitout", False)) for s in all_seats},
+            "missed": {_k(s): int(carry.get("missed", {}).get(_k(s), 0)) for s in all_seats},
+            "time_bank": bank,
+            "min_pair": carry.get("min_pair", "J"),
+            "carried_in": int(carry.get("pot", 0)),
+            "parol_hand": False,
+            "giro_pazzo": gp_left > 0,
+            "gp_left": gp_left,
+            "gp_trigger": False,
+            "variant": "classica",
+            "phase": "invito",
+            "turn": None,
+            "pending": [],
+            "players": [],
+            "hands": {},
+            "stock": [],
+            "discards": [],
+            "changed": {},
+            "deck_log": [],
+            "opened": None,
+            "blind": None,
+            "first": None,
+            "parol": [],
+            "parol_broken": False,
+            "allin_raisers": [],
+            "shown": {},
+            "hidden": [],
+            "show_queue": [],
+            "result": None,
+            "carry_out": None,
+            "b": betting.new_betting(
+                order, {s: specs[s]["chips"] for s in all_seats}, int(carry.get("pot", 0))
+            ),
+        }
+        state["_rng"] = rng
+        b = state["b"]
+        parol = carry.get("parol")
+        events: list[Event] = [{"type": "mano", "dealer": dealer, "seats": all_seats}]
+        if parol:
+            # RULINGS P10: no invito; only the parol players and those who paid the adeguamento.
+            state["parol_hand"] = True
+            state["min_pair"] = "K"
+            joined = [s for s in order if s in parol["seats"]]
+            for s in order:
+                if s not in joined:
+                    b["folded"].append(s)
+            state["players"] = joined
+            state["events"] = events
+            if len(joined) < 2:
+                if joined:
+                    self._win_uncontested(state, events)
+                else:
+                    self._end(state, events, carry_pot=True, keep_parol=parol)
+                return self._finish_new(state)
+            self._after_invito(state, events)
+            return self._finish_new(state)
+        state["events"] = events
+        if state["giro_pazzo"] and len(GIRO_PAZZO_VARIANTS) > 1:
+            state["phase"] = "variante"
+            state["turn"] = dealer
+        else:
+            if state["giro_pazzo"]:
+                events.append({"type": "variante", "seat": dealer, "variant": "classica", "auto": True})
+            self._start_invito(state, events)
+        return self._finish_new(state)
+
+    def _finish_new(self, state: State) -> State:
+        self._auto(state, state["events"])
+        state.pop("events", None)
+        state.pop("_rng", None)
+        return state
+
+    def _start_invito(self, state: State, events: list[Event]) -> None:
+        cfg, b = state["cfg"], state["b"]
+        state["phase"] = "invito"
+        pending = []
+        for s in state["order"]:
+            k = _k(s)
+            chips = b["stack"][k]
+            if cfg["cash"]:
+                if state["sitout"][k] or chips < cfg["min_credit"] or chips == 0:
+                    # P14/P15: sitout or below the credito residuo minimo: not dealt in
+                    if not state["sitout"][k]:
+                        state["sitout"][k] = True
+                        events.append({"type": "sitout", "seat": s, "reason": "credito"})
+                    state["missed"][k] += 1
+                    b["folded"].append(s)
+                elif state["prefs"][k]["invito_automatico"]:
+                    self._post_invito(state, s, events)
+                else:
+                    pending.append(s)
+            elif chips == 0:
+                b["folded"].append(s)  # eliminated from the tournament
+            else:
+                # P14: tournaments take the invito from everyone, sitout players included
+                self._post_invito(state, s, events)
+                if state["sitout"][k]:
+                    b["folded"].append(s)
+                    events.append({"type": "passo", "seat": s, "auto": True})
+        state["pending"] = pending
+        if not pending:
+            self._after_invito(state, events)
+
+    def _post_invito(self, state: State, seat: int, events: list[Event]) -> None:
+        paid = betting.post(state["b"], seat, state["cfg"]["invito"])
+        state["missed"][_k(seat)] = 0
+        events.append({"type": "invito", "seat": seat, "amount": paid})
+
+    def _after_invito(self, state: State, events: list[Event]) -> None:
+        b = state["b"]
+        players = betting.in_hand(b)
+        if not state["parol_hand"]:
+            state["players"] = players
+        if len(players) < 2:
+            # Not enough players: the inviti of this hand go back, a carried pot keeps waiting.
+            for s in b["order"]:
+                k = _k(s)
+                b["stack"][k] += b["total"][k]
+                b["total"][k] = 0
+            events.append({"type": "annullata"})
+            self._end(state, events, carry_pot=True, keep_min=True)
+            return
+        if state["min_pair"] == "J" and not state["parol_hand"]:
+            first = players[0]
+            if b["stack"][_k(first)] >= betting.pot_total(b):
+                state["phase"] = "buio"
+                state["turn"] = first
+                state["blind"] = {"posts": [], "raiser": None, "stage": "offer"}
+                return
+        self._deal(state, events)
+
+    # ------------------------------------------------------------------ deal and betting flow
+
+    def _deal(self, state: State, events: list[Event]) -> None:
+        players = state["players"]
+        deck = shuffled(poker_deck(len(players)), _rng_of(state))
+        state["deck_log"].append(list(deck))
+        hands: dict[str, list[str]] = {_k(s): [] for s in players}
+        pos = 0
+        for _ in range(5):
+            for s in players:
+                hands[_k(s)].append(deck[pos])
+                pos += 1
+        state["hands"] = hands
+        state["stock"] = deck[pos:]
+        state["low"] = poker_lowest_rank(len(players))
+        for s in players:
+            events.append({"type": "carte", "seat": s, "cards": list(hands[_k(s)]), "to": [s]})
+        events.append({"type": "distribuzione", "seats": list(players)})
+        state["phase"] = "apertura"
+        b = state["b"]
+        b["acted"] = []
+        blind = state["blind"]
+        if blind and blind["raiser"] is not None:
+            blind["stage"] = "see"
+            b["closed"] = True  # P7: after the deal the others may only see or pass
+            start = _next_after(b["order"], blind["raiser"])
+            state["turn"] = self._next_betting(state, start, inclusive=True)
+        else:
+            state["blind"] = None
+            state["turn"] = self._next_opening(state, players[0], inclusive=True)
+        if state["turn"] is None:
+            self._end_opening(state, events)
+
+    def _opening_candidate(self, state: State, seat: int) -> bool:
+        b = state["b"]
+        if seat in b["folded"] or seat in b["acted"]:
+            return False
+        return b["stack"][_k(seat)] > 0 or state["cfg"]["cash"]
+
+    def _next_opening(self, state: State, start: int, inclusive: bool = False) -> int | None:
+        order = state["b"]["order"]
+        for s in _ring(order, start, inclusive):
+            if self._opening_candidate(state, s):
+                return s
+        return None
+
+    def _next_betting(self, state: State, start: int, inclusive: bool = False) -> int | None:
+        b = state["b"]
+        if len(betting.in_hand(b)) <= 1:
+            return None
+        for s in _ring(b["order"], start, inclusive):
+            if betting.needs_action(b, s):
+                return s
+        return None
+
+    def _advance_after(self, state: State, seat: int, events: list[Event]) -> None:
+        """Pass the word after ``seat`` acted in a betting phase, closing the round if it is over."""
+        b = state["b"]
+        if len(betting.in_hand(b)) == 1:
+            self._win_uncontested(state, events)
+            return
+        if state["phase"] == "apertura" and state["opened"] is None and state["blind"] is None:
+            nxt = self._next_opening(state, seat)
+        else:
+            nxt = self._next_betting(state, seat)
+        state["turn"] = nxt
+        if nxt is None:
+            if state["phase"] == "apertura":
+                self._end_opening(state, events)
+            else:
+                self._end_last_round(state, events)
+
+    def _end_opening(self, state: State, events: list[Event]) -> None:
+        b = state["b"]
+        if state["opened"] is None and state["blind"] is None:
+            allin = [s for s in betting.in_hand(b) if b["stack"][_k(s)] == 0]
+            if state["cfg"]["cash"] or not allin:
+                # P5: nobody opened; cards collected, the pot waits, the minimum rises J → Q → K.
+                events.append({"type": "non_aperto", "min_pair": state["min_pair"]})
+                self._end(state, events, carry_pot=True, escalate=True)
+                return
+        state["opening_aggressor"] = b["aggressor"]
+        self._start_cambio(state, events)
+
+    def _start_cambio(self, state: State, events: list[Event]) -> None:
+        state["phase"] = "cambio"
+        state["changed"] = {}
+        state["fourth"] = []
+        state["turn"] = betting.in_hand(state["b"])[0]
+
+    def _draw(self, state: State, events: list[Event]) -> str:
+        if not state["stock"]:
+            # P8: only the discarded cards are reshuffled into a new stock
+            state["stock"] = shuffled(state["discards"], _rng_of(state))
+            state["discards"] = []
+            state["deck_log"].append(list(state["stock"]))
+            events.append({"type": "rimescolo", "cards": len(state["stock"])})
+        card: str = state["stock"].pop(0)
+        return card
+
+    def _finish_cambio(self, state: State, events: list[Event]) -> None:
+        for s in state["fourth"]:  # P8: the fourth cards come last, clockwise
+            card = self._draw(state, events)
+            state["hands"][_k(s)].append(card)
+            events.append({"type": "quarta", "seat": s, "cards": [card], "to": [s]})
+        state["fourth"] = []
+        self._start_last_round(state, events)
+
+    def _start_last_round(self, state: State, events: list[Event]) -> None:
+        b = state["b"]
+        betting.new_round(b)
+        state["phase"] = "puntata"
+        state["parol"] = []
+        state["parol_broken"] = False
+        order = b["order"]
+        if state["blind"]:
+            start = _next_after(order, state["blind"]["raiser"])  # P7: the last blind raiser speaks last
+        elif state.get("opening_aggressor") is not None:
+            start = state["opening_aggressor"]  # P9
+        elif state["opened"] is not None:
+            start = state["opened"]
+        else:
+            start = state["players"][0]
+        first = self._next_betting(state, start, inclusive=True)
+        state["first"] = first
+        state["turn"] = first
+        if first is None:
+            self._end_last_round(state, events)
+
+    def _end_last_round(self, state: State, events: list[Event]) -> None:
+        b = state["b"]
+        live = betting.in_hand(b)
+        if state["parol"] and set(live) <= set(state["parol"]) and b["current"] == 0:
+            self._start_adeguamento(state, events)
+            return
+        self._showdown(state, events)
+
+    # ------------------------------------------------------------------ showdown and settlement
+
+    def _showdown(self, state: State, events: list[Event]) -> None:
+        b = state["b"]
+        betting.return_uncalled(b)
+        live = betting.in_hand(b)
+        low = state["low"]
+        values = {s: evaluator.evaluate(state["hands"][_k(s)], low) for s in live}
+        state["values"] = {_k(s): v for s, v in values.items()}
+        start = _first_of(b["aggressor"], state["first"], state.get("opening_aggressor"), live[0])
+        if start not in live:
+            start = next(s for s in _ring(b["order"], start, False) if s in live)
+        state["phase"] = "mostra"
+        state["show_queue"] = [s for s in _ring(b["order"], start, True) if s in live]
+        state["turn"] = None
+        state["pots_preview"] = betting.pots(b)
+        self._continue_showdown(state, events)
+
+    def _must_show(self, state: State, seat: int) -> bool:
+        if seat in state["allin_raisers"]:
+            return True  # P11: who went all-in raising shows
+        mine = state["values"][_k(seat)]
+        for pot in state["pots_preview"]:
+            if seat not in pot["eligible"]:
+                continue
+            shown = [state["values"][_k(s)] for s in pot["eligible"] if _k(s) in state["shown"]]
+            if not shown:
+                return True
+            best = shown[evaluator.pot_winners(shown)[0]]
+            if evaluator.beats(mine, best):
+                return True
+        return False
+
+    def _continue_showdown(self, state: State, events: list[Event]) -> None:
+        while state["show_queue"]:
+            s = state["show_queue"][0]
+            k = _k(s)
+            if self._must_show(state, s):
+                self._show(state, s, events, auto=True)
+                continue
+            pref = state["prefs"][k]["mostra_nascondi"]
+            if state["sitout"][k]:
+                pref = "nascondi"
+            if pref == "chiedi":
+                state["turn"] = s
+                return
+            if pref == "mostra":
+                self._show(state, s, events, auto=True)
+            else:
+                self._hide(state, s, events, auto=True)
+        state["turn"] = None
+        self._award(state, events)
+
+    def _show(self, state: State, seat: int, events: list[Event], auto: bool = False) -> None:
+        state["show_queue"].remove(seat)
+        cards = list(state["hands"][_k(seat)])
+        state["shown"][_k(seat)] = cards
+        value = state["values"][_k(seat)] if "values" in state and _k(seat) in state["values"] else None
+        ev: Event = {"type": "mostro", "seat": seat, "cards": cards, "auto": auto}
+        if value is not None:
+            ev["punto"] = evaluator.describe(value)
+        events.append(ev)
+
+    def _hide(self, state: State, seat: int, events: list[Event], auto: bool = False) -> None:
+        state["show_queue"].remove(seat)
+        state["hidden"].append(seat)
+        events.append({"type": "nascondo", "seat": seat, "auto": auto})
+
+    def _award(self, state: State, events: list[Event]) -> None:
+        values = state["values"]
+        shown = state["shown"]
+
+        def winners_of(eligible: list[int]) -> list[int]:
+            contenders = [s for s in eligible if _k(s) in shown]
+            idx = evaluator.pot_winners([values[_k(s)] for s in contenders])
+            return [contenders[i] for i in idx]
+
+        cfg = state["cfg"]
+        full_shown = any(evaluator.category(values[k]) >= evaluator.FULL for k in shown)
+        if cfg["giro_pazzo"] and not state["giro_pazzo"] and full_shown:
+            # P13: a full or better shown at showdown starts the giro pazzo (not extended inside it)
+            state["gp_trigger"] = True
+            events.append({"type": "giro_pazzo"})
+        pots = betting.settle(state["b"], winners_of, rake_bp=cfg["rake_percent"], rake_cap=cfg["rake_cap"])
+        events.append({"type": "piatti", "pots": copy.deepcopy(pots)})
+        state["pots"] = pots
+        state.pop("pots_preview", None)
+        self._end(state, events)
+
+    def _win_uncontested(self, state: State, events: list[Event]) -> None:
+        b = state["b"]
+        (winner,) = betting.in_hand(b)
+        cfg = state["cfg"]
+        pots = betting.settle(b, lambda _e: [winner], rake_bp=cfg["rake_percent"], rake_cap=cfg["rake_cap"])
+        events.append({"type": "piatti", "pots": copy.deepcopy(pots), "uncontested": True})
+        state["pots"] = pots
+        if state["hands"]:
+            # The uncontested winner may show or hide (hidden on timeout).
+            state["phase"] = "mostra"
+            state["show_queue"] = [winner]
+            pref = state["prefs"][_k(winner)]["mostra_nascondi"]
+            if state["sitout"][_k(winner)]:
+                pref = "nascondi"
+            if pref == "chiedi":
+                state["turn"] = winner
+                state["after_show"] = "end"
+                return
+            if pref == "mostra":
+                self._show(state, winner, events, auto=True)
+            else:
+                self._hide(state, winner, events, auto=True)
+        self._end(state, events)
+
+    def _start_adeguamento(self, state: State, events: list[Event]) -> None:
+        b = state["b"]
+        group = betting.in_hand(b)
+        events.append({"type": "piatto_di_parol", "seats": group, "pot": betting.pot_total(b)})
+        state["parol_group"] = group
+        target = b["total"][_k(group[0])]
+        state["parol_due"] = {}
+        pending = []
+        for s in state["players"]:
+            if s in group:
+                continue
+            k = _k(s)
+            due = target - b["total"][k]
+            state["parol_due"][k] = due
+            if state["sitout"][k] or b["stack"][k] < due:
+                events.append({"type": "passo_parol", "seat": s, "auto": True})  # P10: not enough credit
+                continue
+            pending.append(s)
+        state["phase"] = "parol"
+        state["turn"] = None
+        state["pending"] = pending
+        state["joined"] = []
+        if not pending:
+            self._end_parol(state, events)
+
+    def _end_parol(self, state: State, events: list[Event]) -> None:
+        seats = [s for s in state["b"]["order"] if s in state["parol_group"] or s in state["joined"]]
+        self._end(state, events, carry_pot=True, parol={"seats": seats})
+
+    def _end(
+        self,
+        state: State,
+        events: list[Event],
+        *,
+        carry_pot: bool = False,
+        escalate: bool = False,
+        keep_min: bool = False,
+        parol: dict[str, Any] | None = None,
+        keep_parol: dict[str, Any] | None = None,
+    ) -> None:
+        b = state["b"]
+        state["phase"] = "fine"
+        state["turn"] = None
+        state["pending"] = []
+        carried = betting.pot_total(b) if carry_pot else 0
+        if carry_pot:
+            # the chips stay in the middle for a later hand: out of this hand's stacks for good
+            for k in b["total"]:
+                b["total"][k] = 0
+                b["round"][k] = 0
+            b["dead"] = carried
+        min_pair = state["min_pair"]
+        if escalate:
+            min_pair = MIN_PAIRS[min(MIN_PAIRS.index(min_pair) + 1, 2)]
+        elif parol or keep_parol:
+            min_pair = "K"
+        elif not keep_min:
+            min_pair = "J"  # the pot was won: back to a pair of J (P5)
+        gp_left = max(state["gp_left"] - 1, 0) if state["giro_pazzo"] else 0
+        if state["gp_trigger"]:
+            gp_left = len(state["players"])  # P13: one deal per active player
+        state["carry_out"] = {
+            "dealer": state["dealer"],
+            "min_pair": min_pair,
+            "pot": carried,
+            "parol": parol or keep_parol,
+            "giro_pazzo": gp_left,
+            "time_bank": dict(state["time_bank"]),
+            "missed": dict(state["missed"]),
+        }
+        state["result"] = {
+            "chips": dict(b["stack"]),
+            "rake": sum(p["rake"] for p in state.get("pots", [])),
+            "pots": state.get("pots", []),
+            "carried_in": state["carried_in"],
+            "carried_out": carried,
+            "sitout": [s for s in state["seats"] if state["sitout"][_k(s)]],
+        }
+        events.append({"type": "fine", "chips": dict(b["stack"]), "carried": carried})
+
+    # ------------------------------------------------------------------ contract: who acts, what is legal
+
+    def to_act(self, state: State) -> list[int]:
+        """Return the seats that must decide now."""
+        if state["phase"] == "fine":
+            return []
+        if state["pending"]:
+            return list(state["pending"])
+        return [state["turn"]] if state["turn"] is not None else []
+
+    def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
+        """List what this seat may do now (specs with the rules' button names)."""
+        if seat not in self.to_act(state):
+            return []
+        phase = state["phase"]
+        b = state["b"]
+        k = _k(seat)
+        if phase == "variante":
+            return [
+                {"type": "variante", "variant": v, "label": lab} for v, lab in GIRO_PAZZO_VARIANTS.items()
+            ]
+        if phase == "invito":
+            amt = min(state["cfg"]["invito"], b["stack"][k])
+            return [
+                {"type": "invito", "label": "INVITO", "amount": {"min": amt, "max": amt}},
+                {"type": "sitout", "label": "SITOUT"},
+            ]
+        if phase == "parol":
+            due = state["parol_due"][k]
+            return [
+                {"type": "partecipo", "label": "PARTECIPO", "amount": {"min": due, "max": due}},
+                {"type": "passo", "label": "PASSO"},
+            ]
+        if phase == "buio":
+            amt = self._blind_amount(state)
+            label = ("BUIO", "CONTROBUIO", "OVER")[len(state["blind"]["posts"])]
+            return [
+                {"type": "buio", "label": label, "amount": {"min": amt, "max": amt}},
+                {"type": "dai_carte", "label": "DAI CARTE"},
+            ]
+        if phase == "cambio":
+            hand = state["hands"][k]
+            return [
+                {"type": "cambio", "cards": list(c), "label": "CONFERMA"}
+                for n in range(5)
+                for c in combinations(hand, n)
+            ]
+        if phase == "mostra":
+            return [{"type": "mostro", "label": "MOSTRO"}, {"type": "nascondo", "label": "NASCONDO"}]
+        return self._betting_specs(state, seat)
+
+    def _blind_amount(self, state: State) -> int:
+        posts = state["blind"]["posts"]
+        if not posts:
+            return betting.pot_total(state["b"])  # P7: buio = the pot
+        return 2 * int(posts[-1]["amount"])  # controbuio / over = double the previous
+
+    def _betting_specs(self, state: State, seat: int) -> list[dict[str, Any]]:
+        b = state["b"]
+        cfg = state["cfg"]
+        k = _k(seat)
+        stack = b["stack"][k]
+        min_bet = cfg["invito"]
+        if state["parol_hand"] and state["phase"] == "apertura":
+            min_bet = max(betting.pot_total(b), 1)  # P10: minimum opening bet = the pot
+        opts = betting.options(b, seat, limit=cfg["limit"], min_bet=min_bet, increment=cfg["invito"])
+        specs: list[dict[str, Any]] = []
+        blind = state["blind"]
+        phase = state["phase"]
+        if phase == "apertura" and blind and blind["stage"] == "see" and seat == blind["raiser"]:
+            # P7: the last blind raiser, once someone has seen, raises or says VA BENE
+            opts2 = betting.options(
+                b, seat, limit=cfg["limit"], min_bet=min_bet, increment=cfg["invito"], reopen=True
+            )
+            specs.append({"type": "va_bene", "label": "VA BENE"})
+            if opts2["raise"]:
+                lo, hi = opts2["raise"]
+                specs.append(_amount_spec("rilancio", "RILANCIO", lo, hi, stack))
+            return specs
+        if phase == "apertura" and state["opened"] is None and blind is None:
+            hand = state["hands"][k]
+            if evaluator.opening_ok(hand, state["min_pair"], state["low"]):
+                if stack == 0:
+                    specs.append({"type": "punto", "label": "RESTO", "amount": {"min": 0, "max": 0}})
+                elif opts["bet"]:
+                    lo, hi = opts["bet"]
+                    specs.append(_amount_spec("punto", "PUNTO", lo, hi, stack))
+            specs.append({"type": "busso", "label": "BUSSO"})
+            specs.append({"type": "passo", "label": "PASSO", "confirm": CONFIRM_PASSO})
+            return specs
+        if opts["check"]:
+            specs.append({"type": "busso", "label": "BUSSO"})
+            if phase == "puntata" and self._parol_allowed(state):
+                specs.append({"type": "parol", "label": "PAROL"})
+            if opts["bet"]:
+                lo, hi = opts["bet"]
+                specs.append(_amount_spec("punto", "PUNTO", lo, hi, stack))
+            specs.append({"type": "passo", "label": "PASSO", "confirm": CONFIRM_PASSO})
+            return specs
+        call = opts["call"]
+        specs.append(
+            {
+                "type": "vedo",
+                "label": "RESTO" if call == stack else "VEDO",
+                "amount": {"min": call, "max": call},
+            }
+        )
+        if opts["raise"]:
+            lo, hi = opts["raise"]
+            specs.append(_amount_spec("rilancio", "RILANCIO", lo, hi, stack))
+        specs.append({"type": "passo", "label": "PASSO"})
+        return specs
+
+    def _parol_allowed(self, state: State) -> bool:
+        b = state["b"]
+        if state["parol_broken"] or b["current"] != 0:
+            return False
+        # P10: no parol with a side pot or anyone all-in
+        return all(b["stack"][_k(s)] > 0 for s in betting.in_hand(b))
+
+    # ------------------------------------------------------------------ apply
+
+    def apply(self, state: State, seat: int, action: Action, rng: Rng) -> list[Event]:
+        """Apply one seat's action; raise IllegalAction and change nothing if it is refused."""
+        if state["phase"] == "fine":
+            raise HandOver()
+        if type(seat) is not int or seat not in self.to_act(state):
+            raise NotYourTurn()
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise UnknownAction()
+        timeout = False
+        if "timeout" in action:
+            if action["timeout"] is not True:
+                raise UnknownAction()
+            timeout = True
+            action = {key: v for key, v in action.items() if key != "timeout"}
+        specs = self.legal_actions(state, seat)
+        if action["type"] == "cambio" and state["phase"] == "cambio":
+            cards = action.get("cards")
+            hand = state["hands"][_k(seat)]
+            if (
+                set(action) != {"type", "cards"}
+                or not isinstance(cards, list)
+                or len(cards) > 4
+                or any(not isinstance(c, str) or c not in hand for c in cards)
+                or len(set(cards)) != len(cards)
+            ):
+                raise InvalidCards()
+            spec: dict[str, Any] | None = {"type": "cambio"}
+        else:
+            spec = next((sp for sp in specs if spec_matches(sp, action)), None)
+            if spec is None:
+                if any(sp["type"] == action["type"] for sp in specs):
+                    raise InvalidAmount() if "amount" in action else Poker5Error()
+                raise UnknownAction()
+        events: list[Event] = []
+        state["_rng"] = rng
+        try:
+            self._do(state, seat, action, events, timeout=timeout)
+            self._auto(state, events)
+        finally:
+            state.pop("_rng", None)
+        return events
+
+    def _do(
+        self, state: State, seat: int, action: Action, events: list[Event], *, timeout: bool = False
+    ) -> None:
+        phase = state["phase"]
+        typ = action["type"]
+        b = state["b"]
+        k = _k(seat)
+        if timeout:
+            events.append({"type": "timeout", "seat": seat})
+            if phase in BETTING_PHASES and not state["sitout"][k]:
+                state["sitout"][k] = True  # P14: a timeout in a betting phase sends the player sitout
+                events.append({"type": "sitout", "seat": seat, "reason": "timeout"})
+        if phase == "variante":
+            state["variant"] = action["variant"]
+            events.append({"type": "variante", "seat": seat, "variant": action["variant"]})
+            self._start_invito(state, events)
+            return
+        if phase == "invito":
+            state["pending"].remove(seat)
+            if typ == "invito":
+                self._post_invito(state, seat, events)
+            else:
+                state["sitout"][k] = True
+                state["missed"][k] += 1
+                b["folded"].append(seat)
+                events.append({"type": "sitout", "seat": seat, "reason": "invito"})
+            if not state["pending"]:
+                self._after_invito(state, events)
+            return
+        if phase == "parol":
+            state["pending"].remove(seat)
+            if typ == "partecipo":
+                paid = betting.post(b, seat, action["amount"])
+                state["joined"].append(seat)
+                events.append({"type": "partecipo", "seat": seat, "amount": paid})
+            else:
+                events.append({"type": "passo_parol", "seat": seat})
+            if not state["pending"]:
+                self._end_parol(state, events)
+            return
+        if phase == "buio":
+            blind = state["blind"]
+            if typ == "buio":
+                amount = action["amount"]
+                betting.post(b, seat, amount, live=True)
+                blind["posts"].append({"seat": seat, "amount": amount})
+                blind["raiser"] = seat
+                label = ("buio", "controbuio", "over")[len(blind["posts"]) - 1]
+                events.append({"type": label, "seat": seat, "amount": amount})
+                if b["stack"][k] == 0:
+                    state["allin_raisers"].append(seat)
+                nxt = _next_after(state["players"], seat)
+                more = len(blind["posts"]) < 3 and nxt != blind["posts"][0]["seat"]
+                if more and b["stack"][_k(nxt)] >= 2 * amount:  # P7: only with enough chips
+                    state["turn"] = nxt
+                    return
+            else:
+                events.append({"type": "dai_carte", "seat": seat})
+            if blind["raiser"] is None:
+                state["blind"] = None
+            self._deal(state, events)
+            return
+        if phase == "cambio":
+            self._do_cambio(state, seat, action["cards"], events)
+            return
+        if phase == "mostra":
+            if typ == "mostro":
+                self._show(state, seat, events)
+            else:
+                self._hide(state, seat, events)
+            state["turn"] = None
+            if state.pop("after_show", None) == "end":
+                self._end(state, events)
+            else:
+                self._continue_showdown(state, events)
+            return
+        self._do_bet(state, seat, action, events)
+
+    def _do_bet(self, state: State, seat: int, action: Action, events: list[Event]) -> None:
+        b = state["b"]
+        typ = action["type"]
+        amount = action.get("amount", 0)
+        k = _k(seat)
+        ev: Event = {"type": typ, "seat": seat}
+        if typ == "passo":
+            betting.act(b, seat, "fold")
+        elif typ in ("busso", "va_bene"):
+            betting.act(b, seat, "check")
+            if typ == "busso" and state["phase"] == "puntata":
+                state["parol_broken"] = True  # P10: any busso cancels the parol
+        elif typ == "parol":
+            betting.act(b, seat, "check")
+            state["parol"].append(seat)
+        elif typ == "vedo":
+            betting.act(b, seat, "call")
+            ev["amount"] = amount
+        elif typ == "punto":
+            if state["phase"] == "apertura" and state["opened"] is None:
+                state["opened"] = seat
+                ev["type"] = "apro"
+            if amount > 0:
+                betting.act(b, seat, "bet", amount)
+            else:
+                b["acted"].append(seat)
+            ev["amount"] = amount
+            state["parol_broken"] = True
+        elif typ == "rilancio":
+            blind = state["blind"]
+            if blind and blind["stage"] == "see":
+                blind["stage"] = "open"
+                b["closed"] = False
+            betting.act(b, seat, "raise", amount)
+            ev["amount"] = amount
+        if typ in ("punto", "rilancio") and amount > 0 and b["stack"][k] == 0:
+            state["allin_raisers"].append(seat)  # P11: all-in raisers show automatically
+            ev["resto"] = True
+        events.append(ev)
+        self._advance_after(state, seat, events)
+
+    def _do_cambio(self, state: State, seat: int, cards: list[str], events: list[Event]) -> None:
+        k = _k(seat)
+        hand = state["hands"][k]
+        for c in cards:
+            hand.remove(c)
+        state["discards"].extend(cards)
+        state["changed"][k] = len(cards)
+        events.append({"type": "cambio", "seat": seat, "count": len(cards)})
+        events.append({"type": "scarto", "seat": seat, "cards": list(cards), "to": [seat]})
+        now = min(len(cards), 3)
+        new = [self._draw(state, events) for _ in range(now)]
+        hand.extend(new)
+        if new:
+            events.append({"type": "carte_cambio", "seat": seat, "cards": new, "to": [seat]})
+        if len(cards) == 4:
+            state["fourth"].append(seat)
+        nxt = None
+        for s in _ring(state["b"]["order"], seat, False):
+            if s in betting.in_hand(state["b"]) and _k(s) not in state["changed"]:
+                nxt = s
+                break
+        state["turn"] = nxt
+        if nxt is None:
+            self._finish_cambio(state, events)
+
+    # ------------------------------------------------------------------ automatic decisions
+
+    def _auto(self, state: State, events: list[Event]) -> None:
+        """Take every decision that needs nobody: sitout seats (P14) and seats with nothing to decide."""
+        for _ in range(1000):
+            if state["phase"] == "fine":
+                return
+            if state["pending"]:
+                return
+            seat = state["turn"]
+            if seat is None:
+                return
+            if not state["sitout"][_k(seat)]:
+                return
+            action = self.timeout_action(state, seat)
+            self._do(state, seat, action, events)
+        raise RuntimeError("poker5: automatic decisions do not terminate")  # pragma: no cover
+
+    def timeout_action(self, state: State, seat: int) -> Action:
+        """Return the automatic decision of the rules for this seat (P14; hide at showdown)."""
+        phase = state["phase"]
+        if phase == "variante":
+            return {"type": "variante", "variant": "classica"}
+        if phase == "invito":
+            return {"type": "sitout"}
+        if phase == "parol":
+            return {"type": "passo"}
+        if phase == "buio":
+            return {"type": "dai_carte"}
+        if phase == "cambio":
+            return {"type": "cambio", "cards": []}
+        if phase == "mostra":
+            return {"type": "nascondo"}
+        specs = self._betting_specs(state, seat)
+        types = {sp["type"] for sp in specs}
+        if "va_bene" in types:
+            return {"type": "va_bene"}
+        if "busso" in types:
+            return {"type": "busso"}
+        return {"type": "passo"}
+
+    # ------------------------------------------------------------------ views and results
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """Return what this seat (None: a spectator) may see: own cards, shown cards, counts, chips."""
+        b = state["b"]
+        hands: dict[str, Any] = {}
+        for k, cards in state["hands"].items():
+            if k in state["shown"]:
+                hands[k] = {"cards": list(state["shown"][k]), "shown": True}
+            elif seat is not None and k == _k(seat):
+                hands[k] = {"cards": list(cards)}
+            else:
+                hands[k] = {"count": len(cards)}
+        out: dict[str, Any] = {
+            "game": self.name,
+            "phase": state["phase"],
+            "dealer": state["dealer"],
+            "seats": list(state["seats"]),
+            "players": list(state["players"]),
+            "to_act": self.to_act(state),
+            "stacks": dict(b["stack"]),
+            "bets": dict(b["round"]),
+            "put_in": dict(b["total"]),
+            "pot": betting.pot_total(b),
+            "folded": list(b["folded"]),
+            "min_pair": state["min_pair"],
+            "limit": state["cfg"]["limit"],
+            "invito": state["cfg"]["invito"],
+            "opened": state["opened"],
+            "blind": copy.deepcopy(state["blind"]),
+            "parol": list(state["parol"]),
+            "parol_hand": state["parol_hand"],
+            "giro_pazzo": state["giro_pazzo"],
+            "variant": state["variant"],
+            "changed": dict(state["changed"]),
+            "stock_count": len(state["stock"]),
+            "hands": hands,
+            "hidden": list(state["hidden"]),
+            "sitout": dict(state["sitout"]),
+            "time_bank": dict(state["time_bank"]),
+            "result": copy.deepcopy(state["result"]),
+        }
+        if seat is not None:
+            out["seat"] = seat
+            out["legal"] = self.legal_actions(state, seat)
+        return out
+
+    def is_over(self, state: State) -> bool:
+        """Tell whether the hand has ended."""
+        return bool(state["phase"] == "fine")
+
+    def outcome(self, state: State) -> dict[str, Any]:
+        """Chips per seat, rake, pots awarded, pot carried in and out (chips conserve with these)."""
+        if state["phase"] != "fine":
+            raise IllegalAction("La mano non è terminata")
+        return copy.deepcopy(state["result"])  # type: ignore[no-any-return]
+
+    def carry(self, state: State) -> dict[str, Any] | None:
+        """What the next hand starts from: dealer, minimum, carried pot, parol, giro pazzo, time bank."""
+        if state["phase"] != "fine":
+            return None
+        return copy.deepcopy(state["carry_out"])  # type: ignore[no-any-return]
+
+
+# ---------------------------------------------------------------------- helpers
+
+
+def use_time_bank(state: State, seat: int, seconds: int) -> int:
+    """Spend time-bank seconds of a seat (it never regenerates, G5); return the seconds left."""
+    k = _k(seat)
+    left = max(0, int(state["time_bank"].get(k, 0)) - max(0, seconds))
+    state["time_bank"][k] = left
+    return left
+
+
+def _amount_spec(typ: str, label: str, lo: int, hi: int, stack: int) -> dict[str, Any]:
+    # NB.1 of the rules: the button reads RESTO when the amount is the whole credit.
+    if lo == hi == stack:
+        label = "RESTO"
+    return {"type": typ, "label": label, "amount": {"min": lo, "max": hi}}
+
+
+def _check_seats(seats: list[SeatSpec]) -> dict[int, SeatSpec]:
+    if not isinstance(seats, list) or not 2 <= len(seats) <= 6:
+        raise ConfigError("Il poker 5 carte si gioca da 2 a 6 giocatori")
+    out: dict[int, SeatSpec] = {}
+    for spec in seats:
+        if (
+            not isinstance(spec, dict)
+            or type(spec.get("seat")) is not int
+            or type(spec.get("chips")) is not int
+        ):
+            raise ConfigError("Posto non valido")
+        if spec["chips"] < 0 or spec["seat"] in out:
+            raise ConfigError("Posto non valido")
+        out[spec["seat"]] = spec
+    return out
+
+
+def _prefs(prefs: Any) -> dict[str, Any]:
+    prefs = prefs if isinstance(prefs, dict) else {}
+    show = prefs.get("mostra_nascondi", "chiedi")
+    return {
+        "invito_automatico": prefs.get("invito_automatico", False) is True,
+        "mostra_nascondi": show if show in SHOW_PREFS else "chiedi",
+    }
+
+
+def _next_after(order: list[int], seat: int) -> int:
+    """The first seat of ``order`` clockwise after ``seat`` (which need not be in it)."""
+    ordered = sorted(order)
+    for s in ordered:
+        if s > seat:
+            return s
+    return ordered[0]
+
+
+def _clockwise(seats: list[int], dealer: int) -> list[int]:
+    """The seats clockwise from the dealer's left, the dealer last."""
+    ordered = sorted(seats)
+    i = ordered.index(dealer)
+    return ordered[i + 1 :] + ordered[: i + 1]
+
+
+def _ring(order: list[int], start: int, inclusive: bool) -> list[int]:
+    """The seats of ``order`` (a clockwise list) going round from ``start``."""
+    i = order.index(start)
+    ring = order[i:] + order[:i]
+    return ring if inclusive else ring[1:]
+
+
+def _first_of(*seats: int | None) -> int:
+    return next(s for s in seats if s is not None)
+
+
+def _rng_of(state: State) -> Rng:
+    rng = state.get("_rng")
+    if rng is None:
+        raise RuntimeError("poker5: no rng available")
+    return rng  # type: ignore[no-any-return]
+
+
+__all__ = ["GIRO_PAZZO_VARIANTS", "Poker5", "use_time_bank"]
