@@ -42,13 +42,24 @@ def check_broker() -> bool:
         return bool(conn.connected)
 
 
+def check_worker() -> bool:
+    """Run a task through the broker and a worker, and wait for its result."""
+    from piattaforma.tasks import ping
+
+    # disable_sync_subtasks: in the embedded default the worker shares this process, which makes
+    # Celery believe any caller is a task; this is a health probe, not a task waiting on a task.
+    return bool(ping.delay("ok").get(timeout=TIMEOUT, disable_sync_subtasks=False) == "ok")
+
+
 CHECKS = {"database": check_database, "channel_layer": check_channel_layer, "broker": check_broker}
+DEEP_CHECKS = {"worker": check_worker}
 
 
-def report() -> dict[str, str]:
-    """Return ``{"database": "ok" | "failing", ...}``."""
+def report(*, deep: bool = False) -> dict[str, str]:
+    """Return ``{"database": "ok" | "failing", ...}``; ``deep`` adds a task round trip to a worker."""
     out = {}
-    for name, check in CHECKS.items():
+    checks = {**CHECKS, **DEEP_CHECKS} if deep else CHECKS
+    for name, check in checks.items():
         try:
             ok = check()
         except Exception:  # any failure of a dependency is reported, never raised

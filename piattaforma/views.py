@@ -65,6 +65,6 @@ def game_options_edit(request: HttpRequest, game: str) -> HttpResponse:
 @never_cache
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
-    parts = health.report()
+    parts = health.report(deep=request.GET.get("deep") == "1")
     ok = all(v == "ok" for v in parts.values())
     return JsonResponse({"status": "ok" if ok else "failing", **parts}, status=200 if ok else 503)

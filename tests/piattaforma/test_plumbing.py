@@ -127,3 +127,15 @@ def test_production_settings_refuse_a_missing_secret_key():
         [sys.executable, "manage.py", "check"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
     )
     assert result.returncode != 0 and "SECRET_KEY" in result.stderr
+
+
+@pytest.mark.django_db(transaction=True)
+def test_deep_healthz_runs_a_task_through_a_worker(client):
+    from celery.contrib.testing.worker import start_worker
+
+    from piattaforma.celery import app
+
+    app.loader.import_module("celery.contrib.testing.tasks")
+    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10):
+        response = client.get("/healthz?deep=1")
+    assert response.status_code == 200 and response.json()["worker"] == "ok"
