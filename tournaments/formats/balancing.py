@@ -48,6 +48,10 @@ def balance(
     caller lists first the player who would be big blind / first to post next, as live tournament
     directors move that player, so nobody skips or repeats a forced bet).
 
+    Decision: a table is broken as soon as the players left fit in one table fewer (live practice:
+    the field is kept on the fewest tables, which is what the "tavolo finale" converges to), so the
+    target is always ``tables_needed`` tables; "fewest moves" is under that target.
+
     Minimality: the moves are every player of a broken table plus, at each kept table, the players
     above its target size. Keeping the largest tables and giving the larger targets (q + 1) to the
     largest kept tables minimises that number (an exchange argument: both choices only raise
