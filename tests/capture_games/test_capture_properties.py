@@ -1,0 +1,181 @@
+"""Property tests: thousands of random complete matches of Scopa, Asso and Cirulla per format."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from games.capture import DECK, captures
+from games.engine import IllegalAction, dumps, loads
+from games.registry import get
+from games.rng import SeededRng
+from tests.capture_games.helpers import all_cards, seats_for
+
+GAMES = ("scopa", "asso", "cirulla")
+FORMATS = ("testa_a_testa", "coppie", "4in2")
+SORTED_DECK = sorted(DECK)
+
+
+def config_for(game: str, fmt: str, seed: int) -> dict[str, Any]:
+    """Vary the match type and the optional rules with the seed."""
+    cfg: dict[str, Any] = {"format": fmt}
+    if seed % 2:
+        cfg.update(mode="smazzate", deals=1 + seed % 3, ko=seed % 4 == 1)
+    else:
+        cfg.update(mode="punti", target=11 if game != "cirulla" else 21)
+    cfg["carte_viste"] = seed % 3 == 0
+    if fmt == "coppie":
+        cfg["carte_scoperte"] = seed % 5 == 0
+        cfg["pairs"] = "casuali" if seed % 7 == 0 else "fisse"
+    return cfg
+
+
+def prefs_for(seed: int) -> list[dict[str, Any]]:
+    return [{"accuso_automatico": (seed + i) % 3 != 0} for i in range(4)]
+
+
+def hidden_cards(eng, st: dict[str, Any], seat: int | None) -> set[str]:
+    """Cards this seat must not see: the stock and the hands it may not see (minus shown ones)."""
+    deal = st["deal"]
+    visible = eng.visible_positions(st, seat)
+    shown = {c for s in deal.get("shown", []) for c in s}
+    hidden = set(deal["stock"])
+    for p, hand in enumerate(deal["hands"]):
+        if p not in visible:
+            hidden |= set(hand) - shown
+    return hidden
+
+
+def check_views(eng, st: dict[str, Any]) -> None:
+    for seat in [*sorted(set(st["seats"])), None]:
+        view = eng.view(st, seat)
+        text = json.dumps(view)
+        for card in hidden_cards(eng, st, seat) if not st["over"] else ():
+            assert f'"{card}"' not in text, (seat, card)
+        if view["deal"] is not None:
+            vis = eng.visible_positions(st, seat)
+            for p, hand in enumerate(view["deal"]["hands"]):
+                assert (hand is not None) == (p in vis)
+            if seat is None:
+                assert vis == frozenset()
+            elif not (st["config"]["carte_viste"] and st["config"]["format"] == "testa_a_testa"):
+                # Opponents' hands are never visible (carte scoperte shows partners only).
+                assert all(st["seats"][p] == seat or (p - st["seats"].index(seat)) % 2 == 0 for p in vis)
+
+
+def illegal_actions(eng, st: dict[str, Any], seat: int, rng: SeededRng) -> list[tuple[int, dict[str, Any]]]:
+    deal = st["deal"]
+    pos = eng.rules.to_act(st)
+    hand = deal["hands"][pos]
+    out: list[tuple[int, dict[str, Any]]] = []
+    outside = [c for c in DECK if c not in hand]
+    out.append((seat, {"type": "gioca", "card": outside[rng.randbelow(len(outside))], "take": []}))
+    others = [s for s in set(st["seats"]) if s != seat]
+    if others:
+        legal = eng.sample_action(st, seat, rng)
+        out.append((others[0], legal))
+    card = hand[rng.randbelow(len(hand))]
+    opts = eng.rules.options(deal, pos, card)
+    if opts:
+        out.append((seat, {"type": "gioca", "card": card, "take": []}))  # must capture
+    table = deal["table"]
+    if table:
+        subset = [c for c in table if rng.randbelow(2)]
+        if sorted(subset) not in [sorted(o) for o in opts] and not (not subset and not opts):
+            out.append((seat, {"type": "gioca", "card": card, "take": subset}))
+    out.append((seat, {"type": "gioca", "card": card, "take": [], "extra": 1}))
+    out.append((seat, {"type": "passo"}))
+    return out
+
+
+def play_checked(game: str, fmt: str, seed: int, heavy: bool) -> dict[str, Any]:
+    eng = get(game)
+    rng = SeededRng(f"{game}-{fmt}-{seed}")
+    seats = [dict(s, prefs=p) for s, p in zip(seats_for(fmt), prefs_for(seed), strict=False)]
+    st = eng.new(config_for(game, fmt, seed), seats, rng)
+    steps = 0
+    while not eng.is_over(st):
+        assert sorted(all_cards(st)) == SORTED_DECK
+        (seat,) = eng.to_act(st)
+        if heavy:
+            check_views(eng, st)
+            before = dumps(st)
+            for s, bad in illegal_actions(eng, st, seat, rng):
+                with pytest.raises(IllegalAction):
+                    eng.apply(st, s, bad, rng)
+                assert dumps(st) == before
+            assert loads(dumps(st)) == st
+        action = eng.sample_action(st, seat, rng)
+        assert eng.can_apply(st, seat, action)
+        eng.apply(st, seat, action, rng)
+        steps += 1
+        assert steps < 2000
+    assert sorted(all_cards(st)) == SORTED_DECK
+    if heavy:
+        check_views(eng, st)
+        assert loads(dumps(st)) == st
+    out = eng.outcome(st)
+    # Totals are the sum of the smazzate; MP are the difference; VP as the table (20/10/0).
+    assert out["points"] == [sum(h["points"][i] for h in st["history"]) for i in (0, 1)]
+    assert out["mp"] == [out["points"][0] - out["points"][1], out["points"][1] - out["points"][0]]
+    if out["winner"] is None:
+        assert out["vp"] == [10, 10] and not st["config"]["ko"]
+    else:
+        assert out["vp"][out["winner"]] == 20 and out["vp"][1 - out["winner"]] == 0
+    assert len(st["deck_log"]) >= st["deal_no"]
+    return out
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("game", GAMES)
+def test_random_matches_heavy_checks(game: str, fmt: str) -> None:
+    """Every action: views leak nothing, illegal actions change nothing, JSON round-trips."""
+    for seed in range(6):
+        play_checked(game, fmt, seed, heavy=True)
+
+
+@pytest.mark.parametrize("fmt", ("testa_a_testa", "coppie"))
+@pytest.mark.parametrize("game", GAMES)
+def test_thousand_random_matches(game: str, fmt: str) -> None:
+    """A thousand complete matches per game and format: cards accounted for, reports consistent."""
+    reasons: dict[str, int] = {}
+    for seed in range(1000):
+        out = play_checked(game, fmt, seed, heavy=False)
+        reasons[out["reason"]] = reasons.get(out["reason"], 0) + 1
+    assert reasons.get("punti", 0) > 0 and reasons.get("smazzate", 0) > 0
+
+
+def test_capture_options_are_exactly_the_allowed_sets() -> None:
+    """Brute force: every option sums right, and every subset that sums right is an option."""
+    from itertools import combinations
+
+    from games.asso import AssoDeal
+    from games.capture import VALUE
+    from games.cirulla import CirullaDeal
+    from games.scopa import ScopaDeal
+
+    rng = SeededRng(99)
+    for _ in range(400):
+        deck = list(DECK)
+        k = 1 + rng.randbelow(7)
+        picks = [deck.pop(rng.randbelow(len(deck))) for _ in range(k + 1)]
+        card, table = picks[0], picks[1:]
+        for rules in (ScopaDeal.capture_rules, AssoDeal.capture_rules, CirullaDeal.capture_rules):
+            got = {tuple(o) for o in captures(card, table, rules)}
+            v = VALUE[card]
+            subsets = [
+                sorted(c, key=DECK.index) for r in range(1, len(table) + 1) for c in combinations(table, r)
+            ]
+            equal = [s for s in subsets if len(s) == 1 and VALUE[s[0]] == v]
+            if rules.ace_takes_all and v == 1:
+                aces = [s for s in subsets if len(s) == 1 and VALUE[s[0]] == 1]
+                want = aces or [sorted(table, key=DECK.index)]
+            elif rules.equal_obligation and equal:
+                want = equal
+            else:
+                want = [s for s in subsets if sum(VALUE[c] for c in s) == v]
+                if rules.fifteen:
+                    want += [s for s in subsets if sum(VALUE[c] for c in s) + v == 15]
+            assert got == {tuple(s) for s in want}, (card, table, rules)
