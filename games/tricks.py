@@ -25,7 +25,7 @@ from typing import Any, ClassVar
 
 from games.cards import italian_deck, rank, suit
 from games.engine import HandOver, InvalidCards, NotYourTurn, UnknownAction
-from games.partite import DealRules
+from games.partite import DealRules, PartiteEngine
 from games.partite import prefs as match_prefs
 from games.rng import Rng, shuffled
 
@@ -554,9 +554,14 @@ class TrickDealRules(DealRules):
 
     def start(self, st: State, rng: Rng) -> tuple[dict[str, Any], list[list[str]], list[dict[str, Any]]]:
         """Shuffle, deal, and send each position its hand (and the partner's, carte scoperte)."""
+        return self.start_with(st, shuffled(italian_deck(), rng))
+
+    def start_with(
+        self, st: State, deck: list[str]
+    ) -> tuple[dict[str, Any], list[list[str]], list[dict[str, Any]]]:
+        """``start`` from a given deck order (replays from ``deck_log`` and golden tests)."""
         cfg = st["config"]
         n = len(st["seats"])
-        deck = shuffled(italian_deck(), rng)
         target = cfg["target"] if cfg["vinco_subito"] and cfg["mode"] == "punti" else None
         d = self.deal.new(
             order=list(range(n)),
@@ -615,3 +620,24 @@ class TrickDealRules(DealRules):
     def hands_known(self, st: State) -> bool:
         """Testa a testa, once the stock is out every hand is known (carte viste plays face up)."""
         return self.deal.hands_known(st["deal"])
+
+
+class TrickMatchMixin(PartiteEngine):
+    """What Briscola and Tresette add to the match engine.
+
+    A forfeit (timeout or abandon) scores the smazzata in progress: the points each line has
+    taken so far count, then the unassigned ones (capped per game) go to the other line, and "if
+    the score is still in favour of the offender, the difference is zero" (rules 004, "Penalità
+    in caso di tempo scaduto o abbandono"). games.partite's forfeit looks only at the totals of
+    the finished smazzate, so the points so far are added here first.
+    """
+
+    rules: ClassVar[TrickDealRules]
+
+    def _forfeit(self, state: State, offender: int, kind: str) -> list[dict[str, Any]]:
+        deal = state["deal"]
+        if deal and not deal["over"]:
+            pts = self.rules.deal.running_points(deal)
+            state["forfeit_deal_points"] = pts
+            state["totals"] = [state["totals"][0] + pts[0], state["totals"][1] + pts[1]]
+        return super()._forfeit(state, offender, kind)

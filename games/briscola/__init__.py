@@ -15,9 +15,8 @@ from typing import Any, ClassVar
 
 from games.briscola.deal import DEAL, WINNING_POINTS, BriscolaDeal
 from games.engine import ConfigError
-from games.partite import PartiteEngine
 from games.registry import register
-from games.tricks import State, TrickDealRules
+from games.tricks import State, TrickDealRules, TrickMatchMixin
 
 
 class BriscolaRules(TrickDealRules):
@@ -41,7 +40,7 @@ class BriscolaRules(TrickDealRules):
 
 
 @register
-class Briscola(PartiteEngine):
+class Briscola(TrickMatchMixin):
     """Briscola in 2 or 4 (rules 004)."""
 
     name = "briscola"

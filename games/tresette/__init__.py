@@ -15,10 +15,9 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from games.engine import ConfigError
-from games.partite import PartiteEngine
 from games.registry import register
 from games.tresette.deal import DEAL, TresetteDeal
-from games.tricks import State, TrickDealRules
+from games.tricks import State, TrickDealRules, TrickMatchMixin
 
 GAME_KEYS = ("a_perdere", "accuso", "cappotto", "dichiarazioni", "torneo")
 
@@ -55,7 +54,7 @@ class TresetteRules(TrickDealRules):
 
 
 @register
-class Tresette(PartiteEngine):
+class Tresette(TrickMatchMixin):
     """Tresette in 4 (a coppie, 4 in 2) and spizzichino in 2 (rules 004)."""
 
     name = "tresette"
