@@ -46,9 +46,9 @@ def main(argv: list[str]) -> None:
     # A Danese after three played rounds, so the standings have many VP/MP ties to break.
     totals = {n: Score() for n in names}
     for r in range(3):
-        tables = danese_pairing(totals, rl, first_round=r == 0)
+        round_tables = danese_pairing(totals, rl, first_round=r == 0)
         results: list[tuple[str, Score]] = []
-        for a, b in tables:
+        for a, b in round_tables:
             sa, sb = match_result(rng.randbelow(40), rng.randbelow(40))
             results += [(a, sa), (b, sb)]
         totals = add_results(totals, results)

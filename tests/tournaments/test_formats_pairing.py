@@ -38,7 +38,13 @@ from tournaments.formats.ko import (
     ko_rounds,
 )
 from tournaments.formats.prizes import danese_weights
-from tournaments.formats.registration import Entry, check_sitgo_size, close_registration, sitgo_starts
+from tournaments.formats.registration import (
+    Entry,
+    can_register,
+    check_sitgo_size,
+    close_registration,
+    sitgo_starts,
+)
 from tournaments.formats.standings import rows
 
 # --- registration -----------------------------------------------------------------------------
@@ -72,6 +78,8 @@ def test_pairs_multiple_of_four() -> None:
 def test_level_tournaments_have_no_multiple_and_maximum_refuses() -> None:
     closing = close_registration(entries(7), turn_based=False, max_players=5)
     assert closing.admitted == tuple(f"r{i}" for i in range(5)) and closing.refused == ("r5", "r6")
+    assert can_register(4, 1, 5) and not can_register(5, 1, 5) and not can_register(4, 2, 5)
+    assert can_register(10**6, 2, None)
 
 
 def test_minimum_checked_after_exclusions() -> None:
@@ -340,3 +348,32 @@ def test_danko_qualification_ties_by_list_and_final_placings() -> None:
     assert r1 == [["e", "d"], ["b", "a"]]
     placings = danko_placings([["d", "b"], ["e"]], "a", totals, rest)
     assert placings == [["a"], ["e"], ["b", "d"], ["c"], ["f"], ["g"], ["h"]]
+
+
+# --- per-game tournament lines -----------------------------------------------------------------------
+
+
+def test_ko_spareggi_then_last_capture_of_the_third_loses() -> None:
+    from tournaments.formats.per_game import KoTie, ko_match_winner, ko_tie_rule
+
+    rule = ko_tie_rule("scopa")
+    assert rule is KoTie.SPAREGGI
+    assert ko_match_winner(rule, (11, 9)).winner == 0
+    assert ko_match_winner(rule, (11, 11)).winner is None  # 1° spareggio
+    assert ko_match_winner(rule, (11, 11), [(3, 4)]).winner == 1
+    assert ko_match_winner(rule, (11, 11), [(3, 3), (2, 2)]).winner is None  # 3° spareggio
+    assert ko_match_winner(rule, (11, 11), [(3, 3), (2, 2), (4, 4)], last=0).winner == 1
+    assert ko_match_winner(ko_tie_rule("burraco"), (1200, 1200), last=1).winner == 0
+    assert ko_match_winner(ko_tie_rule("tresette", a_smazzate=True), (21, 21), last=1).winner == 1
+    assert ko_match_winner(ko_tie_rule("tresette"), (21, 21)).winner is None
+    with pytest.raises(FormatError):
+        ko_match_winner(rule, (11, 11), [(3, 3), (2, 2), (4, 4)])
+    with pytest.raises(FormatError):
+        ko_tie_rule("slot")
+
+
+def test_cappotto_and_scala40_mp() -> None:
+    from tournaments.formats.per_game import cappotto_result, scala40_match_points
+
+    assert cappotto_result(DEFAULT_VP) == (Score(20, 1), Score(0, -1))
+    assert scala40_match_points(0, 70) == (70, -70)

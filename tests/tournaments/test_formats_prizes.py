@@ -265,3 +265,30 @@ def test_satellite_pays_exactly_the_pool(
     out = satellite_award(pool, next_cost, this_cost, placings)
     assert sum(a.tickets for a in out.values()) * next_cost + sum(a.cash for a in out.values()) == pool
     assert set(out) == {e for g in placings for e in g}
+
+
+def test_default_schemes_and_freeroll_in_bonus() -> None:
+    from tournaments.formats.prizes import Currency, Format, default_scheme, freeroll_award
+
+    assert default_scheme(Format.KO, sitgo=True) is PrizeScheme.KO_SITGO
+    assert default_scheme(Format.KO, sitgo=False) is PrizeScheme.KO_SCHEDULED
+    assert default_scheme(Format.DANELKO, sitgo=False) is PrizeScheme.DANESE
+    out = freeroll_award(5000, (50, 30, 20), [["a"], ["b"], ["c"], ["d"]])
+    assert {k: (v.amount, v.currency) for k, v in out.items()} == {
+        "a": (2500, Currency.BONUS),
+        "b": (1500, Currency.BONUS),
+        "c": (1000, Currency.BONUS),
+        "d": (0, Currency.BONUS),
+    }
+
+
+@given(placings=placings_st(), pool=st.integers(0, 10**6), seed=st.integers(0, 1000))
+def test_no_prize_depends_on_order_within_ex_aequo_or_on_chance(
+    placings: list[list[str]], pool: int, seed: int
+) -> None:
+    """Prizes are a function of the placings alone: reordering ex aequo members changes nothing."""
+    from games.rng import SeededRng, shuffled
+
+    weights = scheme_weights(PrizeScheme.DANESE, sum(len(g) for g in placings))
+    reordered = [shuffled(g, SeededRng(seed)) for g in placings]
+    assert award(pool, weights, reordered) == award(pool, weights, placings)

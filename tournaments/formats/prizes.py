@@ -252,3 +252,53 @@ def satellite_award(
         for m, share in zip(members, split_evenly(total, len(members)), strict=True):
             out[m] = SatelliteAward(0, share)
     return out
+
+
+class Format(StrEnum):
+    """Tournament formats ("Tipo di torneo")."""
+
+    KO = "ko"
+    DANESE = "danese"
+    DANEL = "danel"
+    DANKO = "danko"
+    DANELKO = "danelko"
+    FREEZEOUT = "freezeout"
+    SHOOTOUT = "shootout"
+    SLOT = "slot"
+
+
+def default_scheme(fmt: Format, *, sitgo: bool) -> PrizeScheme:
+    """The standard prize scheme of a format.
+
+    KO: the sit&go table, or the scheduled-KO winner counts. The girone formats (Danese, danEL and,
+    by decision, danKO/danELKO): the Danese table. Decision for the level-based formats and the slot
+    tournaments, for which the rules print no table: the Danese table by entrants too (its 10
+    column, 49,29/29,58/21,13, is the usual three-paid split of a small sit&go).
+    """
+    if fmt is Format.KO:
+        return PrizeScheme.KO_SITGO if sitgo else PrizeScheme.KO_SCHEDULED
+    return PrizeScheme.DANESE
+
+
+class Currency(StrEnum):
+    """What a prize is paid in: money (withdrawable) or bonus (freerolls: only for other entries)."""
+
+    MONEY = "money"
+    BONUS = "bonus"
+
+
+@dataclass(frozen=True, slots=True)
+class Payout:
+    """One prize: amount in cents and its currency."""
+
+    amount: int
+    currency: Currency
+
+
+def freeroll_award(
+    bonus_pool: int, weights: Sequence[int], placings: Placings, registration_order: Sequence[str] = ()
+) -> dict[str, Payout]:
+    """Pay a freeroll: the operator's bonus pool split like any pool (its weights are "definita e
+    comunicata di volta in volta"), every prize in bonus, never withdrawable."""
+    amounts = award(bonus_pool, weights, placings, registration_order)
+    return {entrant: Payout(amount, Currency.BONUS) for entrant, amount in amounts.items()}

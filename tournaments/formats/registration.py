@@ -93,6 +93,11 @@ def close_registration(
     return Closing(admitted, tuple(excluded), tuple(refused), cancelled=count < min_players)
 
 
+def can_register(registered_players: int, entry_players: int, max_players: int | None) -> bool:
+    """Whether one more entry fits: "il sistema non accetta iscrizioni oltre il numero massimo"."""
+    return max_players is None or registered_players + entry_players <= max_players
+
+
 def check_sitgo_size(size: int) -> None:
     """Refuse a sit&go size that is not a power of two from 2 ("heads-up") to 128."""
     if size not in SITGO_SIZES:
