@@ -61,13 +61,18 @@ def rigged(
     return st
 
 
-def deck_for(hands: dict[int, list[str]], stock: list[str] | None = None) -> list[str]:
-    """A deck that deals ``hands`` (by position, dealer 0) one at a time, then the given stock order;
-    the remaining cards follow in the standard order."""
-    n = len(hands)
+def deck_for(hands: dict[int, list[str]], stock: list[str] | None = None, size: int = 10) -> list[str]:
+    """A deck that deals ``hands`` (by position, dealer 0) one at a time, then ``stock``.
+
+    Hands given short are filled up to ``size`` with unused cards in the standard order; the
+    cards left over follow the given stock in the standard order.
+    """
+    used = {c for h in hands.values() for c in h} | set(stock or [])
+    spare = [c for c in italian_deck() if c not in used]
+    full = {p: list(h) + [spare.pop(0) for _ in range(size - len(h))] for p, h in hands.items()}
+    n = len(full)
     order = [(1 + i) % n for i in range(n)]
-    size = len(hands[0])
-    deck = [hands[p][i] for i in range(size) for p in order]
+    deck = [full[p][i] for i in range(size) for p in order]
     deck += list(stock or [])
     deck += [c for c in italian_deck() if c not in deck]
     assert len(deck) == 40 and len(set(deck)) == 40
