@@ -19,8 +19,10 @@ CHROMIUM_ARGS = [
 ]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
+    # Module scope: Playwright's sync API keeps an event loop running while it is open, which would
+    # break the async tests (Channels) that run after the browser tests.
     if not Path(CHROMIUM).exists():
         pytest.skip("Debian's chromium is not installed (.ci/run installs it: apt-get install chromium)")
     from playwright.sync_api import sync_playwright
