@@ -7,6 +7,7 @@ import pytest
 from games import cards as deck_cards
 from games import evaluator as ev
 from games.cards import CardError
+from games.rng import SeededRng, shuffled
 
 
 def h(text: str) -> list[str]:
@@ -252,3 +253,40 @@ def test_best_hand_is_max_over_subsets_when_not_two_straight_flushes():
 )
 def test_opening_ok(text, min_pair, low, ok):
     assert ev.opening_ok(h(text), min_pair, low) is ok
+
+
+def brute_best(cards, low):
+    """The best five by brute force over every 5-subset, with NB.1 for two scale reali."""
+    scored = [(ev.evaluate(c, low), c) for c in combinations(cards, 5)]
+    value, five = max(scored)
+    if ev.category(value) == ev.SCALA_REALE:
+        # RULINGS T4 / NB.1: the higher suit first, then the higher top card.
+        straight_flushes = [(v & 3, v, c) for v, c in scored if ev.category(v) == ev.SCALA_REALE]
+        _, value, five = max(straight_flushes)
+    return value, sorted(five)
+
+
+@pytest.mark.parametrize("size", [5, 6, 7, 9, 14])
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_best_hand_equals_brute_force(size, players):
+    low = deck_cards.poker_lowest_rank(players)
+    deck = deck_cards.poker_deck(players)
+    for seed in range(60 if size < 14 else 8):
+        cards = shuffled(deck, SeededRng(f"best-{players}-{size}-{seed}"))[:size]
+        value, five = ev.best_hand(cards, low)
+        assert (value, sorted(five)) == brute_best(cards, low), cards
+        assert [c for c in cards if c in five] == five  # the given order is kept
+
+
+def test_evaluator_for_matches_evaluate():
+    for players in range(2, 7):
+        low = deck_cards.poker_lowest_rank(players)
+        fast = ev.evaluator_for(low)
+        deck = deck_cards.poker_deck(players)
+        for seed in range(200):
+            five = shuffled(deck, SeededRng(seed))[:5]
+            assert fast(five) == ev.evaluate(five, low) == ev.evaluate_slow(five, low)
+        with pytest.raises(CardError):
+            fast(five[:4] + five[:1])
+        with pytest.raises(CardError):
+            fast(five[:4])
