@@ -58,12 +58,18 @@ def staged(
     return eng, st
 
 
-def play_random(eng: Engine, st: dict[str, Any], rng: Rng) -> list[dict[str, Any]]:
-    """Play the match out with random legal moves; return the (seat, action) list."""
+def play_random(
+    eng: Engine, st: dict[str, Any], rng: Rng, chooser: Rng | None = None
+) -> list[dict[str, Any]]:
+    """Play the match out with random legal moves (picked with ``chooser``, default ``rng``).
+
+    Returns the (seat, action) list.
+    """
     log = []
+    pick = chooser or rng
     while not eng.is_over(st):
         (seat,) = eng.to_act(st)
-        action = eng.sample_action(st, seat, rng)
+        action = eng.sample_action(st, seat, pick)
         eng.apply(st, seat, action, rng)
         log.append({"seat": seat, "action": action})
     return log

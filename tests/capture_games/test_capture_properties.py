@@ -16,6 +16,7 @@ from tests.capture_games.helpers import all_cards, seats_for
 GAMES = ("scopa", "asso", "cirulla")
 FORMATS = ("testa_a_testa", "coppie", "4in2")
 SORTED_DECK = sorted(DECK)
+DECK_SET = frozenset(DECK)
 
 
 def config_for(game: str, fmt: str, seed: int) -> dict[str, Any]:
@@ -65,6 +66,20 @@ def check_views(eng, st: dict[str, Any]) -> None:
                 assert all(st["seats"][p] == seat or (p - st["seats"].index(seat)) % 2 == 0 for p in vis)
 
 
+def check_events(eng, st: dict[str, Any], events: list[dict[str, Any]]) -> None:
+    """Public events carry no covered card; private ones go only to the hand's seat."""
+    hidden = hidden_cards(eng, st, None)
+    starts = [i for i, ev in enumerate(events) if ev["type"] == "smazzata"]
+    if starts:  # a new smazzata was dealt: the earlier events are about the old deck
+        events = events[starts[-1] :]
+    for ev in events:
+        if "to" in ev:
+            assert ev["type"] == "carte" and ev["to"] == [ev["seat"]]
+        elif ev["type"] != "a_monte":  # the cards of a deck sent a monte belong to no hand now
+            text = json.dumps(ev)
+            assert not any(f'"{c}"' in text for c in hidden), ev
+
+
 def illegal_actions(eng, st: dict[str, Any], seat: int, rng: SeededRng) -> list[tuple[int, dict[str, Any]]]:
     deal = st["deal"]
     pos = eng.rules.to_act(st)
@@ -97,7 +112,8 @@ def play_checked(game: str, fmt: str, seed: int, heavy: bool) -> dict[str, Any]:
     st = eng.new(config_for(game, fmt, seed), seats, rng)
     steps = 0
     while not eng.is_over(st):
-        assert sorted(all_cards(st)) == SORTED_DECK
+        cards = all_cards(st)
+        assert len(cards) == 40 and DECK_SET.issuperset(cards) and len(set(cards)) == 40
         (seat,) = eng.to_act(st)
         if heavy:
             check_views(eng, st)
@@ -109,7 +125,9 @@ def play_checked(game: str, fmt: str, seed: int, heavy: bool) -> dict[str, Any]:
             assert loads(dumps(st)) == st
         action = eng.sample_action(st, seat, rng)
         assert eng.can_apply(st, seat, action)
-        eng.apply(st, seat, action, rng)
+        events = eng.apply(st, seat, action, rng)
+        if heavy and not st["over"]:
+            check_events(eng, st, events)
         steps += 1
         assert steps < 2000
     assert sorted(all_cards(st)) == SORTED_DECK
@@ -179,3 +197,19 @@ def test_capture_options_are_exactly_the_allowed_sets() -> None:
                 if rules.fifteen:
                     want += [s for s in subsets if sum(VALUE[c] for c in s) + v == 15]
             assert got == {tuple(s) for s in want}, (card, table, rules)
+
+
+def test_carte_viste_last_hand_face_up_and_seen_cards() -> None:
+    """Carte viste, testa a testa: the seen cards are shown; the last hand is played face up."""
+    eng = get("scopa")
+    rng = SeededRng(21)
+    st = eng.new({"carte_viste": True}, seats_for("testa_a_testa"), rng)
+    plain = eng.new({}, seats_for("testa_a_testa"), SeededRng(21))
+    assert "piles" in eng.view(st, 1)["deal"] and "piles" not in eng.view(plain, 1)["deal"]
+    while st["deal"]["stock"] or st["deal_no"] > 1:
+        (seat,) = eng.to_act(st)
+        eng.apply(st, seat, eng.sample_action(st, seat, rng), rng)
+    assert st["deal_no"] == 1 and not st["deal"]["stock"]
+    hands = eng.view(st, 1)["deal"]["hands"]
+    assert hands == st["deal"]["hands"]  # both hands visible in the last hand
+    assert eng.view(st, None)["deal"]["hands"] == [None, None]  # never to spectators
