@@ -621,7 +621,7 @@ class PartiteEngine(Engine):
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """Return the match as this seat (None: spectator) may see it."""
         cfg = state["config"]
-        public_cfg = {k: cfg[k] for k in COMMON_DEFAULTS if k != "partners"}
+        public_cfg = {k: v for k, v in cfg.items() if k != "partners"}  # the table's public settings
         deal = (
             None
             if state["over"]

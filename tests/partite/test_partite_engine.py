@@ -326,3 +326,37 @@ def test_vinco_subito_ends_the_match_at_once():
         moves += 1
     out = eng.outcome(st)
     assert out["reason"] == "vinco_subito" and out["points"] == [61, 0] and moves == 4
+
+
+def test_mp_example_21_12():
+    # General rules: "se il giocatore A vince contro il giocatore B 21-12: A +9 MP, B -9 MP".
+    out = ENGINE.outcome(run({"mode": "punti", "target": 21, "script": [[21, 12, 0]]}))
+    assert out["mp"] == [9, -9] and out["per_seat"]["3"]["mp"] == 9 and out["per_seat"]["7"]["mp"] == -9
+
+
+def test_rake_example_montepremi_10_euro_5_percent():
+    # "Montepremi: Euro 10, % di Rake: 5% → € 10 * 2 * 0,05 = € 1.0; vincita effettiva € 9,00".
+    out = ENGINE.outcome(run({"mode": "punti", "target": 11, "script": [[11, 11, 0], [1, 0, 0]]}))
+    cash = cash_settlement(out, posta_partita=1000, posta_unitaria=0, perdita_massima=5000, rake_bp=500)
+    assert (cash["amount"], cash["rake"], cash["won"]) == (1000, 100, 900)
+
+
+def test_a_perdere_lower_wins_and_tie_to_last_capture():
+    cfg = {
+        "mode": "punti",
+        "target": 21,
+        "lower_wins": True,
+        "decider": "wins",
+        "script": [[10, 12, 0], [12, 9, 1]],
+    }
+    out = ENGINE.outcome(run(cfg))
+    assert out["winner"] == 1 and out["points"] == [22, 21] and out["cash"]["differenza_punti"] == 1
+    tie = {"mode": "smazzate", "deals": 1, "lower_wins": True, "decider": "wins", "decider_always": True}
+    out2 = ENGINE.outcome(run({**tie, "script": [[4, 4, 1]]}))
+    assert out2["winner"] == 1 and out2["reason"] == "ultima_presa"
+
+
+def test_view_shows_the_table_settings_but_not_the_deck_log():
+    st = run({"mode": "smazzate", "deals": 2})
+    view = ENGINE.view(st, 3)
+    assert "deck_log" not in json.dumps(view) and view["config"]["mode"] == "smazzate"
