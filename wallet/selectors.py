@@ -1,0 +1,217 @@
+"""Reads of the wallet for pages, the API and other apps. They return plain data."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any
+
+from django.core.paginator import Paginator
+from django.db.models import Count, F, Q, Sum
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from piattaforma.models import User
+from wallet.models import (
+    Account,
+    AccountKind,
+    DepositLimit,
+    Payment,
+    Posting,
+    Realm,
+    Transaction,
+    TransactionKind,
+)
+
+
+def balance_get(*, user: User) -> dict[str, int]:
+    """The player's money: conto (cash), bonus, reserved (held), available, and training money."""
+    rows = Account.objects.filter(owner=user, kind__in=[AccountKind.PLAYER_CASH, AccountKind.PLAYER_BONUS])
+    out = {"cash": 0, "bonus": 0, "held": 0, "available": 0, "play": 0}
+    for kind, realm, bal, held in rows.values_list("kind", "realm", "balance", "held"):
+        if realm == Realm.PLAY:
+            out["play"] = bal
+        elif kind == AccountKind.PLAYER_CASH:
+            out.update(cash=bal, held=held, available=bal - held)
+        else:
+            out["bonus"] = bal
+    return out
+
+
+def table_credit_get(*, table_session_ref: str, realm: str = Realm.REAL) -> dict[str, Any]:
+    """A table session's credit (``balance``; pending rebuys not included) and whether it is still open."""
+    row = (
+        Account.objects.filter(kind=AccountKind.TABLE_CREDIT, realm=realm, ref=f"table:{table_session_ref}")
+        .values("balance", "transferred_in", "closed_at", "owner_id")
+        .first()
+    )
+    if row is None:
+        return {"balance": 0, "credit": 0, "transferred_in": 0, "open": False, "owner_id": None}
+    return {
+        "balance": row["balance"],
+        "credit": row["balance"],
+        "transferred_in": row["transferred_in"],
+        "open": row["closed_at"] is None,
+        "owner_id": row["owner_id"],
+    }
+
+
+def tournament_pool_get(*, tournament_ref: str) -> int:
+    """The montepremi collected so far."""
+    value = (
+        Account.objects.filter(
+            kind=AccountKind.TOURNAMENT_POOL, realm=Realm.REAL, ref=f"tournament:{tournament_ref}"
+        )
+        .values_list("balance", flat=True)
+        .first()
+    )
+    return value or 0
+
+
+def ledger_totals() -> dict[str, int]:
+    """Sum of all stored balances per realm (always zero in a double-entry ledger)."""
+    rows = Account.objects.values_list("realm").annotate(total=Sum("balance")).order_by("realm")
+    return dict(rows)
+
+
+def deposit_limits_get(*, user: User, now: datetime | None = None) -> dict[str, dict[str, Any]]:
+    """Each period's limit in force now and any raise waiting for its cooling-off delay."""
+    now = now or timezone.now()
+    out: dict[str, dict[str, Any]] = {
+        p: {"amount": None, "pending_amount": None, "pending_remove": False, "pending_from": None}
+        for p in DepositLimit.Period.values
+    }
+    for lim in DepositLimit.objects.filter(user=user):
+        matured = lim.pending_from is not None and lim.pending_from <= now
+        out[lim.period] = {
+            "amount": (None if lim.pending_remove else lim.pending_amount) if matured else lim.amount,
+            "pending_amount": None if matured else lim.pending_amount,
+            "pending_remove": False if matured else lim.pending_remove,
+            "pending_from": None if matured else lim.pending_from,
+        }
+    return out
+
+
+@dataclass(frozen=True)
+class StatementPage:
+    """One page of the movimenti del conto."""
+
+    items: list[dict[str, Any]]
+    number: int
+    num_pages: int
+    count: int
+    filters: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def has_next(self) -> bool:
+        return self.number < self.num_pages
+
+    @property
+    def has_previous(self) -> bool:
+        return self.number > 1
+
+
+def statement_page(
+    *,
+    user: User,
+    page: int = 1,
+    per_page: int = 25,
+    kind: str | None = None,
+    account: str | None = None,
+    date_from: date | None = None,
+    date_to: date | None = None,
+) -> StatementPage:
+    """The player's postings on conto and bonus, newest first, filtered and paginated."""
+    kinds = {"cash": [AccountKind.PLAYER_CASH], "bonus": [AccountKind.PLAYER_BONUS]}.get(
+        account or "", [AccountKind.PLAYER_CASH, AccountKind.PLAYER_BONUS]
+    )
+    qs = Posting.objects.filter(account__owner=user, account__kind__in=kinds, account__realm=Realm.REAL)
+    if kind and kind in TransactionKind.values:
+        qs = qs.filter(transaction__kind=kind)
+    if date_from:
+        qs = qs.filter(transaction__created_at__date__gte=date_from)
+    if date_to:
+        qs = qs.filter(transaction__created_at__date__lte=date_to)
+    qs = qs.order_by("-id").values(
+        "id",
+        "amount",
+        "balance_after",
+        "account__kind",
+        "transaction_id",
+        "transaction__kind",
+        "transaction__created_at",
+        "transaction__memo",
+    )
+    paginator = Paginator(qs, per_page)
+    current = paginator.get_page(page)
+    labels = dict(TransactionKind.choices)
+    items = [
+        {
+            "id": row["id"],
+            "created_at": row["transaction__created_at"],
+            "kind": row["transaction__kind"],
+            "kind_label": str(labels.get(row["transaction__kind"], row["transaction__kind"])),
+            "account": "bonus" if row["account__kind"] == AccountKind.PLAYER_BONUS else "cash",
+            "amount": row["amount"],
+            "balance_after": row["balance_after"],
+            "transaction_id": str(row["transaction_id"]),
+            "memo": row["transaction__memo"],
+        }
+        for row in current.object_list
+    ]
+    filters = {"kind": kind, "account": account, "date_from": date_from, "date_to": date_to}
+    return StatementPage(items, current.number, paginator.num_pages, paginator.count, filters)
+
+
+def pending_withdrawals() -> list[dict[str, Any]]:
+    """Withdrawals waiting for staff approval, oldest first."""
+    return list(
+        Payment.objects.filter(direction=Payment.Direction.WITHDRAWAL, status=Payment.Status.PENDING)
+        .order_by("created_at")
+        .values("id", "user__nickname", "amount", "created_at")
+    )
+
+
+def reconciliation_report() -> dict[str, Any]:
+    """Compare every stored balance with the sum of its postings; check realms and transactions sum to 0.
+
+    ``mismatches`` lists the accounts whose stored balance differs from their postings (or whose
+    ``held`` differs from their pending holds); ``unbalanced`` lists transactions whose postings do
+    not sum to zero (the database forbids them; listed anyway, the check must not trust the checker).
+    """
+    accounts = Account.objects.annotate(
+        posted=Coalesce(Sum("postings__amount"), 0),
+    ).values_list("pk", "kind", "realm", "ref", "balance", "posted")
+    mismatches = [
+        {"account": pk, "kind": kind, "realm": realm, "ref": ref, "stored": bal, "postings": posted}
+        for pk, kind, realm, ref, bal, posted in accounts
+        if bal != posted
+    ]
+    held = Account.objects.annotate(
+        pending=Coalesce(Sum("holds__amount", filter=Q(holds__status="pending")), 0)
+    ).exclude(held=F("pending"))
+    mismatches += [
+        {
+            "account": a.pk,
+            "kind": a.kind,
+            "realm": a.realm,
+            "ref": a.ref,
+            "held": a.held,
+            "pending_holds": a.pending,
+        }
+        for a in held
+    ]
+    unbalanced = list(
+        Transaction.objects.annotate(total=Coalesce(Sum("postings__amount"), 0), n=Count("postings"))
+        .filter(Q(n__lt=2) | ~Q(total=0))
+        .values_list("pk", flat=True)[:100]
+    )
+    totals = ledger_totals()
+    ok = not mismatches and not unbalanced and all(v == 0 for v in totals.values())
+    return {
+        "ok": ok,
+        "accounts_checked": len(accounts),
+        "mismatches": mismatches,
+        "unbalanced": [str(pk) for pk in unbalanced],
+        "realm_totals": totals,
+    }
