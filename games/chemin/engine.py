@@ -267,13 +267,14 @@ class ChemindeferEngine(Engine):
             "reshuffle": c.get("reshuffle", False),
             "ultimo": False,
             "shoe_size": size,
-            "deck_log": [],
+            "deck_log": [],  # the sabot's order at each deal of this coup (RULINGS G4), never shown
+            "shuffled": False,
             "coup_events": [],
         }
         if c.get("shoe") is None:
             fresh: list[str] = shuffled(cards.shoe(cfg["decks"]), rng)
             state["shoe"] = fresh
-            state["deck_log"].append(list(fresh))
+            state["shuffled"] = True
         events: list[Event] = []
         banco = c.get("banco")
         if banco is not None:
@@ -329,7 +330,12 @@ class ChemindeferEngine(Engine):
             line = [first, *right_of(order, first)]
             events.append({"type": "sorteggio_banco", "seat": first})
         else:
-            line = right_of(order, turn["after"])
+            # "alla ripresa di una partita interrotta … il banco spetta al primo giocatore ad essere di
+            # turno tra quelli che erano presenti al momento dell'interruzione": the seats of the last
+            # coup come first; one who sat down since waits for his turn after them.
+            ring = right_of(order, turn["after"])
+            known = turn.get("known", order)
+            line = [s for s in ring if s in known] + [s for s in ring if s not in known]
         tournament = state["config"]["mode"] == "torneo"
         if tournament:
             # "se … si è appena seduto al tavolo, cioè se non ha ancora effettuato almeno una puntata,
@@ -525,13 +531,14 @@ class ChemindeferEngine(Engine):
             state["shoe"] = shuffled(state["shoe"] + state["discards"], rng)
             state["discards"] = []
             state["reshuffle"] = False
-            state["deck_log"].append(list(state["shoe"]))
+            state["shuffled"] = True
             events.append({"type": "nuova_taglia"})
         drawn = state["shoe_size"] - len(state["shoe"])
         if drawn >= LAST_COUP_AFTER:
             state["ultimo"] = True  # the last coup of the taglia; reshuffle before the next deal
             state["reshuffle"] = True
             events.append({"type": "ultimo_colpo"})
+        state["deck_log"].append(list(state["shoe"]))
         c1, c2, c3, c4 = (self._draw(state) for _ in range(4))
         state["punta"] = [c1, c3]  # first and third card to the punta, second and fourth to the banker
         state["banco_cards"] = [c2, c4]

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import copy
+from collections import Counter
 
 import pytest
 
-from games import registry
+from games import cards, registry
 from games.chemin import engine as chemin
 from games.chemin.engine import ChemindeferEngine, resolve_bets, right_of
 from games.chemin.regola import points
@@ -74,7 +75,7 @@ def test_ace_is_one_and_figures_zero():
 
 def test_six_decks_312_cards_and_random_first_banker():
     state = E.new(CASH, seats(), SeededRng(5))
-    assert len(state["shoe"]) == 312 and state["deck_log"] == [state["shoe"]]
+    assert len(state["shoe"]) == 312 and state["shuffled"] and Counter(state["shoe"]) == Counter(cards.shoe())
     assert state["phase"] == chemin.ACCETTA
     firsts = {E.new(CASH, seats(), SeededRng(seed))["candidates"][0] for seed in range(30)}
     assert firsts == {1, 2, 3, 4}  # "il banco spetta ad un giocatore stabilito casualmente"
@@ -104,7 +105,7 @@ def test_last_coup_after_the_200th_card_then_reshuffle():
     if nxt["banker"] is None:
         act(nxt, E.to_act(nxt)[0], "accetto", amount=1000)
     banco_solo(nxt, E.to_act(nxt)[0])
-    assert len(nxt["deck_log"]) == 1 and len(nxt["deck_log"][0]) == 312  # a new taglia
+    assert nxt["shuffled"] and len(nxt["deck_log"][0]) == 312  # a new taglia, logged at the deal
     assert not nxt["ultimo"] and len(nxt["shoe"]) + len(nxt["punta"]) + len(nxt["banco_cards"]) == 312
 
 
@@ -244,6 +245,7 @@ def test_deal_order_and_hidden_cards():
     act(state, 3, "passo")
     act(state, 4, "passo")
     assert state["punta"] == ["Ah", "3c"] and state["banco_cards"] == ["Kd", "Qs"]  # 1st/3rd, 2nd/4th
+    assert state["deck_log"][0][:4] == ["Ah", "Kd", "3c", "Qs"]  # the sabot's order, kept for audit
     assert E.view(state, 2)["punta"] == ["Ah", "3c"]
     for who in (1, 3, None):
         assert E.view(state, who)["punta"] == [None, None]
@@ -591,3 +593,22 @@ def test_refusals_leave_the_state_unchanged():
     with pytest.raises(IllegalAction):
         act(state, 2, "punto", amount=100, extra=1)
     assert state == before
+
+
+def test_three_banco_turns_skipped_stand_a_cash_player_up():
+    carry = {"shoe": rigged_shoe([]), "turn": {"after": 4, "known": [1, 2, 3, 4]}, "skipped": {"1": 2}}
+    state = E.new(CASH, seats(), RNG, carry)
+    act(state, 1, "rifiuto")
+    act(state, 2, "accetto", amount=1000)
+    assert E.outcome(state)["stand_up"] == [1]
+
+
+def test_resumed_partita_the_bank_goes_to_the_first_in_turn_among_those_present_before():
+    table = [*seats(), {"seat": 5, "chips": 10_000, "sitout": False, "prefs": {}}]
+    carry = {"shoe": rigged_shoe([]), "turn": {"after": 4, "known": [1, 2, 3, 4]}}
+    assert E.to_act(E.new(CASH, table, RNG, copy.deepcopy(carry))) == [1]  # not the newcomer 5
+    del table[0]  # seat 1 left too: the next one in turn who was there
+    assert E.to_act(E.new(CASH, table, RNG, copy.deepcopy(carry))) == [2]
+    carry["turn"]["known"] = [7, 8]  # nobody from before is left: drawn at random, as at the start
+    state = E.new(CASH, table, SeededRng(4), carry)
+    assert E.to_act(state) and state["coup_events"][0]["type"] == "sorteggio_banco"

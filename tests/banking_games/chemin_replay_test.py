@@ -65,7 +65,7 @@ def test_a_coup_replays_from_its_carry_and_actions():
             action = pick(state, seat, rng)
             record.append((seat, action))
             E.apply(state, seat, action, rng)
-        if start is not None and not state["deck_log"]:  # no shuffle in this coup
+        if start is not None and not state["shuffled"]:  # no shuffle in this coup
             again = E.new({}, seats, SeededRng(999), start)
             for seat, action in record:
                 E.apply(again, seat, action, SeededRng(999))
