@@ -13,7 +13,18 @@ Two layers:
 A legal move is ``{"type": "gioca", "card": "5d", "take": ["2c", "3h"]}``: the played card and
 the set of table cards taken (``[]`` lays the card on the table), ``take`` in the order of
 ``sort_cards`` (Italian deck order). The specs list exactly the allowed captures, so the table
-can offer them ("Conferma presa") and the discards ("Scarta").
+can offer them ("Conferma presa") and the discards ("Scarta"). ``apply`` accepts ``take`` in any
+order (it is a set); ``can_apply`` matches the canonical order only.
+
+Decisions where the rules are silent (documented here, cited in tests):
+
+* The cards left on the table at the end go to the last line that captured (I1); if nobody
+  captured in the whole smazzata they stay on the table, and the match engine's KO decider falls
+  back to the dealer's line (``games.partite``).
+* Timeout/abandon penalty ("tutti i punti ancora non aggiudicati con l'aggiunta di una scopa"):
+  one scopa, plus sette bello while nobody has taken it, carte while nobody has 21, denari
+  while nobody has 6, primiera always (it is decided only at the end); Cirulla adds grande and
+  piccola while no line has split them, and caps the total at 6 (``penalty_cap``).
 """
 
 from __future__ import annotations

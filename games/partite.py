@@ -517,6 +517,10 @@ class PartiteEngine(Engine):
         if cappotto and winner is not None:
             vp[winner] = self._max_vp(cfg)  # "vince con il massimo numero di VP previsto"
             vp[1 - winner] = self._min_vp(cfg)
+            if cfg["vp_table"]:  # "... e il corrispondente numero minimo di MP"
+                floor = min(r["mp"] for r in cfg["vp_table"] if int(r["vp"][0]) == vp[winner])
+                margin = max(mp[winner], floor)
+                mp = [margin if i == winner else -margin for i in (0, 1)]
         if winner is None:
             diff = 0
         else:

@@ -360,3 +360,9 @@ def test_view_shows_the_table_settings_but_not_the_deck_log():
     st = run({"mode": "smazzate", "deals": 2})
     view = ENGINE.view(st, 3)
     assert "deck_log" not in json.dumps(view) and view["config"]["mode"] == "smazzate"
+
+
+def test_cappotto_in_tournament_gets_max_vp_and_its_minimum_mp():
+    table = [{"mp": 0, "vp": [10, 10]}, {"mp": 1, "vp": [12, 8]}, {"mp": 10, "vp": [20, 0]}]
+    out = ENGINE.outcome(run({"mode": "punti", "target": 51, "vp_table": table, "script": [[3, 5, 0, 1]]}))
+    assert out["winner"] == 1 and out["vp"] == [0, 20] and out["mp"] == [-10, 10]
