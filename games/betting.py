@@ -152,13 +152,15 @@ def act(b: Betting, seat: int, kind: str, amount: int = 0) -> None:
         b["acted"].append(seat)
 
 
-def needs_action(b: Betting, seat: int) -> bool:
-    """Tell whether this seat must still speak in the current round."""
+def needs_action(b: Betting, seat: int, bettors: int | None = None) -> bool:
+    """Tell whether this seat must still speak in the current round (``bettors``: len(can_bet(b)))."""
     k = str(seat)
     if seat in b["folded"] or b["stack"][k] == 0:
         return False
     behind = b["round"][k] < b["current"]
-    if len(can_bet(b)) <= 1 and not behind:
+    if bettors is None:
+        bettors = len(can_bet(b))
+    if bettors <= 1 and not behind:
         return False  # nobody left to bet against
     return behind or seat not in b["acted"]
 
@@ -167,7 +169,8 @@ def round_complete(b: Betting) -> bool:
     """Tell whether the round is over (one seat left, or everyone able to act has acted and matched)."""
     if len(in_hand(b)) <= 1:
         return True
-    return not any(needs_action(b, s) for s in b["order"])
+    bettors = len(can_bet(b))
+    return not any(needs_action(b, s, bettors) for s in b["order"])
 
 
 def new_round(b: Betting) -> None:

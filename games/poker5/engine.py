@@ -77,10 +77,6 @@ class Poker5Error(IllegalAction):
     default_message = "Giocata non ammessa"
 
 
-def _k(seat: int) -> str:
-    return str(seat)
-
-
 @register
 class Poker5(Engine):
     """Poker 5 carte all'italiana, one hand per state; ``carry`` links the hands of a table."""
@@ -158,7 +154,7 @@ class Poker5(Engine):
         else:
             dealer = _next_after(all_seats, prev)
         order = _clockwise(all_seats, dealer)
-        bank = {_k(s): int(carry.get("time_bank", {}).get(_k(s), cfg["time_bank"])) for s in all_seats}
+        bank = {str(s): int(carry.get("time_bank", {}).get(str(s), cfg["time_bank"])) for s in all_seats}
         gp_left = int(carry.get("giro_pazzo", 0))
         state: State = {
             "v": 1,
@@ -166,10 +162,10 @@ class Poker5(Engine):
             "seats": all_seats,
             "dealer": dealer,
             "order": order,
-            "chips0": {_k(s): specs[s]["chips"] for s in all_seats},
-            "prefs": {_k(s): _prefs(specs[s].get("prefs")) for s in all_seats},
-            "sitout": {_k(s): bool(specs[s].get("sitout", False)) for s in all_seats},
-            "missed": {_k(s): int(carry.get("missed", {}).get(_k(s), 0)) for s in all_seats},
+            "chips0": {str(s): specs[s]["chips"] for s in all_seats},
+            "prefs": {str(s): _prefs(specs[s].get("prefs")) for s in all_seats},
+            "sitout": {str(s): bool(specs[s].get("sitout", False)) for s in all_seats},
+            "missed": {str(s): int(carry.get("missed", {}).get(str(s), 0)) for s in all_seats},
             "time_bank": bank,
             "min_pair": carry.get("min_pair", "J"),
             "carried_in": int(carry.get("pot", 0)),
@@ -245,7 +241,7 @@ class Poker5(Engine):
         state["phase"] = "invito"
         pending = []
         for s in state["order"]:
-            k = _k(s)
+            k = str(s)
             chips = b["stack"][k]
             if cfg["cash"]:
                 if state["sitout"][k] or chips < cfg["min_credit"] or chips == 0:
@@ -273,7 +269,7 @@ class Poker5(Engine):
 
     def _post_invito(self, state: State, seat: int, events: list[Event]) -> None:
         paid = betting.post(state["b"], seat, state["cfg"]["invito"])
-        state["missed"][_k(seat)] = 0
+        state["missed"][str(seat)] = 0
         events.append({"type": "invito", "seat": seat, "amount": paid})
 
     def _after_invito(self, state: State, events: list[Event]) -> None:
@@ -284,7 +280,7 @@ class Poker5(Engine):
         if len(players) < 2:
             # Not enough players: the inviti of this hand go back, a carried pot keeps waiting.
             for s in b["order"]:
-                k = _k(s)
+                k = str(s)
                 b["stack"][k] += b["total"][k]
                 b["total"][k] = 0
             events.append({"type": "annullata"})
@@ -292,7 +288,7 @@ class Poker5(Engine):
             return
         if state["min_pair"] == "J" and not state["parol_hand"]:
             first = players[0]
-            if b["stack"][_k(first)] >= betting.pot_total(b):
+            if b["stack"][str(first)] >= betting.pot_total(b):
                 state["phase"] = "buio"
                 state["turn"] = first
                 state["blind"] = {"posts": [], "raiser": None, "stage": "offer"}
@@ -305,17 +301,17 @@ class Poker5(Engine):
         players = state["players"]
         deck = shuffled(poker_deck(len(players)), _rng_of(state))
         state["deck_log"].append(list(deck))
-        hands: dict[str, list[str]] = {_k(s): [] for s in players}
+        hands: dict[str, list[str]] = {str(s): [] for s in players}
         pos = 0
         for _ in range(5):
             for s in players:
-                hands[_k(s)].append(deck[pos])
+                hands[str(s)].append(deck[pos])
                 pos += 1
         state["hands"] = hands
         state["stock"] = deck[pos:]
         state["low"] = poker_lowest_rank(len(players))
         for s in players:
-            events.append({"type": "carte", "seat": s, "cards": list(hands[_k(s)]), "to": [s]})
+            events.append({"type": "carte", "seat": s, "cards": list(hands[str(s)]), "to": [s]})
         events.append({"type": "distribuzione", "seats": list(players)})
         state["phase"] = "apertura"
         b = state["b"]
@@ -336,7 +332,7 @@ class Poker5(Engine):
         b = state["b"]
         if seat in b["folded"] or seat in b["acted"]:
             return False
-        return b["stack"][_k(seat)] > 0 or state["cfg"]["cash"]
+        return b["stack"][str(seat)] > 0 or state["cfg"]["cash"]
 
     def _next_opening(self, state: State, start: int, inclusive: bool = False) -> int | None:
         order = state["b"]["order"]
@@ -349,8 +345,9 @@ class Poker5(Engine):
         b = state["b"]
         if len(betting.in_hand(b)) <= 1:
             return None
+        bettors = len(betting.can_bet(b))
         for s in _ring(b["order"], start, inclusive):
-            if betting.needs_action(b, s):
+            if betting.needs_action(b, s, bettors):
                 return s
         return None
 
@@ -374,7 +371,7 @@ class Poker5(Engine):
     def _end_opening(self, state: State, events: list[Event]) -> None:
         b = state["b"]
         if state["opened"] is None and state["blind"] is None:
-            allin = [s for s in betting.in_hand(b) if b["stack"][_k(s)] == 0]
+            allin = [s for s in betting.in_hand(b) if b["stack"][str(s)] == 0]
             if state["cfg"]["cash"] or not allin:
                 # P5: nobody opened; cards collected, the pot waits, the minimum rises J → Q → K.
                 events.append({"type": "non_aperto", "min_pair": state["min_pair"]})
@@ -402,7 +399,7 @@ class Poker5(Engine):
     def _finish_cambio(self, state: State, events: list[Event]) -> None:
         for s in state["fourth"]:  # P8: the fourth cards come last, clockwise
             card = self._draw(state, events)
-            state["hands"][_k(s)].append(card)
+            state["hands"][str(s)].append(card)
             events.append({"type": "quarta", "seat": s, "cards": [card], "to": [s]})
         state["fourth"] = []
         self._start_last_round(state, events)
@@ -443,8 +440,8 @@ class Poker5(Engine):
         betting.return_uncalled(b)
         live = betting.in_hand(b)
         low = state["low"]
-        values = {s: evaluator.evaluate(state["hands"][_k(s)], low) for s in live}
-        state["values"] = {_k(s): v for s, v in values.items()}
+        values = {s: evaluator.evaluate(state["hands"][str(s)], low) for s in live}
+        state["values"] = {str(s): v for s, v in values.items()}
         start = _first_of(b["aggressor"], state["first"], state.get("opening_aggressor"), live[0])
         if start not in live:
             start = next(s for s in _ring(b["order"], start, False) if s in live)
@@ -457,11 +454,11 @@ class Poker5(Engine):
     def _must_show(self, state: State, seat: int) -> bool:
         if seat in state["allin_raisers"]:
             return True  # P11: who went all-in raising shows
-        mine = state["values"][_k(seat)]
+        mine = state["values"][str(seat)]
         for pot in state["pots_preview"]:
             if seat not in pot["eligible"]:
                 continue
-            shown = [state["values"][_k(s)] for s in pot["eligible"] if _k(s) in state["shown"]]
+            shown = [state["values"][str(s)] for s in pot["eligible"] if str(s) in state["shown"]]
             if not shown:
                 return True
             best = shown[evaluator.pot_winners(shown)[0]]
@@ -472,7 +469,7 @@ class Poker5(Engine):
     def _continue_showdown(self, state: State, events: list[Event]) -> None:
         while state["show_queue"]:
             s = state["show_queue"][0]
-            k = _k(s)
+            k = str(s)
             if self._must_show(state, s):
                 self._show(state, s, events, auto=True)
                 continue
@@ -491,9 +488,9 @@ class Poker5(Engine):
 
     def _show(self, state: State, seat: int, events: list[Event], auto: bool = False) -> None:
         state["show_queue"].remove(seat)
-        cards = list(state["hands"][_k(seat)])
-        state["shown"][_k(seat)] = cards
-        value = state["values"][_k(seat)] if "values" in state and _k(seat) in state["values"] else None
+        cards = list(state["hands"][str(seat)])
+        state["shown"][str(seat)] = cards
+        value = state["values"][str(seat)] if "values" in state and str(seat) in state["values"] else None
         ev: Event = {"type": "mostro", "seat": seat, "cards": cards, "auto": auto}
         if value is not None:
             ev["punto"] = evaluator.describe(value)
@@ -509,8 +506,8 @@ class Poker5(Engine):
         shown = state["shown"]
 
         def winners_of(eligible: list[int]) -> list[int]:
-            contenders = [s for s in eligible if _k(s) in shown]
-            idx = evaluator.pot_winners([values[_k(s)] for s in contenders])
+            contenders = [s for s in eligible if str(s) in shown]
+            idx = evaluator.pot_winners([values[str(s)] for s in contenders])
             return [contenders[i] for i in idx]
 
         cfg = state["cfg"]
@@ -520,7 +517,7 @@ class Poker5(Engine):
             state["gp_trigger"] = True
             events.append({"type": "giro_pazzo"})
         pots = betting.settle(state["b"], winners_of, rake_bp=cfg["rake_percent"], rake_cap=cfg["rake_cap"])
-        events.append({"type": "piatti", "pots": copy.deepcopy(pots)})
+        events.append({"type": "piatti", "pots": _copy_pots(pots)})
         state["pots"] = pots
         state.pop("pots_preview", None)
         self._end(state, events)
@@ -530,14 +527,14 @@ class Poker5(Engine):
         (winner,) = betting.in_hand(b)
         cfg = state["cfg"]
         pots = betting.settle(b, lambda _e: [winner], rake_bp=cfg["rake_percent"], rake_cap=cfg["rake_cap"])
-        events.append({"type": "piatti", "pots": copy.deepcopy(pots), "uncontested": True})
+        events.append({"type": "piatti", "pots": _copy_pots(pots), "uncontested": True})
         state["pots"] = pots
         if state["hands"]:
             # The uncontested winner may show or hide (hidden on timeout).
             state["phase"] = "mostra"
             state["show_queue"] = [winner]
-            pref = state["prefs"][_k(winner)]["mostra_nascondi"]
-            if state["sitout"][_k(winner)]:
+            pref = state["prefs"][str(winner)]["mostra_nascondi"]
+            if state["sitout"][str(winner)]:
                 pref = "nascondi"
             if pref == "chiedi":
                 state["turn"] = winner
@@ -554,13 +551,13 @@ class Poker5(Engine):
         group = betting.in_hand(b)
         events.append({"type": "piatto_di_parol", "seats": group, "pot": betting.pot_total(b)})
         state["parol_group"] = group
-        target = b["total"][_k(group[0])]
+        target = b["total"][str(group[0])]
         state["parol_due"] = {}
         pending = []
         for s in state["players"]:
             if s in group:
                 continue
-            k = _k(s)
+            k = str(s)
             due = target - b["total"][k]
             state["parol_due"][k] = due
             if state["sitout"][k] or b["stack"][k] < due:
@@ -625,7 +622,7 @@ class Poker5(Engine):
             "pots": state.get("pots", []),
             "carried_in": state["carried_in"],
             "carried_out": carried,
-            "sitout": [s for s in state["seats"] if state["sitout"][_k(s)]],
+            "sitout": [s for s in state["seats"] if state["sitout"][str(s)]],
         }
         events.append({"type": "fine", "chips": dict(b["stack"]), "carried": carried})
 
@@ -645,7 +642,7 @@ class Poker5(Engine):
             return []
         phase = state["phase"]
         b = state["b"]
-        k = _k(seat)
+        k = str(seat)
         if phase == "variante":
             return [
                 {"type": "variante", "variant": v, "label": lab} for v, lab in GIRO_PAZZO_VARIANTS.items()
@@ -689,7 +686,7 @@ class Poker5(Engine):
     def _betting_specs(self, state: State, seat: int) -> list[dict[str, Any]]:
         b = state["b"]
         cfg = state["cfg"]
-        k = _k(seat)
+        k = str(seat)
         stack = b["stack"][k]
         min_bet = cfg["invito"]
         if state["parol_hand"] and state["phase"] == "apertura":
@@ -747,7 +744,7 @@ class Poker5(Engine):
         if state["parol_broken"] or b["current"] != 0:
             return False
         # P10: no parol with a side pot or anyone all-in
-        return all(b["stack"][_k(s)] > 0 for s in betting.in_hand(b))
+        return all(b["stack"][str(s)] > 0 for s in betting.in_hand(b))
 
     # ------------------------------------------------------------------ apply
 
@@ -765,10 +762,9 @@ class Poker5(Engine):
                 raise UnknownAction()
             timeout = True
             action = {key: v for key, v in action.items() if key != "timeout"}
-        specs = self.legal_actions(state, seat)
         if action["type"] == "cambio" and state["phase"] == "cambio":
             cards = action.get("cards")
-            hand = state["hands"][_k(seat)]
+            hand = state["hands"][str(seat)]
             if (
                 set(action) != {"type", "cards"}
                 or not isinstance(cards, list)
@@ -779,6 +775,7 @@ class Poker5(Engine):
                 raise InvalidCards()
             spec: dict[str, Any] | None = {"type": "cambio"}
         else:
+            specs = self.legal_actions(state, seat)
             spec = next((sp for sp in specs if spec_matches(sp, action)), None)
             if spec is None:
                 if any(sp["type"] == action["type"] for sp in specs):
@@ -799,7 +796,7 @@ class Poker5(Engine):
         phase = state["phase"]
         typ = action["type"]
         b = state["b"]
-        k = _k(seat)
+        k = str(seat)
         if timeout:
             events.append({"type": "timeout", "seat": seat})
             if phase in BETTING_PHASES and not state["sitout"][k]:
@@ -846,7 +843,7 @@ class Poker5(Engine):
                     state["allin_raisers"].append(seat)
                 nxt = _next_after(state["players"], seat)
                 more = len(blind["posts"]) < 3 and nxt != blind["posts"][0]["seat"]
-                if more and b["stack"][_k(nxt)] >= 2 * amount:  # P7: only with enough chips
+                if more and b["stack"][str(nxt)] >= 2 * amount:  # P7: only with enough chips
                     state["turn"] = nxt
                     return
             else:
@@ -875,7 +872,7 @@ class Poker5(Engine):
         b = state["b"]
         typ = action["type"]
         amount = action.get("amount", 0)
-        k = _k(seat)
+        k = str(seat)
         ev: Event = {"type": typ, "seat": seat}
         if typ == "passo":
             betting.act(b, seat, "fold")
@@ -913,7 +910,7 @@ class Poker5(Engine):
         self._advance_after(state, seat, events)
 
     def _do_cambio(self, state: State, seat: int, cards: list[str], events: list[Event]) -> None:
-        k = _k(seat)
+        k = str(seat)
         hand = state["hands"][k]
         for c in cards:
             hand.remove(c)
@@ -930,7 +927,7 @@ class Poker5(Engine):
             state["fourth"].append(seat)
         nxt = None
         for s in _ring(state["b"]["order"], seat, False):
-            if s in betting.in_hand(state["b"]) and _k(s) not in state["changed"]:
+            if s in betting.in_hand(state["b"]) and str(s) not in state["changed"]:
                 nxt = s
                 break
         state["turn"] = nxt
@@ -949,7 +946,7 @@ class Poker5(Engine):
             seat = state["turn"]
             if seat is None:
                 return
-            if not state["sitout"][_k(seat)]:
+            if not state["sitout"][str(seat)]:
                 return
             action = self.timeout_action(state, seat)
             self._do(state, seat, action, events)
@@ -987,7 +984,7 @@ class Poker5(Engine):
         for k, cards in state["hands"].items():
             if k in state["shown"]:
                 hands[k] = {"cards": list(state["shown"][k]), "shown": True}
-            elif seat is not None and k == _k(seat):
+            elif seat is not None and k == str(seat):
                 hands[k] = {"cards": list(cards)}
             else:
                 hands[k] = {"count": len(cards)}
@@ -1033,13 +1030,23 @@ class Poker5(Engine):
         """Chips per seat, rake, pots awarded, pot carried in and out (chips conserve with these)."""
         if state["phase"] != "fine":
             raise IllegalAction("La mano non è terminata")
-        return copy.deepcopy(state["result"])  # type: ignore[no-any-return]
+        res = state["result"]
+        return {
+            **res,
+            "chips": dict(res["chips"]),
+            "pots": _copy_pots(res["pots"]),
+            "sitout": list(res["sitout"]),
+        }
 
     def carry(self, state: State) -> dict[str, Any] | None:
         """What the next hand starts from: dealer, minimum, carried pot, parol, giro pazzo, time bank."""
         if state["phase"] != "fine":
             return None
-        return copy.deepcopy(state["carry_out"])  # type: ignore[no-any-return]
+        c = state["carry_out"]
+        out = {**c, "time_bank": dict(c["time_bank"]), "missed": dict(c["missed"])}
+        if c["parol"]:
+            out["parol"] = {"seats": list(c["parol"]["seats"])}
+        return out
 
 
 # ---------------------------------------------------------------------- helpers
@@ -1047,10 +1054,17 @@ class Poker5(Engine):
 
 def use_time_bank(state: State, seat: int, seconds: int) -> int:
     """Spend time-bank seconds of a seat (it never regenerates, G5); return the seconds left."""
-    k = _k(seat)
+    k = str(seat)
     left = max(0, int(state["time_bank"].get(k, 0)) - max(0, seconds))
     state["time_bank"][k] = left
     return left
+
+
+def _copy_pots(pots: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [
+        {**p, "eligible": list(p["eligible"]), "winners": list(p["winners"]), "shares": dict(p["shares"])}
+        for p in pots
+    ]
 
 
 def _amount_spec(typ: str, label: str, lo: int, hi: int, stack: int) -> dict[str, Any]:
