@@ -190,18 +190,38 @@ def new_trick_state(
     }
 
 
+def lead_obligation(rules: TrickRules, st: State) -> list[str]:
+    """Cards the first leader of the deal must lead if held (Bestia: the top trump), else none.
+
+    The trump card turned face up, if the game has one, is the optional key ``exposed``.
+    """
+    if not rules.lead_top_trump or st["history"] or st["trick"] or st["trump"] is None:
+        return []
+    return [top_trump(rules, st["trump"], st.get("exposed"))]
+
+
 def legal_now(rules: TrickRules, st: State, seat: int, must_lead: Sequence[str] = ()) -> list[str]:
     """The cards ``seat`` may play now (empty if it is not its turn)."""
     if st["turn"] != seat:
         return []
-    return legal_cards(rules, st["hands"][key(seat)], st["trick"], st["trump"], must_lead)
+    forced = list(must_lead) or lead_obligation(rules, st)
+    return legal_cards(rules, st["hands"][key(seat)], st["trick"], st["trump"], forced)
 
 
 def check_play(rules: TrickRules, st: State, seat: int, card: Any, must_lead: Sequence[str] = ()) -> None:
     """Raise the specific IllegalAction if ``seat`` may not play ``card`` now; change nothing."""
     if st["turn"] != seat:
         raise NotYourTurn()
-    check_card(rules, st["hands"][key(seat)], st["trick"], st["trump"], card, must_lead)
+    forced = list(must_lead) or lead_obligation(rules, st)
+    check_card(rules, st["hands"][key(seat)], st["trick"], st["trump"], card, forced)
+
+
+def tricks_won(st: State) -> dict[str, int]:
+    """How many tricks each seat has taken (Bestia pays by tricks)."""
+    won = dict.fromkeys(st["hands"], 0)
+    for t in st["history"]:
+        won[key(t["winner"])] += 1
+    return won
 
 
 def play(rules: TrickRules, st: State, seat: int, card: str) -> dict[str, Any] | None:
@@ -367,15 +387,11 @@ class TrickDeal:
         """The seat that must play now (empty when the deal is over)."""
         return [] if d["over"] or d["turn"] is None else [d["turn"]]
 
-    def must_lead(self, d: State, seat: int) -> list[str]:
-        """Cards the seat must lead if it holds them (none in Briscola and Tresette)."""
-        return []
-
     def play_specs(self, d: State, seat: int) -> list[dict[str, Any]]:
         """One ``gioca`` spec per card the seat may play now."""
         if d["over"]:
             return []
-        cards = legal_now(self.rules, d, seat, self.must_lead(d, seat))
+        cards = legal_now(self.rules, d, seat)
         return [{"type": "gioca", "card": c, "label": c} for c in cards]
 
     def legal_actions(self, d: State, seat: int) -> list[dict[str, Any]]:
@@ -411,7 +427,7 @@ class TrickDeal:
         card = action.get("card")
         if set(action) - {"type", "card"}:
             raise InvalidCards(extra=sorted(set(action) - {"type", "card"}))
-        check_play(self.rules, d, seat, card, self.must_lead(d, seat))
+        check_play(self.rules, d, seat, card)
         assert isinstance(card, str)
         events: list[dict[str, Any]] = self.before_play(d, seat, card)
         events.append({"type": "gioca", "seat": seat, "card": card})
@@ -513,20 +529,6 @@ class TrickDeal:
         if d["over"]:
             v["result"] = self.result(d)
         return v
-
-    # -- standalone use (tests, tools): the same deal without the match engine -------------------
-    def visible_to(self, d: State, seat: int | None, carte_viste: bool = False) -> frozenset[int]:
-        """The seats whose hands ``seat`` sees: its own, the partner's (carte scoperte), all late
-        in a testa a testa a carte viste (mirrors games.partite)."""
-        if seat is None:
-            return frozenset()
-        out = {seat}
-        mate = self.partner(d, seat)
-        if mate is not None and self.opt(d, "carte_scoperte"):
-            out.add(mate)
-        if carte_viste and self.hands_known(d):
-            out |= set(d["order"])
-        return frozenset(out)
 
 
 def positions_lines(n: int) -> list[list[int]]:

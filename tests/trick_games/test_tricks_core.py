@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from games.engine import NotYourTurn
 from games.tricks import (
     BESTIA_RULES,
     BRISCOLA_RULES,
@@ -12,15 +13,20 @@ from games.tricks import (
     MustLeadTopTrump,
     MustTrump,
     NotInHand,
+    cards_in_play,
     check_card,
+    check_play,
     deal_round_robin,
     draw_round,
     legal_cards,
+    legal_now,
     new_trick_state,
     next_seat,
+    play,
     rotation,
     top_trump,
     trick_winner,
+    tricks_won,
 )
 
 
@@ -89,3 +95,28 @@ def test_winner_draws_first_then_counter_clockwise() -> None:
     assert draw_round(st, 2) == [[2, "a"], [3, "b"], [0, "c"], [1, "d"]]
     assert draw_round(st, 1) == [[1, "e"]]  # the stock runs out
     assert st["stock"] == []
+
+
+def test_a_bestia_hand_through_the_trick_state() -> None:
+    # Bestia (issue 8) reuses the same pieces: follow suit, trump when void, the top-trump lead.
+    hands = {0: ["3d", "Kc", "4h"], 1: ["Ac", "2d", "5h"], 2: ["7c", "Qh", "Js"]}
+    st = new_trick_state([0, 1, 2], hands, 0, "d", [])
+    st["exposed"] = "Ad"  # the ace shows the trump: the 3 is the top trump
+    assert legal_now(BESTIA_RULES, st, 0) == ["3d"]
+    with pytest.raises(MustLeadTopTrump):
+        check_play(BESTIA_RULES, st, 0, "Kc")
+    with pytest.raises(NotYourTurn):
+        check_play(BESTIA_RULES, st, 1, "2d")
+    assert play(BESTIA_RULES, st, 0, "3d") is None
+    assert legal_now(BESTIA_RULES, st, 1) == ["2d"]
+    play(BESTIA_RULES, st, 1, "2d")
+    assert legal_now(BESTIA_RULES, st, 2) == ["7c", "Qh", "Js"]  # no trump, no diamonds: free
+    done = play(BESTIA_RULES, st, 2, "Js")
+    assert done is not None and done["winner"] == 0 and st["turn"] == 0
+    assert legal_now(BESTIA_RULES, st, 0) == ["Kc", "4h"]  # the obligation is the first lead's only
+    play(BESTIA_RULES, st, 0, "Kc")
+    assert legal_now(BESTIA_RULES, st, 1) == ["Ac"]
+    play(BESTIA_RULES, st, 1, "Ac")
+    play(BESTIA_RULES, st, 2, "7c")
+    assert tricks_won(st) == {"0": 1, "1": 1, "2": 0}
+    assert sorted(cards_in_play(st)) == sorted(c for h in hands.values() for c in h)
