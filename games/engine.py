@@ -105,6 +105,11 @@ class Engine(ABC):
     family: ClassVar[str]  # "puntate" (chips and pots) or "partite" (two lines play a match)
     min_seats: ClassVar[int]
     max_seats: ClassVar[int]
+    # How the platform's table settings reach this engine's config: platform key -> config key.
+    # Platform keys: "cash" (bool: a cash table, not a tournament), "rake_bp" (int, basis points),
+    # "rake_cap" (int cents or None), "tempo_giocata" (s), "time_bank" (s). Unmapped keys are not
+    # passed (the lobby then settles them itself, e.g. the C1 rake of giochi a partite).
+    table_settings: ClassVar[dict[str, str]] = {}
 
     def validate_config(self, config: dict[str, Any]) -> dict[str, Any]:
         """Return the table configuration with defaults filled in; raise ConfigError if invalid."""

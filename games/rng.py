@@ -57,3 +57,44 @@ def choice(items: Sequence[T], rng: Rng) -> T:
     if not items:
         raise ValueError("choice from an empty sequence")
     return items[rng.randbelow(len(items))]
+
+
+class RecordingRng:
+    """Wrap an Rng and record every draw, so a live hand can be replayed exactly (hand history)."""
+
+    def __init__(self, inner: Rng) -> None:
+        self.inner = inner
+        self.draws: list[list[int]] = []
+
+    def randbelow(self, n: int) -> int:
+        """Draw from the wrapped generator and record ``[n, value]``."""
+        value = self.inner.randbelow(n)
+        self.draws.append([n, value])
+        return value
+
+
+class ReplayError(RuntimeError):
+    """A replay asked for draws that were not recorded (the code or the history changed)."""
+
+
+class ReplayRng:
+    """Give back recorded draws in order: replaying a hand with it rebuilds every deal exactly."""
+
+    def __init__(self, draws: Sequence[Sequence[int]]) -> None:
+        self._draws = list(draws)
+        self._next = 0
+
+    def randbelow(self, n: int) -> int:
+        """Return the next recorded value, checking it was drawn with the same bound."""
+        if self._next >= len(self._draws):
+            raise ReplayError("no more recorded draws")
+        bound, value = self._draws[self._next]
+        if bound != n:
+            raise ReplayError(f"recorded draw had bound {bound}, replay asks {n}")
+        self._next += 1
+        return value
+
+    @property
+    def exhausted(self) -> bool:
+        """Tell whether every recorded draw was used."""
+        return self._next == len(self._draws)

@@ -60,3 +60,16 @@ def test_state_round_trip_and_privacy():
     assert private_to({"type": "deal", "to": [2]}, 2)
     assert not private_to({"type": "deal", "to": [2]}, 3)
     assert not private_to({"type": "deal", "to": [2]}, None)
+
+
+def test_recorded_draws_replay_the_same_shuffle():
+    from games.rng import RecordingRng, ReplayError, ReplayRng
+
+    recording = RecordingRng(SeededRng(99))
+    deck = shuffled(cards.italian_deck(), recording)
+    replay = ReplayRng(recording.draws)
+    assert shuffled(cards.italian_deck(), replay) == deck and replay.exhausted
+    with pytest.raises(ReplayError):
+        replay.randbelow(5)
+    with pytest.raises(ReplayError):
+        ReplayRng([[3, 1]]).randbelow(4)
