@@ -276,3 +276,14 @@ RESULTS = [
     ([22, 17], [[2, 9], [8, 3], [12, 5]]),  # 12: card points plus accusi
     ([14, 22], [[6, 5], [6, 8], [2, 9]]),
 ]
+
+
+def test_carte_viste_show_declared_honours_and_accused_cards_still_in_hand() -> None:
+    cfg = {"format": "coppie", "dichiarazioni": True, "accuso": True}
+    plain = rigged(E, cfg, deck_for(FOUR))
+    viste = rigged(E, {**cfg, "carte_viste": True}, deck_for(FOUR))
+    for st in (plain, viste):
+        play_card(st, "5d")  # "Ho il 3 e il 2 quarti"
+    assert "shown" not in E.view(plain, None)["deal"]
+    assert E.view(viste, None)["deal"]["shown"] == {"1": ["3d", "2d"]}
+    assert E.view(viste, viste["seats"][2])["deal"]["shown"] == {"1": ["3d", "2d"]}
