@@ -459,9 +459,10 @@ class BancoEngine(Engine):
         if not any(spec_matches(spec, action) for spec in specs):
             same_type = [s for s in specs if s.get("type") == action.get("type")]
             if not same_type:
-                raise UnknownAction(details_type=str(action.get("type")))
-            if any("amount" in s for s in same_type):
-                raise InvalidAmount()
+                raise UnknownAction(type=str(action.get("type")))
+            amount_only = [s for s in same_type if "amount" in s and _same_but_amount(s, action)]
+            if amount_only:
+                raise InvalidAmount(allowed=amount_only[0]["amount"])
             raise IllegalAction()
         events: list[Event] = []
         if state["phase"] == "accept":
@@ -553,6 +554,12 @@ class BancoEngine(Engine):
         }
         self.game_view(state, seat, out)
         return out
+
+
+def _same_but_amount(spec: dict[str, Any], action: dict[str, Any]) -> bool:
+    """Tell whether an action fits a spec in everything but its amount (for InvalidAmount)."""
+    without = {key: value for key, value in spec.items() if key != "amount"}
+    return spec_matches(without, {key: value for key, value in action.items() if key != "amount"})
 
 
 def total_money(state: State) -> int:

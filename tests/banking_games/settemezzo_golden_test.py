@@ -335,10 +335,16 @@ def test_seeded_sessions_replay_to_a_fixed_result(config, digest):
     assert outcomes == again
     text = hashlib.sha256(dumps({"o": outcomes}).encode()).hexdigest()[:16]
     assert text == SESSION_DIGESTS[digest], text
+    assert (outcomes[-1]["chips"], sum(o["rake"] for o in outcomes)) == LAST_HAND[digest]
 
 
 SESSION_DIGESTS = {
     "CASH": "a7616f6d748cfa95",
     "TOURNAMENT": "e2da0cdf0a7563ae",
     "CLASSICA": "2d188fe7a1b02028",
+}
+LAST_HAND = {
+    "CASH": ({"1": 168, "3": 2612, "5": 912, "7": 7240, "13": 6474}, 1422),
+    "TOURNAMENT": ({"1": 142, "3": 2824, "7": 4120, "9": 737, "13": 11005}, 0),
+    "CLASSICA": ({"1": 1635, "3": 2437, "5": 1616, "7": 2674, "9": 2517, "11": 2195, "13": 5055}, 699),
 }
