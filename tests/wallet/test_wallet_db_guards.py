@@ -1,0 +1,134 @@
+"""Raw ORM writes that would break the ledger are rejected by the database itself (SQLite and PostgreSQL)."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+
+from wallet import actions
+from wallet.models import Account, AccountKind, Posting, Realm, Transaction
+
+pytestmark = pytest.mark.django_db
+
+
+def deferred_checks_now() -> None:
+    """Run the checks the database would run at COMMIT (deferred triggers and foreign keys)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cur:
+            cur.execute("SET CONSTRAINTS ALL IMMEDIATE")
+    else:
+        connection.check_constraints()
+
+
+def raw_transaction(legs: list[tuple[Account, int]], *, realm: str = Realm.REAL) -> None:
+    """Write postings then the transaction row with the ORM, bypassing wallet.ledger."""
+    tx_id = uuid.uuid4()
+    Posting.objects.bulk_create(
+        [Posting(transaction_id=tx_id, account=a, amount=amt, balance_after=0) for a, amt in legs]
+    )
+    Transaction.objects.create(id=tx_id, kind="transfer", realm=realm)
+    deferred_checks_now()
+
+
+def rejected(write) -> None:
+    with pytest.raises(IntegrityError), transaction.atomic():
+        write()
+
+
+@pytest.fixture
+def accounts(funded, other_player):
+    actions.deposit_create(user=other_player, amount=1_000, idempotency_key="o")
+    cash = Account.objects.get(owner=funded, kind=AccountKind.PLAYER_CASH, realm=Realm.REAL)
+    other = Account.objects.get(owner=other_player, kind=AccountKind.PLAYER_CASH, realm=Realm.REAL)
+    actions.play_money_top_up(user=funded, amount=1_000, idempotency_key="p")
+    play = Account.objects.get(owner=funded, kind=AccountKind.PLAYER_CASH, realm=Realm.PLAY)
+    return cash, other, play
+
+
+def test_balanced_raw_write_is_accepted(accounts):
+    """Sanity: the guards refuse what is wrong, not everything."""
+    cash, other, _ = accounts
+    raw_transaction([(cash, -100), (other, 100)])
+
+
+def test_unbalanced_transaction_is_rejected(accounts):
+    cash, other, _ = accounts
+    before = Posting.objects.count()
+    rejected(lambda: raw_transaction([(cash, -100), (other, 99)]))
+    rejected(lambda: raw_transaction([(cash, -100)]))
+    assert Posting.objects.count() == before
+
+
+def test_transaction_without_postings_is_rejected(accounts):
+    rejected(lambda: (Transaction.objects.create(kind="transfer"), deferred_checks_now()))
+
+
+def test_postings_without_their_transaction_are_rejected_at_commit(accounts):
+    cash, other, _ = accounts
+
+    def orphan() -> None:
+        tx_id = uuid.uuid4()
+        Posting.objects.create(transaction_id=tx_id, account=cash, amount=-5, balance_after=0)
+        Posting.objects.create(transaction_id=tx_id, account=other, amount=5, balance_after=0)
+        deferred_checks_now()
+
+    rejected(orphan)
+
+
+def test_postings_cannot_be_added_to_a_written_transaction(accounts):
+    cash, other, _ = accounts
+    tx = Transaction.objects.filter(kind="deposit").first()
+    rejected(lambda: Posting.objects.create(transaction=tx, account=cash, amount=7, balance_after=0))
+    rejected(
+        lambda: Posting.objects.bulk_create(
+            [
+                Posting(transaction=tx, account=cash, amount=7, balance_after=0),
+                Posting(transaction=tx, account=other, amount=-7, balance_after=0),
+            ]
+        )
+    )
+
+
+def test_real_and_play_money_cannot_mix(accounts):
+    cash, _, play = accounts
+    rejected(lambda: raw_transaction([(cash, -100), (play, 100)]))
+
+
+def test_zero_posting_is_rejected(accounts):
+    cash, other, _ = accounts
+    rejected(lambda: raw_transaction([(cash, 0), (other, 0)]))
+
+
+def test_overdraw_is_rejected(accounts):
+    cash, _, _ = accounts
+    rejected(lambda: Account.objects.filter(pk=cash.pk).update(balance=-1))
+    rejected(lambda: Account.objects.filter(pk=cash.pk).update(held=cash.balance + 1))
+    rejected(lambda: Account.objects.filter(pk=cash.pk).update(held=-1))
+    # and through postings: the stored balance would have to go negative
+    cash.refresh_from_db()
+    assert cash.balance == 50_000 and cash.held == 0
+
+
+def test_house_clearing_may_go_negative(accounts):
+    clearing = Account.objects.get(kind=AccountKind.PAYMENTS_CLEARING)
+    assert clearing.balance < 0
+
+
+def test_closed_account_must_be_empty(accounts):
+    cash, _, _ = accounts
+    rejected(lambda: Account.objects.filter(pk=cash.pk).update(closed_at=timezone.now()))
+
+
+def test_postings_and_transactions_are_append_only(accounts):
+    posting = Posting.objects.first()
+    rejected(lambda: Posting.objects.filter(pk=posting.pk).update(amount=posting.amount + 1))
+    rejected(lambda: Transaction.objects.filter(pk=posting.transaction_id).update(realm=Realm.PLAY))
+    if connection.vendor == "postgresql":
+        rejected(lambda: Posting.objects.filter(pk=posting.pk)._raw_delete(connection.alias))
+    else:  # SQLite ignores the delete of one posting of a written transaction (see migration 0002)
+        with transaction.atomic():
+            Posting.objects.filter(pk=posting.pk)._raw_delete(connection.alias)
+    assert Posting.objects.filter(pk=posting.pk, amount=posting.amount).exists()
