@@ -22,7 +22,7 @@ from games.tricks import State, TrickDealRules, TrickMatchMixin
 class BriscolaRules(TrickDealRules):
     """The Briscola smazzata for the match engine."""
 
-    deal: ClassVar[BriscolaDeal] = DEAL  # type: ignore[misc]  # narrower than TrickDeal on purpose
+    deal: ClassVar[BriscolaDeal] = DEAL
     game_defaults: ClassVar[dict[str, Any]] = {"vinco_subito_smazzata": False}
 
     def validate_config(self, config: dict[str, Any]) -> None:

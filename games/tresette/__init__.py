@@ -25,7 +25,7 @@ GAME_KEYS = ("a_perdere", "accuso", "cappotto", "dichiarazioni", "torneo")
 class TresetteRules(TrickDealRules):
     """The Tresette smazzata for the match engine."""
 
-    deal: ClassVar[TresetteDeal] = DEAL  # type: ignore[misc]  # narrower than TrickDeal on purpose
+    deal: ClassVar[TresetteDeal] = DEAL
     game_defaults: ClassVar[dict[str, Any]] = dict.fromkeys(GAME_KEYS, False)
 
     def validate_config(self, config: dict[str, Any]) -> None:
