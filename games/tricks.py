@@ -13,8 +13,15 @@ state*); the functions here read and change only these keys, and a game adds its
 * ``taken``: ``{"<seat>": [cards]}`` every card each seat has taken in tricks.
 * ``history``: the completed tricks, ``[{"leader": s, "plays": [[s, c], ...], "winner": w}]``.
 
+* ``exposed`` (optional): the trump card turned face up, for Bestia's top-trump lead.
+
 Obligations are a ``TrickRules`` value: none (Briscola), follow suit (Tresette), or Bestia's
-follow suit, trump when void and the leading obligation with the top trump.
+follow suit, trump when void and the leading obligation with the top trump (``lead_obligation``).
+
+Above the trick functions: ``TrickDeal``, one smazzata of a two-line trick game (Briscola,
+Tresette subclass it); ``TrickDealRules``, its adapter to games.partite's ``DealRules``
+(``start_with`` deals from a recorded deck for replays); ``TrickMatchMixin``, what the two
+engines add to ``PartiteEngine`` (a forfeit scores the smazzata in progress).
 """
 
 from __future__ import annotations
