@@ -77,7 +77,7 @@ def can_bet(b: Betting) -> list[int]:
 def post(b: Betting, seat: int, amount: int, *, live: bool = False) -> int:
     """Move up to ``amount`` from a seat's stack to the pot; ``live`` counts it as a bet of the round."""
     k = str(seat)
-    paid = min(amount, b["stack"][k])
+    paid: int = min(amount, b["stack"][k])
     b["stack"][k] -= paid
     b["total"][k] += paid
     if live:
@@ -90,7 +90,8 @@ def post(b: Betting, seat: int, amount: int, *, live: bool = False) -> int:
 def to_call(b: Betting, seat: int) -> int:
     """Chips this seat must add to match the current bet (capped at its stack)."""
     k = str(seat)
-    return min(b["current"] - b["round"][k], b["stack"][k])
+    owed: int = min(b["current"] - b["round"][k], b["stack"][k])
+    return owed
 
 
 def options(

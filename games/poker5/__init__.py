@@ -1,5 +1,5 @@
 """Poker 5 carte all'italiana (registered as "poker5")."""
 
-from games.poker5.engine import GIRO_PAZZO_VARIANTS, Poker5, use_time_bank
+from games.poker5.engine import GIRO_PAZZO_VARIANTS, Poker5, register_giro_pazzo_variant, use_time_bank
 
-__all__ = ["GIRO_PAZZO_VARIANTS", "Poker5", "use_time_bank"]
+__all__ = ["GIRO_PAZZO_VARIANTS", "Poker5", "register_giro_pazzo_variant", "use_time_bank"]

@@ -37,6 +37,7 @@ Decisions taken here where the rules and the rulings are silent (each also comme
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from itertools import combinations
 from typing import Any, ClassVar
 
@@ -65,11 +66,25 @@ SHOW_PREFS = ("chiedi", "mostra", "nascondi")
 BETTING_PHASES = ("apertura", "puntata")
 CONFIRM_PASSO = "Vuoi davvero passare? Nessuno ha puntato."
 
-# Giro pazzo variants the dealer may choose (P13). Telesina registers itself here when its
-# engine exists: ``GIRO_PAZZO_VARIANTS["telesina"] = "TELESINA"``; a chosen variant other than
-# "classica" is recorded in ``state["variant"]`` and ``carry`` so the runtime hands the deal to
-# that engine. Until then only Classica is offered, and a single choice is taken automatically.
-GIRO_PAZZO_VARIANTS: dict[str, str] = {"classica": "CLASSICA"}
+# Giro pazzo variants the dealer may choose (P13): name -> function(config, dealer's prefs) giving
+# the dealer's choice specs ``{"type": "variante", "variant": name, ...parameters, "label": ...}``.
+# Telesina plugs in with ``register_giro_pazzo_variant("telesina", choices)`` (one spec per vele ×
+# distribuzione pair the table allows, or only the dealer's "usa sempre" preference). Choosing a
+# variant other than Classica ends this state with a ``handoff`` (see ``Poker5._handoff``). When
+# there is a single choice in all, it is taken automatically; today only Classica exists.
+VariantChoices = Callable[[dict[str, Any], dict[str, Any]], list[dict[str, Any]]]
+
+
+def _classica(config: dict[str, Any], prefs: dict[str, Any]) -> list[dict[str, Any]]:
+    return [{"type": "variante", "variant": "classica", "label": "CLASSICA"}]
+
+
+GIRO_PAZZO_VARIANTS: dict[str, VariantChoices] = {"classica": _classica}
+
+
+def register_giro_pazzo_variant(name: str, choices: VariantChoices) -> None:
+    """Offer another variant to the dealer in giro pazzo (Telesina, when its engine exists)."""
+    GIRO_PAZZO_VARIANTS[name] = choices
 
 
 class Poker5Error(IllegalAction):
@@ -221,7 +236,7 @@ class Poker5(Engine):
             self._after_invito(state, events)
             return self._finish_new(state)
         state["events"] = events
-        if state["giro_pazzo"] and len(GIRO_PAZZO_VARIANTS) > 1:
+        if state["giro_pazzo"] and len(self._variant_specs(state, dealer)) > 1:
             state["phase"] = "variante"
             state["turn"] = dealer
         else:
@@ -332,7 +347,7 @@ class Poker5(Engine):
         b = state["b"]
         if seat in b["folded"] or seat in b["acted"]:
             return False
-        return b["stack"][str(seat)] > 0 or state["cfg"]["cash"]
+        return b["stack"][str(seat)] > 0 or bool(state["cfg"]["cash"])
 
     def _next_opening(self, state: State, start: int, inclusive: bool = False) -> int | None:
         order = state["b"]["order"]
@@ -575,6 +590,20 @@ class Poker5(Engine):
         seats = [s for s in state["b"]["order"] if s in state["parol_group"] or s in state["joined"]]
         self._end(state, events, carry_pot=True, parol={"seats": seats})
 
+    def _handoff(self, state: State, events: list[Event], choice: Action) -> None:
+        """End this state so that the chosen giro pazzo variant's engine plays the deal (P13).
+
+        Nothing has moved: chips are unchanged and the carry keeps the previous dealer, so the
+        variant's engine, started with this carry, deals with the same dealer; the giro pazzo
+        count, the carried pot and the escalation pass through untouched for it to use and return.
+        """
+        self._end(state, events, carry_pot=True, keep_min=True)
+        carry = state["carry_out"]
+        carry["dealer"] = _previous(state["seats"], state["dealer"])
+        carry["giro_pazzo"] = state["gp_left"]
+        carry["handoff"] = {**{k: v for k, v in choice.items() if k != "type"}, "dealer": state["dealer"]}
+        state["result"]["handoff"] = dict(carry["handoff"])
+
     def _end(
         self,
         state: State,
@@ -623,6 +652,8 @@ class Poker5(Engine):
             "carried_in": state["carried_in"],
             "carried_out": carried,
             "sitout": [s for s in state["seats"] if state["sitout"][str(s)]],
+            # P15: ten consecutive hands missed sitting out on a cash table: stood up
+            "stand_up": [s for s in state["seats"] if state["cfg"]["cash"] and state["missed"][str(s)] >= 10],
         }
         events.append({"type": "fine", "chips": dict(b["stack"]), "carried": carried})
 
@@ -644,9 +675,7 @@ class Poker5(Engine):
         b = state["b"]
         k = str(seat)
         if phase == "variante":
-            return [
-                {"type": "variante", "variant": v, "label": lab} for v, lab in GIRO_PAZZO_VARIANTS.items()
-            ]
+            return self._variant_specs(state, seat)
         if phase == "invito":
             amt = min(state["cfg"]["invito"], b["stack"][k])
             return [
@@ -676,6 +705,10 @@ class Poker5(Engine):
         if phase == "mostra":
             return [{"type": "mostro", "label": "MOSTRO"}, {"type": "nascondo", "label": "NASCONDO"}]
         return self._betting_specs(state, seat)
+
+    def _variant_specs(self, state: State, dealer: int) -> list[dict[str, Any]]:
+        prefs = state["prefs"][str(dealer)]
+        return [spec for choices in GIRO_PAZZO_VARIANTS.values() for spec in choices(state["cfg"], prefs)]
 
     def _blind_amount(self, state: State) -> int:
         posts = state["blind"]["posts"]
@@ -804,8 +837,11 @@ class Poker5(Engine):
                 events.append({"type": "sitout", "seat": seat, "reason": "timeout"})
         if phase == "variante":
             state["variant"] = action["variant"]
-            events.append({"type": "variante", "seat": seat, "variant": action["variant"]})
-            self._start_invito(state, events)
+            events.append({**action, "seat": seat})
+            if action["variant"] == "classica":
+                self._start_invito(state, events)
+            else:
+                self._handoff(state, events, action)
             return
         if phase == "invito":
             state["pending"].remove(seat)
@@ -1046,6 +1082,8 @@ class Poker5(Engine):
         out = {**c, "time_bank": dict(c["time_bank"]), "missed": dict(c["missed"])}
         if c["parol"]:
             out["parol"] = {"seats": list(c["parol"]["seats"])}
+        if "handoff" in c:
+            out["handoff"] = dict(c["handoff"])
         return out
 
 
@@ -1092,9 +1130,11 @@ def _check_seats(seats: list[SeatSpec]) -> dict[int, SeatSpec]:
 
 
 def _prefs(prefs: Any) -> dict[str, Any]:
+    """The seat's preferences as given (a variant plug-in reads its own keys), the poker keys checked."""
     prefs = prefs if isinstance(prefs, dict) else {}
     show = prefs.get("mostra_nascondi", "chiedi")
     return {
+        **prefs,
         "invito_automatico": prefs.get("invito_automatico", False) is True,
         "mostra_nascondi": show if show in SHOW_PREFS else "chiedi",
     }
@@ -1107,6 +1147,12 @@ def _next_after(order: list[int], seat: int) -> int:
         if s > seat:
             return s
     return ordered[0]
+
+
+def _previous(seats: list[int], seat: int) -> int:
+    """The seat before ``seat`` (which must be in ``seats``), counter-clockwise."""
+    ordered = sorted(seats)
+    return ordered[ordered.index(seat) - 1]
 
 
 def _clockwise(seats: list[int], dealer: int) -> list[int]:
@@ -1134,4 +1180,4 @@ def _rng_of(state: State) -> Rng:
     return rng  # type: ignore[no-any-return]
 
 
-__all__ = ["GIRO_PAZZO_VARIANTS", "Poker5", "use_time_bank"]
+__all__ = ["GIRO_PAZZO_VARIANTS", "Poker5", "register_giro_pazzo_variant", "use_time_bank"]

@@ -72,13 +72,13 @@ class Table:
         st = self.st
         for s, text in hands.items():
             st["hands"][str(s)] = text.split()
-        used = {c for h in st["hands"].values() for c in h}
-        if stock is not None:
-            st["stock"] = stock.split()
-        else:
-            deck = poker_deck(len(st["players"]))
-            st["stock"] = [c for c in deck if c not in used]
-        assert len(used) == 5 * len(st["hands"]), "rigged cards overlap"
+        rigged = {c for s in hands for c in st["hands"][str(s)]}
+        assert len(rigged) == 5 * len(hands), "rigged cards overlap"
+        free = [c for c in poker_deck(len(st["players"])) if c not in rigged]
+        for k in st["hands"]:
+            if int(k) not in hands:  # the other seats get unused cards
+                st["hands"][k], free = free[:5], free[5:]
+        st["stock"] = stock.split() if stock is not None else free
 
     def dai_carte(self) -> None:
         """Decline the blind if it is offered."""

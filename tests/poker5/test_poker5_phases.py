@@ -559,3 +559,60 @@ def test_illegal_actions_change_nothing(table):
     with pytest.raises(UnknownAction):
         t.do(2, "busso", timeout=False)
     assert t.st == before
+
+
+def test_giro_pazzo_choice_is_automatic_with_only_classica_and_a_variant_plugs_in(table, monkeypatch):
+    from games.poker5 import engine as p5
+
+    t = table(3, carry={"giro_pazzo": 2, "dealer": 2}, giro_pazzo=True)
+    assert t.st["phase"] != "variante" and t.st["variant"] == "classica"  # only Classica: no question
+
+    def telesina(cfg, prefs):
+        return [
+            {
+                "type": "variante",
+                "variant": "telesina",
+                "vele": v,
+                "distribuzione": "mai",
+                "label": "TELESINA",
+            }
+            for v in ("croce", "h")
+        ]
+
+    monkeypatch.setitem(p5.GIRO_PAZZO_VARIANTS, "telesina", telesina)
+    t = table(3, carry={"giro_pazzo": 2, "dealer": 2}, giro_pazzo=True)
+    assert t.st["phase"] == "variante" and t.e.to_act(t.st) == [3]  # the dealer chooses
+    assert t.labels(3) == ["CLASSICA", "TELESINA", "TELESINA"]
+    assert t.e.timeout_action(t.st, 3) == {"type": "variante", "variant": "classica"}
+    t.do(3, "variante", variant="telesina", vele="h", distribuzione="mai")
+    assert t.e.is_over(t.st)
+    out, carry = t.e.outcome(t.st), t.e.carry(t.st)
+    assert out["chips"] == {"1": 1000, "2": 1000, "3": 1000} and out["carried_out"] == 0
+    assert carry["handoff"] == {"variant": "telesina", "vele": "h", "distribuzione": "mai", "dealer": 3}
+    assert carry["dealer"] == 2 and carry["giro_pazzo"] == 2  # the variant's engine deals with dealer 3
+
+
+def test_ten_missed_hands_stand_the_player_up(table):
+    t = table(3, sitout=(2,), carry={"missed": {"2": 9}})
+    while not t.e.is_over(t.st):
+        t.do(t.e.to_act(t.st)[0], t.e.timeout_action(t.st, t.e.to_act(t.st)[0])["type"])
+    assert t.e.outcome(t.st)["stand_up"] == [2]  # P15
+
+
+def test_pot_limit_in_a_hand_is_the_rules_example(table):
+    # 5 players, invito 20: 100 in the pot; one opens 20, one sees 20: the next may put up to 160.
+    t = table(5, dealer=5, invito=20, limit="PL")
+    t.dai_carte()
+    t.rig({1: "Ah Ad 6c 7s 8h", 2: "Kh Qd 6d 7h Ks", 3: "Qs Qh 6h 9h 8c"})
+    t.do(1, "punto", 20)
+    t.do(2, "vedo", 20)
+    assert t.types(3)["rilancio"]["amount"] == {"min": 40, "max": 160}
+
+
+def test_fixed_limit_bets_are_the_invito(table):
+    t = table(3, dealer=3, limit="FL")
+    t.dai_carte()
+    t.rig({1: "Ah Ad 8c 9s Th", 2: "Kh Qd 8d 9h Ks", 3: "Qs Qh Jh 9c 8s"})
+    assert t.types(1)["punto"]["amount"] == {"min": 10, "max": 10}
+    t.do(1, "punto", 10)
+    assert t.types(2)["rilancio"]["amount"] == {"min": 20, "max": 20}
