@@ -197,7 +197,9 @@ class SetteEMezzo(BancoEngine):
         state["deck_log"].append(list(state["deck"]))
         state["discards"] = []
         state["matta_out"] = False
-        state["hands"] = {k(p): {"down": [], "up": [], "status": "wait"} for p in state["punte"]}
+        state["hands"] = {
+            k(p): {"down": [], "up": [], "status": "wait", "shown": False} for p in state["punte"]
+        }
         state["bank"] = {"down": [], "up": [], "shown": False}
         state["turn"] = 0
         events.append({"type": "shuffle", "cards": 40})
@@ -434,6 +436,7 @@ class SetteEMezzo(BancoEngine):
         self._deal_up(state, p, rng, events)
         if busted(h["down"] + h["up"]):
             h["status"] = "bust"
+            h["shown"] = True  # a punta who busts shows his cards
             events.append({"type": "sballa", "seat": p, "cards": h["down"] + h["up"]})
             self._after_punta(state, p, events, rng)
 
@@ -503,7 +506,7 @@ class SetteEMezzo(BancoEngine):
         """Hands: up cards for all, covered cards only to their owner (the banker's once shown)."""
         hands: dict[str, Any] = {}
         for key, h in state.get("hands", {}).items():
-            mine = seat is not None and key == k(seat)
+            mine = (seat is not None and key == k(seat)) or h["shown"]
             hands[key] = {
                 "down": list(h["down"]) if mine else ["??"] * len(h["down"]),
                 "up": list(h["up"]),

@@ -73,7 +73,7 @@ def hidden_cards(state: dict[str, Any], seat: int | None) -> set[str]:
     """Return the cards this seat must not see now (others' covered cards, the deck, unturned mazzetti)."""
     hidden = set(state["deck"]) | set(state["discards"])
     for key, h in state.get("hands", {}).items():
-        if seat is None or key != str(seat):
+        if (seat is None or key != str(seat)) and not h["shown"]:
             hidden |= set(h["down"])
     bank = state.get("bank")
     if bank and not bank["shown"] and seat != state["banker"]:
@@ -145,7 +145,9 @@ def random_session(
                         raise AssertionError(f"accepted {action}")
                     assert dumps(state) == before
             action = pick(engine, state, seat, rng)
-            engine.apply(state, seat, action, rng)
+            events = engine.apply(state, seat, action, rng)
+            if check == "full":
+                check_events(state, events)
             steps += 1
             assert steps < 400
         if check != "none":
@@ -173,6 +175,15 @@ def pick(engine: Engine, state: dict[str, Any], seat: int, rng: SeededRng) -> di
     if keen and rng.randbelow(8):
         specs = keen
     return action_from_spec(specs[rng.randbelow(len(specs))], rng)
+
+
+def check_events(state: dict[str, Any], events: list[dict[str, Any]]) -> None:
+    """Public events (no ``to``) name no card that is still hidden from a spectator."""
+    hidden = hidden_cards(state, None)
+    for event in events:
+        if "to" not in event:
+            text = dumps(event)
+            assert not [c for c in hidden if f'"{c}"' in text], event
 
 
 def check_state(engine: Engine, state: dict[str, Any], total: int) -> None:
