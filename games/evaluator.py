@@ -71,8 +71,9 @@ LOWEST_RANKS = ("9", "8", "7", "6", "5")  # the five decks, 2 to 6 players (RULI
 
 _SHIFT = 24
 _ACE = 12
-# Suit strength: ♥ 3 > ♦ 2 > ♣ 1 > ♠ 0 (RULINGS P2); SUITS is "hdcs", highest first.
-_SUIT_STRENGTH = {s: 3 - i for i, s in enumerate(SUITS)}
+# Suit strength: ♥ 3 > ♦ 2 > ♣ 1 > ♠ 0 (RULINGS P2); games.cards.SUITS is "hdcs", highest first.
+_SUITS_LOW_FIRST = SUITS[::-1]
+_SUIT_STRENGTH = {s: i for i, s in enumerate(_SUITS_LOW_FIRST)}
 _SUIT_NAME = {3: "cuori", 2: "quadri", 1: "fiori", 0: "picche"}
 _RANK_LABEL = {i: ("10" if r == "T" else r) for i, r in enumerate(POKER_ORDER)}
 
@@ -105,74 +106,84 @@ def _low_index(low: str) -> int:
     return RANK_INDEX[low]
 
 
-def _compute(ranks: Sequence[int], suits: Sequence[int], low_r: int) -> int:
-    """Return the value of five distinct cards given as rank indices and suit strengths.
+# How a hand's value depends on its suits, for one list of ranks: see ``_recipe``.
+_Recipe = tuple[int, tuple[int, ...], int, int]
 
-    This is the slow, readable definition used to build the tables; ``evaluate`` reads them.
+
+def _recipe(rs: tuple[int, ...], low_r: int) -> _Recipe:
+    """Return how the value of a hand with ranks ``rs`` (highest first) depends on its suits.
+
+    With ``ss`` the suit strengths of the cards in the same order (cards of one rank: the higher
+    suit first, the "highest first" order of RULINGS P2), the value is ``base + Σ weights[k] ×
+    ss[k]``, or ``flush_base + flush_weight × ss[0]`` when the five suits are the same
+    (``flush_base`` is −1 when ranks repeat). This is the one definition of the ranking; the
+    tables are filled from it.
     """
-    # Cards from the highest: by rank, then suit (the "highest first" order of RULINGS P2).
-    cards = sorted(zip(ranks, suits, strict=True), reverse=True)
-    rs = [r for r, _ in cards]
-    ss = [s for _, s in cards]
+    weights = [0] * 5
+
+    def field(positions: Sequence[int], shift: int) -> None:
+        """Pack the suits of these cards, the first most significant, two bits each, at ``shift``."""
+        for j, position in enumerate(positions):
+            weights[position] = 4 ** (len(positions) - 1 - j) << shift
+
     counts: dict[int, int] = {}
     for r in rs:
         counts[r] = counts.get(r, 0) + 1
-    flush = ss.count(ss[0]) == 5
     if len(counts) == 5:
         kind = -1
         if rs[0] - rs[4] == 4:
-            kind = 2 if rs[0] == _ACE else 1
-            top = rs[0]
-        elif rs[0] == _ACE and rs[1:] == [low_r + 3, low_r + 2, low_r + 1, low_r]:
-            # RULINGS P3: the ace plays low only just below the deck's lowest rank.
-            kind, top = 0, rs[1]
-            ss = ss[1:] + ss[:1]  # the ace is the lowest card of a minima
+            kind, top, order = (2 if rs[0] == _ACE else 1), rs[0], [0, 1, 2, 3, 4]
+        elif rs[0] == _ACE and rs[1:] == (low_r + 3, low_r + 2, low_r + 1, low_r):
+            # RULINGS P3: the ace plays low only just below the deck's lowest rank, and it is the
+            # lowest card of the minima (its suit is compared last).
+            kind, top, order = 0, rs[1], [1, 2, 3, 4, 0]
         if kind >= 0:
-            if flush:
-                return SCALA_REALE << _SHIFT | kind << 6 | top << 2 | ss[0]
-            return SCALA << _SHIFT | kind << 14 | top << 10 | _pack_suits(ss)
-        if flush:
-            return COLORE << _SHIFT | ss[0] << 11 | _colex(rs)
-        return CARTA_ALTA << _SHIFT | _colex(rs) << 10 | _pack_suits(ss)
+            field(order, 0)
+            flush_base = SCALA_REALE << _SHIFT | kind << 6 | top << 2
+            return SCALA << _SHIFT | kind << 14 | top << 10, tuple(weights), flush_base, 1
+        field(range(5), 0)
+        colex = _colex(rs)
+        return CARTA_ALTA << _SHIFT | colex << 10, tuple(weights), COLORE << _SHIFT | colex, 1 << 11
     by_count = sorted(counts, key=lambda r: (counts[r], r), reverse=True)
     main = by_count[0]
-    main_suits = [s for r, s in cards if r == main]
-    kick = [(r, s) for r, s in cards if r != main]  # highest first
-    shape = counts[main]
-    if shape == 4:
-        return POKER << _SHIFT | main << 6 | kick[0][0] << 2 | kick[0][1]
-    if shape == 3 and len(counts) == 2:
-        return FULL << _SHIFT | main << 14 | kick[0][0] << 10 | _pack_suits(ss)
-    if shape == 3:
-        k_r = [r for r, _ in kick]
-        k_s = [s for _, s in kick]
-        return (
-            TRIS << _SHIFT | main << 17 | _colex(k_r) << 10 | _pack_suits(k_s) << 6 | _pack_suits(main_suits)
-        )
+    main_at = [k for k, r in enumerate(rs) if r == main]
+    kick_at = [k for k, r in enumerate(rs) if r != main]  # highest first
+    kick_r = [rs[k] for k in kick_at]
+    if counts[main] == 4:
+        field(kick_at, 0)
+        return POKER << _SHIFT | main << 6 | kick_r[0] << 2, tuple(weights), -1, 0
+    if counts[main] == 3 and len(counts) == 2:
+        field(range(5), 0)  # only with shared vele: all the suits, highest card first
+        return FULL << _SHIFT | main << 14 | kick_r[0] << 10, tuple(weights), -1, 0
+    if counts[main] == 3:
+        field(kick_at, 6)
+        field(main_at, 0)
+        return TRIS << _SHIFT | main << 17 | _colex(kick_r) << 10, tuple(weights), -1, 0
     if len(counts) == 3:
         low_pair = by_count[1]
-        low_suits = [s for r, s in cards if r == low_pair]
-        fifth_r, fifth_s = next((r, s) for r, s in cards if counts[r] == 1)
-        return (
-            DOPPIA_COPPIA << _SHIFT
-            | main << 18
-            | low_pair << 14
-            | fifth_r << 10
-            | fifth_s << 8
-            | _pack_suits(main_suits) << 4
-            | _pack_suits(low_suits)
-        )
-    k_r = [r for r, _ in kick]
-    k_s = [s for _, s in kick]
-    return COPPIA << _SHIFT | main << 19 | _colex(k_r) << 10 | _pack_suits(k_s) << 4 | _pack_suits(main_suits)
+        fifth_at = [k for k, r in enumerate(rs) if counts[r] == 1]
+        field(fifth_at, 8)
+        field(main_at, 4)
+        field([k for k, r in enumerate(rs) if r == low_pair], 0)
+        base = DOPPIA_COPPIA << _SHIFT | main << 18 | low_pair << 14 | rs[fifth_at[0]] << 10
+        return base, tuple(weights), -1, 0
+    field(kick_at, 4)
+    field(main_at, 0)
+    return COPPIA << _SHIFT | main << 19 | _colex(kick_r) << 10, tuple(weights), -1, 0
 
 
-def _pack_suits(suits: Sequence[int]) -> int:
-    """Pack suit strengths, the first most significant, two bits each."""
-    out = 0
-    for s in suits:
-        out = out << 2 | s
-    return out
+def _apply(recipe: _Recipe, ss: Sequence[int]) -> int:
+    """Return the value of a hand from its ranks' recipe and its suits (same order)."""
+    base, weights, flush_base, flush_weight = recipe
+    if flush_base >= 0 and ss[0] == ss[1] == ss[2] == ss[3] == ss[4]:
+        return flush_base + flush_weight * ss[0]
+    return base + sum(w * s for w, s in zip(weights, ss, strict=True))
+
+
+def _compute(ranks: Sequence[int], suits: Sequence[int], low_r: int) -> int:
+    """Return the value of five distinct cards given as rank indices and suit strengths."""
+    cards = sorted(zip(ranks, suits, strict=True), reverse=True)  # highest first (RULINGS P2)
+    return _apply(_recipe(tuple(r for r, _ in cards), low_r), [s for _, s in cards])
 
 
 class _Table(NamedTuple):
@@ -201,11 +212,12 @@ def _build(low: str) -> _Table:
     small (A and B have 2**20 entries for the 40-card deck).
     """
     low_r = _low_index(low)
-    # Card i of the deck: rank low_r + i // 4, suit "hdcs"[i % 4].
+    # Card i of the deck: rank low_r + i // 4, suit strength i % 4 ("scdh"[i % 4]), so a higher
+    # index is a higher card, and a hand's indices from the highest are its "highest first" order.
     n = 4 * (13 - low_r)
-    deck = tuple(POKER_ORDER[low_r + i // 4] + SUITS[i % 4] for i in range(n))
+    deck = tuple(POKER_ORDER[low_r + i // 4] + _SUITS_LOW_FIRST[i % 4] for i in range(n))
     ranks = [low_r + i // 4 for i in range(n)]
-    suits = [3 - i % 4 for i in range(n)]
+    suits = [i % 4 for i in range(n)]
     split = n // 2
     low_sets: list[list[tuple[int, ...]]] = []
     low_table = array("H", bytes(2 << split))
@@ -217,13 +229,22 @@ def _build(low: str) -> _Table:
         low_sets.append(sets)
     high_table = array("I", bytes(4 << (n - split)))
     values = array("I")
-    compute = _compute
+    recipes: dict[tuple[int, ...], _Recipe] = {}
     for h in range(6):
         for high_cards in combinations(range(split, n), h):
             high_table[sum(1 << (i - split) for i in high_cards)] = len(values)
             for low_cards in low_sets[5 - h]:
-                hand = low_cards + high_cards
-                values.append(compute([ranks[i] for i in hand], [suits[i] for i in hand], low_r))
+                a, b, c, d, e = low_cards + high_cards  # ascending
+                rs = (ranks[e], ranks[d], ranks[c], ranks[b], ranks[a])
+                recipe = recipes.get(rs)
+                if recipe is None:
+                    recipe = recipes[rs] = _recipe(rs, low_r)
+                base, (w0, w1, w2, w3, w4), flush_base, flush_weight = recipe
+                s0, s1, s2, s3, s4 = suits[e], suits[d], suits[c], suits[b], suits[a]
+                if flush_base >= 0 and s0 == s1 == s2 == s3 == s4:
+                    values.append(flush_base + flush_weight * s0)
+                else:
+                    values.append(base + w0 * s0 + w1 * s1 + w2 * s2 + w3 * s3 + w4 * s4)
     table = _Table(
         bit={card: 1 << i for i, card in enumerate(deck)},
         values=values,

@@ -15,7 +15,7 @@ comparing the two sequences would show, in one pass instead of O(n log n) Python
 """
 
 from collections import Counter
-from functools import partial
+from functools import cache, partial
 from itertools import combinations
 
 import pytest
@@ -29,14 +29,15 @@ SUIT_ORDER = "scdh"  # ♠ < ♣ < ♦ < ♥ ("Come Quando Fuori Piove", highest
 Key = tuple
 
 
-def straights(low: str) -> list[tuple[list[str], str]]:
-    """List the deck's straights as (ranks from the top card down, kind)."""
+@cache
+def straights(low: str) -> dict[str, tuple[list[str], str]]:
+    """Map the sorted ranks of each of the deck's straights to (ranks from the top down, kind)."""
     ranks = RANK_ORDER[RANK_ORDER.index(low) :]  # the deck's ranks, low to A
     out = [([*reversed(ranks[:4]), "A"], "minima")]  # A below the lowest rank, no wrap
     for start in range(len(ranks) - 4):
         window = list(reversed(ranks[start : start + 5]))
         out.append((window, "massima" if window[0] == "A" else "media"))
-    return out
+    return {"".join(sorted(ranks)): (ranks, kind) for ranks, kind in out}
 
 
 def ref_key(hand: tuple[str, ...], low: str) -> Key:
@@ -52,14 +53,14 @@ def ref_key(hand: tuple[str, ...], low: str) -> Key:
     high_first = sorted(hand, key=lambda c: (r(c), s(c)), reverse=True)
     counts = Counter(c[0] for c in hand)
     flush = len({c[1] for c in hand}) == 1
-    for ranks, _kind in straights(low):
-        if sorted(ranks) == sorted(c[0] for c in hand):
-            # From the top card down; in a minima the ace is the bottom card.
-            in_order = [next(c for c in hand if c[0] == rank) for rank in ranks]
-            top = r(in_order[0])
-            if flush:
-                return (8, top, s(in_order[0]))
-            return (4, top, [s(c) for c in in_order])
+    straight = straights(low).get("".join(sorted(c[0] for c in hand)))
+    if straight:
+        # From the top card down; in a minima the ace is the bottom card.
+        in_order = [next(c for c in hand if c[0] == rank) for rank in straight[0]]
+        top = r(in_order[0])
+        if flush:
+            return (8, top, s(in_order[0]))
+        return (4, top, [s(c) for c in in_order])
     if flush:
         return (6, s(hand[0]), [r(c) for c in high_first])
     shape = sorted(counts.values(), reverse=True)
@@ -98,7 +99,8 @@ def ref_key(hand: tuple[str, ...], low: str) -> Key:
 
 def ref_straight_kind(hand: tuple[str, ...], low: str) -> str | None:
     """Return "minima", "media" or "massima" if the hand is a straight of the deck, else None."""
-    return next((kind for ranks, kind in straights(low) if sorted(ranks) == sorted(c[0] for c in hand)), None)
+    straight = straights(low).get("".join(sorted(c[0] for c in hand)))
+    return straight[1] if straight else None
 
 
 def ref_cmp(a: tuple[str, ...], b: tuple[str, ...], low: str) -> int:
