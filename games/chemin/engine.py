@@ -32,6 +32,17 @@ Decisions taken here where the rules are silent (documented where they are appli
 * "Dimezzare … non oltre il 3° banco": once per banco, after one of its first three winning coups.
 * Rake (cash tables): each winner pays floor(vincita × 2 × rake %) when a coup is settled; the
   banker's vincita is the sum of the bets he won, the punta's is his bet.
+* The banker's choices after a win (continuo, dimezzo, aumento, passo la mano) are taken at the end
+  of the winning coup, before the next betting window opens, not during it. A declared bet is
+  final, except that a punta who loses the cards to a later bet is asked again: MANTENGO or
+  RITIRO LA PUNTATA (the "10 secondi per ritirare la sua puntata"; timeout: keep it).
+* When a seguito banco ends (the punta wins, stallo withdrawn, no new seguito), the turn resumes
+  right of the banker who first passed the hand (the "anchor"), as the seguito paragraph says.
+* A banker who is sitout (or has left) when a coup starts ends his banco: he collects (or is paid
+  out) posta and garage, and the bank moves on. A tournament punta obliged to bet who is sitout or
+  times out, and whom no other bet exempts, loses the minimum bet to the garage without playing.
+* Cash tables: ``outcome()["stand_up"]`` lists the seats that skipped three banco turns in a row
+  (refusing, or sitout as candidates or when a banco starts); the runtime stands them up.
 """
 
 from __future__ import annotations
@@ -100,6 +111,8 @@ LABELS = {
     "offerta": "OFFERTA",
     "ritiro": "RITIRO LA POSTA",
     "attendo": "ATTENDO",
+    "mantengo": "MANTENGO LA PUNTATA",
+    "ritiro_puntata": "RITIRO LA PUNTATA",
 }
 FORFAIT = "forfait"  # runtime-only: a tournament seat that times out or is sitout "perde senza giocare"
 
@@ -317,6 +330,7 @@ class ChemindeferEngine(Engine):
         state["anchor"] = None
         state["banco"] = None
         state["banker"] = None
+        state["ferito"] = None  # the privilege is against the banker who wounded him
         state["posta"] = state["garage"] = 0
         state["turn"] = {"after": base}
 
@@ -434,7 +448,9 @@ class ChemindeferEngine(Engine):
                 state["obligated"] = prio[state["banco"]["coups"] % len(prio)]
 
     def _betting_open(self, state: State) -> list[int]:
-        return [s for s in self._eligible_punte(state) if str(s) not in state["decl"]]
+        """Punte still to declare, and those offered to withdraw a bet that lost the cards."""
+        decl = state["decl"]
+        return [s for s in self._eligible_punte(state) if str(s) not in decl or decl[str(s)].get("reopen")]
 
     def _exempt(self, state: State, seat: int) -> bool:
         """Tell whether the obligated punta would lose the cards even with the minimum bet."""
@@ -475,9 +491,28 @@ class ChemindeferEngine(Engine):
             amount = action["amount"]
         else:
             amount = 0
+        before = self._provisional_receiver(state)
         state["decl"][str(seat)] = {"mode": kind, "amount": amount, "seq": state["seq"]}
         state["seq"] += 1
         events.append({"type": "puntata", "seat": seat, "mode": kind, "amount": amount})
+        after = self._provisional_receiver(state)
+        if before is not None and before != after and before != seat:
+            # "Se un giocatore a cui spetta ricevere le carte perde questo diritto, verranno comunque a
+            # lui concessi almeno 10 secondi per ritirare la sua puntata": he is asked again.
+            state["decl"][str(before)]["reopen"] = True
+            events.append({"type": "perde_le_carte", "seat": before})
+
+    def _provisional_receiver(self, state: State) -> int | None:
+        """Return who would get the cards if the bets closed now."""
+        return resolve_bets(state["decl"], self.priority(state), state["posta"], state["ferito"])[1]
+
+    def _reconsider(self, state: State, seat: int, kind: str, events: list[Event]) -> None:
+        """Keep or withdraw a bet that lost the cards."""
+        decl = state["decl"][str(seat)]
+        decl.pop("reopen", None)
+        if kind == "ritiro_puntata":
+            state["decl"][str(seat)] = {"mode": "ritirata", "amount": 0, "seq": decl["seq"]}
+        events.append({"type": kind, "seat": seat})
 
     def _close_betting(self, state: State, events: list[Event]) -> None:
         """Resolve the declarations into bets, take them from the credits, then deal or stall."""
@@ -807,6 +842,8 @@ class ChemindeferEngine(Engine):
                 specs.append(_spec("rifiuto"))  # cash tables: refused freely; tournaments: never
             return specs
         if phase == PUNTATE:
+            if state["decl"].get(str(seat), {}).get("reopen"):
+                return [_spec("mantengo"), _spec("ritiro_puntata")]
             return self._bet_specs(state, seat)
         if phase == STALLO:
             return [_spec("ritiro"), _spec("attendo")]
@@ -821,7 +858,9 @@ class ChemindeferEngine(Engine):
     def _forfait_allowed(self, state: State, seat: int) -> bool:
         if state["config"]["mode"] != "torneo" or seat not in self.to_act(state):
             return False
-        return bool(state["phase"] == ACCETTA or (state["phase"] == PUNTATE and seat == state["obligated"]))
+        if state["phase"] == PUNTATE:
+            return seat == state["obligated"] and str(seat) not in state["decl"]
+        return bool(state["phase"] == ACCETTA)
 
     def can_apply(self, state: State, seat: int, action: Action) -> bool:
         """Tell whether ``apply`` would accept this action (the runtime's forfait included)."""
@@ -832,6 +871,8 @@ class ChemindeferEngine(Engine):
     def timeout_action(self, state: State, seat: int) -> Action:
         """Return the rules' automatic decision: alla regola for the cards, else the safe refusal."""
         phase = state["phase"]
+        if phase == PUNTATE and state["decl"].get(str(seat), {}).get("reopen"):
+            return {"type": "mantengo"}
         if self._forfait_allowed(state, seat):
             return {"type": FORFAIT}
         if phase == ACCETTA:
@@ -885,6 +926,8 @@ class ChemindeferEngine(Engine):
                 state["decl"][str(seat)] = {"mode": FORFAIT, "amount": 0, "seq": state["seq"]}
                 state["seq"] += 1
                 events.append({"type": "puntata", "seat": seat, "mode": FORFAIT, "amount": 0})
+            elif kind in ("mantengo", "ritiro_puntata"):
+                self._reconsider(state, seat, kind, events)
             else:
                 self._declare(state, seat, action, events)
         elif phase == STALLO:

@@ -43,6 +43,13 @@ def types(specs):
     return [s["type"] for s in specs]
 
 
+def keep_bets(state):
+    """Every punta who lost the cards to a later bet keeps his bet (MANTENGO)."""
+    for seat in E.to_act(state):
+        if state["decl"].get(str(seat), {}).get("reopen"):
+            act(state, seat, "mantengo")
+
+
 def test_registered():
     eng = registry.get("chemin")
     assert isinstance(eng, ChemindeferEngine) and eng.family == "puntate"
@@ -124,6 +131,7 @@ def test_banco_solo_per_la_mano():
     act(state, 4, "banco")
     act(state, 3, "punto", amount=500)
     act(state, 2, "banco")
+    keep_bets(state)
     assert state["bets"] == {"2": 1000} and state["receiver"] == 2 and state["mode"] == "banco"
 
 
@@ -162,6 +170,7 @@ def test_banco_e_rispetto_keeps_the_partial_bets_placed_before_it():
     assert "rispetto" in types(E.legal_actions(state, 2))
     act(state, 2, "rispetto")
     assert state["decl"]["2"]["amount"] == 500  # covers the banco for the difference
+    keep_bets(state)
     assert state["bets"] == {"3": 300, "4": 200, "2": 500} and state["receiver"] == 2
 
 
@@ -170,6 +179,7 @@ def test_banco_e_rispetto_annuls_later_partial_bets():
     act(state, 4, "punto", amount=200)
     act(state, 3, "rispetto")
     act(state, 2, "punto", amount=300)
+    keep_bets(state)
     assert state["bets"] == {"4": 200, "3": 800} and state["receiver"] == 3 and state["mode"] == "rispetto"
 
 
@@ -191,6 +201,7 @@ def test_tavolo_e_tavolo_annuls_partial_bets():
     act(state, 2, "punto", amount=300)
     act(state, 4, "tavolo")
     act(state, 3, "tavolo")
+    keep_bets(state)
     assert state["bets"] == {"3": 500, "4": 500} and state["mode"] == "tavolo_e_tavolo"
     assert state["receiver"] == 3
 
@@ -200,6 +211,7 @@ def test_banco_beats_tavolo_and_rispetto():
     act(state, 2, "punto", amount=300)
     act(state, 4, "rispetto")
     act(state, 3, "banco")
+    keep_bets(state)
     assert state["bets"] == {"3": 1000}
 
 
@@ -209,6 +221,7 @@ def test_partial_bets_valid_up_to_the_posta_in_priority_order():
     act(state, 3, "punto", amount=300)
     act(state, 2, "punto", amount=400)
     # 2 (400) and 3 (300) come first per la mano; 4 keeps only what is left of the posta
+    keep_bets(state)
     assert state["bets"] == {"2": 400, "3": 300, "4": 300} and state["receiver"] == 2
 
 
@@ -217,6 +230,7 @@ def test_highest_bet_gets_the_cards():
     act(state, 2, "punto", amount=200)
     act(state, 3, "punto", amount=500)
     act(state, 4, "passo")
+    keep_bets(state)
     assert state["receiver"] == 3
 
 
@@ -612,3 +626,21 @@ def test_resumed_partita_the_bank_goes_to_the_first_in_turn_among_those_present_
     carry["turn"]["known"] = [7, 8]  # nobody from before is left: drawn at random, as at the start
     state = E.new(CASH, table, SeededRng(4), carry)
     assert E.to_act(state) and state["coup_events"][0]["type"] == "sorteggio_banco"
+
+
+def test_a_punta_who_loses_the_cards_may_withdraw_his_bet():
+    state = coup()
+    act(state, 3, "punto", amount=400)
+    act(state, 2, "punto", amount=600)  # now 2 gets the cards: 3 is asked again
+    assert sorted(E.to_act(state)) == [3, 4]
+    assert types(E.legal_actions(state, 3)) == ["mantengo", "ritiro_puntata"]
+    assert E.timeout_action(state, 3) == {"type": "mantengo"}
+    act(state, 3, "ritiro_puntata")
+    act(state, 4, "passo")
+    assert state["bets"] == {"2": 600} and state["receiver"] == 2
+    state = coup()
+    act(state, 3, "punto", amount=400)
+    act(state, 2, "punto", amount=600)
+    act(state, 3, "mantengo")
+    act(state, 4, "passo")
+    assert state["bets"] == {"2": 600, "3": 400}
