@@ -566,6 +566,8 @@ class Poker5(Engine):
         group = betting.in_hand(b)
         events.append({"type": "piatto_di_parol", "seats": group, "pot": betting.pot_total(b)})
         state["parol_group"] = group
+        # P10 / rules "Adeguamento parol": a joiner covers the difference, so that in the end he has
+        # put in what each parol player put in (the parol players' totals are equal: no all-in).
         target = b["total"][str(group[0])]
         state["parol_due"] = {}
         pending = []

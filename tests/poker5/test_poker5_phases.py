@@ -616,3 +616,88 @@ def test_fixed_limit_bets_are_the_invito(table):
     assert t.types(1)["punto"]["amount"] == {"min": 10, "max": 10}
     t.do(1, "punto", 10)
     assert t.types(2)["rilancio"]["amount"] == {"min": 20, "max": 20}
+
+
+def _showdown_table(table, **kw):
+    t = table(3, dealer=3, **kw)
+    t.dai_carte()
+    t.rig({1: "Ah Ad Ac 9s 8h", 2: "Kh Kd 8c 9c Qh", 3: "Qs Qd 8d 9h Ks"})
+    return t
+
+
+def test_all_in_raiser_shows_even_when_beaten(table):
+    # P11: who went all-in raising shows automatically.
+    t = _showdown_table(table, chips={1: 1000, 2: 1000, 3: 60})
+    t.do(1, "punto", 10)
+    t.do(2, "vedo", 10)
+    t.do(3, "rilancio", 50)  # RESTO, to 50
+    t.do(1, "vedo", 40)
+    t.do(2, "vedo", 40)
+    t.servito_all()
+    t.do(1, "busso")
+    t.do(2, "busso")
+    # No bet in the final round: from its first speaker (1, as 3 is all-in); 2 is asked and hides.
+    assert t.st["shown"].keys() == {"1"} and t.e.to_act(t.st) == [2]
+    t.do(2, "nascondo")
+    assert t.e.is_over(t.st) and t.st["shown"].keys() == {"1", "3"}  # 3 shows although beaten
+    out = t.e.outcome(t.st)
+    assert [p["winners"] for p in out["pots"]] == [[1]]
+
+
+def test_showdown_timeout_hides_and_a_side_pot_winner_shows(table):
+    t = table(3, chips={1: 60, 2: 1000, 3: 1000}, dealer=3)
+    t.dai_carte()
+    t.rig({1: "Ah Ad Ac 9s 8h", 2: "Qs Qd 8d 9h Ks", 3: "Kh Kd 8c 9c Qh"})
+    t.do(1, "busso")
+    t.do(2, "punto", 100)
+    t.do(3, "vedo", 100)
+    t.do(1, "vedo", 50)  # all-in calling: not a raise
+    t.servito_all()
+    t.do(2, "busso")
+    t.do(3, "busso")
+    # From the first speaker of the last round (2): 2 shows; 3 beats 2 in the side pot: shows;
+    # 1 beats everyone in the main pot: shows.
+    assert set(t.st["shown"]) == {"1", "2", "3"} and t.e.is_over(t.st)
+    out = t.e.outcome(t.st)
+    assert [p["winners"] for p in out["pots"]] == [[1], [3]]
+
+
+def test_showdown_timeout_hides(table):
+    t = _showdown_table(table)
+    t.do(1, "busso")
+    t.do(2, "punto", 10)
+    t.do(3, "vedo", 10)
+    t.do(1, "vedo", 10)
+    t.servito_all()
+    t.do(2, "busso")
+    t.do(3, "busso")
+    t.do(1, "busso")
+    assert t.e.to_act(t.st) == [3] and t.e.timeout_action(t.st, 3) == {"type": "nascondo"}
+    t.do(3, "nascondo", timeout=True)
+    assert t.st["hidden"] == [3] and t.st["sitout"]["3"] is False  # not a betting phase
+
+
+def test_sitout_player_keeps_his_cards_at_the_cambio(table):
+    t = _showdown_table(table)
+    t.do(1, "punto", 10)
+    t.do(2, "vedo", 10, timeout=True)
+    assert t.st["sitout"]["2"] is True and 2 not in t.st["b"]["folded"]
+    t.do(3, "vedo", 10)
+    t.do(1, "cambio", cards=["8h"])
+    # seat 2 is sitout: served automatically, the word passes to 3
+    assert t.turn == 3 and t.st["changed"]["2"] == 0
+
+
+def test_hand_cancelled_without_two_players(table):
+    t = table(3, dealer=3, sitout=(1, 2), carry={"pot": 50, "min_pair": "Q"})
+    assert t.e.is_over(t.st)
+    out, carry = t.e.outcome(t.st), t.e.carry(t.st)
+    assert out["chips"] == {"1": 1000, "2": 1000, "3": 1000} and out["carried_out"] == 50
+    assert carry["min_pair"] == "Q" and carry["pot"] == 50
+
+
+def test_parol_pot_with_one_participant_left_goes_to_him(table):
+    t = table(3, dealer=3, carry={"pot": 90, "min_pair": "K", "parol": {"seats": [2, 7]}})
+    assert t.e.is_over(t.st)
+    out = t.e.outcome(t.st)
+    assert out["chips"]["2"] == 1090 and out["carried_in"] == 90 and out["carried_out"] == 0
