@@ -26,6 +26,16 @@ money at risk, plus what the punte lost into it), ``cover`` (what the banker put
 skipped as banker: the cash tables' "three turns" rule), ``penalties``, ``deck``, ``deck_log``.
 
 Money is conserved after every action: ``sum(chips) + sum(bets) + piatto + rake`` never changes.
+
+Seat specs: ``{"seat", "chips" (> 0), "sitout", "prefs", "new"}``; ``new: True`` tells that the
+player has just sat down and has not bet yet (the rotation's newcomer exception); without it the
+engine infers it from ``carry["played"]``. The table sets ``carry["resumed"] = True`` when it
+restarts a game interrupted for want of players: the banco then goes to the first of those present
+at the interruption, or is dealt for again if none of them is left.
+
+Every decision is one seat's (``to_act`` has at most one seat). ``SITOUT`` is offered at every
+decision and is also the timeout action: the seat goes sitout and the rules decide for it (see
+each game's docstring); sitout seats are then played automatically, so ``to_act`` never names one.
 """
 
 from __future__ import annotations
@@ -231,6 +241,7 @@ class BancoEngine(Engine):
             },
             "prefs": {k(s): self.extra_prefs(dict(by_seat[s].get("prefs") or {})) for s in order},
             "played": sorted(played & set(order)),
+            "took_part": [],
             "phase": "accept",
             "actor": None,
             "offers": [],
@@ -277,7 +288,7 @@ class BancoEngine(Engine):
             if tournament or self.newcomer_rule_cash:
                 veterans = [s for s in ring if not state["new"][k(s)]]
                 ring = veterans or ring
-            return ring[0]
+            return int(ring[0])
         candidates = [s for s in order if not state["sitout"][k(s)]]
         if not candidates:
             return None
@@ -431,9 +442,11 @@ class BancoEngine(Engine):
 
     @staticmethod
     def mark_played(state: State, seat: int) -> None:
-        """Record that a seat has bet (it is no longer a newcomer)."""
+        """Record that a seat has bet in this hand (so it is no longer a newcomer)."""
         if seat not in state["played"]:
             state["played"] = sorted([*state["played"], seat])
+        if seat not in state["took_part"]:
+            state["took_part"] = sorted([*state["took_part"], seat])
 
     # -- the contract --------------------------------------------------------------------------
 
@@ -497,6 +510,10 @@ class BancoEngine(Engine):
     def outcome(self, state: State) -> dict[str, Any]:
         """Return the result: final credit and change per seat, rake, banker, sitout and skipped seats.
 
+        ``skipped``: seats that refused the banco or were passed over in sitout; ``missed``: seats
+        that neither held the banco nor bet in this hand (the cash tables' "salta tre turni
+        consecutivi" rule is counted by the table from these).
+
         ``eliminated`` (tournaments) lists the seats left without chips, with the chips each had
         before the banco, for ``games.settemezzo.engine.elimination_ranking``.
         """
@@ -510,6 +527,7 @@ class BancoEngine(Engine):
             "banker": state["banker"],
             "sitout": [int(s) for s, v in state["sitout"].items() if v],
             "skipped": list(state["skipped"]),
+            "missed": [s for s in state["order"] if s not in state["took_part"]],
             "penalties": list(state["penalties"]),
             "eliminated": [
                 {"seat": int(s), "chips_before": state["start_chips"][s], "banker": int(s) == state["banker"]}
@@ -564,6 +582,6 @@ def _same_but_amount(spec: dict[str, Any], action: dict[str, Any]) -> bool:
 
 def total_money(state: State) -> int:
     """Return every cent in the hand: credits, stakes, piatto and rake (conserved by every action)."""
-    return (
+    return int(
         sum(state["chips"].values()) + sum(state["bets"].values()) + int(state["piatto"]) + int(state["rake"])
     )

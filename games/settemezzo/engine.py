@@ -38,6 +38,22 @@ Sitout (decisions documented here, the rules being terse):
   when the punta stood without drawing, stands from "sette_mezzo_soglia_banco", otherwise as soon
   as he exceeds the punta's seen cards by ½ point. Thresholds are half points, allowed
   6, 8, 9, 10, 12, 13 (3, 4, 4½, 5, 6, 6½), default 9 (RULINGS B1).
+
+Other decisions where the chapter is silent or self-contradictory:
+* "NON GIOCO" is never offered: at cash tables the way not to play is to be in sitout before the
+  cards come (the cash rules say so for both variants), in tournaments betting is obligatory.
+* The classica's "se il banco è in sit out al momento della puntata paga il doppio della puntata
+  minima a tutti i giocatori" cannot happen: the classica is cash only, where the banco may be
+  refused freely, and after accepting the banker decides only when his turn comes (then he is
+  played alla regola like the piatto's banker).
+* The newcomer exception of the rotation (skip a seat that has never bet) applies at cash tables
+  too: the cash paragraph only restates the main rule in short.
+* The matta "esce" when it is dealt in a coup, covered or not; every card of a settled coup is
+  shown in its result; a punta who busts shows his cards at once (also in the classica).
+* The piatto variant keeps its deck from coup to coup; should it run out, the discards are
+  shuffled into a new deck (logged in ``deck_log``). A hand at 7½ may still draw (the rules do
+  not forbid it; the matta can make that sensible).
+* At most 8 seats (the 40-card deck must serve every punta and the banker in the classica).
 """
 
 from __future__ import annotations

@@ -177,8 +177,10 @@ def test_refused_actions_change_nothing():
 def test_seeded_sessions_replay_to_a_fixed_result():
     outcomes = random_session(ENGINE, CASH, seed=2029, hands=6, check="none")
     assert outcomes == random_session(ENGINE, CASH, seed=2029, hands=6, check="none")
-    digest = hashlib.sha256(dumps({"o": outcomes}).encode()).hexdigest()[:16]
-    assert digest == "a147eba0065fe371", digest
+    digest = hashlib.sha256(
+        dumps({"o": [[o["banker"], o["chips"], o["rake"]] for o in outcomes]}).encode()
+    ).hexdigest()[:16]
+    assert digest == "de2d97496c7c0b60", digest
     assert sum(o["rake"] for o in outcomes) == 567
     assert outcomes[-1]["chips"] == {
         "1": 1393, "3": 2634, "5": 2988, "7": 3584, "9": 747, "11": 4033, "13": 2888, "15": 800, "17": 2490
