@@ -33,7 +33,9 @@ Decisions taken here where the rules are silent (documented where they are appli
 * Rake (cash tables): each winner pays floor(vincita × 2 × rake %) when a coup is settled; the
   banker's vincita is the sum of the bets he won, the punta's is his bet.
 * The banker's choices after a win (continuo, dimezzo, aumento, passo la mano) are taken at the end
-  of the winning coup, before the next betting window opens, not during it. A declared bet is
+  of the winning coup, before the next betting window opens. During the window he is asked again
+  (TENGO IL BANCO / PASSO LA MANO) only when someone calls banco (solo or e rispetto), as the
+  rules' example says; dimezzo and aumento are not offered inside the window. A declared bet is
   final, except that a punta who loses the cards to a later bet is asked again: MANTENGO or
   RITIRO LA PUNTATA (the "10 secondi per ritirare la sua puntata"; timeout: keep it).
 * When a seguito banco ends (the punta wins, stallo withdrawn, no new seguito), the turn resumes
@@ -112,6 +114,7 @@ LABELS = {
     "ritiro": "RITIRO LA POSTA",
     "attendo": "ATTENDO",
     "mantengo": "MANTENGO LA PUNTATA",
+    "tengo": "TENGO IL BANCO",
     "ritiro_puntata": "RITIRO LA PUNTATA",
 }
 FORFAIT = "forfait"  # runtime-only: a tournament seat that times out or is sitout "perde senza giocare"
@@ -261,6 +264,7 @@ class ChemindeferEngine(Engine):
             "played": list(c.get("played", [])),
             "skipped": dict(c.get("skipped", {})),
             "decl": {},
+            "banker_asked": None,
             "seq": 0,
             "bets": {},
             "settled": {},
@@ -438,6 +442,7 @@ class ChemindeferEngine(Engine):
         ]
 
     def _open_betting(self, state: State) -> None:
+        state["banker_asked"] = None
         state["decl"] = {}
         state["seq"] = 0
         state["obligated"] = None
@@ -496,6 +501,10 @@ class ChemindeferEngine(Engine):
         state["seq"] += 1
         events.append({"type": "puntata", "seat": seat, "mode": kind, "amount": amount})
         after = self._provisional_receiver(state)
+        if kind in ("banco", "rispetto") and state["banco"]["wins"] >= 1 and state["banker_asked"] is None:
+            # "Se, ad esempio, un giocatore chiama banco, il banchiere avrà comunque 10 secondi di tempo
+            # per passare la mano": the banker of a banco that has won is asked TENGO / PASSO LA MANO.
+            state["banker_asked"] = "pending"
         if before is not None and before != after and before != seat:
             # "Se un giocatore a cui spetta ricevere le carte perde questo diritto, verranno comunque a
             # lui concessi almeno 10 secondi per ritirare la sua puntata": he is asked again.
@@ -713,6 +722,12 @@ class ChemindeferEngine(Engine):
             events.append({"type": "continuo", "seat": banker, "posta": state["posta"]})
             self._end_coup(state)
             return
+        self._pass_hand(state, events)
+
+    def _pass_hand(self, state: State, events: list[Event]) -> None:
+        """The banker passes the hand: he collects posta and garage, and the seguito is offered."""
+        banker = state["banker"]
+        seat = state["seats"][str(banker)]
         height = state["posta"]
         held = state["posta"] + state["garage"]
         seat["chips"] += held
@@ -821,7 +836,8 @@ class ChemindeferEngine(Engine):
         if phase == ACCETTA:
             return list(state["candidates"][:1])
         if phase == PUNTATE:
-            return self._betting_open(state)
+            asked = [state["banker"]] if state["banker_asked"] == "pending" else []
+            return [*self._betting_open(state), *asked]
         if phase in (STALLO, BANCO, DECISIONE):
             return [state["banker"]]
         if phase == PUNTA:
@@ -842,6 +858,8 @@ class ChemindeferEngine(Engine):
                 specs.append(_spec("rifiuto"))  # cash tables: refused freely; tournaments: never
             return specs
         if phase == PUNTATE:
+            if seat == state["banker"]:
+                return [_spec("tengo"), _spec("passo_mano")]
             if state["decl"].get(str(seat), {}).get("reopen"):
                 return [_spec("mantengo"), _spec("ritiro_puntata")]
             return self._bet_specs(state, seat)
@@ -873,6 +891,8 @@ class ChemindeferEngine(Engine):
         phase = state["phase"]
         if phase == PUNTATE and state["decl"].get(str(seat), {}).get("reopen"):
             return {"type": "mantengo"}
+        if phase == PUNTATE and seat == state["banker"]:
+            return {"type": "tengo"}
         if self._forfait_allowed(state, seat):
             return {"type": FORFAIT}
         if phase == ACCETTA:
@@ -926,6 +946,13 @@ class ChemindeferEngine(Engine):
                 state["decl"][str(seat)] = {"mode": FORFAIT, "amount": 0, "seq": state["seq"]}
                 state["seq"] += 1
                 events.append({"type": "puntata", "seat": seat, "mode": FORFAIT, "amount": 0})
+            elif seat == state["banker"]:
+                state["banker_asked"] = "done"
+                if kind == "passo_mano":
+                    state["decl"] = {}  # the bets on a banco that is passed are void
+                    self._pass_hand(state, events)
+                else:
+                    events.append({"type": "tengo", "seat": seat})
             elif kind in ("mantengo", "ritiro_puntata"):
                 self._reconsider(state, seat, kind, events)
             else:
@@ -961,7 +988,7 @@ class ChemindeferEngine(Engine):
                 if state["phase"] == ACCETTA:
                     return
             elif phase == PUNTATE:
-                if self._betting_open(state):
+                if self.to_act(state):
                     return
                 self._close_betting(state, events)
                 if state["phase"] == PUNTATE:
@@ -1077,6 +1104,7 @@ class ChemindeferEngine(Engine):
             "priority": self.priority(state) if state["banker"] is not None else [],
             "ferito": state["ferito"],
             "obligated": state["obligated"],
+            "banker_asked": state["banker_asked"],
             "declarations": {s: {"mode": d["mode"], "amount": d["amount"]} for s, d in state["decl"].items()},
             "bets": dict(state["bets"] or state["settled"]),
             "receiver": receiver,

@@ -91,7 +91,7 @@ def test_six_decks_312_cards_and_random_first_banker():
 def banco_solo(state, seat=2):
     act(state, seat, "banco")
     for s in E.to_act(state):
-        act(state, s, "passo")
+        act(state, s, "tengo" if s == state["banker"] else "passo")
 
 
 def test_last_coup_after_the_200th_card_then_reshuffle():
@@ -274,6 +274,8 @@ def play_banco_solo(prefix, seat=2, config=CASH, **kw):
     for s in (2, 3, 4):
         if s != seat:
             act(state, s, "passo")
+    if state["banker_asked"] == "pending":
+        act(state, 1, "tengo")
     return state
 
 
@@ -644,3 +646,25 @@ def test_a_punta_who_loses_the_cards_may_withdraw_his_bet():
     act(state, 3, "mantengo")
     act(state, 4, "passo")
     assert state["bets"] == {"2": 600, "3": 400}
+
+
+def test_banker_may_pass_the_hand_when_banco_is_called():
+    state = coup(wins=1)
+    act(state, 3, "punto", amount=300)
+    assert 1 not in E.to_act(state)  # a partial bet does not ask him
+    act(state, 2, "banco")
+    assert 1 in E.to_act(state) and types(E.legal_actions(state, 1)) == ["tengo", "passo_mano"]
+    assert E.timeout_action(state, 1) == {"type": "tengo"}
+    act(state, 1, "passo_mano")
+    assert state["phase"] == chemin.SEGUITO and state["seats"]["1"]["chips"] == 11_000
+    assert state["decl"] == {} and state["seguito"]["height"] == 1000
+    state = coup(wins=1)
+    act(state, 2, "banco")
+    act(state, 1, "tengo")
+    keep_bets(state)
+    for s in E.to_act(state):
+        act(state, s, "passo")
+    assert state["bets"] == {"2": 1000}
+    state = coup(wins=0)  # a banco that has not won yet: nobody asks the banker
+    act(state, 2, "banco")
+    assert 1 not in E.to_act(state)
