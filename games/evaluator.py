@@ -282,7 +282,10 @@ def _bad_hand(cards: Sequence[str], low: str) -> CardError:
 
 def evaluate(cards: Sequence[str], low: str) -> int:
     """Return the value of five distinct cards of the deck whose lowest rank is ``low``."""
-    bit, values, high, low_t, split, low_mask, _ = _TABLES.get(low) or _table(low)
+    try:
+        bit, values, high, low_t, split, low_mask, _ = _TABLES[low]
+    except KeyError:
+        bit, values, high, low_t, split, low_mask, _ = _table(low)
     try:
         c0, c1, c2, c3, c4 = cards
         m = bit[c0] | bit[c1] | bit[c2] | bit[c3] | bit[c4]
