@@ -10,6 +10,25 @@ table must really wait for.
 Seats are table seat numbers; seat numbers grow clockwise, so "the dealer's left" is the next
 higher seat number, wrapping around (RULINGS G2).
 
+Actions (``type``, with the label the table shows): ``invito`` INVITO / ``sitout`` SITOUT;
+``buio`` BUIO / CONTROBUIO / OVER and ``dai_carte`` DAI CARTE; ``punto`` PUNTO (opening or bet),
+``busso`` BUSSO, ``parol`` PAROL, ``vedo`` VEDO, ``rilancio`` RILANCIO, ``va_bene`` VA BENE,
+``passo`` PASSO (with ``confirm`` when nothing is bet); ``cambio`` with ``cards`` (0–4 of the
+hand; the table's CONFERMA); ``mostro`` MOSTRO / ``nascondo`` NASCONDO; ``partecipo`` PARTECIPO /
+``passo`` PASSO; ``variante`` (giro pazzo). Chip-moving actions carry ``amount`` = the chips put
+in now; a fixed amount is a spec with min = max. RESTO (rules NB.1) is the label of a spec whose
+only amount is the whole credit; for a range reaching the credit the table shows RESTO when the
+chosen amount equals it. Any action may carry ``"timeout": True`` (what ``timeout_action`` gives,
+sent by the runtime's clock): in a betting phase the seat then goes sitout (P14).
+
+Other public helpers: ``use_time_bank(state, seat, seconds)`` (G5: the bank never regenerates and
+travels in ``carry``) and ``register_giro_pazzo_variant`` (P13, for Telesina).
+
+``outcome``: ``chips`` per seat after the hand, ``rake``, ``pots`` (amount, eligible, winners,
+shares, rake), ``carried_in`` / ``carried_out`` (a pot not won: nobody opened, piatto di parol),
+``sitout`` and ``stand_up`` (P15) seats, ``handoff`` when a giro pazzo variant takes the deal.
+Conservation: Σ chips before + carried_in == Σ chips after + rake + carried_out.
+
 Decisions taken here where the rules and the rulings are silent (each also commented in place):
 
 * Amounts are the chips a seat puts in with the action. Pot limit: at most pot + bets of the round
@@ -38,6 +57,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
+from functools import lru_cache
 from itertools import combinations
 from typing import Any, ClassVar
 
@@ -505,11 +525,12 @@ class Poker5(Engine):
         state["show_queue"].remove(seat)
         cards = list(state["hands"][str(seat)])
         state["shown"][str(seat)] = cards
-        value = state["values"][str(seat)] if "values" in state and str(seat) in state["values"] else None
-        ev: Event = {"type": "mostro", "seat": seat, "cards": cards, "auto": auto}
-        if value is not None:
-            ev["punto"] = evaluator.describe(value)
-        events.append(ev)
+        value = state.get("values", {}).get(str(seat))
+        if value is None:
+            value = evaluator.evaluate(cards, state["low"])
+        events.append(
+            {"type": "mostro", "seat": seat, "cards": cards, "auto": auto, "punto": evaluator.describe(value)}
+        )
 
     def _hide(self, state: State, seat: int, events: list[Event], auto: bool = False) -> None:
         state["show_queue"].remove(seat)
@@ -742,7 +763,7 @@ class Poker5(Engine):
             return specs
         if phase == "apertura" and state["opened"] is None and blind is None:
             hand = state["hands"][k]
-            if evaluator.opening_ok(hand, state["min_pair"], state["low"]):
+            if _can_open(tuple(hand), state["min_pair"], state["low"]):
                 if stack == 0:
                     specs.append({"type": "punto", "label": "RESTO", "amount": {"min": 0, "max": 0}})
                 elif opts["bet"]:
@@ -1058,6 +1079,9 @@ class Poker5(Engine):
         if seat is not None:
             out["seat"] = seat
             out["legal"] = self.legal_actions(state, seat)
+            mine = state["hands"].get(str(seat))
+            if mine and len(mine) == 5:
+                out["punto"] = evaluator.describe(evaluator.evaluate(mine, state["low"]))
         return out
 
     def is_over(self, state: State) -> bool:
@@ -1098,6 +1122,12 @@ def use_time_bank(state: State, seat: int, seconds: int) -> int:
     left = max(0, int(state["time_bank"].get(k, 0)) - max(0, seconds))
     state["time_bank"][k] = left
     return left
+
+
+@lru_cache(maxsize=4096)
+def _can_open(hand: tuple[str, ...], min_pair: str, low: str) -> bool:
+    """P5 opening requirement, memoised (a pure function of the cards; asked on every refresh)."""
+    return evaluator.opening_ok(hand, min_pair, low)
 
 
 def _copy_pots(pots: list[dict[str, Any]]) -> list[dict[str, Any]]:
