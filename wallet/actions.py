@@ -16,13 +16,15 @@ from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
+from django.core.mail import mail_admins, send_mail
 from django.db import transaction
 from django.db.models import Q, Sum
 from django.utils import timezone
 
 from piattaforma.actions import audit_record, user_set_status
 from piattaforma.models import User
-from wallet import ledger
+from wallet import ledger, selectors
 from wallet.errors import (
     BuyInOutOfRange,
     DepositLimitExceeded,
@@ -44,6 +46,7 @@ from wallet.models import (
     Payment,
     Posting,
     Realm,
+    ReconciliationRun,
     Transaction,
     TransactionKind,
 )
@@ -963,3 +966,44 @@ def user_self_exclude(
 def new_idempotency_key(prefix: str = "web") -> str:
     """A fresh key for a form or client that does not bring its own."""
     return f"{prefix}:{uuid.uuid4().hex}"
+
+
+# --- reconciliation ------------------------------------------------------------------------------
+
+
+def ledger_reconcile() -> dict[str, Any]:
+    """Check stored balances against postings; record the run; on a difference alert staff.
+
+    The alert is an AuditLog line ("wallet.reconciliation_failed") written with the run, and an
+    e-mail to every active staff user (and to ADMINS) sent after commit.
+    """
+    report = selectors.reconciliation_report()
+    problems = report["mismatches"] + [{"unbalanced_transaction": tx} for tx in report["unbalanced"]]
+    with transaction.atomic():
+        run = ReconciliationRun.objects.create(
+            ok=report["ok"],
+            accounts_checked=report["accounts_checked"],
+            mismatches=problems,
+            realm_totals=report["realm_totals"],
+        )
+        if not report["ok"]:
+            audit_record(
+                actor=None,
+                action="wallet.reconciliation_failed",
+                target=run,
+                data={"problems": problems[:50], "realm_totals": report["realm_totals"]},
+            )
+            transaction.on_commit(lambda: _alert_staff(run.pk, problems, report["realm_totals"]))
+    return {**report, "run_id": run.pk}
+
+
+def _alert_staff(run_id: int, problems: list[dict[str, Any]], totals: dict[str, int]) -> None:
+    subject = f"[Conto di gioco] Riconciliazione {run_id}: {len(problems)} differenze"
+    lines = [f"Totali per ambito: {totals}", "", *(str(p) for p in problems[:100])]
+    body = "\n".join(lines)
+    recipients = list(
+        User.objects.filter(is_staff=True, is_active=True).exclude(email="").values_list("email", flat=True)
+    )
+    if recipients:
+        send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, recipients)
+    mail_admins(subject, body)
