@@ -131,7 +131,10 @@ CELERY_TIMEZONE = "Europe/Rome"
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
+    # Wallet: stored balance = sum of postings for every account; alerts staff on a difference.
+    "wallet-reconcile-nightly": {"task": "wallet.reconcile", "schedule": timedelta(days=1)},
+}
 
 AUTH_USER_MODEL = "piattaforma.User"
 AUTHENTICATION_BACKENDS = [
