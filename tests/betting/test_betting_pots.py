@@ -1,6 +1,8 @@
 """games.betting: limits (P6), the raise-reopening rule, side pots, odd chips (G1) and rake (P12)."""
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from games import betting as bt
 
@@ -160,3 +162,31 @@ def test_round_completion_and_acting():
     assert bt.round_complete(b)
     with pytest.raises(bt.BettingError):
         bt.act(b, 1, "dance")
+
+
+@given(
+    totals=st.lists(st.integers(0, 500), min_size=2, max_size=6),
+    allin=st.lists(st.booleans(), min_size=6, max_size=6),
+    folded=st.lists(st.booleans(), min_size=6, max_size=6),
+    dead=st.integers(0, 300),
+    rake_bp=st.integers(0, 1000),
+    cap=st.one_of(st.none(), st.integers(0, 200)),
+)
+def test_pots_and_settlement_conserve_chips(totals, allin, folded, dead, rake_bp, cap):
+    n = len(totals)
+    b = table([t + (0 if allin[i] else 100) for i, t in enumerate(totals)], dead=dead)
+    for i, t in enumerate(totals):
+        bt.post(b, i + 1, t)
+    for i in range(n):
+        if folded[i] and len(bt.in_hand(b)) > 1:
+            b["folded"].append(i + 1)
+    before = sum(b["stack"].values()) + bt.pot_total(b)
+    pots = bt.pots(b)
+    assert sum(p["amount"] for p in pots) == bt.pot_total(b)
+    for p in pots:
+        assert p["eligible"] and all(s not in b["folded"] for s in p["eligible"])
+    result = bt.settle(b, lambda eligible: eligible[:2], rake_bp=rake_bp, rake_cap=cap)
+    rake = sum(p["rake"] for p in result)
+    assert cap is None or rake <= cap
+    assert sum(b["stack"].values()) + rake == before
+    assert bt.pot_total(b) == 0
