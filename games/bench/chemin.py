@@ -14,7 +14,7 @@ E = ChemindeferEngine()
 
 
 def _coups(n: int, mode: str, seed: int) -> tuple[int, int, int]:
-    """Play ``n`` random coups (5 seats, restarted when chips run out); return coups, dealt, actions."""
+    """Play ``n`` random coups (5 seats, none sitout, restarted when chips run out): coups, dealt, actions."""
     rng = SeededRng(seed)
     config = {"mode": mode, "min_posta": 1000, "min_bet": 100, "rake_bp": 500 if mode == "cash" else 0}
     fresh: list[dict[str, Any]] = [
@@ -31,7 +31,7 @@ def _coups(n: int, mode: str, seed: int) -> tuple[int, int, int]:
             actions += 1
         dealt += bool(state["punta"])
         carry = E.carry(state)
-        seats = next_seats(state, seats, rng)
+        seats = next_seats(state, seats, rng, sitouts=False)
         if sum(1 for s in seats if s["chips"] > 0) < 2:
             seats, carry = fresh, None
     return n, dealt, actions

@@ -354,14 +354,14 @@ class ChemindeferEngine(Engine):
             ring = right_of(order, turn["after"])
             known = turn.get("known", order)
             line = [s for s in ring if s in known] + [s for s in ring if s not in known]
-        tournament = state["config"]["mode"] == "torneo"
-        if tournament:
+        line = [s for s in line if state["seats"][str(s)]["chips"] > 0]
+        if state["config"]["mode"] == "torneo":
             # "se … si è appena seduto al tavolo, cioè se non ha ancora effettuato almeno una puntata,
             # il banco passa al giocatore successivo" (tournament section; the cash section omits it).
             veterans = [s for s in line if s in state["played"]]
             if veterans:
                 line = veterans
-        state["candidates"] = [s for s in line if state["seats"][str(s)]["chips"] > 0]
+        state["candidates"] = line
         state["phase"] = ACCETTA
 
     def _next_candidate(self, state: State, events: list[Event]) -> None:
@@ -950,6 +950,7 @@ class ChemindeferEngine(Engine):
                 state["banker_asked"] = "done"
                 if kind == "passo_mano":
                     state["decl"] = {}  # the bets on a banco that is passed are void
+                    state["result"] = "passo_mano"
                     self._pass_hand(state, events)
                 else:
                     events.append({"type": "tengo", "seat": seat})

@@ -38,13 +38,13 @@ def play_coup(state: State, rng: Rng, hook: Hook | None = None, max_steps: int =
     return state
 
 
-def next_seats(state: State, seats: list[SeatSpec], rng: Rng) -> list[SeatSpec]:
+def next_seats(state: State, seats: list[SeatSpec], rng: Rng, sitouts: bool = True) -> list[SeatSpec]:
     """Carry the credits of an ended coup into the next one's seat specs, toggling sitout now and then."""
     out = ENGINE.outcome(state)
     new = []
     for spec in seats:
         sitout = spec.get("sitout", False)
-        if rng.randbelow(15) == 0:
+        if sitouts and rng.randbelow(15) == 0:
             sitout = not sitout
         new.append({**spec, "chips": out["chips"][str(spec["seat"])], "sitout": sitout})
     return new

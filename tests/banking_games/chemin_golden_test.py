@@ -668,3 +668,11 @@ def test_banker_may_pass_the_hand_when_banco_is_called():
     state = coup(wins=0)  # a banco that has not won yet: nobody asks the banker
     act(state, 2, "banco")
     assert 1 not in E.to_act(state)
+
+
+def test_tournament_newcomer_gets_the_bank_when_no_veteran_has_chips():
+    table = seats()
+    for spec in table[:3]:
+        spec["chips"] = 0
+    carry = {"shoe": rigged_shoe([]), "turn": {"after": 1, "known": [1, 2, 3, 4]}, "played": [1, 2, 3]}
+    assert E.to_act(E.new(TORNEO, table, RNG, carry)) == [4]
