@@ -701,3 +701,23 @@ def test_parol_pot_with_one_participant_left_goes_to_him(table):
     assert t.e.is_over(t.st)
     out = t.e.outcome(t.st)
     assert out["chips"]["2"] == 1090 and out["carried_in"] == 90 and out["carried_out"] == 0
+
+
+@pytest.mark.parametrize(("cap", "rake"), [(None, 150), (100, 100)])
+def test_rake_is_the_rules_cash_example(table, cap, rake):
+    # Rules, "Regole specifiche dei tavoli cash": three players put €10 each, pot €30, rake 5 %
+    # = €1,50; with a €1 cap the rake is €1 and the winner gets €29.
+    t = table(3, chips=5000, dealer=3, invito=500, rake_percent=500, rake_cap=cap)
+    t.dai_carte()
+    t.rig({1: "Ah Ad Ac 9s 8h", 2: "Kh Kd 8c 9c Qh", 3: "Qs Qd 8d 9h Ks"})
+    t.do(1, "punto", 500)
+    t.do(2, "vedo", 500)
+    t.do(3, "vedo", 500)
+    t.servito_all()
+    for _ in range(3):
+        t.do(t.turn, "busso")
+    while not t.e.is_over(t.st):
+        t.do(t.e.to_act(t.st)[0], "nascondo")
+    out = t.e.outcome(t.st)
+    assert out["rake"] == rake
+    assert out["chips"]["1"] == 5000 - 1000 + 3000 - rake
