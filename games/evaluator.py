@@ -69,7 +69,8 @@ KIND_NAMES = ("minima", "media", "massima")
 
 LOWEST_RANKS = ("9", "8", "7", "6", "5")  # the five decks, 2 to 6 players (RULINGS P1)
 
-_SHIFT = 24
+CATEGORY_SHIFT = 24  # value = category << CATEGORY_SHIFT | key (see the module docstring)
+_SHIFT = CATEGORY_SHIFT
 _ACE = 12
 # Suit strength: ♥ 3 > ♦ 2 > ♣ 1 > ♠ 0 (RULINGS P2); games.cards.SUITS is "hdcs", highest first.
 _SUITS_LOW_FIRST = SUITS[::-1]
@@ -186,8 +187,12 @@ def _compute(ranks: Sequence[int], suits: Sequence[int], low_r: int) -> int:
     return _apply(_recipe(tuple(r for r, _ in cards), low_r), [s for _, s in cards])
 
 
-class _Table(NamedTuple):
-    """One deck's lookup tables (see ``_build``)."""
+class DeckTables(NamedTuple):
+    """One deck's lookup tables (see ``_build``), for hot loops that OR the cards' bits themselves.
+
+    The value of five distinct cards with bit mask ``m`` (the OR of their ``bit``) is
+    ``values[high[m >> split] + low[m & low_mask]]``.
+    """
 
     bit: dict[str, int]  # card → 1 << its index in the deck
     values: array[int]  # value of every 5-card hand, at A[high bits] + B[low bits]
@@ -198,10 +203,10 @@ class _Table(NamedTuple):
     cards: tuple[str, ...]
 
 
-_TABLES: dict[str, _Table] = {}
+_TABLES: dict[str, DeckTables] = {}
 
 
-def _build(low: str) -> _Table:
+def _build(low: str) -> DeckTables:
     """Build (once) the tables of a deck.
 
     A hand is the bit mask of its cards' indices. The deck's cards are split in two halves: the low
@@ -245,7 +250,7 @@ def _build(low: str) -> _Table:
                     values.append(flush_base + flush_weight * s0)
                 else:
                     values.append(base + w0 * s0 + w1 * s1 + w2 * s2 + w3 * s3 + w4 * s4)
-    table = _Table(
+    table = DeckTables(
         bit={card: 1 << i for i, card in enumerate(deck)},
         values=values,
         high=high_table,
@@ -258,21 +263,24 @@ def _build(low: str) -> _Table:
     return table
 
 
-def _table(low: str) -> _Table:
-    """Return a deck's table, building it on first use."""
+def deck_tables(low: str) -> DeckTables:
+    """Return the lookup tables of the deck whose lowest rank is ``low``, building them on first use."""
     table = _TABLES.get(low)
     return table if table is not None else _build(low)
+
+
+_table = deck_tables  # the name used before deck_tables was public (games/telesina/hand.py)
 
 
 def build_all() -> None:
     """Build the tables of all five decks now (e.g. at process start instead of on first use)."""
     for low in LOWEST_RANKS:
-        _table(low)
+        deck_tables(low)
 
 
 def deck(low: str) -> list[str]:
     """Return the cards of the deck whose lowest rank is ``low``, in the evaluator's index order."""
-    return list(_table(low).cards)
+    return list(deck_tables(low).cards)
 
 
 def _bad_hand(cards: Sequence[str], low: str) -> CardError:
@@ -285,7 +293,7 @@ def evaluate(cards: Sequence[str], low: str) -> int:
     try:
         bit, values, high, low_t, split, low_mask, _ = _TABLES[low]
     except KeyError:
-        bit, values, high, low_t, split, low_mask, _ = _table(low)
+        bit, values, high, low_t, split, low_mask, _ = deck_tables(low)
     try:
         c0, c1, c2, c3, c4 = cards
         m = bit[c0] | bit[c1] | bit[c2] | bit[c3] | bit[c4]
@@ -298,7 +306,7 @@ def evaluate(cards: Sequence[str], low: str) -> int:
 
 def evaluator_for(low: str) -> Callable[[Sequence[str]], int]:
     """Return ``evaluate`` bound to one deck: the fastest way to value many hands of that deck."""
-    bit, values, high, low_t, split, low_mask, _ = _table(low)
+    bit, values, high, low_t, split, low_mask, _ = deck_tables(low)
 
     def evaluate_in_deck(cards: Sequence[str]) -> int:
         """Return the value of five distinct cards of the deck."""
@@ -386,7 +394,7 @@ def best_hand(cards: Sequence[str], low: str) -> tuple[int, list[str]]:
     scala reale and the cards make more than one, the player plays the one of the higher suit, then
     the higher top card (not simply the highest value), and P4 then applies between players.
     """
-    bit, values, high, low_t, split, low_mask, _ = _TABLES.get(low) or _table(low)
+    bit, values, high, low_t, split, low_mask, _ = _TABLES.get(low) or deck_tables(low)
     try:
         bits = [bit[card] for card in cards]
     except (KeyError, TypeError):
