@@ -37,7 +37,8 @@ Decisions taken here where the rules and the rulings are silent (each also comme
 * A seat left alone because every other seat folded wins every pot at once, also before anyone
   opened.
 * Cash: an all-in-on-invito seat is asked to open and opens for 0 ("RESTO" with amount 0); when
-  nobody opens the cards are collected as usual. Tournament: all-in-on-invito seats are not asked
+  nobody opens the cards are collected as usual. A seat with chips facing only all-in seats may
+  also open for 0 (there is nobody to bet against). Tournament: all-in-on-invito seats are not asked
   and, if nobody with chips opens, the hand goes on to the cambio (rules, "Apertura").
 * The blind raises go round the table once: with two players there is no over.
 * After a blind, the last blind raiser speaks last in the final round even if someone else raised
@@ -769,6 +770,9 @@ class Poker5(Engine):
                 elif opts["bet"]:
                     lo, hi = opts["bet"]
                     specs.append(_amount_spec("punto", "PUNTO", lo, hi, stack))
+                else:
+                    # every other seat is all-in: nothing can be bet, but the game may be opened
+                    specs.append({"type": "punto", "label": "PUNTO", "amount": {"min": 0, "max": 0}})
             specs.append({"type": "busso", "label": "BUSSO"})
             specs.append({"type": "passo", "label": "PASSO", "confirm": CONFIRM_PASSO})
             return specs
