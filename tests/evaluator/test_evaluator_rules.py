@@ -303,3 +303,27 @@ def test_deck_tables_give_the_same_values():
             m |= t.bit[card]
         assert t.values[t.high[m >> t.split] + t.low[m & t.low_mask]] == ev.evaluate(five, low)
     assert ev.category(t.values[0]) == t.values[0] >> ev.CATEGORY_SHIFT
+
+
+def test_pot_winners_every_small_field_of_straight_flushes():
+    # RULINGS P4 over every field of 1 to 3 scale reali of the 32-card deck plus a poker.
+    low = "7"
+    runs = {"minima": "A789T", "media": "789TJ", "massima": "TJQKA"}
+    field_pool = [
+        (kind, suit, ev.evaluate([r + suit for r in ranks], low))
+        for kind, ranks in runs.items()
+        for suit in "hdcs"
+    ]
+    field_pool.append(("poker", "", ev.evaluate(h("Q♥ Q♦ Q♣ Q♠ 7♣"), low)))
+    strength = {"h": 3, "d": 2, "c": 1, "s": 0}
+    for size in (1, 2, 3):
+        for field in combinations(field_pool, size):
+            kinds = {kind for kind, _, _ in field}
+            if {"minima", "massima"} <= kinds and "media" not in kinds:
+                # The best minima (same top card: the higher suit) takes the pot.
+                expected = max(
+                    (strength[suit], i) for i, (kind, suit, _) in enumerate(field) if kind == "minima"
+                )[1]
+            else:
+                expected = max(range(size), key=lambda i: field[i][2])
+            assert ev.pot_winners([v for _, _, v in field]) == [expected], field
