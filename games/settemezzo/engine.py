@@ -226,7 +226,7 @@ class SetteEMezzo(BancoEngine):
             if state["caps"][k(p)] > 0:
                 self._deal_down(state, p, rng, events)
             else:
-                state["hands"][k(p)]["status"] = "out"  # all-in banker: not covered (RULINGS: see banco.py)
+                state["hands"][k(p)]["status"] = "out"  # all-in banker: not covered (see punta_caps)
         self._deal_down(state, state["banker"], rng, events)
         self._next_classica(state, events, rng)
 
@@ -278,12 +278,11 @@ class SetteEMezzo(BancoEngine):
         bet = state["bets"].pop(k(p))
         bp = state["config"]["rake_bp"]
         won = punta_wins(punta_cards, bank_cards)
+        rk = rake_of(bet, bp)  # piatto variant: whoever wins the coup pays vincita × 2 × %
         if won:
-            rk = rake_of(bet, bp)
             state["piatto"] -= bet
             state["chips"][k(p)] += 2 * bet - rk
         else:
-            rk = rake_of(bet, bp)
             state["piatto"] += bet - rk
         state["rake"] += rk
         h["status"] = "won" if won else "lost"

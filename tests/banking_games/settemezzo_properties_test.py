@@ -8,8 +8,12 @@ state and views round-trip through JSON; refused actions leave the state unchang
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from games.cards import italian_deck
 from games.registry import get
+from games.settemezzo.engine import points
 from tests.banking_games.settemezzo_support import random_session
 
 ENGINE = get("settemezzo")
@@ -36,3 +40,16 @@ def test_thousand_random_sessions_conserve_money_and_cards(name):
     assert any(o["banker"] is not None for o in outcomes) and any(o["rake"] for o in outcomes) == (
         name != "piatto-torneo"
     )
+
+
+@given(st.lists(st.sampled_from(italian_deck()), min_size=1, max_size=7, unique=True))
+def test_points_give_the_matta_its_best_value(cards):
+    others = sum(1 if c[0] in "JQK" else 2 * int(c[0].replace("A", "1")) for c in cards if c != "Kd")
+    if "Kd" not in cards:
+        assert points(cards) == others
+    elif cards == ["Kd"]:
+        assert points(cards) == 1  # RULINGS B1: alone it counts ½
+    else:
+        totals = [others + v for v in (1, 2, 4, 6, 8, 10, 12, 14)]
+        fitting = [t for t in totals if t <= 15]
+        assert points(cards) == (max(fitting) if fitting else min(totals))

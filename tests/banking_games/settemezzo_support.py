@@ -192,6 +192,7 @@ def check_state(engine: Engine, state: dict[str, Any], total: int) -> None:
     assert all(v >= 0 for v in state["chips"].values()) and state["piatto"] >= 0
     if state["deck"] or state.get("hands") or state.get("mazzetti"):
         assert cards_in(state) == Counter(italian_deck())
+    assert all(len(m["cards"]) >= 4 for m in state.get("mazzetti", []))  # RULINGS B2
     assert loads(dumps(state)) == state
     for seat in [None, *state["order"]]:
         view = engine.view(state, seat)
