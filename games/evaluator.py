@@ -230,6 +230,7 @@ def _build(low: str) -> DeckTables:
     ranks = [low_r + i // 4 for i in range(n)]
     suits = [i % 4 for i in range(n)]
     split = n // 2
+    bit = {card: 1 << i for i, card in enumerate(deck)}
     low_sets: list[list[tuple[int, ...]]] = []
     low_table = array("H", bytes(2 << split))
     for k in range(6):
@@ -239,11 +240,12 @@ def _build(low: str) -> DeckTables:
             low_table[sum(1 << i for i in cards)] = position
         low_sets.append(sets)
     high_table = array("I", bytes(4 << (n - split)))
-    values = array("I")
+    values = array("I", bytes(4 * comb(n, 5)))
+    position = 0
     recipes: dict[tuple[int, ...], _Recipe] = {}
     for h in range(6):
         for high_cards in combinations(range(split, n), h):
-            high_table[sum(1 << (i - split) for i in high_cards)] = len(values)
+            high_table[sum(1 << (i - split) for i in high_cards)] = position
             for low_cards in low_sets[5 - h]:
                 a, b, c, d, e = low_cards + high_cards  # ascending
                 rs = (ranks[e], ranks[d], ranks[c], ranks[b], ranks[a])
@@ -253,11 +255,13 @@ def _build(low: str) -> DeckTables:
                 base, (w0, w1, w2, w3, w4), flush_base, flush_weight = recipe
                 s0, s1, s2, s3, s4 = suits[e], suits[d], suits[c], suits[b], suits[a]
                 if flush_base >= 0 and s0 == s1 == s2 == s3 == s4:
-                    values.append(flush_base + flush_weight * s0)
+                    values[position] = flush_base + flush_weight * s0
                 else:
-                    values.append(base + w0 * s0 + w1 * s1 + w2 * s2 + w3 * s3 + w4 * s4)
+                    values[position] = base + w0 * s0 + w1 * s1 + w2 * s2 + w3 * s3 + w4 * s4
+                position += 1
+    assert position == len(values)
     table = DeckTables(
-        bit={card: 1 << i for i, card in enumerate(deck)},
+        bit=bit,
         values=values,
         high=high_table,
         low=low_table,
