@@ -1,0 +1,336 @@
+"""Table conventions shared by the giochi a puntate of the poker family (Poker 5 carte, Telesina).
+
+Written for Telesina from the conventions of ``games.poker5`` (seat specs, table options, the
+invito round, the betting buttons, P11 showdown order, P14 sitout and timeout, the time bank), so
+that both games keep one behaviour; Poker 5 carte can move its private copies here. Every helper
+works on plain state data with these keys: ``cfg`` (the validated table options), ``b`` (the
+``games.betting`` state), ``order``, ``prefs``, ``sitout``, ``missed``, ``time_bank``,
+``pending``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games import betting, evaluator
+from games.engine import (
+    Action,
+    ConfigError,
+    Engine,
+    Event,
+    HandOver,
+    IllegalAction,
+    InvalidAmount,
+    InvalidCards,
+    NotYourTurn,
+    SeatSpec,
+    State,
+    UnknownAction,
+    spec_matches,
+)
+
+SHOW_PREFS = ("chiedi", "mostra", "nascondi")
+CONFIRM_PASSO = "Vuoi davvero passare? Nessuno ha puntato."
+
+# Table options of every poker-family game (RULINGS G5, P6, P12, P15), with defaults.
+TABLE_DEFAULTS: dict[str, Any] = {
+    "limit": betting.NL,
+    "invito": 100,
+    "cash": True,
+    "rake_percent": 0,  # basis points, at most 1000 (10 %: the rules pay out at least 90 %)
+    "rake_cap": None,
+    "decision_seconds": 30,
+    "time_bank": 0,
+}
+
+
+def k(seat: int) -> str:
+    """The string key of a seat in state dicts (JSON keeps string keys only)."""
+    return str(seat)
+
+
+def validate_table(config: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
+    """Check the shared table options plus a game's ``extra`` ones (name -> default); fill defaults."""
+    if not isinstance(config, dict):
+        raise ConfigError()
+    known = {*TABLE_DEFAULTS, "min_credit", *extra}
+    unknown = set(config) - known
+    if unknown:
+        raise ConfigError(f"Opzioni sconosciute: {', '.join(sorted(unknown))}")
+    out = {key: config.get(key, default) for key, default in {**TABLE_DEFAULTS, **extra}.items()}
+    out["min_credit"] = config.get("min_credit", out["invito"])
+    if out["limit"] not in betting.LIMITS:
+        raise ConfigError("Limite di puntata non valido (NL, PL, FL)")
+    for key in ("invito", "min_credit", "decision_seconds"):
+        if type(out[key]) is not int or out[key] < 1:
+            raise ConfigError(f"{key}: serve un intero positivo")
+    if type(out["cash"]) is not bool:
+        raise ConfigError("cash: serve un booleano")
+    rp = out["rake_percent"]
+    if type(rp) is not int or not 0 <= rp <= 1000:
+        raise ConfigError("rake_percent: intero in punti base da 0 a 1000 (10%)")
+    cap = out["rake_cap"]
+    if cap is not None and (type(cap) is not int or cap < 0):
+        raise ConfigError("rake_cap: intero non negativo o nullo")
+    if type(out["time_bank"]) is not int or out["time_bank"] < 0:
+        raise ConfigError("time_bank: intero non negativo")
+    if not out["cash"]:
+        out["rake_percent"], out["rake_cap"] = 0, None  # P12: rake on cash tables only
+    return out
+
+
+def check_seats(seats: list[SeatSpec], title: str) -> dict[int, SeatSpec]:
+    """Check the seat specs (2 to 6, distinct int seats, int chips ≥ 0); return them by seat."""
+    if not isinstance(seats, list) or not 2 <= len(seats) <= 6:
+        raise ConfigError(f"{title} si gioca da 2 a 6 giocatori")
+    out: dict[int, SeatSpec] = {}
+    for spec in seats:
+        if (
+            not isinstance(spec, dict)
+            or type(spec.get("seat")) is not int
+            or type(spec.get("chips")) is not int
+            or spec["chips"] < 0
+            or spec["seat"] in out
+        ):
+            raise ConfigError("Posto non valido")
+        out[spec["seat"]] = spec
+    return out
+
+
+def next_after(order: list[int], seat: int) -> int:
+    """The first seat clockwise after ``seat`` (which need not be in ``order``); seats grow clockwise."""
+    ordered = sorted(order)
+    return next((s for s in ordered if s > seat), ordered[0])
+
+
+def clockwise(seats: list[int], dealer: int) -> list[int]:
+    """The seats clockwise from the dealer's left, the dealer last (RULINGS G2)."""
+    ordered = sorted(seats)
+    i = ordered.index(dealer)
+    return ordered[i + 1 :] + ordered[: i + 1]
+
+
+def ring(order: list[int], start: int, inclusive: bool) -> list[int]:
+    """The seats of ``order`` (a clockwise list) going round from ``start``."""
+    i = order.index(start)
+    out = order[i:] + order[:i]
+    return out if inclusive else out[1:]
+
+
+def use_time_bank(state: State, seat: int, seconds: int) -> int:
+    """Spend time-bank seconds of a seat (it never regenerates, RULINGS G5); return the seconds left.
+
+    Same behaviour as ``games.poker5.use_time_bank``; kept here so that Telesina does not import
+    the Poker package (which will import Telesina for the giro pazzo).
+    """
+    key = k(seat)
+    left = max(0, int(state["time_bank"].get(key, 0)) - max(0, seconds))
+    state["time_bank"][key] = left
+    return left
+
+
+def check_action(
+    engine: Engine, state: State, seat: Any, action: Any, refused: type[IllegalAction]
+) -> tuple[Action, bool]:
+    """Validate a seat's action against ``engine.legal_actions`` without changing anything (G6).
+
+    Return the action without its ``"timeout": True`` marker (sent by the runtime's clock with
+    ``timeout_action``) and whether it was there. Raise ``HandOver``, ``NotYourTurn``,
+    ``UnknownAction``, ``InvalidCards`` (a ``card``/``cards`` not allowed), ``InvalidAmount`` or
+    ``refused`` (the game's own error) for anything else the specs do not allow.
+    """
+    if state["phase"] == "fine":
+        raise HandOver()
+    if type(seat) is not int or seat not in engine.to_act(state):
+        raise NotYourTurn()
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise UnknownAction()
+    timeout = False
+    if "timeout" in action:
+        if action["timeout"] is not True:
+            raise UnknownAction()
+        timeout = True
+        action = {key: v for key, v in action.items() if key != "timeout"}
+    specs = engine.legal_actions(state, seat)
+    if not any(spec_matches(sp, action) for sp in specs):
+        if not any(sp["type"] == action["type"] for sp in specs):
+            raise UnknownAction()
+        if "card" in action or "cards" in action:
+            raise InvalidCards()
+        raise InvalidAmount() if "amount" in action else refused()
+    return action, timeout
+
+
+# ---------------------------------------------------------------------- invito (P14, P15)
+
+
+def start_invito(state: State, events: list[Event]) -> list[int]:
+    """Take or ask the invito from every seat; return the seats that must still answer INVITO/SITOUT.
+
+    Cash: sitout seats and seats below the credito residuo minimo are not dealt in (missed hand
+    counted, P15); automatic invito posts it; the others are asked. Tournament: the invito is taken
+    from everyone with chips, sitout seats included, and sitout seats then fold (P14).
+    """
+    cfg, b = state["cfg"], state["b"]
+    pending = []
+    for s in state["order"]:
+        key = k(s)
+        chips = b["stack"][key]
+        if cfg["cash"]:
+            if state["sitout"][key] or chips < cfg["min_credit"] or chips == 0:
+                if not state["sitout"][key]:
+                    state["sitout"][key] = True
+                    events.append({"type": "sitout", "seat": s, "reason": "credito"})
+                state["missed"][key] += 1
+                b["folded"].append(s)
+            elif state["prefs"][key]["invito_automatico"]:
+                post_invito(state, s, events)
+            else:
+                pending.append(s)
+        elif chips == 0:
+            b["folded"].append(s)  # eliminated from the tournament
+        else:
+            post_invito(state, s, events)
+            if state["sitout"][key]:
+                b["folded"].append(s)
+                events.append({"type": "passo", "seat": s, "auto": True})
+    return pending
+
+
+def post_invito(state: State, seat: int, events: list[Event]) -> None:
+    """Put a seat's invito in the pot (all of its chips if fewer)."""
+    paid = betting.post(state["b"], seat, state["cfg"]["invito"])
+    state["missed"][k(seat)] = 0
+    events.append({"type": "invito", "seat": seat, "amount": paid})
+
+
+def answer_invito(state: State, seat: int, typ: str, events: list[Event]) -> None:
+    """Apply a seat's INVITO or SITOUT answer."""
+    state["pending"].remove(seat)
+    if typ == "invito":
+        post_invito(state, seat, events)
+        return
+    key = k(seat)
+    state["sitout"][key] = True
+    state["missed"][key] += 1
+    state["b"]["folded"].append(seat)
+    events.append({"type": "sitout", "seat": seat, "reason": "invito"})
+
+
+def invito_specs(state: State, seat: int) -> list[dict[str, Any]]:
+    """The INVITO / SITOUT buttons of a cash table."""
+    amt = min(state["cfg"]["invito"], state["b"]["stack"][k(seat)])
+    return [
+        {"type": "invito", "label": "INVITO", "amount": {"min": amt, "max": amt}},
+        {"type": "sitout", "label": "SITOUT"},
+    ]
+
+
+def refund_inviti(b: betting.Betting) -> None:
+    """Give the inviti of a hand that cannot start back (a carried pot keeps waiting)."""
+    for s in b["order"]:
+        key = k(s)
+        b["stack"][key] += b["total"][key]
+        b["total"][key] = 0
+
+
+# ---------------------------------------------------------------------- betting buttons (P6, P9)
+
+
+def amount_spec(typ: str, label: str, lo: int, hi: int, stack: int) -> dict[str, Any]:
+    """A spec with an amount range; NB.1 of the rules: the button reads RESTO for the whole credit."""
+    if lo == hi == stack:
+        label = "RESTO"
+    return {"type": typ, "label": label, "amount": {"min": lo, "max": hi}}
+
+
+def betting_specs(state: State, seat: int, min_bet: int | None = None) -> list[dict[str, Any]]:
+    """PASSO / BUSSO / PUNTO / RILANCIO / VEDO (RESTO) for a seat in an ordinary betting round."""
+    b, cfg = state["b"], state["cfg"]
+    stack = b["stack"][k(seat)]
+    opts = betting.options(
+        b, seat, limit=cfg["limit"], min_bet=min_bet or cfg["invito"], increment=cfg["invito"]
+    )
+    specs: list[dict[str, Any]] = []
+    if opts["check"]:
+        specs.append({"type": "busso", "label": "BUSSO"})
+        if opts["bet"]:
+            lo, hi = opts["bet"]
+            specs.append(amount_spec("punto", "PUNTO", lo, hi, stack))
+        specs.append({"type": "passo", "label": "PASSO", "confirm": CONFIRM_PASSO})
+        return specs
+    call = opts["call"]
+    label = "RESTO" if call == stack else "VEDO"
+    specs.append({"type": "vedo", "label": label, "amount": {"min": call, "max": call}})
+    if opts["raise"]:
+        lo, hi = opts["raise"]
+        specs.append(amount_spec("rilancio", "RILANCIO", lo, hi, stack))
+    specs.append({"type": "passo", "label": "PASSO"})
+    return specs
+
+
+def betting_timeout(specs: list[dict[str, Any]]) -> dict[str, Any]:
+    """P14: a sitout or timed-out seat checks when it may, else folds."""
+    return {"type": "busso"} if any(sp["type"] == "busso" for sp in specs) else {"type": "passo"}
+
+
+def apply_bet(state: State, seat: int, action: dict[str, Any]) -> Event:
+    """Apply a validated PASSO / BUSSO / PUNTO / RILANCIO / VEDO; return its event.
+
+    A bet or raise of the whole stack marks the seat as an all-in raiser, who shows at showdown
+    (P11, ``state["allin_raisers"]``).
+    """
+    b = state["b"]
+    typ = action["type"]
+    amount = int(action.get("amount", 0))
+    ev: Event = {"type": typ, "seat": seat}
+    if typ == "passo":
+        betting.act(b, seat, "fold")
+    elif typ == "busso":
+        betting.act(b, seat, "check")
+    elif typ == "vedo":
+        betting.act(b, seat, "call")
+        ev["amount"] = amount
+    else:
+        betting.act(b, seat, "bet" if typ == "punto" else "raise", amount)
+        ev["amount"] = amount
+        if b["stack"][k(seat)] == 0:
+            state["allin_raisers"].append(seat)
+            ev["resto"] = True
+    return ev
+
+
+def next_to_bet(b: betting.Betting, start: int, inclusive: bool = False) -> int | None:
+    """The next seat from ``start`` that must still speak in this round, or None."""
+    if len(betting.in_hand(b)) <= 1:
+        return None
+    return next((s for s in ring(b["order"], start, inclusive) if betting.needs_action(b, s)), None)
+
+
+# ---------------------------------------------------------------------- showdown (P11)
+
+
+def must_show(state: State, seat: int, pots_preview: list[dict[str, Any]]) -> bool:
+    """Tell whether a seat shows automatically at showdown (RULINGS P11).
+
+    It does if it went all-in raising, or if it beats the best hand shown so far in some pot it may
+    win (or nothing is shown there yet), so every pot has a shown winner. ``state["values"]`` holds
+    the hands' values (``games.evaluator`` order), ``state["shown"]`` the seats that showed.
+    """
+    if seat in state["allin_raisers"]:
+        return True
+    values, shown = state["values"], state["shown"]
+    mine = values[k(seat)]
+    for pot in pots_preview:
+        if seat not in pot["eligible"]:
+            continue
+        seen = [values[k(s)] for s in pot["eligible"] if k(s) in shown]
+        if not seen or evaluator.beats(mine, seen[evaluator.pot_winners(seen)[0]]):
+            return True
+    return False
+
+
+def show_pref(state: State, seat: int) -> str:
+    """The MOSTRO / NASCONDO preference of a seat (a sitout seat hides)."""
+    key = k(seat)
+    return "nascondi" if state["sitout"][key] else str(state["prefs"][key]["mostra_nascondi"])
