@@ -119,8 +119,7 @@ class Mazzetti(BancoEngine):
         return [i for i, m in enumerate(state["mazzetti"]) if m["owner"] is None]
 
     def _bet_range(self, state: State, p: int) -> tuple[int, int]:
-        hi = min(state["caps"][k(p)], state["chips"][k(p)])
-        return min(state["config"]["min_bet"], hi), hi
+        return self.bet_range(state, p, state["caps"][k(p)])
 
     def _next_bet(self, state: State, events: list[Event], rng: Rng) -> None:
         """Ask the next punta to choose, penalise or skip those who cannot, or turn the cards."""

@@ -412,6 +412,12 @@ class BancoEngine(Engine):
         events.append({"type": "accetto", "seat": seat, "cover": cover, "max_bet": state["max_bet"]})
         self.start_banco(state, events, rng)
 
+    @staticmethod
+    def bet_range(state: State, p: int, cap: int) -> tuple[int, int]:
+        """Return a punta's bet range: the minimum bet up to the cap; all-in below the minimum."""
+        hi = min(cap, state["chips"][k(p)])
+        return min(state["config"]["min_bet"], hi), hi
+
     def pay_punta(
         self, state: State, p: int, won: bool, events: list[Event], extra: dict[str, Any]
     ) -> dict[str, Any]:

@@ -387,10 +387,8 @@ class SetteEMezzo(BancoEngine):
     # -- actions -------------------------------------------------------------------------------
 
     def _bet_range(self, state: State, p: int) -> tuple[int, int]:
-        chips = state["chips"][k(p)]
         cap = state["piatto"] if state["config"]["variant"] == "piatto" else state["caps"][k(p)]
-        hi = min(cap, chips)
-        return min(state["config"]["min_bet"], hi), hi
+        return self.bet_range(state, p, int(cap))
 
     def play_specs(self, state: State, seat: int) -> list[dict[str, Any]]:
         """STO / TIRO (with the amount when betting), SITOUT."""
