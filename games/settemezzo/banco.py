@@ -65,11 +65,6 @@ CANONICAL = italian_deck()
 CARD_INDEX = {c: i for i, c in enumerate(CANONICAL)}
 
 
-class NoBanco(IllegalAction):
-    code = "no_banco"
-    default_message = "Il banco non è stato formato"
-
-
 def k(seat: int) -> str:
     """Return the JSON key of a seat."""
     return str(seat)
