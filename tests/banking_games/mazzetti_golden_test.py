@@ -185,3 +185,13 @@ def test_seeded_sessions_replay_to_a_fixed_result():
     assert outcomes[-1]["chips"] == {
         "1": 1393, "3": 2634, "5": 2988, "7": 3584, "9": 747, "11": 4033, "13": 2888, "15": 800, "17": 2490
     }  # fmt: skip
+
+
+def test_cash_tables_make_no_mazzetto_for_who_was_in_sitout_before_the_hand():
+    rng = deck_rng()
+    state = ENGINE.new(CASH, seats(10000, 5000, 5000, 5000, sitout=(5,)), rng, after(7, [1, 3, 5, 7]))
+    play(ENGINE, state, rng, (1, {"type": "rifiuto"}))  # free at cash tables: the right one is asked
+    assert ENGINE.to_act(state) == [3] and state["skipped"] == [1]
+    assert ENGINE.legal_actions(state, 3)[0]["amount"] == {"min": 1000, "max": 2500}  # punte: 7 and 1
+    play(ENGINE, state, rng, (3, {"type": "accetto", "amount": 1000}))
+    assert state["punte"] == [7, 1] and state["count"] == 3  # 5 was in sitout before the hand
