@@ -591,7 +591,14 @@ class Bestia(Engine):
         }
 
     def outcome(self, state: State) -> dict[str, Any]:
-        """Return the result: final chips per seat, rake, the piatto carried in and out, stand-ups."""
+        """Return the result: final chips per seat, rake, the piatto carried in and out, stand-ups.
+
+        ``chips`` (every seat dealt in, string keys) + ``rake`` + ``carried_out`` equals the starting
+        chips + ``carried_in``; the runtime keeps ``carried_out`` in the table's pot account.
+        ``missed``: per seat, the consecutive smazzate ended in sitout; ``stand_up`` (cash tables):
+        the seats at 3, to be stood up. ``eliminated`` (tournaments): the seats left without chips,
+        out before the next invito ("eliminati … a inizio smazzata, prima di mettere l'invito").
+        """
         if state["phase"] != OVER:
             raise IllegalAction("La smazzata non è terminata")
         chips = state["chips"]
@@ -613,6 +620,7 @@ class Bestia(Engine):
             "sitout": sorted(int(s) for s, v in state["sitout"].items() if v),
             "missed": missed,
             "stand_up": sorted(int(s) for s, n in missed.items() if n >= STAND_UP_AFTER) if cash else [],
+            "eliminated": [] if cash else sorted(int(s) for s, c in chips.items() if c == 0),
         }
 
     def carry(self, state: State) -> dict[str, Any] | None:

@@ -488,3 +488,17 @@ def test_views_show_own_hand_briscola_and_counts_never_others_or_the_stock():
     for text in (dumps(v1), dumps(spectator)):
         assert '"Kd"' not in text and '"4s"' not in text and '"Ah"' not in text and '"Qd"' not in text
     assert [s["type"] for s in v1["legal_actions"]][:2] == ["passo", "servito"]
+
+
+def test_tournament_players_without_chips_are_eliminated_even_after_paying_a_bestia():
+    hands = [["Ah", "Ac", "As"], ["2h", "2c", "2s"]]
+    st = deal(hands, "2d", chips=[1000, 600], config={"mode": "tournament", "invito": 300})
+    assert st["bestia"] == 300  # the lowest credit left: 600 - 300
+    servito_all(st, [0, 1])
+    play_out(st, "Ah", "2h", "Ac", "2c", "As", "2s")
+    out = ENGINE.outcome(st)
+    assert out["chips"] == {"0": 1300, "1": 0} and out["carried_out"] == 300
+    assert out["eliminated"] == [1] and out["stand_up"] == []
+    seats = [{"seat": 0, "chips": 1300}, {"seat": 1, "chips": 0}]
+    nxt = ENGINE.new({"mode": "tournament", "invito": 300}, seats, SeededRng(0), ENGINE.carry(st))
+    assert nxt["ended_by"] == "pochi_giocatori" and nxt["piatto"] == 300
