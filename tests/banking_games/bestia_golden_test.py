@@ -502,3 +502,28 @@ def test_tournament_players_without_chips_are_eliminated_even_after_paying_a_bes
     seats = [{"seat": 0, "chips": 1300}, {"seat": 1, "chips": 0}]
     nxt = ENGINE.new({"mode": "tournament", "invito": 300}, seats, SeededRng(0), ENGINE.carry(st))
     assert nxt["ended_by"] == "pochi_giocatori" and nxt["piatto"] == 300
+
+
+def test_registered_as_a_puntate_engine():
+    from games.engine import Engine
+    from games.registry import get
+
+    engine = get("bestia")
+    assert isinstance(engine, Engine) and engine.family == "puntate" and engine.title == "Bestia"
+    assert (engine.min_seats, engine.max_seats) == (2, 8)
+
+
+def test_the_timeout_is_accepted_in_every_phase_and_never_listed_as_a_button():
+    st = deal(ONE_TRICK_EACH, "2d")
+    assert ENGINE.can_apply(st, 0, ENGINE.timeout_action(st, 0))
+    assert all(s["type"] != "sitout" for s in ENGINE.legal_actions(st, 0))
+    act(st, 0, "servito")
+    act(st, 1, "passo")
+    act(st, 2, "servito")
+    assert st["phase"] == "buio" and ENGINE.can_apply(st, 1, ENGINE.timeout_action(st, 1))
+    act(st, 1, "sitout")
+    assert st["phase"] == "gioco"
+    with pytest.raises(NotYourTurn):
+        ENGINE.timeout_action(st, 2)
+    act(st, 0, "sitout")  # seat 0 leads automatically, then seat 2 must act
+    assert ENGINE.to_act(st) == [2] and st["deal"]["trick"] == [[0, "Ah"]]
