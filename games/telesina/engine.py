@@ -7,6 +7,22 @@ card to turn up (``scopri``); ``mostra`` (showdown choices); then ``fine``. Deci
 nobody (a preference, a sitout seat, a deal-out) are taken by the engine itself, so ``to_act``
 only names the seats the table must really wait for.
 
+Actions (``type``, with the label the table shows): ``scelta`` with ``vele`` and
+``distribuzione`` (the dealer's panel, CONFERMA); ``invito`` INVITO / ``sitout`` SITOUT (cash);
+``scopro`` with ``card`` (the covered card to turn up, CONFERMA); ``busso`` BUSSO, ``punto`` PUNTO,
+``vedo`` VEDO, ``rilancio`` RILANCIO, ``passo`` PASSO (with ``confirm`` when nothing is bet);
+``mostro`` MOSTRO / ``nascondo`` NASCONDO. Chip-moving actions carry ``amount`` = the chips put in
+now; RESTO is the label of a spec whose only amount is the whole credit. Any action may carry
+``"timeout": True`` (what ``timeout_action`` gives, sent by the runtime's clock): in a betting
+phase the seat then goes sitout (P14). The time bank is ``games.poker_common.use_time_bank``.
+
+``outcome``: ``chips`` per seat, ``rake``, ``pots`` (amount, eligible, winners, shares, rake),
+``carried_in`` / ``carried_out``, ``sitout`` and ``stand_up`` (P15) seats, ``vele`` and
+``distribuzione`` played. Conservation: Σ chips before + carried_in == Σ chips after + rake +
+carried_out. ``view`` shows every seat's up cards and number of covered cards, the viewer's own
+cards (and pending choice), the revealed vele only, the shown hands with the five cards played,
+``leader`` (best hand showing, T4) and ``first`` (who speaks first) of the round.
+
 Seats are table seat numbers that grow clockwise; the dealer's left is the next higher seat
 (RULINGS G2). Pots, limits, side pots, rake and odd chips are ``games.betting``; hands are
 ``games.telesina.hand`` on the evaluator's tables; vele layouts are data in

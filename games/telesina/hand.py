@@ -108,13 +108,22 @@ class ViewOfVele:
         return best, masks[vals.index(best)]
 
     def value(self, own: Sequence[str]) -> int:
-        """Return the value of the best five of ``own`` plus one usable vele set (-1 if under five)."""
+        """Return the value of the best five of ``own`` plus one usable vele set (-1 if under five).
+
+        The hot path: one pass of table reads per vele-set size, no list of candidates kept.
+        """
         t = self.t
-        masks = self._candidates(own)
-        if not masks:
-            return -1
-        best = max([t.values[t.high[m >> t.split] + t.low[m & t.low_mask]] for m in masks])
-        return best if best < _SR else self._pick(masks)[0]
+        bit, values, high, low_t, split, lm = t.bit, t.values, t.high, t.low, t.split, t.low_mask
+        own_bits = [bit[c] for c in own]
+        n = len(own_bits)
+        best = -1
+        for k, vmasks in enumerate(self.by_size):
+            if vmasks and 5 - k <= n:
+                omasks = [sum(c) for c in combinations(own_bits, 5 - k)]
+                x = max([values[high[(m := v | o) >> split] + low_t[m & lm]] for v in vmasks for o in omasks])
+                if x > best:
+                    best = x
+        return best if best < _SR else self._pick(self._candidates(own))[0]
 
     def best(self, own: Sequence[str]) -> tuple[int, int, tuple[str, ...]]:
         """Return (value, five-card mask, vele letters used) of the hand a player plays."""
