@@ -122,6 +122,13 @@ class Poker5(Engine):
     family: ClassVar[str] = "puntate"
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 6
+    table_settings: ClassVar[dict[str, str]] = {
+        "cash": "cash",
+        "rake_bp": "rake_percent",
+        "rake_cap": "rake_cap",
+        "tempo_giocata": "decision_seconds",
+        "time_bank": "time_bank",
+    }
 
     # ------------------------------------------------------------------ configuration
 
