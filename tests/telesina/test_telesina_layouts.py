@@ -163,3 +163,16 @@ def test_a_ninth_layout_is_one_entry(monkeypatch):
     t.play_checks()
     assert [list(ev["vele"]) for ev in t.events if ev["type"] == "girata"] == [["A", "D"], ["B", "C"]]
     assert t.e.view(t.st, None)["vele"]["combinations"] == [["A", "B"], ["C", "D"], ["A", "C"], ["B", "D"]]
+
+
+def test_the_hand_showing_takes_revealed_vele_of_one_combination_only():
+    # Croce, first girata: A (Kh) and C (9h) are revealed, in different combinations. Seat 1's up
+    # cards pair with each of them but may not use both: it shows a pair of K, not two pairs K and 9,
+    # so seat 2's two pairs Q and J (and the Kh as fifth card) speak first.
+    hands = {1: "As Kc 9d Th Jc", 2: "Tc Qs Qh Js Jh"}
+    t = Table(2, hands=hands, vele={"A": "Kh", "C": "9h"}, layout="croce")
+    while t.st["girate"] == 0:
+        t.do(t.turn, "busso")
+    view = t.e.view(t.st, None)
+    assert view["showing"] == {"1": "Coppia di K", "2": "Doppia coppia di Q e J"}
+    assert view["leader"] == 2 and t.turn == 2

@@ -167,16 +167,16 @@ def play_table(seed, n, vele, dist, limit, cash, hands, *, garbage_every=0, reco
 @pytest.mark.parametrize("dist", DISTS)
 @pytest.mark.parametrize("vele", VELE)
 def test_random_tables_every_layout_and_distribution(vele, dist):
-    # 9 × 4 combinations × 3 tables × 3 hands, every limit and 2–6 players among them.
-    for i in range(3):
+    # 9 × 4 combinations × 6 tables × 4 hands (≈ 860 hands), every limit and 2–6 players in each.
+    for i in range(6):
         seed = zlib.crc32(f"{vele}-{dist}-{i}".encode())
-        play_table(seed, 2 + (seed + i) % 5, vele, dist, LIMITS[i], cash=i != 1, hands=3, garbage_every=9)
+        play_table(seed, 2 + i % 5, vele, dist, LIMITS[i % 3], cash=i != 1, hands=4, garbage_every=9)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("limit", LIMITS)
 def test_many_random_hands_conserve(limit):
-    for seed in range(24):
+    for seed in range(40):
         play_table(
             50_000 + seed, 2 + seed % 5, VELE[seed % 9], DISTS[seed % 4], limit, cash=seed % 2 == 0, hands=8
         )
