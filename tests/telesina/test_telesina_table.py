@@ -315,3 +315,15 @@ def test_giro_pazzo_deal_takes_a_waiting_pot_as_dead_money():
     }
     with pytest.raises(ValueError):
         giro_pazzo.start_hand({"invito": 10}, seats, SeededRng(1), {"dealer": 1})
+
+
+def test_ten_missed_hands_sitting_out_stand_a_cash_player_up():
+    t = Table(3, layout="nessuna", sitout=(2,), carry={"missed": {"2": 9}})
+    with pytest.raises(IllegalAction):
+        E.outcome(t.st)
+    t.play_checks()
+    while t.phase == "mostra":
+        t.do(t.turn, "nascondo")
+    out = E.outcome(t.st)
+    assert out["sitout"] == [2] and out["stand_up"] == [2]
+    assert E.carry(t.st)["missed"]["2"] == 10
