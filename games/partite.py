@@ -170,6 +170,14 @@ class DealRules(ABC):
         """Return the points the other line receives when ``offender`` forfeits (before the cap)."""
         return 0
 
+    def points_so_far(self, st: State) -> list[int] | None:
+        """Return the points each line has already taken in the smazzata in progress, if they count.
+
+        A forfeit adds them to the totals before the penalty: "if the score is still in favour of
+        the offender, the difference is zero" (rules 004, penalties for timeout or abandon).
+        """
+        return None
+
     def hands_known(self, st: State) -> bool:
         """Tell whether every hand is known to both sides (carte viste, testa a testa: last hand)."""
         return False
@@ -486,8 +494,15 @@ class PartiteEngine(Engine):
         if cfg["penalty_cap"] is not None:
             penalty = min(penalty, cfg["penalty_cap"])
         totals = list(state["totals"])
+        so_far = (
+            self.rules.points_so_far(state) if state.get("deal") and not state["deal"].get("over") else None
+        )
+        if so_far is not None:
+            totals = [totals[0] + so_far[0], totals[1] + so_far[1]]
         totals[1 - offender] += penalty
         state["forfeit"] = {"line": offender, "kind": kind, "penalty": penalty}
+        if so_far is not None:
+            state["forfeit"]["deal_points"] = so_far
         return [
             {"type": kind, "line": offender, "penalty": penalty},
             self._finish(state, 1 - offender, kind, totals),

@@ -561,6 +561,10 @@ class TrickDealRules(DealRules):
 
     deal: ClassVar[TrickDeal]
 
+    def points_so_far(self, st: State) -> list[int] | None:
+        """The card points each line has taken in the smazzata in progress (they count at a forfeit)."""
+        return self.deal.running_points(st["deal"])
+
     def start(self, st: State, rng: Rng) -> tuple[dict[str, Any], list[list[str]], list[dict[str, Any]]]:
         """Shuffle, deal, and send each position its hand (and the partner's, carte scoperte)."""
         return self.start_with(st, shuffled(italian_deck(), rng))
@@ -632,21 +636,10 @@ class TrickDealRules(DealRules):
 
 
 class TrickMatchMixin(PartiteEngine):
-    """What Briscola and Tresette add to the match engine.
+    """What Briscola and Tresette share above the deal: a match of trick-taking smazzate.
 
-    A forfeit (timeout or abandon) scores the smazzata in progress: the points each line has
-    taken so far count, then the unassigned ones (capped per game) go to the other line, and "if
-    the score is still in favour of the offender, the difference is zero" (rules 004, "Penalità
-    in caso di tempo scaduto o abbandono"). games.partite's forfeit looks only at the totals of
-    the finished smazzate, so the points so far are added here first.
+    A forfeit (timeout or abandon) scores the smazzata in progress through
+    ``TrickDealRules.points_so_far`` (the match engine's hook).
     """
 
     rules: ClassVar[TrickDealRules]
-
-    def _forfeit(self, state: State, offender: int, kind: str) -> list[dict[str, Any]]:
-        deal = state["deal"]
-        if deal and not deal["over"]:
-            pts = self.rules.deal.running_points(deal)
-            state["forfeit_deal_points"] = pts
-            state["totals"] = [state["totals"][0] + pts[0], state["totals"][1] + pts[1]]
-        return super()._forfeit(state, offender, kind)
