@@ -328,11 +328,12 @@ def _hold_settle(hold: Hold, status: str, *, now: datetime | None = None) -> Tra
     if hold.destination_id is None:
         raise InvalidState("Vincolo senza destinazione.")
     destination = locked[hold.destination_id]
-    kind = {
+    kinds: dict[str, str] = {
         Hold.Purpose.WITHDRAWAL: TransactionKind.WITHDRAWAL,
         Hold.Purpose.REBUY: TransactionKind.REBUY,
         Hold.Purpose.TOURNAMENT: TransactionKind.TOURNAMENT_ENTRY,
-    }.get(hold.purpose, TransactionKind.TRANSFER)
+    }
+    kind = kinds.get(hold.purpose, TransactionKind.TRANSFER)
     transferred = {destination.pk: hold.amount} if hold.purpose == Hold.Purpose.REBUY else None
     tx = ledger.post(
         kind=kind,

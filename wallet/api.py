@@ -17,7 +17,7 @@ from wallet.models import TransactionKind
 from wallet.money import format_eur
 
 
-class BalanceSerializer(serializers.Serializer[dict[str, Any]]):
+class BalanceSerializer(serializers.Serializer[dict[str, Any]]):  # type: ignore[misc]  # DRF: no stubs
     currency = serializers.CharField(help_text="Sempre EUR.")
     cash = serializers.IntegerField(help_text="Saldo del conto di gioco, in centesimi.")
     held = serializers.IntegerField(
@@ -30,7 +30,7 @@ class BalanceSerializer(serializers.Serializer[dict[str, Any]]):
     )
 
 
-class MovementSerializer(serializers.Serializer[dict[str, Any]]):
+class MovementSerializer(serializers.Serializer[dict[str, Any]]):  # type: ignore[misc]  # DRF: no stubs
     id = serializers.IntegerField()
     created_at = serializers.DateTimeField()
     kind = serializers.ChoiceField(choices=TransactionKind.choices)
@@ -42,14 +42,14 @@ class MovementSerializer(serializers.Serializer[dict[str, Any]]):
     memo = serializers.CharField()
 
 
-class StatementSerializer(serializers.Serializer[dict[str, Any]]):
+class StatementSerializer(serializers.Serializer[dict[str, Any]]):  # type: ignore[misc]  # DRF: no stubs
     count = serializers.IntegerField()
     page = serializers.IntegerField()
     num_pages = serializers.IntegerField()
     results = MovementSerializer(many=True)
 
 
-class StatementQuerySerializer(serializers.Serializer[dict[str, Any]]):
+class StatementQuerySerializer(serializers.Serializer[dict[str, Any]]):  # type: ignore[misc]  # DRF: no stubs
     page = serializers.IntegerField(required=False, min_value=1, default=1)
     kind = serializers.ChoiceField(choices=TransactionKind.choices, required=False)
     account = serializers.ChoiceField(choices=[("cash", "cash"), ("bonus", "bonus")], required=False)
@@ -63,7 +63,7 @@ def _user(request: Request) -> User:
     return user
 
 
-class BalanceView(APIView):
+class BalanceView(APIView):  # type: ignore[misc]  # DRF ships no type stubs
     """The player's balance."""
 
     @extend_schema(operation_id="conto_saldo", responses=BalanceSerializer, tags=["conto"])
@@ -77,7 +77,7 @@ class BalanceView(APIView):
         return Response(BalanceSerializer(data).data)
 
 
-class StatementView(APIView):
+class StatementView(APIView):  # type: ignore[misc]  # DRF ships no type stubs
     """The player's movimenti on conto and bonus, newest first, 25 per page."""
 
     @extend_schema(

@@ -132,7 +132,7 @@ def statement_page(
         qs = qs.filter(transaction__created_at__date__gte=date_from)
     if date_to:
         qs = qs.filter(transaction__created_at__date__lte=date_to)
-    qs = qs.order_by("-id").values(
+    rows = qs.order_by("-id").values(
         "id",
         "amount",
         "balance_after",
@@ -142,7 +142,7 @@ def statement_page(
         "transaction__created_at",
         "transaction__memo",
     )
-    paginator = Paginator(qs, per_page)
+    paginator = Paginator(rows, per_page)
     current = paginator.get_page(page)
     labels = dict(TransactionKind.choices)
     items = [
@@ -165,11 +165,12 @@ def statement_page(
 
 def pending_withdrawals() -> list[dict[str, Any]]:
     """Withdrawals waiting for staff approval, oldest first."""
-    return list(
+    rows = (
         Payment.objects.filter(direction=Payment.Direction.WITHDRAWAL, status=Payment.Status.PENDING)
         .order_by("created_at")
         .values("id", "user__nickname", "amount", "created_at")
     )
+    return [dict(row) for row in rows]
 
 
 def reconciliation_report() -> dict[str, Any]:

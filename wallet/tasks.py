@@ -9,14 +9,14 @@ from celery import shared_task
 from wallet import actions
 
 
-@shared_task(name="wallet.reconcile")
+@shared_task(name="wallet.reconcile")  # type: ignore[untyped-decorator]  # celery has no types
 def reconcile() -> dict[str, Any]:
     """Nightly: stored balance = sum of postings for every account; alert staff otherwise."""
     result = actions.ledger_reconcile()
     return {"ok": result["ok"], "run_id": result["run_id"], "problems": len(result["mismatches"])}
 
 
-@shared_task(name="wallet.expire_holds")
+@shared_task(name="wallet.expire_holds")  # type: ignore[untyped-decorator]  # celery has no types
 def expire_holds() -> int:
     """Release the pending holds whose expiry has passed."""
     return actions.holds_expire()

@@ -18,6 +18,8 @@ postings with it - Django's flush (DELETE FROM every table, in no fixed order) n
 refuses it anyway (on_delete=PROTECT), and the nightly reconciliation would flag the balances.
 """
 
+from typing import Any
+
 from django.db import migrations
 
 SQLITE_FORWARD = [
@@ -152,7 +154,7 @@ POSTGRES_REVERSE = [
 ]
 
 
-def forward(apps, schema_editor):
+def forward(apps: Any, schema_editor: Any) -> None:
     statements = {"sqlite": SQLITE_FORWARD, "postgresql": POSTGRES_FORWARD}.get(schema_editor.connection.vendor)
     if statements is None:
         raise RuntimeError(f"wallet: no ledger triggers for {schema_editor.connection.vendor}")
@@ -160,7 +162,7 @@ def forward(apps, schema_editor):
         schema_editor.execute(sql, params=None)
 
 
-def reverse(apps, schema_editor):
+def reverse(apps: Any, schema_editor: Any) -> None:
     statements = {"sqlite": SQLITE_REVERSE, "postgresql": POSTGRES_REVERSE}[schema_editor.connection.vendor]
     for sql in statements:
         schema_editor.execute(sql, params=None)

@@ -10,7 +10,7 @@ register = template.Library()
 
 
 @register.filter
-def euro(cents: int | None) -> str:
+def euro(cents: int | str | None) -> str:
     """Format integer cents in Italian ("€ 1.234,50"); empty for None."""
     if cents is None or cents == "":
         return ""
