@@ -224,23 +224,38 @@ def post(
         actor_id=actor_id,
         reverses_id=reverses_id,
     )
-    postings = [(pk, amount, rows[pk].balance) for pk, amount in sorted(merged.items())]
-    write = _write_postgresql if connection.vendor == "postgresql" else _write_orm
-    write(tx, touched, old, merged, held_release, transferred_in, closing, postings)
+    plan = _Plan(
+        tx=tx,
+        touched=touched,
+        old=old,
+        merged=merged,
+        held_release=held_release,
+        transferred_in=transferred_in,
+        closing=closing,
+        postings=[(pk, amount, rows[pk].balance) for pk, amount in sorted(merged.items())],
+    )
+    (_write_postgresql if connection.vendor == "postgresql" else _write_orm)(plan)
     return tx
 
 
-def _write_orm(
-    tx: Transaction,
-    touched: list[int],
-    old: Mapping[int, tuple[int, int]],
-    merged: Mapping[int, int],
-    held_release: Mapping[int, int],
-    transferred_in: Mapping[int, int],
-    closing: set[int],
-    postings: list[tuple[int, int, int]],
-) -> None:
+@dataclass(slots=True)
+class _Plan:
+    """What ``post`` decided to write: the new transaction, the balance changes, the postings."""
+
+    tx: Transaction
+    touched: list[int]
+    old: dict[int, tuple[int, int]]  # pk -> (balance, held) read under the lock
+    merged: dict[int, int]
+    held_release: dict[int, int]
+    transferred_in: dict[int, int]
+    closing: set[int]
+    postings: list[tuple[int, int, int]]  # account, amount, balance after
+
+
+def _write_orm(plan: _Plan) -> None:
     """The portable writer (SQLite): guarded UPDATE, postings, then the transaction row."""
+    tx, touched, old, merged = plan.tx, plan.touched, plan.old, plan.merged
+    held_release, transferred_in, closing = plan.held_release, plan.transferred_in, plan.closing
     guard = Q()
     for pk in touched:
         guard |= Q(pk=pk, balance=old[pk][0], held=old[pk][1], closed_at__isnull=True)
@@ -254,7 +269,10 @@ def _write_orm(
     if Account.objects.filter(guard).update(**changes) != len(touched):
         raise ConcurrentUpdate()
     Posting.objects.bulk_create(
-        [Posting(transaction_id=tx.pk, account_id=pk, amount=a, balance_after=b) for pk, a, b in postings]
+        [
+            Posting(transaction_id=tx.pk, account_id=pk, amount=a, balance_after=b)
+            for pk, a, b in plan.postings
+        ]
     )
     tx.save(force_insert=True)
 
@@ -267,7 +285,8 @@ UPDATE wallet_account AS a
        closed_at = CASE WHEN d.close THEN %s ELSE a.closed_at END
   FROM unnest(%s::bigint[], %s::bigint[], %s::bigint[], %s::bigint[], %s::bool[], %s::bigint[], %s::bigint[])
        AS d(id, delta, rel, tin, close, old_balance, old_held)
- WHERE a.id = d.id AND a.balance = d.old_balance AND a.held = d.old_held AND a.closed_at IS NULL
+ WHERE a.id = ANY(%s) AND a.id = d.id
+   AND a.balance = d.old_balance AND a.held = d.old_held AND a.closed_at IS NULL
 """
 # Postings and then the transaction row in one statement: the outer INSERT reads the count of the
 # postings CTE, so every posting is written (and its "transaction not written yet" trigger has
@@ -283,20 +302,18 @@ SELECT %s::uuid, %s, %s, %s, %s, %s::jsonb, %s::uuid, %s FROM (SELECT count(*) F
 """
 
 
-def _write_postgresql(
-    tx: Transaction,
-    touched: list[int],
-    old: Mapping[int, tuple[int, int]],
-    merged: Mapping[int, int],
-    held_release: Mapping[int, int],
-    transferred_in: Mapping[int, int],
-    closing: set[int],
-    postings: list[tuple[int, int, int]],
-) -> None:
+def _write_postgresql(plan: _Plan) -> None:
     """The PostgreSQL writer: the same guarded UPDATE and inserts in two round trips of plain SQL.
 
     The hot path of every money movement; the ORM version costs several times the client CPU.
     """
+    tx, touched, old, merged = plan.tx, plan.touched, plan.old, plan.merged
+    held_release, transferred_in, closing, postings = (
+        plan.held_release,
+        plan.transferred_in,
+        plan.closing,
+        plan.postings,
+    )
     with connection.cursor() as cur:
         cur.execute(
             _PG_UPDATE,
@@ -309,6 +326,7 @@ def _write_postgresql(
                 [pk in closing for pk in touched],
                 [old[pk][0] for pk in touched],
                 [old[pk][1] for pk in touched],
+                touched,  # a.id = ANY(...): lets the planner use the primary key
             ],
         )
         if cur.rowcount != len(touched):
