@@ -56,12 +56,14 @@ def new_betting(order: list[int], stacks: dict[int, int], dead: int = 0) -> Bett
 
 def pot_total(b: Betting) -> int:
     """Every chip in the middle: all contributions of this hand plus the dead money."""
-    return int(sum(b["total"].values())) + int(b["dead"])
+    total: int = sum(b["total"].values()) + b["dead"]
+    return total
 
 
 def in_hand(b: Betting) -> list[int]:
     """Seats that have not folded, in order."""
-    return [s for s in b["order"] if s not in b["folded"]]
+    folded = b["folded"]
+    return [s for s in b["order"] if s not in folded]
 
 
 def is_allin(b: Betting, seat: int) -> bool:
@@ -71,7 +73,8 @@ def is_allin(b: Betting, seat: int) -> bool:
 
 def can_bet(b: Betting) -> list[int]:
     """Seats still in the hand with chips behind (the ones who may still put chips in)."""
-    return [s for s in in_hand(b) if b["stack"][str(s)] > 0]
+    folded, stack = b["folded"], b["stack"]
+    return [s for s in b["order"] if s not in folded and stack[str(s)] > 0]
 
 
 def post(b: Betting, seat: int, amount: int, *, live: bool = False) -> int:
@@ -103,23 +106,50 @@ def options(
     ``reopen`` ignores a closed round (the blind raiser's right to raise, RULINGS P7).
     """
     k = str(seat)
-    stack = b["stack"][k]
-    owed = b["current"] - b["round"][k]
-    others_can_answer = any(s != seat for s in can_bet(b))
+    stacks = b["stack"]
+    stack = stacks[k]
+    current = b["current"]
+    owed = current - b["round"][k]
     out: dict[str, Any] = {"check": owed <= 0, "call": None, "bet": None, "raise": None}
     if owed > 0:
         out["call"] = min(owed, stack)
-    if stack <= max(owed, 0) or not others_can_answer:
+    if stack <= max(owed, 0):
         return out
-    if b["current"] == 0:
+    folded = b["folded"]
+    for s in b["order"]:
+        if s != seat and s not in folded and stacks[str(s)] > 0:
+            break
+    else:
+        return out  # nobody else could answer a bet
+    if current == 0:
         lo = min_bet
-        hi = {NL: stack, PL: pot_total(b), FL: lo}[limit]
+        hi = (
+            stack
+            if limit == NL
+            else pot_total(b)
+            if limit == PL
+            else lo
+            if limit == FL
+            else _bad_limit(limit)
+        )
         out["bet"] = _clamp(lo, max(hi, lo), stack)
     elif reopen or not b["closed"]:
         lo = owed + increment
-        hi = {NL: stack, PL: pot_total(b) + owed, FL: lo}[limit]
+        hi = (
+            stack
+            if limit == NL
+            else pot_total(b) + owed
+            if limit == PL
+            else lo
+            if limit == FL
+            else _bad_limit(limit)
+        )
         out["raise"] = _clamp(lo, max(hi, lo), stack)
     return out
+
+
+def _bad_limit(limit: str) -> int:
+    raise KeyError(limit)  # what the former {NL: ..., PL: ..., FL: ...}[limit] raised
 
 
 def _clamp(lo: int, hi: int, stack: int) -> list[int]:
@@ -155,8 +185,10 @@ def act(b: Betting, seat: int, kind: str, amount: int = 0) -> None:
 
 def needs_action(b: Betting, seat: int, bettors: int | None = None) -> bool:
     """Tell whether this seat must still speak in the current round (``bettors``: len(can_bet(b)))."""
+    if seat in b["folded"]:
+        return False
     k = str(seat)
-    if seat in b["folded"] or b["stack"][k] == 0:
+    if b["stack"][k] == 0:
         return False
     behind = b["round"][k] < b["current"]
     if bettors is None:
@@ -164,6 +196,35 @@ def needs_action(b: Betting, seat: int, bettors: int | None = None) -> bool:
     if bettors <= 1 and not behind:
         return False  # nobody left to bet against
     return behind or seat not in b["acted"]
+
+
+def next_to_act(b: Betting, seats: Iterable[int]) -> int | None:
+    """Return the first of ``seats`` that must still speak (``needs_action``); None if one seat is left.
+
+    The same as ``next((s for s in seats if needs_action(b, s)), None)`` when two or more seats are
+    in the hand, computed in one pass for the engines' hot path.
+    """
+    folded, stack = b["folded"], b["stack"]
+    live = 0
+    bettors = 0
+    for s in b["order"]:
+        if s not in folded:
+            live += 1
+            if stack[str(s)] > 0:
+                bettors += 1
+    if live <= 1:
+        return None
+    rnd, current, acted = b["round"], b["current"], b["acted"]
+    for s in seats:
+        if s in folded:
+            continue
+        k = str(s)
+        if stack[k] == 0:
+            continue
+        behind = rnd[k] < current
+        if behind or (bettors > 1 and s not in acted):
+            return s
+    return None
 
 
 def round_complete(b: Betting) -> bool:

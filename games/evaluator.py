@@ -43,6 +43,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from itertools import combinations
 from math import comb
 from typing import NamedTuple
@@ -483,10 +484,16 @@ def _has_suited_four(cards: Sequence[str], low_r: int) -> bool:
     by_suit: dict[str, set[int]] = {}
     for card in cards:
         by_suit.setdefault(card[1], set()).add(RANK_INDEX[card[0]])
-    # The sequence of ranks with the ace both below the lowest rank and above the king.
+    if all(len(held) < 4 for held in by_suit.values()):
+        return False  # the common case: no four cards of one suit
+    return any(w <= held for held in by_suit.values() if len(held) >= 4 for w in _windows(low_r))
+
+
+@lru_cache(maxsize=16)
+def _windows(low_r: int) -> tuple[frozenset[int], ...]:
+    """The sets of four ranks in sequence, the ace both below the lowest rank and above the king."""
     order = [_ACE, *range(low_r, _ACE + 1)]
-    windows = [set(order[i : i + 4]) for i in range(len(order) - 3)]
-    return any(w <= held for held in by_suit.values() if len(held) >= 4 for w in windows)
+    return tuple(frozenset(order[i : i + 4]) for i in range(len(order) - 3))
 
 
 def opening_ok(cards: Sequence[str], min_pair: str, low: str) -> bool:

@@ -197,7 +197,10 @@ class Poker5(Engine):
         else:
             dealer = _next_after(all_seats, prev)
         order = _clockwise(all_seats, dealer)
-        bank = {str(s): int(carry.get("time_bank", {}).get(str(s), cfg["time_bank"])) for s in all_seats}
+        keys = [str(s) for s in all_seats]
+        carried_bank = carry.get("time_bank", {})
+        carried_missed = carry.get("missed", {})
+        bank = {k: int(carried_bank.get(k, cfg["time_bank"])) for k in keys}
         gp_left = int(carry.get("giro_pazzo", 0))
         state: State = {
             "v": 1,
@@ -205,10 +208,10 @@ class Poker5(Engine):
             "seats": all_seats,
             "dealer": dealer,
             "order": order,
-            "chips0": {str(s): specs[s]["chips"] for s in all_seats},
-            "prefs": {str(s): _prefs(specs[s].get("prefs")) for s in all_seats},
-            "sitout": {str(s): bool(specs[s].get("sitout", False)) for s in all_seats},
-            "missed": {str(s): int(carry.get("missed", {}).get(str(s), 0)) for s in all_seats},
+            "chips0": {k: specs[s]["chips"] for s, k in zip(all_seats, keys, strict=True)},
+            "prefs": {k: _prefs(specs[s].get("prefs")) for s, k in zip(all_seats, keys, strict=True)},
+            "sitout": {k: bool(specs[s].get("sitout", False)) for s, k in zip(all_seats, keys, strict=True)},
+            "missed": {k: int(carried_missed.get(k, 0)) for k in keys},
             "time_bank": bank,
             "min_pair": carry.get("min_pair", "J"),
             "carried_in": int(carry.get("pot", 0)),
@@ -342,16 +345,13 @@ class Poker5(Engine):
 
     def _deal(self, state: State, events: list[Event]) -> None:
         players = state["players"]
-        deck = shuffled(poker_deck(len(players)), _rng_of(state))
+        n = len(players)
+        deck = shuffled(_poker_deck(n), _rng_of(state))
         state["deck_log"].append(list(deck))
-        hands: dict[str, list[str]] = {str(s): [] for s in players}
-        pos = 0
-        for _ in range(5):
-            for s in players:
-                hands[str(s)].append(deck[pos])
-                pos += 1
+        # five rounds of one card each, clockwise: the j-th player gets deck[j], deck[j + n], ...
+        hands: dict[str, list[str]] = {str(s): deck[j : 5 * n : n] for j, s in enumerate(players)}
         state["hands"] = hands
-        state["stock"] = deck[pos:]
+        state["stock"] = deck[5 * n :]
         state["low"] = poker_lowest_rank(len(players))
         for s in players:
             events.append({"type": "carte", "seat": s, "cards": list(hands[str(s)]), "to": [s]})
@@ -371,28 +371,18 @@ class Poker5(Engine):
         if state["turn"] is None:
             self._end_opening(state, events)
 
-    def _opening_candidate(self, state: State, seat: int) -> bool:
-        b = state["b"]
-        if seat in b["folded"] or seat in b["acted"]:
-            return False
-        return b["stack"][str(seat)] > 0 or bool(state["cfg"]["cash"])
-
     def _next_opening(self, state: State, start: int, inclusive: bool = False) -> int | None:
-        order = state["b"]["order"]
-        for s in _ring(order, start, inclusive):
-            if self._opening_candidate(state, s):
+        """The next seat that may still open: in the hand, not yet spoken, with chips (or cash)."""
+        b = state["b"]
+        folded, acted, stack = b["folded"], b["acted"], b["stack"]
+        cash = state["cfg"]["cash"]
+        for s in _ring(b["order"], start, inclusive):
+            if s not in folded and s not in acted and (stack[str(s)] > 0 or cash):
                 return s
         return None
 
     def _next_betting(self, state: State, start: int, inclusive: bool = False) -> int | None:
-        b = state["b"]
-        if len(betting.in_hand(b)) <= 1:
-            return None
-        bettors = len(betting.can_bet(b))
-        for s in _ring(b["order"], start, inclusive):
-            if betting.needs_action(b, s, bettors):
-                return s
-        return None
+        return betting.next_to_act(state["b"], _ring(state["b"]["order"], start, inclusive))
 
     def _advance_after(self, state: State, seat: int, events: list[Event]) -> None:
         """Pass the word after ``seat`` acted in a betting phase, closing the round if it is over."""
@@ -700,8 +690,12 @@ class Poker5(Engine):
 
     def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
         """List what this seat may do now (specs with the rules' button names)."""
-        if seat not in self.to_act(state):
+        if not _may_act(state, seat):
             return []
+        return self._legal(state, seat)
+
+    def _legal(self, state: State, seat: int) -> list[dict[str, Any]]:
+        """``legal_actions`` for a seat known to be among ``to_act`` (``apply`` checked it)."""
         phase = state["phase"]
         b = state["b"]
         k = str(seat)
@@ -755,7 +749,6 @@ class Poker5(Engine):
         min_bet = cfg["invito"]
         if state["parol_hand"] and state["phase"] == "apertura":
             min_bet = max(betting.pot_total(b), 1)  # P10: minimum opening bet = the pot
-        opts = betting.options(b, seat, limit=cfg["limit"], min_bet=min_bet, increment=cfg["invito"])
         specs: list[dict[str, Any]] = []
         blind = state["blind"]
         phase = state["phase"]
@@ -774,7 +767,11 @@ class Poker5(Engine):
             if _can_open(tuple(hand), state["min_pair"], state["low"]):
                 if stack == 0:
                     specs.append({"type": "punto", "label": "RESTO", "amount": {"min": 0, "max": 0}})
-                elif opts["bet"]:
+                elif (
+                    opts := betting.options(
+                        b, seat, limit=cfg["limit"], min_bet=min_bet, increment=cfg["invito"]
+                    )
+                )["bet"]:
                     lo, hi = opts["bet"]
                     specs.append(_amount_spec("punto", "PUNTO", lo, hi, stack))
                 else:
@@ -783,6 +780,7 @@ class Poker5(Engine):
             specs.append({"type": "busso", "label": "BUSSO"})
             specs.append({"type": "passo", "label": "PASSO", "confirm": CONFIRM_PASSO})
             return specs
+        opts = betting.options(b, seat, limit=cfg["limit"], min_bet=min_bet, increment=cfg["invito"])
         if opts["check"]:
             specs.append({"type": "busso", "label": "BUSSO"})
             if phase == "puntata" and self._parol_allowed(state):
@@ -819,7 +817,7 @@ class Poker5(Engine):
         """Apply one seat's action; raise IllegalAction and change nothing if it is refused."""
         if state["phase"] == "fine":
             raise HandOver()
-        if type(seat) is not int or seat not in self.to_act(state):
+        if type(seat) is not int or not _may_act(state, seat):
             raise NotYourTurn()
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise UnknownAction()
@@ -842,10 +840,12 @@ class Poker5(Engine):
                 raise InvalidCards()
             spec: dict[str, Any] | None = {"type": "cambio"}
         else:
-            specs = self.legal_actions(state, seat)
-            spec = next((sp for sp in specs if spec_matches(sp, action)), None)
+            typ = action["type"]
+            same_type = [sp for sp in self._legal(state, seat) if sp["type"] == typ]
+            # spec_matches compares the type first, so only the specs of this type can match
+            spec = next((sp for sp in same_type if spec_matches(sp, action)), None)
             if spec is None:
-                if any(sp["type"] == action["type"] for sp in specs):
+                if same_type:
                     raise InvalidAmount() if "amount" in action else Poker5Error()
                 raise UnknownAction()
         events: list[Event] = []
@@ -996,8 +996,10 @@ class Poker5(Engine):
         if len(cards) == 4:
             state["fourth"].append(seat)
         nxt = None
+        live = betting.in_hand(state["b"])
+        changed = state["changed"]
         for s in _ring(state["b"]["order"], seat, False):
-            if s in betting.in_hand(state["b"]) and str(s) not in state["changed"]:
+            if s in live and str(s) not in changed:
                 nxt = s
                 break
         state["turn"] = nxt
@@ -1135,6 +1137,12 @@ def use_time_bank(state: State, seat: int, seconds: int) -> int:
     return left
 
 
+@lru_cache(maxsize=8)
+def _poker_deck(players: int) -> tuple[str, ...]:
+    """The poker deck for this many players (``games.cards.poker_deck``), built once."""
+    return tuple(poker_deck(players))
+
+
 @lru_cache(maxsize=4096)
 def _can_open(hand: tuple[str, ...], min_pair: str, low: str) -> bool:
     """P5 opening requirement, memoised (a pure function of the cards; asked on every refresh)."""
@@ -1210,6 +1218,17 @@ def _ring(order: list[int], start: int, inclusive: bool) -> list[int]:
     i = order.index(start)
     ring = order[i:] + order[:i]
     return ring if inclusive else ring[1:]
+
+
+def _may_act(state: State, seat: int) -> bool:
+    """Tell whether ``seat`` is in ``to_act(state)`` without building the list."""
+    if state["phase"] == "fine":
+        return False
+    pending = state["pending"]
+    if pending:
+        return seat in pending
+    turn = state["turn"]
+    return turn is not None and turn == seat
 
 
 def _first_of(*seats: int | None) -> int:
