@@ -47,8 +47,9 @@ export function isCovered(card) {
 /** Return the style a card is drawn in: Italian styles only have A–7 and the three figures. */
 function drawnStyle(card, style) {
   if (!STYLES.includes(style)) return "francesi";
-  if (style === "francesi" || card[0] === "X" || ITALIAN_RANKS.includes(card[0])) return style;
-  return "francesi"; // an 8, 9 or 10 has no Italian face: it is drawn as a French card
+  // A joker, 8, 9 or 10 has no Italian face: it is drawn as a French card.
+  if (card[0] === "X" || !ITALIAN_RANKS.includes(card[0])) return "francesi";
+  return style;
 }
 
 /** Return the Italian name of a card ("asso di cuori", "re di denari", "carta coperta"). */
@@ -184,38 +185,42 @@ function frenchCourtHalf(rank, suit, colour, p) {
   out += path("M75.5 64C70 60 64 58 59 58L59 61C64 61 70 63 74.5 67Z", trim);
   if (rank === "K") for (const x of [48, 52]) for (const y of [56, 61, 66]) out += circle(x + (y === 61 ? 2 : 0) - 1, y, 0.9, p.ink);
   out += path("M38 52Q50 63 62 52Q50 57 38 52Z", p.white, line);
-  out += path("M46 44H54V53H46Z", p.skin);
+  // The head, drawn a little larger than the shoulders so that it reads at small sizes.
+  let head = path("M46 44H54V53H46Z", p.skin);
   // Hair behind the face.
-  if (rank === "Q") out += path("M40.5 38Q39 24 50 23.5Q61 24 59.5 38L62 53L56 51Q57.5 42 57 35Q50 31 43 35Q42.5 42 44 51L38 53Z", p.hair, line);
-  if (rank === "J") out += path("M41.2 33Q40 42 43 46L44 34ZM58.8 33Q60 42 57 46L56 34Z", p.hair);
-  out += `<ellipse cx="50" cy="38" rx="8.3" ry="9.6" fill="${p.skin}"${line}/>`;
-  out += circle(46.7, 37, 1, p.ink) + circle(53.3, 37, 1, p.ink);
-  out += path("M47.5 43.2Q50 44.6 52.5 43.2", "none", stroke("#9b2c2c", 0.9));
+  if (rank === "Q") head += path("M40.5 38Q39 24 50 23.5Q61 24 59.5 38L62 53L56 51Q57.5 42 57 35Q50 31 43 35Q42.5 42 44 51L38 53Z", p.hair, line);
+  if (rank === "J") head += path("M41.2 33Q40 42 43 46L44 34ZM58.8 33Q60 42 57 46L56 34Z", p.hair);
+  head += `<ellipse cx="50" cy="38" rx="8.3" ry="9.6" fill="${p.skin}"${line}/>`;
+  head += circle(46.7, 37, 1, p.ink) + circle(53.3, 37, 1, p.ink);
+  head += path("M47.5 43.2Q50 44.6 52.5 43.2", "none", stroke("#9b2c2c", 0.9));
   if (rank === "K") {
-    out += path("M41.8 40Q42 52 50 53.5Q58 52 58.2 40Q55 46.5 50 46.5Q45 46.5 41.8 40Z", p.hair, line);
-    out += path("M46 44.5Q50 42.6 54 44.5", "none", stroke(p.hair, 1.2));
-    out += path("M40.5 30.5L39.5 18L45 24L50 15L55 24L60.5 18L59.5 30.5Z", p.gold, line);
-    out += circle(50, 25.5, 1.6, p.red) + circle(44.5, 27, 1.1, p.blue) + circle(55.5, 27, 1.1, p.blue);
+    head += path("M41.8 40Q42 52 50 53.5Q58 52 58.2 40Q55 46.5 50 46.5Q45 46.5 41.8 40Z", p.hair, line);
+    head += path("M46 44.5Q50 42.6 54 44.5", "none", stroke(p.hair, 1.2));
+    head += path("M40.5 30.5L39.5 18L45 24L50 15L55 24L60.5 18L59.5 30.5Z", p.gold, line);
+    head += circle(50, 25.5, 1.6, p.red) + circle(44.5, 27, 1.1, p.blue) + circle(55.5, 27, 1.1, p.blue);
   } else if (rank === "Q") {
-    out += path("M42.5 29.5L44 21.5L47 25.5L50 19L53 25.5L56 21.5L57.5 29.5Z", p.gold, line);
-    out += circle(50, 25.8, 1.4, p.red);
+    head += path("M42.5 29.5L44 21.5L47 25.5L50 19L53 25.5L56 21.5L57.5 29.5Z", p.gold, line);
+    head += circle(50, 25.8, 1.4, p.red);
   } else {
-    out += path("M39.5 32Q39.5 20 51 20Q62 20.5 62.5 29.5Q51 26.5 39.5 32Z", trim, line);
-    out += path("M45 21Q43 10 36.5 10Q41 15 42 23Z", p.gold, line);
+    // The jack's cap with a golden band and a pompon.
+    head += path("M39.5 32Q39.5 20 51 20Q62 20.5 62.5 29.5Q51 26.5 39.5 32Z", trim, line);
+    head += path("M40 30.5Q51 25.5 62 28.5L62.3 30Q51 27.5 39.6 32.3Z", p.gold);
+    head += circle(51, 19.5, 2.2, p.gold, line);
   }
+  out += `<g transform="translate(50 53) scale(1.12) translate(-50 -53)">${head}</g>`;
   // The suit sign beside the figure.
-  out += frenchPip(suit, 70, 24, 10, colour);
+  out += frenchPip(suit, 71, 20, 10, colour);
   return out;
 }
 
 function frenchCourt(rank, suit, colour, p) {
   const half = frenchCourtHalf(rank, suit, colour, p);
   return (
-    `<rect x="20" y="14" width="60" height="112" rx="2" fill="#fbf6e9" stroke="${colour}" stroke-width="1.2"/>` +
+    `<rect x="20" y="10" width="60" height="120" rx="2" fill="#fbf6e9"/>` +
     half +
     `<g transform="rotate(180 50 70)">${half}</g>` +
     `<path d="M20 70H80" stroke="${colour}" stroke-width="0.8"/>` +
-    `<rect x="20" y="14" width="60" height="112" rx="2" fill="none" stroke="${colour}" stroke-width="1.2"/>`
+    `<rect x="20" y="10" width="60" height="120" rx="2" fill="none" stroke="${colour}" stroke-width="1.2"/>`
   );
 }
 
@@ -613,7 +618,7 @@ export function cardMarkup(card, options = {}) {
   }
   if (!isCardCode(card)) throw new RangeError(`carta non valida: ${card}`);
   const drawn = drawnStyle(card, style);
-  const italian = drawn !== "francesi" && card[0] !== "X";
+  const italian = drawn !== "francesi";
   const palette = italian ? ITALIAN_PALETTE[drawn] : FRENCH_PALETTE;
   const inner = italian ? italianFace(card, drawn, opts) : frenchFace(card, opts);
   const suitClass = card[0] === "X" ? "carta--jolly" : `carta--${card[1]}`;

@@ -43,7 +43,8 @@ def test_every_card_of_each_style_renders(demo, artifacts, style):
                 return {card: e.dataset.card, label: e.getAttribute('aria-label'),
                         role: e.getAttribute('role'),
                         tag: e.namespaceURI + ' ' + e.localName, w: r.width, h: r.height,
-                        shapes: e.querySelectorAll('path, circle, ellipse, text').length};
+                        shapes: e.querySelectorAll('path, circle, ellipse, text').length,
+                        box: (({x, y, width, height}) => [x, y, x + width, y + height])(e.getBBox())};
             })"""
         )
         assert sorted(f["card"] for f in found) == sorted(labels)
@@ -53,6 +54,8 @@ def test_every_card_of_each_style_renders(demo, artifacts, style):
             assert face["label"] == labels[face["card"]], face
             assert face["w"] == pytest.approx(size) and face["h"] == pytest.approx(size * 1.4)
             assert face["shapes"] >= 3, face  # a real drawing, not an empty box
+            left, top, right, bottom = face["box"]  # the drawing stays on the card (100 × 140)
+            assert left >= 0 and top >= 0 and right <= 100 and bottom <= 140, face
     section.screenshot(path=str(artifacts / f"carte-{style}.png"))
 
 
@@ -123,3 +126,10 @@ def test_card_sizes_from_css_classes(demo):
         }"""
     )
     assert box == [pytest.approx(100), pytest.approx(140)]
+
+
+def test_drawing_time(demo):
+    """Print the demo page's figure: the mean time to draw one card as an SVG element."""
+    figure = demo.inner_text("#tempo")
+    print(figure)
+    assert "ms per carta" in figure
