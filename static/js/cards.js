@@ -372,6 +372,8 @@ function baton(style, p) {
   if (style === "piacentine") {
     const line = stroke(p.ink, 3);
     return (
+      path("M-12-6L-21-13L-19-17L-11-13Z", p.wood, line) +
+      path("M9 22L18 16L20 20L8 28Z", p.wood, line) +
       path("M-7 47C-8 20-14-10-15-34C-16-48 16-48 15-34C14-10 8 20 7 47Z", p.wood, line) +
       path("M-14-20L14-20L13-14L-13-14Z", p.red) +
       path("M-10 12L10 12L9.5 18L-9.5 18Z", p.red) +
