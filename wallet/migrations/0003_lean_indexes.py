@@ -35,6 +35,20 @@ END $$
 """
 
 
+# The transaction row's deferred trigger only needs to see that postings exist: every posting's own
+# deferred trigger checks count, sum and realm of its transaction (that one must stay per posting:
+# it is what catches a posting slipped into another session's transaction just before it commits).
+POSTGRES_TX_CHECK = """
+CREATE OR REPLACE FUNCTION wallet_transaction_balanced() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM wallet_posting WHERE transaction_id = NEW.id) THEN
+        RAISE EXCEPTION 'wallet: transaction % has no postings', NEW.id USING ERRCODE = 'check_violation';
+    END IF;
+    RETURN NULL;
+END $$
+"""
+
+
 def drop_sqlite_triggers(apps: Any, schema_editor: Any) -> None:
     if schema_editor.connection.vendor == "sqlite":
         for sql in triggers.SQLITE_REVERSE:
@@ -47,6 +61,7 @@ def recreate(apps: Any, schema_editor: Any) -> None:
             schema_editor.execute(sql, params=None)
     elif schema_editor.connection.vendor == "postgresql":
         schema_editor.execute(POSTGRES_CHECK, params=None)
+        schema_editor.execute(POSTGRES_TX_CHECK, params=None)
 
 
 class Migration(migrations.Migration):
