@@ -1,0 +1,268 @@
+"""Property tests over random complete Burraco and Scala 40 matches, every format and mode.
+
+Fast runs check, at the end of each smazzata, that the points equal a recomputation from the
+final table and hands, and that the match report adds up; deep runs check after every move that
+the 108 cards are all accounted for, every meld on the table is valid, no view or public event
+shows a covered card or a pozzetto, illegal actions are refused with the state unchanged and the
+state round-trips through JSON exactly (and plays on identically).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from games.engine import Engine, IllegalAction, State, dumps, loads, private_to
+from games.melds import BURRACO, SCALA40, is_valid
+from games.registry import get
+from games.rng import Rng, SeededRng
+
+from .rummy_helpers import (
+    BURRACO_FORMATS,
+    DECK,
+    MOVE_CAP,
+    burraco_recount,
+    cards_in,
+    deal_cards,
+    norm,
+    play_random,
+    scala40_recount,
+    seats,
+)
+
+BURRACO_CASES = [(fmt, mode) for fmt in BURRACO_FORMATS for mode in ("punti", "smazzate")]
+SCALA40_CASES = [(n, mode) for n in (2, 3, 4) for mode in ("punti", "smazzate")]
+FAST_BURRACO = 60  # per format and mode
+FAST_SCALA40 = 12  # per number of players and mode
+DEEP = 2
+DEEP_MOVES = 300
+
+
+def burraco_match(fmt: str, mode: str, seed: int) -> tuple[Engine, State, Rng]:
+    engine = get("burraco")
+    rng = SeededRng(f"burraco-{fmt}-{mode}-{seed}")
+    cfg: dict[str, Any] = {"format": fmt, "mode": mode, "ko": rng.randbelow(2) == 1}
+    if mode == "punti":
+        cfg["target"] = (300, 600, 1005)[rng.randbelow(3)]
+    else:
+        cfg["deals"] = 1 + rng.randbelow(2)
+    if fmt == "coppie":
+        cfg["carte_scoperte"] = rng.randbelow(2) == 1
+        cfg["pairs"] = ("fisse", "casuali")[rng.randbelow(2)]
+    prefs = {"ordina_mano": ("seme", "valore", None)[rng.randbelow(3)]}
+    return engine, engine.new(cfg, seats(BURRACO_FORMATS[fmt], prefs), rng), rng
+
+
+def scala40_match(n: int, mode: str, seed: int) -> tuple[Engine, State, Rng]:
+    engine = get("scala40")
+    rng = SeededRng(f"scala40-{n}-{mode}-{seed}")
+    cfg: dict[str, Any] = {"mode": mode}
+    if mode == "punti":
+        cfg["target"] = (101, 151)[rng.randbelow(2)]
+    else:
+        cfg["deals"] = (1, 3)[rng.randbelow(2)]
+    return engine, engine.new(cfg, seats(n), rng), rng
+
+
+def check_history(game: str, st: State) -> None:
+    """Every smazzata's points equal an independent recount from its final table and hands."""
+    for rec in st["history"]:
+        if game == "burraco":
+            assert rec["points"] == burraco_recount(rec["detail"])
+        else:
+            closer = None if rec["closed_by"] is None else st["seats"].index(rec["closed_by"])
+            assert rec["points"] == scala40_recount(rec, closer)
+
+
+def check_outcome(game: str, engine: Engine, st: State) -> None:
+    res = engine.outcome(st)
+    if res.get("forfeit") is None:
+        totals = [0] * len(res["points"])
+        for rec in st["history"]:
+            totals = [t + p for t, p in zip(totals, rec["points"], strict=True)]
+        assert totals == res["points"]
+    assert sum(res["mp"]) == 0
+    if res["winner"] is not None:
+        assert res["cash"]["differenza_punti"] >= 0
+    if game == "burraco" and res["winner"] is not None:
+        divisor = 100
+        diff = res["cash"]["differenza_effettiva"]
+        assert res["cash"]["differenza_punti"] == diff // divisor + (
+            1 if 2 * (diff % divisor) > divisor else 0
+        )
+
+
+@pytest.mark.parametrize(("fmt", "mode"), BURRACO_CASES)
+def test_burraco_random_matches(fmt: str, mode: str) -> None:
+    for seed in range(FAST_BURRACO):
+        engine, st, rng = burraco_match(fmt, mode, seed)
+        play_random(engine, st, rng)
+        check_history("burraco", st)
+        check_outcome("burraco", engine, st)
+
+
+@pytest.mark.parametrize(("n", "mode"), SCALA40_CASES)
+def test_scala40_random_matches(n: int, mode: str) -> None:
+    for seed in range(FAST_SCALA40):
+        engine, st, rng = scala40_match(n, mode, seed)
+        play_random(engine, st, rng)
+        check_history("scala40", st)
+        check_outcome("scala40", engine, st)
+        if mode == "punti" and st.get("forfeit") is None:
+            res = engine.outcome(st)
+            assert sum(1 for o in res["out"] if not o) == 1  # R2: the last one left wins
+            assert res["winner"] == res["out"].index(False)
+
+
+# -- deep checks after every move ------------------------------------------------------------------
+
+
+def allowed_deal_cards(game: str, engine: Engine, st: State, seat: int | None) -> Counter[str]:
+    """The cards a seat may see in the deal part of its view."""
+    d = st["deal"]
+    visible: frozenset[int]
+    if game == "burraco":
+        visible = engine.visible_positions(st, seat)  # type: ignore[attr-defined]
+        public = list(d["scarti"])
+    else:
+        visible = frozenset(p for p, s in enumerate(st["seats"]) if s == seat)
+        public = d["scarti"][-1:]
+    public += [c for m in d["melds"] for c in m["cards"]]
+    r = d["raccolto"]  # the card taken from the discards, seen by everyone
+    if r is not None:
+        public.append(r if isinstance(r, str) else r["card"])
+    own = [c for p in visible for c in d["hands"][p]]
+    return norm(public + own)
+
+
+def check_views(game: str, engine: Engine, st: State) -> None:
+    for seat in [None, *sorted(set(st["seats"]))]:
+        view = engine.view(st, seat)
+        if view["deal"] is not None:
+            shown = norm(cards_in(view["deal"]))
+            assert not shown - allowed_deal_cards(game, engine, st, seat), (seat, shown)
+            assert isinstance(view["deal"]["tallone"], int)
+            if game == "burraco":
+                assert all(isinstance(x, int) for x in view["deal"]["pozzetti"])
+        for spec in view["legal"]:
+            hand_cards = (
+                spec.get("cards", {}).get("subset_of", []) if isinstance(spec.get("cards"), dict) else []
+            )
+            assert seat is not None
+            pos = [p for p, s in enumerate(st["seats"]) if s == seat]
+            mine = norm([c for p in pos for c in st["deal"]["hands"][p]])
+            assert not norm(hand_cards) - mine
+        text = dumps(view)
+        assert "deck_log" not in text
+
+
+def check_events(events: list[dict[str, Any]], before: Counter[str], after: Counter[str]) -> None:
+    """A public event shows only cards public before or after it (or the final count)."""
+    ends = [i for i, ev in enumerate(events) if ev["type"] in ("fine_smazzata", "fine_partita")]
+    # the moves up to the end of a smazzata: before it, or on the table and hands shown at the count
+    for ev in events[: ends[-1] + 1] if ends else []:
+        if private_to(ev, None) and ev["type"] not in ("fine_smazzata", "fine_partita"):
+            assert set(norm(cards_in(ev))) <= set(before) | set(DECK), ev
+    for ev in events[ends[-1] + 1 :] if ends else events:
+        if not private_to(ev, None):
+            continue
+        shown = set(norm(cards_in(ev)))  # an event may name a card twice (cards and meld)
+        assert shown <= set(before | after), ev
+
+
+def public_cards(game: str, st: State) -> Counter[str]:
+    d = st["deal"]
+    pile = d["scarti"] if game == "burraco" else d["scarti"][-1:]
+    return norm(pile + [c for m in d["melds"] for c in m["cards"]])
+
+
+def illegal_attempts(st: State, seat: int) -> list[tuple[int, dict[str, Any]]]:
+    d = st["deal"]
+    others = [s for s in st["seats"] if s != seat]
+    tries: list[tuple[int, dict[str, Any]]] = [
+        (seat, {"type": "vola"}),
+        (seat, {"type": "scarta", "card": "Zz"}),
+        (seat, {"type": "cala", "cards": ["Ah", "Ah"]}),
+        (seat, {"type": "attacca", "meld": 999, "cards": ["Ah"]}),
+        (seat, {"type": "pesca", "extra": 1}),
+        (seat, {"type": "cala", "cards": "Ah"}),
+    ]
+    if others:
+        tries.append((others[0], {"type": "pesca"}))
+    if d["phase"] != "pesca":
+        tries.append((seat, {"type": "raccogli"}))
+    return tries
+
+
+def deep_play(game: str, engine: Engine, st: State, rng: Rng) -> None:
+    moves = 0
+    rules_melds = BURRACO if game == "burraco" else SCALA40
+    while not engine.is_over(st):
+        if moves > DEEP_MOVES and moves % 20:  # long matches: every move at first, then every 20th
+            seat = engine.to_act(st)[0]
+            engine.apply(
+                st,
+                seat,
+                engine.sample_action(st, seat, rng) if moves < MOVE_CAP else {"type": "abbandona"},
+                rng,
+            )
+            moves += 1
+            continue
+        d = st["deal"]
+        assert norm(deal_cards(game, d)) == DECK
+        assert all(is_valid(m, rules_melds) for m in d["melds"])
+        check_views(game, engine, st)
+        seat = engine.to_act(st)[0]
+        for who, bad in illegal_attempts(st, seat):
+            snapshot = copy.deepcopy(st)
+            if engine.can_apply(st, who, bad):
+                continue
+            with pytest.raises(IllegalAction):
+                engine.apply(st, who, bad, rng)
+            assert st == snapshot
+        assert loads(dumps(st)) == st
+        action = engine.sample_action(st, seat, rng) if moves < MOVE_CAP else {"type": "abbandona"}
+        assert engine.can_apply(st, seat, action)
+        before = public_cards(game, st)
+        events = engine.apply(st, seat, action, rng)
+        after = public_cards(game, st) if not engine.is_over(st) else Counter()
+        check_events(events, before, after)
+        moves += 1
+    check_history(game, st)
+    check_outcome(game, engine, st)
+
+
+@pytest.mark.parametrize(("fmt", "mode"), BURRACO_CASES)
+def test_burraco_deep(fmt: str, mode: str) -> None:
+    for seed in range(DEEP):
+        engine, st, rng = burraco_match(fmt, mode, 1000 + seed)
+        deep_play("burraco", engine, st, rng)
+
+
+@pytest.mark.parametrize(("n", "mode"), SCALA40_CASES)
+def test_scala40_deep(n: int, mode: str) -> None:
+    for seed in range(DEEP):
+        engine, st, rng = scala40_match(n, mode, 1000 + seed)
+        deep_play("scala40", engine, st, rng)
+
+
+@pytest.mark.parametrize("game", ["burraco", "scala40"])
+def test_json_round_trip_plays_on_identically(game: str) -> None:
+    for seed in range(3):
+        engine, st, rng = (
+            burraco_match("coppie", "punti", seed) if game == "burraco" else scala40_match(3, "punti", seed)
+        )
+        for _ in range(150):
+            if engine.is_over(st):
+                break
+            seat = engine.to_act(st)[0]
+            engine.apply(st, seat, engine.sample_action(st, seat, rng), rng)
+        twin = loads(dumps(st))
+        assert twin == st
+        a_rng, b_rng = SeededRng(f"twin-{seed}"), SeededRng(f"twin-{seed}")
+        play_random(engine, st, a_rng)
+        play_random(engine, twin, b_rng)
+        assert dumps(twin) == dumps(st)
