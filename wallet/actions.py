@@ -36,7 +36,16 @@ from wallet.errors import (
     PlayerNotAllowed,
     TableCapExceeded,
 )
-from wallet.ledger import AccountKey, Locked, bonus_key, cash_key, house_key, pool_key, table_key
+from wallet.ledger import (
+    AccountKey,
+    Locked,
+    bonus_key,
+    cash_key,
+    house_key,
+    pool_key,
+    table_key,
+    table_pot_key,
+)
 from wallet.models import (
     Account,
     AccountKind,
@@ -588,32 +597,57 @@ def table_cash_out(
 
 
 def table_hand_settle(
-    *, deltas: Mapping[str, int], rake: int, idempotency_key: str, realm: str = Realm.REAL, hand_ref: str = ""
+    *,
+    deltas: Mapping[str, int],
+    rake: int,
+    idempotency_key: str,
+    realm: str = Realm.REAL,
+    hand_ref: str = "",
+    pot: int = 0,
+    pot_ref: str = "",
 ) -> dict[str, Any]:
-    """Settle a hand between table credits and collect the rake: sum(deltas) + rake must be zero.
+    """Settle a hand between table credits and collect the rake: sum(deltas) + rake + pot == 0.
 
     ``deltas`` maps table_session_ref -> net change of that player's table credit (winners
-    positive, net of rake).
+    positive, net of rake). ``pot`` is the net amount moved INTO the table's carried pot
+    ``pot_ref`` (piatto di parol, bestia: chips that stay on the table for the next hand;
+    negative when a carried pot is won).
     """
     _amount(rake, allow_zero=True)
-    if sum(deltas.values()) + rake != 0:
+    if isinstance(pot, bool) or not isinstance(pot, int) or (pot and not pot_ref):
+        raise InvalidAmount("Piatto riportato senza riferimento.")
+    if sum(deltas.values()) + rake + pot != 0:
         raise InvalidAmount("Mano non bilanciata.")
 
     def work() -> dict[str, Any]:
         keys = [table_key(ref, realm) for ref in deltas]
-        rake_key = house_key(AccountKind.HOUSE_RAKE, realm)
+        rake_key, pot_key = house_key(AccountKind.HOUSE_RAKE, realm), table_pot_key(pot_ref, realm)
         if rake:
             keys.append(rake_key)
+        if pot:
+            keys.append(pot_key)
         locked = _lock_with_house(keys, rake_key)
         legs = [(locked[table_key(ref, realm)], delta) for ref, delta in deltas.items()]
         if rake:
             legs.append((locked[rake_key], rake))
-        tx = ledger.post(
-            kind=TransactionKind.HAND, realm=realm, legs=legs, data={"hand": hand_ref, "rake": rake}
+        if pot:
+            legs.append((locked[pot_key], pot))
+        data = {"hand": hand_ref, "rake": rake, "pot": pot}
+        tx = ledger.post(kind=TransactionKind.HAND, realm=realm, legs=legs, data=data)
+        return _result(
+            tx,
+            credits={ref: locked[table_key(ref, realm)].balance for ref in deltas},
+            pot=locked[pot_key].balance if pot else None,
         )
-        return _result(tx, credits={ref: locked[table_key(ref, realm)].balance for ref in deltas})
 
-    inputs = {"deltas": dict(deltas), "rake": rake, "realm": realm, "hand": hand_ref}
+    inputs = {
+        "deltas": dict(deltas),
+        "rake": rake,
+        "realm": realm,
+        "hand": hand_ref,
+        "pot": pot,
+        "pot_ref": pot_ref,
+    }
     return ledger.run_idempotent(key=idempotency_key, action="hand", inputs=inputs, work=work)
 
 

@@ -58,6 +58,11 @@ def table_key(table_session_ref: str, realm: str = Realm.REAL, owner_id: int | N
     return AccountKey(AccountKind.TABLE_CREDIT, realm, f"table:{table_session_ref}", owner_id)
 
 
+def table_pot_key(pot_ref: str, realm: str = Realm.REAL) -> AccountKey:
+    """Chips a table carries from one hand to the next (piatto di parol, bestia), per table."""
+    return AccountKey(AccountKind.TABLE_POT, realm, f"table_pot:{pot_ref}")
+
+
 def pool_key(tournament_ref: str, realm: str = Realm.REAL) -> AccountKey:
     """The montepremi of one tournament."""
     return AccountKey(AccountKind.TOURNAMENT_POOL, realm, f"tournament:{tournament_ref}")

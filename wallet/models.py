@@ -41,6 +41,7 @@ class AccountKind(models.TextChoices):
     PLAYER_CASH = "player_cash", _("Conto di gioco")
     PLAYER_BONUS = "player_bonus", _("Bonus")
     TABLE_CREDIT = "table_credit", _("Credito al tavolo")
+    TABLE_POT = "table_pot", _("Piatto riportato al tavolo")
     TOURNAMENT_POOL = "tournament_pool", _("Montepremi del torneo")
     HOUSE_RAKE = "house_rake", _("Rake del concessionario")
     HOUSE_PROMOTIONS = "house_promotions", _("Promozioni del concessionario")
@@ -60,6 +61,7 @@ NEGATIVE_KINDS = (
 PLAY_KINDS = (
     AccountKind.PLAYER_CASH,
     AccountKind.TABLE_CREDIT,
+    AccountKind.TABLE_POT,
     AccountKind.TOURNAMENT_POOL,
     AccountKind.PLAY_BANK,
 )

@@ -56,6 +56,16 @@ def table_credit_get(*, table_session_ref: str, realm: str = Realm.REAL) -> dict
     }
 
 
+def table_pot_get(*, pot_ref: str, realm: str = Realm.REAL) -> int:
+    """Chips the table carries to its next hand (piatto di parol, bestia)."""
+    value = (
+        Account.objects.filter(kind=AccountKind.TABLE_POT, realm=realm, ref=f"table_pot:{pot_ref}")
+        .values_list("balance", flat=True)
+        .first()
+    )
+    return value or 0
+
+
 def tournament_pool_get(*, tournament_ref: str) -> int:
     """The montepremi collected so far."""
     value = (

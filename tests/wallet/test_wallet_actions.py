@@ -17,6 +17,7 @@ from wallet.errors import (
     DepositLimitExceeded,
     IdempotencyConflict,
     InsufficientFunds,
+    InvalidAmount,
     InvalidEntryCost,
     InvalidState,
     NotPermitted,
@@ -381,3 +382,28 @@ def test_play_money_never_mixes_with_real(player):
     actions.play_money_top_up(user=player, amount=100_000, idempotency_key="p")
     assert balance(player)["play"] == 100_000 and balance(player)["cash"] == 0
     assert selectors.ledger_totals() == {"play": 0}
+
+
+def test_carried_pot_stays_on_the_table_between_hands(funded, other_player):
+    actions.deposit_create(user=other_player, amount=20_000, idempotency_key="o")
+    buy_in(funded, "s1", 10_000)
+    buy_in(other_player, "s2", 10_000)
+    # piatto di parol: both put 500 in, nobody wins it, it is carried to the next hand
+    actions.table_hand_settle(
+        deltas={"s1": -500, "s2": -500}, rake=0, pot=1_000, pot_ref="t9", idempotency_key="h1"
+    )
+    assert selectors.table_pot_get(pot_ref="t9") == 1_000
+    before = ledger_snapshot()
+    with pytest.raises(InvalidAmount):  # does not balance
+        actions.table_hand_settle(
+            deltas={"s1": 1_000}, rake=50, pot=-1_000, pot_ref="t9", idempotency_key="h2"
+        )
+    with pytest.raises(InsufficientFunds):  # more than the carried pot holds
+        actions.table_hand_settle(
+            deltas={"s1": 1_100}, rake=0, pot=-1_100, pot_ref="t9", idempotency_key="h3"
+        )
+    assert ledger_snapshot() == before
+    actions.table_hand_settle(deltas={"s1": 950}, rake=50, pot=-1_000, pot_ref="t9", idempotency_key="h4")
+    assert selectors.table_pot_get(pot_ref="t9") == 0
+    assert selectors.table_credit_get(table_session_ref="s1")["balance"] == 10_450
+    assert selectors.ledger_totals() == {"real": 0}
