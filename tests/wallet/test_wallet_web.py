@@ -194,3 +194,33 @@ def test_celery_beat_runs_the_reconciliation_nightly(settings):
 @pytest.mark.django_db
 def test_sqlite_or_postgres_vendor_is_supported():
     assert connection.vendor in ("sqlite", "postgresql")
+
+
+@pytest.mark.django_db
+def test_backoffice_reverse_and_reject_need_a_reason(client, funded, staff):
+    tx = Transaction.objects.get(kind="deposit")
+    client.force_login(staff)
+    url = reverse("backoffice:wallet_transaction_changelist")
+    page = client.post(url, {"action": "reverse_transactions", "_selected_action": [str(tx.pk)]})
+    assert page.status_code == 200 and "Motivazione" in page.content.decode()  # the reason form
+    assert not Transaction.objects.filter(kind="reversal").exists()
+    client.post(
+        url, {"action": "reverse_transactions", "_selected_action": [str(tx.pk)], "reason": "deposito doppio"}
+    )
+    assert Transaction.objects.filter(kind="reversal", reverses=tx).count() == 1
+    assert selectors.balance_get(user=funded)["cash"] == 0
+    actions.deposit_create(user=funded, amount=1_000, idempotency_key="again")
+    req = actions.withdrawal_request(user=funded, amount=500, idempotency_key="w2")
+    wurl = reverse("backoffice:wallet_withdrawal_changelist")
+    client.post(wurl, {"action": "reject", "_selected_action": [req["payment_id"]], "reason": "IBAN errato"})
+    assert Payment.objects.get(pk=req["payment_id"]).status == Payment.Status.REJECTED
+    assert selectors.balance_get(user=funded)["held"] == 0
+
+
+@pytest.mark.django_db
+def test_backoffice_reconciliation_run_now(client, funded, staff):
+    client.force_login(staff)
+    response = client.post(reverse("backoffice:wallet_reconciliation_run"))
+    assert response.status_code == 302
+    assert ReconciliationRun.objects.get().ok
+    assert client.get(reverse("backoffice:wallet_reconciliation_run")).status_code == 403
