@@ -97,9 +97,9 @@ def wild_card_stands_for(meld: Meld, rules: MeldRules) -> str | None:
     if i is None:
         return None
     if meld["kind"] == SEQ:
-        return rank_of_position(meld["start"] + i) + meld["suit"]
+        return rank_of_position(meld["start"] + i) + str(meld["suit"])
     suit = meld.get("jolly_suit")
-    return None if suit is None else meld["rank"] + suit
+    return None if suit is None else str(meld["rank"]) + str(suit)
 
 
 # -- turn helpers shared by both games ---------------------------------------------------------------

@@ -438,7 +438,7 @@ class BurracoDeal(DealRules):
     def view(self, st: State, visible: frozenset[int], carte_viste: bool) -> dict[str, Any]:
         """Return the table: own (visible) hands, counts of the others, never the pozzetti' cards."""
         d = st["deal"]
-        hands = []
+        hands: list[list[str] | None] = []
         for p, h in enumerate(d["hands"]):
             if p in visible:
                 order = prefs(st, p).get("ordina_mano")
