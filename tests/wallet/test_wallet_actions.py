@@ -407,3 +407,34 @@ def test_carried_pot_stays_on_the_table_between_hands(funded, other_player):
     assert selectors.table_pot_get(pot_ref="t9") == 0
     assert selectors.table_credit_get(table_session_ref="s1")["balance"] == 10_450
     assert selectors.ledger_totals() == {"real": 0}
+
+
+class PendingProvider:
+    """An asynchronous provider: deposits wait for its callback."""
+
+    name = "async-test"
+
+    def deposit(self, *, payment_id, user_id, amount):
+        from wallet.providers import ProviderResult
+
+        return ProviderResult("pending", f"async-{payment_id}")
+
+    def payout(self, *, payment_id, user_id, amount):  # pragma: no cover - not used
+        raise AssertionError
+
+
+def test_asynchronous_deposit_is_credited_when_the_provider_settles(player):
+    actions.deposit_limit_set(user=player, period="day", amount=3_000)
+    r = actions.deposit_create(user=player, amount=2_000, idempotency_key="a", provider=PendingProvider())
+    assert r["status"] == Payment.Status.PENDING and r["transaction_id"] is None
+    assert balance(player)["cash"] == 0
+    with pytest.raises(DepositLimitExceeded):  # a pending deposit counts against the limit
+        actions.deposit_create(user=player, amount=1_500, idempotency_key="b", provider=PendingProvider())
+    settled = actions.deposit_settle(payment_id=r["payment_id"], provider_ref="ok-1", succeeded=True)
+    assert settled["status"] == Payment.Status.SETTLED and balance(player)["cash"] == 2_000
+    again = actions.deposit_settle(payment_id=r["payment_id"], provider_ref="ok-1", succeeded=True)
+    assert again["transaction_id"] == settled["transaction_id"] and balance(player)["cash"] == 2_000
+    failed = actions.deposit_create(user=player, amount=500, idempotency_key="c", provider=PendingProvider())
+    actions.deposit_settle(payment_id=failed["payment_id"], provider_ref="ko", succeeded=False)
+    assert Payment.objects.get(pk=failed["payment_id"]).status == Payment.Status.FAILED
+    assert balance(player)["cash"] == 2_000
