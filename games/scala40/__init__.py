@@ -47,7 +47,6 @@ from games.rng import Rng
 from games.scala40.deal import Scala40Deal, new_deal
 
 TIMEOUT_PENALTY = 50
-TARGETS = (101, 151)
 
 DEFAULTS: dict[str, Any] = {
     "mode": "punti",

@@ -50,6 +50,7 @@ from games.melds import (
     same,
     scala40_hand_points,
     scala40_meld_value,
+    sort_hand,
     take_cards,
     wild_card_stands_for,
     wild_index,
@@ -577,12 +578,17 @@ class Scala40Deal:
                 out[p] = factor * scala40_hand_points(d["hands"][p])
         return out
 
+    @staticmethod
+    def _shown_hand(st: State, pos: int, hand: list[str]) -> list[str]:
+        order = st["prefs"].get(str(st["seats"][pos]), {}).get("ordina_mano")
+        return sort_hand(hand, order, SCALA40) if order in ("seme", "valore") else list(hand)
+
     def view(self, st: State, visible: frozenset[int]) -> dict[str, Any]:
         """Return the table as seen by a viewer of the ``visible`` hands."""
         d = st["deal"]
         return {
             "active": list(d["active"]),
-            "hands": [list(h) if p in visible else None for p, h in enumerate(d["hands"])],
+            "hands": [self._shown_hand(st, p, h) if p in visible else None for p, h in enumerate(d["hands"])],
             "hand_sizes": [len(h) for h in d["hands"]],
             "tallone": len(d["tallone"]),
             "scarto": d["scarti"][-1] if d["scarti"] else None,

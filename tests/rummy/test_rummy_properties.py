@@ -35,8 +35,8 @@ from .rummy_helpers import (
 
 BURRACO_CASES = [(fmt, mode) for fmt in BURRACO_FORMATS for mode in ("punti", "smazzate")]
 SCALA40_CASES = [(n, mode) for n in (2, 3, 4) for mode in ("punti", "smazzate")]
-FAST_BURRACO = 60  # per format and mode
-FAST_SCALA40 = 12  # per number of players and mode
+FAST_BURRACO = 120  # per format and mode
+FAST_SCALA40 = 30  # per number of players and mode
 DEEP = 2
 DEEP_MOVES = 300
 
@@ -64,7 +64,8 @@ def scala40_match(n: int, mode: str, seed: int) -> tuple[Engine, State, Rng]:
         cfg["target"] = (101, 151)[rng.randbelow(2)]
     else:
         cfg["deals"] = (1, 3)[rng.randbelow(2)]
-    return engine, engine.new(cfg, seats(n), rng), rng
+    prefs = {"ordina_mano": ("seme", "valore", None)[rng.randbelow(3)]}
+    return engine, engine.new(cfg, seats(n, prefs), rng), rng
 
 
 def check_history(game: str, st: State) -> None:
@@ -194,6 +195,24 @@ def illegal_attempts(st: State, seat: int) -> list[tuple[int, dict[str, Any]]]:
         tries.append((others[0], {"type": "pesca"}))
     if d["phase"] != "pesca":
         tries.append((seat, {"type": "raccogli"}))
+    pos = d["turn"]
+    hand = d["hands"][pos]
+    foreign = [c for h in d["hands"] for c in h if c not in hand]
+    if foreign:
+        tries.append((seat, {"type": "scarta", "card": foreign[0]}))
+        tries.append((seat, {"type": "cala", "cards": [*hand[:2], foreign[0]]}))
+    if len(hand) >= 3:
+        tries.append((seat, {"type": "cala", "cards": hand[-3:]}))  # often not a meld
+        tries.append((seat, {"type": "apri", "melds": [{"cards": hand[:3]}]}))
+    melds = d["melds"]
+    if melds:
+        tries.append((seat, {"type": "attacca", "meld": melds[0]["id"], "cards": hand[:1]}))
+        tries.append(
+            (
+                seat,
+                {"type": "sostituisci", "meld": melds[0]["id"], "card": hand[0] if hand else "Ah", "use": {}},
+            )
+        )
     return tries
 
 
