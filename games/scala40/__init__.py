@@ -17,10 +17,12 @@ as I5). ``on_timeout``: ``"forfeit"`` (rules) | ``"autoplay"`` (training tables)
 Points are what a player pays (lower is better). MP (rules: "i punti totalizzati da ogni giocatore
 vengono attribuiti all'avversario"): MP of a player = the sum over the others of (their points −
 his points); with two players that is the rules' 0 vs 70 → +70 / −70. Cash (C1): the winner's MP
-/ 10, half down. Timeout or abandon ends the match: the offender pays his hand plus 50 and loses;
-the winner is the other player with the fewest points (ties: the first after the dealer); a
-negative difference counts 0. With three or four players the lobby settles each loser's share
-(the outcome lists them in ``cash["losers"]``).
+/ 10, half down (a smazzate the winner of more smazzate may have paid more points: then 0).
+Timeout or abandon ends the match: the offender pays his hand plus 50 and loses; the winner is
+the other player with the fewest points (ties: the first after the dealer); a negative
+difference counts 0. With three or four players the lobby settles each loser's share: the
+outcome lists them in ``cash["losers"]`` and ``cash["per_loser"]`` (games.partite's
+``cash_settlement`` assumes two lines).
 """
 
 from __future__ import annotations
@@ -332,6 +334,13 @@ class Scala40Engine(Engine):
                 "losers": losers,
                 "differenza_effettiva": diff,
                 "differenza_punti": round_half_down(diff, cfg["cash_divisor"]),
+                # each loser's share of the winner's MP (his points − the winner's) for the lobby
+                # to settle 3-4 players; they add up to the winner's MP unless a forfeit left a
+                # loser below the winner
+                "per_loser": {
+                    str(p): {"line": p, "differenza_effettiva": max(0, totals[p] - totals[winner])}
+                    for p in losers
+                },
                 "cappotti": [0] * n,
                 "cappotto": False,
             },

@@ -88,6 +88,10 @@ def check_outcome(game: str, engine: Engine, st: State) -> None:
     assert sum(res["mp"]) == 0
     if res["winner"] is not None:
         assert res["cash"]["differenza_punti"] >= 0
+    if game == "scala40" and res.get("forfeit") is None and st["config"]["mode"] == "punti":
+        # a punti the winner is below the target and every loser at or past it
+        shares = sum(x["differenza_effettiva"] for x in res["cash"]["per_loser"].values())
+        assert shares == res["mp"][res["winner"]] == res["cash"]["differenza_effettiva"]
     if game == "burraco" and res["winner"] is not None:
         divisor = 100
         diff = res["cash"]["differenza_effettiva"]
