@@ -58,6 +58,7 @@ DEFAULTS: dict[str, Any] = {
     "forfeit_min_vp": 14,
     "cash_divisor": 10,
     "on_timeout": "forfeit",
+    "linee": None,  # the number of players the table sets (2-4); None: as many as are seated
 }
 
 
@@ -85,6 +86,8 @@ class Scala40Engine(Engine):
             raise ConfigError("on_timeout non valido", on_timeout=cfg["on_timeout"])
         if type(cfg["cash_divisor"]) is not int or cfg["cash_divisor"] < 1:
             raise ConfigError("cash_divisor non valido")
+        if cfg["linee"] is not None and cfg["linee"] not in (2, 3, 4):
+            raise ConfigError("la scala 40 si gioca da 2 a 4 linee", linee=cfg["linee"])
         return cfg
 
     # -- the match -----------------------------------------------------------------------------
@@ -98,6 +101,8 @@ class Scala40Engine(Engine):
         if len(set(numbers)) != len(numbers) or not 2 <= len(numbers) <= 4:
             raise ConfigError("la scala 40 si gioca da 2 a 4 giocatori", players=len(numbers))
         n = len(numbers)
+        if cfg["linee"] is not None and cfg["linee"] != n:
+            raise ConfigError(f"il tavolo è da {cfg['linee']} giocatori", players=n)
         dealer_seat = (carry or {}).get("dealer_seat")
         dealer = numbers.index(dealer_seat) if dealer_seat in numbers else rng.randbelow(n)
         st: State = {

@@ -27,9 +27,9 @@ GOLDEN: list[tuple[str, dict[str, Any], int, int, int, list[int], int, str]] = [
         "340e16b17fc14086",
     ),
     ("burraco", {"format": "4in2", "target": 1005}, 2, 256, 0, [1280, 375], 2, "e02dd80aa8e7a581"),
-    ("scala40", {"mode": "punti", "target": 101}, 2, 1120, 0, [45, 137], 7, "09751b2d8260c73a"),
-    ("scala40", {"mode": "punti", "target": 151}, 3, 683, 2, [156, 200, 41], 5, "ae9194b6e43a0f6e"),
-    ("scala40", {"mode": "smazzate", "deals": 3}, 4, 418, 0, [26, 58, 118, 150], 4, "4caf82391ba4a78c"),
+    ("scala40", {"mode": "punti", "target": 101}, 2, 1120, 0, [45, 137], 7, "03e55b24d8d4b8c0"),
+    ("scala40", {"mode": "punti", "target": 151}, 3, 683, 2, [156, 200, 41], 5, "c80c09879db034a7"),
+    ("scala40", {"mode": "smazzate", "deals": 3}, 4, 418, 0, [26, 58, 118, 150], 4, "51d9346b41d91467"),
 ]
 
 

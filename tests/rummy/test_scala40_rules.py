@@ -83,6 +83,16 @@ def test_deal_13_each_clockwise(n: int) -> None:
     assert d["scarti"] == [deck[13 * n]]
 
 
+def test_the_table_sets_the_linee() -> None:
+    from games.engine import ConfigError
+
+    with pytest.raises(ConfigError):
+        ENGINE.new({"linee": 3}, seats(2), SeededRng(0))
+    with pytest.raises(ConfigError):
+        ENGINE.new({}, seats(5), SeededRng(0))
+    assert len(ENGINE.new({"linee": 4}, seats(4), SeededRng(0))["seats"]) == 4
+
+
 # -- opening ---------------------------------------------------------------------------------------
 
 
