@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from typing import Any
 
+import pytest
+
 from games.cards import is_joker, rummy_deck
-from games.engine import Engine, State
+from games.engine import Engine, IllegalAction, State
 from games.melds import burraco_kind
-from games.rng import Rng
+from games.rng import Rng, SeededRng
 
 DECK = Counter("X" if is_joker(c) else c for c in rummy_deck())
 CARDS = frozenset(rummy_deck())
@@ -108,3 +111,24 @@ def scala40_recount(record: dict[str, Any], closer_pos: int | None) -> list[int]
                 pts += min("A23456789TJQK".index(c[0]) + 1, 10)
         out.append(pts * (2 if record["in_mano"] else 1))
     return out
+
+
+def seat_of(st: State, pos: int) -> int:
+    """The table seat moving a position."""
+    return int(st["seats"][pos])
+
+
+def refused_unchanged(engine: Engine, st: State, pos: int, action: dict[str, Any]) -> IllegalAction:
+    """Assert the action is refused (apply and can_apply) and the state left exactly as it was."""
+    before = copy.deepcopy(st)
+    with pytest.raises(IllegalAction) as err:
+        engine.apply(st, seat_of(st, pos), action, SeededRng(1))
+    assert st == before
+    assert not engine.can_apply(st, seat_of(st, pos), action)
+    return err.value
+
+
+def play_checked(engine: Engine, st: State, pos: int, action: dict[str, Any]) -> list[dict[str, Any]]:
+    """Apply an action that can_apply accepts."""
+    assert engine.can_apply(st, seat_of(st, pos), action)
+    return engine.apply(st, seat_of(st, pos), action, SeededRng(1))

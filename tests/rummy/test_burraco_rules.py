@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import pytest
@@ -14,7 +13,7 @@ from games.partite import cash_settlement, round_half_down
 from games.registry import get
 from games.rng import SeededRng
 
-from .rummy_helpers import seats
+from .rummy_helpers import play_checked, refused_unchanged, seat_of, seats
 
 ENGINE = get("burraco")
 
@@ -45,22 +44,12 @@ def meld(line: int, ident: int, cards: list[str], kind: str = "scala") -> dict[s
     return {**layout, "id": ident, "line": line}
 
 
-def seat_of(st: State, pos: int) -> int:
-    return int(st["seats"][pos])
-
-
 def refused(st: State, pos: int, action: dict[str, Any]) -> IllegalAction:
-    before = copy.deepcopy(st)
-    with pytest.raises(IllegalAction) as err:
-        ENGINE.apply(st, seat_of(st, pos), action, SeededRng(1))
-    assert st == before
-    assert not ENGINE.can_apply(st, seat_of(st, pos), action)
-    return err.value
+    return refused_unchanged(ENGINE, st, pos, action)
 
 
 def play(st: State, pos: int, action: dict[str, Any]) -> list[dict[str, Any]]:
-    assert ENGINE.can_apply(st, seat_of(st, pos), action)
-    return ENGINE.apply(st, seat_of(st, pos), action, SeededRng(1))
+    return play_checked(ENGINE, st, pos, action)
 
 
 # -- the deal --------------------------------------------------------------------------------------
