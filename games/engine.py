@@ -38,11 +38,14 @@ SeatSpec = dict[str, Any]
 SPEC_META_KEYS = frozenset({"label", "confirm", "amount"})
 
 
-class EngineError(Exception):
-    """Base of every error an engine raises; carries a stable ``code`` and an Italian message."""
+class CodedError(Exception):
+    """A refusal with a stable ``code`` (API) and an Italian ``message`` (UI); nothing changed.
 
-    code: ClassVar[str] = "engine_error"
-    default_message: ClassVar[str] = "Errore del gioco"
+    The one base of the platform's refusals: engines here, the lobby and the wallet subclass it.
+    """
+
+    code: ClassVar[str] = "error"
+    default_message: ClassVar[str] = "Operazione non ammessa"
 
     def __init__(self, message: str | None = None, **details: Any) -> None:
         self.message = message or self.default_message
@@ -56,6 +59,13 @@ class EngineError(Exception):
             "message": self.message,
             **({"details": self.details} if self.details else {}),
         }
+
+
+class EngineError(CodedError):
+    """Base of every error an engine raises."""
+
+    code = "engine_error"
+    default_message = "Errore del gioco"
 
 
 class ConfigError(EngineError):

@@ -11,6 +11,7 @@ from piattaforma.forms import LoginForm
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("favicon.ico", views.favicon),
     path("backoffice/", backoffice.urls),
     path("account/registrati/", views.signup, name="signup"),
     path(
@@ -40,6 +41,7 @@ urlpatterns = [
     path("profilo/", views.profile, name="profile"),
     path("profilo/opzioni/<slug:game>/", views.game_options_edit, name="game_options"),
     path("conto/", include("wallet.urls")),
+    path("lobby/", include("lobby.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api_schema"),
     path("i18n/", include("django.conf.urls.i18n")),
 ]

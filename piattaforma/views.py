@@ -7,6 +7,7 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
@@ -60,6 +61,11 @@ def game_options_edit(request: HttpRequest, game: str) -> HttpResponse:
         "profile/game_options.html",
         {"form": form, "game": game_options.GAMES[game], "games": game_options.GAMES.values()},
     )
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers ask /favicon.ico: send them to the SVG icon (resolved at request time)."""
+    return redirect(static("favicon.svg"), permanent=True)
 
 
 @never_cache

@@ -132,6 +132,8 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
+    # Safety net for table clocks: timeouts whose scheduled task was lost.
+    "lobby-sweep-deadlines": {"task": "lobby.sweep_deadlines", "schedule": 5.0},
     # Wallet: stored balance = sum of postings for every account; alerts staff on a difference.
     "wallet-reconcile-nightly": {"task": "wallet.reconcile", "schedule": timedelta(days=1)},
 }
@@ -214,3 +216,6 @@ LOGGING = {
         "daphne": {"level": "WARNING"},
     },
 }
+
+# Table clocks and the next deal are Celery tasks; tests drive them by hand instead.
+LOBBY_SCHEDULE_TASKS = True

@@ -14,3 +14,6 @@ WHITENOISE_USE_FINDERS = True
 STATIC_ROOT = None  # served from the app folders through the finders; collectstatic is for production
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 LOGGING = {"version": 1, "disable_existing_loggers": False}
+
+# Tests call the clock and deal actions themselves (no worker runs during most tests).
+LOBBY_SCHEDULE_TASKS = False

@@ -22,6 +22,81 @@ DEMO_USERS = (
 )
 
 
+DEMO_DEPOSIT = 50_000  # € 500,00 of sandbox money for each demo player
+DEMO_PLAY_MONEY = 100_000
+DEMO_TABLES = (
+    {
+        "name": "Roma",
+        "game": "poker5",
+        "seats": 5,
+        "min_buy_in": 1_000,
+        "max_buy_in": 20_000,
+        "rake_bp": 500,
+        "rake_cap": 300,
+        "config": {"limit": "PL", "invito": 100},
+        "time_bank": 60,
+    },
+    {
+        "name": "Allenamento Milano",
+        "game": "poker5",
+        "seats": 6,
+        "min_buy_in": 1_000,
+        "max_buy_in": 50_000,
+        "realm": "play",
+        "config": {"limit": "NL", "invito": 50},
+    },
+    {
+        "name": "Napoli",
+        "game": "scopa",
+        "seats": 2,
+        "min_buy_in": 1_000,
+        "max_buy_in": 10_000,
+        "rake_bp": 500,
+        "posta_partita": 100,
+        "posta_unitaria": 50,
+        "perdita_massima": 1_000,
+        "config": {"mode": "punti", "target": 11},
+    },
+    {
+        "name": "Bari",
+        "game": "briscola",
+        "seats": 2,
+        "min_buy_in": 1_000,
+        "max_buy_in": 10_000,
+        "rake_bp": 500,
+        "posta_partita": 100,
+        "posta_unitaria": 20,
+        "perdita_massima": 1_000,
+        "config": {"mode": "punti", "target": 61},
+    },
+)
+
+
+def seed_tables() -> int:
+    """Create the demo cash tables that do not exist yet; return how many were created."""
+    from games import registry
+    from lobby import actions as lobby_actions
+    from lobby.models import Table
+
+    created = 0
+    for spec in DEMO_TABLES:
+        if Table.objects.filter(name=spec["name"]).exists() or spec["game"] not in registry.names():
+            continue
+        lobby_actions.table_create(**spec)
+        created += 1
+    return created
+
+
+def fund(user: User) -> None:
+    """Give a demo player sandbox money and training money, once (idempotency keys)."""
+    from wallet import actions as wallet_actions
+
+    wallet_actions.deposit_create(user=user, amount=DEMO_DEPOSIT, idempotency_key=f"demo-deposit-{user.pk}")
+    wallet_actions.play_money_top_up(
+        user=user, amount=DEMO_PLAY_MONEY, idempotency_key=f"demo-play-{user.pk}"
+    )
+
+
 class Command(BaseCommand):
     help = "Crea i conti dimostrativi (giocatori, un moderatore, uno staff) e ne stampa le credenziali."
 
@@ -34,7 +109,11 @@ class Command(BaseCommand):
                     nickname=nickname, email=email, password=DEMO_PASSWORD, date_of_birth=date(1990, 5, 17)
                 )
                 actions.user_set_role(user=user, role=role)
+            if role == roles.PLAYERS:
+                fund(user)
+        seed_tables()
         self.stdout.write(f"Conti dimostrativi (password per tutti: {DEMO_PASSWORD}):")
         for nickname, _email, role in DEMO_USERS:
             self.stdout.write(f"  {nickname:<12} {role}")
+        self.stdout.write("Ogni giocatore ha € 500,00 di deposito di prova e 1.000 di gioco di allenamento.")
         self.stdout.write("Back office: /backoffice/ (utente 'staff'; 'moderatore' vede solo la moderazione)")

@@ -1,0 +1,666 @@
+"""Writes of the live tables: create, sit, stand, act, clocks, chat (each one transaction).
+
+Every write that touches a table's game locks its ``TableRuntime`` row first (then, through the
+wallet's own helper, the ledger accounts in primary-key order), applies the engine, appends the
+hand history and moves money when a hand settles. Views go out only after commit
+(``lobby.broadcast``), and deadlines are scheduled after commit too.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games import registry
+from games.engine import Engine, EngineError
+from games.rng import RecordingRng, SystemRng
+from lobby import broadcast, settlement
+from lobby.errors import (
+    AlreadySeated,
+    ChatRefused,
+    HandInProgress,
+    InvalidSeat,
+    NoHandInProgress,
+    NotSeated,
+    SeatTaken,
+    StaleVersion,
+    TableClosed,
+)
+from lobby.models import ChatMessage, Hand, HandStep, Seat, Table, TableRuntime, WaitingEntry
+from piattaforma.actions import audit_record, preferences_get
+from piattaforma.models import User
+from wallet import actions as wallet_actions
+from wallet import selectors as wallet_selectors
+
+NEXT_HAND_DELAY_SECONDS = 4  # time to look at the showdown before the next deal
+READY_SECONDS = 30  # giochi a partite: countdown of "Sono pronto per iniziare" and of the end-of-match panel
+# Automatic stand-up of sitout players at cash tables: (missed hands, sitout seconds) per game,
+# from each game's "Abbandono automatico" rules (poker and telesina: RULINGS P15; bestia: 3 turns;
+# chemin de fer, sette e mezzo, mazzetti: 3 banco turns). Games not listed never stand anyone up.
+STAND_UP_RULES: dict[str, tuple[int, int | None]] = {
+    "poker5": (10, 600),
+    "telesina": (10, 600),
+    "bestia": (3, None),
+    "chemin": (3, None),
+    "settemezzo": (3, None),
+    "mazzetti": (3, None),
+}
+CHAT_MAX_LENGTH = 200
+CHAT_MAX_PER_MINUTE = 10
+
+
+@dataclass(frozen=True)
+class StepResult:
+    """What an applied action produced: the new version and the events (full information)."""
+
+    version: int
+    events: list[dict[str, Any]]
+    hand_over: bool
+
+
+def new_rng() -> RecordingRng:
+    """The randomness of one step: the OS CSPRNG (RULINGS G4), with every draw recorded."""
+    return RecordingRng(SystemRng())
+
+
+def engine_for(table: Table) -> Engine:
+    """Return the engine of the table's game."""
+    return registry.get(table.game)
+
+
+def hand_engine(rt: TableRuntime) -> Engine:
+    """Return the engine of the hand in progress (or of the last one) at this table."""
+    return registry.get(rt.game or rt.table.game)
+
+
+def next_hand_engine(rt: TableRuntime) -> Engine:
+    """Return the engine of the next hand: the table's game, or the variant a hand handed over to.
+
+    Poker 5 carte's giro pazzo (RULINGS P13) ends a hand with ``carry["handoff"]["variant"]`` when
+    the dealer picks another variant; that hand is played by the variant's engine, whose carry
+    brings the table back.
+    """
+    handoff = (rt.carry or {}).get("handoff")
+    if isinstance(handoff, dict) and handoff.get("variant") in registry.names():
+        return registry.get(handoff["variant"])
+    return engine_for(rt.table)
+
+
+def engine_config(table: Table) -> dict[str, Any]:
+    """Return the engine config of a table: its game options plus the mapped table settings."""
+    engine = engine_for(table)
+    platform = {
+        "cash": True,
+        "rake_bp": table.rake_bp,
+        "rake_cap": table.rake_cap or None,
+        "tempo_giocata": table.tempo_giocata,
+        "time_bank": table.time_bank,
+    }
+    config = dict(table.config)
+    for key, target in engine.table_settings.items():
+        config[target] = platform[key]
+    return engine.validate_config(config)
+
+
+@transaction.atomic
+def table_create(
+    *, name: str, game: str, seats: int, min_buy_in: int, max_buy_in: int, **fields: Any
+) -> Table:
+    """Create a cash table and its runtime row, checking the game's config."""
+    table = Table(name=name, game=game, seats=seats, min_buy_in=min_buy_in, max_buy_in=max_buy_in, **fields)
+    table.full_clean()
+    engine = engine_for(table)
+    if not engine.min_seats <= seats <= engine.max_seats:
+        raise InvalidSeat(f"{engine.title}: da {engine.min_seats} a {engine.max_seats} posti")
+    table.config = engine.validate_config(table.config)
+    engine_config(table)
+    table.save()
+    TableRuntime.objects.create(table=table)
+    return table
+
+
+def _lock(table_id: int) -> TableRuntime:
+    try:
+        return TableRuntime.objects.select_for_update().select_related("table").get(pk=table_id)
+    except TableRuntime.DoesNotExist:
+        raise TableClosed() from None
+
+
+def _hand_running(rt: TableRuntime) -> bool:
+    return rt.state is not None and not hand_engine(rt).is_over(rt.state)
+
+
+def _seat_of(rt: TableRuntime, user: User) -> Seat:
+    seat = Seat.objects.filter(table_id=rt.pk, user=user).first()
+    if seat is None:
+        raise NotSeated()
+    return seat
+
+
+# --- sitting down and standing up ------------------------------------------------------------
+
+
+@transaction.atomic
+def table_sit(*, table_id: int, user: User, seat_no: int, buy_in: int, idempotency_key: str) -> Seat:
+    """Sit down at a free seat with a buy-in moved from the conto to a new table-credit account."""
+    rt = _lock(table_id)
+    table = rt.table
+    if not table.is_open:
+        raise TableClosed()
+    if not 1 <= seat_no <= table.seats:
+        raise InvalidSeat()
+    if Seat.objects.filter(table=table, user=user).exists():
+        raise AlreadySeated()
+    if Seat.objects.filter(table=table, number=seat_no).exists():
+        raise SeatTaken()
+    _expire_offers(table)
+    offer = WaitingEntry.objects.filter(table=table, offered_seat=seat_no).first()
+    if offer is not None and offer.user_id != user.pk:
+        raise SeatTaken("Il posto è riservato al primo giocatore in lista d'attesa")
+    # A free seat not offered to anyone is free for all: a freed seat is offered first (see _offer_seat).
+    session_ref = f"{table.pk}-{seat_no}-{uuid.uuid4().hex[:12]}"
+    wallet_actions.table_buy_in(
+        user=user,
+        table_session_ref=session_ref,
+        amount=buy_in,
+        min_amount=table.min_buy_in,
+        max_amount=table.max_buy_in,
+        idempotency_key=idempotency_key,
+        realm=table.realm,
+    )
+    try:
+        with transaction.atomic():
+            seat = Seat.objects.create(table=table, number=seat_no, user=user, session_ref=session_ref)
+    except IntegrityError:
+        raise SeatTaken() from None
+    WaitingEntry.objects.filter(table=table, user=user).delete()
+    _bump(rt)
+    if not _hand_running(rt):
+        transaction.on_commit(lambda: _schedule_start(table.pk, 0))
+    return seat
+
+
+@transaction.atomic
+def table_leave(*, table_id: int, user: User) -> dict[str, Any]:
+    """Stand up: now between hands, else at the end of the hand; the credit goes back to the conto."""
+    rt = _lock(table_id)
+    seat = _seat_of(rt, user)
+    if _hand_running(rt) and seat.number in _dealt_seats(rt):
+        seat.leave_after_hand = True
+        seat.save(update_fields=["leave_after_hand"])
+        if hand_engine(rt).family == "partite":
+            # "Abbandona": leaving a match in progress loses it as a timeout would (rules 004);
+            # the match settles now and the seat stands up with what is left of the credit.
+            _apply(rt, seat.number, {"type": "abbandona"}, automatic=False)
+            return {"left": True, "abandoned": True}
+        _bump(rt)
+        return {"left": False, "after_hand": True}
+    amount = _stand_up(rt, seat)
+    return {"left": True, "amount": amount}
+
+
+def _stand_up(rt: TableRuntime, seat: Seat) -> int:
+    """Close a seat's table session: cash out its whole credit (expects the runtime row locked)."""
+    result = wallet_actions.table_cash_out(
+        table_session_ref=seat.session_ref,
+        idempotency_key=f"cashout:{seat.session_ref}",
+        realm=rt.table.realm,
+    )
+    number = seat.number
+    seat.delete()
+    _offer_seat(rt.table, number)
+    _bump(rt)
+    return int(result.get("amount", 0))
+
+
+def _must_stand_up(table: Table, seat: Seat) -> bool:
+    """Tell whether a sitout player has missed too many hands, or been away too long (cash tables)."""
+    rule = STAND_UP_RULES.get(table.game)
+    if rule is None or seat.status != Seat.Status.SITOUT:
+        return False
+    hands, seconds = rule
+    if seat.missed_hands >= hands:
+        return True
+    away = (timezone.now() - seat.sitout_since).total_seconds() if seat.sitout_since else 0
+    return seconds is not None and away >= seconds
+
+
+def tables_sweep_sitouts() -> int:
+    """Stand up the sitout players who stayed away too long, between hands (beat)."""
+    done = 0
+    seats = Seat.objects.filter(status=Seat.Status.SITOUT, table__game__in=list(STAND_UP_RULES))
+    for table_id in seats.values_list("table_id", flat=True).distinct():
+        with transaction.atomic():
+            rt = _lock(table_id)
+            dealt = _dealt_seats(rt) if _hand_running(rt) else set()
+            for seat in Seat.objects.filter(table_id=table_id, status=Seat.Status.SITOUT).select_related(
+                "table"
+            ):
+                if seat.number not in dealt and _must_stand_up(rt.table, seat):
+                    _stand_up(rt, seat)
+                    done += 1
+    return done
+
+
+# --- the waiting list ---------------------------------------------------------------------------
+
+WAITING_OFFER_SECONDS = 60
+
+
+@transaction.atomic
+def waiting_join(*, table_id: int, user: User) -> WaitingEntry:
+    """Join the waiting list of a full table."""
+    rt = _lock(table_id)
+    if Seat.objects.filter(table=rt.table, user=user).exists():
+        raise AlreadySeated()
+    entry, _ = WaitingEntry.objects.get_or_create(table=rt.table, user=user)
+    _bump(rt)
+    return entry
+
+
+@transaction.atomic
+def waiting_leave(*, table_id: int, user: User) -> None:
+    """Leave the waiting list (an offered seat goes to the next in line)."""
+    rt = _lock(table_id)
+    entry = WaitingEntry.objects.filter(table=rt.table, user=user).first()
+    if entry is not None:
+        seat_no = entry.offered_seat
+        entry.delete()
+        if seat_no is not None:
+            _offer_seat(rt.table, seat_no)
+        _bump(rt)
+
+
+def _offer_seat(table: Table, seat_no: int) -> None:
+    """Offer a freed seat to the first in line who has no offer yet, for one minute."""
+    entry = (
+        WaitingEntry.objects.filter(table=table, offered_seat__isnull=True)
+        .order_by("created_at", "id")
+        .first()
+    )
+    if entry is not None:
+        entry.offered_seat = seat_no
+        entry.offer_expires_at = timezone.now() + timedelta(seconds=WAITING_OFFER_SECONDS)
+        entry.save(update_fields=["offered_seat", "offer_expires_at"])
+
+
+def _expire_offers(table: Table) -> int:
+    """Drop offers not taken within the minute; the seat passes to the next in line."""
+    expired = list(WaitingEntry.objects.filter(table=table, offer_expires_at__lt=timezone.now()))
+    for entry in expired:
+        seat_no = entry.offered_seat
+        entry.delete()
+        if seat_no is not None and not Seat.objects.filter(table=table, number=seat_no).exists():
+            _offer_seat(table, seat_no)
+    return len(expired)
+
+
+def waiting_offers_sweep() -> int:
+    """Expire waiting-list offers on every table (beat)."""
+    total = 0
+    for table_id in (
+        WaitingEntry.objects.filter(offer_expires_at__lt=timezone.now())
+        .values_list("table_id", flat=True)
+        .distinct()
+    ):
+        with transaction.atomic():
+            rt = _lock(table_id)
+            if _expire_offers(rt.table):
+                _bump(rt)
+                total += 1
+    return total
+
+
+@transaction.atomic
+def table_rebuy(*, table_id: int, user: User, amount: int, idempotency_key: str) -> dict[str, Any]:
+    """Add credit from the conto; during a hand it is reserved now and credited after the hand."""
+    rt = _lock(table_id)
+    seat = _seat_of(rt, user)
+    in_hand = _hand_running(rt) and seat.number in _dealt_seats(rt)
+    result = wallet_actions.table_rebuy(
+        user=user,
+        table_session_ref=seat.session_ref,
+        amount=amount,
+        max_amount=rt.table.max_buy_in,
+        hand_in_progress=in_hand,
+        idempotency_key=idempotency_key,
+        realm=rt.table.realm,
+    )
+    _bump(rt)
+    return result
+
+
+@transaction.atomic
+def table_sitout(*, table_id: int, user: User, sitout: bool) -> None:
+    """Go sitout, or come back ("sono tornato")."""
+    rt = _lock(table_id)
+    seat = _seat_of(rt, user)
+    seat.status = Seat.Status.SITOUT if sitout else Seat.Status.PLAYING
+    seat.sitout_since = timezone.now() if sitout else None
+    if not sitout:
+        seat.missed_hands = 0
+    seat.save(update_fields=["status", "sitout_since", "missed_hands"])
+    _bump(rt)
+    if not sitout and not _hand_running(rt):
+        transaction.on_commit(lambda: _schedule_start(rt.pk, 0))
+
+
+# --- hands -------------------------------------------------------------------------------------
+
+
+def _dealt_seats(rt: TableRuntime) -> set[int]:
+    hand = Hand.objects.filter(table_id=rt.pk, number=rt.hand_no).only("seats").first()
+    return {s["seat"] for s in hand.seats} if hand else set()
+
+
+def _seat_specs(rt: TableRuntime, seats: list[Seat]) -> list[dict[str, Any]]:
+    table = rt.table
+    specs = []
+    for seat in seats:
+        credit = wallet_selectors.table_credit_get(table_session_ref=seat.session_ref, realm=table.realm)
+        specs.append(
+            {
+                "seat": seat.number,
+                "chips": int(credit["balance"]),
+                "sitout": seat.status == Seat.Status.SITOUT,
+                "prefs": preferences_get(user=seat.user, game=table.game),
+                "user_id": seat.user_id,
+                "nickname": seat.user.nickname,
+                "session_ref": seat.session_ref,
+            }
+        )
+    return specs
+
+
+@transaction.atomic
+def table_start_hand(*, table_id: int) -> bool:
+    """Deal the next hand if enough players are seated and playing; return whether one started."""
+    rt = _lock(table_id)
+    if _hand_running(rt) or not rt.table.is_open:
+        return False
+    table = rt.table
+    engine = next_hand_engine(rt)
+    if engine.family == "partite" and not _partite_ready(rt):
+        return False
+    seats = list(
+        Seat.objects.filter(table=table, status=Seat.Status.PLAYING, leave_after_hand=False)
+        .select_related("user")
+        .order_by("number")
+    )
+    # Giochi a partite: a match starts only for players who can pay the perdita massima (C1).
+    needed = max(1, table.perdita_massima) if engine.family == "partite" else 1
+    specs = [s for s in _seat_specs(rt, seats) if s["chips"] >= needed]
+    if len(specs) < max(table.min_players, engine.min_seats):
+        if rt.state is not None:
+            rt.state = None
+            rt.deadline = None
+            _bump(rt)
+        return False
+    rng = new_rng()
+    engine_specs = [{k: s[k] for k in ("seat", "chips", "sitout", "prefs")} for s in specs]
+    config = engine_config(table)
+    carry_in = rt.carry
+    state = engine.new(config, engine_specs, rng, carry_in)
+    rt.hand_no += 1
+    rt.state = state
+    rt.game = engine.name
+    rt.ready_deadline = None
+    Seat.objects.filter(table=table).update(ready=False)
+    Hand.objects.create(
+        table=table,
+        number=rt.hand_no,
+        game=engine.name,
+        config=config,
+        carry_in=carry_in,
+        seats=[
+            {k: s[k] for k in ("seat", "chips", "sitout", "prefs", "user_id", "nickname", "session_ref")}
+            for s in specs
+        ],
+        start_draws=rng.draws,
+        deck_log=state.get("deck_log", []),
+    )
+    _after_change(rt, engine)
+    return True
+
+
+def _partite_ready(rt: TableRuntime) -> bool:
+    """Tell whether a match may start now at a table of a gioco a partite (expects the row locked).
+
+    When the table is complete every player gets "Sono pronto per iniziare" and a countdown: the
+    match starts when all are ready, or when the countdown ends anyway. After a match the same
+    countdown runs on the end-of-match panel, and who has not chosen another match stands up.
+    """
+    table = rt.table
+    seats = list(Seat.objects.filter(table=table).select_related("table"))
+    now = timezone.now()
+    if len(seats) < table.seats:
+        if rt.ready_deadline is not None and rt.state is None:
+            rt.ready_deadline = None
+            _bump(rt)
+        return False
+    if rt.ready_deadline is None:
+        rt.ready_deadline = now + timedelta(seconds=READY_SECONDS)
+        _bump(rt)
+        table_id = rt.pk
+        transaction.on_commit(lambda: _schedule_start(table_id, READY_SECONDS))
+        return False
+    if all(s.ready for s in seats):
+        return True
+    if now < rt.ready_deadline:
+        return False
+    if rt.state is None:
+        return True  # before the first match: the countdown is over, the match starts anyway
+    for seat in seats:  # end-of-match panel: no decision means standing up
+        if not seat.ready:
+            _stand_up(rt, seat)
+    rt.state = None
+    rt.ready_deadline = None
+    _bump(rt)
+    return False
+
+
+@transaction.atomic
+def table_ready(*, table_id: int, user: User) -> bool:
+    """Giochi a partite: "Sono pronto per iniziare" (or "another match"); start when all are ready."""
+    rt = _lock(table_id)
+    seat = _seat_of(rt, user)
+    if _hand_running(rt):
+        raise HandInProgress()
+    if not seat.ready:
+        seat.ready = True
+        seat.save(update_fields=["ready"])
+        _bump(rt)
+    return table_start_hand(table_id=table_id)
+
+
+@transaction.atomic
+def table_act(*, table_id: int, user: User, action: dict[str, Any], version: int | None = None) -> StepResult:
+    """Apply a player's action; refused actions raise and change nothing."""
+    rt = _lock(table_id)
+    seat = _seat_of(rt, user)
+    if version is not None and version != rt.version:
+        raise StaleVersion(current=rt.version)
+    if not _hand_running(rt):
+        raise NoHandInProgress()
+    return _apply(rt, seat.number, action, automatic=False)
+
+
+def _apply(rt: TableRuntime, seat_no: int, action: dict[str, Any], *, automatic: bool) -> StepResult:
+    """Apply one action to the locked runtime and record it (expects the runtime row locked)."""
+    engine = hand_engine(rt)
+    assert rt.state is not None
+    rng = new_rng()
+    events = engine.apply(rt.state, seat_no, action, rng)  # raises, changing nothing, if refused
+    hand = Hand.objects.select_for_update().get(table_id=rt.pk, number=rt.hand_no)
+    HandStep.objects.create(
+        hand=hand,
+        seq=hand.steps.count() + 1,
+        seat=seat_no,
+        action=action,
+        automatic=automatic,
+        draws=rng.draws,
+        events=events,
+        version=rt.version + 1,
+    )
+    over = engine.is_over(rt.state)
+    if over:
+        _finish_hand(rt, engine, hand)
+    _after_change(rt, engine, events=events)
+    return StepResult(version=rt.version, events=events, hand_over=over)
+
+
+def _finish_hand(rt: TableRuntime, engine: Engine, hand: Hand) -> None:
+    """Settle the ended hand in the ledger, store its history, stand up who asked to leave."""
+    assert rt.state is not None
+    outcome = engine.outcome(rt.state)
+    settlement.settle_hand(table=rt.table, hand=hand, engine=engine, outcome=outcome)
+    hand.outcome = outcome
+    hand.deck_log = rt.state.get("deck_log", hand.deck_log)
+    hand.ended_at = timezone.now()
+    hand.save(update_fields=["outcome", "deck_log", "ended_at"])
+    rt.carry = engine.carry(rt.state)
+    dealt = {s["seat"] for s in hand.seats}
+    for seat in Seat.objects.filter(table_id=rt.pk).select_related("table"):
+        wallet_actions.table_rebuys_credit(table_session_ref=seat.session_ref, realm=rt.table.realm)
+        if seat.leave_after_hand:
+            _stand_up(rt, seat)
+        elif seat.number not in dealt and seat.status == Seat.Status.SITOUT:
+            seat.missed_hands += 1
+            seat.save(update_fields=["missed_hands"])
+            if _must_stand_up(rt.table, seat):
+                _stand_up(rt, seat)
+    table_id = rt.pk
+    if engine.family == "partite":
+        # The end-of-match panel: another match, a top-up, or leave; undecided players stand up.
+        rt.ready_deadline = timezone.now() + timedelta(seconds=READY_SECONDS)
+        transaction.on_commit(lambda: _schedule_start(table_id, READY_SECONDS))
+    else:
+        transaction.on_commit(lambda: _schedule_start(table_id, NEXT_HAND_DELAY_SECONDS))
+
+
+def _after_change(rt: TableRuntime, engine: Engine, *, events: list[dict[str, Any]] | None = None) -> None:
+    """Bump the version, set the next deadline, save, and send views and the deadline after commit."""
+    table = rt.table
+    if rt.state is not None and not engine.is_over(rt.state) and engine.to_act(rt.state):
+        rt.deadline = timezone.now() + timedelta(seconds=table.tempo_giocata)
+    else:
+        rt.deadline = None
+    _bump(rt, events=events)
+    if rt.deadline is not None:
+        table_id, version, eta = rt.pk, rt.version, rt.deadline
+        transaction.on_commit(lambda: _schedule_deadline(table_id, version, eta))
+
+
+def _bump(rt: TableRuntime, *, events: list[dict[str, Any]] | None = None) -> None:
+    """Save the runtime with a new version and broadcast it after commit."""
+    rt.version += 1
+    rt.save()
+    table_id, version = rt.pk, rt.version
+    transaction.on_commit(lambda: broadcast.table_changed(table_id, version, events or []))
+
+
+# --- clocks -------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def table_timeout(*, table_id: int, version: int) -> int:
+    """Apply the engine's timeout decisions if the table has not moved since ``version``.
+
+    Returns how many automatic actions were applied (0 when a player acted first: the deadline of
+    an old version is stale, so a late timeout and a late action can never both apply).
+    """
+    rt = _lock(table_id)
+    if rt.version != version or rt.deadline is None or rt.deadline > timezone.now() or not _hand_running(rt):
+        return 0
+    engine = hand_engine(rt)
+    assert rt.state is not None
+    applied = 0
+    for seat_no in list(engine.to_act(rt.state)):
+        if engine.is_over(rt.state) or seat_no not in engine.to_act(rt.state):
+            continue
+        action = engine.timeout_action(rt.state, seat_no)
+        try:
+            _apply(rt, seat_no, action, automatic=True)
+        except EngineError:  # an engine whose timeout action is refused is a bug; never loop on it
+            raise
+        applied += 1
+        if engine.family == "puntate":
+            Seat.objects.filter(table_id=rt.pk, number=seat_no).update(
+                status=Seat.Status.SITOUT, sitout_since=timezone.now()
+            )
+    return applied
+
+
+def tables_sweep_deadlines(*, now: Any = None, grace_seconds: int = 2) -> int:
+    """Apply every timeout whose deadline passed more than ``grace_seconds`` ago (beat safety net)."""
+    now = now or timezone.now()
+    due = TableRuntime.objects.filter(deadline__lt=now - timedelta(seconds=grace_seconds)).values_list(
+        "table_id", "version"
+    )
+    return sum(table_timeout(table_id=t, version=v) for t, v in due)
+
+
+def _schedule_deadline(table_id: int, version: int, eta: Any) -> None:
+    if settings.LOBBY_SCHEDULE_TASKS:
+        from lobby.tasks import table_deadline
+
+        table_deadline.apply_async(kwargs={"table_id": table_id, "version": version}, eta=eta)
+
+
+def _schedule_start(table_id: int, delay: int) -> None:
+    if settings.LOBBY_SCHEDULE_TASKS:
+        from lobby.tasks import table_start
+
+        table_start.apply_async(kwargs={"table_id": table_id}, countdown=delay)
+
+
+@transaction.atomic
+def table_cancel_hand(*, table_id: int, actor: User, reason: str) -> bool:
+    """Cancel the hand in progress for a technical fault: every bet of it is returned (RULINGS G7).
+
+    Chips move in the ledger only when a hand settles, so dropping the hand's state returns every
+    bet of this hand exactly; earlier hands stand, and a pot carried in from them stays carried.
+    """
+    rt = _lock(table_id)
+    if not _hand_running(rt):
+        raise NoHandInProgress()
+    hand = Hand.objects.select_for_update().get(table_id=rt.pk, number=rt.hand_no)
+    hand.cancelled = True
+    hand.ended_at = timezone.now()
+    hand.save(update_fields=["cancelled", "ended_at"])
+    rt.carry = hand.carry_in
+    rt.state = None
+    rt.deadline = None
+    _bump(rt)
+    audit_record(
+        actor=actor, action="table.cancel_hand", target=rt.table, reason=reason, data={"hand": hand.number}
+    )
+    return True
+
+
+# --- chat ---------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def table_chat_post(*, table_id: int, user: User, text: str) -> ChatMessage:
+    """Post a chat line (length and per-user rate limits); moderation filters come later."""
+    text = (text or "").strip()
+    if not text or len(text) > CHAT_MAX_LENGTH:
+        raise ChatRefused(f"Il messaggio deve avere da 1 a {CHAT_MAX_LENGTH} caratteri")
+    table = Table.objects.filter(pk=table_id, is_open=True).first()
+    if table is None:
+        raise TableClosed()
+    recent = ChatMessage.objects.filter(
+        user=user, created_at__gte=timezone.now() - timedelta(minutes=1)
+    ).count()
+    if recent >= CHAT_MAX_PER_MINUTE:
+        raise ChatRefused("Stai scrivendo troppo velocemente: attendi un momento")
+    message = ChatMessage.objects.create(table=table, user=user, text=text)
+    transaction.on_commit(lambda: broadcast.chat_posted(table_id, user.nickname, text, message.created_at))
+    return message

@@ -1,0 +1,190 @@
+"""Back office for tables: configuration, live seats, hand history with step-by-step replay."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import path
+from django.utils.translation import gettext_lazy as _
+
+from games import registry
+from games.engine import EngineError
+from lobby import actions
+from lobby.errors import TableError
+from lobby.models import ChatMessage, Hand, Seat, Table, TableRuntime
+from lobby.replay import replay_hand
+from piattaforma.admin import site
+
+
+class TableForm(forms.ModelForm):
+    game = forms.ChoiceField(label=_("gioco"))
+
+    class Meta:
+        model = Table
+        fields = (
+            "name",
+            "game",
+            "config",
+            "realm",
+            "seats",
+            "min_players",
+            "min_buy_in",
+            "max_buy_in",
+            "rake_bp",
+            "rake_cap",
+            "posta_partita",
+            "posta_unitaria",
+            "perdita_massima",
+            "tempo_giocata",
+            "tempo_partita",
+            "time_bank",
+            "observers_allowed",
+            "is_open",
+        )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = [(n, registry.get(n).title) for n in registry.names()]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        game = data.get("game")
+        if game:
+            engine = registry.get(game)
+            try:
+                data["config"] = engine.validate_config(data.get("config") or {})
+            except EngineError as exc:
+                raise ValidationError({"config": exc.message}) from exc
+            seats = data.get("seats")
+            if seats and not engine.min_seats <= seats <= engine.max_seats:
+                raise ValidationError(
+                    {"seats": f"{engine.title}: da {engine.min_seats} a {engine.max_seats} posti"}
+                )
+        return data
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    can_delete = False
+    readonly_fields = (
+        "number",
+        "user",
+        "status",
+        "leave_after_hand",
+        "missed_hands",
+        "joined_at",
+        "session_ref",
+    )
+    fields = readonly_fields
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class CancelForm(forms.Form):
+    reason = forms.CharField(label=_("Motivazione (guasto tecnico)"), widget=forms.Textarea, min_length=5)
+
+
+@admin.register(Table, site=site)
+class TableAdmin(admin.ModelAdmin):
+    form = TableForm
+    list_display = ("name", "game", "realm", "seats", "min_buy_in", "max_buy_in", "rake_bp", "is_open")
+    list_filter = ("game", "realm", "is_open")
+    search_fields = ("name",)
+    inlines = (SeatInline,)
+    actions = ("cancel_hand",)
+
+    def save_model(self, request: HttpRequest, obj: Table, form: Any, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        TableRuntime.objects.get_or_create(table=obj)
+
+    @admin.action(
+        description=_("Annulla la mano in corso e rimborsa le puntate (G7)"), permissions=["change"]
+    )
+    def cancel_hand(self, request: HttpRequest, queryset: QuerySet[Table]) -> HttpResponse | None:
+        form = CancelForm(request.POST if "reason" in request.POST else None)
+        if not form.is_valid():
+            return render(
+                request,
+                "admin/status_change.html",
+                {
+                    **self.admin_site.each_context(request),
+                    "form": form,
+                    "queryset": queryset,
+                    "status": _("annullamento della mano"),
+                    "action": "cancel_hand",
+                    "opts": self.model._meta,
+                },
+            )
+        for table in queryset:
+            try:
+                actions.table_cancel_hand(
+                    table_id=table.pk, actor=request.user, reason=form.cleaned_data["reason"]
+                )  # type: ignore[arg-type]
+                self.message_user(request, _("%(t)s: mano annullata, puntate rimborsate.") % {"t": table})
+            except TableError as exc:
+                self.message_user(request, f"{table}: {exc.message}", messages.WARNING)
+        return None
+
+
+@admin.register(Hand, site=site)
+class HandAdmin(admin.ModelAdmin):
+    list_display = ("table", "number", "game", "started_at", "ended_at", "cancelled")
+    list_filter = ("game", "cancelled")
+    search_fields = ("table__name",)
+    readonly_fields = [f.name for f in Hand._meta.fields]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def get_urls(self) -> list[Any]:
+        return [
+            path("<int:pk>/replay/", self.admin_site.admin_view(self.replay_view), name="lobby_hand_replay"),
+            *super().get_urls(),
+        ]
+
+    def replay_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        hand = get_object_or_404(Hand, pk=pk)
+        if not self.has_view_permission(request, hand):
+            return HttpResponse(status=403)
+        states = replay_hand(hand)
+        steps = list(hand.steps.order_by("seq"))
+        index = max(0, min(int(request.GET.get("step", 0) or 0), len(states) - 1))
+        return render(
+            request,
+            "admin/lobby/hand_replay.html",
+            {
+                **self.admin_site.each_context(request),
+                "hand": hand,
+                "index": index,
+                "last": len(states) - 1,
+                "step": steps[index - 1] if index else None,
+                "state_json": json.dumps(states[index], indent=1, ensure_ascii=False),
+                "opts": self.model._meta,
+            },
+        )
+
+
+@admin.register(ChatMessage, site=site)
+class ChatMessageAdmin(admin.ModelAdmin):
+    list_display = ("created_at", "table", "user", "text")
+    list_filter = ("table",)
+    search_fields = ("user__nickname", "text")
+    readonly_fields = ("created_at", "table", "user", "text")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False

@@ -1,0 +1,53 @@
+"""Fan-out after commit: each seated player gets his own projection, spectators the public one.
+
+Groups: ``table.<id>.public`` (every connection to the table) and ``table.<id>.user.<uid>`` (only
+that player's own connections). A hidden card is never sent to a shared group: the public group
+receives ``view(state, None)``.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+from lobby.models import TableRuntime
+
+
+def public_group(table_id: int) -> str:
+    return f"table.{table_id}.public"
+
+
+def user_group(table_id: int, user_id: int) -> str:
+    return f"table.{table_id}.user.{user_id}"
+
+
+def table_changed(table_id: int, version: int, events: list[dict[str, Any]]) -> None:
+    """Send the new version of a table to every connection, each with what it may see."""
+    from lobby.selectors import _dealt, seat_rows, table_payload
+
+    rt = TableRuntime.objects.select_related("table").filter(pk=table_id).first()
+    if rt is None or rt.version != version:
+        return  # a newer version was committed meanwhile; its own broadcast carries the state
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    seats = seat_rows(table_id)
+    send = async_to_sync(layer.group_send)
+    for seat in seats:
+        payload = table_payload(rt, seats, _dealt(rt, seat.number), events)
+        send(user_group(table_id, seat.user_id), {"type": "table.message", "payload": payload})
+    public = table_payload(rt, seats, None, events)
+    public["audience"] = "public"
+    send(public_group(table_id), {"type": "table.message", "payload": public})
+
+
+def chat_posted(table_id: int, nickname: str, text: str, at: datetime) -> None:
+    """Send a chat line to everyone at the table."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    message = {"type": "chat", "table": table_id, "nickname": nickname, "text": text, "at": at.isoformat()}
+    async_to_sync(layer.group_send)(public_group(table_id), {"type": "table.message", "payload": message})

@@ -1,0 +1,116 @@
+"""The live table over WebSocket: thin — authenticate, check the message shape, call an action.
+
+Client → server messages (JSON): ``{"type": "act", "action": {...}, "version": n}``,
+``{"type": "sync", "version": n}``, ``{"type": "chat", "text": "..."}``,
+``{"type": "sitout", "sitout": true|false}``, ``{"type": "ready"}`` (giochi a partite: "Sono pronto
+per iniziare", or another match on the end-of-match panel), ``{"type": "leave"}``.
+Server → client: ``table.state`` payloads (see ``lobby.selectors.table_payload``), ``chat`` and
+``error`` (stable ``code``, Italian ``message``). A refused message changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from channels.db import database_sync_to_async
+
+from games.engine import CodedError
+from lobby import actions, broadcast, selectors
+from lobby.errors import TableError
+from lobby.models import Seat, Table
+from piattaforma.consumers import AuthenticatedJsonConsumer
+
+CLOSE_NO_TABLE = 4404
+CLOSE_NO_OBSERVERS = 4403
+
+
+@database_sync_to_async
+def _may_watch(table_id: int, user_id: int) -> str | None:
+    table = Table.objects.filter(pk=table_id, is_open=True).first()
+    if table is None:
+        return "missing"
+    if not table.observers_allowed and not Seat.objects.filter(table=table, user_id=user_id).exists():
+        return "forbidden"
+    return None
+
+
+class TableConsumer(AuthenticatedJsonConsumer):
+    """One connection of one user to one table."""
+
+    async def on_authenticated(self) -> None:
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.user = self.scope["user"]
+        refusal = await _may_watch(self.table_id, self.user.pk)
+        if refusal:
+            await self.close(code=CLOSE_NO_TABLE if refusal == "missing" else CLOSE_NO_OBSERVERS)
+            return
+        self.groups_joined = [
+            broadcast.public_group(self.table_id),
+            broadcast.user_group(self.table_id, self.user.pk),
+        ]
+        for group in self.groups_joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+        await self.send_snapshot()
+
+    async def disconnect(self, code: int) -> None:
+        for group in getattr(self, "groups_joined", []):
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def send_snapshot(self) -> None:
+        payload = await database_sync_to_async(selectors.table_snapshot)(
+            table_id=self.table_id, user_id=self.user.pk
+        )
+        self.last_version = payload["version"]
+        await self.send_json(payload)
+
+    async def table_message(self, event: dict[str, Any]) -> None:
+        """A broadcast from the group: forward it unless it is the public copy meant for others."""
+        payload = event["payload"]
+        if payload.get("type") == "table.state":
+            if payload.get("audience") == "public" and any(
+                s["nickname"] == self.user.nickname for s in payload["seats"]
+            ):
+                return  # a seated player gets his own projection on his own group
+            if payload["version"] < getattr(self, "last_version", 0):
+                return
+            self.last_version = payload["version"]
+        await self.send_json(payload)
+
+    async def handle(self, message: dict[str, Any]) -> None:
+        kind = message["type"]
+        try:
+            if kind == "act":
+                action, version = message.get("action"), message.get("version")
+                if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+                    await self.send_error("bad_message", "Giocata non valida")
+                    return
+                if version is not None and type(version) is not int:
+                    await self.send_error("bad_message", "Versione non valida")
+                    return
+                await database_sync_to_async(actions.table_act)(
+                    table_id=self.table_id, user=self.user, action=action, version=version
+                )
+            elif kind == "sync":
+                await self.send_snapshot()
+            elif kind == "chat":
+                text = message.get("text")
+                if not isinstance(text, str):
+                    await self.send_error("bad_message", "Messaggio non valido")
+                    return
+                await database_sync_to_async(actions.table_chat_post)(
+                    table_id=self.table_id, user=self.user, text=text
+                )
+            elif kind == "sitout":
+                await database_sync_to_async(actions.table_sitout)(
+                    table_id=self.table_id, user=self.user, sitout=bool(message.get("sitout"))
+                )
+            elif kind == "ready":
+                await database_sync_to_async(actions.table_ready)(table_id=self.table_id, user=self.user)
+            elif kind == "leave":
+                await database_sync_to_async(actions.table_leave)(table_id=self.table_id, user=self.user)
+            else:
+                await self.send_error("unknown_type", "Tipo di messaggio sconosciuto")
+        except CodedError as exc:  # engine, table and wallet refusals: code + Italian message
+            await self.send_json({"type": "error", **exc.as_dict()})
+            if isinstance(exc, TableError) and exc.code == "stale_version":
+                await self.send_snapshot()

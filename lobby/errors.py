@@ -1,0 +1,62 @@
+"""Errors of the table runtime: a stable code for the API and an Italian message for the player."""
+
+from __future__ import annotations
+
+from games.engine import CodedError
+
+
+class TableError(CodedError):
+    """Base of every refusal by the lobby; nothing has changed when it is raised."""
+
+    code = "table_error"
+    default_message = "Operazione non ammessa"
+
+
+class TableClosed(TableError):
+    code = "table_closed"
+    default_message = "Il tavolo è chiuso"
+
+
+class NotSeated(TableError):
+    code = "not_seated"
+    default_message = "Non sei seduto a questo tavolo"
+
+
+class AlreadySeated(TableError):
+    code = "already_seated"
+    default_message = "Sei già seduto a questo tavolo"
+
+
+class SeatTaken(TableError):
+    code = "seat_taken"
+    default_message = "Il posto è occupato"
+
+
+class InvalidSeat(TableError):
+    code = "invalid_seat"
+    default_message = "Posto non valido"
+
+
+class StaleVersion(TableError):
+    code = "stale_version"
+    default_message = "Il tavolo è cambiato: aggiornamento in corso"
+
+
+class NoHandInProgress(TableError):
+    code = "no_hand"
+    default_message = "Nessuna mano in corso"
+
+
+class HandInProgress(TableError):
+    code = "hand_in_progress"
+    default_message = "Una mano è in corso"
+
+
+class NotAllowed(TableError):
+    code = "not_allowed"
+    default_message = "Operazione non consentita"
+
+
+class ChatRefused(TableError):
+    code = "chat_refused"
+    default_message = "Messaggio non inviato"

@@ -1,0 +1,213 @@
+"""Cash tables: configuration, the live runtime row, seats, hand history, chat, waiting list."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+# The law caps what a player may bring to one cash table (rules 004, "I tavoli cash").
+LEGAL_TABLE_CAP_CENTS = 100_000
+MAX_RAKE_BP = 1_000  # 10 %
+
+
+class Table(models.Model):
+    """A cash table as staff configure it in the back office."""
+
+    class Realm(models.TextChoices):
+        REAL = "real", _("Denaro reale")
+        PLAY = "play", _("Allenamento")
+
+    name = models.CharField(_("nome"), max_length=60)
+    game = models.CharField(_("gioco"), max_length=32, db_index=True)
+    config = models.JSONField(_("opzioni del gioco"), default=dict, blank=True)
+    realm = models.CharField(_("tipo"), max_length=8, choices=Realm.choices, default=Realm.REAL)
+    seats = models.PositiveSmallIntegerField(
+        _("posti"), validators=[MinValueValidator(2), MaxValueValidator(10)]
+    )
+    min_players = models.PositiveSmallIntegerField(_("giocatori minimi per iniziare"), default=2)
+    min_buy_in = models.PositiveIntegerField(_("entrata minima (centesimi)"))
+    max_buy_in = models.PositiveIntegerField(
+        _("entrata massima (centesimi)"), validators=[MaxValueValidator(LEGAL_TABLE_CAP_CENTS)]
+    )
+    rake_bp = models.PositiveIntegerField(
+        _("rake (punti base)"),
+        default=0,
+        validators=[MaxValueValidator(MAX_RAKE_BP)],
+        help_text=_("500 = 5 %"),
+    )
+    rake_cap = models.PositiveIntegerField(_("tetto del rake per mano (centesimi)"), default=0)
+    # Giochi a partite (RULINGS C1): the stakes of a match, in cents.
+    posta_partita = models.PositiveIntegerField(_("posta partita (centesimi)"), default=0)
+    posta_unitaria = models.PositiveIntegerField(_("posta unitaria (centesimi)"), default=0)
+    perdita_massima = models.PositiveIntegerField(_("perdita massima (centesimi)"), default=0)
+    tempo_giocata = models.PositiveSmallIntegerField(_("tempo giocata (s)"), default=30)
+    tempo_partita = models.PositiveIntegerField(
+        _("tempo partita (s)"), default=0, help_text=_("giochi a partite")
+    )
+    time_bank = models.PositiveSmallIntegerField(_("time bank (s)"), default=0)
+    observers_allowed = models.BooleanField(_("osservatori ammessi"), default=True)
+    is_open = models.BooleanField(_("aperto"), default=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name = _("tavolo cash")
+        verbose_name_plural = _("tavoli cash")
+        ordering = ("game", "name")
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.CheckConstraint(condition=Q(rake_bp__lte=MAX_RAKE_BP), name="table_rake_at_most_10pc"),
+            models.CheckConstraint(
+                condition=Q(max_buy_in__lte=LEGAL_TABLE_CAP_CENTS), name="table_buy_in_within_legal_cap"
+            ),
+            models.CheckConstraint(
+                condition=Q(min_buy_in__lte=models.F("max_buy_in")), name="table_buy_in_range"
+            ),
+            models.CheckConstraint(condition=Q(min_players__gte=2), name="table_min_players"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class TableRuntime(models.Model):
+    """The live state of a table: the row every action locks (ARCHITECTURE.md, "Live tables")."""
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, primary_key=True, related_name="runtime")
+    version = models.BigIntegerField(default=0)
+    game = models.CharField(
+        max_length=32, blank=True
+    )  # engine of the hand in progress (giro pazzo: telesina)
+    state = models.JSONField(null=True, blank=True)  # engine state of the hand in progress
+    carry = models.JSONField(null=True, blank=True)  # what the next hand starts from
+    hand_no = models.PositiveIntegerField(default=0)
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    # Giochi a partite: the "Sono pronto per iniziare" / end-of-match countdown (rules 004, tavoli cash).
+    ready_deadline = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("stato del tavolo")
+        verbose_name_plural = _("stati dei tavoli")
+
+    def __str__(self) -> str:
+        return f"{self.table} v{self.version}"
+
+
+class Seat(models.Model):
+    """One seat of a table and the player sitting there (one table session per sit-down)."""
+
+    class Status(models.TextChoices):
+        PLAYING = "playing", _("In gioco")
+        SITOUT = "sitout", _("Sitout")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seat_rows")
+    number = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats")
+    session_ref = models.CharField(max_length=64, unique=True)  # the wallet's table-credit account ref
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PLAYING)
+    leave_after_hand = models.BooleanField(default=False)
+    ready = models.BooleanField(default=False)  # giochi a partite: "Sono pronto per iniziare"
+    sitout_since = models.DateTimeField(null=True, blank=True)
+    missed_hands = models.PositiveSmallIntegerField(default=0)
+    joined_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name = _("posto")
+        verbose_name_plural = _("posti")
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(fields=["table", "number"], name="seat_one_player_per_seat"),
+            models.UniqueConstraint(fields=["table", "user"], name="seat_one_seat_per_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} #{self.number} {self.user}"
+
+
+class Hand(models.Model):
+    """The history of one hand (or match): its deck orders, steps and result."""
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="hands")
+    number = models.PositiveIntegerField()
+    game = models.CharField(max_length=32)
+    config = models.JSONField(default=dict)
+    seats = models.JSONField(default=list)  # the seat specs dealt in, with user ids and nicknames
+    carry_in = models.JSONField(null=True, blank=True)  # what the hand started from (previous carry)
+    start_draws = models.JSONField(default=list)  # RNG draws of new(): with the seats, rebuilds the deal
+    deck_log = models.JSONField(default=list)  # every deck order of the hand (RULINGS G4)
+    outcome = models.JSONField(null=True, blank=True)
+    cancelled = models.BooleanField(default=False)
+    started_at = models.DateTimeField(default=timezone.now)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("mano")
+        verbose_name_plural = _("storico mani")
+        ordering = ("-started_at",)
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(fields=["table", "number"], name="hand_number_per_table")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} mano {self.number}"
+
+
+class HandStep(models.Model):
+    """One applied action of a hand: who, what, the RNG draws it consumed, the events it produced."""
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="steps")
+    seq = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    action = models.JSONField()
+    automatic = models.BooleanField(default=False)  # a timeout or sitout decision, not the player's
+    draws = models.JSONField(default=list)
+    events = models.JSONField(default=list)
+    version = models.BigIntegerField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ("hand", "seq")
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(fields=["hand", "seq"], name="handstep_seq_per_hand")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.hand} #{self.seq}"
+
+
+class ChatMessage(models.Model):
+    """A table chat line, kept for moderation."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    text = models.CharField(max_length=200)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        ordering = ("created_at", "id")
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.text[:40]}"
+
+
+class WaitingEntry(models.Model):
+    """A player waiting for a seat; the first in line is offered a freed seat for one minute."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="waiting")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+    offered_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    offer_expires_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("created_at", "id")
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(fields=["table", "user"], name="waiting_once_per_table")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} · {self.user}"

@@ -1,0 +1,126 @@
+"""Reads of the lobby: what each connection may see of a table (its own projection only)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games import registry
+from games.engine import private_to
+from lobby.models import Seat, Table, TableRuntime
+
+
+def seat_rows(table_id: int) -> list[Seat]:
+    """Return the seated players of a table, by seat number."""
+    return list(Seat.objects.filter(table_id=table_id).select_related("user").order_by("number"))
+
+
+def table_payload(
+    rt: TableRuntime, seats: list[Seat], seat_no: int | None, events: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """Build the message one connection receives: the engine's view for that seat (None: public).
+
+    Everything game-related comes from ``engine.view``, the only door to a client; events are
+    filtered with ``private_to`` so a private event reaches only the seats it names.
+    """
+    table = rt.table
+    engine = registry.get(rt.game or table.game)
+    state = rt.state
+    payload: dict[str, Any] = {
+        "type": "table.state",
+        "table": table.pk,
+        "version": rt.version,
+        "game": rt.game or table.game,
+        "hand": rt.hand_no,
+        "seat": seat_no,
+        "seats": [
+            {
+                "number": s.number,
+                "nickname": s.user.nickname,
+                "bot": s.user.is_bot,
+                "status": s.status,
+                "leaving": s.leave_after_hand,
+                "ready": s.ready,
+            }
+            for s in seats
+        ],
+        "deadline": rt.deadline.isoformat() if rt.deadline else None,
+        "ready_deadline": rt.ready_deadline.isoformat() if rt.ready_deadline else None,
+        "view": None,
+        "legal": [],
+        "to_act": [],
+        "events": [],
+    }
+    if state is not None:
+        payload["view"] = engine.view(state, seat_no)
+        payload["to_act"] = engine.to_act(state)
+        payload["over"] = engine.is_over(state)
+        if seat_no is not None:
+            payload["legal"] = engine.legal_actions(state, seat_no)
+        payload["events"] = [e for e in (events or []) if private_to(e, seat_no)]
+    return payload
+
+
+def table_snapshot(*, table_id: int, user_id: int | None) -> dict[str, Any]:
+    """Return the current payload for a user: his seat's projection if seated, else the public one."""
+    rt = TableRuntime.objects.select_related("table").get(pk=table_id)
+    seats = seat_rows(table_id)
+    seat_no = next((s.number for s in seats if s.user_id == user_id), None)
+    return table_payload(rt, seats, _dealt(rt, seat_no))
+
+
+def _dealt(rt: TableRuntime, seat_no: int | None) -> int | None:
+    """A seated player who was not dealt into the running hand sees it as a spectator does."""
+    if seat_no is None or rt.state is None:
+        return seat_no
+    from lobby.models import Hand
+
+    hand = Hand.objects.filter(table_id=rt.pk, number=rt.hand_no).only("seats").first()
+    if hand is None or seat_no not in {s["seat"] for s in hand.seats}:
+        return None
+    return seat_no
+
+
+def lobby_tables() -> list[dict[str, Any]]:
+    """Return the open tables with their live seat counts, for the lobby."""
+    out = []
+    for table in Table.objects.filter(is_open=True).order_by("game", "name"):
+        engine = registry.get(table.game)
+        out.append(
+            {
+                "id": table.pk,
+                "name": table.name,
+                "game": table.game,
+                "title": engine.title,
+                "seats": table.seats,
+                "seated": table.seat_rows.count(),
+                "waiting": table.waiting.count(),
+                "min_buy_in": table.min_buy_in,
+                "max_buy_in": table.max_buy_in,
+                "realm": table.realm,
+            }
+        )
+    return out
+
+
+def table_info(table: Table) -> dict[str, Any]:
+    """The table info panel: game, stakes, limits and times, in the lobby's words."""
+    engine = registry.get(table.game)
+    return {
+        "title": engine.title,
+        "family": engine.family,
+        "config": table.config,
+        "seats": table.seats,
+        "seated": table.seat_rows.count(),
+        "waiting": table.waiting.count(),
+        "min_buy_in": table.min_buy_in,
+        "max_buy_in": table.max_buy_in,
+        "rake_bp": table.rake_bp,
+        "rake_cap": table.rake_cap,
+        "posta_partita": table.posta_partita,
+        "posta_unitaria": table.posta_unitaria,
+        "perdita_massima": table.perdita_massima,
+        "tempo_giocata": table.tempo_giocata,
+        "tempo_partita": table.tempo_partita,
+        "time_bank": table.time_bank,
+        "realm": table.realm,
+    }

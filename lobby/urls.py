@@ -1,0 +1,16 @@
+"""Lobby and table pages (mounted at /lobby/)."""
+
+from django.urls import path
+
+from lobby import views
+
+app_name = "lobby"
+urlpatterns = [
+    path("", views.lobby, name="lobby"),
+    path("tavoli.json", views.lobby_tables_json, name="tables_json"),
+    path("tavolo/<int:table_id>/", views.table_page, name="table"),
+    path("tavolo/<int:table_id>/siediti/", views.table_sit, name="sit"),
+    path("tavolo/<int:table_id>/lascia/", views.table_leave, name="leave"),
+    path("tavolo/<int:table_id>/ricarica/", views.table_rebuy, name="rebuy"),
+    path("tavolo/<int:table_id>/attesa/", views.table_waiting, name="waiting"),
+]

@@ -1,0 +1,122 @@
+"""Lobby and table pages (thin: parse the form, call one action, show the result in Italian)."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from games import options as game_options
+from games.engine import CodedError
+from lobby import actions, selectors
+from lobby.errors import TableError
+from lobby.models import Seat, Table, WaitingEntry
+from piattaforma.actions import preferences_get
+from wallet.money import parse_eur
+
+
+def lobby(request: HttpRequest) -> HttpResponse:
+    return render(request, "lobby/lobby.html", {"tables": selectors.lobby_tables()})
+
+
+def lobby_tables_json(request: HttpRequest) -> JsonResponse:
+    """The lobby's live counts, polled by the page."""
+    return JsonResponse({"tables": selectors.lobby_tables()})
+
+
+@login_required
+def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = get_object_or_404(Table, pk=table_id, is_open=True)
+    seated = Seat.objects.filter(table=table, user=request.user).first()
+    taken = set(Seat.objects.filter(table=table).values_list("number", flat=True))
+    waiting = WaitingEntry.objects.filter(table=table, user=request.user).first()
+    return render(
+        request,
+        "lobby/table.html",
+        {
+            "table": table,
+            "seated": seated,
+            "free_seats": [n for n in range(1, table.seats + 1) if n not in taken],
+            "waiting": waiting,
+            "info": selectors.table_info(table),
+            "deck_style": preferences_get(user=request.user, game=table.game).get("stile_mazzo", "francesi"),  # type: ignore[arg-type]
+            "italian_deck": "stile_mazzo" in game_options.defaults(table.game),
+        },
+    )
+
+
+@login_required
+@require_POST
+def table_sit(request: HttpRequest, table_id: int) -> HttpResponse:
+    try:
+        seat_no = int(request.POST.get("seat", ""))
+        buy_in = parse_eur(request.POST.get("buy_in", ""))
+    except ValueError:
+        messages.error(request, "Indica il posto e l'importo da portare al tavolo.")
+        return redirect("lobby:table", table_id=table_id)
+    try:
+        actions.table_sit(
+            table_id=table_id,
+            user=request.user,  # type: ignore[arg-type]
+            seat_no=seat_no,
+            buy_in=buy_in,
+            idempotency_key=request.POST.get("idempotency_key") or uuid.uuid4().hex,
+        )
+    except CodedError as exc:
+        messages.error(request, exc.message)
+    return redirect("lobby:table", table_id=table_id)
+
+
+@login_required
+@require_POST
+def table_rebuy(request: HttpRequest, table_id: int) -> HttpResponse:
+    try:
+        amount = parse_eur(request.POST.get("amount", ""))
+        result = actions.table_rebuy(
+            table_id=table_id,
+            user=request.user,  # type: ignore[arg-type]
+            amount=amount,
+            idempotency_key=request.POST.get("idempotency_key") or uuid.uuid4().hex,
+        )
+    except ValueError:
+        messages.error(request, "Importo non valido.")
+    except CodedError as exc:
+        messages.error(request, exc.message)
+    else:
+        if result.get("status") == "pending":
+            messages.info(request, "Ricarica registrata: il credito sarà disponibile alla fine della mano.")
+        else:
+            messages.success(request, "Credito al tavolo aggiornato.")
+    return redirect("lobby:table", table_id=table_id)
+
+
+@login_required
+@require_POST
+def table_leave(request: HttpRequest, table_id: int) -> HttpResponse:
+    try:
+        result = actions.table_leave(table_id=table_id, user=request.user)  # type: ignore[arg-type]
+    except TableError as exc:
+        messages.error(request, exc.message)
+        return redirect("lobby:table", table_id=table_id)
+    if result["left"]:
+        messages.success(request, "Hai lasciato il tavolo: il credito è tornato sul conto di gioco.")
+        return redirect("lobby:lobby")
+    messages.info(request, "Lascerai il tavolo alla fine della mano in corso.")
+    return redirect("lobby:table", table_id=table_id)
+
+
+@login_required
+@require_POST
+def table_waiting(request: HttpRequest, table_id: int) -> HttpResponse:
+    try:
+        if request.POST.get("leave"):
+            actions.waiting_leave(table_id=table_id, user=request.user)  # type: ignore[arg-type]
+        else:
+            actions.waiting_join(table_id=table_id, user=request.user)  # type: ignore[arg-type]
+    except TableError as exc:
+        messages.error(request, exc.message)
+    return redirect("lobby:table", table_id=table_id)

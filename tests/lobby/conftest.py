@@ -1,0 +1,13 @@
+"""Live-table tests deal from a seeded generator, so every run plays the same hands."""
+
+import itertools
+
+import pytest
+
+from games.rng import RecordingRng, SeededRng
+
+
+@pytest.fixture(autouse=True)
+def seeded_deals(monkeypatch):
+    seeds = itertools.count(1000)
+    monkeypatch.setattr("lobby.actions.new_rng", lambda: RecordingRng(SeededRng(next(seeds))))

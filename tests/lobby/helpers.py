@@ -1,0 +1,125 @@
+"""Shared set-up for the live-table tests: funded players, a table, random legal play."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from typing import Any
+
+from games import registry
+from games.rng import SeededRng
+from lobby import actions
+from lobby.models import Seat, Table, TableRuntime
+from tests.factories import UserFactory
+from wallet import actions as wallet_actions
+from wallet import selectors as wallet_selectors
+
+_keys = itertools.count()
+
+
+def key(prefix: str = "k") -> str:
+    return f"{prefix}-{next(_keys)}"
+
+
+def funded_player(amount: int = 100_000, **kwargs: Any):
+    user = UserFactory(**kwargs)
+    wallet_actions.deposit_create(user=user, amount=amount, idempotency_key=key("dep"))
+    return user
+
+
+def poker_table(**overrides: Any) -> Table:
+    fields = {
+        "name": "Tavolo Roma",
+        "game": "poker5",
+        "seats": 4,
+        "min_buy_in": 1_000,
+        "max_buy_in": 20_000,
+        "rake_bp": 500,
+        "rake_cap": 300,
+        "config": {"limit": "PL", "invito": 100},
+    }
+    return actions.table_create(**{**fields, **overrides})
+
+
+SCOPA_STAKES = {"posta_partita": 100, "posta_unitaria": 50, "perdita_massima": 2_000, "rake_bp": 500}
+
+
+def scopa_table(**overrides: Any) -> Table:
+    """A two-seat Scopa cash table (a punti, 11) with the C1 stakes of SCOPA_STAKES."""
+    fields = {
+        "name": "Scopa Napoli",
+        "game": "scopa",
+        "seats": 2,
+        "min_buy_in": 2_000,
+        "max_buy_in": 10_000,
+        "config": {"mode": "punti", "target": 11},
+        **SCOPA_STAKES,
+    }
+    return actions.table_create(**{**fields, **overrides})
+
+
+def seat_players(table: Table, users: list, buy_in: int = 10_000) -> list[Seat]:
+    return [
+        actions.table_sit(table_id=table.pk, user=u, seat_no=i + 1, buy_in=buy_in, idempotency_key=key("sit"))
+        for i, u in enumerate(users)
+    ]
+
+
+def runtime(table: Table) -> TableRuntime:
+    return TableRuntime.objects.select_related("table").get(pk=table.pk)
+
+
+def play_hand_randomly(table: Table, rng: SeededRng, on_step=None, max_steps: int = 500) -> int:
+    """Play the running hand to its end with random legal actions of the seats to act."""
+    engine = registry.get(table.game)
+    for step in range(max_steps):
+        rt = runtime(table)
+        if rt.state is None or engine.is_over(rt.state):
+            return step
+        seat_no = engine.to_act(rt.state)[0]
+        seat = Seat.objects.get(table=table, number=seat_no)
+        action = engine.sample_action(rt.state, seat_no, rng)
+        actions.table_act(table_id=table.pk, user=seat.user, action=action, version=rt.version)
+        if on_step:
+            on_step(runtime(table))
+    raise AssertionError("hand did not end")
+
+
+def credit(seat: Seat, realm: str = "real") -> int:
+    return int(wallet_selectors.table_credit_get(table_session_ref=seat.session_ref, realm=realm)["balance"])
+
+
+def money_total(users, seats, realm: str = "real") -> int:
+    """Conti plus table credits of these players (the house's rake is counted apart)."""
+    conti = sum(wallet_selectors.balance_get(user=u)["cash" if realm == "real" else "play"] for u in users)
+    return conti + sum(credit(s, realm) for s in seats)
+
+
+def dumps(payload: Any) -> str:
+    return json.dumps(payload, ensure_ascii=False)
+
+
+def concrete(spec: dict[str, Any]) -> dict[str, Any]:
+    """The action of a legal-action spec (its minimum amount where it asks one)."""
+    action = {k: v for k, v in spec.items() if k not in ("label", "confirm", "amount")}
+    if "amount" in spec:
+        action["amount"] = spec["amount"]["min"]
+    return action
+
+
+def everyone_puts_the_invito(table: Table) -> None:
+    """Answer INVITO for every seat asked (poker cash tables ask each hand, RULINGS P14)."""
+    engine = registry.get(table.game)
+    for seat_no in list(engine.to_act(runtime(table).state)):
+        rt = runtime(table)
+        spec = next(a for a in engine.legal_actions(rt.state, seat_no) if a["label"] == "INVITO")
+        user = Seat.objects.get(table=table, number=seat_no).user
+        actions.table_act(table_id=table.pk, user=user, action=concrete(spec))
+
+
+def house_rake(realm: str = "real") -> int:
+    """The balance of the house's rake account."""
+    from wallet.models import Account
+
+    row = Account.objects.filter(kind="house_rake", realm=realm).values_list("balance", flat=True).first()
+    return int(row or 0)

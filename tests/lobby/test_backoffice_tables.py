@@ -1,0 +1,109 @@
+"""Back office of tables: configuration checks, hand replay, cancelling a hand (RULINGS G7)."""
+
+import pytest
+
+from games import registry
+from games.rng import SeededRng
+from lobby import actions
+from lobby.errors import NoHandInProgress
+from lobby.models import Hand, Table
+from lobby.replay import replay_hand
+from piattaforma import roles
+from piattaforma.models import AuditLog
+from tests.factories import UserFactory
+from tests.lobby.helpers import (
+    credit,
+    everyone_puts_the_invito,
+    funded_player,
+    play_hand_randomly,
+    poker_table,
+    runtime,
+    seat_players,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def test_replay_rebuilds_the_hand_exactly():
+    users = [funded_player() for _ in range(3)]
+    table = poker_table()
+    seat_players(table, users)
+    actions.table_start_hand(table_id=table.pk)
+    everyone_puts_the_invito(table)
+    play_hand_randomly(table, SeededRng(11))
+    hand = Hand.objects.get(table=table, number=1)
+    states = replay_hand(hand)
+    assert len(states) == hand.steps.count() + 1
+    assert states[-1] == runtime(table).state
+    assert hand.deck_log and states[-1]["deck_log"] == hand.deck_log  # every deck order is recorded
+
+
+def test_cancelling_a_hand_returns_every_bet_of_it():
+    users = [funded_player() for _ in range(3)]
+    table = poker_table()
+    seats = seat_players(table, users)
+    before = {s.pk: credit(s) for s in seats}
+    actions.table_start_hand(table_id=table.pk)
+    staff = UserFactory(role=roles.STAFF)
+    # every player puts the invito, so there is money in the pot; then a technical fault
+    everyone_puts_the_invito(table)
+    engine = registry.get("poker5")
+    assert not engine.is_over(runtime(table).state)
+    assert actions.table_cancel_hand(table_id=table.pk, actor=staff, reason="Server di gioco in errore")
+    assert {s.pk: credit(s) for s in seats} == before
+    hand = Hand.objects.get(table=table, number=1)
+    assert hand.cancelled and hand.outcome is None
+    assert runtime(table).state is None
+    assert AuditLog.objects.filter(action="table.cancel_hand", actor=staff).exists()
+    with pytest.raises(NoHandInProgress):
+        actions.table_cancel_hand(table_id=table.pk, actor=staff, reason="di nuovo")
+
+
+def test_staff_configure_tables_and_bad_config_is_refused(client):
+    client.force_login(UserFactory(role=roles.STAFF))
+    form = {
+        "name": "Tavolo Napoli",
+        "game": "poker5",
+        "config": '{"limit": "XX"}',
+        "realm": "real",
+        "seats": 6,
+        "min_players": 2,
+        "min_buy_in": 1000,
+        "max_buy_in": 50000,
+        "rake_bp": 500,
+        "rake_cap": 300,
+        "posta_partita": 0,
+        "posta_unitaria": 0,
+        "perdita_massima": 0,
+        "tempo_giocata": 30,
+        "tempo_partita": 0,
+        "time_bank": 60,
+        "observers_allowed": "on",
+        "is_open": "on",
+        "seat_rows-TOTAL_FORMS": 0,
+        "seat_rows-INITIAL_FORMS": 0,
+    }
+    response = client.post("/backoffice/lobby/table/add/", form)
+    assert response.status_code == 200 and not Table.objects.exists()
+    response = client.post("/backoffice/lobby/table/add/", {**form, "max_buy_in": 150000, "config": "{}"})
+    assert response.status_code == 200 and not Table.objects.exists()  # above the € 1.000 legal cap
+    response = client.post("/backoffice/lobby/table/add/", {**form, "rake_bp": 1500, "config": "{}"})
+    assert response.status_code == 200 and not Table.objects.exists()  # rake above 10 %
+    response = client.post("/backoffice/lobby/table/add/", {**form, "config": '{"limit": "NL"}'})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    table = Table.objects.get()
+    assert table.config["limit"] == "NL" and table.runtime.version == 0
+
+
+def test_staff_replays_a_hand_in_the_back_office(client):
+    users = [funded_player() for _ in range(2)]
+    table = poker_table()
+    seat_players(table, users)
+    actions.table_start_hand(table_id=table.pk)
+    play_hand_randomly(table, SeededRng(8))
+    hand = Hand.objects.get(table=table)
+    client.force_login(UserFactory(role=roles.STAFF))
+    page = client.get(f"/backoffice/lobby/hand/{hand.pk}/replay/?step=1")
+    assert page.status_code == 200 and "Passo 1" in page.content.decode()
+    client.force_login(UserFactory(role=roles.MODERATORS))
+    assert client.get(f"/backoffice/lobby/hand/{hand.pk}/replay/").status_code == 403

@@ -1,0 +1,132 @@
+"""Clocks kept by the server, races between actions and timeouts, recovery after a crash."""
+
+import threading
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from games import registry
+from lobby import actions
+from lobby.errors import StaleVersion
+from lobby.models import HandStep, Seat, TableRuntime
+from tests.lobby.helpers import funded_player, poker_table, runtime, seat_players
+
+pytestmark = pytest.mark.django_db
+
+
+def started_table(players: int = 2):
+    users = [funded_player() for _ in range(players)]
+    table = poker_table()
+    seat_players(table, users)
+    assert actions.table_start_hand(table_id=table.pk)
+    return table, users
+
+
+def expire(table) -> TableRuntime:
+    TableRuntime.objects.filter(pk=table.pk).update(deadline=timezone.now() - timedelta(seconds=5))
+    return runtime(table)
+
+
+def test_every_decision_has_a_server_deadline():
+    table, _ = started_table()
+    rt = runtime(table)
+    assert rt.deadline is not None
+    left = (rt.deadline - timezone.now()).total_seconds()
+    assert table.tempo_giocata - 2 < left <= table.tempo_giocata
+
+
+def test_timeout_applies_the_engine_decision_and_sits_the_player_out():
+    table, _ = started_table()
+    rt = expire(table)
+    engine = registry.get("poker5")
+    due = engine.to_act(rt.state)
+    expected = {seat: engine.timeout_action(rt.state, seat) for seat in due}
+    assert actions.table_timeout(table_id=table.pk, version=rt.version) == len(due)
+    steps = list(HandStep.objects.order_by("id"))
+    assert [(s.seat, s.action, s.automatic) for s in steps] == [(seat, expected[seat], True) for seat in due]
+    for seat in due:  # RULINGS P14: a timeout puts the player in sitout
+        assert Seat.objects.get(table=table, number=seat).status == Seat.Status.SITOUT
+
+
+def test_a_timeout_for_an_old_version_does_nothing():
+    table, _users = started_table()
+    rt = expire(table)
+    engine = registry.get("poker5")
+    seat_no = engine.to_act(rt.state)[0]
+    user = Seat.objects.get(table=table, number=seat_no).user
+    action = engine.timeout_action(rt.state, seat_no)
+    actions.table_act(table_id=table.pk, user=user, action=action, version=rt.version)  # the player was first
+    assert actions.table_timeout(table_id=table.pk, version=rt.version) == 0
+    assert HandStep.objects.filter(automatic=True).count() == 0
+
+
+def test_a_deadline_not_yet_reached_does_nothing():
+    table, _ = started_table()
+    rt = runtime(table)
+    assert actions.table_timeout(table_id=table.pk, version=rt.version) == 0
+    assert runtime(table).version == rt.version
+
+
+def test_the_sweeper_catches_deadlines_whose_task_was_lost():
+    """A worker killed mid-hand: the state is in the database, the beat sweeper fires the deadline."""
+    table, _ = started_table()
+    rt = expire(table)
+    due = registry.get("poker5").to_act(rt.state)
+    assert actions.tables_sweep_deadlines() == len(due) >= 1
+    assert runtime(table).version > rt.version
+    assert actions.tables_sweep_deadlines() == 0  # nothing is due any more
+
+
+def test_a_late_action_after_the_timeout_is_refused():
+    table, _ = started_table()
+    rt = expire(table)
+    engine = registry.get("poker5")
+    seat_no = engine.to_act(rt.state)[0]
+    user = Seat.objects.get(table=table, number=seat_no).user
+    late = engine.legal_actions(rt.state, seat_no)[0]
+    actions.table_timeout(table_id=table.pk, version=rt.version)
+    with pytest.raises(StaleVersion):
+        actions.table_act(
+            table_id=table.pk,
+            user=user,
+            action={k: v for k, v in late.items() if k not in ("label", "confirm", "amount")},
+            version=rt.version,
+        )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_actions_racing_exactly_one_applies():
+    if connection.vendor != "postgresql":
+        pytest.skip("a real race needs concurrent connections: PostgreSQL (SQLite serialises writers)")
+    table, _ = started_table()
+    rt = runtime(table)
+    engine = registry.get("poker5")
+    seat_no = engine.to_act(rt.state)[0]
+    user = Seat.objects.get(table=table, number=seat_no).user
+    spec = engine.legal_actions(rt.state, seat_no)[0]
+    action = {k: v for k, v in spec.items() if k not in ("label", "confirm", "amount")}
+    if "amount" in spec:
+        action["amount"] = spec["amount"]["min"]
+    results: list[str] = []
+    barrier = threading.Barrier(2)
+
+    def go():
+        barrier.wait()
+        try:
+            actions.table_act(table_id=table.pk, user=user, action=action, version=rt.version)
+            results.append("ok")
+        except Exception as exc:  # the loser is refused, whatever the reason
+            results.append(type(exc).__name__)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=go) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(results) == 2 and results.count("ok") == 1, results
+    assert runtime(table).version == rt.version + 1
+    assert HandStep.objects.count() == 1

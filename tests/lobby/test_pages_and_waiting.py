@@ -1,0 +1,103 @@
+"""Lobby and table pages, sitting and leaving through them, the waiting list."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from lobby import actions
+from lobby.errors import SeatTaken
+from lobby.models import Hand, Seat, WaitingEntry
+from tests.lobby.helpers import funded_player, key, poker_table, seat_players
+from wallet import selectors as wallet_selectors
+
+pytestmark = pytest.mark.django_db
+
+
+def test_lobby_lists_tables_with_live_counts(client):
+    table = poker_table(name="Tavolo Firenze")
+    seat_players(table, [funded_player()])
+    page = client.get("/lobby/")
+    assert page.status_code == 200 and "Tavolo Firenze" in page.content.decode()
+    data = client.get("/lobby/tavoli.json").json()
+    row = next(t for t in data["tables"] if t["id"] == table.pk)
+    assert row["seated"] == 1 and row["seats"] == 4 and row["title"] == "Poker 5 carte all'italiana"
+
+
+def test_sit_and_leave_through_the_table_page(client):
+    user = funded_player()
+    table = poker_table()
+    client.force_login(user)
+    assert client.get(f"/lobby/tavolo/{table.pk}/").status_code == 200
+    client.post(f"/lobby/tavolo/{table.pk}/siediti/", {"seat": 2, "buy_in": "50,00"})
+    seat = Seat.objects.get(table=table, user=user)
+    assert seat.number == 2
+    assert wallet_selectors.balance_get(user=user)["cash"] == 100_000 - 5_000
+    client.post(f"/lobby/tavolo/{table.pk}/lascia/")
+    assert not Seat.objects.filter(table=table, user=user).exists()
+    assert wallet_selectors.balance_get(user=user)["cash"] == 100_000
+
+
+@pytest.mark.parametrize("buy_in", ["", "abc", "-5", "500,00", "1,00"])
+def test_bad_buy_in_is_refused_in_italian_and_moves_nothing(client, buy_in):
+    user = funded_player()
+    table = poker_table()
+    client.force_login(user)
+    response = client.post(f"/lobby/tavolo/{table.pk}/siediti/", {"seat": 1, "buy_in": buy_in}, follow=True)
+    assert response.status_code == 200
+    assert not Seat.objects.filter(table=table).exists()
+    assert wallet_selectors.balance_get(user=user)["cash"] == 100_000
+    assert any(m.level_tag == "error" for m in response.context["messages"])
+
+
+def test_waiting_list_offers_a_freed_seat_for_one_minute():
+    table = poker_table(seats=2)
+    sitters = [funded_player() for _ in range(2)]
+    seat_players(table, sitters)
+    first, second = funded_player(), funded_player()
+    actions.waiting_join(table_id=table.pk, user=first)
+    actions.waiting_join(table_id=table.pk, user=second)
+    actions.table_leave(table_id=table.pk, user=sitters[0])  # no hand running: leaves at once
+    offer = WaitingEntry.objects.get(user=first)
+    assert offer.offered_seat == 1
+    with pytest.raises(SeatTaken):  # reserved for the first in line
+        actions.table_sit(table_id=table.pk, user=second, seat_no=1, buy_in=5_000, idempotency_key=key())
+    # the minute passes: the seat is offered to the next in line
+    WaitingEntry.objects.filter(pk=offer.pk).update(offer_expires_at=timezone.now() - timedelta(seconds=1))
+    assert actions.waiting_offers_sweep() == 1
+    assert not WaitingEntry.objects.filter(user=first).exists()
+    assert WaitingEntry.objects.get(user=second).offered_seat == 1
+    actions.table_sit(table_id=table.pk, user=second, seat_no=1, buy_in=5_000, idempotency_key=key())
+    assert not WaitingEntry.objects.filter(table=table).exists()
+
+
+def test_sitout_players_are_stood_up_after_ten_minutes_with_their_credit():
+    """RULINGS P15: a poker player sitout for 10 minutes is stood up; the credit goes to the conto."""
+    users = [funded_player() for _ in range(3)]
+    table = poker_table()
+    seat_players(table, users)
+    actions.table_sitout(table_id=table.pk, user=users[2], sitout=True)
+    assert actions.tables_sweep_sitouts() == 0  # not yet
+    Seat.objects.filter(user=users[2]).update(sitout_since=timezone.now() - timedelta(minutes=10, seconds=1))
+    assert actions.tables_sweep_sitouts() == 1
+    assert not Seat.objects.filter(user=users[2]).exists()
+    assert wallet_selectors.balance_get(user=users[2])["cash"] == 100_000
+
+
+def test_rebuy_during_a_hand_is_credited_after_it(client):
+    from games.rng import SeededRng
+    from tests.lobby.helpers import credit, everyone_puts_the_invito, play_hand_randomly
+
+    users = [funded_player() for _ in range(2)]
+    table = poker_table()
+    seats = seat_players(table, users, buy_in=5_000)
+    actions.table_start_hand(table_id=table.pk)
+    everyone_puts_the_invito(table)
+    client.force_login(users[0])
+    client.post(f"/lobby/tavolo/{table.pk}/ricarica/", {"amount": "20,00"})
+    assert credit(seats[0]) == 5_000  # not yet: the hand is running
+    play_hand_randomly(table, SeededRng(21))
+    outcome_chips = Hand.objects.get(table=table, number=1).outcome["chips"][str(seats[0].number)]
+    assert credit(seats[0]) == outcome_chips + 2_000
+    client.post(f"/lobby/tavolo/{table.pk}/ricarica/", {"amount": "500,00"})  # above the table's maximum
+    assert credit(seats[0]) == outcome_chips + 2_000

@@ -1,0 +1,120 @@
+"""The table over WebSocket: per-seat projections, versions, resync, bad input refused."""
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from games import registry
+from lobby import actions
+from lobby.models import HandStep, Seat
+from piattaforma.asgi import application
+from tests.lobby.helpers import funded_player, poker_table, runtime, seat_players
+from tests.piattaforma.test_plumbing import ORIGIN, session_cookie
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@sync_to_async
+def setup_table():
+    users = [funded_player() for _ in range(2)]
+    table = poker_table()
+    seat_players(table, users)
+    actions.table_start_hand(table_id=table.pk)
+    return table, users, [session_cookie(u) for u in users]
+
+
+async def connect(table, cookie):
+    ws = WebsocketCommunicator(application, f"/ws/table/{table.pk}/", headers=[ORIGIN, (b"cookie", cookie)])
+    connected, _ = await ws.connect()
+    assert connected
+    return ws
+
+
+async def next_state(ws, version_above: int):
+    while True:
+        msg = await ws.receive_json_from(timeout=5)
+        if msg["type"] == "table.state" and msg["version"] > version_above:
+            return msg
+
+
+async def test_players_get_their_own_projection_and_live_updates():
+    table, users, cookies = await setup_table()
+    engine = registry.get("poker5")
+    sockets = [await connect(table, c) for c in cookies]
+    snaps = [await s.receive_json_from(timeout=5) for s in sockets]
+    rt = await sync_to_async(runtime)(table)
+    for user, snap in zip(users, snaps, strict=True):
+        seat = await sync_to_async(Seat.objects.get)(table=table, user=user)
+        assert snap["seat"] == seat.number and snap["version"] == rt.version
+        assert snap["view"] == engine.view(rt.state, seat.number)
+        assert snap["legal"] == engine.legal_actions(rt.state, seat.number)
+    # the seat to act plays through its socket; both sockets receive the new version
+    seat_no = engine.to_act(rt.state)[0]
+    actor = next(i for i, s in enumerate(snaps) if s["seat"] == seat_no)
+    spec = snaps[actor]["legal"][0]
+    action = {k: v for k, v in spec.items() if k not in ("label", "confirm", "amount")}
+    if "amount" in spec:
+        action["amount"] = spec["amount"]["min"]
+    await sockets[actor].send_json_to({"type": "act", "action": action, "version": rt.version})
+    updates = [await next_state(s, rt.version) for s in sockets]
+    after = await sync_to_async(runtime)(table)
+    for update, snap in zip(updates, snaps, strict=True):
+        assert update["version"] == after.version
+        assert update["view"] == engine.view(after.state, snap["seat"])
+    for s in sockets:
+        await s.disconnect()
+
+
+async def test_bad_messages_are_refused_and_change_nothing():
+    table, _users, cookies = await setup_table()
+    ws = await connect(table, cookies[0])
+    snap = await ws.receive_json_from(timeout=5)
+    before = await sync_to_async(runtime)(table)
+    bad = [
+        '{"type": "act"}',
+        '{"type": "act", "action": "passo"}',
+        '{"type": "act", "action": {"type": 3}}',
+        '{"type": "act", "action": {"type": "passo"}, "version": "7"}',
+        '{"type": "act", "action": {"type": "rilancio", "amount": 1e9}}',
+        "[1, 2, 3]",
+        "nonsense",
+        '{"type": "chat", "text": ' + '"' + "x" * 300 + '"}',
+        '{"type": "' + "y" * 5000 + '"}',
+    ]
+    for text in bad:
+        await ws.send_to(text_data=text)
+        reply = await ws.receive_json_from(timeout=5)
+        assert reply["type"] == "error" and reply["code"] and reply["message"], (text, reply)
+    # a replayed/stale version: refused, and a fresh snapshot follows
+    await ws.send_json_to({"type": "act", "action": {"type": "passo"}, "version": snap["version"] - 1})
+    reply = await ws.receive_json_from(timeout=5)
+    assert reply["code"] == "stale_version"
+    assert (await ws.receive_json_from(timeout=5))["type"] == "table.state"
+    after = await sync_to_async(runtime)(table)
+    assert after.version == before.version and after.state == before.state
+    assert await sync_to_async(HandStep.objects.count)() == 0
+    await ws.disconnect()
+
+
+async def test_reconnecting_client_resyncs_to_a_consistent_view():
+    table, _users, cookies = await setup_table()
+    ws = await connect(table, cookies[0])
+    first = await ws.receive_json_from(timeout=5)
+    await ws.disconnect()
+    ws = await connect(table, cookies[0])
+    again = await ws.receive_json_from(timeout=5)
+    assert again == first
+    await ws.send_json_to({"type": "sync", "version": first["version"]})
+    assert await ws.receive_json_from(timeout=5) == first
+    await ws.disconnect()
+
+
+async def test_spectator_gets_the_public_view_only():
+    table, _users, _cookies = await setup_table()
+    watcher = await sync_to_async(funded_player)()
+    ws = await connect(table, await sync_to_async(session_cookie)(watcher))
+    snap = await ws.receive_json_from(timeout=5)
+    rt = await sync_to_async(runtime)(table)
+    assert snap["seat"] is None and snap["legal"] == []
+    assert snap["view"] == registry.get("poker5").view(rt.state, None)
+    await ws.disconnect()
