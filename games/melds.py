@@ -216,7 +216,13 @@ def sequence_options(cards: Sequence[str], rules: MeldRules) -> list[Meld]:
     for suit in SUITS:
         if suit not in suits:
             continue
-        for start in range(1, TOP - n + 2):
+        offsuit = [c for c in cards if is_joker(c) or c[1] != suit]
+        if len(offsuit) > 1 or (offsuit and not is_matta(offsuit[0], rules)):
+            continue  # at most one card may stand for another
+        # a card that can only be natural pins the range (aces and Burraco 2s may sit elsewhere)
+        anchor = next((rank_number(c) for c in cards if c[1:] == suit and c[0] not in "A2"), None)
+        lo, hi = (1, TOP - n + 1) if anchor is None else (max(1, anchor - n + 1), min(anchor, TOP - n + 1))
+        for start in range(lo, hi + 1):
             laid = _layout(suit, start, n, {}, cards, rules, None, False)
             if laid is not None and (suit, start) not in seen:
                 seen.add((suit, start))

@@ -35,8 +35,8 @@ from .rummy_helpers import (
 
 BURRACO_CASES = [(fmt, mode) for fmt in BURRACO_FORMATS for mode in ("punti", "smazzate")]
 SCALA40_CASES = [(n, mode) for n in (2, 3, 4) for mode in ("punti", "smazzate")]
-FAST_BURRACO = 120  # per format and mode
-FAST_SCALA40 = 30  # per number of players and mode
+FAST_BURRACO = 200  # per format and mode
+FAST_SCALA40 = 50  # per number of players and mode
 DEEP = 2
 DEEP_MOVES = 300
 
