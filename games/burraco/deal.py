@@ -23,6 +23,8 @@ Decisions where the rules are silent (documented here, tested in tests/rummy):
   line took its pozzetto, or leaves only cards he may not discard, is refused;
 * "the only card taken" may be discarded when the hand holds another identical card (jolly:
   any other jolly), as the rules say;
+* closing and the pozzetto are per line: once a line has its pozzetto, either partner closes by
+  emptying his hand (with a discard that is not a matta, the line having a burraco);
 * the pozzetto con scarto goes into the hand at once (seen only by its owner) and is played on
   the next turn; the first line to take one takes the first pozzetto;
 * the smazzata ends after the discard that leaves two cards or fewer in the tallone, with no

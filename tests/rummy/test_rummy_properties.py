@@ -73,6 +73,7 @@ def check_history(game: str, st: State) -> None:
     for rec in st["history"]:
         if game == "burraco":
             assert rec["points"] == burraco_recount(rec["detail"])
+            assert all(is_valid(m, BURRACO) for m in rec["detail"]["melds"])
         else:
             closer = None if rec["closed_by"] is None else st["seats"].index(rec["closed_by"])
             assert rec["points"] == scala40_recount(rec, closer)
