@@ -321,3 +321,29 @@ def test_view_sorts_the_hand_by_preference() -> None:
     pos = st["seats"].index(1)
     hand = ENGINE.view(st, 1)["deal"]["hands"][pos]
     assert hand == sort_hand(st["deal"]["hands"][pos], "valore", BURRACO)
+
+
+def test_partner_closes_after_the_other_took_the_pozzetto() -> None:
+    st = rigged(
+        "coppie",
+        hands=[["Qh"], ["4d"], ["5s", "6s"], ["7c"]],
+        pozzetto_line=[0, None],
+        pozzetti=[[], ["6d"] * 11],
+        melds=[meld(0, 1, PULITO)],
+        next_id=2,
+    )
+    events = play(st, 0, {"type": "scarta", "card": "Qh"})
+    end = next(e for e in events if e["type"] == "fine_smazzata")
+    assert end["detail"]["closed_by"] == 0 and end["detail"]["lines"][0]["chiusura"] == 100
+    assert end["detail"]["lines"][0]["carte_in_mano"] == -10  # the partner's 5♠ 6♠
+
+
+def test_options_offer_the_matta_end_for_a_new_meld() -> None:
+    st = rigged(hands=[["6c", "7c", "X1", "Kd"], ["4d"]])
+    opts = ENGINE.options(st, seat_of(st, 0), {"type": "cala", "cards": ["6c", "7c", "X1"]})
+    assert {o["start"]: o["cards"] for o in opts} == {5: ["X1", "6c", "7c"], 6: ["6c", "7c", "X1"]}
+    play(st, 0, {"type": "cala", "cards": ["6c", "7c", "X1"], "start": 5})
+    assert st["deal"]["melds"][0]["cards"] == ["X1", "6c", "7c"]
+    st2 = rigged(hands=[["6c", "7c", "X1", "Kd"], ["4d"]])
+    refused(st2, 0, {"type": "cala", "cards": ["6c", "7c", "X1"], "start": 9})
+    refused(st2, 0, {"type": "cala", "cards": ["6c", "7c", "X1"], "start": "5"})
