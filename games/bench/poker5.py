@@ -5,6 +5,11 @@ this process. Ours: invito to settlement through ``Engine.sample_action`` (cash 
 invito, pot carried and the parol taken as they come). pokerkit: a ``pokerkit.State`` with a deal
 street and a draw street, ``StandardHighHand``, no-limit, blinds 1/2, every non-player step
 automated. Also printed: the largest JSON state met during the 6-player hands (target < 8 KB).
+
+The two sides are timed in interleaved rounds (the same hands each round) and each keeps its best
+round, so a burst of load on the shared machine does not land on one side only. The JSON size is
+measured in a separate, untimed pass over the same hands (after every action), not inside the
+timed loop.
 """
 
 from __future__ import annotations
@@ -20,8 +25,12 @@ from games.rng import SeededRng
 PLAYERS = 6
 
 
-def _ours(hands: int, seed: int = 1) -> tuple[float, int, int]:
-    """Play ``hands`` random 6-player hands; return (seconds, actions, largest JSON state in bytes)."""
+def _ours(hands: int, seed: int = 1, *, probe_every: int = 0) -> tuple[float, int, int]:
+    """Play ``hands`` random 6-player hands; return (seconds, actions, largest JSON state in bytes).
+
+    ``probe_every``: measure the JSON state after every action of every n-th hand (0: never, for
+    the timed runs).
+    """
     engine = Poker5()
     rng = SeededRng(seed)
     cfg = {"limit": "NL", "invito": 20, "rake_percent": 500, "rake_cap": 300, "giro_pazzo": True}
@@ -41,7 +50,7 @@ def _ours(hands: int, seed: int = 1) -> tuple[float, int, int]:
             seat = engine.to_act(state)[0]
             engine.apply(state, seat, engine.sample_action(state, seat, rng), rng)
             actions += 1
-            if i % 50 == 0:
+            if probe_every and i % probe_every == 0:
                 largest = max(largest, len(dumps(state).encode()))
         chips = {int(k): v for k, v in engine.outcome(state)["chips"].items()}
         carry = engine.carry(state)
@@ -121,16 +130,20 @@ def _pokerkit(hands: int, seed: int = 1) -> tuple[float, int]:
 
 def run(quick: bool) -> None:
     """Print hands per second for both engines, their ratio, and the largest 6-player JSON state."""
-    hands = 300 if quick else 5000
+    hands = 300 if quick else 3000
+    kit_hands = max(50, hands // 10)
+    rounds = 1 if quick else 3
     started = time.perf_counter()
     evaluator.build_all()  # the tables load once per process; not part of a hand
     print(f"evaluator tables built in {time.perf_counter() - started:.1f} s (excluded from the rates)")
-    ours_s, ours_actions, largest = _ours(hands)
-    kit_hands = max(50, hands // 10)
-    kit_s, kit_actions = _pokerkit(kit_hands)
-    ours_rate = hands / ours_s
-    kit_rate = kit_hands / kit_s
+    ours_rate = kit_rate = 0.0
+    for _ in range(rounds):  # interleaved, best round of each side
+        ours_s, ours_actions, _ = _ours(hands)
+        kit_s, kit_actions = _pokerkit(kit_hands)
+        ours_rate = max(ours_rate, hands / ours_s)
+        kit_rate = max(kit_rate, kit_hands / kit_s)
+    _, _, largest = _ours(hands, probe_every=1 if quick else 5)
     print(f"poker5 (ours): {ours_rate:10.0f} hands/s  ({ours_actions / hands:.1f} actions/hand, 6 players)")
     print(f"pokerkit draw: {kit_rate:10.0f} hands/s  ({kit_actions / kit_hands:.1f} actions/hand, 6 players)")
-    print(f"ratio ours/pokerkit: {ours_rate / kit_rate:.1f}x  (target >= 10x)")
+    print(f"ratio ours/pokerkit: {ours_rate / kit_rate:.1f}x  (target >= 10x; best of {rounds} rounds)")
     print(f"largest 6-player JSON state: {largest} bytes  (target < 8192)")

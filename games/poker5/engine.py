@@ -829,7 +829,7 @@ class Poker5(Engine):
                 raise UnknownAction()
             timeout = True
             action = {key: v for key, v in action.items() if key != "timeout"}
-        if action["type"] == "cambio" and state["phase"] == "cambio":
+        if action["type"] == "cambio" and state["phase"] == "cambio":  # checked here, no spec list
             cards = action.get("cards")
             hand = state["hands"][str(seat)]
             if (
@@ -840,13 +840,16 @@ class Poker5(Engine):
                 or len(set(cards)) != len(cards)
             ):
                 raise InvalidCards()
-            spec: dict[str, Any] | None = {"type": "cambio"}
         else:
             typ = action["type"]
-            same_type = [sp for sp in self._legal(state, seat) if sp["type"] == typ]
-            # spec_matches compares the type first, so only the specs of this type can match
-            spec = next((sp for sp in same_type if _spec_matches(sp, action)), None)
-            if spec is None:
+            same_type = False
+            for sp in self._legal(state, seat):
+                # spec_matches compares the type first, so only the specs of this type can match
+                if sp["type"] == typ:
+                    if _spec_matches(sp, action):
+                        break
+                    same_type = True
+            else:
                 if same_type:
                     raise InvalidAmount() if "amount" in action else Poker5Error()
                 raise UnknownAction()
