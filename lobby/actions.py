@@ -27,6 +27,7 @@ from lobby.errors import (
     HandInProgress,
     InvalidSeat,
     NoHandInProgress,
+    NotAllowed,
     NotSeated,
     SeatTaken,
     StaleVersion,
@@ -246,6 +247,39 @@ def tables_sweep_sitouts() -> int:
                     _stand_up(rt, seat)
                     done += 1
     return done
+
+
+def tables_remove_player(user: User) -> None:
+    """A player who may no longer play (suspended, self-excluded) leaves every table.
+
+    Between hands he stands up at once with his credit; in a hand he goes sitout and leaves at
+    its end (a decision he owes now is taken for him); a match of a gioco a partite is abandoned.
+    Registered in ``piattaforma.hooks`` by the lobby's AppConfig.
+    """
+    WaitingEntry.objects.filter(user=user).delete()
+    for table_id in Seat.objects.filter(user=user).values_list("table_id", flat=True):
+        rt = _lock(table_id)
+        seat = _seat_of(rt, user)
+        if not (_hand_running(rt) and seat.number in _dealt_seats(rt)):
+            _stand_up(rt, seat)
+            continue
+        engine = hand_engine(rt)
+        seat.leave_after_hand = True
+        seat.status = Seat.Status.SITOUT
+        seat.sitout_since = timezone.now()
+        seat.save(update_fields=["leave_after_hand", "status", "sitout_since"])
+        assert rt.state is not None
+        if engine.family == "partite":
+            _apply(rt, seat.number, {"type": "abbandona"}, automatic=True)
+        elif seat.number in engine.to_act(rt.state):
+            _apply(rt, seat.number, engine.timeout_action(rt.state, seat.number), automatic=True)
+        else:
+            _bump(rt)
+
+
+def tables_sessions_in_hand(user: User) -> set[str]:
+    """Table sessions of a player that stay open until the running hand settles."""
+    return set(Seat.objects.filter(user=user, leave_after_hand=True).values_list("session_ref", flat=True))
 
 
 # --- the waiting list ---------------------------------------------------------------------------
@@ -484,6 +518,8 @@ def table_act(*, table_id: int, user: User, action: dict[str, Any], version: int
     """Apply a player's action; refused actions raise and change nothing."""
     rt = _lock(table_id)
     seat = _seat_of(rt, user)
+    if not user.can_play and rt.table.realm == Table.Realm.REAL:
+        raise NotAllowed("Il tuo conto non può giocare in questo momento")
     if version is not None and version != rt.version:
         raise StaleVersion(current=rt.version)
     if not _hand_running(rt):

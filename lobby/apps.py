@@ -10,5 +10,9 @@ class LobbyConfig(AppConfig):
         # Giro pazzo of Poker 5 carte offers Telesina (RULINGS P13); the poker engine never imports
         # the Telesina package itself, so the platform plugs it in once at start-up.
         from games.telesina import giro_pazzo
+        from lobby.actions import tables_remove_player, tables_sessions_in_hand
+        from piattaforma import hooks
 
         giro_pazzo.register()
+        hooks.on_player_blocked(tables_remove_player)  # suspension / self-exclusion ends live sessions
+        hooks.on_sessions_in_use(tables_sessions_in_hand)

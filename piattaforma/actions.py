@@ -10,7 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import options as game_options
-from piattaforma import roles
+from piattaforma import hooks, roles
 from piattaforma.models import AuditLog, GamePreference, User
 
 
@@ -61,8 +61,8 @@ def user_set_status(
 ) -> None:
     """Suspend, self-exclude or reactivate a player, with a reason in the audit log.
 
-    Ending live sessions and returning table credit is the job of the apps that hold them; they
-    act on the audit trail's ``user.set_status`` through their own actions (lobby, wallet).
+    A player who may no longer play leaves every table through the handlers registered in
+    ``piattaforma.hooks`` (the lobby stands him up and returns the table credit to the conto).
     """
     if status not in User.Status.values:
         raise ValueError(f"unknown status {status!r}")
@@ -78,6 +78,8 @@ def user_set_status(
         reason=reason,
         data={"from": previous, "to": status, "until": until.isoformat() if until else None},
     )
+    if status != User.Status.ACTIVE:
+        hooks.player_blocked(user)
 
 
 def preferences_get(*, user: User, game: str) -> dict[str, Any]:

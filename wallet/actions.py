@@ -22,6 +22,7 @@ from django.db import transaction
 from django.db.models import Q, Sum
 from django.utils import timezone
 
+from piattaforma import hooks
 from piattaforma.actions import audit_record, user_set_status
 from piattaforma.models import User
 from wallet import ledger, selectors
@@ -974,28 +975,37 @@ def user_self_exclude(
 ) -> dict[str, Any]:
     """Self-exclusion: block the account (piattaforma.actions.user_set_status) and cash out every table.
 
-    Every open table-credit account of the player (real and training) is paid back to the conto
-    and closed in the same transaction; pending rebuys are voided. The lobby stands the player up
-    when it finds the table session's account closed (see the report of the wallet issue).
+    The status change first lets the lobby stand the player up (``piattaforma.hooks``); then every
+    table-credit account still open is paid back to the conto and closed in the same transaction,
+    pending rebuys voided, except the sessions still in a running hand: the lobby closes those
+    when the hand settles, so the hand can never be settled against a closed account.
     """
-    user_set_status(
-        user=user, status=User.Status.SELF_EXCLUDED, actor=actor or user, reason=reason, until=until
-    )
-    tables = Account.objects.filter(
-        owner=user, kind=AccountKind.TABLE_CREDIT, closed_at__isnull=True
-    ).order_by("pk")
-    cashed = []
-    for table in tables:
-        amount = table.balance
-        tx = _table_cash_out(table, actor_id=(actor or user).pk)
-        cashed.append(
-            {
-                "table_session": table.ref.removeprefix("table:"),
-                "amount": amount,
-                "transaction_id": str(tx.pk) if tx else None,
-            }
+    with transaction.atomic():
+        user_set_status(
+            user=user, status=User.Status.SELF_EXCLUDED, actor=actor or user, reason=reason, until=until
         )
-    return {"status": User.Status.SELF_EXCLUDED, "cashed_out": cashed}
+        in_hand = {f"table:{ref}" for ref in hooks.sessions_in_use(user)}
+        tables = (
+            Account.objects.filter(owner=user, kind=AccountKind.TABLE_CREDIT, closed_at__isnull=True)
+            .exclude(ref__in=in_hand)
+            .order_by("pk")
+        )
+        cashed = []
+        for table in tables:
+            amount = table.balance
+            tx = _table_cash_out(table, actor_id=(actor or user).pk)
+            cashed.append(
+                {
+                    "table_session": table.ref.removeprefix("table:"),
+                    "amount": amount,
+                    "transaction_id": str(tx.pk) if tx else None,
+                }
+            )
+        return {
+            "status": User.Status.SELF_EXCLUDED,
+            "cashed_out": cashed,
+            "closing_after_hand": sorted(in_hand),
+        }
 
 
 def new_idempotency_key(prefix: str = "web") -> str:

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import itertools
 import json
+from datetime import timedelta
 from typing import Any
+
+from django.utils import timezone
 
 from games import registry
 from games.rng import SeededRng
@@ -69,15 +72,24 @@ def runtime(table: Table) -> TableRuntime:
     return TableRuntime.objects.select_related("table").get(pk=table.pk)
 
 
-def play_hand_randomly(table: Table, rng: SeededRng, on_step=None, max_steps: int = 500) -> int:
-    """Play the running hand to its end with random legal actions of the seats to act."""
-    engine = registry.get(table.game)
+def play_hand_randomly(
+    table: Table, rng: SeededRng, on_step=None, max_steps: int = 500, skip_user=None
+) -> int:
+    """Play the running hand to its end with random legal actions of the seats to act.
+
+    ``skip_user``'s decisions are left to the clock: his deadline is expired and the timeout applied.
+    """
     for step in range(max_steps):
         rt = runtime(table)
+        engine = registry.get(rt.game or table.game)
         if rt.state is None or engine.is_over(rt.state):
             return step
         seat_no = engine.to_act(rt.state)[0]
         seat = Seat.objects.get(table=table, number=seat_no)
+        if skip_user is not None and seat.user_id == skip_user.pk:
+            TableRuntime.objects.filter(pk=table.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+            actions.table_timeout(table_id=table.pk, version=rt.version)
+            continue
         action = engine.sample_action(rt.state, seat_no, rng)
         actions.table_act(table_id=table.pk, user=seat.user, action=action, version=rt.version)
         if on_step:

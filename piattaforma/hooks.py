@@ -1,0 +1,45 @@
+"""Explicit extension points of the platform core (never Django signals for domain logic).
+
+Apps that hold a player's live sessions register here, so the core can end them without
+importing those apps (the lobby depends on the core, not the other way round).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+PlayerHandler = Callable[[Any], None]
+_player_blocked: list[PlayerHandler] = []
+
+
+def on_player_blocked(handler: PlayerHandler) -> PlayerHandler:
+    """Register a handler called, inside the status change's transaction, when a player may no longer play."""
+    if handler not in _player_blocked:
+        _player_blocked.append(handler)
+    return handler
+
+
+def player_blocked(user: Any) -> None:
+    """End the player's live sessions (suspension, self-exclusion)."""
+    for handler in _player_blocked:
+        handler(user)
+
+
+SessionsProvider = Callable[[Any], set[str]]
+_sessions_in_use: list[SessionsProvider] = []
+
+
+def on_sessions_in_use(provider: SessionsProvider) -> SessionsProvider:
+    """Register a provider of table sessions a blocked player still has in a running hand."""
+    if provider not in _sessions_in_use:
+        _sessions_in_use.append(provider)
+    return provider
+
+
+def sessions_in_use(user: Any) -> set[str]:
+    """Return the table sessions that must stay open until their hand ends (then they close)."""
+    out: set[str] = set()
+    for provider in _sessions_in_use:
+        out |= provider(user)
+    return out
