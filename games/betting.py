@@ -266,20 +266,24 @@ def pots(b: Betting) -> list[Pot]:
     Folded seats' chips stay in the pots they reached but give no right to them; the dead money
     goes to the main pot.
     """
-    live = in_hand(b)
-    levels = sorted({b["total"][str(s)] for s in live if b["stack"][str(s)] == 0})
-    top = max((b["total"][str(s)] for s in live), default=0)
+    total, stack, folded = b["total"], b["stack"], b["folded"]
+    live = [(s, total[str(s)]) for s in b["order"] if s not in folded]  # (seat, put in), in order
+    levels = sorted({t for s, t in live if stack[str(s)] == 0})
+    top = max((t for _, t in live), default=0)
     if not levels or levels[-1] < top:
         levels.append(top)
+    put_in = list(total.values())
     out: list[Pot] = []
     prev = 0
+    last = len(levels) - 1
     for i, cap in enumerate(levels):
-        last = i == len(levels) - 1
-        amount = 0
-        for v in b["total"].values():
-            hi = v if last else min(v, cap)
-            amount += max(0, hi - prev)
-        eligible = [s for s in live if b["total"][str(s)] >= cap]
+        # each contribution's slice between the previous level and this one (all of it above
+        # the previous level for the last pot); levels grow, so min(v, cap) > prev when v > prev
+        if i == last:
+            amount = sum(v - prev for v in put_in if v > prev)
+        else:
+            amount = sum(min(v, cap) - prev for v in put_in if v > prev)
+        eligible = [s for s, t in live if t >= cap]
         if i == 0:
             amount += b["dead"]
         prev = cap

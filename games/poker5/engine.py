@@ -108,6 +108,21 @@ def register_giro_pazzo_variant(name: str, choices: VariantChoices) -> None:
     GIRO_PAZZO_VARIANTS[name] = choices
 
 
+_CONFIG_KEYS = frozenset(
+    {
+        "limit",
+        "invito",
+        "cash",
+        "rake_percent",
+        "rake_cap",
+        "giro_pazzo",
+        "min_credit",
+        "decision_seconds",
+        "time_bank",
+    }
+)
+
+
 class Poker5Error(IllegalAction):
     code = "poker5_illegal"
     default_message = "Giocata non ammessa"
@@ -136,18 +151,7 @@ class Poker5(Engine):
         """Return the table configuration with defaults filled in; raise ConfigError if invalid."""
         if not isinstance(config, dict):
             raise ConfigError()
-        known = {
-            "limit",
-            "invito",
-            "cash",
-            "rake_percent",
-            "rake_cap",
-            "giro_pazzo",
-            "min_credit",
-            "decision_seconds",
-            "time_bank",
-        }
-        unknown = set(config) - known
+        unknown = set(config) - _CONFIG_KEYS
         if unknown:
             raise ConfigError(f"Opzioni sconosciute: {', '.join(sorted(unknown))}")
         out: dict[str, Any] = {
