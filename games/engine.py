@@ -20,6 +20,11 @@ round-trips through ``json`` exactly. Conventions shared by all games:
 * ``view(state, seat)`` is the only thing that reaches a client; ``seat=None`` is a spectator.
 * The deck order of every deal is kept in ``state["deck_log"]`` (a list of card lists) for audit
   and replay (RULINGS G4); no view ever includes it.
+* Money (giochi a puntate): ``outcome()`` has ``chips`` (each seat's credit at the end, string
+  keys), ``rake``, and ``carried_in`` / ``carried_out``: chips that belong to no seat's credit and
+  pass from hand to hand (piatto di parol, bestia, a held banco). For every hand:
+  sum(starting chips) + carried_in == sum(chips) + rake + carried_out.
+  Giochi a partite report the match (points, MP/VP and the C1 cash inputs, see games.partite).
 """
 
 from __future__ import annotations
@@ -162,6 +167,14 @@ class Engine(ABC):
     def carry(self, state: State) -> dict[str, Any] | None:
         """Return what the next hand starts from (dealer, piatto di parol…); None if nothing."""
         return None
+
+    def release_seat(self, carry: dict[str, Any] | None, seat: int) -> tuple[dict[str, Any] | None, int]:
+        """A seat leaves the table between hands: return the carry without it and what it takes away.
+
+        Money a game holds for a seat across hands (a chemin de fer banker's posta and garage) goes
+        back to that seat; money carried for everyone (a piatto di parol, a bestia) stays.
+        """
+        return carry, 0
 
     def can_apply(self, state: State, seat: int, action: Action) -> bool:
         """Tell whether ``apply`` would accept this action (never changes ``state``)."""

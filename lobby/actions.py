@@ -207,7 +207,16 @@ def table_leave(*, table_id: int, user: User) -> dict[str, Any]:
 
 
 def _stand_up(rt: TableRuntime, seat: Seat) -> int:
-    """Close a seat's table session: cash out its whole credit (expects the runtime row locked)."""
+    """Close a seat's table session: cash out its whole credit (expects the runtime row locked).
+
+    Between hands, money the game holds for this seat across hands (``Engine.release_seat``: a
+    chemin de fer banker's posta and garage) first moves from the table pot to his credit.
+    """
+    if rt.carry and not _hand_running(rt):
+        carry, refund = hand_engine(rt).release_seat(rt.carry, seat.number)
+        if refund:
+            settlement.release_to_seat(table=rt.table, session_ref=seat.session_ref, amount=refund)
+        rt.carry = carry
     result = wallet_actions.table_cash_out(
         table_session_ref=seat.session_ref,
         idempotency_key=f"cashout:{seat.session_ref}",

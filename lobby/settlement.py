@@ -72,3 +72,16 @@ def settle_hand(*, table: Table, hand: Hand, engine: Engine, outcome: dict[str, 
         realm=table.realm,
         hand_ref=f"{table.pk}:{hand.number}",
     )
+
+
+def release_to_seat(*, table: Table, session_ref: str, amount: int) -> None:
+    """Move money the table held for a seat (its banco) from the table pot back to its credit."""
+    wallet_actions.table_hand_settle(
+        deltas={session_ref: amount},
+        rake=0,
+        pot=-amount,
+        pot_ref=f"table-{table.pk}",
+        idempotency_key=f"release:{session_ref}",
+        realm=table.realm,
+        hand_ref=f"{table.pk}:release",
+    )

@@ -256,6 +256,8 @@ class ChemindeferEngine(Engine):
             "garage": 0,
             "rake": 0,
             "paid_out": {},
+            # the banco the table held for its banker since the last coup (kept in the table pot)
+            "carried_in": (c["banco"]["posta"] + c["banco"]["garage"]) if c.get("banco") else 0,
             "banco": c.get("banco"),
             "anchor": c.get("anchor"),
             "turn": c.get("turn"),
@@ -1027,6 +1029,8 @@ class ChemindeferEngine(Engine):
             "banco": banco,
             "rake": state["rake"],
             "paid_out": dict(state["paid_out"]),
+            "carried_in": state["carried_in"],
+            "carried_out": (state["posta"] + state["garage"]) if state["banker"] is not None else 0,
             "stand_up": sorted(int(s) for s, n in state["skipped"].items() if n >= 3),
         }
 
@@ -1049,6 +1053,17 @@ class ChemindeferEngine(Engine):
             "played": list(state["played"]),
             "skipped": dict(state["skipped"]),
         }
+
+    def release_seat(self, carry: dict[str, Any] | None, seat: int) -> tuple[dict[str, Any] | None, int]:
+        """A banker who leaves between coups takes his posta and garage; the banco then ends."""
+        banco = (carry or {}).get("banco")
+        if not banco or banco["seat"] != seat:
+            return carry, 0
+        held = int(banco["posta"]) + int(banco["garage"])
+        out = copy.deepcopy(carry)
+        assert out is not None
+        out["banco"]["posta"] = out["banco"]["garage"] = 0  # the next coup ends his banco, paying 0
+        return out, held
 
     def money(self, state: State) -> int:
         """Return every cent in the coup: credits, posta, garage, bets, rake and money paid out."""
