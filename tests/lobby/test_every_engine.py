@@ -11,7 +11,8 @@ from games import registry
 from games.rng import SeededRng
 from lobby import actions
 from lobby.models import Seat
-from tests.lobby.helpers import credit, (
+from tests.lobby.helpers import (
+    credit,
     funded_player,
     house_rake,
     money_total,
