@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine import Engine
-from games.partite import cash_settlement
+from games.partite import cash_settlement, round_half_down
 from lobby.models import Hand, Table
 from wallet import actions as wallet_actions
 
@@ -33,6 +33,8 @@ def puntate_deltas(hand: Hand, outcome: dict[str, Any]) -> tuple[dict[str, int],
 
 def partite_deltas(table: Table, hand: Hand, outcome: dict[str, Any]) -> tuple[dict[str, int], int]:
     """Return (table-credit deltas by session, rake) of a match at a cash table (RULINGS C1)."""
+    if len(outcome["cash"].get("losers") or []) > 1:
+        return _several_losers(table, hand, outcome)
     money = cash_settlement(
         outcome,
         posta_partita=table.posta_partita,
@@ -52,6 +54,31 @@ def partite_deltas(table: Table, hand: Hand, outcome: dict[str, Any]) -> tuple[d
         deltas[by_seat[seat]["session_ref"]] += money["won"]
         rake += money["rake"]
     return deltas, rake
+
+
+def _several_losers(table: Table, hand: Hand, outcome: dict[str, Any]) -> tuple[dict[str, int], int]:
+    """Scala 40 with three or four linee: each loser pays the winner his own C1 amount.
+
+    The rules give C1 for one loser. With several, each loser's differenza punti is his own share
+    of the winner's MP (his points − the winner's, / 10 rounded half down), and each amount is
+    capped by the perdita massima, which the rules define per player; the rake is taken on each
+    amount as C1 says (amount × 2 × rake %). Decided here where the rules are silent.
+    """
+    cash = outcome["cash"]
+    divisor = int(hand.config["cash_divisor"])
+    by_seat = {s["seat"]: s for s in hand.seats}
+    lines = outcome["lines"]
+    deltas = {s["session_ref"]: 0 for s in hand.seats}
+    winner_ref = by_seat[lines[cash["winner"]][0]]["session_ref"]
+    rake_total = 0
+    for key, share in cash["per_loser"].items():
+        points = round_half_down(int(share["differenza_effettiva"]), divisor)
+        amount = min(table.posta_partita + table.posta_unitaria * points, table.perdita_massima)
+        rake = amount * 2 * table.rake_bp // 10_000
+        deltas[by_seat[lines[int(key)][0]]["session_ref"]] -= amount
+        deltas[winner_ref] += amount - rake
+        rake_total += rake
+    return deltas, rake_total
 
 
 def settle_hand(*, table: Table, hand: Hand, engine: Engine, outcome: dict[str, Any]) -> None:

@@ -103,3 +103,32 @@ def test_a_chemin_banker_leaving_between_coups_takes_his_banco():
     pot.refresh_from_db()
     assert pot.balance == 0
     assert money_total(users, list(Seat.objects.filter(table=table))) + house_rake() == before
+
+
+def test_scala40_with_three_linee_settles_each_loser():
+    table = actions.table_create(
+        name="Scala 40 a tre",
+        game="scala40",
+        seats=3,
+        min_buy_in=1_000,
+        max_buy_in=50_000,
+        posta_partita=100,
+        posta_unitaria=10,
+        perdita_massima=2_000,
+        rake_bp=500,
+    )
+    users = [funded_player() for _ in range(3)]
+    seats = seat_players(table, users, buy_in=20_000)
+    before = money_total(users, seats)
+    for user in users:
+        actions.table_ready(table_id=table.pk, user=user)
+    play_hand_randomly(table, SeededRng(3), max_steps=20_000)
+    from lobby.models import Hand
+
+    outcome = Hand.objects.get(table=table, number=1).outcome
+    credits = {s.number: credit(s) for s in seats}
+    winner_seat = outcome["winner_seat"]
+    losers = [n for n in credits if n != winner_seat]
+    assert all(credits[n] < 20_000 for n in losers) and credits[winner_seat] > 20_000  # each loser paid
+    assert sum(credits.values()) + house_rake() == 60_000
+    assert money_total(users, seats) + house_rake() == before
