@@ -2,6 +2,7 @@
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 # "ci" keeps the whole suite inside CI's budget; "thorough" is for a long local run:
@@ -12,3 +13,17 @@ settings.register_profile(
 settings.register_profile("dev", max_examples=100, deadline=None)
 settings.register_profile("thorough", max_examples=2000, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
+
+
+@pytest.fixture(autouse=True)
+def poker_alone_in_giro_pazzo(request, monkeypatch):
+    """Poker's own tests see the engine as it is alone: giro pazzo offers only Classica.
+
+    The lobby plugs Telesina into poker's giro pazzo when Django starts (lobby.apps); the engine's
+    tests must not depend on which other apps happened to be loaded.
+    """
+    if "tests/poker5/" in str(request.node.path).replace("\\", "/"):
+        from games.poker5 import GIRO_PAZZO_VARIANTS
+
+        for name in [n for n in GIRO_PAZZO_VARIANTS if n != "classica"]:
+            monkeypatch.delitem(GIRO_PAZZO_VARIANTS, name)
