@@ -486,11 +486,14 @@ def describe(hand: int | Sequence[str], low: str | None = None) -> str:
 
 def _has_suited_four(cards: Sequence[str], low_r: int) -> bool:
     """Tell whether four of the cards are of one suit and in sequence, ace high or low (P5, P3)."""
+    suits = [card[1] for card in cards]
+    if len(suits) == 5 and suits.count(suits[0]) < 4 and suits.count(suits[1]) < 4:
+        return False  # the common case: four of one suit would include the first or second card
     by_suit: dict[str, set[int]] = {}
     for card in cards:
         by_suit.setdefault(card[1], set()).add(RANK_INDEX[card[0]])
     if all(len(held) < 4 for held in by_suit.values()):
-        return False  # the common case: no four cards of one suit
+        return False  # no four cards of one suit
     return any(w <= held for held in by_suit.values() if len(held) >= 4 for w in _windows(low_r))
 
 
