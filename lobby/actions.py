@@ -361,6 +361,52 @@ def waiting_offers_sweep() -> int:
 
 
 @transaction.atomic
+def seat_connected(*, table_id: int, user: User) -> None:
+    """A connection of a seated player opened: back from a disconnection, he is back in play."""
+    rt = _lock(table_id)  # the runtime row first, as every table write (no lock-order inversion)
+    seat = Seat.objects.filter(table_id=table_id, user=user).first()
+    if seat is None:
+        return
+    seat.connections += 1
+    fields = ["connections"]
+    if seat.away:  # "automaticamente nel caso di rientro nel tavolo" (rules 004, sit out)
+        seat.away = False
+        seat.status = Seat.Status.PLAYING
+        seat.sitout_since = None
+        seat.missed_hands = 0
+        fields += ["away", "status", "sitout_since", "missed_hands"]
+    seat.save(update_fields=fields)
+    if len(fields) > 1:
+        _bump(rt)
+
+
+@transaction.atomic
+def seat_disconnected(*, table_id: int, user: User) -> None:
+    """A connection closed; when none is left, a player of a gioco a puntate goes sitout.
+
+    Rules 004: whoever leaves a table of a gioco a puntate without "Esci dal tavolo" (closing the
+    window, a lost connection) is put in sit-out. At a gioco a partite the clock goes on: the
+    disconnected player has until his deadline to come back, then the timeout loses the match
+    (RULINGS G5).
+    """
+    rt = _lock(table_id)  # the runtime row first, as every table write (no lock-order inversion)
+    seat = Seat.objects.filter(table_id=table_id, user=user).first()
+    if seat is None:
+        return
+    seat.connections = max(0, seat.connections - 1)
+    fields = ["connections"]
+    puntate = engine_for(rt.table).family == "puntate"
+    if seat.connections == 0 and puntate and seat.status == Seat.Status.PLAYING:
+        seat.status = Seat.Status.SITOUT
+        seat.sitout_since = timezone.now()
+        seat.away = True
+        fields += ["status", "sitout_since", "away"]
+    seat.save(update_fields=fields)
+    if len(fields) > 1:
+        _bump(rt)
+
+
+@transaction.atomic
 def table_rebuy(*, table_id: int, user: User, amount: int, idempotency_key: str) -> dict[str, Any]:
     """Add credit from the conto; during a hand it is reserved now and credited after the hand."""
     rt = _lock(table_id)

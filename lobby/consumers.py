@@ -50,11 +50,14 @@ class TableConsumer(AuthenticatedJsonConsumer):
         ]
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
+        await database_sync_to_async(actions.seat_connected)(table_id=self.table_id, user=self.user)
         await self.send_snapshot()
 
     async def disconnect(self, code: int) -> None:
         for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
+        if getattr(self, "groups_joined", None):
+            await database_sync_to_async(actions.seat_disconnected)(table_id=self.table_id, user=self.user)
 
     async def send_snapshot(self) -> None:
         payload = await database_sync_to_async(selectors.table_snapshot)(

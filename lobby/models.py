@@ -112,6 +112,8 @@ class Seat(models.Model):
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.PLAYING)
     leave_after_hand = models.BooleanField(default=False)
     ready = models.BooleanField(default=False)  # giochi a partite: "Sono pronto per iniziare"
+    connections = models.PositiveSmallIntegerField(default=0)  # open sockets of this player here
+    away = models.BooleanField(default=False)  # sitout because every connection dropped
     sitout_since = models.DateTimeField(null=True, blank=True)
     missed_hands = models.PositiveSmallIntegerField(default=0)
     joined_at = models.DateTimeField(default=timezone.now)

@@ -103,9 +103,15 @@ async def test_reconnecting_client_resyncs_to_a_consistent_view():
     await ws.disconnect()
     ws = await connect(table, cookies[0])
     again = await ws.receive_json_from(timeout=5)
-    assert again == first
+    # the drop sat him out and coming back cleared it (two new versions); the game is unchanged
+    assert again["version"] > first["version"]
+    assert {k: again[k] for k in ("seat", "view", "legal", "to_act")} == {
+        k: first[k] for k in ("seat", "view", "legal", "to_act")
+    }
     await ws.send_json_to({"type": "sync", "version": first["version"]})
-    assert await ws.receive_json_from(timeout=5) == first
+    synced = await ws.receive_json_from(timeout=5)
+    assert synced["type"] == "table.state" and synced["version"] >= again["version"]
+    assert synced["view"] == again["view"]
     await ws.disconnect()
 
 
@@ -118,3 +124,28 @@ async def test_spectator_gets_the_public_view_only():
     assert snap["seat"] is None and snap["legal"] == []
     assert snap["view"] == registry.get("poker5").view(rt.state, None)
     await ws.disconnect()
+
+
+async def test_a_dropped_connection_sits_a_poker_player_out_and_reentering_brings_him_back():
+    table, users, cookies = await setup_table()
+    ws = await connect(table, cookies[0])
+    await ws.receive_json_from(timeout=5)
+    await ws.disconnect()
+    seat = await sync_to_async(Seat.objects.get)(table=table, user=users[0])
+    assert seat.status == Seat.Status.SITOUT and seat.away and seat.connections == 0
+    ws = await connect(table, cookies[0])
+    await ws.receive_json_from(timeout=5)
+    seat = await sync_to_async(Seat.objects.get)(table=table, user=users[0])
+    assert seat.status == Seat.Status.PLAYING and not seat.away and seat.connections == 1
+    await ws.disconnect()
+
+
+async def test_one_of_two_connections_closing_changes_nothing():
+    table, users, cookies = await setup_table()
+    first, second = await connect(table, cookies[0]), await connect(table, cookies[0])
+    await first.receive_json_from(timeout=5)
+    await second.receive_json_from(timeout=5)
+    await first.disconnect()
+    seat = await sync_to_async(Seat.objects.get)(table=table, user=users[0])
+    assert seat.status == Seat.Status.PLAYING and seat.connections == 1
+    await second.disconnect()
