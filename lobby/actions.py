@@ -33,7 +33,7 @@ from lobby.errors import (
     StaleVersion,
     TableClosed,
 )
-from lobby.models import ChatMessage, Hand, HandStep, Seat, Table, TableRuntime, WaitingEntry
+from lobby.models import ChatMessage, Hand, HandPlayer, HandStep, Seat, Table, TableRuntime, WaitingEntry
 from piattaforma.actions import audit_record, preferences_get
 from piattaforma.models import User
 from wallet import actions as wallet_actions
@@ -501,7 +501,7 @@ def table_start_hand(*, table_id: int) -> bool:
     rt.game = engine.name
     rt.ready_deadline = None
     Seat.objects.filter(table=table).update(ready=False)
-    Hand.objects.create(
+    hand = Hand.objects.create(
         table=table,
         number=rt.hand_no,
         game=engine.name,
@@ -513,6 +513,9 @@ def table_start_hand(*, table_id: int) -> bool:
         ],
         start_draws=rng.draws,
         deck_log=state.get("deck_log", []),
+    )
+    HandPlayer.objects.bulk_create(
+        [HandPlayer(hand=hand, user_id=spec["user_id"], seat=spec["seat"]) for spec in specs]
     )
     _after_change(rt, engine)
     return True

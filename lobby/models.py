@@ -158,6 +158,22 @@ class Hand(models.Model):
         return f"{self.table} mano {self.number}"
 
 
+class HandPlayer(models.Model):
+    """A player dealt into a hand (the index of each player's own hand history)."""
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="players")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="hands_played")
+    seat = models.PositiveSmallIntegerField()
+
+    class Meta:
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(fields=["hand", "user"], name="handplayer_once_per_hand")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.hand} · {self.user}"
+
+
 class HandStep(models.Model):
     """One applied action of a hand: who, what, the RNG draws it consumed, the events it produced."""
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from games import registry
 from games.engine import private_to
-from lobby.models import Seat, Table, TableRuntime
+from lobby.models import Hand, Seat, Table, TableRuntime
 
 
 def seat_rows(table_id: int) -> list[Seat]:
@@ -123,4 +123,49 @@ def table_info(table: Table) -> dict[str, Any]:
         "tempo_partita": table.tempo_partita,
         "time_bank": table.time_bank,
         "realm": table.realm,
+    }
+
+
+def player_hands(*, user_id: int, limit: int = 30) -> list[Hand]:
+    """The last ended hands a player was dealt into, newest first (his own hand history)."""
+    return list(
+        Hand.objects.filter(players__user_id=user_id, ended_at__isnull=False)
+        .select_related("table")
+        .order_by("-ended_at", "-id")[:limit]
+    )
+
+
+def _dealt_user(hand: Hand, user_id: int) -> int | None:
+    return next((s["seat"] for s in hand.seats if s.get("user_id") == user_id), None)
+
+
+def player_hand_detail(*, hand: Hand, user_id: int) -> dict[str, Any] | None:
+    """What a player may see of one of his past hands: his seat's final view and the public steps.
+
+    The hand is rebuilt by replay; the view is the engine's projection for his seat, so another
+    player's covered cards never appear, and private events show only when they were his.
+    """
+    from lobby.replay import replay_hand
+
+    seat = _dealt_user(hand, user_id)
+    if seat is None:
+        return None
+    engine = registry.get(hand.game)
+    final = replay_hand(hand)[-1]
+    steps = [
+        {
+            "seq": step.seq,
+            "seat": step.seat,
+            "action": step.action if step.seat == seat else {"type": step.action.get("type")},
+            "automatic": step.automatic,
+            "events": [e for e in step.events if private_to(e, seat)],
+        }
+        for step in hand.steps.order_by("seq")
+    ]
+    return {
+        "hand": hand,
+        "seat": seat,
+        "view": engine.view(final, seat),
+        "steps": steps,
+        "outcome": hand.outcome,
     }

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import uuid
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
@@ -14,7 +15,7 @@ from games import options as game_options
 from games.engine import CodedError
 from lobby import actions, selectors
 from lobby.errors import TableError
-from lobby.models import Seat, Table, WaitingEntry
+from lobby.models import Hand, Seat, Table, WaitingEntry
 from piattaforma.actions import preferences_get
 from wallet.money import parse_eur
 
@@ -120,3 +121,21 @@ def table_waiting(request: HttpRequest, table_id: int) -> HttpResponse:
     except TableError as exc:
         messages.error(request, exc.message)
     return redirect("lobby:table", table_id=table_id)
+
+
+@login_required
+def my_hands(request: HttpRequest) -> HttpResponse:
+    """The player's own last hands."""
+    return render(request, "lobby/my_hands.html", {"hands": selectors.player_hands(user_id=request.user.pk)})
+
+
+@login_required
+def my_hand(request: HttpRequest, hand_id: int) -> HttpResponse:
+    """One of the player's hands, as his seat saw it."""
+    hand = get_object_or_404(Hand, pk=hand_id, ended_at__isnull=False)
+    detail = selectors.player_hand_detail(hand=hand, user_id=request.user.pk)
+    if detail is None:
+        raise Http404
+    return render(
+        request, "lobby/my_hand.html", {**detail, "view_json": json.dumps(detail["view"], indent=1)}
+    )

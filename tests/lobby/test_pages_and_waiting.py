@@ -101,3 +101,38 @@ def test_rebuy_during_a_hand_is_credited_after_it(client):
     assert credit(seats[0]) == outcome_chips + 2_000
     client.post(f"/lobby/tavolo/{table.pk}/ricarica/", {"amount": "500,00"})  # above the table's maximum
     assert credit(seats[0]) == outcome_chips + 2_000
+
+
+def test_a_player_sees_his_own_last_hands_and_nothing_hidden_of_others(client):
+    import json as _json
+
+    from games.rng import SeededRng
+    from tests.lobby.helpers import everyone_puts_the_invito, play_hand_randomly
+
+    users = [funded_player() for _ in range(3)]
+    table = poker_table()
+    seat_players(table, users)
+    actions.table_start_hand(table_id=table.pk)
+    everyone_puts_the_invito(table)
+    play_hand_randomly(table, SeededRng(12))
+    hand = Hand.objects.get(table=table, number=1)
+    client.force_login(users[0])
+    listing = client.get("/lobby/le-mie-mani/")
+    assert listing.status_code == 200 and f"/lobby/le-mie-mani/{hand.pk}/" in listing.content.decode()
+    detail = client.get(f"/lobby/le-mie-mani/{hand.pk}/")
+    assert detail.status_code == 200
+    view = detail.context["view"]
+    from games import registry
+    from lobby.replay import replay_hand
+
+    final = replay_hand(hand)[-1]
+    my_seat = next(s["seat"] for s in hand.seats if s["user_id"] == users[0].pk)
+    assert view == registry.get("poker5").view(final, my_seat)
+    shown = set(final.get("shown", {}))
+    text = _json.dumps(detail.context["steps"]) + _json.dumps(view)
+    for other, cards in final["hands"].items():
+        if int(other) != my_seat and other not in shown:
+            assert not any(f'"{c}"' in text for c in cards)
+    stranger = funded_player()
+    client.force_login(stranger)
+    assert client.get(f"/lobby/le-mie-mani/{hand.pk}/").status_code == 404
