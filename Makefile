@@ -24,6 +24,7 @@ test: venv
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	DJANGO_SETTINGS_MODULE=piattaforma.settings.test $(PY) manage.py makemigrations --check --dry-run
+	$(VENV)/bin/mypy games wallet
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 lint: venv

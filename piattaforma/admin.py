@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib import admin, messages
@@ -28,13 +28,22 @@ class BackofficeSite(admin.AdminSite):
 
 site = BackofficeSite(name="backoffice")
 
+# The admin classes are generic for the type checker only (django-stubs); at run time they are not.
+if TYPE_CHECKING:
+    UserAdminBase = DjangoUserAdmin[User]
+    PreferenceAdminBase = admin.ModelAdmin[GamePreference]
+    AuditAdminBase = admin.ModelAdmin[AuditLog]
+else:
+    UserAdminBase = DjangoUserAdmin
+    PreferenceAdminBase = AuditAdminBase = admin.ModelAdmin
+
 
 class StatusChangeForm(forms.Form):
     reason = forms.CharField(label=_("Motivazione"), widget=forms.Textarea, min_length=5)
 
 
 @admin.register(User, site=site)
-class UserAdmin(DjangoUserAdmin):
+class UserAdmin(UserAdminBase):
     list_display = ("nickname", "email", "status", "is_staff", "is_bot", "date_joined")
     list_filter = ("status", "is_staff", "is_bot", "groups")
     search_fields = ("nickname", "email")
@@ -64,13 +73,10 @@ class UserAdmin(DjangoUserAdmin):
     def _set_status(self, request: HttpRequest, queryset: QuerySet[User], status: str) -> HttpResponse | None:
         form = StatusChangeForm(request.POST if "reason" in request.POST else None)
         if form.is_valid():
+            actor = request.user if isinstance(request.user, User) else None  # behind the back-office login
             for user in queryset:
-                actions.user_set_status(
-                    user=user,
-                    status=status,
-                    actor=request.user,
-                    reason=form.cleaned_data["reason"],  # type: ignore[arg-type]
-                )
+                reason = form.cleaned_data["reason"]
+                actions.user_set_status(user=user, status=status, actor=actor, reason=reason)
             self.message_user(request, _("Stato aggiornato."), messages.SUCCESS)
             return None
         return render(
@@ -99,7 +105,7 @@ site.register(Group, admin.ModelAdmin)
 
 
 @admin.register(GamePreference, site=site)
-class GamePreferenceAdmin(admin.ModelAdmin):
+class GamePreferenceAdmin(PreferenceAdminBase):
     list_display = ("user", "game", "updated_at")
     list_filter = ("game",)
     search_fields = ("user__nickname",)
@@ -110,7 +116,7 @@ class GamePreferenceAdmin(admin.ModelAdmin):
 
 
 @admin.register(AuditLog, site=site)
-class AuditLogAdmin(admin.ModelAdmin):
+class AuditLogAdmin(AuditAdminBase):
     list_display = ("created_at", "actor", "action", "target_type", "target_id")
     list_filter = ("action",)
     search_fields = ("actor__nickname", "target_id", "reason")
