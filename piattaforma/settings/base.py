@@ -13,6 +13,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 VAR_DIR = Path(os.environ.get("PIATTAFORMA_VAR_DIR", BASE_DIR / "var"))
@@ -135,7 +136,10 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # Safety net for table clocks: timeouts whose scheduled task was lost.
     "lobby-sweep-deadlines": {"task": "lobby.sweep_deadlines", "schedule": 5.0},
     # Wallet: stored balance = sum of postings for every account; alerts staff on a difference.
-    "wallet-reconcile-nightly": {"task": "wallet.reconcile", "schedule": timedelta(days=1)},
+    # At 03:30 Rome time (CELERY_TIMEZONE), when the tables are quietest.
+    "wallet-reconcile-nightly": {"task": "wallet.reconcile", "schedule": crontab(hour=3, minute=30)},
+    # Wallet: release holds whose expiry passed (holds placed with an expiry).
+    "wallet-expire-holds": {"task": "wallet.expire_holds", "schedule": 60.0},
 }
 
 AUTH_USER_MODEL = "piattaforma.User"

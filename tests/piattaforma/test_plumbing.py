@@ -139,3 +139,11 @@ def test_deep_healthz_runs_a_task_through_a_worker(client):
     with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10):
         response = client.get("/healthz?deep=1")
     assert response.status_code == 200 and response.json()["worker"] == "ok"
+
+
+def test_beat_schedules_every_periodic_task_that_exists():
+    from piattaforma.celery import app
+
+    app.loader.import_default_modules()
+    for name, entry in settings.CELERY_BEAT_SCHEDULE.items():
+        assert entry["task"] in app.tasks, name
