@@ -53,6 +53,14 @@ async def play_over_sockets(table, users, rng, max_steps=4000):
         assert (await ws.connect())[0]
         sockets[user.pk] = ws
     last = {u.pk: await sockets[u.pk].receive_json_from(timeout=5) for u in users}
+    watcher = await sync_to_async(funded_player)()
+    spectator = WebsocketCommunicator(
+        application,
+        f"/ws/table/{table.pk}/",
+        headers=[ORIGIN, (b"cookie", await sync_to_async(session_cookie)(watcher))],
+    )
+    assert (await spectator.connect())[0]
+    spectator_messages = [await spectator.receive_json_from(timeout=5)]
     engine = None
     for _ in range(max_steps):
         rt = await sync_to_async(runtime)(table)
@@ -78,6 +86,15 @@ async def play_over_sockets(table, users, rng, max_steps=4000):
             assert not leaks, (my_seat, leaks)
             assert all(e.get("to") is None or my_seat in e["to"] for e in msg["events"])
             last[user.pk] = msg
+        while not await spectator.receive_nothing(timeout=0.01):
+            msg = await spectator.receive_json_from(timeout=1)
+            spectator_messages.append(msg)
+            if msg["type"] == "table.state":
+                now = await sync_to_async(runtime)(table)
+                text = json.dumps([msg["view"], msg["legal"]])
+                assert msg["seat"] is None and msg["legal"] == []
+                assert not [c for c in hidden_cards_of_others(now, None) if f'"{c}"' in text]
+                assert all(e.get("to") is None for e in msg["events"])
     for user in users:
         while await sockets[user.pk].receive_nothing(timeout=0.05) is False:
             msg = await sockets[user.pk].receive_json_from(timeout=1)
@@ -89,6 +106,8 @@ async def play_over_sockets(table, users, rng, max_steps=4000):
             "events": [],
         }  # what the seat holds = a fresh view
         await sockets[user.pk].disconnect()
+    await spectator.disconnect()
+    assert len(spectator_messages) > 1  # the spectator followed the hand
     return engine
 
 
