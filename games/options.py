@@ -85,6 +85,13 @@ TELESINA_OPTIONS = (
         "usa_sempre_distribuzione", "Utilizzare sempre la variante distribuzione preferita", "bool", False
     ),
 )
+ORDINA_MANO = Option(
+    "ordina_mano",
+    "Ordina la mano",
+    "choice",
+    "seme",
+    (("seme", "Per seme"), ("valore", "Per valore, matte prima")),
+)
 INVITO_AUTO = Option("invito_automatico", "Invito automatico (solo tavoli cash)", "bool", False)
 
 GAMES: dict[str, GameOptions] = {
@@ -116,8 +123,8 @@ GAMES: dict[str, GameOptions] = {
             ),
         ),
         GameOptions("bestia", "Bestia", (DECK_STYLE,)),
-        GameOptions("burraco", "Burraco", ()),
-        GameOptions("scala40", "Scala 40", ()),
+        GameOptions("burraco", "Burraco", (ORDINA_MANO,)),
+        GameOptions("scala40", "Scala 40", (ORDINA_MANO,)),
         GameOptions(
             "settemezzo",
             "Sette e mezzo",
