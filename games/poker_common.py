@@ -1,9 +1,9 @@
 """Table conventions shared by the giochi a puntate of the poker family (Poker 5 carte, Telesina).
 
-Written for Telesina from the conventions of ``games.poker5`` (seat specs, table options, the
-invito round, the betting buttons, P11 showdown order, P14 sitout and timeout, the time bank), so
-that both games keep one behaviour; Poker 5 carte can move its private copies here. Every helper
-works on plain state data with these keys: ``cfg`` (the validated table options), ``b`` (the
+Both engines call these helpers (seat specs, table options, the invito round, the betting
+buttons, P11 showdown order, P14 sitout and timeout, the time bank), so that each rule lives in one
+place; where the games differ for a rules reason the helper takes a parameter (documented there).
+Every helper works on plain state data with these keys: ``cfg`` (the validated table options), ``b`` (the
 ``games.betting`` state), ``order``, ``prefs``, ``sitout``, ``missed``, ``time_bank``,
 ``pending``.
 """
@@ -49,8 +49,13 @@ def k(seat: int) -> str:
     return str(seat)
 
 
-def validate_table(config: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
-    """Check the shared table options plus a game's ``extra`` ones (name -> default); fill defaults."""
+def validate_table(
+    config: dict[str, Any], extra: dict[str, Any], *, bools: tuple[str, ...] = ()
+) -> dict[str, Any]:
+    """Check the shared table options plus a game's ``extra`` ones (name -> default); fill defaults.
+
+    ``bools`` names the extra options that must be booleans (checked with ``cash``).
+    """
     if not isinstance(config, dict):
         raise ConfigError()
     known = {*TABLE_DEFAULTS, "min_credit", *extra}
@@ -64,8 +69,9 @@ def validate_table(config: dict[str, Any], extra: dict[str, Any]) -> dict[str, A
     for key in ("invito", "min_credit", "decision_seconds"):
         if type(out[key]) is not int or out[key] < 1:
             raise ConfigError(f"{key}: serve un intero positivo")
-    if type(out["cash"]) is not bool:
-        raise ConfigError("cash: serve un booleano")
+    for key in ("cash", *bools):
+        if type(out[key]) is not bool:
+            raise ConfigError(f"{key}: serve un booleano")
     rp = out["rake_percent"]
     if type(rp) is not int or not 0 <= rp <= 1000:
         raise ConfigError("rake_percent: intero in punti base da 0 a 1000 (10%)")
@@ -120,8 +126,7 @@ def ring(order: list[int], start: int, inclusive: bool) -> list[int]:
 def use_time_bank(state: State, seat: int, seconds: int) -> int:
     """Spend time-bank seconds of a seat (it never regenerates, RULINGS G5); return the seconds left.
 
-    Same behaviour as ``games.poker5.use_time_bank``; kept here so that Telesina does not import
-    the Poker package (which will import Telesina for the giro pazzo).
+    Exported as ``games.poker5.use_time_bank`` and ``games.telesina.use_time_bank``.
     """
     key = k(seat)
     left = max(0, int(state["time_bank"].get(key, 0)) - max(0, seconds))
@@ -244,8 +249,14 @@ def amount_spec(typ: str, label: str, lo: int, hi: int, stack: int) -> dict[str,
     return {"type": typ, "label": label, "amount": {"min": lo, "max": hi}}
 
 
-def betting_specs(state: State, seat: int, min_bet: int | None = None) -> list[dict[str, Any]]:
-    """PASSO / BUSSO / PUNTO / RILANCIO / VEDO (RESTO) for a seat in an ordinary betting round."""
+def betting_specs(
+    state: State, seat: int, min_bet: int | None = None, after_busso: tuple[dict[str, Any], ...] = ()
+) -> list[dict[str, Any]]:
+    """PASSO / BUSSO / PUNTO / RILANCIO / VEDO (RESTO) for a seat in an ordinary betting round.
+
+    ``min_bet`` defaults to the invito (poker's parol hand opens for the pot, P10); ``after_busso``
+    are the game's own buttons offered with BUSSO when nothing is bet (poker's PAROL, P10).
+    """
     b, cfg = state["b"], state["cfg"]
     stack = b["stack"][k(seat)]
     opts = betting.options(
@@ -254,6 +265,7 @@ def betting_specs(state: State, seat: int, min_bet: int | None = None) -> list[d
     specs: list[dict[str, Any]] = []
     if opts["check"]:
         specs.append({"type": "busso", "label": "BUSSO"})
+        specs.extend(after_busso)
         if opts["bet"]:
             lo, hi = opts["bet"]
             specs.append(amount_spec("punto", "PUNTO", lo, hi, stack))
@@ -270,8 +282,11 @@ def betting_specs(state: State, seat: int, min_bet: int | None = None) -> list[d
 
 
 def betting_timeout(specs: list[dict[str, Any]]) -> dict[str, Any]:
-    """P14: a sitout or timed-out seat checks when it may, else folds."""
-    return {"type": "busso"} if any(sp["type"] == "busso" for sp in specs) else {"type": "passo"}
+    """P14: a sitout or timed-out seat checks when it may (poker's blind raiser: VA BENE), else folds."""
+    types = {sp["type"] for sp in specs}
+    if "va_bene" in types:
+        return {"type": "va_bene"}
+    return {"type": "busso"} if "busso" in types else {"type": "passo"}
 
 
 def apply_bet(state: State, seat: int, action: dict[str, Any]) -> Event:
@@ -302,9 +317,7 @@ def apply_bet(state: State, seat: int, action: dict[str, Any]) -> Event:
 
 def next_to_bet(b: betting.Betting, start: int, inclusive: bool = False) -> int | None:
     """The next seat from ``start`` that must still speak in this round, or None."""
-    if len(betting.in_hand(b)) <= 1:
-        return None
-    return next((s for s in ring(b["order"], start, inclusive) if betting.needs_action(b, s)), None)
+    return betting.next_to_act(b, ring(b["order"], start, inclusive))
 
 
 # ---------------------------------------------------------------------- showdown (P11)

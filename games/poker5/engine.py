@@ -63,11 +63,11 @@ from itertools import combinations
 from typing import Any, ClassVar
 
 from games import betting, evaluator
+from games import poker_common as pc
 from games.cards import poker_deck, poker_lowest_rank
 from games.engine import (
     SPEC_META_KEYS,
     Action,
-    ConfigError,
     Engine,
     Event,
     HandOver,
@@ -79,13 +79,12 @@ from games.engine import (
     State,
     UnknownAction,
 )
+from games.poker_common import use_time_bank
 from games.registry import register
 from games.rng import Rng, shuffled
 
 MIN_PAIRS = ("J", "Q", "K")
-SHOW_PREFS = ("chiedi", "mostra", "nascondi")
 BETTING_PHASES = ("apertura", "puntata")
-CONFIRM_PASSO = "Vuoi davvero passare? Nessuno ha puntato."
 
 # Giro pazzo variants the dealer may choose (P13): name -> function(config, dealer's prefs) giving
 # the dealer's choice specs ``{"type": "variante", "variant": name, ...parameters, "label": ...}``.
@@ -108,18 +107,18 @@ def register_giro_pazzo_variant(name: str, choices: VariantChoices) -> None:
     GIRO_PAZZO_VARIANTS[name] = choices
 
 
-_CONFIG_KEYS = frozenset(
-    {
-        "limit",
-        "invito",
-        "cash",
-        "rake_percent",
-        "rake_cap",
-        "giro_pazzo",
-        "min_credit",
-        "decision_seconds",
-        "time_bank",
-    }
+# The order of the validated options in the state (kept as it was, so stored states and their JSON
+# stay byte for byte the same): the shared table options of ``games.poker_common`` plus giro_pazzo.
+_CONFIG_ORDER = (
+    "limit",
+    "invito",
+    "cash",
+    "rake_percent",
+    "rake_cap",
+    "giro_pazzo",
+    "decision_seconds",
+    "time_bank",
+    "min_credit",
 )
 
 
@@ -149,41 +148,8 @@ class Poker5(Engine):
 
     def validate_config(self, config: dict[str, Any]) -> dict[str, Any]:
         """Return the table configuration with defaults filled in; raise ConfigError if invalid."""
-        if not isinstance(config, dict):
-            raise ConfigError()
-        unknown = set(config) - _CONFIG_KEYS
-        if unknown:
-            raise ConfigError(f"Opzioni sconosciute: {', '.join(sorted(unknown))}")
-        out: dict[str, Any] = {
-            "limit": config.get("limit", betting.NL),
-            "invito": config.get("invito", 100),
-            "cash": config.get("cash", True),
-            "rake_percent": config.get("rake_percent", 0),
-            "rake_cap": config.get("rake_cap"),
-            "giro_pazzo": config.get("giro_pazzo", False),
-            "decision_seconds": config.get("decision_seconds", 30),
-            "time_bank": config.get("time_bank", 0),
-        }
-        out["min_credit"] = config.get("min_credit", out["invito"])
-        if out["limit"] not in betting.LIMITS:
-            raise ConfigError("Limite di puntata non valido (NL, PL, FL)")
-        for key in ("invito", "min_credit", "decision_seconds"):
-            if type(out[key]) is not int or out[key] < 1:
-                raise ConfigError(f"{key}: serve un intero positivo")
-        for key in ("cash", "giro_pazzo"):
-            if type(out[key]) is not bool:
-                raise ConfigError(f"{key}: serve un booleano")
-        rp = out["rake_percent"]
-        if type(rp) is not int or not 0 <= rp <= 1000:  # basis points, at most 10 % (rules: ≥ 90 % paid out)
-            raise ConfigError("rake_percent: intero in punti base da 0 a 1000 (10%)")
-        cap = out["rake_cap"]
-        if cap is not None and (type(cap) is not int or cap < 0):
-            raise ConfigError("rake_cap: intero non negativo o nullo")
-        if type(out["time_bank"]) is not int or out["time_bank"] < 0:
-            raise ConfigError("time_bank: intero non negativo")
-        if not out["cash"]:
-            out["rake_percent"], out["rake_cap"] = 0, None  # P12: rake on cash tables only
-        return out
+        out = pc.validate_table(config, {"giro_pazzo": False}, bools=("giro_pazzo",))
+        return {key: out[key] for key in _CONFIG_ORDER}
 
     # ------------------------------------------------------------------ new hand
 
@@ -192,15 +158,15 @@ class Poker5(Engine):
     ) -> State:
         """Start a hand for the seats at the table, from the previous hand's carry."""
         cfg = self.validate_config(config)
-        specs = _check_seats(seats)
+        specs = pc.check_seats(seats, "Il poker 5 carte")
         carry = carry or {}
         all_seats = sorted(specs)
         prev = carry.get("dealer")
         if prev is None:
             dealer = all_seats[rng.randbelow(len(all_seats))]  # first hand: sorteggio
         else:
-            dealer = _next_after(all_seats, prev)
-        order = _clockwise(all_seats, dealer)
+            dealer = pc.next_after(all_seats, prev)
+        order = pc.clockwise(all_seats, dealer)
         keys = [str(s) for s in all_seats]
         carried_bank = carry.get("time_bank", {})
         carried_missed = carry.get("missed", {})
@@ -287,40 +253,10 @@ class Poker5(Engine):
         return state
 
     def _start_invito(self, state: State, events: list[Event]) -> None:
-        cfg, b = state["cfg"], state["b"]
         state["phase"] = "invito"
-        pending = []
-        for s in state["order"]:
-            k = str(s)
-            chips = b["stack"][k]
-            if cfg["cash"]:
-                if state["sitout"][k] or chips < cfg["min_credit"] or chips == 0:
-                    # P14/P15: sitout or below the credito residuo minimo: not dealt in
-                    if not state["sitout"][k]:
-                        state["sitout"][k] = True
-                        events.append({"type": "sitout", "seat": s, "reason": "credito"})
-                    state["missed"][k] += 1
-                    b["folded"].append(s)
-                elif state["prefs"][k]["invito_automatico"]:
-                    self._post_invito(state, s, events)
-                else:
-                    pending.append(s)
-            elif chips == 0:
-                b["folded"].append(s)  # eliminated from the tournament
-            else:
-                # P14: tournaments take the invito from everyone, sitout players included
-                self._post_invito(state, s, events)
-                if state["sitout"][k]:
-                    b["folded"].append(s)
-                    events.append({"type": "passo", "seat": s, "auto": True})
-        state["pending"] = pending
-        if not pending:
+        state["pending"] = pc.start_invito(state, events)  # P14/P15
+        if not state["pending"]:
             self._after_invito(state, events)
-
-    def _post_invito(self, state: State, seat: int, events: list[Event]) -> None:
-        paid = betting.post(state["b"], seat, state["cfg"]["invito"])
-        state["missed"][str(seat)] = 0
-        events.append({"type": "invito", "seat": seat, "amount": paid})
 
     def _after_invito(self, state: State, events: list[Event]) -> None:
         b = state["b"]
@@ -329,10 +265,7 @@ class Poker5(Engine):
             state["players"] = players
         if len(players) < 2:
             # Not enough players: the inviti of this hand go back, a carried pot keeps waiting.
-            for s in b["order"]:
-                k = str(s)
-                b["stack"][k] += b["total"][k]
-                b["total"][k] = 0
+            pc.refund_inviti(b)
             events.append({"type": "annullata"})
             self._end(state, events, carry_pot=True, keep_min=True)
             return
@@ -367,8 +300,8 @@ class Poker5(Engine):
         if blind and blind["raiser"] is not None:
             blind["stage"] = "see"
             b["closed"] = True  # P7: after the deal the others may only see or pass
-            start = _next_after(b["order"], blind["raiser"])
-            state["turn"] = self._next_betting(state, start, inclusive=True)
+            start = pc.next_after(b["order"], blind["raiser"])
+            state["turn"] = pc.next_to_bet(state["b"], start, inclusive=True)
         else:
             state["blind"] = None
             state["turn"] = self._next_opening(state, players[0], inclusive=True)
@@ -380,13 +313,10 @@ class Poker5(Engine):
         b = state["b"]
         folded, acted, stack = b["folded"], b["acted"], b["stack"]
         cash = state["cfg"]["cash"]
-        for s in _ring(b["order"], start, inclusive):
+        for s in pc.ring(b["order"], start, inclusive):
             if s not in folded and s not in acted and (stack[str(s)] > 0 or cash):
                 return s
         return None
-
-    def _next_betting(self, state: State, start: int, inclusive: bool = False) -> int | None:
-        return betting.next_to_act(state["b"], _ring(state["b"]["order"], start, inclusive))
 
     def _advance_after(self, state: State, seat: int, events: list[Event]) -> None:
         """Pass the word after ``seat`` acted in a betting phase, closing the round if it is over."""
@@ -397,7 +327,7 @@ class Poker5(Engine):
         if state["phase"] == "apertura" and state["opened"] is None and state["blind"] is None:
             nxt = self._next_opening(state, seat)
         else:
-            nxt = self._next_betting(state, seat)
+            nxt = pc.next_to_bet(state["b"], seat)
         state["turn"] = nxt
         if nxt is None:
             if state["phase"] == "apertura":
@@ -449,14 +379,14 @@ class Poker5(Engine):
         state["parol_broken"] = False
         order = b["order"]
         if state["blind"]:
-            start = _next_after(order, state["blind"]["raiser"])  # P7: the last blind raiser speaks last
+            start = pc.next_after(order, state["blind"]["raiser"])  # P7: the last blind raiser speaks last
         elif state.get("opening_aggressor") is not None:
             start = state["opening_aggressor"]  # P9
         elif state["opened"] is not None:
             start = state["opened"]
         else:
             start = state["players"][0]
-        first = self._next_betting(state, start, inclusive=True)
+        first = pc.next_to_bet(state["b"], start, inclusive=True)
         state["first"] = first
         state["turn"] = first
         if first is None:
@@ -481,9 +411,9 @@ class Poker5(Engine):
         state["values"] = {str(s): v for s, v in values.items()}
         start = _first_of(b["aggressor"], state["first"], state.get("opening_aggressor"), live[0])
         if start not in live:
-            start = next(s for s in _ring(b["order"], start, False) if s in live)
+            start = next(s for s in pc.ring(b["order"], start, False) if s in live)
         state["phase"] = "mostra"
-        state["show_queue"] = [s for s in _ring(b["order"], start, True) if s in live]
+        state["show_queue"] = [s for s in pc.ring(b["order"], start, True) if s in live]
         state["turn"] = None
         state["pots_preview"] = betting.pots(b)
         self._continue_showdown(state, events)
@@ -703,16 +633,11 @@ class Poker5(Engine):
         phase = state["phase"]
         if phase == "apertura" or phase == "puntata":  # BETTING_PHASES, the common case first
             return self._betting_specs(state, seat)
-        b = state["b"]
         k = str(seat)
         if phase == "variante":
             return self._variant_specs(state, seat)
         if phase == "invito":
-            amt = min(state["cfg"]["invito"], b["stack"][k])
-            return [
-                {"type": "invito", "label": "INVITO", "amount": {"min": amt, "max": amt}},
-                {"type": "sitout", "label": "SITOUT"},
-            ]
+            return pc.invito_specs(state, seat)
         if phase == "parol":
             due = state["parol_due"][k]
             return [
@@ -766,7 +691,7 @@ class Poker5(Engine):
             specs.append({"type": "va_bene", "label": "VA BENE"})
             if opts2["raise"]:
                 lo, hi = opts2["raise"]
-                specs.append(_amount_spec("rilancio", "RILANCIO", lo, hi, stack))
+                specs.append(pc.amount_spec("rilancio", "RILANCIO", lo, hi, stack))
             return specs
         if phase == "apertura" and state["opened"] is None and blind is None:
             hand = state["hands"][k]
@@ -779,38 +704,19 @@ class Poker5(Engine):
                     )
                 )["bet"]:
                     lo, hi = opts["bet"]
-                    specs.append(_amount_spec("punto", "PUNTO", lo, hi, stack))
+                    specs.append(pc.amount_spec("punto", "PUNTO", lo, hi, stack))
                 else:
                     # every other seat is all-in: nothing can be bet, but the game may be opened
                     specs.append({"type": "punto", "label": "PUNTO", "amount": {"min": 0, "max": 0}})
             specs.append({"type": "busso", "label": "BUSSO"})
-            specs.append({"type": "passo", "label": "PASSO", "confirm": CONFIRM_PASSO})
+            specs.append({"type": "passo", "label": "PASSO", "confirm": pc.CONFIRM_PASSO})
             return specs
-        opts = betting.options(b, seat, limit=cfg["limit"], min_bet=min_bet, increment=cfg["invito"])
-        if opts["check"]:
-            specs.append({"type": "busso", "label": "BUSSO"})
-            if phase == "puntata" and self._parol_allowed(state):
-                specs.append({"type": "parol", "label": "PAROL"})
-            if opts["bet"]:
-                lo, hi = opts["bet"]
-                specs.append(_amount_spec("punto", "PUNTO", lo, hi, stack))
-            specs.append({"type": "passo", "label": "PASSO", "confirm": CONFIRM_PASSO})
-            return specs
-        call = opts["call"]
-        specs.append(
-            {
-                "type": "vedo",
-                "label": "RESTO" if call == stack else "VEDO",
-                "amount": {"min": call, "max": call},
-            }
-        )
-        if opts["raise"]:
-            lo, hi = opts["raise"]
-            specs.append(_amount_spec("rilancio", "RILANCIO", lo, hi, stack))
-        specs.append({"type": "passo", "label": "PASSO"})
-        return specs
+        if phase == "puntata" and self._parol_allowed(state):
+            return pc.betting_specs(state, seat, min_bet, ({"type": "parol", "label": "PAROL"},))
+        return pc.betting_specs(state, seat, min_bet)
 
     def _parol_allowed(self, state: State) -> bool:
+        """P10: PAROL is offered with BUSSO while nobody has bet, unless broken or anyone is all-in."""
         b = state["b"]
         if state["parol_broken"] or b["current"] != 0:
             return False
@@ -890,14 +796,7 @@ class Poker5(Engine):
                 self._handoff(state, events, action)
             return
         if phase == "invito":
-            state["pending"].remove(seat)
-            if typ == "invito":
-                self._post_invito(state, seat, events)
-            else:
-                state["sitout"][k] = True
-                state["missed"][k] += 1
-                b["folded"].append(seat)
-                events.append({"type": "sitout", "seat": seat, "reason": "invito"})
+            pc.answer_invito(state, seat, typ, events)
             if not state["pending"]:
                 self._after_invito(state, events)
             return
@@ -923,7 +822,7 @@ class Poker5(Engine):
                 events.append({"type": label, "seat": seat, "amount": amount})
                 if b["stack"][k] == 0:
                     state["allin_raisers"].append(seat)
-                nxt = _next_after(state["players"], seat)
+                nxt = pc.next_after(state["players"], seat)
                 more = len(blind["posts"]) < 3 and nxt != blind["posts"][0]["seat"]
                 if more and b["stack"][str(nxt)] >= 2 * amount:  # P7: only with enough chips
                     state["turn"] = nxt
@@ -1010,7 +909,7 @@ class Poker5(Engine):
         nxt = None
         live = betting.in_hand(state["b"])
         changed = state["changed"]
-        for s in _ring(state["b"]["order"], seat, False):
+        for s in pc.ring(state["b"]["order"], seat, False):
             if s in live and str(s) not in changed:
                 nxt = s
                 break
@@ -1051,13 +950,7 @@ class Poker5(Engine):
             return {"type": "cambio", "cards": []}
         if phase == "mostra":
             return {"type": "nascondo"}
-        specs = self._betting_specs(state, seat)
-        types = {sp["type"] for sp in specs}
-        if "va_bene" in types:
-            return {"type": "va_bene"}
-        if "busso" in types:
-            return {"type": "busso"}
-        return {"type": "passo"}
+        return pc.betting_timeout(self._betting_specs(state, seat))
 
     # ------------------------------------------------------------------ views and results
 
@@ -1141,14 +1034,6 @@ class Poker5(Engine):
 # ---------------------------------------------------------------------- helpers
 
 
-def use_time_bank(state: State, seat: int, seconds: int) -> int:
-    """Spend time-bank seconds of a seat (it never regenerates, G5); return the seconds left."""
-    k = str(seat)
-    left = max(0, int(state["time_bank"].get(k, 0)) - max(0, seconds))
-    state["time_bank"][k] = left
-    return left
-
-
 @lru_cache(maxsize=8)
 def _poker_deck(players: int) -> tuple[str, ...]:
     """The poker deck for this many players (``games.cards.poker_deck``), built once."""
@@ -1168,30 +1053,6 @@ def _copy_pots(pots: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
-def _amount_spec(typ: str, label: str, lo: int, hi: int, stack: int) -> dict[str, Any]:
-    # NB.1 of the rules: the button reads RESTO when the amount is the whole credit.
-    if lo == hi == stack:
-        label = "RESTO"
-    return {"type": typ, "label": label, "amount": {"min": lo, "max": hi}}
-
-
-def _check_seats(seats: list[SeatSpec]) -> dict[int, SeatSpec]:
-    if not isinstance(seats, list) or not 2 <= len(seats) <= 6:
-        raise ConfigError("Il poker 5 carte si gioca da 2 a 6 giocatori")
-    out: dict[int, SeatSpec] = {}
-    for spec in seats:
-        if (
-            not isinstance(spec, dict)
-            or type(spec.get("seat")) is not int
-            or type(spec.get("chips")) is not int
-        ):
-            raise ConfigError("Posto non valido")
-        if spec["chips"] < 0 or spec["seat"] in out:
-            raise ConfigError("Posto non valido")
-        out[spec["seat"]] = spec
-    return out
-
-
 def _prefs(prefs: Any) -> dict[str, Any]:
     """The seat's preferences as given (a variant plug-in reads its own keys), the poker keys checked."""
     prefs = prefs if isinstance(prefs, dict) else {}
@@ -1199,37 +1060,14 @@ def _prefs(prefs: Any) -> dict[str, Any]:
     return {
         **prefs,
         "invito_automatico": prefs.get("invito_automatico", False) is True,
-        "mostra_nascondi": show if show in SHOW_PREFS else "chiedi",
+        "mostra_nascondi": show if show in pc.SHOW_PREFS else "chiedi",
     }
-
-
-def _next_after(order: list[int], seat: int) -> int:
-    """The first seat of ``order`` clockwise after ``seat`` (which need not be in it)."""
-    ordered = sorted(order)
-    for s in ordered:
-        if s > seat:
-            return s
-    return ordered[0]
 
 
 def _previous(seats: list[int], seat: int) -> int:
     """The seat before ``seat`` (which must be in ``seats``), counter-clockwise."""
     ordered = sorted(seats)
     return ordered[ordered.index(seat) - 1]
-
-
-def _clockwise(seats: list[int], dealer: int) -> list[int]:
-    """The seats clockwise from the dealer's left, the dealer last."""
-    ordered = sorted(seats)
-    i = ordered.index(dealer)
-    return ordered[i + 1 :] + ordered[: i + 1]
-
-
-def _ring(order: list[int], start: int, inclusive: bool) -> list[int]:
-    """The seats of ``order`` (a clockwise list) going round from ``start``."""
-    i = order.index(start)
-    ring = order[i:] + order[:i]
-    return ring if inclusive else ring[1:]
 
 
 def _spec_matches(spec: dict[str, Any], action: Action) -> bool:
