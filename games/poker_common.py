@@ -10,6 +10,7 @@ Every helper works on plain state data with these keys: ``cfg`` (the validated t
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from games import betting, evaluator
@@ -321,6 +322,145 @@ def next_to_bet(b: betting.Betting, start: int, inclusive: bool = False) -> int 
 
 
 # ---------------------------------------------------------------------- showdown (P11)
+
+
+# An engine's MOSTRO: ``show(state, seat, events, auto)`` moves the seat from the showdown queue to
+# ``state["shown"]`` and emits its ``mostro`` event (each game describes the hand its own way).
+Show = Callable[[State, int, list[Event], bool], None]
+
+
+def timed_out(state: State, seat: int, events: list[Event], betting_phase: bool) -> None:
+    """Record a timeout; in a betting phase it also sends the seat sitout (RULINGS P14)."""
+    events.append({"type": "timeout", "seat": seat})
+    key = k(seat)
+    if betting_phase and not state["sitout"][key]:
+        state["sitout"][key] = True
+        events.append({"type": "sitout", "seat": seat, "reason": "timeout"})
+
+
+def start_showdown(state: State, start: int, live: list[int]) -> None:
+    """Queue the live seats for MOSTRO / NASCONDO clockwise from ``start`` (or the next live seat)."""
+    b = state["b"]
+    if start not in live:
+        start = next(s for s in ring(b["order"], start, False) if s in live)
+    state["phase"] = "mostra"
+    state["show_queue"] = [s for s in ring(b["order"], start, True) if s in live]
+    state["turn"] = None
+    state["pots_preview"] = betting.pots(b)
+
+
+def next_to_show(state: State, events: list[Event], show: Show) -> int | None:
+    """Go down the showdown queue, showing or hiding where the rules or a preference decide (P11).
+
+    Return the seat to ask MOSTRO / NASCONDO, or None once every seat has shown or hidden.
+    """
+    queue: list[int] = state["show_queue"]
+    while queue:
+        s = queue[0]
+        if must_show(state, s, state["pots_preview"]):
+            show(state, s, events, True)
+            continue
+        pref = show_pref(state, s)
+        if pref == "chiedi":
+            return s
+        if pref == "mostra":
+            show(state, s, events, True)
+        else:
+            hide(state, s, events, auto=True)
+    return None
+
+
+def offer_show(state: State, winner: int, events: list[Event], show: Show) -> bool:
+    """Let a seat that won uncontested show or hide (hidden on timeout); True if it must be asked."""
+    state["phase"] = "mostra"
+    state["show_queue"] = [winner]
+    pref = show_pref(state, winner)
+    if pref == "chiedi":
+        state["turn"] = winner
+        state["after_show"] = "end"
+        return True
+    if pref == "mostra":
+        show(state, winner, events, True)
+    else:
+        hide(state, winner, events, auto=True)
+    return False
+
+
+def answer_show(state: State, seat: int, typ: str, events: list[Event], show: Show) -> bool:
+    """Apply a seat's MOSTRO / NASCONDO; True if that ends the hand (an uncontested winner's answer)."""
+    if typ == "mostro":
+        show(state, seat, events, False)
+    else:
+        hide(state, seat, events)
+    state["turn"] = None
+    return bool(state.pop("after_show", None) == "end")
+
+
+def hide(state: State, seat: int, events: list[Event], auto: bool = False) -> None:
+    """NASCONDO: the seat leaves the showdown queue without showing (it wins no contested pot)."""
+    state["show_queue"].remove(seat)
+    state["hidden"].append(seat)
+    events.append({"type": "nascondo", "seat": seat, "auto": auto})
+
+
+def settle(state: State, winners_of: Callable[[list[int]], list[int]]) -> list[betting.Pot]:
+    """Award every pot to ``winners_of(eligible)`` with the table's rake (P12; ``games.betting.settle``)."""
+    cfg = state["cfg"]
+    return betting.settle(state["b"], winners_of, rake_bp=cfg["rake_percent"], rake_cap=cfg["rake_cap"])
+
+
+def settle_showdown(state: State) -> list[betting.Pot]:
+    """Award every pot to its best shown hands (P4: a tie splits, G1 odd chips in ``games.betting``)."""
+    values, shown = state["values"], state["shown"]
+
+    def winners_of(eligible: list[int]) -> list[int]:
+        contenders = [s for s in eligible if k(s) in shown]
+        idx = evaluator.pot_winners([values[k(s)] for s in contenders])
+        return [contenders[i] for i in idx]
+
+    return settle(state, winners_of)
+
+
+def copy_pots(pots: list[betting.Pot]) -> list[dict[str, Any]]:
+    """A copy of settled pots for an event or a result (same as a deep copy, faster)."""
+    return [
+        {**p, "eligible": list(p["eligible"]), "winners": list(p["winners"]), "shares": dict(p["shares"])}
+        for p in pots
+    ]
+
+
+def close_hand(state: State, *, carry_pot: bool) -> int:
+    """End the play of the hand (phase ``fine``); return the pot carried to a later hand, if any.
+
+    A carried pot stays in the middle as dead money: out of this hand's stacks for good.
+    """
+    b = state["b"]
+    state["phase"] = "fine"
+    state["turn"] = None
+    state["pending"] = []
+    carried = betting.pot_total(b) if carry_pot else 0
+    if carry_pot:
+        for key in b["total"]:
+            b["total"][key] = 0
+            b["round"][key] = 0
+        b["dead"] = carried
+    return carried
+
+
+def hand_result(state: State, carried: int, pots: list[dict[str, Any]]) -> dict[str, Any]:
+    """The ``outcome`` fields every poker-family hand reports (conservation: see the engines)."""
+    seats, sitout, missed = state["seats"], state["sitout"], state["missed"]
+    cash = state["cfg"]["cash"]
+    return {
+        "chips": dict(state["b"]["stack"]),
+        "rake": sum(p["rake"] for p in pots),
+        "pots": pots,
+        "carried_in": state["carried_in"],
+        "carried_out": carried,
+        "sitout": [s for s in seats if sitout[k(s)]],
+        # P15: ten consecutive hands missed sitting out on a cash table: stood up
+        "stand_up": [s for s in seats if cash and missed[k(s)] >= 10],
+    }
 
 
 def must_show(state: State, seat: int, pots_preview: list[dict[str, Any]]) -> bool:

@@ -410,48 +410,13 @@ class Poker5(Engine):
         values = {s: evaluator.evaluate(state["hands"][str(s)], low) for s in live}
         state["values"] = {str(s): v for s, v in values.items()}
         start = _first_of(b["aggressor"], state["first"], state.get("opening_aggressor"), live[0])
-        if start not in live:
-            start = next(s for s in pc.ring(b["order"], start, False) if s in live)
-        state["phase"] = "mostra"
-        state["show_queue"] = [s for s in pc.ring(b["order"], start, True) if s in live]
-        state["turn"] = None
-        state["pots_preview"] = betting.pots(b)
+        pc.start_showdown(state, start, live)
         self._continue_showdown(state, events)
 
-    def _must_show(self, state: State, seat: int) -> bool:
-        if seat in state["allin_raisers"]:
-            return True  # P11: who went all-in raising shows
-        mine = state["values"][str(seat)]
-        for pot in state["pots_preview"]:
-            if seat not in pot["eligible"]:
-                continue
-            shown = [state["values"][str(s)] for s in pot["eligible"] if str(s) in state["shown"]]
-            if not shown:
-                return True
-            best = shown[evaluator.pot_winners(shown)[0]]
-            if evaluator.beats(mine, best):
-                return True
-        return False
-
     def _continue_showdown(self, state: State, events: list[Event]) -> None:
-        while state["show_queue"]:
-            s = state["show_queue"][0]
-            k = str(s)
-            if self._must_show(state, s):
-                self._show(state, s, events, auto=True)
-                continue
-            pref = state["prefs"][k]["mostra_nascondi"]
-            if state["sitout"][k]:
-                pref = "nascondi"
-            if pref == "chiedi":
-                state["turn"] = s
-                return
-            if pref == "mostra":
-                self._show(state, s, events, auto=True)
-            else:
-                self._hide(state, s, events, auto=True)
-        state["turn"] = None
-        self._award(state, events)
+        state["turn"] = pc.next_to_show(state, events, self._show)
+        if state["turn"] is None:
+            self._award(state, events)
 
     def _show(self, state: State, seat: int, events: list[Event], auto: bool = False) -> None:
         state["show_queue"].remove(seat)
@@ -464,54 +429,28 @@ class Poker5(Engine):
             {"type": "mostro", "seat": seat, "cards": cards, "auto": auto, "punto": evaluator.describe(value)}
         )
 
-    def _hide(self, state: State, seat: int, events: list[Event], auto: bool = False) -> None:
-        state["show_queue"].remove(seat)
-        state["hidden"].append(seat)
-        events.append({"type": "nascondo", "seat": seat, "auto": auto})
-
     def _award(self, state: State, events: list[Event]) -> None:
         values = state["values"]
-        shown = state["shown"]
-
-        def winners_of(eligible: list[int]) -> list[int]:
-            contenders = [s for s in eligible if str(s) in shown]
-            idx = evaluator.pot_winners([values[str(s)] for s in contenders])
-            return [contenders[i] for i in idx]
-
         cfg = state["cfg"]
-        full_shown = any(evaluator.category(values[k]) >= evaluator.FULL for k in shown)
+        full_shown = any(evaluator.category(values[k]) >= evaluator.FULL for k in state["shown"])
         if cfg["giro_pazzo"] and not state["giro_pazzo"] and full_shown:
             # P13: a full or better shown at showdown starts the giro pazzo (not extended inside it)
             state["gp_trigger"] = True
             events.append({"type": "giro_pazzo"})
-        pots = betting.settle(state["b"], winners_of, rake_bp=cfg["rake_percent"], rake_cap=cfg["rake_cap"])
-        events.append({"type": "piatti", "pots": _copy_pots(pots)})
+        pots = pc.settle_showdown(state)
+        events.append({"type": "piatti", "pots": pc.copy_pots(pots)})
         state["pots"] = pots
         state.pop("pots_preview", None)
         self._end(state, events)
 
     def _win_uncontested(self, state: State, events: list[Event]) -> None:
-        b = state["b"]
-        (winner,) = betting.in_hand(b)
-        cfg = state["cfg"]
-        pots = betting.settle(b, lambda _e: [winner], rake_bp=cfg["rake_percent"], rake_cap=cfg["rake_cap"])
-        events.append({"type": "piatti", "pots": _copy_pots(pots), "uncontested": True})
+        (winner,) = betting.in_hand(state["b"])
+        pots = pc.settle(state, lambda _e: [winner])
+        events.append({"type": "piatti", "pots": pc.copy_pots(pots), "uncontested": True})
         state["pots"] = pots
-        if state["hands"]:
-            # The uncontested winner may show or hide (hidden on timeout).
-            state["phase"] = "mostra"
-            state["show_queue"] = [winner]
-            pref = state["prefs"][str(winner)]["mostra_nascondi"]
-            if state["sitout"][str(winner)]:
-                pref = "nascondi"
-            if pref == "chiedi":
-                state["turn"] = winner
-                state["after_show"] = "end"
-                return
-            if pref == "mostra":
-                self._show(state, winner, events, auto=True)
-            else:
-                self._hide(state, winner, events, auto=True)
+        # no cards dealt (a parol pot with one of its players present, P10): nothing to show
+        if state["hands"] and pc.offer_show(state, winner, events, self._show):
+            return
         self._end(state, events)
 
     def _start_adeguamento(self, state: State, events: list[Event]) -> None:
@@ -571,16 +510,7 @@ class Poker5(Engine):
         keep_parol: dict[str, Any] | None = None,
     ) -> None:
         b = state["b"]
-        state["phase"] = "fine"
-        state["turn"] = None
-        state["pending"] = []
-        carried = betting.pot_total(b) if carry_pot else 0
-        if carry_pot:
-            # the chips stay in the middle for a later hand: out of this hand's stacks for good
-            for k in b["total"]:
-                b["total"][k] = 0
-                b["round"][k] = 0
-            b["dead"] = carried
+        carried = pc.close_hand(state, carry_pot=carry_pot)
         min_pair = state["min_pair"]
         if escalate:
             min_pair = MIN_PAIRS[min(MIN_PAIRS.index(min_pair) + 1, 2)]
@@ -600,16 +530,7 @@ class Poker5(Engine):
             "time_bank": dict(state["time_bank"]),
             "missed": dict(state["missed"]),
         }
-        state["result"] = {
-            "chips": dict(b["stack"]),
-            "rake": sum(p["rake"] for p in state.get("pots", [])),
-            "pots": state.get("pots", []),
-            "carried_in": state["carried_in"],
-            "carried_out": carried,
-            "sitout": [s for s in state["seats"] if state["sitout"][str(s)]],
-            # P15: ten consecutive hands missed sitting out on a cash table: stood up
-            "stand_up": [s for s in state["seats"] if state["cfg"]["cash"] and state["missed"][str(s)] >= 10],
-        }
+        state["result"] = pc.hand_result(state, carried, state.get("pots", []))
         events.append({"type": "fine", "chips": dict(b["stack"]), "carried": carried})
 
     # ------------------------------------------------------------------ contract: who acts, what is legal
@@ -780,10 +701,7 @@ class Poker5(Engine):
         b = state["b"]
         k = str(seat)
         if timeout:
-            events.append({"type": "timeout", "seat": seat})
-            if phase in BETTING_PHASES and not state["sitout"][k]:
-                state["sitout"][k] = True  # P14: a timeout in a betting phase sends the player sitout
-                events.append({"type": "sitout", "seat": seat, "reason": "timeout"})
+            pc.timed_out(state, seat, events, phase in BETTING_PHASES)
         if phase == "apertura" or phase == "puntata":  # BETTING_PHASES, the common case first
             self._do_bet(state, seat, action, events)
             return
@@ -837,12 +755,7 @@ class Poker5(Engine):
             self._do_cambio(state, seat, action["cards"], events)
             return
         if phase == "mostra":
-            if typ == "mostro":
-                self._show(state, seat, events)
-            else:
-                self._hide(state, seat, events)
-            state["turn"] = None
-            if state.pop("after_show", None) == "end":
+            if pc.answer_show(state, seat, typ, events, self._show):
                 self._end(state, events)
             else:
                 self._continue_showdown(state, events)
@@ -1014,7 +927,7 @@ class Poker5(Engine):
         return {
             **res,
             "chips": dict(res["chips"]),
-            "pots": _copy_pots(res["pots"]),
+            "pots": pc.copy_pots(res["pots"]),
             "sitout": list(res["sitout"]),
         }
 
@@ -1044,13 +957,6 @@ def _poker_deck(players: int) -> tuple[str, ...]:
 def _can_open(hand: tuple[str, ...], min_pair: str, low: str) -> bool:
     """P5 opening requirement, memoised (a pure function of the cards; asked on every refresh)."""
     return evaluator.opening_ok(hand, min_pair, low)
-
-
-def _copy_pots(pots: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [
-        {**p, "eligible": list(p["eligible"]), "winners": list(p["winners"]), "shares": dict(p["shares"])}
-        for p in pots
-    ]
 
 
 def _prefs(prefs: Any) -> dict[str, Any]:

@@ -397,30 +397,13 @@ class Telesina(Engine):
             five = [c for c in own if bit[c] & mask] + [state["vele_cards"][x] for x in letters]
             state["best"][_k(s)] = {"cards": five, "vele": list(letters), "punto": evaluator.describe(value)}
         start = state["show_from"] if state["show_from"] is not None else live[0]
-        if start not in live:
-            start = next(s for s in pc.ring(b["order"], start, False) if s in live)
-        state["phase"] = "mostra"
-        state["show_queue"] = [s for s in pc.ring(b["order"], start, True) if s in live]
-        state["turn"] = None
-        state["pots_preview"] = betting.pots(b)
+        pc.start_showdown(state, start, live)
         self._continue_showdown(state, events)
 
     def _continue_showdown(self, state: State, events: list[Event]) -> None:
-        while state["show_queue"]:
-            s = state["show_queue"][0]
-            if pc.must_show(state, s, state["pots_preview"]):
-                self._show(state, s, events, auto=True)
-                continue
-            pref = pc.show_pref(state, s)
-            if pref == "chiedi":
-                state["turn"] = s
-                return
-            if pref == "mostra":
-                self._show(state, s, events, auto=True)
-            else:
-                self._hide(state, s, events, auto=True)
-        state["turn"] = None
-        self._award(state, events)
+        state["turn"] = pc.next_to_show(state, events, self._show)
+        if state["turn"] is None:
+            self._award(state, events)
 
     def _show(self, state: State, seat: int, events: list[Event], auto: bool = False) -> None:
         key = _k(seat)
@@ -433,54 +416,24 @@ class Telesina(Engine):
             ev["vele"] = list(state["best"][key]["vele"])
         events.append(ev)
 
-    def _hide(self, state: State, seat: int, events: list[Event], auto: bool = False) -> None:
-        state["show_queue"].remove(seat)
-        state["hidden"].append(seat)
-        events.append({"type": "nascondo", "seat": seat, "auto": auto})
-
     def _award(self, state: State, events: list[Event]) -> None:
-        values, shown, cfg = state["values"], state["shown"], state["cfg"]
-
-        def winners_of(eligible: list[int]) -> list[int]:
-            contenders = [s for s in eligible if _k(s) in shown]
-            idx = evaluator.pot_winners([values[_k(s)] for s in contenders])  # P4 between players
-            return [contenders[i] for i in idx]
-
-        pots = betting.settle(state["b"], winners_of, rake_bp=cfg["rake_percent"], rake_cap=cfg["rake_cap"])
-        events.append({"type": "piatti", "pots": copy.deepcopy(pots)})
+        pots = pc.settle_showdown(state)
+        events.append({"type": "piatti", "pots": pc.copy_pots(pots)})
         state["pots"] = pots
         state.pop("pots_preview", None)
         self._end(state, events)
 
     def _win_uncontested(self, state: State, events: list[Event]) -> None:
-        b = state["b"]
-        (winner,) = betting.in_hand(b)
-        cfg = state["cfg"]
-        pots = betting.settle(b, lambda _e: [winner], rake_bp=cfg["rake_percent"], rake_cap=cfg["rake_cap"])
-        events.append({"type": "piatti", "pots": copy.deepcopy(pots), "uncontested": True})
+        (winner,) = betting.in_hand(state["b"])
+        pots = pc.settle(state, lambda _e: [winner])
+        events.append({"type": "piatti", "pots": pc.copy_pots(pots), "uncontested": True})
         state["pots"] = pots
-        # The uncontested winner may show or hide (hidden on timeout).
-        state["phase"] = "mostra"
-        state["show_queue"] = [winner]
-        pref = pc.show_pref(state, winner)
-        if pref == "chiedi":
-            state["turn"] = winner
-            state["after_show"] = "end"
-            return
-        if pref == "mostra":
-            self._show(state, winner, events, auto=True)
-        else:
-            self._hide(state, winner, events, auto=True)
-        self._end(state, events)
+        if not pc.offer_show(state, winner, events, self._show):
+            self._end(state, events)
 
     def _end(self, state: State, events: list[Event], *, carry_pot: bool = False) -> None:
         b = state["b"]
-        state["phase"] = "fine"
-        state["turn"] = None
-        state["pending"] = []
-        carried = betting.pot_total(b) if carry_pot else 0
-        if carry_pot:
-            b["dead"] = carried  # only dead money is left: the inviti went back
+        carried = pc.close_hand(state, carry_pot=carry_pot)  # carried: only after the inviti went back
         state["carry_out"] = {
             "dealer": state["dealer"],
             "pot": carried,
@@ -499,14 +452,7 @@ class Telesina(Engine):
                 }
             )
         state["result"] = {
-            "chips": dict(b["stack"]),
-            "rake": sum(p["rake"] for p in state["pots"]),
-            "pots": copy.deepcopy(state["pots"]),
-            "carried_in": state["carried_in"],
-            "carried_out": carried,
-            "sitout": [s for s in state["seats"] if state["sitout"][_k(s)]],
-            # P15: ten consecutive hands missed sitting out on a cash table: stood up
-            "stand_up": [s for s in state["seats"] if state["cfg"]["cash"] and state["missed"][_k(s)] >= 10],
+            **pc.hand_result(state, carried, pc.copy_pots(state["pots"])),
             "vele": state["vele"],
             "distribuzione": state["distribuzione"],
         }
@@ -565,10 +511,7 @@ class Telesina(Engine):
         typ = action["type"]
         key = _k(seat)
         if timeout:
-            events.append({"type": "timeout", "seat": seat})
-            if phase == BETTING and not state["sitout"][key]:
-                state["sitout"][key] = True  # P14: a timeout in a betting phase sends the player sitout
-                events.append({"type": "sitout", "seat": seat, "reason": "timeout"})
+            pc.timed_out(state, seat, events, phase == BETTING)
         if phase == "scelta":
             self._chosen(state, action["vele"], action["distribuzione"], events, auto=timeout)
             return
@@ -585,12 +528,7 @@ class Telesina(Engine):
                 self._reveal_choices(state, events)
             return
         if phase == "mostra":
-            if typ == "mostro":
-                self._show(state, seat, events)
-            else:
-                self._hide(state, seat, events)
-            state["turn"] = None
-            if state.pop("after_show", None) == "end":
+            if pc.answer_show(state, seat, typ, events, self._show):
                 self._end(state, events)
             else:
                 self._continue_showdown(state, events)
