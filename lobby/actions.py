@@ -20,7 +20,7 @@ from django.utils import timezone
 from games import registry
 from games.engine import Engine, EngineError
 from games.rng import RecordingRng, SystemRng
-from lobby import broadcast, settlement
+from lobby import bots, broadcast, settlement
 from lobby.errors import (
     AlreadySeated,
     ChatRefused,
@@ -529,27 +529,27 @@ def _partite_ready(rt: TableRuntime) -> bool:
     countdown runs on the end-of-match panel, and who has not chosen another match stands up.
     """
     table = rt.table
-    seats = list(Seat.objects.filter(table=table).select_related("table"))
+    seats = list(Seat.objects.filter(table=table).select_related("user"))
     now = timezone.now()
     if len(seats) < table.seats:
         if rt.ready_deadline is not None and rt.state is None:
             rt.ready_deadline = None
             _bump(rt)
         return False
+    if all(s.ready or s.user.is_bot for s in seats):  # bots are always ready
+        return True
     if rt.ready_deadline is None:
         rt.ready_deadline = now + timedelta(seconds=READY_SECONDS)
         _bump(rt)
         table_id = rt.pk
         transaction.on_commit(lambda: _schedule_start(table_id, READY_SECONDS))
         return False
-    if all(s.ready for s in seats):
-        return True
     if now < rt.ready_deadline:
         return False
     if rt.state is None:
         return True  # before the first match: the countdown is over, the match starts anyway
     for seat in seats:  # end-of-match panel: no decision means standing up
-        if not seat.ready:
+        if not (seat.ready or seat.user.is_bot):
             _stand_up(rt, seat)
     rt.state = None
     rt.ready_deadline = None
@@ -649,6 +649,10 @@ def _after_change(rt: TableRuntime, engine: Engine, *, events: list[dict[str, An
     if rt.deadline is not None:
         table_id, version, eta = rt.pk, rt.version, rt.deadline
         transaction.on_commit(lambda: _schedule_deadline(table_id, version, eta))
+        if Seat.objects.filter(
+            table_id=rt.pk, number__in=engine.to_act(rt.state), user__is_bot=True
+        ).exists():
+            transaction.on_commit(lambda: _schedule_bot(table_id, version))
 
 
 def _bump(rt: TableRuntime, *, events: list[dict[str, Any]] | None = None) -> None:
@@ -705,6 +709,32 @@ def _schedule_deadline(table_id: int, version: int, eta: Any) -> None:
         from lobby.tasks import table_deadline
 
         table_deadline.apply_async(kwargs={"table_id": table_id, "version": version}, eta=eta)
+
+
+def _schedule_bot(table_id: int, version: int) -> None:
+    if settings.LOBBY_SCHEDULE_TASKS:
+        from lobby.tasks import table_bot_move
+
+        table_bot_move.apply_async(
+            kwargs={"table_id": table_id, "version": version}, countdown=bots.BOT_DELAY_SECONDS
+        )
+
+
+@transaction.atomic
+def table_bot_move(*, table_id: int, version: int) -> int:
+    """Let the bots that must decide now make their move (nothing if the table moved on)."""
+    rt = _lock(table_id)
+    if rt.version != version or not _hand_running(rt):
+        return 0
+    engine = hand_engine(rt)
+    assert rt.state is not None
+    moved = 0
+    for seat in Seat.objects.filter(table_id=table_id, user__is_bot=True).order_by("number"):
+        if _hand_running(rt) and seat.number in engine.to_act(rt.state):
+            action = bots.bot_action(engine, rt.state, seat.number, new_rng())
+            _apply(rt, seat.number, action, automatic=False)
+            moved += 1
+    return moved
 
 
 def _schedule_start(table_id: int, delay: int) -> None:

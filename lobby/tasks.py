@@ -17,6 +17,12 @@ def table_start(*, table_id: int) -> bool:
     return actions.table_start_hand(table_id=table_id)
 
 
+@shared_task(name="lobby.bot_move", ignore_result=True)
+def table_bot_move(*, table_id: int, version: int) -> int:
+    """A bot seat must decide: play a legal move."""
+    return actions.table_bot_move(table_id=table_id, version=version)
+
+
 @shared_task(name="lobby.sweep_deadlines", ignore_result=True)
 def sweep_deadlines() -> int:
     """Safety net: apply timeouts whose scheduled task was lost (a crashed worker, a restart)."""

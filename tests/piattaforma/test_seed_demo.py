@@ -25,3 +25,8 @@ def test_seed_demo_is_idempotent_and_prints_credentials():
     assert wallet_selectors.balance_get(user=mario)["play"] == 100_000
     assert Table.objects.filter(game="poker5").count() == 2
     assert Table.objects.filter(game="scopa").count() == 1
+    from lobby.models import Seat
+
+    bots = Seat.objects.filter(user__is_bot=True)
+    assert bots.count() == 4 and bots.filter(table__name="Roma").count() == 2
+    assert not User.objects.get(nickname="bot.scopa").has_usable_password()

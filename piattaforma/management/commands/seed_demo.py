@@ -72,6 +72,48 @@ DEMO_TABLES = (
 )
 
 
+# Bots (marked as bots to everyone) keep the demo tables playing: nickname -> (table, seat).
+DEMO_BOTS = (
+    ("bot.tavolo", "Roma", 4),
+    ("bot.banco", "Roma", 5),
+    ("bot.scopa", "Napoli", 2),
+    ("bot.briscola", "Bari", 2),
+)
+
+
+def seed_bots() -> int:
+    """Create the demo bots, fund them and seat them at the demo tables (once)."""
+    from lobby import actions as lobby_actions
+    from lobby.models import Seat, Table
+
+    seated = 0
+    for nickname, table_name, seat_no in DEMO_BOTS:
+        table = Table.objects.filter(name=table_name).first()
+        if table is None:
+            continue
+        bot = User.objects.filter(nickname__iexact=nickname).first()
+        if bot is None:
+            bot = User.objects.create_user(
+                nickname=nickname,
+                email=f"{nickname}@demo.invalid",
+                password=None,
+                date_of_birth=date(2000, 1, 1),
+            )
+            bot.is_bot = True
+            bot.save(update_fields=["is_bot"])
+            fund(bot)
+        if not Seat.objects.filter(table=table, user=bot).exists():
+            lobby_actions.table_sit(
+                table_id=table.pk,
+                user=bot,
+                seat_no=seat_no,
+                buy_in=min(table.max_buy_in, 10_000),
+                idempotency_key=f"demo-bot-sit-{bot.pk}-{table.pk}",
+            )
+            seated += 1
+    return seated
+
+
 def seed_tables() -> int:
     """Create the demo cash tables that do not exist yet; return how many were created."""
     from games import registry
@@ -112,8 +154,12 @@ class Command(BaseCommand):
             if role == roles.PLAYERS:
                 fund(user)
         seed_tables()
+        seed_bots()
         self.stdout.write(f"Conti dimostrativi (password per tutti: {DEMO_PASSWORD}):")
         for nickname, _email, role in DEMO_USERS:
             self.stdout.write(f"  {nickname:<12} {role}")
         self.stdout.write("Ogni giocatore ha € 500,00 di deposito di prova e 1.000 di gioco di allenamento.")
+        self.stdout.write(
+            "Ai tavoli Roma (poker), Napoli (scopa) e Bari (briscola) giocano dei bot, segnalati come tali."
+        )
         self.stdout.write("Back office: /backoffice/ (utente 'staff'; 'moderatore' vede solo la moderazione)")
