@@ -85,6 +85,16 @@ function renderState(msg) {
     input.setAttribute("aria-label", "Importo");
     box.append(input);
   }
+  const mySeat = msg.seats.find((s) => s.nickname === document.querySelector("[data-testid=nickname]")?.textContent);
+  if (msg.ready_deadline && mySeat && !mySeat.ready && (!msg.view || msg.over)) {
+    const seconds = Math.max(0, Math.round((new Date(msg.ready_deadline) - Date.now()) / 1000));
+    const b = document.createElement("button");
+    b.type = "button";
+    b.dataset.role = "ready";
+    b.textContent = msg.over ? `Un'altra partita (${seconds} s)` : `Sono pronto per iniziare (${seconds} s)`;
+    b.addEventListener("click", () => socket.send(JSON.stringify({ type: "ready" })));
+    box.append(b);
+  }
   for (const spec of msg.legal) {
     const b = document.createElement("button");
     b.type = "button";
