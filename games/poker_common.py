@@ -15,9 +15,9 @@ from typing import Any
 
 from games import betting, evaluator
 from games.engine import (
+    SPEC_META_KEYS,
     Action,
     ConfigError,
-    Engine,
     Event,
     HandOver,
     IllegalAction,
@@ -27,8 +27,8 @@ from games.engine import (
     SeatSpec,
     State,
     UnknownAction,
-    spec_matches,
 )
+from games.rng import Rng
 
 SHOW_PREFS = ("chiedi", "mostra", "nascondi")
 CONFIRM_PASSO = "Vuoi davvero passare? Nessuno ha puntato."
@@ -135,36 +135,118 @@ def use_time_bank(state: State, seat: int, seconds: int) -> int:
     return left
 
 
-def check_action(
-    engine: Engine, state: State, seat: Any, action: Any, refused: type[IllegalAction]
+def table_state(
+    cfg: dict[str, Any],
+    specs: dict[int, SeatSpec],
+    carry: dict[str, Any],
+    rng: Rng,
+    prefs: Callable[[Any], dict[str, Any]],
+) -> State:
+    """The first keys of a hand's state: the seats, the dealer (G2) and what each seat brings.
+
+    The dealer is drawn for the first hand (sorteggio), else the seat after the previous dealer;
+    ``prefs`` reads a seat's preferences (each game has its own); missed hands (P15) and the time
+    bank (G5) come from ``carry``.
+    """
+    all_seats = sorted(specs)
+    if carry.get("dealer") is None:
+        dealer = all_seats[rng.randbelow(len(all_seats))]  # first hand: sorteggio
+    else:
+        dealer = next_after(all_seats, int(carry["dealer"]))
+    banks = carry.get("time_bank", {})
+    missed = carry.get("missed", {})
+    return {
+        "v": 1,
+        "cfg": cfg,
+        "seats": all_seats,
+        "dealer": dealer,
+        "order": clockwise(all_seats, dealer),
+        "chips0": {k(s): specs[s]["chips"] for s in all_seats},
+        "prefs": {k(s): prefs(specs[s].get("prefs")) for s in all_seats},
+        "sitout": {k(s): bool(specs[s].get("sitout", False)) for s in all_seats},
+        "missed": {k(s): int(missed.get(k(s), 0)) for s in all_seats},
+        "time_bank": {k(s): int(banks.get(k(s), cfg["time_bank"])) for s in all_seats},
+    }
+
+
+def rng_of(state: State) -> Rng:
+    """The Rng of the action being applied (kept in ``state["_rng"]`` only while it runs)."""
+    rng = state.get("_rng")
+    if rng is None:
+        raise RuntimeError("poker_common: no rng available")
+    return rng  # type: ignore[no-any-return]
+
+
+def check_turn(
+    state: State, seat: Any, action: Any, may_act: Callable[[State, int], bool]
 ) -> tuple[Action, bool]:
-    """Validate a seat's action against ``engine.legal_actions`` without changing anything (G6).
+    """Refuse an action out of turn or without a type (G6), without changing anything.
 
     Return the action without its ``"timeout": True`` marker (sent by the runtime's clock with
-    ``timeout_action``) and whether it was there. Raise ``HandOver``, ``NotYourTurn``,
-    ``UnknownAction``, ``InvalidCards`` (a ``card``/``cards`` not allowed), ``InvalidAmount`` or
-    ``refused`` (the game's own error) for anything else the specs do not allow.
+    ``timeout_action``) and whether it was there. ``may_act(state, seat)`` tells whether the seat
+    is among ``to_act`` (each engine knows how to tell it cheaply).
     """
     if state["phase"] == "fine":
         raise HandOver()
-    if type(seat) is not int or seat not in engine.to_act(state):
+    if type(seat) is not int or not may_act(state, seat):
         raise NotYourTurn()
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise UnknownAction()
-    timeout = False
     if "timeout" in action:
         if action["timeout"] is not True:
             raise UnknownAction()
-        timeout = True
-        action = {key: v for key, v in action.items() if key != "timeout"}
-    specs = engine.legal_actions(state, seat)
-    if not any(spec_matches(sp, action) for sp in specs):
-        if not any(sp["type"] == action["type"] for sp in specs):
-            raise UnknownAction()
-        if "card" in action or "cards" in action:
-            raise InvalidCards()
-        raise InvalidAmount() if "amount" in action else refused()
-    return action, timeout
+        return {key: v for key, v in action.items() if key != "timeout"}, True
+    return action, False
+
+
+def match_spec(
+    specs: list[dict[str, Any]],
+    action: Action,
+    refused: type[IllegalAction],
+    card_keys: tuple[str, ...] = ("card", "cards"),
+) -> None:
+    """Refuse an action that no legal spec allows, with the most telling error.
+
+    ``UnknownAction`` when no spec has its type; ``InvalidCards`` when it names cards (a key of
+    ``card_keys``) the specs do not allow; ``InvalidAmount`` when it has an amount; else
+    ``refused`` (the game's own error). Poker 5 carte checks its cambio cards before asking (its
+    only card action, too many combinations to list) and passes no ``card_keys``, so any other
+    wrong action of its is refused by amount or as a poker error.
+    """
+    typ = action["type"]
+    same_type = False
+    for sp in specs:
+        # spec_matches compares the type first, so only the specs of this type can match
+        if sp["type"] == typ:
+            if spec_matches(sp, action):
+                return
+            same_type = True
+    if not same_type:
+        raise UnknownAction()
+    if any(key in action for key in card_keys):
+        raise InvalidCards()
+    raise InvalidAmount() if "amount" in action else refused()
+
+
+def spec_matches(spec: dict[str, Any], action: Action) -> bool:
+    """``games.engine.spec_matches`` in one pass, without temporary dicts and sets (same answers).
+
+    tests/poker5/test_poker5_speedups.py checks the two agree.
+    """
+    for key, value in spec.items():
+        if key not in SPEC_META_KEYS and action.get(key) != value:
+            return False
+    has_amount = "amount" in spec
+    for key in action:
+        if key == "amount" and has_amount:
+            continue
+        if key in SPEC_META_KEYS or key not in spec:
+            return False  # a key the spec does not name
+    if has_amount:
+        amount = action.get("amount")
+        bounds = spec["amount"]
+        return type(amount) is int and bounds["min"] <= amount <= bounds["max"]
+    return True
 
 
 # ---------------------------------------------------------------------- invito (P14, P15)

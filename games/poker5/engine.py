@@ -66,18 +66,13 @@ from games import betting, evaluator
 from games import poker_common as pc
 from games.cards import poker_deck, poker_lowest_rank
 from games.engine import (
-    SPEC_META_KEYS,
     Action,
     Engine,
     Event,
-    HandOver,
     IllegalAction,
-    InvalidAmount,
     InvalidCards,
-    NotYourTurn,
     SeatSpec,
     State,
-    UnknownAction,
 )
 from games.poker_common import use_time_bank
 from games.registry import register
@@ -160,29 +155,10 @@ class Poker5(Engine):
         cfg = self.validate_config(config)
         specs = pc.check_seats(seats, "Il poker 5 carte")
         carry = carry or {}
-        all_seats = sorted(specs)
-        prev = carry.get("dealer")
-        if prev is None:
-            dealer = all_seats[rng.randbelow(len(all_seats))]  # first hand: sorteggio
-        else:
-            dealer = pc.next_after(all_seats, prev)
-        order = pc.clockwise(all_seats, dealer)
-        keys = [str(s) for s in all_seats]
-        carried_bank = carry.get("time_bank", {})
-        carried_missed = carry.get("missed", {})
-        bank = {k: int(carried_bank.get(k, cfg["time_bank"])) for k in keys}
+        state = pc.table_state(cfg, specs, carry, rng, _prefs)
+        all_seats, dealer, order = state["seats"], state["dealer"], state["order"]
         gp_left = int(carry.get("giro_pazzo", 0))
-        state: State = {
-            "v": 1,
-            "cfg": cfg,
-            "seats": all_seats,
-            "dealer": dealer,
-            "order": order,
-            "chips0": {k: specs[s]["chips"] for s, k in zip(all_seats, keys, strict=True)},
-            "prefs": {k: _prefs(specs[s].get("prefs")) for s, k in zip(all_seats, keys, strict=True)},
-            "sitout": {k: bool(specs[s].get("sitout", False)) for s, k in zip(all_seats, keys, strict=True)},
-            "missed": {k: int(carried_missed.get(k, 0)) for k in keys},
-            "time_bank": bank,
+        state |= {
             "min_pair": carry.get("min_pair", "J"),
             "carried_in": int(carry.get("pot", 0)),
             "parol_hand": False,
@@ -283,7 +259,7 @@ class Poker5(Engine):
     def _deal(self, state: State, events: list[Event]) -> None:
         players = state["players"]
         n = len(players)
-        deck = shuffled(_poker_deck(n), _rng_of(state))
+        deck = shuffled(_poker_deck(n), pc.rng_of(state))
         state["deck_log"].append(list(deck))
         # five rounds of one card each, clockwise: the j-th player gets deck[j], deck[j + n], ...
         hands: dict[str, list[str]] = {str(s): deck[j : 5 * n : n] for j, s in enumerate(players)}
@@ -356,7 +332,7 @@ class Poker5(Engine):
     def _draw(self, state: State, events: list[Event]) -> str:
         if not state["stock"]:
             # P8: only the discarded cards are reshuffled into a new stock
-            state["stock"] = shuffled(state["discards"], _rng_of(state))
+            state["stock"] = shuffled(state["discards"], pc.rng_of(state))
             state["discards"] = []
             state["deck_log"].append(list(state["stock"]))
             events.append({"type": "rimescolo", "cards": len(state["stock"])})
@@ -648,18 +624,7 @@ class Poker5(Engine):
 
     def apply(self, state: State, seat: int, action: Action, rng: Rng) -> list[Event]:
         """Apply one seat's action; raise IllegalAction and change nothing if it is refused."""
-        if state["phase"] == "fine":
-            raise HandOver()
-        if type(seat) is not int or not _may_act(state, seat):
-            raise NotYourTurn()
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise UnknownAction()
-        timeout = False
-        if "timeout" in action:
-            if action["timeout"] is not True:
-                raise UnknownAction()
-            timeout = True
-            action = {key: v for key, v in action.items() if key != "timeout"}
+        action, timeout = pc.check_turn(state, seat, action, _may_act)
         if action["type"] == "cambio" and state["phase"] == "cambio":  # checked here, no spec list
             cards = action.get("cards")
             hand = state["hands"][str(seat)]
@@ -672,18 +637,7 @@ class Poker5(Engine):
             ):
                 raise InvalidCards()
         else:
-            typ = action["type"]
-            same_type = False
-            for sp in self._legal(state, seat):
-                # spec_matches compares the type first, so only the specs of this type can match
-                if sp["type"] == typ:
-                    if _spec_matches(sp, action):
-                        break
-                    same_type = True
-            else:
-                if same_type:
-                    raise InvalidAmount() if "amount" in action else Poker5Error()
-                raise UnknownAction()
+            pc.match_spec(self._legal(state, seat), action, Poker5Error, card_keys=())
         events: list[Event] = []
         state["_rng"] = rng
         try:
@@ -765,41 +719,27 @@ class Poker5(Engine):
     def _do_bet(self, state: State, seat: int, action: Action, events: list[Event]) -> None:
         b = state["b"]
         typ = action["type"]
-        amount = action.get("amount", 0)
-        k = str(seat)
-        ev: Event = {"type": typ, "seat": seat}
-        if typ == "passo":
-            betting.act(b, seat, "fold")
-        elif typ in ("busso", "va_bene"):
-            betting.act(b, seat, "check")
-            if typ == "busso" and state["phase"] == "puntata":
-                state["parol_broken"] = True  # P10: any busso cancels the parol
-        elif typ == "parol":
-            betting.act(b, seat, "check")
-            state["parol"].append(seat)
-        elif typ == "vedo":
-            betting.act(b, seat, "call")
-            ev["amount"] = amount
-        elif typ == "punto":
-            if state["phase"] == "apertura" and state["opened"] is None:
-                state["opened"] = seat
-                ev["type"] = "apro"
-            if amount > 0:
-                betting.act(b, seat, "bet", amount)
-            else:
-                b["acted"].append(seat)
-            ev["amount"] = amount
-            state["parol_broken"] = True
-        elif typ == "rilancio":
+        phase = state["phase"]
+        ev: Event
+        if typ == "va_bene" or typ == "parol":
+            betting.act(b, seat, "check")  # P7: the blind raiser's VA BENE; P10: PAROL checks
+            if typ == "parol":
+                state["parol"].append(seat)
+            ev = {"type": typ, "seat": seat}
+        elif typ == "punto" and action["amount"] == 0:
+            b["acted"].append(seat)  # opening with nothing to bet (module docstring: cash all-in)
+            ev = {"type": typ, "seat": seat, "amount": 0}
+        else:
             blind = state["blind"]
-            if blind and blind["stage"] == "see":
-                blind["stage"] = "open"
+            if typ == "rilancio" and blind and blind["stage"] == "see":
+                blind["stage"] = "open"  # P7: a raise after the blind reopens the betting
                 b["closed"] = False
-            betting.act(b, seat, "raise", amount)
-            ev["amount"] = amount
-        if typ in ("punto", "rilancio") and amount > 0 and b["stack"][k] == 0:
-            state["allin_raisers"].append(seat)  # P11: all-in raisers show automatically
-            ev["resto"] = True
+            ev = pc.apply_bet(state, seat, action)  # P11: all-in raisers show automatically
+        if typ == "punto" or (typ == "busso" and phase == "puntata"):
+            state["parol_broken"] = True  # P10: any busso or bet cancels the parol
+        if typ == "punto" and phase == "apertura" and state["opened"] is None:
+            state["opened"] = seat
+            ev["type"] = "apro"
         events.append(ev)
         self._advance_after(state, seat, events)
 
@@ -976,27 +916,6 @@ def _previous(seats: list[int], seat: int) -> int:
     return ordered[ordered.index(seat) - 1]
 
 
-def _spec_matches(spec: dict[str, Any], action: Action) -> bool:
-    """``games.engine.spec_matches`` in one pass, without temporary dicts and sets (same answers).
-
-    tests/poker5/test_poker5_speedups.py checks the two agree.
-    """
-    for key, value in spec.items():
-        if key not in SPEC_META_KEYS and action.get(key) != value:
-            return False
-    has_amount = "amount" in spec
-    for key in action:
-        if key == "amount" and has_amount:
-            continue
-        if key in SPEC_META_KEYS or key not in spec:
-            return False  # a key the spec does not name
-    if has_amount:
-        amount = action.get("amount")
-        bounds = spec["amount"]
-        return type(amount) is int and bounds["min"] <= amount <= bounds["max"]
-    return True
-
-
 def _may_act(state: State, seat: int) -> bool:
     """Tell whether ``seat`` is in ``to_act(state)`` without building the list."""
     if state["phase"] == "fine":
@@ -1008,15 +927,11 @@ def _may_act(state: State, seat: int) -> bool:
     return turn is not None and turn == seat
 
 
+_spec_matches = pc.spec_matches  # its former place (tests/poker5/test_poker5_speedups.py)
+
+
 def _first_of(*seats: int | None) -> int:
     return next(s for s in seats if s is not None)
-
-
-def _rng_of(state: State) -> Rng:
-    rng = state.get("_rng")
-    if rng is None:
-        raise RuntimeError("poker5: no rng available")
-    return rng  # type: ignore[no-any-return]
 
 
 __all__ = ["GIRO_PAZZO_VARIANTS", "Poker5", "register_giro_pazzo_variant", "use_time_bank"]

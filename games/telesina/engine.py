@@ -81,13 +81,6 @@ class TelesinaError(IllegalAction):
     default_message = "Giocata non ammessa"
 
 
-def _rng_of(state: State) -> Rng:
-    rng = state.get("_rng")
-    if rng is None:
-        raise RuntimeError("telesina: no rng available")
-    return rng  # type: ignore[no-any-return]
-
-
 def seat_prefs(prefs: Any) -> dict[str, Any]:
     """A seat's Telesina preferences (keys of ``games.options``), unknown or bad values as defaults."""
     prefs = prefs if isinstance(prefs, dict) else {}
@@ -168,25 +161,9 @@ class Telesina(Engine):
         if poker is not None and LIBERA in (cfg["vele"], cfg["distribuzione"]):
             raise ConfigError("Nel giro pazzo il mazziere ha già scelto le varianti")
         specs = pc.check_seats(seats, "La telesina")
-        all_seats = sorted(specs)
-        if carry.get("dealer") is None:
-            dealer = all_seats[rng.randbelow(len(all_seats))]  # first hand: sorteggio
-        else:
-            dealer = pc.next_after(all_seats, int(carry["dealer"]))
-        order = pc.clockwise(all_seats, dealer)
-        banks = carry.get("time_bank", {})
-        missed = carry.get("missed", {})
-        state: State = {
-            "v": 1,
-            "cfg": cfg,
-            "seats": all_seats,
-            "dealer": dealer,
-            "order": order,
-            "chips0": {_k(s): specs[s]["chips"] for s in all_seats},
-            "prefs": {_k(s): seat_prefs(specs[s].get("prefs")) for s in all_seats},
-            "sitout": {_k(s): bool(specs[s].get("sitout", False)) for s in all_seats},
-            "missed": {_k(s): int(missed.get(_k(s), 0)) for s in all_seats},
-            "time_bank": {_k(s): int(banks.get(_k(s), cfg["time_bank"])) for s in all_seats},
+        state = pc.table_state(cfg, specs, carry, rng, seat_prefs)
+        all_seats, dealer, order = state["seats"], state["dealer"], state["order"]
+        state |= {
             "carried_in": int(carry.get("pot", 0)),
             "vele": None,
             "distribuzione": None,
@@ -257,7 +234,7 @@ class Telesina(Engine):
             self._end(state, events, carry_pot=True)
             return
         state["low"] = poker_lowest_rank(len(players))  # RULINGS P1 / T1
-        deck = shuffled(poker_deck(len(players)), _rng_of(state))
+        deck = shuffled(poker_deck(len(players)), pc.rng_of(state))
         state["deck_log"].append(list(deck))
         state["stock"] = deck
         dist = state["distribuzione"]
@@ -470,6 +447,9 @@ class Telesina(Engine):
             return list(state["pending"])
         return [state["turn"]] if state["turn"] is not None else []
 
+    def _may_act(self, state: State, seat: int) -> bool:
+        return seat in self.to_act(state)
+
     def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
         """List what this seat may do now (specs with the rules' button names)."""
         if seat not in self.to_act(state):
@@ -494,7 +474,8 @@ class Telesina(Engine):
 
     def apply(self, state: State, seat: int, action: Action, rng: Rng) -> list[Event]:
         """Apply one seat's action; raise IllegalAction and change nothing if it is refused."""
-        action, timeout = pc.check_action(self, state, seat, action, TelesinaError)
+        action, timeout = pc.check_turn(state, seat, action, self._may_act)
+        pc.match_spec(self.legal_actions(state, seat), action, TelesinaError)
         events: list[Event] = []
         state["_rng"] = rng
         try:
