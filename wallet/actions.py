@@ -18,7 +18,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.mail import mail_admins, send_mail
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Q, Sum
 from django.utils import timezone
 
@@ -844,7 +844,36 @@ def play_money_top_up(*, user: User, amount: int, idempotency_key: str) -> dict[
 def ledger_transfer(
     *, source_id: int, destination_id: int, amount: int, idempotency_key: str, memo: str = ""
 ) -> dict[str, Any]:
-    """Move ``amount`` between two existing accounts (low level: tests, benchmark, operations)."""
+    """Move ``amount`` between two existing accounts (low level: tests, benchmark, operations).
+
+    PostgreSQL: one round trip to the stored function ``wallet_transfer`` (migration 0005: same
+    locks, checks, rows and refusals as the portable path, which SQLite uses).
+    """
+    _amount(amount)
+    if connection.vendor == "postgresql":
+        return ledger.transfer_postgresql(
+            key=idempotency_key,
+            action="transfer",
+            inputs={"from": source_id, "to": destination_id, "amount": amount},
+            kind=TransactionKind.TRANSFER,
+            source_id=source_id,
+            destination_id=destination_id,
+            amount=amount,
+            memo=memo,
+        )
+    return ledger_transfer_portable(
+        source_id=source_id,
+        destination_id=destination_id,
+        amount=amount,
+        idempotency_key=idempotency_key,
+        memo=memo,
+    )
+
+
+def ledger_transfer_portable(
+    *, source_id: int, destination_id: int, amount: int, idempotency_key: str, memo: str = ""
+) -> dict[str, Any]:
+    """``ledger_transfer`` through the lock helper and ``ledger.post`` (any vendor; the reference path)."""
     _amount(amount)
 
     def work() -> dict[str, Any]:

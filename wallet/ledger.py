@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import IntegrityError, connection, transaction
+from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.db.models import BigIntegerField, Case, F, Q, Value, When
 from django.utils import timezone
 
@@ -24,6 +24,8 @@ from wallet.errors import (
     IdempotencyConflict,
     InsufficientFunds,
     InvalidAmount,
+    InvalidState,
+    WalletError,
 )
 from wallet.models import NEGATIVE_KINDS, Account, AccountKind, IdempotencyKey, Posting, Realm, Transaction
 
@@ -395,8 +397,7 @@ def run_idempotent(
     concurrent calls with one key: the second blocks on the unique index until the first commits,
     its own work is rolled back, and it returns the first result.
     """
-    if not key or len(key) > 128:
-        raise InvalidAmount("Chiave di idempotenza mancante o troppo lunga.")
+    _check_key(key)
     digest = request_hash(action, inputs)
     found = _stored(key)
     if found is not None:
@@ -411,6 +412,11 @@ def run_idempotent(
             raise
         return _replay(found, action, digest)
     return result
+
+
+def _check_key(key: str) -> None:
+    if not key or len(key) > 128:
+        raise InvalidAmount("Chiave di idempotenza mancante o troppo lunga.")
 
 
 def _stored(key: str) -> tuple[str, str, dict[str, Any]] | None:
@@ -444,3 +450,78 @@ def _replay(found: tuple[str, str, dict[str, Any]], action: str, digest: str) ->
     if stored_action != action or stored_hash != digest:
         raise IdempotencyConflict()
     return {**result, "replayed": True}
+
+
+# --- PostgreSQL: one transfer in one round trip ------------------------------------------------
+
+_PG_TRANSFER = "SELECT outcome, result FROM wallet_transfer(%s, %s, %s, %s, %s, %s, %s, %s, %s)"
+_NEGATIVE_KINDS = [str(kind) for kind in NEGATIVE_KINDS]
+
+
+def _refusal(outcome: str, details: dict[str, Any]) -> WalletError:
+    """The WalletError the Python path raises for a refusal the stored function reports."""
+    if outcome == "conflict":
+        return IdempotencyConflict()
+    if outcome == "missing":
+        return InvalidState("Conto inesistente.")
+    if outcome == "closed":
+        return AccountClosed()
+    if outcome == "insufficient":
+        return InsufficientFunds(**details)
+    if outcome == "mixed_realm":
+        return InvalidAmount("Denaro reale e di allenamento non si mescolano.")
+    return InvalidAmount()
+
+
+def transfer_postgresql(
+    *,
+    key: str,
+    action: str,
+    inputs: Mapping[str, Any],
+    kind: str,
+    source_id: int,
+    destination_id: int,
+    amount: int,
+    memo: str = "",
+) -> dict[str, Any]:
+    """``run_idempotent`` + ``accounts_lock_by_pk`` + ``post`` for one two-leg transfer, in ONE round trip.
+
+    PostgreSQL only: calls ``wallet_transfer`` (migration 0005), which takes the same locks in the
+    same order, makes the same checks, writes the same rows in the same order and leaves every
+    trigger and constraint to the database (the deferred balance checks run at the COMMIT of this
+    statement in autocommit, or of the caller's transaction). Same results and the same refusals
+    (WalletError subclasses) as the Python path. Inside a caller's transaction it runs in a
+    savepoint, like ``run_idempotent``, so that a database error leaves that transaction usable.
+    """
+    _check_key(key)
+    digest = request_hash(action, inputs)
+    params = [key, action, digest, str(kind), source_id, destination_id, amount, memo[:200], _NEGATIVE_KINDS]
+    try:
+        if connection.in_atomic_block:
+            with transaction.atomic():
+                outcome, raw = _call_transfer(params)
+        else:  # autocommit: the one statement is the whole database transaction
+            outcome, raw = _call_transfer(params)
+    except IntegrityError:
+        found = _stored(key)  # the same key committed concurrently: replay it
+        if found is None:
+            raise
+        return _replay(found, action, digest)
+    except DatabaseError as exc:
+        if getattr(exc.__cause__, "sqlstate", None) == "WL409":
+            raise ConcurrentUpdate() from exc
+        raise
+    result: dict[str, Any] = {} if raw is None else json.loads(raw) if isinstance(raw, str) else raw
+    if outcome == "ok":
+        return result
+    if outcome == "replayed":
+        return {**result, "replayed": True}
+    raise _refusal(outcome, result)
+
+
+def _call_transfer(params: list[Any]) -> tuple[str, Any]:
+    with connection.cursor() as cur:
+        cur.execute(_PG_TRANSFER, params)
+        row = cur.fetchone()
+    assert row is not None  # a function with OUT parameters always returns one row
+    return row[0], row[1]
