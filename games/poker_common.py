@@ -45,9 +45,9 @@ TABLE_DEFAULTS: dict[str, Any] = {
 }
 
 
-def k(seat: int) -> str:
-    """The string key of a seat in state dicts (JSON keeps string keys only)."""
-    return str(seat)
+# The string key of a seat in state dicts (JSON keeps string keys only): ``k(seat)``. The builtin
+# itself, not a function calling it: it runs many times per action.
+k = str
 
 
 def validate_table(
@@ -155,17 +155,18 @@ def table_state(
         dealer = next_after(all_seats, int(carry["dealer"]))
     banks = carry.get("time_bank", {})
     missed = carry.get("missed", {})
+    seat_specs = [(k(s), specs[s]) for s in all_seats]
     return {
         "v": 1,
         "cfg": cfg,
         "seats": all_seats,
         "dealer": dealer,
         "order": clockwise(all_seats, dealer),
-        "chips0": {k(s): specs[s]["chips"] for s in all_seats},
-        "prefs": {k(s): prefs(specs[s].get("prefs")) for s in all_seats},
-        "sitout": {k(s): bool(specs[s].get("sitout", False)) for s in all_seats},
-        "missed": {k(s): int(missed.get(k(s), 0)) for s in all_seats},
-        "time_bank": {k(s): int(banks.get(k(s), cfg["time_bank"])) for s in all_seats},
+        "chips0": {key: spec["chips"] for key, spec in seat_specs},
+        "prefs": {key: prefs(spec.get("prefs")) for key, spec in seat_specs},
+        "sitout": {key: bool(spec.get("sitout", False)) for key, spec in seat_specs},
+        "missed": {key: int(missed.get(key, 0)) for key, _ in seat_specs},
+        "time_bank": {key: int(banks.get(key, cfg["time_bank"])) for key, _ in seat_specs},
     }
 
 

@@ -570,47 +570,55 @@ class Poker5(Engine):
         return 2 * int(posts[-1]["amount"])  # controbuio / over = double the previous
 
     def _betting_specs(self, state: State, seat: int) -> list[dict[str, Any]]:
-        b = state["b"]
-        cfg = state["cfg"]
-        k = str(seat)
-        stack = b["stack"][k]
-        min_bet = cfg["invito"]
-        if state["parol_hand"] and state["phase"] == "apertura":
-            min_bet = max(betting.pot_total(b), 1)  # P10: minimum opening bet = the pot
-        specs: list[dict[str, Any]] = []
-        blind = state["blind"]
+        """The betting buttons: the shared ones (``games.poker_common``) and poker's own (P5, P7, P10)."""
         phase = state["phase"]
-        if phase == "apertura" and blind and blind["stage"] == "see" and seat == blind["raiser"]:
-            # P7: the last blind raiser, once someone has seen, raises or says VA BENE
-            opts2 = betting.options(
-                b, seat, limit=cfg["limit"], min_bet=min_bet, increment=cfg["invito"], reopen=True
-            )
-            specs.append({"type": "va_bene", "label": "VA BENE"})
-            if opts2["raise"]:
-                lo, hi = opts2["raise"]
-                specs.append(pc.amount_spec("rilancio", "RILANCIO", lo, hi, stack))
-            return specs
-        if phase == "apertura" and state["opened"] is None and blind is None:
-            hand = state["hands"][k]
-            if _can_open(tuple(hand), state["min_pair"], state["low"]):
-                if stack == 0:
-                    specs.append({"type": "punto", "label": "RESTO", "amount": {"min": 0, "max": 0}})
-                elif (
-                    opts := betting.options(
-                        b, seat, limit=cfg["limit"], min_bet=min_bet, increment=cfg["invito"]
-                    )
-                )["bet"]:
-                    lo, hi = opts["bet"]
-                    specs.append(pc.amount_spec("punto", "PUNTO", lo, hi, stack))
-                else:
-                    # every other seat is all-in: nothing can be bet, but the game may be opened
-                    specs.append({"type": "punto", "label": "PUNTO", "amount": {"min": 0, "max": 0}})
-            specs.append({"type": "busso", "label": "BUSSO"})
-            specs.append({"type": "passo", "label": "PASSO", "confirm": pc.CONFIRM_PASSO})
-            return specs
-        if phase == "puntata" and self._parol_allowed(state):
+        min_bet = None  # the invito
+        if phase == "apertura":
+            if state["parol_hand"]:
+                min_bet = max(betting.pot_total(state["b"]), 1)  # P10: minimum opening bet = the pot
+            blind = state["blind"]
+            if blind is None:
+                if state["opened"] is None:
+                    return self._opening_specs(state, seat, min_bet)
+            elif blind["stage"] == "see" and seat == blind["raiser"]:
+                return self._blind_raiser_specs(state, seat)
+        elif self._parol_allowed(state):
             return pc.betting_specs(state, seat, min_bet, ({"type": "parol", "label": "PAROL"},))
         return pc.betting_specs(state, seat, min_bet)
+
+    def _blind_raiser_specs(self, state: State, seat: int) -> list[dict[str, Any]]:
+        """P7: the last blind raiser, once someone has seen, raises or says VA BENE."""
+        b, cfg = state["b"], state["cfg"]
+        opts = betting.options(
+            b, seat, limit=cfg["limit"], min_bet=cfg["invito"], increment=cfg["invito"], reopen=True
+        )
+        specs: list[dict[str, Any]] = [{"type": "va_bene", "label": "VA BENE"}]
+        if opts["raise"]:
+            lo, hi = opts["raise"]
+            specs.append(pc.amount_spec("rilancio", "RILANCIO", lo, hi, b["stack"][str(seat)]))
+        return specs
+
+    def _opening_specs(self, state: State, seat: int, min_bet: int | None) -> list[dict[str, Any]]:
+        """P5: PUNTO only with the opening hand (RESTO for 0 all-in on the invito), BUSSO, PASSO."""
+        b, cfg = state["b"], state["cfg"]
+        stack = b["stack"][str(seat)]
+        specs: list[dict[str, Any]] = []
+        if _can_open(tuple(state["hands"][str(seat)]), state["min_pair"], state["low"]):
+            if stack == 0:
+                specs.append({"type": "punto", "label": "RESTO", "amount": {"min": 0, "max": 0}})
+            elif (
+                opts := betting.options(
+                    b, seat, limit=cfg["limit"], min_bet=min_bet or cfg["invito"], increment=cfg["invito"]
+                )
+            )["bet"]:
+                lo, hi = opts["bet"]
+                specs.append(pc.amount_spec("punto", "PUNTO", lo, hi, stack))
+            else:
+                # every other seat is all-in: nothing can be bet, but the game may be opened
+                specs.append({"type": "punto", "label": "PUNTO", "amount": {"min": 0, "max": 0}})
+        specs.append({"type": "busso", "label": "BUSSO"})
+        specs.append({"type": "passo", "label": "PASSO", "confirm": pc.CONFIRM_PASSO})
+        return specs
 
     def _parol_allowed(self, state: State) -> bool:
         """P10: PAROL is offered with BUSSO while nobody has bet, unless broken or anyone is all-in."""
