@@ -11,13 +11,14 @@ Every helper works on plain state data with these keys: ``cfg`` (the validated t
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 from games import betting, evaluator
 from games.engine import (
     SPEC_META_KEYS,
     Action,
     ConfigError,
+    Engine,
     Event,
     HandOver,
     IllegalAction,
@@ -248,6 +249,77 @@ def spec_matches(spec: dict[str, Any], action: Action) -> bool:
         bounds = spec["amount"]
         return type(amount) is int and bounds["min"] <= amount <= bounds["max"]
     return True
+
+
+class PokerTable(Engine):
+    """What every poker-family engine does the same way: the frame of ``apply`` and the showdown.
+
+    A game supplies ``_may_act`` (is the seat among ``to_act``), ``_check`` (refuse what its specs
+    do not allow), ``_do`` (apply a checked action), ``_auto`` (the decisions nobody is waited for,
+    P14), ``_show`` (its MOSTRO event), ``_award`` and ``_end``.
+    """
+
+    family: ClassVar[str] = "puntate"
+    min_seats: ClassVar[int] = 2
+    max_seats: ClassVar[int] = 6
+
+    def apply(self, state: State, seat: int, action: Action, rng: Rng) -> list[Event]:
+        """Apply one seat's action; raise IllegalAction and change nothing if it is refused."""
+        action, timeout = check_turn(state, seat, action, self._may_act)
+        self._check(state, seat, action)
+        events: list[Event] = []
+        state["_rng"] = rng
+        try:
+            self._do(state, seat, action, events, timeout=timeout)
+            self._auto(state, events)
+        finally:
+            state.pop("_rng", None)
+        return events
+
+    def is_over(self, state: State) -> bool:
+        """Tell whether the hand has ended."""
+        return bool(state["phase"] == "fine")
+
+    def _may_act(self, state: State, seat: int) -> bool:
+        return seat in self.to_act(state)
+
+    def _check(self, state: State, seat: int, action: Action) -> None:
+        raise NotImplementedError
+
+    def _do(
+        self, state: State, seat: int, action: Action, events: list[Event], *, timeout: bool = False
+    ) -> None:
+        raise NotImplementedError
+
+    def _auto(self, state: State, events: list[Event]) -> None:
+        raise NotImplementedError
+
+    def _show(self, state: State, seat: int, events: list[Event], auto: bool = False) -> None:
+        raise NotImplementedError
+
+    def _award(self, state: State, events: list[Event]) -> None:
+        raise NotImplementedError
+
+    def _end(self, state: State, events: list[Event]) -> None:
+        raise NotImplementedError
+
+    def _continue_showdown(self, state: State, events: list[Event]) -> None:
+        """Go on with the showdown queue (P11): ask the next seat, or award the pots once all spoke."""
+        state["turn"] = next_to_show(state, events, self._show)
+        if state["turn"] is None:
+            self._award(state, events)
+
+    def _answer_show(self, state: State, seat: int, typ: str, events: list[Event]) -> None:
+        """Apply a MOSTRO / NASCONDO and go on (an uncontested winner's answer ends the hand)."""
+        if answer_show(state, seat, typ, events, self._show):
+            self._end(state, events)
+        else:
+            self._continue_showdown(state, events)
+
+
+def show_specs() -> list[dict[str, Any]]:
+    """The MOSTRO / NASCONDO buttons of the showdown (a timeout hides)."""
+    return [{"type": "mostro", "label": "MOSTRO"}, {"type": "nascondo", "label": "NASCONDO"}]
 
 
 # ---------------------------------------------------------------------- invito (P14, P15)

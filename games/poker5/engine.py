@@ -67,7 +67,6 @@ from games import poker_common as pc
 from games.cards import poker_deck, poker_lowest_rank
 from games.engine import (
     Action,
-    Engine,
     Event,
     IllegalAction,
     InvalidCards,
@@ -123,14 +122,11 @@ class Poker5Error(IllegalAction):
 
 
 @register
-class Poker5(Engine):
+class Poker5(pc.PokerTable):
     """Poker 5 carte all'italiana, one hand per state; ``carry`` links the hands of a table."""
 
     name: ClassVar[str] = "poker5"
     title: ClassVar[str] = "Poker 5 carte all'italiana"
-    family: ClassVar[str] = "puntate"
-    min_seats: ClassVar[int] = 2
-    max_seats: ClassVar[int] = 6
     table_settings: ClassVar[dict[str, str]] = {
         "cash": "cash",
         "rake_bp": "rake_percent",
@@ -389,11 +385,6 @@ class Poker5(Engine):
         pc.start_showdown(state, start, live)
         self._continue_showdown(state, events)
 
-    def _continue_showdown(self, state: State, events: list[Event]) -> None:
-        state["turn"] = pc.next_to_show(state, events, self._show)
-        if state["turn"] is None:
-            self._award(state, events)
-
     def _show(self, state: State, seat: int, events: list[Event], auto: bool = False) -> None:
         state["show_queue"].remove(seat)
         cards = list(state["hands"][str(seat)])
@@ -556,7 +547,7 @@ class Poker5(Engine):
                 for c in combinations(hand, n)
             ]
         if phase == "mostra":
-            return [{"type": "mostro", "label": "MOSTRO"}, {"type": "nascondo", "label": "NASCONDO"}]
+            return pc.show_specs()
         return self._betting_specs(state, seat)
 
     def _variant_specs(self, state: State, dealer: int) -> list[dict[str, Any]]:
@@ -630,9 +621,10 @@ class Poker5(Engine):
 
     # ------------------------------------------------------------------ apply
 
-    def apply(self, state: State, seat: int, action: Action, rng: Rng) -> list[Event]:
-        """Apply one seat's action; raise IllegalAction and change nothing if it is refused."""
-        action, timeout = pc.check_turn(state, seat, action, _may_act)
+    def _may_act(self, state: State, seat: int) -> bool:
+        return _may_act(state, seat)
+
+    def _check(self, state: State, seat: int, action: Action) -> None:
         if action["type"] == "cambio" and state["phase"] == "cambio":  # checked here, no spec list
             cards = action.get("cards")
             hand = state["hands"][str(seat)]
@@ -646,14 +638,6 @@ class Poker5(Engine):
                 raise InvalidCards()
         else:
             pc.match_spec(self._legal(state, seat), action, Poker5Error, card_keys=())
-        events: list[Event] = []
-        state["_rng"] = rng
-        try:
-            self._do(state, seat, action, events, timeout=timeout)
-            self._auto(state, events)
-        finally:
-            state.pop("_rng", None)
-        return events
 
     def _do(
         self, state: State, seat: int, action: Action, events: list[Event], *, timeout: bool = False
@@ -717,10 +701,7 @@ class Poker5(Engine):
             self._do_cambio(state, seat, action["cards"], events)
             return
         if phase == "mostra":
-            if pc.answer_show(state, seat, typ, events, self._show):
-                self._end(state, events)
-            else:
-                self._continue_showdown(state, events)
+            self._answer_show(state, seat, typ, events)
             return
         self._do_bet(state, seat, action, events)
 
@@ -862,10 +843,6 @@ class Poker5(Engine):
             if mine and len(mine) == 5:
                 out["punto"] = evaluator.describe(evaluator.evaluate(mine, state["low"]))
         return out
-
-    def is_over(self, state: State) -> bool:
-        """Tell whether the hand has ended."""
-        return bool(state["phase"] == "fine")
 
     def outcome(self, state: State) -> dict[str, Any]:
         """Chips per seat, rake, pots awarded, pot carried in and out (chips conserve with these)."""

@@ -62,7 +62,7 @@ from typing import Any, ClassVar
 from games import betting, evaluator
 from games import poker_common as pc
 from games.cards import poker_deck, poker_lowest_rank
-from games.engine import Action, ConfigError, Engine, Event, IllegalAction, SeatSpec, State
+from games.engine import Action, ConfigError, Event, IllegalAction, SeatSpec, State
 from games.registry import register
 from games.rng import Rng, shuffled
 from games.telesina.hand import ViewOfVele, showing_key
@@ -123,14 +123,11 @@ def default_choice(vele: list[str], dist: list[str], prefs: dict[str, Any]) -> t
 
 
 @register
-class Telesina(Engine):
+class Telesina(pc.PokerTable):
     """Telesina, one hand per state; ``carry`` links the hands of a table."""
 
     name: ClassVar[str] = "telesina"
     title: ClassVar[str] = "Telesina"
-    family: ClassVar[str] = "puntate"
-    min_seats: ClassVar[int] = 2
-    max_seats: ClassVar[int] = 6
 
     # ------------------------------------------------------------------ configuration
 
@@ -377,11 +374,6 @@ class Telesina(Engine):
         pc.start_showdown(state, start, live)
         self._continue_showdown(state, events)
 
-    def _continue_showdown(self, state: State, events: list[Event]) -> None:
-        state["turn"] = pc.next_to_show(state, events, self._show)
-        if state["turn"] is None:
-            self._award(state, events)
-
     def _show(self, state: State, seat: int, events: list[Event], auto: bool = False) -> None:
         key = _k(seat)
         state["show_queue"].remove(seat)
@@ -447,9 +439,6 @@ class Telesina(Engine):
             return list(state["pending"])
         return [state["turn"]] if state["turn"] is not None else []
 
-    def _may_act(self, state: State, seat: int) -> bool:
-        return seat in self.to_act(state)
-
     def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
         """List what this seat may do now (specs with the rules' button names)."""
         if seat not in self.to_act(state):
@@ -467,23 +456,13 @@ class Telesina(Engine):
         if phase == "scopri":
             return [{"type": "scopro", "card": c, "label": "CONFERMA"} for c in state["covered"][_k(seat)]]
         if phase == "mostra":
-            return [{"type": "mostro", "label": "MOSTRO"}, {"type": "nascondo", "label": "NASCONDO"}]
+            return pc.show_specs()
         return pc.betting_specs(state, seat)
 
     # ------------------------------------------------------------------ apply
 
-    def apply(self, state: State, seat: int, action: Action, rng: Rng) -> list[Event]:
-        """Apply one seat's action; raise IllegalAction and change nothing if it is refused."""
-        action, timeout = pc.check_turn(state, seat, action, self._may_act)
+    def _check(self, state: State, seat: int, action: Action) -> None:
         pc.match_spec(self.legal_actions(state, seat), action, TelesinaError)
-        events: list[Event] = []
-        state["_rng"] = rng
-        try:
-            self._do(state, seat, action, events, timeout=timeout)
-            self._auto(state, events)
-        finally:
-            state.pop("_rng", None)
-        return events
 
     def _do(
         self, state: State, seat: int, action: Action, events: list[Event], *, timeout: bool = False
@@ -509,10 +488,7 @@ class Telesina(Engine):
                 self._reveal_choices(state, events)
             return
         if phase == "mostra":
-            if pc.answer_show(state, seat, typ, events, self._show):
-                self._end(state, events)
-            else:
-                self._continue_showdown(state, events)
+            self._answer_show(state, seat, typ, events)
             return
         events.append(pc.apply_bet(state, seat, action))
         b = state["b"]
@@ -624,10 +600,6 @@ class Telesina(Engine):
             out["seat"] = seat
             out["legal"] = self.legal_actions(state, seat)
         return out
-
-    def is_over(self, state: State) -> bool:
-        """Tell whether the hand has ended."""
-        return bool(state["phase"] == "fine")
 
     def outcome(self, state: State) -> dict[str, Any]:
         """Chips per seat, rake, pots awarded, pot carried in and out, the variants played."""
