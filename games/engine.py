@@ -168,6 +168,10 @@ class Engine(ABC):
         """Return what the next hand starts from (dealer, piatto di parol…); None if nothing."""
         return None
 
+    def line_of(self, state: State, seat: int) -> str:
+        """Return the line a seat plays for (its own, unless partners share one: tempo partita)."""
+        return str(seat)
+
     def release_seat(self, carry: dict[str, Any] | None, seat: int) -> tuple[dict[str, Any] | None, int]:
         """A seat leaves the table between hands: return the carry without it and what it takes away.
 

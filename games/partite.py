@@ -624,6 +624,11 @@ class PartiteEngine(Engine):
 
     # -- views ---------------------------------------------------------------------------------
 
+    def line_of(self, state: State, seat: int) -> str:
+        """Return the line of a seat: partners share a line, and its tempo partita (rules 004)."""
+        seats = state["seats"]
+        return str(line_of(seats.index(seat))) if seat in seats else str(seat)
+
     def visible_positions(self, state: State, seat: int | None) -> frozenset[int]:
         """Return the positions whose hands this seat may see (own, carte scoperte, carte viste)."""
         if seat is None:

@@ -499,6 +499,10 @@ def table_start_hand(*, table_id: int) -> bool:
     rt.hand_no += 1
     rt.state = state
     rt.game = engine.name
+    rt.clocks = None
+    if engine.family == "partite" and table.tempo_partita:
+        lines = {engine.line_of(state, s["seat"]) for s in specs}
+        rt.clocks = dict.fromkeys(sorted(lines), table.tempo_partita * 1000)
     rt.ready_deadline = None
     Seat.objects.filter(table=table).update(ready=False)
     hand = Hand.objects.create(
@@ -589,8 +593,13 @@ def _apply(rt: TableRuntime, seat_no: int, action: dict[str, Any], *, automatic:
     """Apply one action to the locked runtime and record it (expects the runtime row locked)."""
     engine = hand_engine(rt)
     assert rt.state is not None
+    was_due = seat_no in engine.to_act(rt.state)
     rng = new_rng()
     events = engine.apply(rt.state, seat_no, action, rng)  # raises, changing nothing, if refused
+    if rt.clocks is not None and was_due and rt.turn_started is not None:
+        line = engine.line_of(rt.state, seat_no)
+        spent = int((timezone.now() - rt.turn_started).total_seconds() * 1000)
+        rt.clocks[line] = max(0, int(rt.clocks.get(line, 0)) - spent)
     hand = Hand.objects.select_for_update().get(table_id=rt.pk, number=rt.hand_no)
     HandStep.objects.create(
         hand=hand,
@@ -641,10 +650,19 @@ def _finish_hand(rt: TableRuntime, engine: Engine, hand: Hand) -> None:
 def _after_change(rt: TableRuntime, engine: Engine, *, events: list[dict[str, Any]] | None = None) -> None:
     """Bump the version, set the next deadline, save, and send views and the deadline after commit."""
     table = rt.table
+    now = timezone.now()
     if rt.state is not None and not engine.is_over(rt.state) and engine.to_act(rt.state):
-        rt.deadline = timezone.now() + timedelta(seconds=table.tempo_giocata)
+        seconds = float(table.tempo_giocata)
+        if rt.clocks is not None:
+            # RULINGS G5: the decision (and a disconnected player's return) gets the smaller of the
+            # tempo giocata and what is left of his line's tempo partita.
+            lines = {engine.line_of(rt.state, s) for s in engine.to_act(rt.state)}
+            seconds = min([seconds, *(int(rt.clocks.get(line, 0)) / 1000 for line in lines)])
+        rt.deadline = now + timedelta(seconds=seconds)
+        rt.turn_started = now
     else:
         rt.deadline = None
+        rt.turn_started = None
     _bump(rt, events=events)
     if rt.deadline is not None:
         table_id, version, eta = rt.pk, rt.version, rt.deadline

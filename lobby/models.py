@@ -86,6 +86,9 @@ class TableRuntime(models.Model):
     carry = models.JSONField(null=True, blank=True)  # what the next hand starts from
     hand_no = models.PositiveIntegerField(default=0)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    # Giochi a partite: what is left of each line's tempo partita (ms), and when the turn began.
+    clocks = models.JSONField(null=True, blank=True)
+    turn_started = models.DateTimeField(null=True, blank=True)
     # Giochi a partite: the "Sono pronto per iniziare" / end-of-match countdown (rules 004, tavoli cash).
     ready_deadline = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)

@@ -45,6 +45,7 @@ def table_payload(
         ],
         "deadline": rt.deadline.isoformat() if rt.deadline else None,
         "ready_deadline": rt.ready_deadline.isoformat() if rt.ready_deadline else None,
+        "clocks": rt.clocks,  # what is left of each line's tempo partita, in ms (giochi a partite)
         "view": None,
         "legal": [],
         "to_act": [],

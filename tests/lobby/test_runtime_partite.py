@@ -106,3 +106,42 @@ def test_leaving_mid_match_abandons_it():
     assert outcome["reason"] == "abbandona" and outcome["forfeit"]["kind"] == "abbandona"
     assert not Seat.objects.filter(table=table, user=users[0]).exists()
     assert wallet_selectors.balance_get(user=users[0])["cash"] < 100_000  # the abandoner paid the match
+
+
+def test_tempo_partita_is_the_lines_clock_and_limits_each_decision():
+    """RULINGS G5: a decision gets min(tempo giocata, what is left of the line's tempo partita)."""
+    from games import registry
+
+    users = [funded_player() for _ in range(2)]
+    table = scopa_table(tempo_giocata=30, tempo_partita=60)
+    seat_players(table, users, buy_in=5_000)
+    for user in users:
+        actions.table_ready(table_id=table.pk, user=user)
+    rt = runtime(table)
+    engine = registry.get("scopa")
+    assert rt.clocks == {"0": 60_000, "1": 60_000}
+    assert (rt.deadline - rt.turn_started).total_seconds() == 30  # min(30 s, 60 s left)
+    first = engine.to_act(rt.state)[0]
+    line = engine.line_of(rt.state, first)
+    # the line thinks for 50 seconds, then plays
+    TableRuntime.objects.filter(pk=table.pk).update(turn_started=timezone.now() - timedelta(seconds=50))
+    user = Seat.objects.get(table=table, number=first).user
+    actions.table_act(
+        table_id=table.pk, user=user, action=engine.sample_action(rt.state, first, SeededRng(1))
+    )
+    rt = runtime(table)
+    assert 0 < rt.clocks[line] <= 10_000  # 60 s less the 50 s (and the moment it took to play)
+    # when that line is to act again, its deadline is what is left of its tempo partita
+    while engine.line_of(rt.state, engine.to_act(rt.state)[0]) != line:
+        seat = engine.to_act(rt.state)[0]
+        other = Seat.objects.get(table=table, number=seat).user
+        actions.table_act(
+            table_id=table.pk, user=other, action=engine.sample_action(rt.state, seat, SeededRng(2))
+        )
+        rt = runtime(table)
+    assert (rt.deadline - rt.turn_started).total_seconds() == rt.clocks[line] / 1000
+    # ... and when it runs out, the timeout loses the match
+    TableRuntime.objects.filter(pk=table.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    assert actions.table_timeout(table_id=table.pk, version=rt.version) == 1
+    outcome = Hand.objects.get(table=table, number=1).outcome
+    assert outcome["reason"] == "tempo_scaduto" and outcome["winner"] != int(line)
