@@ -10,6 +10,7 @@ Every helper works on plain state data with these keys: ``cfg`` (the validated t
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -297,9 +298,6 @@ class PokerTable(Engine):
     def _show(self, state: State, seat: int, events: list[Event], auto: bool = False) -> None:
         raise NotImplementedError
 
-    def _award(self, state: State, events: list[Event]) -> None:
-        raise NotImplementedError
-
     def _end(self, state: State, events: list[Event]) -> None:
         raise NotImplementedError
 
@@ -309,12 +307,60 @@ class PokerTable(Engine):
         if state["turn"] is None:
             self._award(state, events)
 
+    def _award(self, state: State, events: list[Event]) -> None:
+        """Pay every pot to its best shown hands (P4, P12 rake), then end the hand."""
+        self._before_award(state, events)
+        pots = settle_showdown(state)
+        events.append({"type": "piatti", "pots": copy_pots(pots)})
+        state["pots"] = pots
+        state.pop("pots_preview", None)
+        self._end(state, events)
+
+    def _before_award(self, state: State, events: list[Event]) -> None:
+        """A game's own step once every hand is shown or hidden (poker: the giro pazzo trigger)."""
+
+    def _win_uncontested(self, state: State, events: list[Event]) -> None:
+        """Pay every pot to the one seat left in the hand; it may show or hide, then the hand ends."""
+        (winner,) = betting.in_hand(state["b"])
+        pots = settle(state, lambda _e: [winner])
+        events.append({"type": "piatti", "pots": copy_pots(pots), "uncontested": True})
+        state["pots"] = pots
+        if self._has_cards(state) and offer_show(state, winner, events, self._show):
+            return
+        self._end(state, events)
+
+    def _has_cards(self, state: State) -> bool:
+        """Tell whether cards were dealt (a hand can be won before the deal in poker, P10)."""
+        return True
+
     def _answer_show(self, state: State, seat: int, typ: str, events: list[Event]) -> None:
         """Apply a MOSTRO / NASCONDO and go on (an uncontested winner's answer ends the hand)."""
         if answer_show(state, seat, typ, events, self._show):
             self._end(state, events)
         else:
             self._continue_showdown(state, events)
+
+
+def chips_view(b: betting.Betting) -> dict[str, Any]:
+    """The public chips of a view: stacks, this round's bets, each seat's total, the pot, who folded."""
+    return {
+        "stacks": dict(b["stack"]),
+        "bets": dict(b["round"]),
+        "put_in": dict(b["total"]),
+        "pot": betting.pot_total(b),
+        "folded": list(b["folded"]),
+    }
+
+
+def seats_view(state: State, hands: dict[str, Any]) -> dict[str, Any]:
+    """The last keys of a view: the hands as the viewer may see them, sitout, time bank, result."""
+    return {
+        "hands": hands,
+        "hidden": list(state["hidden"]),
+        "sitout": dict(state["sitout"]),
+        "time_bank": dict(state["time_bank"]),
+        "result": copy.deepcopy(state["result"]),
+    }
 
 
 def show_specs() -> list[dict[str, Any]]:

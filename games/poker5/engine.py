@@ -396,29 +396,17 @@ class Poker5(pc.PokerTable):
             {"type": "mostro", "seat": seat, "cards": cards, "auto": auto, "punto": evaluator.describe(value)}
         )
 
-    def _award(self, state: State, events: list[Event]) -> None:
+    def _before_award(self, state: State, events: list[Event]) -> None:
         values = state["values"]
-        cfg = state["cfg"]
         full_shown = any(evaluator.category(values[k]) >= evaluator.FULL for k in state["shown"])
-        if cfg["giro_pazzo"] and not state["giro_pazzo"] and full_shown:
+        if state["cfg"]["giro_pazzo"] and not state["giro_pazzo"] and full_shown:
             # P13: a full or better shown at showdown starts the giro pazzo (not extended inside it)
             state["gp_trigger"] = True
             events.append({"type": "giro_pazzo"})
-        pots = pc.settle_showdown(state)
-        events.append({"type": "piatti", "pots": pc.copy_pots(pots)})
-        state["pots"] = pots
-        state.pop("pots_preview", None)
-        self._end(state, events)
 
-    def _win_uncontested(self, state: State, events: list[Event]) -> None:
-        (winner,) = betting.in_hand(state["b"])
-        pots = pc.settle(state, lambda _e: [winner])
-        events.append({"type": "piatti", "pots": pc.copy_pots(pots), "uncontested": True})
-        state["pots"] = pots
-        # no cards dealt (a parol pot with one of its players present, P10): nothing to show
-        if state["hands"] and pc.offer_show(state, winner, events, self._show):
-            return
-        self._end(state, events)
+    def _has_cards(self, state: State) -> bool:
+        # none dealt when a parol pot has only one of its players present (P10): nothing to show
+        return bool(state["hands"])
 
     def _start_adeguamento(self, state: State, events: list[Event]) -> None:
         b = state["b"]
@@ -814,11 +802,7 @@ class Poker5(pc.PokerTable):
             "seats": list(state["seats"]),
             "players": list(state["players"]),
             "to_act": self.to_act(state),
-            "stacks": dict(b["stack"]),
-            "bets": dict(b["round"]),
-            "put_in": dict(b["total"]),
-            "pot": betting.pot_total(b),
-            "folded": list(b["folded"]),
+            **pc.chips_view(b),
             "min_pair": state["min_pair"],
             "limit": state["cfg"]["limit"],
             "invito": state["cfg"]["invito"],
@@ -830,11 +814,7 @@ class Poker5(pc.PokerTable):
             "variant": state["variant"],
             "changed": dict(state["changed"]),
             "stock_count": len(state["stock"]),
-            "hands": hands,
-            "hidden": list(state["hidden"]),
-            "sitout": dict(state["sitout"]),
-            "time_bank": dict(state["time_bank"]),
-            "result": copy.deepcopy(state["result"]),
+            **pc.seats_view(state, hands),
         }
         if seat is not None:
             out["seat"] = seat

@@ -385,21 +385,6 @@ class Telesina(pc.PokerTable):
             ev["vele"] = list(state["best"][key]["vele"])
         events.append(ev)
 
-    def _award(self, state: State, events: list[Event]) -> None:
-        pots = pc.settle_showdown(state)
-        events.append({"type": "piatti", "pots": pc.copy_pots(pots)})
-        state["pots"] = pots
-        state.pop("pots_preview", None)
-        self._end(state, events)
-
-    def _win_uncontested(self, state: State, events: list[Event]) -> None:
-        (winner,) = betting.in_hand(state["b"])
-        pots = pc.settle(state, lambda _e: [winner])
-        events.append({"type": "piatti", "pots": pc.copy_pots(pots), "uncontested": True})
-        state["pots"] = pots
-        if not pc.offer_show(state, winner, events, self._show):
-            self._end(state, events)
-
     def _end(self, state: State, events: list[Event], *, carry_pot: bool = False) -> None:
         b = state["b"]
         carried = pc.close_hand(state, carry_pot=carry_pot)  # carried: only after the inviti went back
@@ -572,11 +557,7 @@ class Telesina(pc.PokerTable):
             "players": list(state["players"]),
             "to_act": self.to_act(state),
             "chosen": [int(k) for k in state["choices"]],
-            "stacks": dict(b["stack"]),
-            "bets": dict(b["round"]),
-            "put_in": dict(b["total"]),
-            "pot": betting.pot_total(b),
-            "folded": list(b["folded"]),
+            **pc.chips_view(b),
             "limit": state["cfg"]["limit"],
             "invito": state["cfg"]["invito"],
             "vele": layout.as_dict() if layout else None,
@@ -590,11 +571,7 @@ class Telesina(pc.PokerTable):
             "first": state["first"],
             "showing": dict(state["showing"]),
             "stock_count": len(state["stock"]),
-            "hands": hands,
-            "hidden": list(state["hidden"]),
-            "sitout": dict(state["sitout"]),
-            "time_bank": dict(state["time_bank"]),
-            "result": copy.deepcopy(state["result"]),
+            **pc.seats_view(state, hands),
         }
         if seat is not None:
             out["seat"] = seat
