@@ -1,11 +1,18 @@
-"""Table conventions shared by the giochi a puntate of the poker family (Poker 5 carte, Telesina).
+"""The poker family's one implementation of what its games share (Poker 5 carte, Telesina).
 
-Both engines call these helpers (seat specs, table options, the invito round, the betting
-buttons, P11 showdown order, P14 sitout and timeout, the time bank), so that each rule lives in one
-place; where the games differ for a rules reason the helper takes a parameter (documented there).
-Every helper works on plain state data with these keys: ``cfg`` (the validated table options), ``b`` (the
-``games.betting`` state), ``order``, ``prefs``, ``sitout``, ``missed``, ``time_bank``,
-``pending``.
+Both engines call these helpers, so that each rule lives in one place: table options and seat
+specs, seat order (G2), the time bank (G5), the invito round (P14, P15), the turn check and spec
+matching (G6), the betting buttons and their automatic decision (P6, P9, P14), P11 showdown order
+and showing, settlement with rake (P4, P12; pots, limits and odd chips are ``games.betting``), the
+hand's result and the common parts of a view. ``PokerTable`` is the engine frame both subclass
+(``apply``, ``timeout_action``, the showdown queue, award). Where the games differ for a rules
+reason a helper takes a parameter or a hook, documented there (poker's PAROL, opening and blind
+buttons, P5/P7/P10; its giro pazzo trigger, P13; the cards of its cambio).
+
+Every helper works on plain state data with these keys: ``cfg`` (the validated table options),
+``b`` (the ``games.betting`` state), ``seats``, ``order``, ``prefs``, ``sitout``, ``missed``,
+``time_bank``, ``pending``, ``turn``, ``phase``; at showdown ``values``, ``shown``, ``hidden``,
+``show_queue``, ``allin_raisers``, ``pots``.
 """
 
 from __future__ import annotations
@@ -276,6 +283,28 @@ class PokerTable(Engine):
         finally:
             state.pop("_rng", None)
         return events
+
+    def timeout_action(self, state: State, seat: int) -> Action:
+        """Return the automatic decision of the rules for this seat (P14; hide at showdown).
+
+        No invito (sitout), NASCONDO, BUSSO or else PASSO in a betting round; the decisions of a
+        game's own phases come from ``_own_timeout``.
+        """
+        phase = state["phase"]
+        if phase == "invito":
+            return {"type": "sitout"}
+        if phase == "mostra":
+            return {"type": "nascondo"}
+        own = self._own_timeout(state, seat)
+        return own if own is not None else betting_timeout(self._betting_specs(state, seat))
+
+    def _own_timeout(self, state: State, seat: int) -> Action | None:
+        """The automatic decision in a phase of the game's own, None in a betting round."""
+        return None
+
+    def _betting_specs(self, state: State, seat: int) -> list[dict[str, Any]]:
+        """The betting buttons of this seat (a game adds its own, see poker)."""
+        return betting_specs(state, seat)
 
     def is_over(self, state: State) -> bool:
         """Tell whether the hand has ended."""

@@ -22,7 +22,10 @@ chosen amount equals it. Any action may carry ``"timeout": True`` (what ``timeou
 sent by the runtime's clock): in a betting phase the seat then goes sitout (P14).
 
 Other public helpers: ``use_time_bank(state, seat, seconds)`` (G5: the bank never regenerates and
-travels in ``carry``) and ``register_giro_pazzo_variant`` (P13, for Telesina).
+travels in ``carry``) and ``register_giro_pazzo_variant`` (P13, for Telesina). What Poker 5 carte
+shares with Telesina (table options, invito, betting buttons, turn checks, showdown, settlement,
+timeout) is ``games.poker_common``, whose ``PokerTable`` this engine subclasses; this module keeps
+only poker's own rules (buio, opening, cambio, parol, giro pazzo).
 
 ``outcome``: ``chips`` per seat after the hand, ``rake``, ``pots`` (amount, eligible, winners,
 shares, rake), ``carried_in`` / ``carried_out`` (a pot not won: nobody opened, piatto di parol),
@@ -765,22 +768,17 @@ class Poker5(pc.PokerTable):
             self._do(state, seat, action, events)
         raise RuntimeError("poker5: automatic decisions do not terminate")  # pragma: no cover
 
-    def timeout_action(self, state: State, seat: int) -> Action:
-        """Return the automatic decision of the rules for this seat (P14; hide at showdown)."""
+    def _own_timeout(self, state: State, seat: int) -> Action | None:
         phase = state["phase"]
         if phase == "variante":
             return {"type": "variante", "variant": "classica"}
-        if phase == "invito":
-            return {"type": "sitout"}
         if phase == "parol":
             return {"type": "passo"}
         if phase == "buio":
             return {"type": "dai_carte"}
         if phase == "cambio":
             return {"type": "cambio", "cards": []}
-        if phase == "mostra":
-            return {"type": "nascondo"}
-        return pc.betting_timeout(self._betting_specs(state, seat))
+        return None
 
     # ------------------------------------------------------------------ views and results
 

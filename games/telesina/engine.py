@@ -442,7 +442,7 @@ class Telesina(pc.PokerTable):
             return [{"type": "scopro", "card": c, "label": "CONFERMA"} for c in state["covered"][_k(seat)]]
         if phase == "mostra":
             return pc.show_specs()
-        return pc.betting_specs(state, seat)
+        return self._betting_specs(state, seat)
 
     # ------------------------------------------------------------------ apply
 
@@ -510,20 +510,15 @@ class Telesina(pc.PokerTable):
                 self._do(state, seat, action, events)
         raise RuntimeError("telesina: automatic decisions do not terminate")  # pragma: no cover
 
-    def timeout_action(self, state: State, seat: int) -> Action:
-        """Return the automatic decision of the rules for this seat (P14, T5; hide at showdown)."""
+    def _own_timeout(self, state: State, seat: int) -> Action | None:
         phase = state["phase"]
         if phase == "scelta":
             vele, dist = dealer_choices(state["cfg"], state["prefs"][_k(seat)])
             v, d = default_choice(vele, dist, state["prefs"][_k(seat)])
             return {"type": "scelta", "vele": v, "distribuzione": d}
-        if phase == "invito":
-            return {"type": "sitout"}
         if phase == "scopri":
             return {"type": "scopro", "card": state["covered"][_k(seat)][-1]}  # T5: the newest card
-        if phase == "mostra":
-            return {"type": "nascondo"}
-        return pc.betting_timeout(pc.betting_specs(state, seat))
+        return None
 
     # ------------------------------------------------------------------ views and results
 
