@@ -259,6 +259,17 @@ def spec_matches(spec: dict[str, Any], action: Action) -> bool:
     return True
 
 
+def may_act(state: State, seat: int) -> bool:
+    """Tell whether ``seat`` must decide now: among the pending seats, else the one whose turn it is."""
+    if state["phase"] == "fine":
+        return False
+    pending = state["pending"]
+    if pending:
+        return seat in pending
+    turn = state["turn"]
+    return turn is not None and turn == seat
+
+
 class PokerTable(Engine):
     """What every poker-family engine does the same way: the frame of ``apply`` and the showdown.
 
@@ -270,6 +281,8 @@ class PokerTable(Engine):
     family: ClassVar[str] = "puntate"
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 6
+
+    _may_act = staticmethod(may_act)  # a game whose to_act is not pending/turn overrides it
 
     def apply(self, state: State, seat: int, action: Action, rng: Rng) -> list[Event]:
         """Apply one seat's action; raise IllegalAction and change nothing if it is refused."""
@@ -309,9 +322,6 @@ class PokerTable(Engine):
     def is_over(self, state: State) -> bool:
         """Tell whether the hand has ended."""
         return bool(state["phase"] == "fine")
-
-    def _may_act(self, state: State, seat: int) -> bool:
-        return seat in self.to_act(state)
 
     def _check(self, state: State, seat: int, action: Action) -> None:
         raise NotImplementedError
@@ -528,7 +538,7 @@ def apply_bet(state: State, seat: int, action: dict[str, Any]) -> Event:
     """
     b = state["b"]
     typ = action["type"]
-    amount = int(action.get("amount", 0))
+    amount = action.get("amount", 0)  # an int: the specs allow nothing else
     ev: Event = {"type": typ, "seat": seat}
     if typ == "passo":
         betting.act(b, seat, "fold")

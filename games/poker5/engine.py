@@ -503,7 +503,7 @@ class Poker5(pc.PokerTable):
 
     def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
         """List what this seat may do now (specs with the rules' button names)."""
-        if not _may_act(state, seat):
+        if not pc.may_act(state, seat):
             return []
         return self._legal(state, seat)
 
@@ -611,9 +611,6 @@ class Poker5(pc.PokerTable):
         return all(b["stack"][str(s)] > 0 for s in betting.in_hand(b))
 
     # ------------------------------------------------------------------ apply
-
-    def _may_act(self, state: State, seat: int) -> bool:
-        return _may_act(state, seat)
 
     def _check(self, state: State, seat: int, action: Action) -> None:
         if action["type"] == "cambio" and state["phase"] == "cambio":  # checked here, no spec list
@@ -877,17 +874,6 @@ def _previous(seats: list[int], seat: int) -> int:
     """The seat before ``seat`` (which must be in ``seats``), counter-clockwise."""
     ordered = sorted(seats)
     return ordered[ordered.index(seat) - 1]
-
-
-def _may_act(state: State, seat: int) -> bool:
-    """Tell whether ``seat`` is in ``to_act(state)`` without building the list."""
-    if state["phase"] == "fine":
-        return False
-    pending = state["pending"]
-    if pending:
-        return seat in pending
-    turn = state["turn"]
-    return turn is not None and turn == seat
 
 
 _spec_matches = pc.spec_matches  # its former place (tests/poker5/test_poker5_speedups.py)

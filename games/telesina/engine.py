@@ -446,6 +446,10 @@ class Telesina(pc.PokerTable):
 
     # ------------------------------------------------------------------ apply
 
+    def _may_act(self, state: State, seat: int) -> bool:
+        # in the covered-card choice a seat that has chosen waits for the others (see to_act)
+        return seat in self.to_act(state)
+
     def _check(self, state: State, seat: int, action: Action) -> None:
         pc.match_spec(self.legal_actions(state, seat), action, TelesinaError)
 
