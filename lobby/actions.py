@@ -34,6 +34,7 @@ from lobby.errors import (
     TableClosed,
 )
 from lobby.models import ChatMessage, Hand, HandPlayer, HandStep, Seat, Table, TableRuntime, WaitingEntry
+from lobby.replay import ENGINE_SPEC_KEYS
 from piattaforma.actions import audit_record, preferences_get
 from piattaforma.models import User
 from wallet import actions as wallet_actions
@@ -462,6 +463,10 @@ def _seat_specs(rt: TableRuntime, seats: list[Seat]) -> list[dict[str, Any]]:
                 "user_id": seat.user_id,
                 "nickname": seat.user.nickname,
                 "session_ref": seat.session_ref,
+                # a newcomer has not been dealt in at this table since he sat down (banker rules)
+                "new": not HandPlayer.objects.filter(
+                    hand__table=table, user=seat.user, hand__started_at__gte=seat.joined_at
+                ).exists(),
             }
         )
     return specs
@@ -477,22 +482,31 @@ def table_start_hand(*, table_id: int) -> bool:
     engine = next_hand_engine(rt)
     if engine.family == "partite" and not _partite_ready(rt):
         return False
+    # Every seated player is dealt in, sitout ones flagged: the engine applies its own rules to
+    # them (poker asks no invito of them at a cash table; a chemin banker in sitout collects his
+    # banco). Players leaving at the end of the hand are not dealt in.
     seats = list(
-        Seat.objects.filter(table=table, status=Seat.Status.PLAYING, leave_after_hand=False)
-        .select_related("user")
-        .order_by("number")
+        Seat.objects.filter(table=table, leave_after_hand=False).select_related("user").order_by("number")
     )
-    # Giochi a partite: a match starts only for players who can pay the perdita massima (C1).
-    needed = max(1, table.perdita_massima) if engine.family == "partite" else 1
-    specs = [s for s in _seat_specs(rt, seats) if s["chips"] >= needed]
-    if len(specs) < max(table.min_players, engine.min_seats):
+    if engine.family == "partite":
+        # a match starts only for players who can pay the perdita massima (C1)
+        specs = [s for s in _seat_specs(rt, seats) if s["chips"] >= max(1, table.perdita_massima)]
+    else:
+        # chips at the table, or money the game holds for the seat across hands (a banco)
+        specs = [
+            s
+            for s in _seat_specs(rt, seats)
+            if s["chips"] > 0 or engine.release_seat(rt.carry, s["seat"])[1] > 0
+        ]
+    active = [s for s in specs if not s["sitout"]]
+    if len(active) < max(table.min_players, engine.min_seats):
         if rt.state is not None:
             rt.state = None
             rt.deadline = None
             _bump(rt)
         return False
     rng = new_rng()
-    engine_specs = [{k: s[k] for k in ("seat", "chips", "sitout", "prefs")} for s in specs]
+    engine_specs = [{k: s[k] for k in ENGINE_SPEC_KEYS} for s in specs]
     config = engine_config(table)
     carry_in = rt.carry
     state = engine.new(config, engine_specs, rng, carry_in)
@@ -511,10 +525,7 @@ def table_start_hand(*, table_id: int) -> bool:
         game=engine.name,
         config=config,
         carry_in=carry_in,
-        seats=[
-            {k: s[k] for k in ("seat", "chips", "sitout", "prefs", "user_id", "nickname", "session_ref")}
-            for s in specs
-        ],
+        seats=[{k: s[k] for k in (*ENGINE_SPEC_KEYS, "user_id", "nickname", "session_ref")} for s in specs],
         start_draws=rng.draws,
         deck_log=state.get("deck_log", []),
     )
@@ -628,12 +639,14 @@ def _finish_hand(rt: TableRuntime, engine: Engine, hand: Hand) -> None:
     hand.ended_at = timezone.now()
     hand.save(update_fields=["outcome", "deck_log", "ended_at"])
     rt.carry = engine.carry(rt.state)
-    dealt = {s["seat"] for s in hand.seats}
+    # Seats the game's own rules stand up at a cash table (missed banco turns, P15...).
+    stand_up = {int(n) for n in outcome.get("stand_up", [])}
+    Seat.objects.filter(table_id=rt.pk, number__in=stand_up).update(leave_after_hand=True)
     for seat in Seat.objects.filter(table_id=rt.pk).select_related("table"):
         wallet_actions.table_rebuys_credit(table_session_ref=seat.session_ref, realm=rt.table.realm)
         if seat.leave_after_hand:
             _stand_up(rt, seat)
-        elif seat.number not in dealt and seat.status == Seat.Status.SITOUT:
+        elif seat.status == Seat.Status.SITOUT:
             seat.missed_hands += 1
             seat.save(update_fields=["missed_hands"])
             if _must_stand_up(rt.table, seat):

@@ -9,6 +9,9 @@ from games import registry
 from games.rng import ReplayRng
 from lobby.models import Hand
 
+# What of a seat the engine receives when a hand is dealt (lobby.actions) and replayed (here).
+ENGINE_SPEC_KEYS = ("seat", "chips", "sitout", "prefs", "new")
+
 
 def replay_hand(hand: Hand) -> list[dict[str, Any]]:
     """Return the engine state at the start of the hand and after each step, replayed exactly.
@@ -17,7 +20,7 @@ def replay_hand(hand: Hand) -> list[dict[str, Any]]:
     difference from what was played raises (``ReplayError`` or the engine's own error).
     """
     engine = registry.get(hand.game)
-    specs = [{k: s[k] for k in ("seat", "chips", "sitout", "prefs")} for s in hand.seats]
+    specs = [{k: s[k] for k in ENGINE_SPEC_KEYS if k in s} for s in hand.seats]
     state = engine.new(hand.config, specs, ReplayRng(hand.start_draws), hand.carry_in)
     states = [copy.deepcopy(state)]
     for step in hand.steps.order_by("seq"):

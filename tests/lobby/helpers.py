@@ -73,11 +73,13 @@ def runtime(table: Table) -> TableRuntime:
 
 
 def play_hand_randomly(
-    table: Table, rng: SeededRng, on_step=None, max_steps: int = 500, skip_user=None
+    table: Table, rng: SeededRng, on_step=None, max_steps: int = 500, skip_user=None, abandon_after=None
 ) -> int:
     """Play the running hand to its end with random legal actions of the seats to act.
 
     ``skip_user``'s decisions are left to the clock: his deadline is expired and the timeout applied.
+    ``abandon_after``: random play can reach a rummy position nobody can ever close; after that
+    many moves the seat to act abandons (giochi a partite), which ends the match by the rules.
     """
     for step in range(max_steps):
         rt = runtime(table)
@@ -86,6 +88,9 @@ def play_hand_randomly(
             return step
         seat_no = engine.to_act(rt.state)[0]
         seat = Seat.objects.get(table=table, number=seat_no)
+        if abandon_after is not None and step >= abandon_after:
+            actions.table_act(table_id=table.pk, user=seat.user, action={"type": "abbandona"})
+            continue
         if skip_user is not None and seat.user_id == skip_user.pk:
             TableRuntime.objects.filter(pk=table.pk).update(deadline=timezone.now() - timedelta(seconds=1))
             actions.table_timeout(table_id=table.pk, version=rt.version)
