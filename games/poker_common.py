@@ -59,6 +59,15 @@ TABLE_DEFAULTS: dict[str, Any] = {
 k = str
 
 
+def table_prefs(prefs: dict[str, Any]) -> dict[str, Any]:
+    """A seat's preferences at every poker-family table (automatic invito, P11 show); bad ones: defaults."""
+    show = prefs.get("mostra_nascondi", "chiedi")
+    return {
+        "invito_automatico": prefs.get("invito_automatico", False) is True,
+        "mostra_nascondi": show if show in SHOW_PREFS else "chiedi",
+    }
+
+
 def validate_table(
     config: dict[str, Any], extra: dict[str, Any], *, bools: tuple[str, ...] = ()
 ) -> dict[str, Any]:
@@ -318,6 +327,22 @@ class PokerTable(Engine):
     def _betting_specs(self, state: State, seat: int) -> list[dict[str, Any]]:
         """The betting buttons of this seat (a game adds its own, see poker)."""
         return betting_specs(state, seat)
+
+    def outcome(self, state: State) -> dict[str, Any]:
+        """Chips per seat, rake, pots awarded, pot carried in and out (chips conserve with these)."""
+        if state["phase"] != "fine":
+            raise IllegalAction("La mano non è terminata")
+        res = state["result"]
+        out = {
+            **res,
+            "chips": dict(res["chips"]),
+            "pots": copy_pots(res["pots"]),
+            "sitout": list(res["sitout"]),
+            "stand_up": list(res["stand_up"]),
+        }
+        if "handoff" in res:  # poker's giro pazzo (P13)
+            out["handoff"] = dict(res["handoff"])
+        return out
 
     def is_over(self, state: State) -> bool:
         """Tell whether the hand has ended."""

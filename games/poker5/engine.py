@@ -819,18 +819,6 @@ class Poker5(pc.PokerTable):
                 out["punto"] = evaluator.describe(evaluator.evaluate(mine, state["low"]))
         return out
 
-    def outcome(self, state: State) -> dict[str, Any]:
-        """Chips per seat, rake, pots awarded, pot carried in and out (chips conserve with these)."""
-        if state["phase"] != "fine":
-            raise IllegalAction("La mano non è terminata")
-        res = state["result"]
-        return {
-            **res,
-            "chips": dict(res["chips"]),
-            "pots": pc.copy_pots(res["pots"]),
-            "sitout": list(res["sitout"]),
-        }
-
     def carry(self, state: State) -> dict[str, Any] | None:
         """What the next hand starts from: dealer, minimum, carried pot, parol, giro pazzo, time bank."""
         if state["phase"] != "fine":
@@ -862,12 +850,7 @@ def _can_open(hand: tuple[str, ...], min_pair: str, low: str) -> bool:
 def _prefs(prefs: Any) -> dict[str, Any]:
     """The seat's preferences as given (a variant plug-in reads its own keys), the poker keys checked."""
     prefs = prefs if isinstance(prefs, dict) else {}
-    show = prefs.get("mostra_nascondi", "chiedi")
-    return {
-        **prefs,
-        "invito_automatico": prefs.get("invito_automatico", False) is True,
-        "mostra_nascondi": show if show in pc.SHOW_PREFS else "chiedi",
-    }
+    return {**prefs, **pc.table_prefs(prefs)}
 
 
 def _previous(seats: list[int], seat: int) -> int:

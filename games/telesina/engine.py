@@ -84,12 +84,10 @@ class TelesinaError(IllegalAction):
 def seat_prefs(prefs: Any) -> dict[str, Any]:
     """A seat's Telesina preferences (keys of ``games.options``), unknown or bad values as defaults."""
     prefs = prefs if isinstance(prefs, dict) else {}
-    show = prefs.get("mostra_nascondi", "chiedi")
     vele = prefs.get("vele_preferite", "")
     dist = prefs.get("distribuzione_preferita", "")
     return {
-        "invito_automatico": prefs.get("invito_automatico", False) is True,
-        "mostra_nascondi": show if show in pc.SHOW_PREFS else "chiedi",
+        **pc.table_prefs(prefs),
         "vele_preferite": vele if vele in LAYOUTS else "",
         "usa_sempre_vele": prefs.get("usa_sempre_vele", False) is True,
         "distribuzione_preferita": dist if dist in DISTRIBUZIONI else "",
@@ -576,13 +574,6 @@ class Telesina(pc.PokerTable):
             out["seat"] = seat
             out["legal"] = self.legal_actions(state, seat)
         return out
-
-    def outcome(self, state: State) -> dict[str, Any]:
-        """Chips per seat, rake, pots awarded, pot carried in and out, the variants played."""
-        if state["phase"] != "fine":
-            raise IllegalAction("La mano non è terminata")
-        result: dict[str, Any] = copy.deepcopy(state["result"])
-        return result
 
     def carry(self, state: State) -> dict[str, Any] | None:
         """What the next hand starts from: dealer, a pot still waiting, time bank, missed hands."""
