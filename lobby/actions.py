@@ -18,7 +18,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games import registry
-from games.engine import Engine, EngineError
+from games.engine import Engine
 from games.rng import RecordingRng, SystemRng
 from lobby import bots, broadcast, settlement
 from lobby.errors import (
@@ -178,7 +178,9 @@ def table_sit(*, table_id: int, user: User, seat_no: int, buy_in: int, idempoten
     )
     try:
         with transaction.atomic():
-            seat = Seat.objects.create(table=table, number=seat_no, user=user, session_ref=session_ref)
+            seat = Seat.objects.create(
+                table=table, number=seat_no, user=user, session_ref=session_ref, time_bank=table.time_bank
+            )
     except IntegrityError:
         raise SeatTaken() from None
     WaitingEntry.objects.filter(table=table, user=user).delete()
@@ -267,7 +269,8 @@ def tables_remove_player(user: User) -> None:
     Registered in ``piattaforma.hooks`` by the lobby's AppConfig.
     """
     WaitingEntry.objects.filter(user=user).delete()
-    for table_id in Seat.objects.filter(user=user).values_list("table_id", flat=True):
+    # tables in primary-key order, as every lock of several rows (no deadlock between two of these)
+    for table_id in Seat.objects.filter(user=user).order_by("table_id").values_list("table_id", flat=True):
         rt = _lock(table_id)
         seat = _seat_of(rt, user)
         if not (_hand_running(rt) and seat.number in _dealt_seats(rt)):
@@ -607,6 +610,13 @@ def _apply(rt: TableRuntime, seat_no: int, action: dict[str, Any], *, automatic:
     was_due = seat_no in engine.to_act(rt.state)
     rng = new_rng()
     events = engine.apply(rt.state, seat_no, action, rng)  # raises, changing nothing, if refused
+    if rt.bank_seat is not None and rt.bank_seat == seat_no and rt.bank_started is not None:
+        used = int((timezone.now() - rt.bank_started).total_seconds())
+        banked = Seat.objects.filter(table_id=rt.pk, number=seat_no).first()
+        if banked is not None:
+            banked.time_bank = 0 if automatic else max(0, banked.time_bank - used)
+            banked.save(update_fields=["time_bank"])
+        rt.bank_seat = rt.bank_started = None
     if rt.clocks is not None and was_due and rt.turn_started is not None:
         line = engine.line_of(rt.state, seat_no)
         spent = int((timezone.now() - rt.turn_started).total_seconds() * 1000)
@@ -709,15 +719,23 @@ def table_timeout(*, table_id: int, version: int) -> int:
         return 0
     engine = hand_engine(rt)
     assert rt.state is not None
+    due = engine.to_act(rt.state)
+    if rt.bank_seat is None and len(due) == 1:
+        seat = Seat.objects.filter(table_id=rt.pk, number=due[0]).first()
+        if seat is not None and seat.time_bank > 0:
+            # RULINGS G5: the decision goes on, on the seat's time bank (what is left of it).
+            now = timezone.now()
+            rt.bank_seat, rt.bank_started = seat.number, now
+            rt.deadline = now + timedelta(seconds=seat.time_bank)
+            _bump(rt)
+            table_id, version, eta = rt.pk, rt.version, rt.deadline
+            transaction.on_commit(lambda: _schedule_deadline(table_id, version, eta))
+            return 0
     applied = 0
-    for seat_no in list(engine.to_act(rt.state)):
+    for seat_no in list(due):
         if engine.is_over(rt.state) or seat_no not in engine.to_act(rt.state):
             continue
-        action = engine.timeout_action(rt.state, seat_no)
-        try:
-            _apply(rt, seat_no, action, automatic=True)
-        except EngineError:  # an engine whose timeout action is refused is a bug; never loop on it
-            raise
+        _apply(rt, seat_no, engine.timeout_action(rt.state, seat_no), automatic=True)
         applied += 1
         if engine.family == "puntate":
             Seat.objects.filter(table_id=rt.pk, number=seat_no).update(
@@ -792,6 +810,7 @@ def table_cancel_hand(*, table_id: int, actor: User, reason: str) -> bool:
     rt.carry = hand.carry_in
     rt.state = None
     rt.deadline = None
+    rt.bank_seat = rt.bank_started = None
     _bump(rt)
     audit_record(
         actor=actor, action="table.cancel_hand", target=rt.table, reason=reason, data={"hand": hand.number}

@@ -89,6 +89,9 @@ class TableRuntime(models.Model):
     # Giochi a partite: what is left of each line's tempo partita (ms), and when the turn began.
     clocks = models.JSONField(null=True, blank=True)
     turn_started = models.DateTimeField(null=True, blank=True)
+    # The seat deciding on its time bank now, and since when (RULINGS G5).
+    bank_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    bank_started = models.DateTimeField(null=True, blank=True)
     # Giochi a partite: the "Sono pronto per iniziare" / end-of-match countdown (rules 004, tavoli cash).
     ready_deadline = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -116,6 +119,7 @@ class Seat(models.Model):
     leave_after_hand = models.BooleanField(default=False)
     ready = models.BooleanField(default=False)  # giochi a partite: "Sono pronto per iniziare"
     connections = models.PositiveSmallIntegerField(default=0)  # open sockets of this player here
+    time_bank = models.PositiveIntegerField(default=0)  # seconds left; never regenerates in a session (G5)
     away = models.BooleanField(default=False)  # sitout because every connection dropped
     sitout_since = models.DateTimeField(null=True, blank=True)
     missed_hands = models.PositiveSmallIntegerField(default=0)

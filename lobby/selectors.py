@@ -40,12 +40,14 @@ def table_payload(
                 "status": s.status,
                 "leaving": s.leave_after_hand,
                 "ready": s.ready,
+                "time_bank": s.time_bank,
             }
             for s in seats
         ],
         "deadline": rt.deadline.isoformat() if rt.deadline else None,
         "ready_deadline": rt.ready_deadline.isoformat() if rt.ready_deadline else None,
-        "clocks": rt.clocks,  # what is left of each line's tempo partita, in ms (giochi a partite)
+        "clocks": rt.clocks,
+        "bank_seat": rt.bank_seat,  # what is left of each line's tempo partita, in ms (giochi a partite)
         "view": None,
         "legal": [],
         "to_act": [],

@@ -11,7 +11,7 @@ from games import registry
 from lobby import actions
 from lobby.errors import StaleVersion
 from lobby.models import HandStep, Seat, TableRuntime
-from tests.lobby.helpers import funded_player, poker_table, runtime, seat_players
+from tests.lobby.helpers import concrete, funded_player, poker_table, runtime, seat_players
 
 pytestmark = pytest.mark.django_db
 
@@ -129,3 +129,33 @@ def test_two_actions_racing_exactly_one_applies():
     assert len(results) == 2 and results.count("ok") == 1, results
     assert runtime(table).version == rt.version + 1
     assert HandStep.objects.count() == 1
+
+
+def test_time_bank_extends_a_decision_once_and_never_regenerates():
+    """RULINGS G5: after the tempo giocata the seat decides on its time bank, which only shrinks."""
+    users = [funded_player() for _ in range(2)]
+    table = poker_table(time_bank=60)
+    seat_players(table, users)
+    assert actions.table_start_hand(table_id=table.pk)
+    engine = registry.get("poker5")
+    # everyone puts the invito but one seat, whose decision times out
+    rt = runtime(table)
+    due = engine.to_act(rt.state)
+    for seat_no in due[1:]:
+        seat = Seat.objects.get(table=table, number=seat_no)
+        spec = next(a for a in engine.legal_actions(rt.state, seat_no) if a["label"] == "INVITO")
+        actions.table_act(table_id=table.pk, user=seat.user, action=concrete(spec))
+        rt = runtime(table)
+    slow = engine.to_act(rt.state)[0]
+    rt = expire(table)
+    assert actions.table_timeout(table_id=table.pk, version=rt.version) == 0  # on the time bank now
+    rt = runtime(table)
+    assert rt.bank_seat == slow and (rt.deadline - rt.bank_started).total_seconds() == 60
+    # he decides after 20 seconds of bank: 40 are left for the rest of the session
+    TableRuntime.objects.filter(pk=table.pk).update(bank_started=timezone.now() - timedelta(seconds=20))
+    spec = next(a for a in engine.legal_actions(rt.state, slow) if a["label"] == "INVITO")
+    slow_user = Seat.objects.get(table=table, number=slow).user
+    actions.table_act(table_id=table.pk, user=slow_user, action=concrete(spec))
+    assert Seat.objects.get(table=table, number=slow).time_bank in (39, 40)
+    assert runtime(table).bank_seat is None
+    assert HandStep.objects.filter(automatic=True).count() == 0
