@@ -11,7 +11,8 @@ from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.urls import path
+from django.urls import path, reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from games import registry
@@ -137,7 +138,7 @@ class TableAdmin(admin.ModelAdmin):
 
 @admin.register(Hand, site=site)
 class HandAdmin(admin.ModelAdmin):
-    list_display = ("table", "number", "game", "started_at", "ended_at", "cancelled")
+    list_display = ("table", "number", "game", "started_at", "ended_at", "cancelled", "replay_link")
     list_filter = ("game", "cancelled")
     search_fields = ("table__name",)
     readonly_fields = [f.name for f in Hand._meta.fields]
@@ -150,6 +151,12 @@ class HandAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+    @admin.display(description=_("Replay"))
+    def replay_link(self, obj: Hand) -> str:
+        return format_html(
+            '<a href="{}">{}</a>', reverse("backoffice:lobby_hand_replay", args=[obj.pk]), _("Replay")
+        )
 
     def get_urls(self) -> list[Any]:
         return [

@@ -103,6 +103,8 @@ def test_staff_replays_a_hand_in_the_back_office(client):
     play_hand_randomly(table, SeededRng(8))
     hand = Hand.objects.get(table=table)
     client.force_login(UserFactory(role=roles.STAFF))
+    listing = client.get("/backoffice/lobby/hand/")
+    assert f"/backoffice/lobby/hand/{hand.pk}/replay/" in listing.content.decode()
     page = client.get(f"/backoffice/lobby/hand/{hand.pk}/replay/?step=1")
     assert page.status_code == 200 and "Passo 1" in page.content.decode()
     client.force_login(UserFactory(role=roles.MODERATORS))
