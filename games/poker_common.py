@@ -344,6 +344,22 @@ class PokerTable(Engine):
             out["handoff"] = dict(res["handoff"])
         return out
 
+    def carry(self, state: State) -> dict[str, Any] | None:
+        """What the next hand starts from: dealer, a pot still waiting, time bank, missed hands.
+
+        Poker's carry also has the opening minimum, the parol players and the giro pazzo (P5, P10,
+        P13); a Telesina deal of the giro pazzo answers with the same keys (``games.telesina``).
+        """
+        if state["phase"] != "fine":
+            return None
+        c = state["carry_out"]
+        out = {**c, "time_bank": dict(c["time_bank"]), "missed": dict(c["missed"])}
+        if c.get("parol"):
+            out["parol"] = {"seats": list(c["parol"]["seats"])}
+        if "handoff" in c:
+            out["handoff"] = dict(c["handoff"])
+        return out
+
     def is_over(self, state: State) -> bool:
         """Tell whether the hand has ended."""
         return bool(state["phase"] == "fine")

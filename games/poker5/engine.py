@@ -819,18 +819,6 @@ class Poker5(pc.PokerTable):
                 out["punto"] = evaluator.describe(evaluator.evaluate(mine, state["low"]))
         return out
 
-    def carry(self, state: State) -> dict[str, Any] | None:
-        """What the next hand starts from: dealer, minimum, carried pot, parol, giro pazzo, time bank."""
-        if state["phase"] != "fine":
-            return None
-        c = state["carry_out"]
-        out = {**c, "time_bank": dict(c["time_bank"]), "missed": dict(c["missed"])}
-        if c["parol"]:
-            out["parol"] = {"seats": list(c["parol"]["seats"])}
-        if "handoff" in c:
-            out["handoff"] = dict(c["handoff"])
-        return out
-
 
 # ---------------------------------------------------------------------- helpers
 

@@ -575,13 +575,6 @@ class Telesina(pc.PokerTable):
             out["legal"] = self.legal_actions(state, seat)
         return out
 
-    def carry(self, state: State) -> dict[str, Any] | None:
-        """What the next hand starts from: dealer, a pot still waiting, time bank, missed hands."""
-        if state["phase"] != "fine":
-            return None
-        out: dict[str, Any] = copy.deepcopy(state["carry_out"])
-        return out
-
 
 def state_dead(carry: dict[str, Any]) -> int:
     """The dead money a hand starts with: a pot carried from an earlier hand."""
