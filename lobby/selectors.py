@@ -100,9 +100,24 @@ def lobby_tables() -> list[dict[str, Any]]:
                 "min_buy_in": table.min_buy_in,
                 "max_buy_in": table.max_buy_in,
                 "realm": table.realm,
+                "stakes": stakes_label(table, engine.family),
             }
         )
     return out
+
+
+def stakes_label(table: Table, family: str) -> str:
+    """The stakes as the lobby shows them: posta and punto (partite), invito and limit (puntate)."""
+    from wallet.money import format_eur
+
+    if family == "partite":
+        return f"Posta {format_eur(table.posta_partita)} · Punto {format_eur(table.posta_unitaria)}"
+    parts = []
+    if "invito" in table.config:
+        parts.append(f"Invito {format_eur(int(table.config['invito']))}")
+    if "limit" in table.config:
+        parts.append(str(table.config["limit"]))
+    return " · ".join(parts)
 
 
 def table_info(table: Table) -> dict[str, Any]:

@@ -22,6 +22,7 @@ def test_lobby_lists_tables_with_live_counts(client):
     data = client.get("/lobby/tavoli.json").json()
     row = next(t for t in data["tables"] if t["id"] == table.pk)
     assert row["seated"] == 1 and row["seats"] == 4 and row["title"] == "Poker 5 carte all'italiana"
+    assert row["stakes"] == "Invito € 1,00 · PL" and "Invito € 1,00 · PL" in page.content.decode()
 
 
 def test_sit_and_leave_through_the_table_page(client):
