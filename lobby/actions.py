@@ -196,14 +196,10 @@ def table_leave(*, table_id: int, user: User) -> dict[str, Any]:
     rt = _lock(table_id)
     seat = _seat_of(rt, user)
     if _hand_running(rt) and seat.number in _dealt_seats(rt):
-        seat.leave_after_hand = True
-        seat.save(update_fields=["leave_after_hand"])
-        if hand_engine(rt).family == "partite":
-            # "Abbandona": leaving a match in progress loses it as a timeout would (rules 004);
-            # the match settles now and the seat stands up with what is left of the credit.
-            _apply(rt, seat.number, {"type": "abbandona"}, automatic=False)
+        abandoned = hand_engine(rt).family == "partite"
+        _leave_during_hand(rt, seat)
+        if abandoned:
             return {"left": True, "abandoned": True}
-        _bump(rt)
         return {"left": False, "after_hand": True}
     amount = _stand_up(rt, seat)
     return {"left": True, "amount": amount}
@@ -276,18 +272,29 @@ def tables_remove_player(user: User) -> None:
         if not (_hand_running(rt) and seat.number in _dealt_seats(rt)):
             _stand_up(rt, seat)
             continue
-        engine = hand_engine(rt)
-        seat.leave_after_hand = True
-        seat.status = Seat.Status.SITOUT
-        seat.sitout_since = timezone.now()
-        seat.save(update_fields=["leave_after_hand", "status", "sitout_since"])
-        assert rt.state is not None
-        if engine.family == "partite":
-            _apply(rt, seat.number, {"type": "abbandona"}, automatic=True)
-        elif seat.number in engine.to_act(rt.state):
-            _apply(rt, seat.number, engine.timeout_action(rt.state, seat.number), automatic=True)
-        else:
-            _bump(rt)
+        _leave_during_hand(rt, seat)
+
+
+def _leave_during_hand(rt: TableRuntime, seat: Seat) -> None:
+    """A player leaves in the middle of a hand (expects the runtime row locked).
+
+    Gioco a partite: "Abbandona" — the match is lost as on a timeout and settles now (rules 004).
+    Gioco a puntate: "Esci dal tavolo" — he goes sitout at once and any decision he owes is the
+    automatic one (check if he may, else fold: P14); his credit settles with the hand, then he
+    stands up with it. Standing up before the settlement would return chips still in the pot.
+    """
+    engine = hand_engine(rt)
+    assert rt.state is not None
+    seat.leave_after_hand = True
+    seat.status = Seat.Status.SITOUT
+    seat.sitout_since = timezone.now()
+    seat.save(update_fields=["leave_after_hand", "status", "sitout_since"])
+    if engine.family == "partite":
+        _apply(rt, seat.number, {"type": "abbandona"}, automatic=False)
+    elif seat.number in engine.to_act(rt.state):
+        _apply(rt, seat.number, engine.timeout_action(rt.state, seat.number), automatic=True)
+    else:
+        _bump(rt)
 
 
 def tables_sessions_in_hand(user: User) -> set[str]:

@@ -118,15 +118,21 @@ def test_leaving_mid_hand_waits_for_the_end_and_cashes_out():
     table = poker_table()
     seats = seat_players(table, users)
     actions.table_start_hand(table_id=table.pk)
+    engine = registry.get("poker5")
+    owed = seats[0].number in engine.to_act(runtime(table).state)
     result = actions.table_leave(table_id=table.pk, user=users[0])
     assert result == {"left": False, "after_hand": True}
+    seat = Seat.objects.get(table=table, user=users[0])
+    assert seat.status == Seat.Status.SITOUT and seat.leave_after_hand  # out of the hand at once
+    if owed:  # the decision he owed was taken for him, without waiting for his clock
+        assert HandStep.objects.filter(seat=seats[0].number, automatic=True).exists()
+        assert seats[0].number not in engine.to_act(runtime(table).state)
     play_hand_randomly(table, SeededRng(1))
     assert not Seat.objects.filter(table=table, user=users[0]).exists()
     final = Hand.objects.get(table=table, number=1).outcome["chips"][str(seats[0].number)]
     assert credit(seats[0]) == 0  # the account is closed and empty...
-    assert (
-        wallet_selectors.balance_get(user=users[0])["cash"] == 90_000 + final
-    )  # ...its credit is on the conto
+    # ...and its credit is back on the conto
+    assert wallet_selectors.balance_get(user=users[0])["cash"] == 90_000 + final
 
 
 def test_no_hand_without_players():
