@@ -95,6 +95,14 @@ function renderState(msg) {
     b.addEventListener("click", () => socket.send(JSON.stringify({ type: "ready" })));
     box.append(b);
   }
+  if (mySeat && mySeat.status === "sitout" && !mySeat.leaving) {
+    const back = document.createElement("button");
+    back.type = "button";
+    back.dataset.role = "back";
+    back.textContent = "SONO TORNATO";
+    back.addEventListener("click", () => socket.send(JSON.stringify({ type: "sitout", sitout: false })));
+    box.append(back);
+  }
   for (const spec of msg.legal) {
     const b = document.createElement("button");
     b.type = "button";
