@@ -8,13 +8,13 @@ deadlock error, no lost update, reconciliation clean.
 from __future__ import annotations
 
 import random
-import threading
 from collections import defaultdict
 
 import pytest
-from django.db import connection, connections
+from django.db import connection
 
 from tests.factories import UserFactory
+from tests.wallet.conftest import run_in_threads
 from wallet import actions, selectors
 from wallet.models import Account, AccountKind, Realm
 
@@ -61,38 +61,18 @@ def test_parallel_transfers_keep_exact_balances():
                 expected[accounts[args]] -= 1_000
     # every fifth worker replays another worker's keys: idempotency must hold under concurrency
     plans.append(plans[0][:20])
-    errors: list[BaseException] = []
-    barrier = threading.Barrier(len(plans))
 
-    def run(plan):
-        try:
-            barrier.wait()
-            for op, args, key in plan:
-                if op == "transfer":
-                    src, dst, amount = args
-                    actions.ledger_transfer(
-                        source_id=src, destination_id=dst, amount=amount, idempotency_key=key
-                    )
-                else:
-                    actions.tournament_enter(
-                        user=users[args],
-                        tournament_ref="hammer",
-                        pool_quota=800,
-                        rake=200,
-                        idempotency_key=key,
-                    )
-        except BaseException as exc:  # reported by the main thread
-            errors.append(exc)
-        finally:
-            connections.close_all()
+    def step(item):
+        op, args, key = item
+        if op == "transfer":
+            src, dst, amount = args
+            actions.ledger_transfer(source_id=src, destination_id=dst, amount=amount, idempotency_key=key)
+        else:
+            actions.tournament_enter(
+                user=users[args], tournament_ref="hammer", pool_quota=800, rake=200, idempotency_key=key
+            )
 
-    threads = [threading.Thread(target=run, args=(plan,)) for plan in plans]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=50)
-    assert not any(t.is_alive() for t in threads), "a worker is stuck (deadlock?)"
-    assert errors == []
+    run_in_threads(plans, step, timeout=50)
     for pk in accounts:
         assert Account.objects.get(pk=pk).balance == START + expected[pk]
     assert selectors.tournament_pool_get(tournament_ref="hammer") == 800 * entries

@@ -14,10 +14,10 @@ import threading
 import uuid
 
 import pytest
-from django.db import IntegrityError, connection, connections, transaction
+from django.db import IntegrityError, connection, transaction
 
 from tests.factories import UserFactory
-from tests.wallet.conftest import ledger_snapshot
+from tests.wallet.conftest import ledger_snapshot, run_in_threads
 from wallet import actions, selectors
 from wallet.errors import (
     AccountClosed,
@@ -262,34 +262,20 @@ def test_concurrent_transfers_in_both_directions_stay_exact():
         plans.append(plan)
     done: list[tuple[int, int, int]] = []
     refused: list[str] = []
-    errors: list[BaseException] = []
     lock = threading.Lock()
-    barrier = threading.Barrier(len(plans))
 
-    def run(plan):
+    def step(item):
+        a, b, amount, key = item
         try:
-            barrier.wait()
-            for a, b, amount, key in plan:
-                try:
-                    actions.ledger_transfer(source_id=a, destination_id=b, amount=amount, idempotency_key=key)
-                except InsufficientFunds:
-                    with lock:
-                        refused.append(key)
-                    continue
-                with lock:
-                    done.append((a, b, amount))
-        except BaseException as exc:  # reported by the main thread
-            errors.append(exc)
-        finally:
-            connections.close_all()
+            actions.ledger_transfer(source_id=a, destination_id=b, amount=amount, idempotency_key=key)
+        except InsufficientFunds:
+            with lock:
+                refused.append(key)
+            return
+        with lock:
+            done.append((a, b, amount))
 
-    threads = [threading.Thread(target=run, args=(plan,)) for plan in plans]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=60)
-    assert not any(t.is_alive() for t in threads), "a worker is stuck (deadlock?)"
-    assert errors == []
+    run_in_threads(plans, step)
     assert len(done) + len(refused) == 240
     expected = dict.fromkeys(pks, 2_000)
     for a, b, amount in done:
