@@ -20,24 +20,42 @@ Decisions taken here where the rules are silent (documented where they are appli
   number dealt in, wrapping round (the same reading as ``games.settemezzo``).
 * The last coup of a taglia is the first coup dealt after the 200th card has left the sabot; the
   sabot is reshuffled (all 312 cards) before the next deal.
-* The betting window is one declaration per punta, visible to all as it is placed; the window
-  closes when every punta has declared. Then the rules' priorities decide: banco solo (the ferito
-  first, then per la mano), banco e rispetto (keeps the partial bets placed before it), tavolo,
-  tavolo e tavolo, partial bets in priority order. A partial bet that crosses the posta is cut to
-  what is left; the others are annulled. Tavolo is half the posta rounded down; with tavolo e
-  tavolo an odd cent stays uncovered.
+* The betting window is one declaration per punta (which he may later raise, below), visible to
+  all as it is placed; the window closes when every punta has declared (and the banker, if asked,
+  has answered). Then the rules' priorities decide: banco solo (the ferito first, then per la
+  mano), banco e rispetto (keeps the partial bets placed before it), tavolo, tavolo e tavolo,
+  partial bets in priority order. A partial bet that crosses the posta is cut to what is left;
+  the others are annulled. Tavolo is half the posta rounded down; with tavolo e tavolo an odd
+  cent stays uncovered.
 * The banker's cards are covered for everyone, the banker too, until the punta has decided
   ("Le carte del banchiere non possono essere viste…"). A banker's 8 or 9 batte automatically.
   With 8 or 9 the punta's only play is BATTO (battuta automatica makes it without waiting).
 * "Dimezzare … non oltre il 3° banco": once per banco, after one of its first three winning coups.
 * Rake (cash tables): each winner pays floor(vincita × 2 × rake %) when a coup is settled; the
   banker's vincita is the sum of the bets he won, the punta's is his bet.
-* The banker's choices after a win (continuo, dimezzo, aumento, passo la mano) are taken at the end
-  of the winning coup, before the next betting window opens. During the window he is asked again
-  (TENGO IL BANCO / PASSO LA MANO) only when someone calls banco (solo or e rispetto), as the
-  rules' example says; dimezzo and aumento are not offered inside the window. A declared bet is
-  final, except that a punta who loses the cards to a later bet is asked again: MANTENGO or
-  RITIRO LA PUNTATA (the "10 secondi per ritirare la sua puntata"; timeout: keep it).
+* A punta who has declared a partial bet, PASSO or withdrawn his bet keeps "il diritto … di
+  chiedere il banco da solo o il tavolo" while the window is open (someone has still to declare,
+  or the banker is asked): he may raise to BANCO, BANCO E RISPETTO or TAVOLO (a second tavolo is
+  tavolo e tavolo), and a tavolo or a banco e rispetto may be raised to a mode of higher priority.
+  These are optional buttons of a seat that is not in ``to_act`` (the window does not wait for
+  them). The raise replaces his declaration and counts from the moment it is made; with banco e
+  rispetto he keeps his own partial bet and covers the difference, so his bet is the posta less
+  the other punte's partial bets. A partial bet cannot be changed to another partial bet.
+* The banker's choices after a win (continuo, dimezzo, aumento, passo la mano) are offered at the
+  end of the winning coup, and, "anche durante il tempo a disposizione delle puntate", again in the
+  next window as optional buttons: PASSO LA MANO whenever the banco has won a coup (and he is asked
+  TENGO IL BANCO / PASSO LA MANO when someone calls banco, as the rules' example says); DIMEZZO
+  (once per banco, within its first three wins) and AUMENTO only if he chose CONTINUO after the win,
+  once, until the cards are dealt (the choice after a win is one choice, taken at the end of the
+  coup or in the window). A posta changed inside the window annuls the declarations placed so far
+  and every punta declares again on the new posta (a bet is a share of the posta; the rules are
+  silent). A declared bet cannot be lowered, except that a punta who loses the cards to a later bet
+  is asked again: MANTENGO or RITIRO LA PUNTATA (the "10 secondi per ritirare la sua puntata";
+  timeout: keep it), or raise it.
+* Simplifications that remain: the window closes as soon as nobody is due, not when its time runs
+  out, so a raise or the banker's choice must come before the last declaration; a partial bet is
+  not raised to a larger partial bet nor lowered ("la puntata è libera" is read as one declaration
+  plus the raises above); banco e rispetto keeps the partial bets, not a tavolo placed before it.
 * When a seguito banco ends (the punta wins, stallo withdrawn, no new seguito), the turn resumes
   right of the banker who first passed the hand (the "anchor"), as the seguito paragraph says.
 * A banker who is sitout (or has left) when a coup starts ends his banco: he collects (or is paid
@@ -74,6 +92,10 @@ from games.rng import Rng, choice, shuffled
 SHOE_SIZE = 312
 LAST_COUP_AFTER = 200
 DIMEZZO_MAX_WINS = 3
+# Priority of a declaration (lower is higher): what a punta may still raise to (rules: "banco solo",
+# "banco e rispetto", "tavolo", then partial bets).
+RAISE_RANK = {"banco": 0, "rispetto": 1, "tavolo": 2}
+RAISABLE = ("punto", "passo", "ritirata", "rispetto", "tavolo")
 
 DEFAULT_CONFIG: dict[str, Any] = {
     "mode": "cash",  # "cash" or "torneo"
@@ -413,6 +435,7 @@ class ChemindeferEngine(Engine):
             "wins": 0,
             "coups": 0,
             "halved": False,
+            "ritocco": False,  # he chose CONTINUO after a win: he may still dimezzare/aumentare once
             "members": list(state["order"]),
         }
         if seat not in state["played"]:
@@ -473,7 +496,7 @@ class ChemindeferEngine(Engine):
         specs: list[dict[str, Any]] = []
         if chips >= posta:
             specs.append(_spec("banco"))
-        partial = sum(d["amount"] for d in state["decl"].values() if d["mode"] == "punto")
+        partial = self._others_partial(state, seat)
         if partial and partial < posta and chips >= posta - partial:
             specs.append(_spec("rispetto"))
         half = posta // 2
@@ -485,13 +508,44 @@ class ChemindeferEngine(Engine):
             specs.append(_spec("passo"))
         return specs
 
+    def _others_partial(self, state: State, seat: int) -> int:
+        """Return the partial bets declared by the other punte (banco e rispetto keeps them)."""
+        return sum(d["amount"] for s, d in state["decl"].items() if d["mode"] == "punto" and s != str(seat))
+
+    def _raise_specs(self, state: State, seat: int) -> list[dict[str, Any]]:
+        """Return the raises still open to a punta who has declared (banco solo / e rispetto / tavolo)."""
+        current = state["decl"].get(str(seat), {}).get("mode")
+        if current not in RAISABLE or seat not in self._eligible_punte(state):
+            return []
+        rank = RAISE_RANK.get(current, len(RAISE_RANK))
+        return [sp for sp in self._bet_specs(state, seat) if RAISE_RANK.get(sp["type"], rank) < rank]
+
+    def _banker_window_specs(self, state: State) -> list[dict[str, Any]]:
+        """Return the banker's choices inside the window: dimezzo / aumento / passo la mano after a win."""
+        banco = state["banco"]
+        specs: list[dict[str, Any]] = []
+        if banco.get("ritocco"):
+            specs = [sp for sp in self._decision_specs(state) if sp["type"] in ("dimezzo", "aumento")]
+        if banco["wins"] >= 1:
+            specs.append(_spec("passo_mano"))
+        return specs
+
+    def _optional_specs(self, state: State, seat: int) -> list[dict[str, Any]]:
+        """Return the buttons of a seat the window does not wait for (raises, the banker's choices)."""
+        if state["phase"] != PUNTATE:  # at rest the window is open (it closes as soon as nobody is due)
+            return []
+        if seat == state["banker"]:
+            return self._banker_window_specs(state)
+        return self._raise_specs(state, seat)
+
     def _declare(self, state: State, seat: int, action: Action, events: list[Event]) -> None:
         kind = action["type"]
         posta = state["posta"]
+        raised = str(seat) in state["decl"]
         if kind == "banco":
             amount = posta
         elif kind == "rispetto":
-            amount = posta - sum(d["amount"] for d in state["decl"].values() if d["mode"] == "punto")
+            amount = posta - self._others_partial(state, seat)
         elif kind == "tavolo":
             amount = posta // 2
         elif kind == "punto":
@@ -501,7 +555,7 @@ class ChemindeferEngine(Engine):
         before = self._provisional_receiver(state)
         state["decl"][str(seat)] = {"mode": kind, "amount": amount, "seq": state["seq"]}
         state["seq"] += 1
-        events.append({"type": "puntata", "seat": seat, "mode": kind, "amount": amount})
+        events.append({"type": "puntata", "seat": seat, "mode": kind, "amount": amount, "rialzo": raised})
         after = self._provisional_receiver(state)
         if kind in ("banco", "rispetto") and state["banco"]["wins"] >= 1 and state["banker_asked"] is None:
             # "Se, ad esempio, un giocatore chiama banco, il banchiere avrà comunque 10 secondi di tempo
@@ -584,6 +638,7 @@ class ChemindeferEngine(Engine):
             state["ultimo"] = True  # the last coup of the taglia; reshuffle before the next deal
             state["reshuffle"] = True
             events.append({"type": "ultimo_colpo"})
+        state["banco"]["ritocco"] = False  # the choice after a win lasts until the cards are dealt
         state["deck_log"].append(list(state["shoe"]))
         c1, c2, c3, c4 = (self._draw(state) for _ in range(4))
         state["punta"] = [c1, c3]  # first and third card to the punta, second and fourth to the banker
@@ -679,6 +734,7 @@ class ChemindeferEngine(Engine):
         state["posta"] = 2 * won - rake
         state["rake"] += rake
         state["banco"]["wins"] += 1
+        state["banco"]["ritocco"] = True
         if state["mode"] == "banco":
             state["ferito"] = state["receiver"]  # covered the whole banco alone and lost
         state["result"] = "banco"
@@ -705,21 +761,28 @@ class ChemindeferEngine(Engine):
         specs.append(_spec("passo_mano"))
         return specs
 
-    def _decide(self, state: State, action: Action, events: list[Event]) -> None:
-        kind = action["type"]
+    def _change_posta(self, state: State, action: Action, events: list[Event]) -> None:
+        """DIMEZZO (half the posta back to the banker's credit) or AUMENTO (credit into the posta)."""
         banker = state["banker"]
         seat = state["seats"][str(banker)]
-        if kind == "dimezzo":
+        if action["type"] == "dimezzo":
             half = state["posta"] // 2
             state["posta"] -= half
             seat["chips"] += half
             state["banco"]["halved"] = True
             events.append({"type": "dimezzo", "seat": banker, "incasso": half, "posta": state["posta"]})
-        elif kind == "aumento":
-            seat["chips"] -= action["amount"]
-            state["posta"] += action["amount"]
+        else:
             amount = action["amount"]
+            seat["chips"] -= amount
+            state["posta"] += amount
             events.append({"type": "aumento", "seat": banker, "amount": amount, "posta": state["posta"]})
+        state["banco"]["ritocco"] = False
+
+    def _decide(self, state: State, action: Action, events: list[Event]) -> None:
+        kind = action["type"]
+        banker = state["banker"]
+        if kind in ("dimezzo", "aumento"):
+            self._change_posta(state, action, events)
         if kind != "passo_mano":
             events.append({"type": "continuo", "seat": banker, "posta": state["posta"]})
             self._end_coup(state)
@@ -849,9 +912,9 @@ class ChemindeferEngine(Engine):
         return []
 
     def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
-        """List the buttons of this seat now."""
+        """List the buttons of this seat now (optional ones too: raises and the banker's choices)."""
         if seat not in self.to_act(state):
-            return []
+            return self._optional_specs(state, seat)
         phase = state["phase"]
         if phase == ACCETTA:
             chips = state["seats"][str(seat)]["chips"]
@@ -861,9 +924,10 @@ class ChemindeferEngine(Engine):
             return specs
         if phase == PUNTATE:
             if seat == state["banker"]:
-                return [_spec("tengo"), _spec("passo_mano")]
+                window = [sp for sp in self._banker_window_specs(state) if sp["type"] != "passo_mano"]
+                return [_spec("tengo"), _spec("passo_mano"), *window]
             if state["decl"].get(str(seat), {}).get("reopen"):
-                return [_spec("mantengo"), _spec("ritiro_puntata")]
+                return [_spec("mantengo"), _spec("ritiro_puntata"), *self._raise_specs(state, seat)]
             return self._bet_specs(state, seat)
         if phase == STALLO:
             return [_spec("ritiro"), _spec("attendo")]
@@ -911,7 +975,7 @@ class ChemindeferEngine(Engine):
         """Apply one decision; refused ones raise and change nothing."""
         if state["phase"] == OVER:
             raise HandOver()
-        if seat not in self.to_act(state):
+        if seat not in self.to_act(state) and not self._optional_specs(state, seat):
             raise NotYourTurn()
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise UnknownAction()
@@ -948,6 +1012,12 @@ class ChemindeferEngine(Engine):
                 state["decl"][str(seat)] = {"mode": FORFAIT, "amount": 0, "seq": state["seq"]}
                 state["seq"] += 1
                 events.append({"type": "puntata", "seat": seat, "mode": FORFAIT, "amount": 0})
+            elif seat == state["banker"] and kind in ("dimezzo", "aumento"):
+                self._change_posta(state, action, events)
+                # The declarations were shares of the old posta: they are annulled, all declare again.
+                state["decl"] = {}
+                state["banker_asked"] = None
+                events.append({"type": "puntate_annullate", "posta": state["posta"]})
             elif seat == state["banker"]:
                 state["banker_asked"] = "done"
                 if kind == "passo_mano":

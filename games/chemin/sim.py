@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from games import cards
-from games.chemin.engine import FORFAIT, ChemindeferEngine
+from games.chemin.engine import FORFAIT, PUNTATE, ChemindeferEngine
 from games.engine import Action, SeatSpec, State
 from games.rng import Rng
 
@@ -22,13 +22,30 @@ def pick(state: State, seat: int, rng: Rng) -> Action:
     return ENGINE.sample_action(state, seat, rng)
 
 
+def optional_seats(state: State) -> list[int]:
+    """Return the seats with buttons the coup does not wait for (raises, the banker in the window)."""
+    if state["phase"] != PUNTATE:
+        return []
+    acting = ENGINE.to_act(state)
+    return [s for s in state["order"] if s not in acting and ENGINE.legal_actions(state, s)]
+
+
+def choose(state: State, rng: Rng) -> tuple[int, Action]:
+    """Pick who acts and what: a seat due (``pick``), or now and then an optional button."""
+    optional = optional_seats(state)
+    if optional and rng.randbelow(4) == 0:
+        seat = optional[rng.randbelow(len(optional))]
+        return seat, ENGINE.sample_action(state, seat, rng)
+    acting = ENGINE.to_act(state)
+    seat = acting[rng.randbelow(len(acting))]
+    return seat, pick(state, seat, rng)
+
+
 def play_coup(state: State, rng: Rng, hook: Hook | None = None, max_steps: int = 500) -> State:
     """Play a coup to its end with random decisions; ``hook`` sees the state after every action."""
     steps = 0
     while not ENGINE.is_over(state):
-        acting = ENGINE.to_act(state)
-        seat = acting[rng.randbelow(len(acting))]
-        action = pick(state, seat, rng)
+        seat, action = choose(state, rng)
         ENGINE.apply(state, seat, action, rng)
         if hook is not None:
             hook(state, seat, action)
@@ -96,6 +113,7 @@ def banco_carry(
         "wins": extra.pop("wins", 0),
         "coups": extra.pop("coups", 0),
         "halved": extra.pop("halved", False),
+        "ritocco": extra.pop("ritocco", False),
         "members": members,
         "posta": posta,
         "garage": extra.pop("garage", 0),
@@ -114,4 +132,14 @@ def banco_carry(
     }
 
 
-__all__ = ["FORFAIT", "banco_carry", "next_seats", "pick", "play_coup", "rigged_shoe", "session"]
+__all__ = [
+    "FORFAIT",
+    "banco_carry",
+    "choose",
+    "next_seats",
+    "optional_seats",
+    "pick",
+    "play_coup",
+    "rigged_shoe",
+    "session",
+]

@@ -635,7 +635,8 @@ def test_a_punta_who_loses_the_cards_may_withdraw_his_bet():
     act(state, 3, "punto", amount=400)
     act(state, 2, "punto", amount=600)  # now 2 gets the cards: 3 is asked again
     assert sorted(E.to_act(state)) == [3, 4]
-    assert types(E.legal_actions(state, 3)) == ["mantengo", "ritiro_puntata"]
+    # he may also raise it (banco e rispetto keeps 2's 600: 3 covers 1000 - 600 = 400)
+    assert types(E.legal_actions(state, 3)) == ["mantengo", "ritiro_puntata", "banco", "rispetto", "tavolo"]
     assert E.timeout_action(state, 3) == {"type": "mantengo"}
     act(state, 3, "ritiro_puntata")
     act(state, 4, "passo")

@@ -10,7 +10,7 @@ import pytest
 
 from games import cards
 from games.chemin.engine import OVER, ChemindeferEngine
-from games.chemin.sim import next_seats, pick
+from games.chemin.sim import choose, next_seats, pick
 from games.engine import IllegalAction, dumps, loads, private_to
 from games.rng import SeededRng
 
@@ -109,9 +109,8 @@ def run_session(seed, coups, config, deep=True):
             if E.is_over(state):
                 break
             assert E.to_act(state)
-            acting = E.to_act(state)
-            seat = acting[rng.randbelow(len(acting))]
-            events = E.apply(state, seat, pick(state, seat, rng), rng)
+            seat, action = choose(state, rng)  # a seat due, or now and then an optional button
+            events = E.apply(state, seat, action, rng)
             if deep:
                 check_events(state, events)
         assert state["phase"] == OVER and E.to_act(state) == []
