@@ -25,6 +25,8 @@ add up to 10). Options (table config ``opts``):
   with the seat's pref ``chiamata_fuori_automatica`` off, that seat gets the action
   ``chiama_fuori`` instead when it leads right after taking.
 * ``carte_viste``: the previous tricks; the honours declared and cards accused still in hand;
+  what follows for certain from the draws, plays and declarations (``known_holdings``: cards
+  certainly in another hand, "evidenziate", and declared suit counts "shown as such");
   in spizzichino, once the stock is out, both hands face up. ``carte_scoperte``: partners see each
   other's hand.
 """
@@ -34,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.cards import SUITS, rank, suit
+from games.cards import SUITS, italian_deck, rank, suit
 from games.engine import HandOver, IllegalAction, UnknownAction
 from games.tricks import TRESETTE_RULES, State, TrickDeal, key
 
@@ -357,9 +359,95 @@ class TresetteDeal(TrickDeal):
                 out[k] = cards
         return out
 
+    def known_holdings(
+        self, d: State, visible: frozenset[int]
+    ) -> tuple[dict[str, list[str]], dict[str, dict[str, int]]]:
+        """What a viewer who sees the ``visible`` hands can be certain of in the other hands.
+
+        Carte viste (rules 004: "le carte in mano agli altri giocatori in base alle dichiarazioni
+        effettuate"; spizzichino: "in base alle pescate e alle giocate precedenti"). Inputs are only
+        what this viewer knows: the visible hands, every trick played, the shown cards (draws,
+        accusi, declared honours still in hand), the declared counts, the hand and stock sizes.
+        The unknown cards of each suit lie in the hidden part of the other hands or in the stock;
+        per holder and suit we keep bounds on how many it holds: 0 when the seat once failed to
+        follow that suit (its hidden cards cannot gain that suit: draws are shown), exact when a
+        declared count ("Ho il 3 quinto") less the cards of the suit it has played since says so;
+        then row (holder size) and column (unknown cards of the suit) sums are propagated to a
+        fixpoint. Sound (everything returned is certain), not complete (a deeper case analysis
+        could occasionally find more).
+
+        Returns the cards certainly in each other hand, beyond the shown ones, and the number of
+        cards of a suit each other hand holds whenever it is known exactly (shown ones included).
+        """
+        hands = d["hands"]
+        shown = self.shown_cards(d, True)
+        seats = [s for s in d["order"] if s not in visible]
+        played = [c for t in d["history"] for _, c in t["plays"]] + [c for _, c in d["trick"]]
+        known = set(played)
+        for s in d["order"]:
+            known.update(hands[key(s)] if s in visible else shown.get(key(s), []))
+        unknown = {x: [c for c in italian_deck() if suit(c) == x and c not in known] for x in SUITS}
+        holders = [key(s) for s in seats] + ["stock"]
+        total = {key(s): len(hands[key(s)]) - len(shown.get(key(s), [])) for s in seats}
+        total["stock"] = len(d["stock"])
+        lo = {h: dict.fromkeys(SUITS, 0) for h in holders}
+        hi = {h: {x: min(total[h], len(unknown[x])) for x in SUITS} for h in holders}
+        tricks = [t["plays"] for t in d["history"]] + ([d["trick"]] if d["trick"] else [])
+        for plays in tricks:
+            led = suit(plays[0][1])
+            for s, c in plays[1:]:
+                if suit(c) != led and key(s) in hi:
+                    hi[key(s)][led] = 0  # did not follow suit: void then, and draws are shown
+        for rec in d["declarations"]:
+            k, x = key(rec["seat"]), rec["suit"]
+            if not rec["ho"] or k not in hi:
+                continue
+            since = tricks[rec["trick"] :]
+            left = rec["count"] - sum(1 for plays in since for s, c in plays if key(s) == k and suit(c) == x)
+            exact = left - sum(1 for c in shown.get(k, []) if suit(c) == x)
+            lo[k][x] = hi[k][x] = exact
+        changed = True
+        while changed:
+            changed = False
+            for h in holders:
+                for x in SUITS:
+                    row_hi = sum(hi[h][y] for y in SUITS if y != x)
+                    row_lo = sum(lo[h][y] for y in SUITS if y != x)
+                    col_hi = sum(hi[g][x] for g in holders if g != h)
+                    col_lo = sum(lo[g][x] for g in holders if g != h)
+                    new_lo = max(lo[h][x], total[h] - row_hi, len(unknown[x]) - col_hi)
+                    new_hi = min(hi[h][x], total[h] - row_lo, len(unknown[x]) - col_lo)
+                    if (new_lo, new_hi) != (lo[h][x], hi[h][x]):
+                        lo[h][x], hi[h][x], changed = new_lo, new_hi, True
+        certain: dict[str, list[str]] = {}
+        counts: dict[str, dict[str, int]] = {}
+        for s in seats:
+            k = key(s)
+            cards = [c for x in SUITS if unknown[x] and lo[k][x] == len(unknown[x]) for c in unknown[x]]
+            if cards:
+                certain[k] = cards
+            exact = {
+                x: lo[k][x] + sum(1 for c in shown.get(k, []) if suit(c) == x)
+                for x in SUITS
+                if lo[k][x] == hi[k][x]
+            }
+            if exact:
+                counts[k] = exact
+        return certain, counts
+
     def view(self, d: State, visible: frozenset[int], carte_viste: bool) -> dict[str, Any]:
-        """The common trick view plus accusi, declarations and the viewer's pending declaration."""
+        """The common trick view plus accusi, declarations and the viewer's pending declaration.
+
+        With carte viste also ``inferred`` (cards certainly in another hand, to be highlighted)
+        and ``suit_counts`` (cards of a suit another hand certainly holds), see ``known_holdings``.
+        """
         v = super().view(d, visible, carte_viste)
+        if carte_viste and not d["over"]:
+            certain, counts = self.known_holdings(d, visible)
+            if certain:
+                v["inferred"] = certain
+            if counts:
+                v["suit_counts"] = counts
         v["accusi"] = {k: list(c) for k, c in d["accusi"].items() if c}
         v["declarations"] = [dict(r) for r in d["declarations"]]
         pending = {key(p): dict(d["pending"][key(p)]) for p in sorted(visible) if key(p) in d["pending"]}

@@ -154,7 +154,7 @@ def test_random_matches_heavy_checks(game: str, fmt: str) -> None:
         play_checked(game, fmt, seed, heavy=True)
 
 
-@pytest.mark.parametrize("fmt", ("testa_a_testa", "coppie"))
+@pytest.mark.parametrize("fmt", FORMATS)
 @pytest.mark.parametrize("game", GAMES)
 def test_thousand_random_matches(game: str, fmt: str) -> None:
     """A thousand complete matches per game and format: cards accounted for, reports consistent."""

@@ -125,6 +125,12 @@ def check_views(engine: Any, st: dict[str, Any]) -> None:
         if seat is not None:
             for p in visible_positions(st, seat):
                 allowed |= set(st["deal"]["hands"][str(p)])
+        # Tresette a carte viste: cards inferred from draws, plays and declarations; they must be
+        # in that hand (that they follow from public facts only: test_tresette_viste.py).
+        inferred = view.get("deal", {}).get("inferred", {}) if isinstance(view.get("deal"), dict) else {}
+        for k, cards in inferred.items():
+            assert set(cards) <= set(st["deal"]["hands"][k]), (seat, k, cards)
+            allowed |= set(cards)
         leaked = cards_in(view) - allowed
         assert not leaked, (seat, leaked)
 
