@@ -145,6 +145,8 @@ def test_pages_render_in_italian(client):
         response = client.get(reverse(name))
         assert response.status_code == 200
         assert 'lang="it"' in response.content.decode()
+    page = client.get(reverse("password_reset")).content.decode()
+    assert "<h1>Reimposta la password</h1>" in page and 'name="email"' in page
 
 
 def test_english_is_the_second_language(client):
