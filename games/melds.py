@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from games.cards import RANKS, SUITS, is_joker
@@ -290,6 +291,12 @@ def extend_options(meld: Meld, cards: Sequence[str], rules: MeldRules) -> list[M
     """
     if not cards:
         return []
+    # fast refusal (same answer as the full search below): a card that cannot stand for another
+    # joins a sequence only in its suit and a combination only of its rank
+    kind = meld["kind"]
+    for c in cards:
+        if not is_matta(c, rules) and (c[1] != meld["suit"] if kind == SEQ else c[0] != meld["rank"]):
+            return []
     if meld["kind"] == SET:
         combined = [*meld["cards"], *cards]
         options = set_options(combined, rules)
@@ -469,7 +476,13 @@ def meld_hints(hand: Sequence[str], rules: MeldRules) -> list[list[str]]:
                     if run[-1] + 2 in present:
                         out.append([*cards, wild, present[run[-1] + 2]])
             pos = run[-1] + 1
-    return [h for h in out if _multiset_ok(h, hand) and meld_options(h, rules)]
+    return [h for h in out if _multiset_ok(h, hand) and _can_meld(tuple(h), rules)]
+
+
+@lru_cache(maxsize=1 << 16)
+def _can_meld(cards: tuple[str, ...], rules: MeldRules) -> bool:
+    """Tell whether these cards (in this order) form a new meld (a pure answer, so cached)."""
+    return bool(meld_options(cards, rules))
 
 
 def _multiset_ok(cards: Sequence[str], hand: Sequence[str]) -> bool:

@@ -126,9 +126,20 @@ class Scala40Deal:
         return r is None or count_same(hand, r["card"]) <= r["limit"]
 
     def discard_reason(
-        self, d: dict[str, Any], pos: int, hand: Sequence[str], card: str, melds: Sequence[Meld], opened: bool
+        self,
+        d: dict[str, Any],
+        pos: int,
+        hand: Sequence[str],
+        card: str,
+        melds: Sequence[Meld],
+        opened: bool,
+        attaching: frozenset[str] | None = None,
     ) -> str | None:
-        """Return why discarding ``card`` is refused now, or None if allowed."""
+        """Return why discarding ``card`` is refused now, or None if allowed.
+
+        ``attaching``: the cards of the hand that attach to a meld (``attaching_cards``), when the
+        caller asks about every card of the hand (the same answers, computed once).
+        """
         if card not in hand:
             return "Carta non in mano"
         if not self.raccolto_used(d, hand):
@@ -139,11 +150,17 @@ class Scala40Deal:
             if d["turn_no"] < len(d["active"]):
                 return "Non si può chiudere al primo giro"
             return None
-        if not opened and self.attaches(card, melds):
-            if all(self.attaches(c, melds) for c in hand):
+        if not opened and (self.attaches(card, melds) if attaching is None else card in attaching):
+            if all(self.attaches(c, melds) for c in hand) if attaching is None else attaching >= set(hand):
                 return None  # every card attaches: he must discard one anyway (documented)
             return "Non puoi scartare una carta che si attacca a un gioco sul tavolo"
         return None
+
+    def attaching_cards(
+        self, hand: Sequence[str], melds: Sequence[Meld], opened: bool
+    ) -> frozenset[str] | None:
+        """Return the cards of an unopened player's hand that attach to a meld (None once opened)."""
+        return None if opened else frozenset(c for c in set(hand) if self.attaches(c, melds))
 
     @staticmethod
     def attaches(card: str, melds: Sequence[Meld]) -> bool:
@@ -362,8 +379,9 @@ class Scala40Deal:
                             "use": {"one_of": [CALA, ATTACCA]},
                         }
                     )
+        attaching = self.attaching_cards(hand, d["melds"], opened)
         for c in sorted(set(hand)):
-            if self.discard_reason(d, pos, hand, c, d["melds"], opened) is None:
+            if self.discard_reason(d, pos, hand, c, d["melds"], opened, attaching) is None:
                 specs.append({"type": SCARTA, "label": "Scarta", "card": c})
         return specs
 
@@ -513,8 +531,11 @@ class Scala40Deal:
                 return act
         if not self.raccolto_used(d, hand):
             return {"type": RIMETTI}
+        attaching = self.attaching_cards(hand, d["melds"], opened)
         discards = [
-            c for c in sorted(set(hand)) if self.discard_reason(d, pos, hand, c, d["melds"], opened) is None
+            c
+            for c in sorted(set(hand))
+            if self.discard_reason(d, pos, hand, c, d["melds"], opened, attaching) is None
         ]
         return {"type": SCARTA, "card": discards[rng.randbelow(len(discards))]}
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -52,6 +53,21 @@ def deal_cards(game: str, deal: dict[str, Any]) -> list[str]:
     if game == "burraco":
         cards += [c for p in deal["pozzetti"] for c in p]
     return cards
+
+
+def play_to_end(engine: Engine, st: State, rng: Rng, at_deal_end: Callable[[dict[str, Any]], None]) -> int:
+    """Play random legal moves to the end like ``play_random``, calling ``at_deal_end`` with each
+    smazzata's final deal state (the engines keep that dict as it was and start a new one)."""
+    moves = 0
+    while not engine.is_over(st):
+        seat = engine.to_act(st)[0]
+        action = engine.sample_action(st, seat, rng) if moves < MOVE_CAP else {"type": "abbandona"}
+        deal = st["deal"]
+        engine.apply(st, seat, action, rng)
+        moves += 1
+        if deal["ended"]:
+            at_deal_end(deal)
+    return moves
 
 
 def play_random(engine: Engine, st: State, rng: Rng) -> int:

@@ -1,6 +1,7 @@
 """Property tests over random complete Burraco and Scala 40 matches, every format and mode.
 
-Fast runs check, at the end of each smazzata, that the points equal a recomputation from the
+Fast runs (at least 1,000 matches per game and format) check, at the end of each smazzata, that
+the 108 cards are all there, every meld is valid and the points equal a recomputation from the
 final table and hands, and that the match report adds up; deep runs check after every move that
 the 108 cards are all accounted for, every meld on the table is valid, no view or public event
 shows a covered card or a pozzetto, illegal actions are refused with the state unchanged and the
@@ -29,14 +30,16 @@ from .rummy_helpers import (
     deal_cards,
     norm,
     play_random,
+    play_to_end,
     scala40_recount,
     seats,
 )
 
 BURRACO_CASES = [(fmt, mode) for fmt in BURRACO_FORMATS for mode in ("punti", "smazzate")]
 SCALA40_CASES = [(n, mode) for n in (2, 3, 4) for mode in ("punti", "smazzate")]
-FAST_BURRACO = 200  # per format and mode
-FAST_SCALA40 = 50  # per number of players and mode
+# at least 1,000 complete matches per game and format (issue 7), a punti and a smazzate
+FAST_BURRACO = 500  # per format and mode
+FAST_SCALA40 = {"punti": 400, "smazzate": 600}  # per number of players and mode
 DEEP = 2
 DEEP_MOVES = 300
 
@@ -101,22 +104,52 @@ def check_outcome(game: str, engine: Engine, st: State) -> None:
         )
 
 
+def check_deal_end(game: str, st: State, d: dict[str, Any], ended: int) -> None:
+    """At the end of a smazzata: the 108 cards, valid melds, its record and an independent recount."""
+    assert norm(deal_cards(game, d)) == DECK
+    assert len(st["history"]) == ended
+    rec = st["history"][-1]
+    if game == "burraco":
+        assert all(is_valid(m, BURRACO) for m in d["melds"])
+        table = {"melds": d["melds"], "hands": d["hands"], "closed_by": d["closed_by"]}
+        table["pozzetto_line"] = d["pozzetto_line"]
+        assert {k: rec["detail"][k] for k in table} == table
+        assert rec["points"] == burraco_recount(table)
+    else:
+        assert all(is_valid(m, SCALA40) for m in d["melds"])
+        assert [rec[k] for k in ("hands", "opened", "active", "in_mano")] == [
+            d[k] for k in ("hands", "opened", "active", "in_mano")
+        ]
+        assert rec["closed_by"] == (None if d["closed_by"] is None else st["seats"][d["closed_by"]])
+        assert rec["points"] == scala40_recount(d, d["closed_by"])
+
+
+def play_checking_deal_ends(game: str, engine: Engine, st: State, rng: Rng) -> None:
+    """Play a random match to its end, checking every smazzata as it ends, then the report."""
+    ended = [0]
+
+    def at_end(d: dict[str, Any]) -> None:
+        ended[0] += 1
+        check_deal_end(game, st, d, ended[0])
+
+    play_to_end(engine, st, rng, at_end)
+    assert len(st["history"]) == ended[0]
+    check_history(game, st)
+    check_outcome(game, engine, st)
+
+
 @pytest.mark.parametrize(("fmt", "mode"), BURRACO_CASES)
 def test_burraco_random_matches(fmt: str, mode: str) -> None:
     for seed in range(FAST_BURRACO):
         engine, st, rng = burraco_match(fmt, mode, seed)
-        play_random(engine, st, rng)
-        check_history("burraco", st)
-        check_outcome("burraco", engine, st)
+        play_checking_deal_ends("burraco", engine, st, rng)
 
 
 @pytest.mark.parametrize(("n", "mode"), SCALA40_CASES)
 def test_scala40_random_matches(n: int, mode: str) -> None:
-    for seed in range(FAST_SCALA40):
+    for seed in range(FAST_SCALA40[mode]):
         engine, st, rng = scala40_match(n, mode, seed)
-        play_random(engine, st, rng)
-        check_history("scala40", st)
-        check_outcome("scala40", engine, st)
+        play_checking_deal_ends("scala40", engine, st, rng)
         if mode == "punti" and st.get("forfeit") is None:
             res = engine.outcome(st)
             assert sum(1 for o in res["out"] if not o) == 1  # R2: the last one left wins
