@@ -70,12 +70,14 @@ def rank_number(card: str) -> int:
 
 def is_matta(card: str, rules: MeldRules) -> bool:
     """Tell whether a card may stand for another (a jolly; in Burraco also a 2)."""
-    return is_joker(card) or (rules.wild_twos and card[0] == "2")
+    r = card[0]
+    return r == "X" or (rules.wild_twos and r == "2")  # "X": a jolly (games.cards.is_joker)
 
 
 def natural_at(card: str, suit: str, pos: int) -> bool:
     """Tell whether a card is the natural card of a sequence position."""
-    return not is_joker(card) and card[1] == suit and card[0] == rank_of_position(pos)
+    # a jolly ("X1".."X4") has no rank, so it is never natural
+    return card[1] == suit and card[0] == ("A" if pos == TOP else RANKS[pos - 1])
 
 
 def wild_index(meld: Meld, rules: MeldRules) -> int | None:
