@@ -18,6 +18,7 @@ Every helper works on plain state data with these keys: ``cfg`` (the validated t
 from __future__ import annotations
 
 import copy
+from abc import abstractmethod
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -364,22 +365,27 @@ class PokerTable(Engine):
         """Tell whether the hand has ended."""
         return bool(state["phase"] == "fine")
 
+    @abstractmethod
     def _check(self, state: State, seat: int, action: Action) -> None:
-        raise NotImplementedError
+        """Implemented by each game."""
 
+    @abstractmethod
     def _do(
         self, state: State, seat: int, action: Action, events: list[Event], *, timeout: bool = False
     ) -> None:
-        raise NotImplementedError
+        """Implemented by each game."""
 
+    @abstractmethod
     def _auto(self, state: State, events: list[Event]) -> None:
-        raise NotImplementedError
+        """Implemented by each game."""
 
+    @abstractmethod
     def _show(self, state: State, seat: int, events: list[Event], auto: bool = False) -> None:
-        raise NotImplementedError
+        """Implemented by each game."""
 
+    @abstractmethod
     def _end(self, state: State, events: list[Event]) -> None:
-        raise NotImplementedError
+        """Implemented by each game."""
 
     def _continue_showdown(self, state: State, events: list[Event]) -> None:
         """Go on with the showdown queue (P11): ask the next seat, or award the pots once all spoke."""

@@ -26,6 +26,7 @@ engines add to ``PartiteEngine`` (a forfeit scores the smazzata in progress).
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -311,7 +312,7 @@ DEAL_OPTION_KEYS = (
 )
 
 
-class TrickDeal:
+class TrickDeal(ABC):
     """One smazzata of a two-line trick game: deal, play, draws, views and the points per line.
 
     The deal state is a JSON dict: the trick keys above plus ``game``, ``dealer``, ``lines``
@@ -386,7 +387,7 @@ class TrickDeal:
         self.setup(d)
         return d
 
-    def setup(self, d: State) -> None:
+    def setup(self, d: State) -> None:  # noqa: B027  (optional hook: most games add nothing)
         """Hook: the game's own keys of a fresh deal (the briscola card, accusi…)."""
 
     # -- queries --------------------------------------------------------------------------------
@@ -454,7 +455,7 @@ class TrickDeal:
         """Hook: events due just before a card is played (Tresette's accuso and dichiarazione)."""
         return []
 
-    def after_trick(self, d: State, winner: int) -> None:
+    def after_trick(self, d: State, winner: int) -> None:  # noqa: B027  (optional hook)
         """Hook: after a trick that did not end the deal (Briscola's vinco subito)."""
 
     def finish(self, d: State, reason: str) -> None:
@@ -481,17 +482,20 @@ class TrickDeal:
         return events
 
     # -- points (game specific) -----------------------------------------------------------------
+    @abstractmethod
     def running_points(self, d: State) -> list[int]:
         """The points each line has made so far in this deal."""
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def result(self, d: State) -> dict[str, Any]:
         """The deal's outcome per line (index 0 and 1 of ``lines``)."""
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def unassigned_points(self, d: State) -> int:
         """Points of this deal not yet assigned to either line (for the timeout penalty)."""
-        raise NotImplementedError
+        ...
 
     # -- views ----------------------------------------------------------------------------------
     def hands_known(self, d: State) -> bool:

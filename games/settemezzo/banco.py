@@ -40,6 +40,7 @@ each game's docstring); sitout seats are then played automatically, so ``to_act`
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from typing import Any, ClassVar
 
 from games import betting
@@ -174,23 +175,26 @@ class BancoEngine(Engine):
 
     # -- hooks the games fill in ---------------------------------------------------------------
 
+    @abstractmethod
     def banker_penalty(self, state: State) -> int:
         """Return what a tournament banker in sitout loses without playing (before capping)."""
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def start_banco(self, state: State, events: list[Event], rng: Rng) -> None:
         """Begin play once the banker has accepted (cover is in the piatto)."""
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def play_specs(self, state: State, seat: int) -> list[dict[str, Any]]:
         """Return the legal actions of the phases after the acceptance."""
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def play_apply(
         self, state: State, seat: int, action: dict[str, Any], events: list[Event], rng: Rng
     ) -> None:
         """Apply an already validated action of the phases after the acceptance."""
-        raise NotImplementedError
 
     def auto_step(self, state: State, events: list[Event], rng: Rng) -> bool:
         """Make one automatic decision for a sitout actor; return False if there is none."""
