@@ -234,3 +234,13 @@ def private_to(event: Event, seat: int | None) -> bool:
     """Tell whether an event may be shown to this seat (None: spectator)."""
     to = event.get("to")
     return to is None or (seat is not None and seat in to)
+
+
+def seat_books(order: list[int], by_seat: dict[int, SeatSpec]) -> dict[str, dict[str, Any]]:
+    """The per-seat money and sitout books a banking game starts a hand with (string seat keys)."""
+    return {
+        "chips": {str(s): by_seat[s]["chips"] for s in order},
+        "start_chips": {str(s): by_seat[s]["chips"] for s in order},
+        "sitout": {str(s): bool(by_seat[s].get("sitout", False)) for s in order},
+        "sitout_start": {str(s): bool(by_seat[s].get("sitout", False)) for s in order},
+    }

@@ -229,7 +229,21 @@ def cash_settlement(
     return {"winner": winner, "loser": 1 - winner, "amount": amount, "rake": rake, "won": amount - rake}
 
 
-class PartiteEngine(Engine):
+class MatchReport(Engine):
+    """What every match engine answers the same way: over or not, and the stored report."""
+
+    def is_over(self, state: State) -> bool:
+        """Tell whether the match has ended."""
+        return bool(state["over"])
+
+    def outcome(self, state: State) -> dict[str, Any]:
+        """Return the match report: points, MP, VP, forfeit, cash inputs (RULINGS C1)."""
+        if not state["over"]:
+            raise IllegalAction("La partita non è terminata")
+        return copy.deepcopy(state["result"])
+
+
+class PartiteEngine(MatchReport):
     """A match of smazzate between two lines, for the DealRules in ``rules``."""
 
     family = "partite"
@@ -599,16 +613,6 @@ class PartiteEngine(Engine):
         if cfg["vp_table"]:
             return min(int(r["vp"][1]) for r in cfg["vp_table"])
         return int(cfg["vp"]["loss"])
-
-    def is_over(self, state: State) -> bool:
-        """Tell whether the match has ended."""
-        return bool(state["over"])
-
-    def outcome(self, state: State) -> dict[str, Any]:
-        """Return the match report: points, MP, VP, forfeit, cash inputs (RULINGS C1)."""
-        if not state["over"]:
-            raise IllegalAction("La partita non è terminata")
-        return copy.deepcopy(state["result"])
 
     def carry(self, state: State) -> dict[str, Any] | None:
         """Return the next dealer (rotation goes on across matches at the same table)."""

@@ -89,6 +89,7 @@ from games.engine import (
     SeatSpec,
     State,
     UnknownAction,
+    seat_books,
 )
 from games.registry import register
 from games.rng import Rng, shuffled
@@ -207,10 +208,7 @@ class Bestia(Engine):
             "game": self.name,
             "config": cfg,
             "order": order,
-            "chips": {k(s): by_seat[s]["chips"] for s in order},
-            "start_chips": {k(s): by_seat[s]["chips"] for s in order},
-            "sitout": {k(s): bool(by_seat[s].get("sitout", False)) for s in order},
-            "sitout_start": {k(s): bool(by_seat[s].get("sitout", False)) for s in order},
+            **seat_books(order, by_seat),
             "carried_in": piatto_in,
             "piatto": piatto_in,
             "entitled": entitled,

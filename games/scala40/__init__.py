@@ -33,7 +33,6 @@ from typing import Any, ClassVar
 from games.engine import (
     Action,
     ConfigError,
-    Engine,
     Event,
     HandOver,
     IllegalAction,
@@ -43,7 +42,7 @@ from games.engine import (
     UnknownAction,
 )
 from games.melds import Meld, scala40_hand_points
-from games.partite import ABBANDONA, ABBANDONA_SPEC, TEMPO_SCADUTO, round_half_down
+from games.partite import ABBANDONA, ABBANDONA_SPEC, TEMPO_SCADUTO, MatchReport, round_half_down
 from games.registry import register
 from games.rng import Rng
 from games.scala40.deal import Scala40Deal, new_deal
@@ -63,7 +62,7 @@ DEFAULTS: dict[str, Any] = {
 
 
 @register
-class Scala40Engine(Engine):
+class Scala40Engine(MatchReport):
     """A match of Scala 40 among 2-4 players (see the module docstring)."""
 
     name = "scala40"
@@ -354,16 +353,6 @@ class Scala40Engine(Engine):
                 for p in range(n)
             },
         }
-
-    def is_over(self, state: State) -> bool:
-        """Tell whether the match has ended."""
-        return bool(state["over"])
-
-    def outcome(self, state: State) -> dict[str, Any]:
-        """Return the match report: points, MP, VP, forfeit and the cash inputs (C1)."""
-        if not state["over"]:
-            raise IllegalAction("La partita non è terminata")
-        return copy.deepcopy(state["result"])
 
     def carry(self, state: State) -> dict[str, Any] | None:
         """Return the next dealer: the seat at the left of this match's last dealer (clockwise)."""

@@ -56,6 +56,7 @@ from games.engine import (
     SeatSpec,
     State,
     UnknownAction,
+    seat_books,
     spec_matches,
 )
 from games.rng import Rng, shuffled
@@ -230,10 +231,7 @@ class BancoEngine(Engine):
             "game": self.name,
             "config": cfg,
             "order": order,
-            "chips": {k(s): by_seat[s]["chips"] for s in order},
-            "start_chips": {k(s): by_seat[s]["chips"] for s in order},
-            "sitout": {k(s): bool(by_seat[s].get("sitout", False)) for s in order},
-            "sitout_start": {k(s): bool(by_seat[s].get("sitout", False)) for s in order},
+            **seat_books(order, by_seat),
             "new": {
                 k(s): bool(by_seat[s].get("new", False)) or (carry is not None and s not in played)
                 for s in order
