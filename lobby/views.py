@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from games import options as game_options
@@ -127,6 +128,34 @@ def table_waiting(request: HttpRequest, table_id: int) -> HttpResponse:
 def my_hands(request: HttpRequest) -> HttpResponse:
     """The player's own last hands."""
     return render(request, "lobby/my_hands.html", {"hands": selectors.player_hands(user_id=request.user.pk)})
+
+
+@login_required
+def my_hands_json(request: HttpRequest) -> JsonResponse:
+    """The player's own last hands, for the history panel of the table page."""
+    hands = selectors.player_hands(user_id=request.user.pk, limit=15)
+    return JsonResponse({"hands": [_hand_summary(h, request.user.pk) for h in hands]})
+
+
+def _hand_summary(hand: Hand, user_id: int) -> dict[str, object]:
+    """One line of the history panel: which hand, when, and what it meant for this player."""
+    spec = next((s for s in hand.seats if s.get("user_id") == user_id), {})
+    outcome = hand.outcome or {}
+    key = str(spec.get("seat"))
+    chips = outcome.get("chips") if isinstance(outcome.get("chips"), dict) else {}
+    delta = chips[key] - spec["chips"] if key in chips and isinstance(spec.get("chips"), int) else None
+    per_seat = outcome.get("per_seat") if isinstance(outcome.get("per_seat"), dict) else {}
+    won = per_seat.get(key, {}).get("won") if isinstance(per_seat.get(key), dict) else None
+    return {
+        "id": hand.pk,
+        "number": hand.number,
+        "table": hand.table.name,
+        "game": hand.game,
+        "ended_at": hand.ended_at.isoformat() if hand.ended_at else None,
+        "url": reverse("lobby:my_hand", args=[hand.pk]),
+        "delta": delta,
+        "won": won,
+    }
 
 
 @login_required

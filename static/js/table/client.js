@@ -1,0 +1,358 @@
+// The live table client: one WebSocket, the server's per-seat view, the legal actions.
+// DOM contract: /work/notes/table-dom.md (data-version, data-connected, data-role=…).
+
+import { styleForGame } from "../cards.js";
+import { card, describeCard, h, money, settings } from "./dom.js";
+import { actionOf, planActions, specForChoice, specForPick } from "./actions.js";
+import { buildModel } from "./model.js";
+import { centre, detailsEl, meldsEl, placeSeats, resultEl, scoresEl, seatEl, seatName, tickClocks } from "./felt.js";
+import { loadHistory } from "./history.js";
+
+export function start(root) {
+  const $ = (role) => root.querySelector(`[data-role="${role}"]`);
+  const tableId = root.dataset.table;
+  const italian = root.dataset.italianDeck === "1";
+  const ui = { picked: [], choice: null, form: {}, amount: null, meldPart: [] };
+  let socket = null;
+  let version = 0;
+  let retries = 0;
+  let noticeTimer = null;
+  let last = null;
+  let model = null;
+  let plan = null;
+  let pendingConfirm = null;
+
+  root.dataset.connected = "0";
+  root.dataset.version = "0";
+  root.dataset.over = "0";
+
+  function notice(text, sticky = false) {
+    const el = $("notice");
+    el.textContent = text;
+    el.hidden = false;
+    clearTimeout(noticeTimer);
+    if (!sticky) noticeTimer = setTimeout(() => { el.hidden = true; }, 3500);
+  }
+  function clearNotice() { const el = $("notice"); el.hidden = true; clearTimeout(noticeTimer); }
+
+  function send(msg) {
+    if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(msg));
+    else notice("Tentativo di riconnessione in corso", true);
+  }
+
+  // --- sending an action: the in-page confirmation first when the spec asks for one ----------
+  function act(spec, extra = {}) {
+    const action = actionOf(spec, extra);
+    const go = () => { ui.picked = []; ui.choice = null; send({ type: "act", action, version }); };
+    if (spec.confirm) askConfirm(spec.confirm, go);
+    else go();
+  }
+
+  function askConfirm(text, yes) {
+    const box = $("confirm");
+    pendingConfirm = yes;
+    box.replaceChildren(h("p", {}, text),
+      h("div", { class: "confirm-buttons" },
+        h("button", { type: "button", dataset: { confirm: "yes" }, onclick: () => { box.hidden = true; const f = pendingConfirm; pendingConfirm = null; if (f) f(); } }, "Sì"),
+        h("button", { type: "button", class: "secondary", dataset: { confirm: "no" }, onclick: () => { box.hidden = true; pendingConfirm = null; } }, "No")));
+    box.hidden = false;
+    box.querySelector("[data-confirm=yes]").focus();
+  }
+
+  // --- the amount box: typing, slider, multiples; clamped to what the server allows ----------
+  function amountBox(specs) {
+    const lo = Math.min(...specs.map((s) => s.amount.min));
+    const hi = Math.max(...specs.map((s) => s.amount.max));
+    const start = ui.amount !== null && ui.amount >= lo && ui.amount <= hi ? ui.amount : lo;
+    const input = h("input", { type: "number", name: "amount", min: lo, max: hi, step: 1, value: start, inputmode: "numeric", "aria-label": "Importo" });
+    const slider = h("input", { type: "range", min: lo, max: hi, step: 1, value: start, "aria-label": "Importo (cursore)" });
+    const shown = h("output", { class: "amount-money" }, money(start));
+    const set = (n, fromSlider = false) => {
+      const v = Math.min(hi, Math.max(lo, Math.round(Number.isFinite(n) ? n : lo)));
+      ui.amount = v;
+      input.value = String(v);
+      if (!fromSlider) slider.value = String(v);
+      shown.textContent = money(v);
+    };
+    input.addEventListener("change", () => set(Number.parseInt(input.value, 10)));
+    input.addEventListener("input", () => { const n = Number.parseInt(input.value, 10); if (Number.isFinite(n)) { shown.textContent = money(n); ui.amount = n; } });
+    slider.addEventListener("input", () => set(Number(slider.value), true));
+    const pot = model.pots.find(([k]) => k === "pot" || k === "piatto")?.[1];
+    const marks = [["Min", lo]];
+    if (pot) marks.push(["½ piatto", Math.floor(pot / 2)], ["Piatto", pot]);
+    marks.push(["Max", hi]);
+    const seen = new Set();
+    const multiples = h("div", { class: "multiples" });
+    for (const [name, val] of marks) {
+      const v = Math.min(hi, Math.max(lo, val));
+      if (seen.has(v) && name !== "Max") continue;
+      seen.add(v);
+      multiples.append(h("button", { type: "button", class: "secondary small", dataset: { multiple: name }, onclick: () => set(v) }, name));
+    }
+    return h("div", { class: "amount", dataset: { role: "amount" } }, h("label", {}, "Importo ", input), shown, slider, multiples);
+  }
+
+  function readAmount(spec) {
+    const input = $("actions").querySelector("input[name=amount]");
+    const n = Number.parseInt(input?.value ?? "", 10);
+    if (!Number.isInteger(n) || n < spec.amount.min || n > spec.amount.max) {
+      notice(`Importo non ammesso: da ${money(spec.amount.min)} a ${money(spec.amount.max)}`);
+      return null;
+    }
+    return n;
+  }
+
+  function optionText(field, value) {
+    if (field === "meld" && model.melds) {
+      const m = model.melds.melds.find((x) => x.id === value);
+      if (m) return h("span", { class: "meld-choice" }, m.cards.map((c) => card(c, "small")));
+    }
+    if (typeof value === "string" && /^(?:[A2-9TJQK][hdcs]|X[1-4])$/.test(value)) return describeCard(value);
+    if (value === null) return "—";
+    if (typeof value === "object") return JSON.stringify(value);
+    if (field === "mazzetto" && Number.isInteger(value)) return `Mazzetto ${value + 1}`;
+    return String(value).replace(/_/g, " ");
+  }
+
+  // --- the legal actions -----------------------------------------------------------------------
+  function renderActions(p) {
+    const box = $("actions");
+    const choices = $("choices");
+    box.replaceChildren();
+    choices.replaceChildren();
+    const me = model.seats.get(p.seat);
+    // Ready / another match, SONO TORNATO.
+    if (p.ready_deadline && me && !me.ready && (!p.view || p.over)) {
+      const seconds = Math.max(0, Math.round((new Date(p.ready_deadline) - Date.now()) / 1000));
+      box.append(h("button", { type: "button", dataset: { role: "ready" }, onclick: () => send({ type: "ready" }) },
+        p.over ? `Un'altra partita (${seconds} s)` : `Sono pronto per iniziare (${seconds} s)`));
+    }
+    if (me && me.status === "sitout" && !me.leaving) {
+      box.append(h("button", { type: "button", dataset: { role: "back" }, onclick: () => send({ type: "sitout", sitout: false }) }, "SONO TORNATO"));
+    }
+    // Cards picked for discards and melds.
+    const hand = handCards();
+    const picked = ui.picked.map((i) => hand[i]).filter(Boolean);
+    for (const g of plan.picks) {
+      if (g.kind === "enum") {
+        const spec = specForPick(g.specs, picked);
+        box.append(h("button", { type: "button", dataset: { action: g.type }, disabled: !spec, title: spec ? "" : "Scegli le carte",
+          onclick: () => spec && act(spec) }, g.specs[0].label || g.type, picked.length ? ` (${picked.length})` : ""));
+      } else {
+        for (const spec of g.specs) {
+          const min = spec.cards.min ?? 1;
+          const ok = picked.length >= min && picked.every((c) => spec.cards.subset_of.includes(c));
+          const extra = { cards: picked };
+          const b = h("button", { type: "button", dataset: { action: g.type, ...(spec.meld !== undefined ? { meld: spec.meld } : {}) }, disabled: !ok,
+            onclick: () => act({ ...spec, cards: undefined, start: undefined, jolly_suit: undefined }, extra) },
+          spec.label || g.type, spec.meld !== undefined ? [" ", optionText("meld", spec.meld)] : "");
+          box.append(b);
+        }
+      }
+    }
+    for (const g of plan.singles) {
+      const spec = picked.length === 1 ? g.specs.find((s) => s.card === picked[0]) : null;
+      box.append(h("button", { type: "button", dataset: { action: g.type }, disabled: !spec, title: spec ? "" : "Scegli una carta",
+        onclick: () => spec && act(spec) }, g.specs[0].label || g.type));
+    }
+    if (plan.opening) box.append(openingEl(plan.opening, picked));
+    // Buttons and forms.
+    const amountSpecs = plan.forms.flatMap((f) => f.specs).filter((s) => s.amount && s.amount.max > s.amount.min);
+    if (amountSpecs.length) box.append(amountBox(amountSpecs));
+    for (const form of plan.forms) box.append(formEl(form));
+    // A card with several plays: the choices.
+    if (ui.choice && plan.cardPlays.has(ui.choice)) {
+      const specs = plan.cardPlays.get(ui.choice);
+      choices.append(h("span", { class: "choices-title" }, `${describeCard(ui.choice)}:`),
+        specs.map((s) => h("button", { type: "button", dataset: { action: s.type }, onclick: () => act(s) },
+          s.take && s.take.length ? [`${s.label} `, h("span", { class: "take" }, s.take.map((c) => card(c, "small")))] : (s.label || s.type))),
+        h("button", { type: "button", class: "secondary", onclick: () => { ui.choice = null; renderActions(p); renderHand(p); } }, "Annulla"));
+    } else ui.choice = null;
+    choices.hidden = !choices.childNodes.length;
+  }
+
+  function formEl(form) {
+    const chosen = ui.form[form.type] || {};
+    for (const f of form.fields) if (!f.values.some((v) => v.key === chosen[f.name])) chosen[f.name] = f.values[0].key;
+    ui.form[form.type] = chosen;
+    const spec = specForChoice(form, chosen);
+    const wrap = h("div", { class: form.fields.length ? "form-group" : "form-inline" });
+    for (const f of form.fields) {
+      const group = h("div", { class: "segmented", role: "group", "aria-label": f.name });
+      group.append(h("span", { class: "segmented-title" }, f.name.replace(/_/g, " ")));
+      for (const val of f.values) {
+        group.append(h("button", { type: "button", class: "secondary small", "aria-pressed": chosen[f.name] === val.key ? "true" : "false",
+          onclick: () => { chosen[f.name] = val.key; renderActions(last); } }, optionText(f.name, val.value)));
+      }
+      wrap.append(group);
+    }
+    const s = spec || form.specs[0];
+    const fixed = s.amount && s.amount.min === s.amount.max;
+    const text = fixed && s.amount.min > 0 ? `${s.label || s.type} ${money(s.amount.min)}` : (s.label || s.type);
+    wrap.append(h("button", { type: "button", dataset: { action: form.type }, disabled: !spec, onclick: () => {
+      if (!spec) return;
+      if (spec.amount) {
+        const amount = fixed ? spec.amount.min : readAmount(spec);
+        if (amount === null) return;
+        act(spec, { amount });
+      } else act(spec);
+    } }, text));
+    return wrap;
+  }
+
+  /** Scala 40's opening: several melds at once, each a group of picked cards. */
+  function openingEl(opening, picked) {
+    const spec = opening.spec;
+    const parts = ui.meldPart;
+    const box = h("div", { class: "opening", dataset: { role: "opening" } });
+    box.append(h("span", { class: "zone-title" }, `${spec.label || "Apri"}: ${parts.length} giochi`));
+    for (const [i, part] of parts.entries()) {
+      box.append(h("span", { class: "opening-part" }, part.map((c) => card(c, "small")),
+        h("button", { type: "button", class: "secondary small", title: "Togli", onclick: () => { parts.splice(i, 1); renderAll(); } }, "×")));
+    }
+    if (spec.must_use) box.append(h("span", { class: "muted" }, ` Devi usare ${describeCard(spec.must_use)}`));
+    box.append(h("button", { type: "button", class: "secondary", disabled: picked.length < (spec.melds.list_of?.cards?.min ?? 3),
+      onclick: () => { parts.push(picked); ui.picked = []; renderAll(); } }, "Aggiungi gioco"));
+    box.append(h("button", { type: "button", dataset: { action: opening.type }, disabled: !parts.length,
+      onclick: () => { const melds = parts.map((cards) => ({ cards })); ui.meldPart = []; act(spec, { melds, must_use: undefined }); } }, spec.label || opening.type));
+    return box;
+  }
+
+  function handCards() {
+    const me = model?.seats.get(last?.seat);
+    return (me && me.cards) || [];
+  }
+
+  function renderHand(p) {
+    const el = $("hand");
+    const hand = handCards();
+    el.replaceChildren();
+    if (!hand.length) { el.hidden = true; return; }
+    el.hidden = false;
+    const picking = plan.picks.length > 0 || plan.singles.length > 0 || !!plan.opening;
+    const pickable = new Set();
+    for (const g of plan.picks) for (const s of g.specs) for (const c of Array.isArray(s.cards) ? s.cards : s.cards.subset_of) pickable.add(c);
+    for (const g of plan.singles) for (const s of g.specs) pickable.add(s.card);
+    if (plan.opening) for (const c of hand) pickable.add(c);
+    const covered = new Set(model.handCovered || []);
+    const row = h("div", { class: "hand-cards" });
+    hand.forEach((code, i) => {
+      const c = card(code, "hand");
+      if (covered.has(code)) c.classList.add("covered-mine");
+      const plays = plan.cardPlays.get(code);
+      if ((picking && pickable.has(code)) || plays) {
+        c.dataset.playable = "";
+        const btn = h("button", { type: "button", class: "carta-btn", "aria-label": describeCard(code) });
+        btn.append(c);
+        if (picking) {
+          btn.setAttribute("aria-pressed", ui.picked.includes(i) ? "true" : "false");
+          c.setAttribute("aria-pressed", ui.picked.includes(i) ? "true" : "false");
+          btn.addEventListener("click", () => {
+            ui.picked = ui.picked.includes(i) ? ui.picked.filter((x) => x !== i) : [...ui.picked, i];
+            renderHand(p);
+            renderActions(p);
+          });
+        } else {
+          if (ui.choice === code) btn.setAttribute("aria-pressed", "true");
+          btn.addEventListener("click", () => {
+            if (plays.length === 1) { act(plays[0]); return; }
+            ui.choice = code;
+            renderHand(p);
+            renderActions(p);
+          });
+        }
+        row.append(btn);
+      } else row.append(c);
+    });
+    el.append(h("span", { class: "zone-title" }, "Le tue carte"), row);
+  }
+
+  // --- the whole table ---------------------------------------------------------------------------
+  function renderAll() {
+    const p = last;
+    if (!p) return;
+    model = buildModel(p);
+    model.lineOf = (no) => String(no);
+    settings.money = root.dataset.family !== "partite";
+    const hand = handCards();
+    plan = planActions(p.legal, hand);
+    ui.picked = ui.picked.filter((i) => i < hand.length);
+    const seats = $("seats");
+    seats.replaceChildren(...[...model.seats.values()].filter((s) => !s.missing || p.view).map((s) => seatEl(model, s, p)));
+    placeSeats(seats, model);
+    seats.dataset.count = String(seats.children.length);
+    const view = $("view");
+    view.replaceChildren();
+    if (!p.view) view.append(h("p", { class: "waiting" }, "In attesa dei giocatori…"));
+    else view.append(centre(model, p));
+    const below = $("below");
+    below.replaceChildren();
+    if (model.melds) below.append(meldsEl(model));
+    for (const el of [resultEl(model), scoresEl(model), detailsEl(model)]) if (el) below.append(el);
+    renderHand(p);
+    renderActions(p);
+    tickClocks(root);
+  }
+
+  function renderState(msg) {
+    if (last && msg.version !== last.version) { ui.picked = []; ui.choice = null; ui.meldPart = []; }
+    last = msg;
+    version = msg.version;
+    settings.style = styleForGame(root.dataset.deckStyle, italian);
+    root.dataset.version = String(msg.version);
+    root.dataset.game = msg.game || "";
+    root.dataset.over = msg.over ? "1" : "0";
+    if (!$("confirm").hidden) { $("confirm").hidden = true; pendingConfirm = null; }
+    renderAll();
+  }
+
+  function onMessage(event) {
+    let msg;
+    try { msg = JSON.parse(event.data); } catch { return; }
+    if (msg.type === "table.state") renderState(msg);
+    else if (msg.type === "error") notice(msg.message || "Giocata non ammessa");
+    else if (msg.type === "chat") {
+      const log = $("chat-log");
+      log.append(h("p", {}, h("strong", {}, `${msg.nickname}: `), msg.text));
+      log.scrollTop = log.scrollHeight;
+    }
+  }
+
+  function connect() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    socket = new WebSocket(`${scheme}://${location.host}/ws/table/${tableId}/`);
+    socket.addEventListener("open", () => {
+      root.dataset.connected = "1";
+      if (retries) { notice("Connessione ristabilita"); socket.send(JSON.stringify({ type: "sync", version })); }
+      else clearNotice();
+      retries = 0;
+    });
+    socket.addEventListener("message", onMessage);
+    socket.addEventListener("close", () => {
+      root.dataset.connected = "0";
+      retries += 1;
+      if (retries > 10) { notice("Tentativo di riconnessione fallito - controlla la tua connessione", true); return; }
+      notice("Tentativo di riconnessione in corso", true);
+      setTimeout(connect, Math.min(1000 * retries, 5000));
+    });
+  }
+
+  $("chat-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const input = e.target.elements.text;
+    if (input.value.trim() && socket?.readyState === WebSocket.OPEN) {
+      socket.send(JSON.stringify({ type: "chat", text: input.value }));
+      input.value = "";
+    }
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && !$("confirm").hidden) { $("confirm").hidden = true; pendingConfirm = null; }
+  });
+
+  setInterval(() => tickClocks(root), 1000);
+  let resizeTimer = null;
+  window.addEventListener("resize", () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(renderAll, 150); });
+  loadHistory(root, $("history"));
+  connect();
+  return { seatName: (n) => seatName(model, n) };
+}

@@ -1,0 +1,135 @@
+// Small DOM helpers shared by the table modules: element builder, cards, money and labels.
+
+import { cardLabel, cardSvg, isCardCode, isCovered } from "../cards.js";
+
+
+/** Build an element: h("div", {class: "x", dataset: {seat: 1}, onclick}, child, "text", [more]). */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "class") el.className = v;
+    else if (k === "dataset") Object.assign(el.dataset, v);
+    else if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
+    else if (k === "text") el.textContent = v;
+    else el.setAttribute(k, v === true ? "" : String(v));
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const c of children) {
+    if (c === undefined || c === null || c === false) continue;
+    if (Array.isArray(c)) append(el, c);
+    else el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+}
+
+/** The table-wide drawing settings (deck style, card size), set once by the client. */
+export const settings = { style: "francesi", money: true };
+
+export function cardSize(kind = "table") {
+  const phone = window.innerWidth < 600;
+  if (kind === "hand") return phone ? 56 : 72;
+  if (kind === "small") return phone ? 34 : 44;
+  return phone ? 44 : 56;
+}
+
+/** One card (an SVG): face-up cards carry data-card="<code>", covered ones data-card="covered". */
+export function card(code, kind = "table") {
+  const size = cardSize(kind);
+  const covered = isCovered(code);
+  const svg = cardSvg(covered ? null : code, { style: settings.style, size, compact: size < 60 });
+  svg.classList.add("tc-card", `tc-card--${kind}`);
+  if (covered) svg.dataset.card = "covered";
+  return svg;
+}
+
+export function cardRow(cards, kind = "table") {
+  return h("span", { class: "tc-cards" }, cards.map((c) => card(c, kind)));
+}
+
+/** n covered cards (a back and a count when there are many). */
+export function coveredCards(n, kind = "small") {
+  if (!n) return null;
+  const shown = Math.min(n, 5);
+  const row = h("span", { class: "tc-cards tc-cards--fan", title: `${n} carte coperte` });
+  for (let i = 0; i < shown; i += 1) row.append(card(null, kind));
+  if (n > shown) row.append(h("span", { class: "tc-count" }, `×${n}`));
+  return row;
+}
+
+export const isCard = (v) => isCardCode(v);
+export const isCardList = (v) => Array.isArray(v) && v.length > 0 && v.every((c) => isCardCode(c) || isCovered(c));
+export const describeCard = (c) => cardLabel(c, settings.style);
+
+/** Money is in integer cents: "€ 12,50". */
+export function money(cents) {
+  if (typeof cents !== "number") return String(cents ?? "—");
+  if (!settings.money) return String(cents);
+  const sign = cents < 0 ? "-" : "";
+  const abs = Math.abs(cents);
+  return `${sign}€ ${Math.floor(abs / 100).toLocaleString("it-IT")},${String(abs % 100).padStart(2, "0")}`;
+}
+
+const LABELS = {
+  pot: "Piatto", piatto: "Piatto", bestia: "Bestia", posta: "Posta del banco", garage: "Garage",
+  stock: "Tallone", stock_count: "Tallone", tallone: "Tallone", deck_size: "Mazzo", discard_count: "Scarti",
+  scarti: "Scarti", scarto: "Scarto", briscola: "Briscola", trump: "Seme di briscola", table: "Carte in tavola",
+  phase: "Fase", invito: "Invito", limit: "Limite", min_pair: "Apertura minima", variant: "Variante",
+  stacks: "Credito", chips: "Credito", bets: "Puntata", put_in: "Nel piatto", showing: "Punto",
+  hand_counts: "Carte", hand_sizes: "Carte", pile_sizes: "Prese", taken_counts: "Carte prese", scope: "Scope",
+  pozzetti: "Pozzetto", changed: "Carte cambiate", decisions: "Scelta", status: "Stato", caps: "Massimo",
+  totals: "Punti", deals_won: "Smazzate vinte", deal_no: "Smazzata", round: "Giro", rounds: "Giri",
+  result: "Risultato", history: "Smazzate", config: "Regole del tavolo", street: "Giro di carte",
+  punto: "Il tuo punto", last_move: "Ultima giocata", scope_cards: "Carte delle scope", trick: "Presa in corso",
+  tricks_seen: "Ultima presa", melds: "Giochi in tavola", vele: "Vele", mazzetti: "Mazzetti",
+  punta: "Carte del punto", banco_cards: "Carte del banco", designation: "Assegnazione del banco",
+  accusi: "Accusi", shown: "Carte mostrate", declarations: "Dichiarazioni", matta: "Matta", parol: "Parol",
+  spareggio: "Spareggio", rake: "Rake", min_bet: "Puntata minima", min_posta: "Posta minima",
+  min_bank: "Banco minimo", alla_regola: "Alla regola", prefs: "Preferenze", seguito: "Seguito",
+  ultimo_colpo: "Ultimo colpo", carte_sfilate: "Carte sfilate", declarations_: "Dichiarazioni",
+  opened: "Aperto", out: "Eliminato", closed_by: "Chiusura", raccolto: "Carta raccolta", in_mano: "In mano",
+  pozzetto_line: "Pozzetto preso", pozzetto_mode: "Pozzetto", turn_no: "Turno", ended: "Fine smazzata",
+  blind: "Buio", giro_pazzo: "Giro pazzo", parol_hand: "Mano di parol", dealout: "Carte a tutti",
+  girate: "Girate", distribuzione: "Distribuzione", chosen: "Scelte", hidden: "Nascoste",
+  ferito: "Ferito", obligated: "Obbligato", banker_asked: "Banco chiesto", priority: "Priorità",
+  receiver: "Riceve le carte", candidate: "Candidato al banco", punta_play: "Gioco del punto",
+  banco_play: "Gioco del banco", banco: "Banco", penalties: "Penalità", results: "Risultati",
+  count: "Carte", mode: "Modalità", points: "Punti", winner: "Vincitore", reason: "Motivo",
+  carried_in: "Riportato", carried_out: "Riportato alla mano dopo", pots: "Piatti", amount: "Importo",
+  eligible: "In gioco", winners: "Vincitori", shares: "Quote", mp: "MP", vp: "VP", lines: "Linee",
+  number: "Numero", dealer: "Mazziere", decider: "Ultima presa", detail: "Dettaglio", carte: "Carte",
+  denari: "Denari", settebello: "Settebello", primiera: "Primiera", cappotto: "Cappotto",
+  sitout: "Sitout", stand_up: "Si alzano", per_seat: "Per posto", forfeit: "Abbandono", draw: "Pari",
+  deals: "Smazzate", cash: "Regolamento",
+};
+
+export function label(key) {
+  if (LABELS[key]) return LABELS[key];
+  const s = String(key).replace(/_/g, " ");
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/** A readable rendering of any JSON value (the fallback: nothing a view holds is dropped). */
+export function readable(value, key = "") {
+  if (value === null || value === undefined) return h("span", { class: "muted" }, "—");
+  if (typeof value === "boolean") return document.createTextNode(value ? "sì" : "no");
+  if (isCardCode(value)) return card(value, "small");
+  if (typeof value === "number" && /pot|piatto|chips|stack|bet|amount|posta|garage|rake|bestia|put_in|invito|share/.test(key)) {
+    return document.createTextNode(money(value));
+  }
+  if (Array.isArray(value)) {
+    if (!value.length) return h("span", { class: "muted" }, "—");
+    if (isCardList(value)) return cardRow(value, "small");
+    if (value.every((v) => v === null || typeof v !== "object")) return document.createTextNode(value.map((v) => v ?? "—").join(" · "));
+    return h("ol", { class: "tc-list" }, value.map((v) => h("li", {}, readable(v, key))));
+  }
+  if (typeof value === "object") {
+    const entries = Object.entries(value);
+    if (!entries.length) return h("span", { class: "muted" }, "—");
+    return h("dl", { class: "tc-dl" }, entries.map(([k, v]) => [h("dt", {}, label(k)), h("dd", {}, readable(v, k))]));
+  }
+  return document.createTextNode(String(value));
+}

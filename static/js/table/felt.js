@@ -1,0 +1,240 @@
+// The felt: seats around it, the centre (phase, pots, table cards, piles, tricks, vele) and the
+// sections below it (melds, scores, details). Pure rendering from the model of model.js.
+
+import { card, cardRow, coveredCards, h, isCard, isCardList, label, money, readable } from "./dom.js";
+
+const PILE_KEYS = new Set(["stock", "stock_count", "tallone", "deck_size", "discard_count"]);
+const CENTER_CARD_KEYS = new Set(["table", "briscola", "punta", "banco_cards", "scope_cards", "scarti", "scarto"]);
+
+export function seatName(model, no) {
+  const s = model.seats.get(Number(no));
+  return s ? s.nickname : `Posto ${no}`;
+}
+
+function clockText(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+/** One seat: nickname, markers, chips or points, bet, clock, its visible cards. */
+export function seatEl(model, s, p) {
+  const classes = ["seat"];
+  if (s.me) classes.push("me");
+  if (s.toAct) classes.push("to-act");
+  if (s.status === "sitout") classes.push("sitout");
+  if (s.badges.includes("Passato")) classes.push("folded");
+  const badges = [...s.badges];
+  if (s.bot) badges.push("bot");
+  if (s.status === "sitout" && !badges.includes("Sitout")) badges.push("Sitout");
+  if (s.leaving) badges.push("Lascia il tavolo");
+  const el = h("div", { class: classes.join(" "), dataset: { seat: s.no, nickname: s.nickname } },
+    h("div", { class: "seat-head" },
+      s.dealer ? h("span", { class: "seat-dealer", title: "Mazziere" }, "D") : null,
+      h("strong", { class: "seat-name" }, s.nickname),
+      s.bot ? h("span", { class: "badge seat-bot", title: "Giocatore automatico" }, "bot") : null),
+    badges.filter((b) => b !== "bot").length
+      ? h("div", { class: "seat-badges" }, badges.filter((b) => b !== "bot" && b !== "Mazziere").map((b) => h("span", { class: "badge" }, b)))
+      : null,
+    s.chips !== undefined ? h("div", { class: "seat-chips" }, money(s.chips)) : null);
+  if (s.bet) el.append(h("div", { class: "seat-bet" }, h("span", { class: "chip-icon", "aria-hidden": "true" }), money(s.bet)));
+  for (const [key, value] of s.info) {
+    const text = typeof value === "number" && /put_in|cap/.test(key) ? money(value) : null;
+    el.append(h("div", { class: "seat-info" }, `${label(key)}: `, text ?? readable(value, key)));
+  }
+  if (!s.me) {
+    const cards = h("div", { class: "seat-cards" });
+    if (s.cards) cards.append(cardRow(s.cards, "small"));
+    else {
+      if (s.up && s.up.length) cards.append(cardRow(s.up, "small"));
+      const hidden = s.up ? s.covered : s.count;
+      if (hidden) cards.append(coveredCards(hidden));
+    }
+    if (cards.childNodes.length) el.append(cards);
+  }
+  // Clocks: the deadline of the seat that must act, its time bank, the line's tempo partita.
+  const clock = h("div", { class: "seat-clock" });
+  if (s.toAct && p.deadline) clock.append(h("span", { class: "clock", title: "Tempo per decidere", dataset: { deadline: p.deadline } }, "…"));
+  if (p.bank_seat === s.no) clock.append(h("span", { class: "badge badge-bank" }, "time bank"));
+  else if (s.time_bank) clock.append(h("span", { class: "muted", title: "Time bank" }, `+${s.time_bank} s`));
+  const line = model.lineOf ? model.lineOf(s.no) : String(s.no);
+  if (p.clocks && p.clocks[line] !== undefined) clock.append(h("span", { class: "muted", title: "Tempo partita" }, `partita ${clockText(p.clocks[line])}`));
+  if (clock.childNodes.length) el.append(clock);
+  return el;
+}
+
+/** Update every running clock (called each second). */
+export function tickClocks(root) {
+  for (const el of root.querySelectorAll(".clock[data-deadline]")) {
+    const ms = new Date(el.dataset.deadline) - Date.now();
+    el.textContent = clockText(ms);
+    el.classList.toggle("clock-late", ms < 10000);
+  }
+}
+
+/** Place the seats around an ellipse, the viewer at the bottom. */
+export function placeSeats(container, model) {
+  const list = [...container.children];
+  const n = list.length;
+  const mine = list.findIndex((el) => el.classList.contains("me"));
+  const start = mine < 0 ? 0 : mine;
+  list.forEach((el, i) => {
+    const k = (i - start + n) % n;
+    const angle = Math.PI / 2 + (k * 2 * Math.PI) / Math.max(n, 2);
+    el.style.setProperty("--x", `${50 + 43 * Math.cos(angle)}%`);
+    el.style.setProperty("--y", `${50 + 40 * Math.sin(angle)}%`);
+    el.style.setProperty("--order", String(k));
+  });
+}
+
+function pile(title, n) {
+  return h("div", { class: "pile" }, n ? card(null, "small") : null, h("span", {}, `${title}: ${n}`));
+}
+
+/** The centre of the felt. */
+export function centre(model, p) {
+  const box = h("div", { class: "centre" });
+  if (model.phase) box.append(h("div", { class: "phase" }, label(model.phase)));
+  if (model.pots.length) {
+    box.append(h("div", { class: "pots", dataset: { role: "pots" } },
+      model.pots.map(([k, v]) => h("span", { class: "pot" }, h("span", { class: "chip-icon", "aria-hidden": "true" }), `${label(k)} ${money(v)}`))));
+  }
+  const piles = [];
+  for (const sec of model.sections) {
+    if (sec.kind === "value" && PILE_KEYS.has(sec.key) && typeof sec.value === "number") {
+      piles.push(pile(label(sec.key), sec.value));
+      sec.done = true;
+    }
+  }
+  if (model.vele) { box.append(veleEl(model.vele)); }
+  for (const sec of model.sections) {
+    if (sec.done) continue;
+    if (sec.kind === "value" && CENTER_CARD_KEYS.has(sec.key)) {
+      sec.done = true;
+      const v = sec.value;
+      if (sec.key === "scarti" && isCardList(v)) {
+        box.append(h("div", { class: "zone zone-scarti" }, h("span", { class: "zone-title" }, `Scarti (${v.length})`), cardRow(v.slice(-6), "small")));
+      } else if (isCard(v)) {
+        box.append(h("div", { class: "zone" }, h("span", { class: "zone-title" }, label(sec.key)), card(v)));
+      } else if (Array.isArray(v)) {
+        box.append(h("div", { class: `zone zone-${sec.key}` }, h("span", { class: "zone-title" }, label(sec.key)),
+          v.length ? cardRow(v) : h("span", { class: "muted" }, "nessuna carta")));
+      } else if (typeof v === "number") piles.push(pile(label(sec.key), v));
+      else sec.done = false;
+    } else if (sec.kind === "plays") {
+      sec.done = true;
+      box.append(h("div", { class: `zone zone-${sec.key}` }, h("span", { class: "zone-title" }, label(sec.key)),
+        h("div", { class: "plays" }, sec.plays.map(([s, c]) => h("figure", { class: `play${sec.winner === s ? " winner" : ""}` },
+          card(c), h("figcaption", {}, seatName(model, s)))))));
+    } else if (sec.kind === "move") {
+      sec.done = true;
+      const m = sec.move;
+      box.append(h("div", { class: "zone zone-move" }, h("span", { class: "zone-title" }, label(sec.key)),
+        h("span", {}, `${seatName(model, sec.seat)}: `), m.card ? card(m.card, "small") : null,
+        m.take && m.take.length ? [" prende ", cardRow(m.take, "small")] : null, m.scopa ? h("strong", {}, " Scopa!") : null));
+    }
+  }
+  if (piles.length) box.append(h("div", { class: "piles" }, piles));
+  return box;
+}
+
+/** Telesina: the vele laid out on their grid (positions: [row, column]). */
+function veleEl({ layout, cards }) {
+  if (!layout || !layout.positions) return h("div", {}, readable(layout, "vele"));
+  const pos = Object.entries(layout.positions);
+  const rows = Math.max(...pos.map(([, [r]]) => r)) + 1;
+  const cols = Math.max(...pos.map(([, [, c]]) => c)) + 1;
+  const grid = h("div", { class: "vele-grid", dataset: { role: "vele" }, style: `--rows:${rows};--cols:${cols}` });
+  for (const [name, [r, c]] of pos) {
+    const code = cards[name];
+    grid.append(h("div", { class: "vela", style: `grid-row:${r + 1};grid-column:${c + 1}`, title: `Vela ${name}` },
+      card(code ?? null, "small"), h("span", { class: "vela-name" }, name)));
+  }
+  return h("div", { class: "zone zone-vele" }, h("span", { class: "zone-title" }, `Vele: ${layout.label || layout.key || ""}`), grid);
+}
+
+/** Burraco and Scala 40: the melds on the table, grouped by line or owner. */
+export function meldsEl(model, onMeld) {
+  const { melds, posSeat } = model.melds;
+  const box = h("div", { class: "melds", dataset: { role: "melds" } }, h("h3", {}, "Giochi in tavola"));
+  if (!melds.length) { box.append(h("p", { class: "muted" }, "Nessun gioco in tavola")); return box; }
+  const groups = new Map();
+  for (const m of melds) {
+    const owner = m.line !== undefined ? `line:${m.line}` : `pos:${m.owner}`;
+    if (!groups.has(owner)) groups.set(owner, []);
+    groups.get(owner).push(m);
+  }
+  for (const [owner, list] of groups) {
+    const [kind, n] = owner.split(":");
+    let who;
+    if (kind === "pos") who = seatName(model, posSeat(n));
+    else {
+      const lines = model.seatLines;
+      who = lines && lines[n] ? lines[n].map((p) => seatName(model, posSeat(p))).join(" e ") : `Linea ${Number(n) + 1}`;
+    }
+    box.append(h("div", { class: "meld-group" }, h("span", { class: "zone-title" }, who),
+      h("div", { class: "meld-list" }, list.map((m) => {
+        const el = h("div", { class: "meld", dataset: { meld: m.id }, title: m.kind === "scala" ? "Scala" : "Combinazione" }, cardRow(m.cards || [], "small"));
+        if (onMeld) onMeld(el, m);
+        return el;
+      }))));
+  }
+  return box;
+}
+
+/** Points per line when lines are pairs (coppie), and the score sheet of the match. */
+export function scoresEl(model) {
+  const parts = [];
+  for (const sec of model.sections) {
+    if (sec.kind !== "lines" || sec.done) continue;
+    sec.done = true;
+    const names = (i) => (sec.lines && sec.lines[i] ? sec.lines[i].map((pp) => seatName(model, sec.posSeat(pp))).join(" e ") : `Linea ${i + 1}`);
+    parts.push(h("div", { class: "line-values" }, h("strong", {}, `${label(sec.key)}: `),
+      sec.values.map((val, i) => h("span", { class: "line-value" }, `${names(i)} `, readable(val, sec.key)))));
+  }
+  if (Array.isArray(model.history) && model.history.length) {
+    const rows = model.history.map((d) => h("tr", {}, h("td", {}, d.number ?? ""), h("td", { class: "num" }, Array.isArray(d.points) ? d.points.join(" – ") : readable(d.points))));
+    parts.push(h("details", { class: "score-sheet" }, h("summary", {}, `Smazzate giocate (${model.history.length})`),
+      h("table", { class: "data" }, h("thead", {}, h("tr", {}, h("th", {}, "N."), h("th", { class: "num" }, "Punti"))), h("tbody", {}, rows)),
+      readable(model.history, "history")));
+  } else if (model.history && !Array.isArray(model.history)) parts.push(readable(model.history, "history"));
+  return parts.length ? h("div", { class: "scores", dataset: { role: "scores" } }, parts) : null;
+}
+
+/** The result of a hand or a match: pots with their winners, then everything else. */
+export function resultEl(model) {
+  const r = model.result;
+  if (r === null || r === undefined) return null;
+  const box = h("div", { class: "result", dataset: { role: "result" } }, h("h3", {}, "Risultato"));
+  if (r && typeof r === "object" && Array.isArray(r.pots)) {
+    box.append(h("ul", { class: "pots-result" }, r.pots.map((pot, i) => h("li", {},
+      `${r.pots.length > 1 ? (i === 0 ? "Piatto principale" : `Piatto laterale ${i}`) : "Piatto"}: ${money(pot.amount)}`,
+      pot.winners ? ` → ${pot.winners.map((w) => seatName(model, w)).join(", ")}` : ""))));
+    const rest = { ...r };
+    delete rest.pots;
+    box.append(h("details", {}, h("summary", {}, "Dettaglio"), readable(rest, "result")));
+  } else if (r && typeof r === "object" && r.per_seat) {
+    box.append(h("ul", {}, Object.entries(r.per_seat).map(([s, x]) => h("li", {}, `${seatName(model, s)}: ${x.points ?? ""} punti${x.won ? " · vince" : ""}`))));
+    box.append(h("details", {}, h("summary", {}, "Dettaglio"), readable(r, "result")));
+  } else box.append(readable(r, "result"));
+  return box;
+}
+
+/** The fallback: everything the view holds that no renderer above has shown. */
+export function detailsEl(model) {
+  const rest = { ...model.rest };
+  for (const sec of model.sections) {
+    if (sec.done) continue;
+    const v = sec.value;
+    if (v === null || v === undefined || v === false) continue;
+    if (Array.isArray(v) && !v.length) continue;
+    if (typeof v === "object" && !Array.isArray(v) && !Object.keys(v).length) continue;
+    rest[sec.key] = v;
+  }
+  const box = h("div", { class: "details", dataset: { role: "details" } });
+  const entries = Object.entries(rest);
+  if (entries.length) {
+    box.append(h("dl", { class: "tc-dl" }, entries.map(([k, v]) => [h("dt", {}, label(k)), h("dd", {}, isCardList(v) ? cardRow(v, "small") : readable(v, k))])));
+  }
+  if (model.config) box.append(h("details", {}, h("summary", {}, "Regole del tavolo"), readable(model.config, "config")));
+  return box.childNodes.length ? box : null;
+}

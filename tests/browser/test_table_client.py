@@ -1,0 +1,253 @@
+"""The live table client (static/js/table/, issue 10) against real engine payloads.
+
+The page is served by pytest-django's live server (WSGI, HTTP only) and its WebSocket is mocked
+with Playwright's ``route_web_socket``: the mock sends payloads built by
+``lobby.selectors.table_payload`` from real engine states and records what the page sends back.
+The DOM contract the client keeps is /work/notes/table-dom.md.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from games import registry
+from games.engine import action_from_spec
+from games.rng import SeededRng
+from lobby import actions, selectors
+from lobby.models import Seat, TableRuntime
+from piattaforma.models import User
+from tests.factories import UserFactory
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+GAMES = registry.names()
+LAPTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+META = ("label", "confirm", "amount")
+_tags = itertools.count(1)
+
+
+# --- engine states ------------------------------------------------------------------------------
+
+
+def seat_count(game: str) -> int:
+    engine = registry.get(game)
+    return engine.min_seats if engine.family == "partite" else max(engine.min_seats, min(3, engine.max_seats))
+
+
+def play_until(
+    game: str, want: Callable[[dict[str, Any], int, list[dict[str, Any]]], bool], *, seats: int | None = None
+) -> tuple[dict[str, Any], int]:
+    """Play seeded random legal moves until ``want(state, seat, legal)`` holds for a seat to act.
+
+    Seats are numbered from 1 as at the lobby's tables. Sitout and abandon moves are avoided so
+    the hand keeps going. Returns the state and the seat.
+    """
+    engine = registry.get(game)
+    n = seats or seat_count(game)
+    cfg = engine.validate_config({})
+    for seed in range(200):
+        rng = SeededRng(seed)
+        specs = [{"seat": i + 1, "chips": 20_000, "sitout": False, "prefs": {}} for i in range(n)]
+        state = engine.new(cfg, specs, rng)
+        for _ in range(600):
+            if engine.is_over(state):
+                break
+            seat = engine.to_act(state)[0]
+            legal = engine.legal_actions(state, seat)
+            if want(state, seat, legal):
+                return state, seat
+            moves = [a for a in legal if a["type"] not in ("sitout", "abbandona", "rifiuto")] or legal
+            try:
+                engine.apply(state, seat, action_from_spec(moves[rng.randbelow(len(moves))], rng), rng)
+            except Exception:  # a structured spec (melds) random play cannot fill: try another deal
+                break
+    raise AssertionError(f"{game}: no such position")
+
+
+def has_type(*types: str) -> Callable[[dict[str, Any], int, list[dict[str, Any]]], bool]:
+    return lambda state, seat, legal: any(a["type"] in types for a in legal)
+
+
+def concrete(spec: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in spec.items() if k not in META}
+
+
+# --- the page with a mocked socket ---------------------------------------------------------------
+
+
+class Table:
+    """A table page whose WebSocket is played by the test."""
+
+    def __init__(self, page, table, users: list[User], game: str) -> None:
+        self.page, self.table, self.users, self.game = page, table, users, game
+        self.sent: list[dict[str, Any]] = []
+        self.ws = None
+        self.version = 0
+        self.errors: list[str] = []
+
+    def payload(self, state: dict[str, Any] | None, seat: int | None, **extra: Any) -> dict[str, Any]:
+        """The message table_payload builds for ``seat`` from this state (unsaved runtime rows)."""
+        self.version += 1
+        rt = TableRuntime(
+            table=self.table,
+            version=self.version,
+            game=self.game,
+            state=state,
+            hand_no=1,
+            deadline=timezone.now() + timedelta(seconds=25),
+        )
+        for k, v in extra.items():
+            setattr(rt, k, v)
+        seats = [
+            Seat(table=self.table, number=i + 1, user=u, time_bank=30 if i == 0 else 0)
+            for i, u in enumerate(self.users)
+        ]
+        return json.loads(json.dumps(selectors.table_payload(rt, seats, seat), default=str))
+
+    def push(self, message: dict[str, Any]) -> None:
+        assert self.ws is not None, "the page has not connected"
+        self.ws.send(json.dumps(message))
+        if message.get("type") == "table.state":
+            self.page.wait_for_function(
+                "v => document.getElementById('table').dataset.version === String(v)", arg=message["version"]
+            )
+
+    def show(self, state: dict[str, Any] | None, seat: int | None, **extra: Any) -> dict[str, Any]:
+        message = self.payload(state, seat, **extra)
+        self.push(message)
+        return message
+
+    def wait_sent(self, count: int = 1) -> list[dict[str, Any]]:
+        self.page.wait_for_function("n => window.__sent >= n", arg=count)
+        return self.sent
+
+    def acts(self) -> list[dict[str, Any]]:
+        return [m for m in self.sent if m.get("type") == "act"]
+
+
+@pytest.fixture
+def open_table(browser, live_server):
+    """Open a table page for a game, logged in as the first of its players, socket mocked."""
+    contexts = []
+
+    def opener(game: str, *, viewport: dict[str, int] = LAPTOP, players: int | None = None) -> Table:
+        engine = registry.get(game)
+        n = players or seat_count(game)
+        fields: dict[str, Any] = {
+            "name": f"Tavolo {engine.title}",
+            "game": game,
+            "seats": n,
+            "min_buy_in": 1_000,
+            "max_buy_in": 50_000,
+        }
+        if engine.family == "partite":
+            fields.update(posta_partita=100, posta_unitaria=10, perdita_massima=2_000, rake_bp=500)
+        table = actions.table_create(**fields)
+        tag = next(_tags)
+        users = [UserFactory(nickname=f"{name}{tag}") for name in ("anna", "bruno", "carla", "dario")[:n]]
+        client = Client()
+        client.force_login(users[0])
+        context = browser.new_context(locale="it-IT", viewport=viewport)
+        contexts.append(context)
+        context.add_cookies(
+            [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
+        )
+        page = context.new_page()
+        t = Table(page, table, users, game)
+        page.on("pageerror", lambda exc: t.errors.append(str(exc)))
+        page.on("console", lambda msg: t.errors.append(msg.text) if msg.type == "error" else None)
+
+        def on_message(text: str | bytes) -> None:
+            t.sent.append(json.loads(text))
+            page.evaluate("n => { window.__sent = n; }", len(t.sent))
+
+        def handler(ws) -> None:
+            t.ws = ws
+            ws.on_message(on_message)
+
+        page.route_web_socket("**/ws/table/**", handler)
+        page.goto(f"{live_server.url}/lobby/tavolo/{table.pk}/")
+        page.wait_for_function("document.getElementById('table').dataset.connected === '1'")
+        return t
+
+    yield opener
+    for c in contexts:
+        c.close()
+
+
+CODES = "els => els.map(e => e.dataset.card)"
+
+
+def action_button(page, kind: str):
+    return page.locator(f"[data-role=actions] button[data-action='{kind}']")
+
+
+def no_horizontal_scroll(page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+# --- every game renders ---------------------------------------------------------------------------
+
+
+CARD = re.compile(r'"([A2-9TJQK][hdcs]|X[1-4])"')
+
+
+def view_cards(view: dict[str, Any] | None) -> set[str]:
+    """Every face-up card code a view holds (its legal-action copy aside)."""
+    if not view:
+        return set()
+    rest = {k: v for k, v in view.items() if k not in ("legal", "legal_actions")}
+    return set(CARD.findall(json.dumps(rest)))
+
+
+def interesting(game: str):
+    """A position worth a screenshot: cards on show and more than one decision to take."""
+    engine = registry.get(game)
+    return play_until(
+        game, lambda state, seat, legal: len(legal) > 1 and bool(view_cards(engine.view(state, seat)))
+    )
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_renders_seats_cards_and_actions(open_table, artifacts, game):
+    state, seat = interesting(game)
+    for name, viewport in (("laptop", LAPTOP), ("phone", PHONE)):
+        t = open_table(game, viewport=viewport)
+        msg = t.show(state, seat)
+        page = t.page
+        root = page.locator("#table")
+        assert root.get_attribute("data-game") == game
+        assert root.get_attribute("data-over") == "0"
+        assert page.locator("[data-role=seats] [data-seat]").count() == len(msg["seats"])
+        me = page.locator(f"[data-role=seats] [data-seat='{seat}']")
+        assert "me" in (me.get_attribute("class") or "")
+        assert "to-act" in (me.get_attribute("class") or "")
+        # Every card the view shows is drawn (nothing a view holds is dropped).
+        drawn = set(root.locator("[data-card]").evaluate_all(CODES))
+        assert view_cards(msg["view"]) <= drawn, view_cards(msg["view"]) - drawn
+        # Every legal action is offered: a card of the hand or a button of its type.
+        buttons = set(
+            page.locator("[data-role=actions] button[data-action]").evaluate_all(
+                "els => els.map(e => e.dataset.action)"
+            )
+        )
+        playable = set(page.locator("[data-role=hand] [data-playable]").evaluate_all(CODES))
+        for spec in msg["legal"]:
+            assert spec["type"] in buttons or spec.get("card") in playable, spec
+            if spec["type"] in buttons and not spec.get("card"):
+                text = action_button(page, spec["type"]).first.inner_text()
+                assert spec["label"] in text, (spec, text)
+        assert no_horizontal_scroll(page), f"{game} scrolls sideways at {name}"
+        page.screenshot(path=str(artifacts / f"tavolo-{game}-{name}.png"), full_page=True)
+        assert t.errors == []
+        t.page.context.close()
