@@ -49,3 +49,49 @@ def page(browser):
 def artifacts():
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
+
+
+@pytest.fixture(scope="session")
+def asgi_server(django_db_setup, django_db_blocker):
+    """Daphne with the Channels router in a thread of this process (see tests/browser/live.py)."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian's chromium is not installed (.ci/run installs it: apt-get install chromium)")
+    from tests.browser.live import LiveServer
+
+    with django_db_blocker.unblock():
+        server = LiveServer().start()
+    yield server
+    with django_db_blocker.unblock():
+        server.stop()
+
+
+@pytest.fixture
+def asgi_live(browser, asgi_server, transactional_db, monkeypatch):
+    """The ASGI live server for one test: its data is flushed after the test, deals are seeded.
+
+    Set-up data and table actions go through ``asgi_live.run`` (the server's own thread).
+    """
+    import itertools
+
+    from games.rng import RecordingRng, SeededRng
+
+    seeds = itertools.count(2000)
+    monkeypatch.setattr("lobby.actions.new_rng", lambda: RecordingRng(SeededRng(next(seeds))))
+    return asgi_server
+
+
+@pytest.fixture
+def new_context(browser, asgi_live):
+    """Open browser contexts (one per player); on teardown close them and let the server go idle."""
+    opened = []
+
+    def open_context():
+        context = browser.new_context(locale="it-IT", viewport={"width": 1280, "height": 800})
+        context.set_default_timeout(15_000)
+        opened.append(context)
+        return context
+
+    yield open_context
+    for context in opened:
+        context.close()
+    asgi_live.idle()

@@ -1,0 +1,317 @@
+"""An ASGI live server for the browser tests: Daphne (HTTP + the Channels WebSockets) in a thread.
+
+pytest-django's ``live_server`` speaks WSGI only, and ``ChannelsLiveServerTestCase`` runs Daphne in
+a child process, which sees neither SQLite's in-memory test database nor the in-memory channel
+layer. Here Daphne's reactor runs in a thread of the test process instead, so:
+
+- the in-memory channel layer lives where the consumers are;
+- all the server's synchronous work (views, ``database_sync_to_async``) runs on one thread, asgiref's
+  single thread executor (Django's per-request ``ThreadSensitiveContext`` is turned off while the
+  server runs), so the SQLite in-memory test connection can be shared with that thread as Django's
+  own ``LiveServerThread`` shares it, and requests never use it at the same time;
+- the tests set up data and call table actions *through* that thread (``LiveServer.run``): a table
+  action broadcasts after commit with ``async_to_sync``, which then runs on the server's own event
+  loop, as it does in production.
+
+With ``DATABASE_URL``/``REDIS_URL`` (PostgreSQL + the Redis channel layer) the same code works: the
+server thread opens its own connection to the test database, and is told to close it at the end.
+
+The reactor of Twisted cannot be restarted: one server per test session (``asgi_server`` fixture).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import re
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+START_TIMEOUT = 20.0
+
+
+class _NoThreadSensitiveContext(contextlib.AbstractAsyncContextManager):
+    """Stands in for asgiref's ThreadSensitiveContext: Django's sync code then runs on one thread."""
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+
+class LiveServer:
+    """Daphne serving ``piattaforma.asgi.application`` on 127.0.0.1, in a thread of this process."""
+
+    def __init__(self) -> None:
+        self.server: Any = None
+        self.thread: threading.Thread | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.port = 0
+        self.error: BaseException | None = None
+        self._saved_context: Any = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> LiveServer:
+        import django.core.handlers.asgi as django_asgi
+
+        # Import order matters to Twisted: daphne.server installs the asyncio reactor.
+        from daphne.endpoints import build_endpoint_description_strings
+        from daphne.server import Server
+        from twisted.internet import reactor
+
+        from piattaforma.asgi import application
+
+        self._saved_context = django_asgi.ThreadSensitiveContext
+        django_asgi.ThreadSensitiveContext = _NoThreadSensitiveContext
+        self.loop = reactor._asyncioEventloop  # type: ignore[attr-defined]
+        self.server = Server(
+            application=application,
+            endpoints=build_endpoint_description_strings(host="127.0.0.1", port=0),
+            signal_handlers=False,
+            verbosity=0,
+        )
+
+        def serve() -> None:
+            try:
+                asyncio.set_event_loop(self.loop)
+                self.server.run()
+            except BaseException as exc:  # reported by start()
+                self.error = exc
+
+        self.thread = threading.Thread(target=serve, name="asgi-live-server", daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + START_TIMEOUT
+        while not self.server.listening_addresses:
+            if self.error is not None or not self.thread.is_alive():
+                raise RuntimeError(f"Daphne did not start: {self.error!r}")
+            if time.monotonic() > deadline:
+                raise RuntimeError("Daphne did not start listening")
+            time.sleep(0.02)  # start-up only: waiting for the port, no test outcome depends on it
+        self.port = self.server.listening_addresses[0][1]
+        self.run(_share_in_memory_connections, _in_memory_connections())
+        return self
+
+    def stop(self) -> None:
+        import django.core.handlers.asgi as django_asgi
+        from django.db import connections
+        from twisted.internet import reactor
+
+        if self.thread is None:
+            return
+        with contextlib.suppress(Exception):
+            self.run(_release_connections)
+        reactor.callFromThread(reactor.stop)
+        self.thread.join(timeout=10)
+        self.thread = None
+        django_asgi.ThreadSensitiveContext = self._saved_context
+        for conn in connections.all(initialized_only=True):
+            if conn.vendor == "sqlite" and conn.is_in_memory_db():
+                with contextlib.suppress(Exception):
+                    conn.dec_thread_sharing()
+
+    def run(self, fn: Callable[..., Any], /, *args: Any, timeout: float = 60, **kwargs: Any) -> Any:
+        """Call ``fn`` on the server's sync thread (as a consumer or a Celery task would) and return."""
+        from asgiref.sync import sync_to_async
+
+        assert self.loop is not None
+        future = asyncio.run_coroutine_threadsafe(
+            sync_to_async(fn, thread_sensitive=True)(*args, **kwargs), self.loop
+        )
+        return future.result(timeout=timeout)
+
+    def idle(self, timeout: float = 20) -> None:
+        """Wait until every connection to the server has closed and its application has finished.
+
+        Closing a browser context drops its WebSockets; their ``disconnect`` handlers still write
+        to the database (``seat_disconnected``). The test database must not be flushed under them.
+        """
+        deadline = time.monotonic() + timeout
+        while any(_busy(details) for details in list(self.server.connections.values())):
+            if time.monotonic() > deadline:
+                raise AssertionError("the live server still has open connections")
+            time.sleep(0.02)  # teardown only
+        self.run(lambda: None)  # and whatever they queued on the sync thread has run
+
+
+def _busy(details: dict[str, Any]) -> bool:
+    """A Daphne connection still open, or whose application has not finished yet."""
+    instance = details.get("application_instance")
+    return not details.get("disconnected") or (instance is not None and not instance.done())
+
+
+def _in_memory_connections() -> dict[str, Any]:
+    from django.db import connections
+
+    return {
+        conn.alias: conn for conn in connections.all() if conn.vendor == "sqlite" and conn.is_in_memory_db()
+    }
+
+
+def _share_in_memory_connections(shared: dict[str, Any]) -> None:
+    """On the server's thread: use the test thread's SQLite in-memory connection (as LiveServerThread)."""
+    from django.db import connections
+
+    for alias, conn in shared.items():
+        conn.inc_thread_sharing()
+        connections[alias] = conn
+
+
+def _release_connections() -> None:
+    """On the server's thread: close its own database connections (PostgreSQL must drop the test DB)."""
+    from django.db import connections
+
+    for conn in connections.all(initialized_only=True):
+        if not (conn.vendor == "sqlite" and conn.is_in_memory_db()):
+            conn.close()
+
+
+# --- driving the table page through its DOM contract (notes: table-dom.md) -----------------------
+
+CARD_RE = re.compile(r"^(?:[A2-9TJQK][hdcs]|X[1-4])$")
+TABLE = "#table"
+
+
+def login(page: Any, base_url: str, nickname: str, password: str) -> None:
+    """Log in through the login page."""
+    page.goto(f"{base_url}/account/accedi/")
+    page.fill("#id_username", nickname)
+    page.fill("#id_password", password)
+    page.click("main button[type=submit]")
+    page.wait_for_selector("[data-testid=nickname]")
+
+
+def open_table(page: Any, base_url: str, table_id: int, *, seated: bool = True) -> None:
+    """Open a table page; a seated player's page is waited for until its live table is there."""
+    page.goto(f"{base_url}/lobby/tavolo/{table_id}/")
+    if seated:
+        wait_connected(page)
+
+
+def wait_connected(page: Any) -> None:
+    """Wait until the page's WebSocket is open and a table state has been rendered."""
+    page.wait_for_function(
+        "() => { const t = document.querySelector('#table');"
+        " return t && t.dataset.connected === '1' && Number(t.dataset.version || 0) > 0; }"
+    )
+
+
+def sit_down(page: Any, seat: int, buy_in_eur: str) -> None:
+    """Sit down through the page's form (seat and buy-in in euro), then wait for the live table."""
+    page.select_option("select[name=seat]", str(seat))
+    page.fill("input[name=buy_in]", buy_in_eur)
+    with page.expect_navigation():
+        page.click("form[action$='/siediti/'] button[type=submit]")
+    wait_connected(page)
+
+
+def version(page: Any) -> int:
+    return int(page.get_attribute(TABLE, "data-version") or 0)
+
+
+def wait_version(page: Any, at_least: int) -> int:
+    """Wait until the page has rendered at least this table version; return the rendered one."""
+    page.wait_for_function(
+        "n => Number(document.querySelector('#table')?.dataset.version || 0) >= n", arg=at_least
+    )
+    return version(page)
+
+
+def is_to_act(page: Any) -> bool:
+    return page.locator(f"{TABLE} [data-role=seats] [data-seat].me.to-act").count() > 0
+
+
+def action_types(page: Any) -> list[str]:
+    return page.eval_on_selector_all(
+        f"{TABLE} [data-role=actions] button[data-action]", "bs => bs.map(b => b.dataset.action)"
+    )
+
+
+def _confirm_if_asked(page: Any) -> None:
+    yes = page.locator(f"{TABLE} [data-role=confirm] button[data-confirm=yes]")
+    if yes.count() and yes.first.is_visible():
+        yes.first.click()
+
+
+def click_action(page: Any, action: str, amount: int | None = None) -> None:
+    """Press the button of a legal action (typing the amount first when one is asked)."""
+    if amount is not None:
+        page.fill(f"{TABLE} [data-role=amount] input[name=amount]", str(amount))
+    before = version(page)
+    page.click(f'{TABLE} [data-role=actions] button[data-action="{action}"]')
+    _confirm_if_asked(page)
+    wait_version(page, before + 1)
+
+
+def play_card(page: Any, card: str | None = None, choice: int = 0) -> str:
+    """Click a playable card of the hand (the first, or ``card``); pick a choice if several apply."""
+    selector = f"{TABLE} [data-role=hand] [data-playable]"
+    if card is not None:
+        selector += f'[data-card="{card}"]'
+    target = page.locator(selector).first
+    code = target.get_attribute("data-card")
+    before = version(page)
+    target.click()
+    choices = page.locator(f"{TABLE} [data-role=choices] button[data-action]")
+    # Either the action went out (a new version comes), or choices / a confirmation opened.
+    page.wait_for_function(
+        """n => {
+          const t = document.querySelector('#table');
+          if (Number(t.dataset.version || 0) > n) return true;
+          if (t.querySelector('[data-role=choices] button[data-action]')) return true;
+          const c = t.querySelector('[data-role=confirm]');
+          return !!(c && !c.hidden && c.querySelector('button[data-confirm=yes]'));
+        }""",
+        arg=before,
+    )
+    if version(page) == before and choices.count():
+        choices.nth(min(choice, choices.count() - 1)).click()
+    _confirm_if_asked(page)
+    wait_version(page, before + 1)
+    return code
+
+
+def dom_cards(page: Any, within: str = "") -> list[str]:
+    """The face-up card codes of the page (or of a part of it), as data-card attributes."""
+    return page.eval_on_selector_all(
+        f"{TABLE} {within} [data-card]".replace("  ", " "),
+        "els => els.map(e => e.dataset.card).filter(c => c && c !== 'covered')",
+    )
+
+
+def cards_in(value: Any) -> set[str]:
+    """Every card code anywhere in a JSON value."""
+    found: set[str] = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if CARD_RE.match(item):
+                found.add(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return found
+
+
+def record_frames(page: Any) -> list[dict[str, Any]]:
+    """Collect every JSON message the page's WebSockets receive (reconnections included)."""
+    frames: list[dict[str, Any]] = []
+
+    def on_socket(ws: Any) -> None:
+        def on_frame(payload: Any) -> None:
+            with contextlib.suppress(ValueError, TypeError):
+                frames.append(json.loads(payload))
+
+        ws.on("framereceived", on_frame)
+
+    page.on("websocket", on_socket)
+    return frames
+
+
+def states(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [f for f in frames if f.get("type") == "table.state"]
