@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
@@ -13,12 +14,44 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from games import options as game_options
+from games import registry
+from lobby.models import Seat, Table
 from piattaforma import actions, health
 from piattaforma.forms import GameOptionsForm, SignupForm
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html", {"games": game_options.GAMES.values()})
+    """What the site offers, from live data: the registered games with their open tables right now."""
+    open_tables = Table.objects.filter(is_open=True)
+    per_game = dict(open_tables.values_list("game").annotate(n=Count("id")).order_by())
+    seated = dict(
+        Seat.objects.filter(table__is_open=True).values_list("table__game").annotate(n=Count("id")).order_by()
+    )
+    games = []
+    for name in registry.names():
+        engine = registry.get(name)
+        games.append(
+            {
+                "game": name,
+                "title": engine.title,
+                "family": engine.family,
+                "min_seats": engine.min_seats,
+                "max_seats": engine.max_seats,
+                "tables": per_game.get(name, 0),
+                "seated": seated.get(name, 0),
+            }
+        )
+    games.sort(key=lambda g: (-g["tables"], g["title"]))
+    return render(
+        request,
+        "home.html",
+        {
+            "games": games,
+            "families": [(f, [g for g in games if g["family"] == f]) for f in ("puntate", "partite")],
+            "open_tables": sum(per_game.values()),
+            "seated_players": sum(seated.values()),
+        },
+    )
 
 
 def signup(request: HttpRequest) -> HttpResponse:
