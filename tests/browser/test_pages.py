@@ -38,6 +38,7 @@ ANONYMOUS = [
     PageCheck("home", "/", HOME_H1, "a.button[href='/account/registrati/']"),
     PageCheck("login", "/account/accedi/", "Accedi", "button[type=submit]"),
     PageCheck("signup", "/account/registrati/", "Apri il tuo conto di gioco", "button[type=submit]"),
+    PageCheck("password-reset", "/account/password/reset/", "Reimposta la password", "button[type=submit]"),
 ]
 LOGGED_IN = [
     PageCheck("home-player", "/", HOME_H1, "a.button[href='/lobby/']"),
@@ -50,6 +51,7 @@ LOGGED_IN = [
     PageCheck("prelievo", "/conto/prelievo/", "Preleva dal conto di gioco", "button[type=submit]"),
     PageCheck("limiti", "/conto/limiti/", "Limiti di deposito", "button[type=submit]"),
     PageCheck("autoesclusione", "/conto/autoesclusione/", "Autoesclusione dal gioco", "button[type=submit]"),
+    PageCheck("password", "/account/password/", "Cambia password", "button[type=submit]"),
 ]
 
 
@@ -155,6 +157,29 @@ def test_home_counts_and_header_balance_come_from_the_data(page, live_server):
     log_in(page.context, live_server.url, "Primiera")
     page.goto(live_server.url + "/")
     assert "€ 123,45" in page.inner_text("[data-testid=header-balance]")
+
+
+def test_lobby_filter_and_deposit_quick_amounts(page, live_server):
+    poker_table(name="Tavolo Roma")
+    poker_table(name="Tavolo Milano")
+    scopa_table(name="Scopa Napoli")
+    funded_player(amount=10_000, nickname="Cirulla")
+    log_in(page.context, live_server.url, "Cirulla")
+    page.goto(f"{live_server.url}/lobby/")
+    rows = page.locator("#lobby-tables tr[data-table]")
+    assert rows.count() == 3
+    page.click("[data-role=game-filter] button[data-game=scopa]")
+    visible = [rows.nth(i).is_visible() for i in range(3)]
+    assert visible.count(True) == 1 and "Scopa Napoli" in page.inner_text("#lobby-tables tbody")
+    page.click("[data-role=game-filter] button[data-game='']")
+    assert all(rows.nth(i).is_visible() for i in range(3))
+
+    page.goto(f"{live_server.url}/conto/deposito/")
+    page.click("[data-role=quick-amounts] button[data-amount='50,00']")
+    assert page.input_value("#id_amount") == "50,00"
+    page.click("main button[type=submit]")
+    page.wait_for_selector(".messages li")
+    assert "€ 150,00" in page.inner_text("[data-testid=header-balance]")
 
 
 def test_table_page_gets_the_full_width(page, live_server, artifacts):
