@@ -1,0 +1,11 @@
+"""The load benchmark of the live tables (issue 10, Figures): ``python -m lobby.loadbench``.
+
+A script, never a test. It starts the platform in production mode on this machine (PostgreSQL,
+Redis db 5, several Daphne processes, Celery workers and beat), connects N bot clients over real
+WebSockets to Poker 5 carte and Scopa tables, and prints actions per second, the round trip from
+an action to the resulting view (p50/p95/p99) and the peak resident memory of every server process.
+
+Modules: ``core`` (pure: layout of N clients into tables, percentiles, the bots' choice),
+``prepare`` (seeds the database; run in a subprocess with the production settings), ``client``
+(asyncio + websockets bot clients; one or more processes), ``__main__`` (the orchestrator).
+"""

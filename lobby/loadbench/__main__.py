@@ -1,0 +1,656 @@
+"""``python -m lobby.loadbench``: the load benchmark of the live tables (see ``lobby/loadbench/__init__``).
+
+For each level N it copies the seeded template database, starts Daphne processes, Celery
+worker(s) and beat with the production settings, connects the bot clients, measures a fixed
+window after a warm-up, prints the figures, and stops every process it started (also on Ctrl-C).
+
+    python -m lobby.loadbench --clients 100,500,1000,2000 --duration 25 --warmup 10 --daphne 3 --workers 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import math
+import os
+import resource
+import secrets
+import select
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from lobby.loadbench.core import Layout, parse_proc_status, percentile
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+PY = sys.executable
+PG = {"host": "127.0.0.1", "port": 5432, "user": "postgres"}
+TEMPLATE_DB = "piattaforma_load"
+RUN_DB = "piattaforma_load_run"
+REDIS_URL = "redis://127.0.0.1:6379/5"
+TARGET_P99_MS = 150.0
+TARGET_P99_AT = 1000
+TARGET_RSS_MB = 400.0
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+
+def log(text: str) -> None:
+    print(text, flush=True)
+
+
+def base_env(db: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        DJANGO_SETTINGS_MODULE="piattaforma.settings.production",
+        SECRET_KEY=SECRET_KEY,
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        DATABASE_URL=f"postgres://{PG['user']}@{PG['host']}:{PG['port']}/{db}",
+        REDIS_URL=REDIS_URL,
+        DEBUG="0",
+        SECURE_SSL_REDIRECT="0",
+        LOG_LEVEL="WARNING",
+        PYTHONUNBUFFERED="1",
+        PYTHONPATH=str(ROOT),
+    )
+    return env
+
+
+SECRET_KEY = secrets.token_urlsafe(48)
+
+
+# --- processes ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Proc:
+    label: str
+    popen: subprocess.Popen[Any]
+    server: bool = True
+
+
+@dataclass
+class Registry:
+    """Every process this run started, so that each one is stopped on exit or Ctrl-C."""
+
+    procs: list[Proc] = field(default_factory=list)
+
+    def start(
+        self,
+        label: str,
+        argv: list[str],
+        env: dict[str, str],
+        logdir: Path,
+        server: bool = True,
+        pipes: bool = False,
+    ) -> Proc:
+        out = open(logdir / f"{label.replace(' ', '_').replace(':', '_')}.log", "wb")  # noqa: SIM115
+        popen = subprocess.Popen(  # noqa: S603
+            argv,
+            cwd=ROOT,
+            env=env,
+            stdin=subprocess.PIPE if pipes else subprocess.DEVNULL,
+            stdout=subprocess.PIPE if pipes else out,
+            stderr=out,
+            start_new_session=True,  # its own process group: stopped with its children
+        )
+        proc = Proc(label, popen, server)
+        self.procs.append(proc)
+        return proc
+
+    def stop_all(self) -> None:
+        for proc in self.procs:
+            if proc.popen.poll() is None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(proc.popen.pid, signal.SIGTERM)
+        deadline = time.time() + 10
+        for proc in self.procs:
+            try:
+                proc.popen.wait(timeout=max(0.1, deadline - time.time()))
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(proc.popen.pid, signal.SIGKILL)
+                proc.popen.wait()
+        self.procs.clear()
+
+
+def run(argv: list[str], env: dict[str, str], what: str, timeout: float = 1800) -> None:
+    result = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)  # noqa: S603
+    if result.returncode != 0:
+        raise RuntimeError(f"{what} failed:\n{result.stdout[-2000:]}\n{result.stderr[-4000:]}")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_port(port: int, proc: Proc, timeout: float = 60) -> None:
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if proc.popen.poll() is not None:
+            raise RuntimeError(f"{proc.label} exited with {proc.popen.returncode} (see its log)")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"{proc.label} did not open port {port} within {timeout:.0f} s")
+
+
+def wait_children(proc: Proc, count: int, timeout: float = 90) -> None:
+    """Wait until a Celery worker has forked its pool (then give it a moment to consume)."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if proc.popen.poll() is not None:
+            raise RuntimeError(f"{proc.label} exited with {proc.popen.returncode} (see its log)")
+        if len(children_of(proc.popen.pid)) >= count:
+            time.sleep(1.0)
+            return
+        time.sleep(0.3)
+    raise RuntimeError(f"{proc.label} did not start its {count} pool processes within {timeout:.0f} s")
+
+
+# --- /proc sampling -----------------------------------------------------------------------------
+
+
+def children_of(pid: int) -> list[int]:
+    out: list[int] = []
+    try:
+        for tid in os.listdir(f"/proc/{pid}/task"):
+            text = Path(f"/proc/{pid}/task/{tid}/children").read_text()
+            out.extend(int(c) for c in text.split())
+    except (FileNotFoundError, ProcessLookupError, PermissionError):
+        return out
+    return out
+
+
+def proc_tree(pid: int) -> list[int]:
+    todo, seen = [pid], []
+    while todo:
+        p = todo.pop()
+        seen.append(p)
+        todo.extend(children_of(p))
+    return seen
+
+
+def read_status(pid: int) -> dict[str, int]:
+    try:
+        return parse_proc_status(Path(f"/proc/{pid}/status").read_text())
+    except (FileNotFoundError, ProcessLookupError):
+        return {}
+
+
+def cpu_ticks(pid: int) -> int:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (FileNotFoundError, ProcessLookupError):
+        return 0
+    return int(fields[11]) + int(fields[12])  # utime + stime
+
+
+def machine_ticks() -> tuple[int, int]:
+    parts = [int(x) for x in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    idle = parts[3] + parts[4]
+    return sum(parts) - idle, sum(parts)
+
+
+class Sampler(threading.Thread):
+    """Samples VmRSS/VmHWM of every server process and its children twice a second."""
+
+    def __init__(self, servers: list[Proc]) -> None:
+        super().__init__(daemon=True)
+        self.servers = servers
+        self.peak_kb: dict[tuple[str, int], int] = {}
+        self.stop_event = threading.Event()
+
+    def sample(self) -> None:
+        for proc in self.servers:
+            for n, pid in enumerate(proc_tree(proc.popen.pid)):
+                label = proc.label if n == 0 else f"{proc.label} child"
+                st = read_status(pid)
+                if st:
+                    key = (label, pid)
+                    self.peak_kb[key] = max(self.peak_kb.get(key, 0), st.get("VmRSS", 0), st.get("VmHWM", 0))
+
+    def run(self) -> None:
+        while not self.stop_event.is_set():
+            self.sample()
+            self.stop_event.wait(0.5)
+
+    def cpu(self) -> dict[str, int]:
+        out: Counter[str] = Counter()
+        for proc in self.servers:
+            for pid in proc_tree(proc.popen.pid):
+                out[proc.label] += cpu_ticks(pid)
+        return dict(out)
+
+
+# --- database -----------------------------------------------------------------------------------
+
+
+def pg(dbname: str = "postgres") -> Any:
+    import psycopg
+
+    return psycopg.connect(dbname=dbname, autocommit=True, **PG)
+
+
+def prepare_template(layout: Layout, logdir: Path) -> None:
+    with pg() as conn:
+        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [TEMPLATE_DB]).fetchone():
+            conn.execute(f'CREATE DATABASE "{TEMPLATE_DB}"')
+    env = base_env(TEMPLATE_DB)
+    log(f"migrating {TEMPLATE_DB} …")
+    run([PY, "manage.py", "migrate", "--noinput", "-v", "0"], env, "migrate")
+    log(f"seeding {layout.poker_tables} poker and {layout.scopa_tables} scopa tables (idempotent) …")
+    t0 = time.time()
+    run(
+        [
+            PY,
+            "-m",
+            "lobby.loadbench.prepare",
+            "seed",
+            "--poker",
+            str(layout.poker_tables),
+            "--scopa",
+            str(layout.scopa_tables),
+        ],
+        env,
+        "seed",
+    )
+    log(f"  template ready in {time.time() - t0:.0f} s")
+
+
+def fresh_run_db() -> None:
+    with pg() as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{RUN_DB}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{RUN_DB}" TEMPLATE "{TEMPLATE_DB}"')
+
+
+def flush_redis() -> None:
+    import redis
+
+    redis.Redis.from_url(REDIS_URL).flushdb()
+
+
+def server_steps(start: float, end: float) -> tuple[int, int]:
+    with pg(RUN_DB) as conn:
+        row = conn.execute(
+            "SELECT count(*), count(*) FILTER (WHERE automatic) FROM lobby_handstep "
+            "WHERE created_at >= to_timestamp(%s) AND created_at < to_timestamp(%s)",
+            [start, end],
+        ).fetchone()
+    return int(row[0]), int(row[1])
+
+
+# --- one level ----------------------------------------------------------------------------------
+
+
+def fd_limit(needed: int) -> str | None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < needed:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (min(max(needed, soft), hard), hard))
+        except (ValueError, OSError) as exc:
+            return f"cannot raise RLIMIT_NOFILE to {needed}: {exc}"
+        soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    if soft < needed:
+        return f"RLIMIT_NOFILE is {soft} (hard {hard}), {needed} needed"
+    return None
+
+
+def read_line(proc: Proc, prefix: str, timeout: float) -> str:
+    assert proc.popen.stdout is not None
+    deadline = time.time() + timeout
+    fd = proc.popen.stdout
+    while time.time() < deadline:
+        ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.time()))
+        if not ready:
+            break
+        line = fd.readline().decode(errors="replace")
+        if not line:
+            raise RuntimeError(f"{proc.label} exited with {proc.popen.poll()} (see its log)")
+        if line.startswith(prefix):
+            return line[len(prefix) :].strip()
+    raise RuntimeError(f"{proc.label}: no '{prefix.strip()}' line within {timeout:.0f} s")
+
+
+def profile_args(args: argparse.Namespace, path: Path) -> list[str]:
+    """``--profile``: run Daphne under cProfile (the profile is written when it stops on SIGTERM)."""
+    return ["-m", "cProfile", "-o", str(path)] if args.profile else []
+
+
+def run_level(n: int, args: argparse.Namespace, reg: Registry, logroot: Path) -> dict[str, Any]:
+    layout = Layout.for_clients(n)
+    client_procs = args.client_procs or max(1, math.ceil(layout.clients / 500))
+    logdir = logroot / f"n{n}"
+    logdir.mkdir(parents=True, exist_ok=True)
+    problem = fd_limit(layout.clients * 2 + 1024)
+    if problem:
+        return {"n": n, "layout": layout, "skipped": problem}
+
+    fresh_run_db()
+    flush_redis()
+    env = base_env(RUN_DB)
+    spec_file = logdir / "clients.json"
+    run(
+        [
+            PY,
+            "-m",
+            "lobby.loadbench.prepare",
+            "level",
+            "--poker",
+            str(layout.poker_tables),
+            "--scopa",
+            str(layout.scopa_tables),
+            "--daphne",
+            str(args.daphne),
+            "--out",
+            str(spec_file),
+        ],
+        env,
+        "level set-up",
+    )
+
+    ports = [free_port() for _ in range(args.daphne)]
+    daphnes = [
+        reg.start(
+            f"daphne:{port}",
+            [
+                PY,
+                *profile_args(args, logdir / f"daphne_{port}.prof"),
+                "-m",
+                "daphne",
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(port),
+                "piattaforma.asgi:application",
+            ],
+            env,
+            logdir,
+        )
+        for port in ports
+    ]
+    workers = [
+        reg.start(
+            f"celery worker {i + 1}",
+            [
+                PY,
+                "-m",
+                "celery",
+                "-A",
+                "piattaforma",
+                "worker",
+                "--pool",
+                "prefork",
+                "--concurrency",
+                str(args.concurrency),
+                "-n",
+                f"loadbench{i + 1}@%h",
+                "--loglevel",
+                "WARNING",
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+            ],
+            env,
+            logdir,
+        )
+        for i in range(args.workers)
+    ]
+    beat = reg.start(
+        "celery beat",
+        [
+            PY,
+            "-m",
+            "celery",
+            "-A",
+            "piattaforma",
+            "beat",
+            "--loglevel",
+            "WARNING",
+            "--schedule",
+            str(logdir / "celerybeat-schedule"),
+        ],
+        env,
+        logdir,
+    )
+    servers = [*daphnes, *workers, beat]
+    sampler = Sampler(servers)
+    sampler.start()
+    for port, proc in zip(ports, daphnes, strict=True):
+        wait_port(port, proc)
+    for proc in workers:
+        wait_children(proc, args.concurrency)
+
+    total = layout.clients
+    per = math.ceil(total / client_procs)
+    clients = [
+        reg.start(
+            f"client {i + 1}",
+            [
+                PY,
+                "-m",
+                "lobby.loadbench.client",
+                "--spec",
+                str(spec_file),
+                "--ports",
+                ",".join(map(str, ports)),
+                "--indices",
+                f"{i * per}:{min(total, (i + 1) * per)}",
+                "--seed",
+                str(i + 1),
+            ],
+            env,
+            logdir,
+            server=False,
+            pipes=True,
+        )
+        for i in range(client_procs)
+        if i * per < total
+    ]
+    t_connect = time.time()
+    connected = failed = 0
+    for proc in clients:
+        ok, bad = read_line(proc, "connected ", timeout=300).split()
+        connected, failed = connected + int(ok), failed + int(bad)
+    connect_s = time.time() - t_connect
+
+    start = time.time() + args.warmup
+    end = start + args.duration
+    for proc in clients:
+        assert proc.popen.stdin is not None
+        proc.popen.stdin.write(f"window {start} {end}\n".encode())
+        proc.popen.stdin.flush()
+    time.sleep(max(0.0, start - time.time()))
+    cpu0, m0 = sampler.cpu(), machine_ticks()
+    client_ticks0 = {p.label: cpu_ticks(p.popen.pid) for p in clients}
+    time.sleep(max(0.0, end - time.time()))
+    cpu1, m1 = sampler.cpu(), machine_ticks()
+    client_ticks1 = {p.label: cpu_ticks(p.popen.pid) for p in clients}
+    time.sleep(0.5)
+    results = []
+    for proc in clients:
+        assert proc.popen.stdin is not None
+        proc.popen.stdin.write(b"stop\n")
+        proc.popen.stdin.flush()
+    for proc in clients:
+        results.append(json.loads(read_line(proc, "result ", timeout=120)))
+    sampler.sample()
+    sampler.stop_event.set()
+    steps, automatic = server_steps(start, end)
+    reg.stop_all()
+
+    samples = [s for r in results for s in r["samples"]]
+    errors: Counter[str] = Counter()
+    connect_failed: Counter[str] = Counter()
+    for r in results:
+        errors.update(r["errors"])
+        connect_failed.update(r["connect_failed"])
+    secs = end - start
+    busy = (m1[0] - m0[0]) / max(1, m1[1] - m0[1]) * os.cpu_count()  # type: ignore[operator]
+    return {
+        "n": n,
+        "layout": layout,
+        "daphne": args.daphne,
+        "workers": args.workers,
+        "concurrency": args.concurrency,
+        "client_procs": len(clients),
+        "connected": connected,
+        "connect_failed": failed,
+        "connect_failed_kinds": dict(connect_failed),
+        "connect_s": connect_s,
+        "connect_retries": sum(r["connect_retries"] for r in results),
+        "window": secs,
+        "warmup": args.warmup,
+        "acts": len(samples),
+        "acts_per_s": len(samples) / secs,
+        "steps_per_s": steps / secs,
+        "automatic": automatic,
+        "p50": percentile(samples, 50),
+        "p95": percentile(samples, 95),
+        "p99": percentile(samples, 99),
+        "max": max(samples) if samples else math.nan,
+        "errors": dict(errors),
+        "stuck": sum(r["stuck"] for r in results),
+        "closed": sum(r["closed"] for r in results),
+        "ready_sent": sum(r["ready_sent"] for r in results),
+        "server_cpu": {k: (cpu1.get(k, 0) - v) / CLK_TCK / secs * 100 for k, v in cpu0.items()},
+        "client_cpu": {k: (client_ticks1[k] - v) / CLK_TCK / secs * 100 for k, v in client_ticks0.items()},
+        "machine_busy": busy * 100,
+        "rss_mb": {f"{label} [{pid}]": kb / 1024 for (label, pid), kb in sorted(sampler.peak_kb.items())},
+        "logs": str(logdir),
+    }
+
+
+def report(r: dict[str, Any]) -> None:
+    layout: Layout = r["layout"]
+    log(f"\n== N = {r['n']}: {layout.describe()}")
+    if "skipped" in r:
+        log(f"   NOT RUN: {r['skipped']}")
+        return
+    if "failed" in r:
+        log(f"   FAILED: {r['failed']}")
+        return
+    log(
+        f"   servers: {r['daphne']} Daphne, {r['workers']} Celery worker(s) × prefork {r['concurrency']},"
+        " 1 beat;"
+        f" {r['client_procs']} client process(es)"
+    )
+    log(
+        f"   connected {r['connected']}/{layout.clients} in {r['connect_s']:.1f} s"
+        f" (handshakes retried {r['connect_retries']}, failed {r['connect_failed']}"
+        f" {r['connect_failed_kinds'] or ''});"
+        f" window {r['window']:.0f} s after {r['warmup']:.0f} s warm-up"
+    )
+    log(
+        f"   actions/s: {r['acts_per_s']:.1f} answered acts (client side, n={r['acts']});"
+        f" {r['steps_per_s']:.1f} steps/s stored (server side, {r['automatic']} automatic)"
+    )
+    log(
+        f"   round trip act → newer view, ms: p50 {r['p50']:.1f}  p95 {r['p95']:.1f}  p99 {r['p99']:.1f}"
+        f"  max {r['max']:.1f}"
+    )
+    errors = ", ".join(f"{k} {v}" for k, v in sorted(r["errors"].items())) or "none"
+    log(
+        f"   refusals/errors: {errors}; acts with no view within 10 s: {r['stuck']};"
+        f" sockets closed by the server: {r['closed']}; 'ready' sent: {r['ready_sent']}"
+    )
+    cpu = ", ".join(f"{k} {v:.0f}%" for k, v in r["server_cpu"].items())
+    ccpu = ", ".join(f"{k} {v:.0f}%" for k, v in r["client_cpu"].items())
+    log(f"   CPU in the window (% of one core): {cpu}")
+    log(
+        f"   client CPU: {ccpu}; whole machine busy {r['machine_busy']:.0f}% of {os.cpu_count() * 100}%"
+        " (the rest: PostgreSQL, Redis, other users of the machine)"
+    )
+    rss = ", ".join(f"{k} {v:.0f}" for k, v in r["rss_mb"].items())
+    log(f"   peak RSS MB: {rss}")
+    worst = max(r["rss_mb"].values(), default=0.0)
+    verdict = []
+    if r["n"] == TARGET_P99_AT:
+        verdict.append(f"p99 < {TARGET_P99_MS:.0f} ms: {'MET' if r['p99'] < TARGET_P99_MS else 'NOT MET'}")
+    verdict.append(
+        f"every server process < {TARGET_RSS_MB:.0f} MB: {'MET' if worst < TARGET_RSS_MB else 'NOT MET'}"
+        f" (largest {worst:.0f} MB)"
+    )
+    log("   targets: " + "; ".join(verdict))
+
+
+def summary(rows: list[dict[str, Any]]) -> None:
+    log("\n   N  clients  poker/scopa tables  actions/s   p50 ms   p95 ms   p99 ms  refusals  max RSS MB")
+    for r in rows:
+        layout = r["layout"]
+        if "skipped" in r or "failed" in r:
+            log(f"{r['n']:>4}  not run: {r.get('skipped') or r.get('failed')}"[:160])
+            continue
+        log(
+            f"{r['n']:>4}  {layout.clients:>7}  {layout.poker_tables:>8}/{layout.scopa_tables:<10}"
+            f"{r['acts_per_s']:>10.1f} {r['p50']:>8.1f} {r['p95']:>8.1f} {r['p99']:>8.1f}"
+            f" {sum(r['errors'].values()):>9} {max(r['rss_mb'].values(), default=0):>11.0f}"
+        )
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m lobby.loadbench", description=__doc__.splitlines()[0])
+    parser.add_argument("--clients", default="100,500,1000,2000", help="levels N, comma separated")
+    parser.add_argument("--duration", type=float, default=25.0, help="measured window per level (s)")
+    parser.add_argument("--warmup", type=float, default=10.0, help="play before the window (s)")
+    parser.add_argument("--daphne", type=int, default=3, help="Daphne processes")
+    parser.add_argument("--workers", type=int, default=1, help="Celery worker processes")
+    parser.add_argument("--concurrency", type=int, default=2, help="prefork children per worker")
+    parser.add_argument("--client-procs", type=int, default=0, help="client processes (0: one per 500)")
+    parser.add_argument(
+        "--profile", action="store_true", help="run Daphne under cProfile (.prof in the logs)"
+    )
+    parser.add_argument("--logs", default="", help="directory for the servers' logs (default: a temp dir)")
+    args = parser.parse_args(argv)
+    levels = [int(x) for x in args.clients.split(",") if x.strip()]
+    logroot = Path(args.logs or tempfile.mkdtemp(prefix="loadbench-"))
+    reg = Registry()
+
+    def on_term(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, on_term)
+    log("Load benchmark of the live tables (python -m lobby.loadbench)")
+    log(
+        "Interpretation of N: N clients in all, half at Poker 5 carte (N/6 tables of 3 players), half at"
+        " Scopa (N/4 tables of 2); the issue's 'N/6 poker and N/2 scopa tables' would seat 2N players."
+    )
+    log(
+        f"Production settings, PostgreSQL db {TEMPLATE_DB} (template) → {RUN_DB} per level,"
+        f" Redis {REDIS_URL};"
+        f" machine: {os.cpu_count()} cores shared with other work; logs in {logroot}"
+    )
+    rows: list[dict[str, Any]] = []
+    try:
+        prepare_template(Layout.for_clients(max(levels)), logroot)
+        for n in levels:
+            try:
+                row = run_level(n, args, reg, logroot)
+            except (RuntimeError, OSError, subprocess.SubprocessError, ValueError) as exc:
+                row = {"n": n, "layout": Layout.for_clients(n), "failed": str(exc)[:2000]}
+            finally:
+                reg.stop_all()
+            report(row)
+            rows.append(row)
+    except KeyboardInterrupt:
+        log("\ninterrupted: stopping every process started …")
+    finally:
+        reg.stop_all()
+    if rows:
+        summary(rows)
+
+
+if __name__ == "__main__":
+    main()

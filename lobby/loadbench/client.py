@@ -1,0 +1,237 @@
+"""Bot clients of the load benchmark: asyncio + websockets, one process driving many sockets.
+
+Started by the orchestrator with the clients' list; talks to it by lines: prints
+``connected <ok> <failed>`` once every socket is open (or refused), then reads
+``window <start> <end>`` (Unix times of the measured window) and ``stop``, and prints one
+``result {json}`` line. Each bot plays as the browser client does (``static/js/table.js``): it acts
+on a ``table.state`` that lists legal actions for it, sending the version the view carried, and
+presses "Sono pronto" at a gioco a partite when asked. No think time: it acts at once.
+
+Round trip: from sending an act to the first ``table.state`` with a newer version than the one the
+act was sent against. Refusals (``error`` messages) are counted by code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import resource
+import sys
+import time
+from collections import Counter
+from typing import Any
+
+import websockets
+
+from games.rng import SeededRng
+from lobby.loadbench.core import choose_action, wants_ready
+
+STUCK_SECONDS = 10.0  # an act with no newer view after this long: counted, then a sync is sent
+CONNECT_CONCURRENCY = 32  # handshakes in flight per client process (a ramp, not a stampede)
+CONNECT_ATTEMPTS = 4
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.window = (float("inf"), float("inf"))
+        self.samples: list[float] = []
+        self.acts_in_window = 0
+        self.errors: Counter[str] = Counter()
+        self.ready_sent = 0
+        self.stuck = 0
+        self.closed = 0
+        self.connected = 0
+        self.connect_retries = 0
+        self.connect_failed: Counter[str] = Counter()
+
+    def in_window(self, t: float) -> bool:
+        return self.window[0] <= t <= self.window[1]
+
+
+class Bot:
+    def __init__(self, spec: dict[str, Any], url: str, cookie: str, stats: Stats, seed: int) -> None:
+        self.spec = spec
+        self.url = url
+        self.cookie = cookie
+        self.stats = stats
+        self.rng = SeededRng(seed)
+        self.pending: tuple[int, float] | None = None  # (version acted on, monotonic send time)
+        self.pending_wall = 0.0
+        self.acted_version = -1
+        self.ready_hand: int | None = None
+        self.ws: Any = None
+        self.trace: Any = None  # LOADBENCH_TRACE=nick,…: its messages in trace-<nick>.log (debugging)
+
+    async def connect(self) -> bool:
+        """Open the socket; a refused handshake (a busy server drops it) is retried a few times."""
+        for attempt in range(CONNECT_ATTEMPTS):
+            try:
+                self.ws = await websockets.connect(
+                    self.url,
+                    additional_headers={"Cookie": self.cookie, "Origin": "http://127.0.0.1"},
+                    open_timeout=60,
+                    ping_interval=None,
+                    max_size=2**22,
+                    compression=None,
+                )
+            except Exception as exc:
+                if attempt == CONNECT_ATTEMPTS - 1:
+                    self.stats.connect_failed[type(exc).__name__] += 1
+                    return False
+                self.stats.connect_retries += 1
+                await asyncio.sleep(1.0 + attempt)
+            else:
+                self.stats.connected += 1
+                return True
+        return False
+
+    async def send(self, message: dict[str, Any]) -> None:
+        if self.trace is not None:
+            self.trace.write(f"{time.monotonic():.3f} > {json.dumps(message)}\n")
+        await self.ws.send(json.dumps(message))
+
+    async def on_state(self, payload: dict[str, Any]) -> None:
+        version = payload["version"]
+        if self.pending is not None and version > self.pending[0]:
+            if self.stats.in_window(self.pending_wall):
+                self.stats.samples.append((time.monotonic() - self.pending[1]) * 1000)
+                self.stats.acts_in_window += 1
+            self.pending = None
+        if self.pending is not None:
+            return
+        action = choose_action(payload, self.rng) if version > self.acted_version else None
+        if action is not None:
+            self.acted_version = version
+            self.pending = (version, time.monotonic())
+            self.pending_wall = time.time()
+            await self.send({"type": "act", "action": action, "version": version})
+        elif (
+            self.spec["game"] != "poker5"
+            and wants_ready(payload, self.spec["nickname"])
+            and self.ready_hand != payload.get("hand")
+        ):
+            self.ready_hand = payload.get("hand")
+            self.stats.ready_sent += 1
+            await self.send({"type": "ready"})
+
+    async def run(self) -> None:
+        try:
+            while True:
+                try:
+                    raw = await asyncio.wait_for(self.ws.recv(), timeout=STUCK_SECONDS)
+                except TimeoutError:
+                    if self.pending is not None:
+                        self.stats.stuck += 1
+                        self.pending = None
+                        self.acted_version = -1
+                    await self.send({"type": "sync"})
+                    continue
+                msg = json.loads(raw)
+                if self.trace is not None:
+                    self.trace.write(f"{time.monotonic():.3f} < {raw}\n")
+                kind = msg.get("type")
+                if kind == "table.state":
+                    await self.on_state(msg)
+                elif kind == "error":
+                    self.stats.errors[msg.get("code", "?")] += 1
+                    code = msg.get("code")
+                    self.pending = None
+                    self.acted_version = -1
+                    if code != "stale_version":  # a stale act gets a fresh view from the server
+                        await self.send({"type": "sync"})
+        except websockets.ConnectionClosed:
+            self.stats.closed += 1
+        except asyncio.CancelledError:
+            raise
+
+
+async def main_async(args: argparse.Namespace) -> None:
+    with open(args.spec, encoding="utf-8") as fh:
+        spec = json.load(fh)
+    ports = [int(p) for p in args.ports.split(",")]
+    lo, hi = (int(x) for x in args.indices.split(":"))
+    stats = Stats()
+    bots = [
+        Bot(
+            c,
+            f"ws://127.0.0.1:{ports[c['daphne']]}/ws/table/{c['table']}/",
+            f"{spec['cookie_name']}={c['session']}",
+            stats,
+            seed=args.seed * 100_003 + i,
+        )
+        for i, c in enumerate(spec["clients"][lo:hi], start=lo)
+    ]
+    trace = os.environ.get("LOADBENCH_TRACE")
+    if trace and lo == 0:
+        for b in bots:
+            if b.spec["nickname"] in trace.split(","):
+                path = os.path.join(os.path.dirname(args.spec), f"trace-{b.spec['nickname']}.log")
+                b.trace = open(path, "w", encoding="utf-8")  # noqa: SIM115
+    gate = asyncio.Semaphore(CONNECT_CONCURRENCY)
+    tasks: list[asyncio.Task[None]] = []
+
+    async def open_and_play(bot: Bot) -> None:
+        async with gate:
+            ok = await bot.connect()
+        if ok:
+            tasks.append(asyncio.create_task(bot.run()))
+
+    await asyncio.gather(*(open_and_play(b) for b in bots))
+    print(f"connected {stats.connected} {sum(stats.connect_failed.values())}", flush=True)
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    cpu_start = cpu_end = None
+
+    def cpu_mark(which: str) -> None:
+        nonlocal cpu_start, cpu_end
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        value = usage.ru_utime + usage.ru_stime
+        if which == "start":
+            cpu_start = value
+        else:
+            cpu_end = value
+
+    while True:
+        line = (await reader.readline()).decode().strip()
+        if not line or line == "stop":
+            break
+        if line.startswith("window "):
+            _, start, end = line.split()
+            stats.window = (float(start), float(end))
+            loop.call_at(loop.time() + max(0.0, float(start) - time.time()), lambda: cpu_mark("start"))
+            loop.call_at(loop.time() + max(0.0, float(end) - time.time()), lambda: cpu_mark("end"))
+
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    await asyncio.gather(*(b.ws.close() for b in bots if b.ws is not None), return_exceptions=True)
+    cpu = (cpu_end - cpu_start) if cpu_start is not None and cpu_end is not None else None
+    result = {
+        "samples": [round(s, 2) for s in stats.samples],
+        "acts_in_window": stats.acts_in_window,
+        "errors": dict(stats.errors),
+        "ready_sent": stats.ready_sent,
+        "stuck": stats.stuck,
+        "closed": stats.closed,
+        "connected": stats.connected,
+        "connect_failed": dict(stats.connect_failed),
+        "connect_retries": stats.connect_retries,
+        "cpu_seconds": cpu,
+    }
+    print("result " + json.dumps(result), flush=True)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m lobby.loadbench.client")
+    parser.add_argument("--spec", required=True)
+    parser.add_argument("--ports", required=True)
+    parser.add_argument("--indices", required=True, help="lo:hi slice of the clients' list")
+    parser.add_argument("--seed", type=int, default=1)
+    asyncio.run(main_async(parser.parse_args(argv)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,91 @@
+"""The pure parts of the load benchmark (python -m lobby.loadbench): no server, no timing."""
+
+import math
+
+import pytest
+
+from games import registry
+from games.engine import spec_matches
+from games.rng import SeededRng
+from lobby.loadbench.core import Layout, choose_action, parse_proc_status, percentile, wants_ready
+
+
+@pytest.mark.parametrize(
+    ("n", "poker", "scopa", "clients"),
+    [(100, 16, 26, 100), (500, 83, 125, 499), (1000, 166, 251, 1000), (2000, 333, 500, 1999)],
+)
+def test_layout_puts_half_the_clients_at_poker_tables_of_three_and_half_at_scopa_tables_of_two(
+    n, poker, scopa, clients
+):
+    layout = Layout.for_clients(n)
+    assert (layout.poker_tables, layout.scopa_tables, layout.clients) == (poker, scopa, clients)
+    assert layout.poker_players == 3 * poker and layout.scopa_players == 2 * scopa
+    assert n - 1 <= layout.clients <= n
+    assert f"{layout.poker_tables} Poker 5 carte tables of 3" in layout.describe()
+
+
+def test_layout_refuses_too_few_clients():
+    with pytest.raises(ValueError):
+        Layout.for_clients(4)
+
+
+def test_percentile_is_nearest_rank():
+    samples = [float(x) for x in range(100, 0, -1)]  # 100..1, unsorted on purpose
+    assert percentile(samples, 50) == 50.0
+    assert percentile(samples, 95) == 95.0
+    assert percentile(samples, 99) == 99.0
+    assert percentile(samples, 100) == 100.0
+    assert percentile([7.0], 99) == 7.0
+    assert percentile([1.0, 2.0, 3.0], 50) == 2.0
+    assert math.isnan(percentile([], 50))
+    with pytest.raises(ValueError):
+        percentile(samples, 0)
+
+
+def _payload(seat, to_act, legal):
+    return {"type": "table.state", "seat": seat, "to_act": to_act, "legal": legal}
+
+
+def test_the_bot_plays_only_when_its_seat_must_decide_and_never_abandons():
+    rng = SeededRng(1)
+    abandon = [{"type": "abbandona", "label": "ABBANDONA", "confirm": True}]
+    assert choose_action(_payload(1, [2], abandon), rng) is None  # the other's turn: only "abbandona"
+    assert choose_action(_payload(None, [1], abandon), rng) is None  # a spectator's view
+    assert choose_action(_payload(1, [1], abandon), rng) is None  # nothing but abandon: never chosen
+    legal = [*abandon, {"type": "gioca", "card": "7d", "take": [], "label": "7"}]
+    for _ in range(20):
+        assert choose_action(_payload(1, [1], legal), rng) == {"type": "gioca", "card": "7d", "take": []}
+
+
+def test_the_bots_choice_is_a_legal_action_of_a_real_engine_view():
+    """Poker 5 carte at the invito (an amount range, SITOUT offered): always a legal non-sitout action."""
+    engine = registry.get("poker5")
+    rng = SeededRng(7)
+    specs = [{"seat": s, "chips": 10_000, "sitout": False, "prefs": {}} for s in (1, 2, 3)]
+    config = engine.validate_config({"limit": "PL", "invito": 100, "cash": True})
+    state = engine.new(config, specs, rng, None)
+    for _ in range(40):
+        seat = engine.to_act(state)[0]
+        legal = engine.legal_actions(state, seat)
+        action = choose_action(_payload(seat, engine.to_act(state), legal), rng)
+        assert action is not None and action["type"] != "sitout"
+        assert any(spec_matches(spec, action) for spec in legal)
+        engine.apply(state, seat, action, rng)
+        if engine.is_over(state):
+            break
+
+
+def test_ready_is_pressed_before_a_match_and_on_the_end_of_match_panel_only():
+    seats = [{"nickname": "a", "ready": False}, {"nickname": "b", "ready": True}]
+    base = {"type": "table.state", "seats": seats}
+    assert wants_ready({**base, "view": None}, "a")
+    assert not wants_ready({**base, "view": None}, "b")  # already ready
+    assert not wants_ready({**base, "view": None}, "c")  # not seated
+    assert wants_ready({**base, "view": {"x": 1}, "over": True}, "a")
+    assert not wants_ready({**base, "view": {"x": 1}, "over": False}, "a")  # a match is being played
+    assert not wants_ready({"type": "chat", "seats": seats}, "a")
+
+
+def test_proc_status_parsing():
+    text = "Name:\tdaphne\nVmPeak:\t  900000 kB\nVmHWM:\t  123456 kB\nVmRSS:\t  120000 kB\nThreads:\t3\n"
+    assert parse_proc_status(text) == {"VmHWM": 123456, "VmRSS": 120000}
