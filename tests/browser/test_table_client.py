@@ -251,3 +251,178 @@ def test_every_game_renders_seats_cards_and_actions(open_table, artifacts, game)
         page.screenshot(path=str(artifacts / f"tavolo-{game}-{name}.png"), full_page=True)
         assert t.errors == []
         t.page.context.close()
+
+
+# --- playing: what the client sends back ----------------------------------------------------------
+
+
+def two_captures(state, seat, legal):
+    takes: dict[str, int] = {}
+    for a in legal:
+        if a["type"] == "gioca" and a.get("take"):
+            takes[a["card"]] = takes.get(a["card"], 0) + 1
+    return any(n >= 2 for n in takes.values())
+
+
+def test_scopa_card_with_two_captures_asks_which_and_sends_it(open_table):
+    state, seat = play_until("scopa", two_captures)
+    t = open_table("scopa")
+    msg = t.show(state, seat)
+    card = next(
+        c
+        for c in {a.get("card") for a in msg["legal"]}
+        if c and sum(1 for a in msg["legal"] if a.get("card") == c and a.get("take")) >= 2
+    )
+    options = [a for a in msg["legal"] if a.get("card") == card]
+    hand = t.page.locator(f"[data-role=hand] [data-card='{card}'][data-playable]")
+    hand.click()
+    choices = t.page.locator("[data-role=choices] button[data-action=gioca]")
+    assert t.errors == []
+    assert choices.count() == len(options)
+    assert t.acts() == []  # nothing is sent before the choice
+    # Each choice shows the cards it takes.
+    for i, spec in enumerate(options):
+        shown = choices.nth(i).locator("[data-card]").evaluate_all(CODES)
+        assert sorted(shown) == sorted(spec["take"])
+    choices.nth(1).click()
+    t.wait_sent(1)
+    assert t.acts() == [{"type": "act", "action": concrete(options[1]), "version": msg["version"]}]
+
+
+def test_scopa_card_with_one_play_is_sent_on_click(open_table):
+    def single(state, seat, legal):
+        cards = [a["card"] for a in legal if a["type"] == "gioca"]
+        return any(cards.count(c) == 1 for c in cards)
+
+    state, seat = play_until("scopa", single)
+    t = open_table("scopa")
+    msg = t.show(state, seat)
+    plays = [a for a in msg["legal"] if a["type"] == "gioca"]
+    spec = next(a for a in plays if sum(1 for b in plays if b["card"] == a["card"]) == 1)
+    t.page.locator(f"[data-role=hand] [data-card='{spec['card']}']").click()
+    t.wait_sent(1)
+    assert t.acts()[0]["action"] == concrete(spec)
+    # A card no legal action plays is not playable: the other player's turn shows no playable card.
+    other = next(n for n in range(1, 3) if n != seat)
+    t.show(state, other)
+    assert t.page.locator("[data-role=hand] [data-playable]").count() == 0
+
+
+def test_poker_cambio_sends_the_toggled_cards(open_table):
+    state, seat = play_until("poker5", has_type("cambio"))
+    t = open_table("poker5")
+    msg = t.show(state, seat)
+    hand = list(msg["view"]["hands"][str(seat)]["cards"])
+    button = action_button(t.page, "cambio")
+    assert button.is_enabled()  # no card picked: keep them all (servito) is legal
+    first, third = hand[0], hand[2]
+    t.page.locator(f"[data-role=hand] [data-card='{first}']").click()
+    t.page.locator(f"[data-role=hand] [data-card='{third}']").click()
+    t.page.locator(f"[data-role=hand] [data-card='{first}']").click()  # changed his mind
+    t.page.locator(f"[data-role=hand] [data-card='{first}']").click()
+    pressed = t.page.locator("[data-role=hand] [aria-pressed=true] [data-card]").evaluate_all(CODES)
+    assert sorted(pressed) == sorted([first, third])
+    button.click()
+    t.wait_sent(1)
+    sent = t.acts()[0]["action"]
+    assert sent["type"] == "cambio" and sorted(sent["cards"]) == sorted([first, third])
+
+
+def test_amount_box_clamps_and_sends_the_typed_value(open_table):
+    def raise_(state, seat, legal):
+        return any(a.get("amount") and a["amount"]["max"] > a["amount"]["min"] + 100 for a in legal)
+
+    state, seat = play_until("poker5", raise_)
+    t = open_table("poker5")
+    msg = t.show(state, seat)
+    spec = next(a for a in msg["legal"] if a.get("amount") and a["amount"]["max"] > a["amount"]["min"])
+    lo, hi = spec["amount"]["min"], spec["amount"]["max"]
+    box = t.page.locator("[data-role=amount]")
+    amount = box.locator("input[name=amount]")
+    assert amount.input_value() == str(lo)
+    assert box.locator("input[type=range]").count() == 1
+    amount.fill(str(hi * 10))
+    amount.press("Tab")
+    assert amount.input_value() == str(hi)  # clamped to the largest the server allows
+    box.locator("[data-multiple=Min]").click()
+    assert amount.input_value() == str(lo)
+    amount.fill(str(lo + 37))
+    amount.press("Tab")
+    action_button(t.page, spec["type"]).click()
+    t.wait_sent(1)
+    assert t.acts()[0]["action"] == {**concrete(spec), "amount": lo + 37}
+    # The slider moves the same value.
+    box.locator("input[type=range]").fill(str(hi))
+    assert amount.input_value() == str(hi)
+
+
+def test_confirmation_is_asked_in_the_page(open_table):
+    state, seat = play_until("scopa", has_type("abbandona"))
+    t = open_table("scopa")
+    msg = t.show(state, seat)
+    spec = next(a for a in msg["legal"] if a["type"] == "abbandona")
+    confirm = t.page.locator("[data-role=confirm]")
+    assert confirm.is_hidden()
+    action_button(t.page, "abbandona").click()
+    assert confirm.is_visible()
+    assert spec["confirm"] in confirm.inner_text()
+    confirm.locator("[data-confirm=no]").click()
+    assert confirm.is_hidden()
+    action_button(t.page, "abbandona").click()
+    confirm.locator("[data-confirm=yes]").click()
+    t.wait_sent(1)
+    assert [m["action"] for m in t.acts()] == [{"type": "abbandona"}]
+
+
+def test_refusals_and_reconnection_show_notices(open_table):
+    state, seat = play_until("scopa", has_type("gioca"))
+    t = open_table("scopa")
+    t.show(state, seat)
+    notice = t.page.locator("[data-role=notice]")
+    t.push({"type": "error", "code": "illegal_action", "message": "Giocata non ammessa"})
+    assert notice.inner_text() == "Giocata non ammessa"
+    t.push({"type": "error", "code": "not_your_turn", "message": "Non è il tuo turno"})
+    assert notice.inner_text() == "Non è il tuo turno"
+    t.ws.close()
+    t.page.wait_for_function("document.getElementById('table').dataset.connected === '0'")
+    assert notice.inner_text() == "Tentativo di riconnessione in corso"
+    # The client comes back by itself and asks for the table from its version on.
+    t.page.wait_for_function("document.getElementById('table').dataset.connected === '1'")
+    t.wait_sent(1)
+    assert t.sent[-1] == {"type": "sync", "version": t.version}
+
+
+def test_chat_both_ways(open_table):
+    t = open_table("scopa")
+    t.show(None, 1)
+    assert "In attesa" in t.page.locator("[data-role=view]").inner_text()
+    form = t.page.locator("[data-role=chat-form]")
+    form.locator("input[name=text]").fill("ciao a tutti")
+    form.locator("button").click()
+    t.wait_sent(1)
+    assert t.sent[-1] == {"type": "chat", "text": "ciao a tutti"}
+    t.push({"type": "chat", "nickname": "bruno", "text": "<b>buona partita</b>"})
+    t.page.wait_for_function("document.querySelector('[data-role=chat-log]').textContent.includes('buona')")
+    log = t.page.locator("[data-role=chat-log]")
+    assert "bruno: <b>buona partita</b>" in log.inner_text()  # text, never markup
+    assert log.locator("b").count() == 0
+
+
+def test_ready_and_back_buttons(open_table):
+    t = open_table("scopa")
+    t.show(None, 1, ready_deadline=timezone.now() + timedelta(seconds=40))
+    ready = t.page.locator("[data-role=actions] [data-role=ready]")
+    assert "Sono pronto" in ready.inner_text()
+    ready.click()
+    t.wait_sent(1)
+    assert t.sent[-1] == {"type": "ready"}
+    Seat.objects.none()  # the seats of the payload are built in memory
+    msg = t.payload(None, 1)
+    msg["seats"][0]["status"] = "sitout"
+    t.push(msg)
+    back = t.page.locator("[data-role=actions] [data-role=back]")
+    assert back.inner_text() == "SONO TORNATO"
+    assert "Sitout" in t.page.locator("[data-seat='1']").inner_text()
+    back.click()
+    t.wait_sent(2)
+    assert t.sent[-1] == {"type": "sitout", "sitout": False}

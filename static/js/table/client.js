@@ -164,7 +164,7 @@ export function start(root) {
     if (ui.choice && plan.cardPlays.has(ui.choice)) {
       const specs = plan.cardPlays.get(ui.choice);
       choices.append(h("span", { class: "choices-title" }, `${describeCard(ui.choice)}:`),
-        specs.map((s) => h("button", { type: "button", dataset: { action: s.type }, onclick: () => act(s) },
+        ...specs.map((s) => h("button", { type: "button", dataset: { action: s.type }, onclick: () => act(s) },
           s.take && s.take.length ? [`${s.label} `, h("span", { class: "take" }, s.take.map((c) => card(c, "small")))] : (s.label || s.type))),
         h("button", { type: "button", class: "secondary", onclick: () => { ui.choice = null; renderActions(p); renderHand(p); } }, "Annulla"));
     } else ui.choice = null;
@@ -279,7 +279,7 @@ export function start(root) {
     ui.picked = ui.picked.filter((i) => i < hand.length);
     const seats = $("seats");
     seats.replaceChildren(...[...model.seats.values()].filter((s) => !s.missing || p.view).map((s) => seatEl(model, s, p)));
-    placeSeats(seats, model);
+    placeSeats(seats);
     seats.dataset.count = String(seats.children.length);
     const view = $("view");
     view.replaceChildren();
@@ -288,7 +288,7 @@ export function start(root) {
     const below = $("below");
     below.replaceChildren();
     if (model.melds) below.append(meldsEl(model));
-    for (const el of [resultEl(model), scoresEl(model), detailsEl(model)]) if (el) below.append(el);
+    for (const el of [resultEl(model, model.result), resultEl(model, model.dealResult, "Risultato della smazzata"), scoresEl(model), detailsEl(model)]) if (el) below.append(el);
     renderHand(p);
     renderActions(p);
     tickClocks(root);

@@ -61,7 +61,9 @@ export function coveredCards(n, kind = "small") {
 }
 
 export const isCard = (v) => isCardCode(v);
-export const isCardList = (v) => Array.isArray(v) && v.length > 0 && v.every((c) => isCardCode(c) || isCovered(c));
+/** A list of cards: codes, possibly some covered (null); all-covered lists only when `covered` is allowed. */
+export const isCardList = (v, covered = false) => Array.isArray(v) && v.length > 0
+  && v.every((c) => isCardCode(c) || isCovered(c)) && (covered || v.some((c) => isCardCode(c)));
 export const describeCard = (c) => cardLabel(c, settings.style);
 
 /** Money is in integer cents: "€ 12,50". */

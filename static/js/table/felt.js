@@ -71,17 +71,25 @@ export function tickClocks(root) {
   }
 }
 
-/** Place the seats around an ellipse, the viewer at the bottom. */
-export function placeSeats(container, model) {
+// Where each seat sits on the felt's 3 × 3 grid, the viewer at the bottom, then clockwise.
+const AREAS = {
+  1: ["b"], 2: ["b", "t"], 3: ["b", "tl", "tr"], 4: ["b", "l", "t", "r"], 5: ["b", "l", "tl", "tr", "r"],
+  6: ["b", "bl", "tl", "t", "tr", "br"], 7: ["b", "bl", "l", "tl", "tr", "r", "br"],
+  8: ["b", "bl", "l", "tl", "t", "tr", "r", "br"],
+};
+
+/** Place the seats around the felt, the viewer at the bottom. */
+export function placeSeats(container) {
   const list = [...container.children];
   const n = list.length;
   const mine = list.findIndex((el) => el.classList.contains("me"));
   const start = mine < 0 ? 0 : mine;
+  const areas = AREAS[Math.min(n, 8)] || AREAS[8];
   list.forEach((el, i) => {
     const k = (i - start + n) % n;
-    const angle = Math.PI / 2 + (k * 2 * Math.PI) / Math.max(n, 2);
-    el.style.setProperty("--x", `${50 + 43 * Math.cos(angle)}%`);
-    el.style.setProperty("--y", `${50 + 40 * Math.sin(angle)}%`);
+    const area = areas[k] ?? "t";
+    el.style.setProperty("--area", area);
+    el.classList.add(area[0] === "t" ? "seat--top" : area[0] === "b" ? "seat--bottom" : "seat--side");
     el.style.setProperty("--order", String(k));
   });
 }
@@ -115,12 +123,19 @@ export function centre(model, p) {
         box.append(h("div", { class: "zone zone-scarti" }, h("span", { class: "zone-title" }, `Scarti (${v.length})`), cardRow(v.slice(-6), "small")));
       } else if (isCard(v)) {
         box.append(h("div", { class: "zone" }, h("span", { class: "zone-title" }, label(sec.key)), card(v)));
-      } else if (Array.isArray(v)) {
+      } else if (Array.isArray(v) && (!v.length || isCardList(v, true))) {
         box.append(h("div", { class: `zone zone-${sec.key}` }, h("span", { class: "zone-title" }, label(sec.key)),
           v.length ? cardRow(v) : h("span", { class: "muted" }, "nessuna carta")));
       } else if (typeof v === "number") piles.push(pile(label(sec.key), v));
       else sec.done = false;
     } else if (sec.kind === "plays") {
+      if (sec.key === "designation" && sec.plays.length > 8) {
+        sec.done = true;
+        box.append(h("div", { class: "zone zone-designation" }, h("span", { class: "zone-title" }, `${label(sec.key)} (${sec.plays.length} carte)`),
+          h("span", { class: "tc-cards tc-cards--fan" }, sec.plays.map(([s, c]) => { const el = card(c, "small"); el.setAttribute("aria-label", `${el.getAttribute("aria-label")} a ${seatName(model, s)}`); return el; })),
+          h("span", {}, `ultima a ${seatName(model, sec.plays[sec.plays.length - 1][0])}`)));
+        continue;
+      }
       sec.done = true;
       box.append(h("div", { class: `zone zone-${sec.key}` }, h("span", { class: "zone-title" }, label(sec.key)),
         h("div", { class: "plays" }, sec.plays.map(([s, c]) => h("figure", { class: `play${sec.winner === s ? " winner" : ""}` },
@@ -201,10 +216,9 @@ export function scoresEl(model) {
 }
 
 /** The result of a hand or a match: pots with their winners, then everything else. */
-export function resultEl(model) {
-  const r = model.result;
+export function resultEl(model, r, title = "Risultato") {
   if (r === null || r === undefined) return null;
-  const box = h("div", { class: "result", dataset: { role: "result" } }, h("h3", {}, "Risultato"));
+  const box = h("div", { class: "result", dataset: { role: "result" } }, h("h3", {}, title));
   if (r && typeof r === "object" && Array.isArray(r.pots)) {
     box.append(h("ul", { class: "pots-result" }, r.pots.map((pot, i) => h("li", {},
       `${r.pots.length > 1 ? (i === 0 ? "Piatto principale" : `Piatto laterale ${i}`) : "Piatto"}: ${money(pot.amount)}`,

@@ -26,7 +26,7 @@ export function buildModel(p) {
   for (const s of p.seats || []) {
     Object.assign(seat(s.number), s, { missing: false, me: s.number === me, toAct: (p.to_act || []).includes(s.number) });
   }
-  const model = { seats, me, hand: null, handCovered: [], phase: null, pots: [], sections: [], lines: null,
+  const model = { seats, me, hand: null, dealResult: null, handCovered: [], phase: null, pots: [], sections: [], lines: null,
     lineValues: [], rest: {}, result: null, history: null, config: null, melds: null, vele: null, posSeat: (i) => i };
   if (!view) return model;
 
@@ -48,14 +48,16 @@ export function buildModel(p) {
   model.result = v.result ?? null; delete v.result;
   model.phase = v.phase ?? null; delete v.phase;
 
+  const deal = top ? v.deal : null;
+  if (top || v.deal === null) delete v.deal;
   read(model, v, me, top ? (n) => Number(n) : model.posSeat, seat, false);
-  if (top) {
-    const deal = v.deal;
-    delete v.deal;
-    read(model, { ...deal }, me, model.posSeat, seat, true);
+  if (deal) {
+    if (deal.phase !== undefined && model.phase === null) model.phase = deal.phase;
+    const d = { ...deal };
+    delete d.phase;
+    if (d.result !== undefined) { model.dealResult = d.result; delete d.result; }
+    read(model, d, me, model.posSeat, seat, true);
     model.lines = deal.lines ?? view.result?.lines ?? null;
-  } else if (v.deal === null) {
-    delete v.deal;
   }
   if (!model.lines && model.result?.lines) model.lines = model.result.lines;
   // Values per line (totals, deals won…): on the seat when every line is one seat, else a table.
