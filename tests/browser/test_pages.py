@@ -200,13 +200,23 @@ def test_form_errors_are_shown_in_italian_on_a_phone(browser, live_server, artif
     funded_player(amount=1_000, nickname="Briscola")
     context = browser.new_context(locale="it-IT", viewport=VIEWPORTS["phone"])
     try:
-        log_in(context, live_server.url, "Briscola")
         page = context.new_page()
+        page.goto(live_server.url + "/account/registrati/")
+        page.fill("#id_nickname", "Briscola")  # taken
+        page.click("main button[type=submit]")
+        assert "Controlla i campi evidenziati." in page.inner_text(".form-errors")
+        assert "già in uso" in page.inner_text(".field.has-error:has(#id_nickname) .error")
+        assert page.locator(".field.has-error").count() >= 4  # e-mail, date of birth, passwords, consent
+        assert page.get_attribute("#id_email", "aria-invalid") == "true"
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        page.screenshot(path=str(artifacts / "pages-phone-signup-errori.png"), full_page=True)
+
+        log_in(context, live_server.url, "Briscola")
         page.goto(live_server.url + "/conto/prelievo/")
         page.fill("#id_amount", "99")
         page.click("main button[type=submit]")
         assert page.locator(".form-errors").is_visible()
-        assert "insufficiente" in page.inner_text("main")
+        assert "insufficiente" in page.inner_text(".form-errors")
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         page.screenshot(path=str(artifacts / "pages-phone-prelievo-errore.png"), full_page=True)
     finally:
