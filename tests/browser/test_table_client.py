@@ -8,6 +8,7 @@ The DOM contract the client keeps is /work/notes/table-dom.md.
 
 from __future__ import annotations
 
+import copy
 import itertools
 import json
 import re
@@ -20,7 +21,7 @@ from django.test import Client
 from django.utils import timezone
 
 from games import registry
-from games.engine import action_from_spec
+from games.engine import IllegalAction, action_from_spec
 from games.rng import SeededRng
 from lobby import actions, selectors
 from lobby.models import Seat, TableRuntime
@@ -426,3 +427,217 @@ def test_ready_and_back_buttons(open_table):
     back.click()
     t.wait_sent(2)
     assert t.sent[-1] == {"type": "sitout", "sitout": False}
+
+
+# --- melds: Burraco and Scala 40 ------------------------------------------------------------------
+
+
+def burraco_with_meld() -> tuple[dict[str, Any], int, list[str]]:
+    """A Burraco turn right after laying a meld (found by trying the hand's triples)."""
+    engine = registry.get("burraco")
+    state, seat = play_until("burraco", has_type("cala"))
+    hand = engine.view(state, seat)["deal"]["hands"][state["seats"].index(seat)]
+    for combo in itertools.combinations(range(len(hand)), 3):
+        cards = [hand[i] for i in combo]
+        trial = copy.deepcopy(state)
+        try:
+            engine.apply(trial, seat, {"type": "cala", "cards": cards}, SeededRng(0))
+        except IllegalAction:
+            continue
+        return trial, seat, cards
+    raise AssertionError("no meld in this hand")
+
+
+def test_burraco_meld_discard_and_melds_on_the_table(open_table):
+    state, seat, laid = burraco_with_meld()
+    t = open_table("burraco")
+    msg = t.show(state, seat)
+    melds = t.page.locator("[data-role=melds] [data-meld]")
+    assert melds.count() == 1
+    assert sorted(melds.first.locator("[data-card]").evaluate_all(CODES)) == sorted(laid)
+    hand = t.page.locator("[data-role=hand] button.carta-btn")
+    cala, scarta = action_button(t.page, "cala"), action_button(t.page, "scarta")
+    assert cala.is_disabled() and scarta.is_disabled()
+    hand.nth(0).click()
+    assert scarta.is_enabled() and cala.is_disabled()  # one card: a discard, not a meld
+    hand.nth(1).click()
+    hand.nth(2).click()
+    assert cala.is_enabled() and scarta.is_disabled()
+    codes = [hand.nth(i).locator("[data-card]").get_attribute("data-card") for i in range(3)]
+    cala.click()
+    t.wait_sent(1)
+    assert t.acts()[0]["action"] == {"type": "cala", "cards": codes}
+    # Attaching to a meld of the line: the button names the meld it extends.
+    attacca = [a for a in msg["legal"] if a["type"] == "attacca"]
+    assert attacca, "the line's meld may be extended"
+    t.show(state, seat)
+    hand.nth(0).click()
+    button = t.page.locator(
+        f"[data-role=actions] button[data-action=attacca][data-meld='{attacca[0]['meld']}']"
+    )
+    assert sorted(button.locator("[data-card]").evaluate_all(CODES)) == sorted(laid)
+    first = hand.nth(0).locator("[data-card]").get_attribute("data-card")
+    button.click()
+    t.wait_sent(2)
+    assert t.acts()[1]["action"] == {"type": "attacca", "meld": attacca[0]["meld"], "cards": [first]}
+
+
+def test_scala40_opening_sends_the_melds_built_in_the_page(open_table):
+    state, seat = play_until("scala40", has_type("apri"))
+    t = open_table("scala40")
+    t.show(state, seat)
+    hand = t.page.locator("[data-role=hand] button.carta-btn")
+    codes = [hand.nth(i).locator("[data-card]").get_attribute("data-card") for i in range(6)]
+    add = t.page.locator("[data-role=opening] button", has_text="Aggiungi gioco")
+    apri = action_button(t.page, "apri")
+    assert apri.is_disabled()
+    for i in range(3):
+        hand.nth(i).click()
+    add.click()
+    for i in range(3, 6):
+        hand.nth(i).click()
+    add.click()
+    assert t.page.locator("[data-role=opening] .opening-part").count() == 2
+    apri.click()
+    t.wait_sent(1)
+    assert t.acts()[0]["action"] == {"type": "apri", "melds": [{"cards": codes[:3]}, {"cards": codes[3:]}]}
+
+
+# --- choices between specs of one type, results, clocks, history ----------------------------------
+
+
+def test_telesina_game_choice_is_a_form_of_the_specs(open_table):
+    state, seat = play_until("telesina", has_type("scelta"))
+    t = open_table("telesina")
+    msg = t.show(state, seat)
+    specs = [a for a in msg["legal"] if a["type"] == "scelta"]
+    assert action_button(t.page, "scelta").count() == 1  # one button, the differences are choices
+    form = t.page.locator(".form-group", has=t.page.locator("button[data-action=scelta]"))
+    form.locator("[aria-label=distribuzione] button").last.click()
+    form.locator("[aria-label=vele] button").nth(2).click()
+    action_button(t.page, "scelta").click()
+    t.wait_sent(1)
+    vele = list(dict.fromkeys(a["vele"] for a in specs))
+    distribuzioni = list(dict.fromkeys(a["distribuzione"] for a in specs))
+    assert t.acts()[0]["action"] == {"type": "scelta", "vele": vele[2], "distribuzione": distribuzioni[-1]}
+
+
+def test_telesina_vele_are_laid_out_on_their_grid(open_table, artifacts):
+    engine = registry.get("telesina")
+
+    def vele_on_table(state, seat, legal):
+        view = engine.view(state, seat)
+        return bool(view.get("vele")) and any(c for c in (view.get("vele_cards") or {}).values())
+
+    state, seat = play_until("telesina", vele_on_table)
+    t = open_table("telesina")
+    msg = t.show(state, seat)
+    grid = t.page.locator("[data-role=vele]")
+    assert grid.locator(".vela").count() == len(msg["view"]["vele"]["positions"])
+    up = {c for c in msg["view"]["vele_cards"].values() if c}
+    assert up <= set(grid.locator("[data-card]").evaluate_all(CODES))
+    t.page.screenshot(path=str(artifacts / "tavolo-telesina-vele.png"), full_page=True)
+
+
+def test_mazzetti_bet_on_a_chosen_mazzetto(open_table):
+    def bet(state, seat, legal):
+        return sum(1 for a in legal if a["type"] == "punto") >= 2
+
+    state, seat = play_until("mazzetti", bet)
+    t = open_table("mazzetti")
+    msg = t.show(state, seat)
+    specs = [a for a in msg["legal"] if a["type"] == "punto"]
+    form = t.page.locator(".form-group", has=t.page.locator("button[data-action=punto]"))
+    form.locator("[aria-label=mazzetto] button").nth(1).click()
+    assert form.locator("[aria-label=mazzetto] button[aria-pressed=true]").inner_text() == "Mazzetto 2"
+    amount = t.page.locator("[data-role=amount] input[name=amount]")
+    amount.fill(str(specs[1]["amount"]["min"]))
+    action_button(t.page, "punto").click()
+    t.wait_sent(1)
+    assert t.acts()[0]["action"] == {
+        "type": "punto",
+        "mazzetto": specs[1]["mazzetto"],
+        "amount": specs[1]["amount"]["min"],
+    }
+
+
+def finished(game: str, players: int | None = None) -> dict[str, Any]:
+    engine = registry.get(game)
+    n = players or seat_count(game)
+    rng = SeededRng(5)
+    state = engine.new(
+        engine.validate_config({}),
+        [{"seat": i + 1, "chips": 20_000, "sitout": False, "prefs": {}} for i in range(n)],
+        rng,
+    )
+    for _ in range(5000):
+        if engine.is_over(state):
+            return state
+        seat = engine.to_act(state)[0]
+        legal = [a for a in engine.legal_actions(state, seat) if a["type"] not in ("sitout", "abbandona")]
+        engine.apply(state, seat, action_from_spec(legal[rng.randbelow(len(legal))], rng), rng)
+    raise AssertionError("not over")
+
+
+def test_poker_showdown_shows_pots_winners_and_the_cards(open_table, artifacts):
+    state = finished("poker5")
+    t = open_table("poker5")
+    msg = t.show(state, 1)
+    assert t.page.locator("#table").get_attribute("data-over") == "1"
+    result = t.page.locator("[data-role=result]")
+    for pot in msg["view"]["result"]["pots"]:
+        winners = ", ".join(u.nickname for u in t.users if int(t.users.index(u) + 1) in pot["winners"])
+        assert winners in result.inner_text()
+    drawn = set(t.page.locator("#table [data-card]").evaluate_all(CODES))
+    assert view_cards(msg["view"]) <= drawn
+    t.page.screenshot(path=str(artifacts / "tavolo-poker5-fine.png"), full_page=True)
+
+
+def test_scopa_match_over_shows_the_score_and_tempo_partita(open_table):
+    state = finished("scopa")
+    t = open_table("scopa")
+    t.show(
+        state, 1, clocks={"0": 125_000, "1": 61_000}, ready_deadline=timezone.now() + timedelta(seconds=30)
+    )
+    assert t.page.locator("#table").get_attribute("data-over") == "1"
+    text = t.page.locator("[data-role=result]").inner_text()
+    per_seat = registry.get("scopa").view(state, 1)["result"]["per_seat"]
+    for number, line in per_seat.items():
+        nickname = t.users[int(number) - 1].nickname
+        assert f"{nickname}: {line['points']} punti" in text
+    assert "Un'altra partita" in t.page.locator("[data-role=ready]").inner_text()
+    seat1 = t.page.locator("[data-seat='1']").inner_text()
+    line = state["seats"].index(1) % 2
+    assert {0: "2:05", 1: "1:01"}[line] in seat1
+
+
+def test_clock_of_the_seat_to_act_counts_down(open_table):
+    state, seat = play_until("briscola", has_type("gioca"))
+    t = open_table("briscola")
+    t.show(state, seat, deadline=timezone.now() + timedelta(seconds=75))
+    clock = t.page.locator(f"[data-seat='{seat}'] .clock")
+    t.page.wait_for_function("el => /^1:1[0-5]$/.test(el.textContent)", arg=clock.element_handle())
+    assert t.page.locator(".clock").count() == 1
+
+
+def test_history_panel_lists_my_hands(open_table):
+    from lobby.models import Hand, HandPlayer
+
+    t = open_table("poker5")
+    t.show(None, 1)
+    user = t.users[0]
+    hand = Hand.objects.create(
+        table=t.table,
+        number=4,
+        game="poker5",
+        seats=[{"seat": 1, "chips": 10_000, "user_id": user.pk}],
+        outcome={"chips": {"1": 12_550}},
+        ended_at=timezone.now(),
+    )
+    HandPlayer.objects.create(hand=hand, user=user, seat=1)
+    panel = t.page.locator("[data-role=history]")
+    panel.locator("summary").click()
+    row = panel.locator(f"li[data-hand='{hand.pk}']")
+    row.wait_for()
+    assert "Mano 4" in row.inner_text() and "+€ 25,50" in row.inner_text()
+    assert row.locator("a").get_attribute("href") == f"/lobby/le-mie-mani/{hand.pk}/"

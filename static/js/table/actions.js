@@ -25,11 +25,12 @@ export function planActions(legal, hand) {
     if (!byType.has(spec.type)) byType.set(spec.type, []);
     byType.get(spec.type).push(spec);
   }
-  const plan = { cardPlays: new Map(), picks: [], singles: [], forms: [], opening: null };
+  const plan = { cardPlays: new Map(), picks: [], singles: [], forms: [], opening: null, swaps: [] };
   const picking = [...byType.values()].some((specs) => specs.some((s) => Array.isArray(s.cards) || (s.cards && s.cards.subset_of) || (s.melds && s.melds.list_of)));
   for (const [type, specs] of byType) {
     const first = specs[0];
     if (specs.some((s) => s.melds && s.melds.list_of)) { plan.opening = { type, spec: first }; continue; }
+    if (specs.every((s) => s.use && Array.isArray(s.use.one_of))) { plan.swaps.push({ type, specs }); continue; }
     if (specs.some((s) => s.cards && !Array.isArray(s.cards) && s.cards.subset_of)) {
       plan.picks.push({ type, kind: "subset", specs });
       continue;

@@ -156,6 +156,16 @@ export function start(root) {
         onclick: () => spec && act(spec) }, g.specs[0].label || g.type));
     }
     if (plan.opening) box.append(openingEl(plan.opening, picked));
+    // Scala 40: take a jolly back by putting its card in its place, and lay it at once with the picked cards.
+    for (const g of plan.swaps) {
+      for (const spec of g.specs) {
+        const ok = picked.length >= 2 && spec.use.one_of.includes("cala") && !picked.includes(spec.card);
+        box.append(h("button", { type: "button", dataset: { action: g.type, meld: spec.meld }, disabled: !ok,
+          title: "Scegli le carte con cui calare il jolly",
+          onclick: () => act({ type: spec.type, meld: spec.meld, card: spec.card }, { use: { type: "cala", cards: picked } }) },
+        `${spec.label || g.type} `, optionText("meld", spec.meld), ` con ${describeCard(spec.card)}`));
+      }
+    }
     // Buttons and forms.
     const amountSpecs = plan.forms.flatMap((f) => f.specs).filter((s) => s.amount && s.amount.max > s.amount.min);
     if (amountSpecs.length) box.append(amountBox(amountSpecs));
@@ -229,11 +239,11 @@ export function start(root) {
     el.replaceChildren();
     if (!hand.length) { el.hidden = true; return; }
     el.hidden = false;
-    const picking = plan.picks.length > 0 || plan.singles.length > 0 || !!plan.opening;
+    const picking = plan.picks.length > 0 || plan.singles.length > 0 || !!plan.opening || plan.swaps.length > 0;
     const pickable = new Set();
     for (const g of plan.picks) for (const s of g.specs) for (const c of Array.isArray(s.cards) ? s.cards : s.cards.subset_of) pickable.add(c);
     for (const g of plan.singles) for (const s of g.specs) pickable.add(s.card);
-    if (plan.opening) for (const c of hand) pickable.add(c);
+    if (plan.opening || plan.swaps.length) for (const c of hand) pickable.add(c);
     const covered = new Set(model.handCovered || []);
     const row = h("div", { class: "hand-cards" });
     hand.forEach((code, i) => {
@@ -272,7 +282,12 @@ export function start(root) {
     const p = last;
     if (!p) return;
     model = buildModel(p);
-    model.lineOf = (no) => String(no);
+    // Tempo partita: giochi a partite keep one clock per line (0, 1: positions alternate), others per seat.
+    model.lineOf = (no) => {
+      const pos = p.view?.positions;
+      if (p.clocks && "0" in p.clocks && Array.isArray(pos) && pos.includes(no)) return String(pos.indexOf(no) % 2);
+      return String(no);
+    };
     settings.money = root.dataset.family !== "partite";
     const hand = handCards();
     plan = planActions(p.legal, hand);

@@ -108,10 +108,33 @@ const LABELS = {
   deals: "Smazzate", cash: "Regolamento",
 };
 
+const PHASES = {
+  invito: "Invito", apertura: "Apertura", cambio: "Cambio carte", puntata: "Puntate", puntate: "Puntate",
+  fine: "Fine della mano", over: "Fine", accept: "Scelta del banco", accetta: "Scelta del banco", bet: "Puntate",
+  play: "Gioco", gioco: "Gioco", gioca: "Gioca o scarta", pesca: "Pesca", dichiarazione: "Dichiarazioni",
+  punta: "Gioca il punto", banco: "Gioca il banco", scelta: "Scelta del gioco", showdown: "Carte in tavola",
+  buio: "Buio", parola: "Parola",
+};
+
+/** The Italian name of an engine phase ("cambio" → "Cambio carte"); unknown ones humanised. */
+export function phaseLabel(phase) {
+  return PHASES[phase] || label(phase);
+}
+
 export function label(key) {
   if (LABELS[key]) return LABELS[key];
   const s = String(key).replace(/_/g, " ");
   return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/** A short inline rendering (seat details): objects as "name value" pairs, cards as small faces. */
+export function inline(value, key = "") {
+  if (value && typeof value === "object" && !Array.isArray(value)) {
+    const parts = Object.entries(value).filter(([, v]) => v !== null && v !== undefined && v !== false);
+    return h("span", { class: "inline" }, parts.map(([k, v], i) => [i ? " · " : "", `${label(k)} `, inline(v, k)]));
+  }
+  if (typeof value === "string") return document.createTextNode(value.replace(/_/g, " "));
+  return readable(value, key);
 }
 
 /** A readable rendering of any JSON value (the fallback: nothing a view holds is dropped). */

@@ -1,7 +1,7 @@
 // The felt: seats around it, the centre (phase, pots, table cards, piles, tricks, vele) and the
 // sections below it (melds, scores, details). Pure rendering from the model of model.js.
 
-import { card, cardRow, coveredCards, h, isCard, isCardList, label, money, readable } from "./dom.js";
+import { card, cardRow, coveredCards, h, inline, isCard, isCardList, label, money, phaseLabel, readable } from "./dom.js";
 
 const PILE_KEYS = new Set(["stock", "stock_count", "tallone", "deck_size", "discard_count"]);
 const CENTER_CARD_KEYS = new Set(["table", "briscola", "punta", "banco_cards", "scope_cards", "scarti", "scarto"]);
@@ -39,7 +39,7 @@ export function seatEl(model, s, p) {
   if (s.bet) el.append(h("div", { class: "seat-bet" }, h("span", { class: "chip-icon", "aria-hidden": "true" }), money(s.bet)));
   for (const [key, value] of s.info) {
     const text = typeof value === "number" && /put_in|cap/.test(key) ? money(value) : null;
-    el.append(h("div", { class: "seat-info" }, `${label(key)}: `, text ?? readable(value, key)));
+    el.append(h("div", { class: "seat-info" }, `${label(key)}: `, text ?? inline(value, key)));
   }
   if (!s.me) {
     const cards = h("div", { class: "seat-cards" });
@@ -101,10 +101,11 @@ function pile(title, n) {
 /** The centre of the felt. */
 export function centre(model, p) {
   const box = h("div", { class: "centre" });
-  if (model.phase) box.append(h("div", { class: "phase" }, label(model.phase)));
-  if (model.pots.length) {
+  if (model.phase) box.append(h("div", { class: "phase" }, phaseLabel(model.phase)));
+  const pots = model.pots.filter(([, v]) => v);
+  if (pots.length) {
     box.append(h("div", { class: "pots", dataset: { role: "pots" } },
-      model.pots.map(([k, v]) => h("span", { class: "pot" }, h("span", { class: "chip-icon", "aria-hidden": "true" }), `${label(k)} ${money(v)}`))));
+      pots.map(([k, v]) => h("span", { class: "pot" }, h("span", { class: "chip-icon", "aria-hidden": "true" }), `${label(k)} ${money(v)}`))));
   }
   const piles = [];
   for (const sec of model.sections) {
@@ -140,6 +141,13 @@ export function centre(model, p) {
       box.append(h("div", { class: `zone zone-${sec.key}` }, h("span", { class: "zone-title" }, label(sec.key)),
         h("div", { class: "plays" }, sec.plays.map(([s, c]) => h("figure", { class: `play${sec.winner === s ? " winner" : ""}` },
           card(c), h("figcaption", {}, seatName(model, s)))))));
+    } else if (sec.kind === "value" && sec.key === "mazzetti" && Array.isArray(sec.value) && sec.value.every((m) => m && typeof m === "object" && "size" in m)) {
+      sec.done = true;
+      if (sec.value.length) {
+        box.append(h("div", { class: "zone zone-mazzetti", dataset: { role: "mazzetti" } }, h("span", { class: "zone-title" }, label(sec.key)),
+          h("div", { class: "plays" }, sec.value.map((m, i) => h("figure", { class: "play" }, card(m.card ?? null, "small"),
+            h("figcaption", {}, `${i + 1}: ${m.size} carte${m.owner !== null && m.owner !== undefined ? ` · ${seatName(model, m.owner)}` : ""}`))))));
+      }
     } else if (sec.kind === "move") {
       sec.done = true;
       const m = sec.move;
