@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+import psycopg
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.db.models import BigIntegerField, Case, F, Q, Value, When
@@ -454,8 +455,13 @@ def _replay(found: tuple[str, str, dict[str, Any]], action: str, digest: str) ->
 
 # --- PostgreSQL: one transfer in one round trip ------------------------------------------------
 
-_PG_TRANSFER = "SELECT outcome, result FROM wallet_transfer(%s, %s, %s, %s, %s, %s, %s, %s, %s)"
 _NEGATIVE_KINDS = [str(kind) for kind in NEGATIVE_KINDS]
+# A prepared statement (server-side binding, typed parameters): the server neither parses nor plans
+# the call again, and the client sends the values instead of composing the SQL text each time.
+_PG_TRANSFER = (
+    "SELECT outcome, result FROM wallet_transfer(%s::text, %s::text, %s::text, %s::text,"
+    " %s::bigint, %s::bigint, %s::bigint, %s::text, %s::text[])"
+)
 
 
 def _refusal(outcome: str, details: dict[str, Any]) -> WalletError:
@@ -520,8 +526,18 @@ def transfer_postgresql(
 
 
 def _call_transfer(params: list[Any]) -> tuple[str, Any]:
-    with connection.cursor() as cur:
-        cur.execute(_PG_TRANSFER, params)
+    """One call of ``wallet_transfer`` as a prepared statement on Django's own connection.
+
+    Django's cursors bind parameters on the client and never prepare; this one psycopg cursor binds
+    on the server and prepares the call once per connection. Errors are wrapped as Django's (the
+    callers catch ``IntegrityError`` / ``DatabaseError``); Django's query log does not see the call.
+    """
+    connection.ensure_connection()
+    raw = connection.connection
+    if raw.prepare_threshold is None:  # Django's default: never prepare; only explicit prepare=True now
+        raw.prepare_threshold = 1_000_000
+    with connection.wrap_database_errors, psycopg.Cursor(raw) as cur:
+        cur.execute(_PG_TRANSFER, params, prepare=True)
         row = cur.fetchone()
     assert row is not None  # a function with OUT parameters always returns one row
     return row[0], row[1]

@@ -147,17 +147,33 @@ class Transaction(models.Model):
     created_at = models.DateTimeField(_("data"), default=timezone.now, db_index=True)
     memo = models.CharField(_("descrizione"), max_length=200, blank=True)
     data = models.JSONField(default=dict, blank=True)
-    reverses = models.OneToOneField(
-        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by"
+    # At most one reversal per transaction (partial unique index below). Both foreign keys are
+    # indexed only where set: almost every transaction has neither, and an index entry for NULL
+    # would cost every money movement a write for nothing.
+    reverses = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by", db_index=False
     )
     actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        db_index=False,
     )
 
     class Meta:
         verbose_name = _("transazione")
         verbose_name_plural = _("transazioni")
         ordering = ("-created_at",)
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(
+                fields=["reverses"], condition=Q(reverses__isnull=False), name="transaction_reverses_once"
+            ),
+        ]
+        indexes: ClassVar[list[models.Index]] = [
+            models.Index(fields=["actor"], condition=Q(actor__isnull=False), name="transaction_actor_set"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} {str(self.id)[:8]}"
@@ -309,7 +325,8 @@ class DepositLimit(models.Model):
 class IdempotencyKey(models.Model):
     """The first result of an action run under a key; the same key with other inputs is refused."""
 
-    key = models.CharField(max_length=128)
+    # The key is the primary key: one unique index, no id sequence (a row per money movement).
+    key = models.CharField(max_length=128, primary_key=True)
     action = models.CharField(max_length=48)
     request_hash = models.CharField(max_length=64)
     result = models.JSONField(default=dict)
@@ -318,10 +335,6 @@ class IdempotencyKey(models.Model):
     class Meta:
         verbose_name = _("chiave di idempotenza")
         verbose_name_plural = _("chiavi di idempotenza")
-        # A constraint rather than unique=True: on PostgreSQL it spares the extra LIKE index.
-        constraints: ClassVar[list[models.BaseConstraint]] = [
-            models.UniqueConstraint(fields=["key"], name="idempotencykey_key_unique"),
-        ]
 
     def __str__(self) -> str:
         return self.key

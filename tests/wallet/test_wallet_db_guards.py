@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import threading
+import time
 import uuid
 
 import pytest
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, connection, connections, transaction
 from django.utils import timezone
 
 from wallet import actions
@@ -132,3 +134,70 @@ def test_postings_and_transactions_are_append_only(accounts):
         with transaction.atomic():
             Posting.objects.filter(pk=posting.pk)._raw_delete(connection.alias)
     assert Posting.objects.filter(pk=posting.pk, amount=posting.amount).exists()
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="needs PostgreSQL (set DATABASE_URL)")
+@pytest.mark.django_db(transaction=True)
+def test_a_posting_cannot_join_a_transaction_another_session_is_writing(accounts):
+    """Session B adds a posting to the transaction session A has written but not committed yet.
+
+    PostgreSQL checks a transaction's balance once, at the COMMIT of the session that writes its
+    row; B's posting would escape that check. It cannot: B waits for A (one writer of postings per
+    transaction id) and, once A has committed, is refused because the transaction row exists.
+    """
+    cash, other, _ = accounts
+    tx_id = uuid.uuid4()
+    written, may_commit = threading.Event(), threading.Event()
+    b_backend: list[int] = []
+    refused: list[str] = []
+
+    def session_a() -> None:
+        try:
+            with transaction.atomic():
+                Posting.objects.bulk_create(
+                    [
+                        Posting(transaction_id=tx_id, account=cash, amount=-100, balance_after=0),
+                        Posting(transaction_id=tx_id, account=other, amount=100, balance_after=0),
+                    ]
+                )
+                Transaction.objects.create(id=tx_id, kind="transfer", realm=Realm.REAL)
+                written.set()
+                assert may_commit.wait(30)
+        finally:
+            connections.close_all()
+
+    def session_b() -> None:
+        try:
+            assert written.wait(30)
+            with connection.cursor() as cur:
+                cur.execute("SELECT pg_backend_pid()")
+                b_backend.append(cur.fetchone()[0])
+            with transaction.atomic():
+                Posting.objects.create(transaction_id=tx_id, account=cash, amount=-7, balance_after=0)
+        except IntegrityError as exc:
+            refused.append(str(exc))
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=session_a), threading.Thread(target=session_b)]
+    for t in threads:
+        t.start()
+    # A commits only once B is blocked inserting its posting (waiting for a lock held by A).
+    deadline = time.monotonic() + 30
+    waiting = False
+    while not waiting and time.monotonic() < deadline:
+        if b_backend:
+            with connection.cursor() as cur:
+                cur.execute("SELECT wait_event_type FROM pg_stat_activity WHERE pid = %s", [b_backend[0]])
+                row = cur.fetchone()
+            waiting = row is not None and row[0] == "Lock"
+        time.sleep(0.01)
+    may_commit.set()
+    for t in threads:
+        t.join(timeout=30)
+    assert waiting, "session B was not made to wait for session A"
+    assert refused and "postings must be written before their transaction row" in refused[0]
+    assert sorted(Posting.objects.filter(transaction_id=tx_id).values_list("amount", flat=True)) == [
+        -100,
+        100,
+    ]

@@ -234,7 +234,6 @@ def test_ledger_triggers_are_all_enabled():
         rows = cur.fetchall()
     assert rows == [
         ("wallet_posting_append_only", "O"),
-        ("wallet_posting_balanced", "O"),
         ("wallet_posting_tx_open", "O"),
         ("wallet_transaction_append_only", "O"),
         ("wallet_transaction_balanced", "O"),
