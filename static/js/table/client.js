@@ -228,9 +228,28 @@ export function start(root) {
     return box;
   }
 
+  // Long hands (rummy, tresette) are shown sorted by suit and rank; short ones as dealt.
+  const ORDER = "A23456789TJQK";
+  const SUIT_ORDER = "hdcs";
+  const sortKey = (c) => (c[0] === "X" ? 99 : SUIT_ORDER.indexOf(c[1]) * 20 + ORDER.indexOf(c[0]));
+
   function handCards() {
     const me = model?.seats.get(last?.seat);
-    return (me && me.cards) || [];
+    const cards = (me && me.cards) || [];
+    if (cards.length < 9 || cards.some((c) => typeof c !== "string")) return cards;
+    return [...cards].sort((a, b) => sortKey(a) - sortKey(b));
+  }
+
+  /** Overlap the hand's cards just enough to fit the width (a fan), before wrapping. */
+  function fitHand(row, n) {
+    const avail = row.clientWidth;
+    const w = row.firstElementChild?.getBoundingClientRect().width || 0;
+    if (!avail || !w || n < 2) return;
+    const gap = 6;
+    const need = n * w + (n - 1) * gap;
+    const overlap = need > avail ? Math.min(w * 0.62, (need - avail) / (n - 1) + gap) : 0;
+    row.style.setProperty("--overlap", `${overlap}px`);
+    row.classList.toggle("fanned", overlap > 0);
   }
 
   function renderHand(p) {
@@ -274,7 +293,8 @@ export function start(root) {
         row.append(btn);
       } else row.append(c);
     });
-    el.append(h("span", { class: "zone-title" }, "Le tue carte"), row);
+    el.append(h("span", { class: "zone-title" }, "Le tue carte", model.handNote ? h("strong", { class: "hand-note" }, ` · ${model.handNote}`) : null), row);
+    fitHand(row, hand.length);
   }
 
   // --- the whole table ---------------------------------------------------------------------------
@@ -289,6 +309,7 @@ export function start(root) {
       return String(no);
     };
     settings.money = root.dataset.family !== "partite";
+    settings.seatName = (n) => seatName(model, n);
     const hand = handCards();
     plan = planActions(p.legal, hand);
     ui.picked = ui.picked.filter((i) => i < hand.length);
@@ -311,6 +332,7 @@ export function start(root) {
 
   function renderState(msg) {
     if (last && msg.version !== last.version) { ui.picked = []; ui.choice = null; ui.meldPart = []; }
+    if (msg.over && !(last && last.over)) history.refresh();
     last = msg;
     version = msg.version;
     settings.style = styleForGame(root.dataset.deckStyle, italian);
@@ -367,7 +389,7 @@ export function start(root) {
   setInterval(() => tickClocks(root), 1000);
   let resizeTimer = null;
   window.addEventListener("resize", () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(renderAll, 150); });
-  loadHistory(root, $("history"));
+  const history = loadHistory(root, $("history"));
   connect();
   return { seatName: (n) => seatName(model, n) };
 }

@@ -27,7 +27,11 @@ function append(el, children) {
 }
 
 /** The table-wide drawing settings (deck style, card size), set once by the client. */
-export const settings = { style: "francesi", money: true };
+export const settings = { style: "francesi", money: true, seatName: (n) => `Posto ${n}` };
+
+// Fields that name seats: the fallback shows the player's nickname rather than a number.
+const SEAT_FIELDS = new Set(["seat", "raiser", "winner_seat", "winners", "eligible", "leader", "banker", "dealer",
+  "receiver", "candidate", "opened_by", "first", "closer", "owner", "players", "folded", "priority", "stand_up"]);
 
 export function cardSize(kind = "table") {
   const phone = window.innerWidth < 600;
@@ -105,7 +109,8 @@ const LABELS = {
   number: "Numero", dealer: "Mazziere", decider: "Ultima presa", detail: "Dettaglio", carte: "Carte",
   denari: "Denari", settebello: "Settebello", primiera: "Primiera", cappotto: "Cappotto",
   sitout: "Sitout", stand_up: "Si alzano", per_seat: "Per posto", forfeit: "Abbandono", draw: "Pari",
-  deals: "Smazzate", cash: "Regolamento",
+  deals: "Smazzate", cash: "Regolamento", best: "Punto migliore", cards: "Carte", vele_cards: "Carte delle vele",
+  alla_regola_: "Alla regola", mazzetto: "Mazzetto", wins: "Vinti", coups: "Colpi", halved: "Dimezzato", start: "Iniziale",
 };
 
 const PHASES = {
@@ -131,25 +136,29 @@ export function label(key) {
 export function inline(value, key = "") {
   if (value && typeof value === "object" && !Array.isArray(value)) {
     const parts = Object.entries(value).filter(([, v]) => v !== null && v !== undefined && v !== false);
-    return h("span", { class: "inline" }, parts.map(([k, v], i) => [i ? " · " : "", `${label(k)} `, inline(v, k)]));
+    return h("span", { class: "inline" }, parts.map(([k, v], i) => [i ? " · " : "", `${label(k)} `, v && typeof v === "object" ? readable(v, k) : inline(v, k)]));
   }
-  if (typeof value === "string") return document.createTextNode(value.replace(/_/g, " "));
+  if (typeof value === "string" && !isCardCode(value)) return document.createTextNode(value.replace(/_/g, " "));
   return readable(value, key);
 }
 
 /** A readable rendering of any JSON value (the fallback: nothing a view holds is dropped). */
 export function readable(value, key = "") {
   if (value === null || value === undefined) return h("span", { class: "muted" }, "—");
+  if (SEAT_FIELDS.has(key) && Number.isInteger(value)) return document.createTextNode(settings.seatName(value));
+  if (SEAT_FIELDS.has(key) && Array.isArray(value) && value.length && value.every(Number.isInteger)) {
+    return document.createTextNode(value.map((n) => settings.seatName(n)).join(", "));
+  }
   if (typeof value === "boolean") return document.createTextNode(value ? "sì" : "no");
   if (isCardCode(value)) return card(value, "small");
-  if (typeof value === "number" && /pot|piatto|chips|stack|bet|amount|posta|garage|rake|bestia|put_in|invito|share/.test(key)) {
+  if (typeof value === "number" && /pot|piatto|chips|stack|bet|amount|posta|garage|rake|bestia|put_in|invito|share|^start$|cover|min_/.test(key)) {
     return document.createTextNode(money(value));
   }
   if (Array.isArray(value)) {
     if (!value.length) return h("span", { class: "muted" }, "—");
     if (isCardList(value)) return cardRow(value, "small");
     if (value.every((v) => v === null || typeof v !== "object")) return document.createTextNode(value.map((v) => v ?? "—").join(" · "));
-    return h("ol", { class: "tc-list" }, value.map((v) => h("li", {}, readable(v, key))));
+    return h("ol", { class: "tc-list" }, value.map((v) => h("li", {}, v && typeof v === "object" && !Array.isArray(v) ? inline(v, key) : readable(v, key))));
   }
   if (typeof value === "object") {
     const entries = Object.entries(value);

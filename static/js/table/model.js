@@ -26,7 +26,7 @@ export function buildModel(p) {
   for (const s of p.seats || []) {
     Object.assign(seat(s.number), s, { missing: false, me: s.number === me, toAct: (p.to_act || []).includes(s.number) });
   }
-  const model = { seats, me, hand: null, dealResult: null, handCovered: [], phase: null, pots: [], sections: [], lines: null,
+  const model = { seats, me, hand: null, dealResult: null, handNote: null, handCovered: [], phase: null, pots: [], sections: [], lines: null,
     lineValues: [], rest: {}, result: null, history: null, config: null, melds: null, vele: null, posSeat: (i) => i };
   if (!view) return model;
 
@@ -35,6 +35,7 @@ export function buildModel(p) {
   if (Array.isArray(v.positions)) {
     const pos = v.positions;
     model.posSeat = (i) => pos[Number(i)] ?? Number(i);
+    model.positions = pos.length;
     for (const n of pos) seat(n);
   }
   for (const k of ["seats", "order", "players"]) {
@@ -119,10 +120,11 @@ function read(model, v, me, posSeat, seat, inDeal) {
     }
     if (key === "hand" && Array.isArray(value) && me !== null && me !== undefined) { seat(me).cards = value; continue; }
     if (POT_KEYS.includes(key) && typeof value === "number") { model.pots.push([key, value]); continue; }
+    if (key === "punto" && typeof value === "string") { model.handNote = value; continue; }
     if (inDeal && LINE_ARRAYS.has(key) && Array.isArray(value)) { model.lineValues.push([key, value]); continue; }
     if (!inDeal && (key === "totals" || key === "deals_won") && Array.isArray(value)) { model.lineValues.push([key, value]); continue; }
-    if (inDeal && POS_ARRAYS.has(key) && Array.isArray(value)) {
-      value.forEach((x, i) => perSeat(model, seat(posSeat(i)), key, x, me));
+    if (POS_ARRAYS.has(key) && Array.isArray(value) && (inDeal || value.length === model.positions)) {
+      value.forEach((x, i) => perSeat(model, seat(model.posSeat(i)), key, x, me));
       continue;
     }
     if (value && typeof value === "object" && !Array.isArray(value)) {
