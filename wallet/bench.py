@@ -6,9 +6,15 @@ Creates two scratch databases next to the one in DATABASE_URL (dropped at the en
 for the ledger, where 8 worker processes run ``wallet.actions.ledger_transfer`` (idempotency key,
 locks in primary-key order, guarded balance update, postings, transaction, deferred balance
 checks) between random pairs of 1 000 funded accounts; and one for ``pgbench -i -s 8`` followed
-by the TPC-B-like default script with 8 clients. Prints transfers/s, tps and their ratio
-(target >= 0.5). Each worker keeps one database connection for the whole run; on PostgreSQL a
-transfer is one round trip to the stored function ``wallet_transfer`` (migration 0005).
+by the TPC-B-like default script with 8 clients (``pgbench -c 8 -j 2 -T <seconds>``). Prints
+transfers/s, tps and their ratio (target >= 0.5). Each worker keeps one database connection for
+the whole run; on PostgreSQL a transfer is one round trip to the stored function
+``wallet_transfer`` (migration 0005), called as a prepared statement.
+
+When the server is on this machine it also prints the CPU each side costs per transaction, read
+from /proc: the Python workers and their 8 server backends for the ledger, the pgbench process
+and its 8 backends for TPC-B, and the ratio those costs predict when the machine's CPU is the
+limit (the figure that moves least with other load on a shared machine).
 
 As a reference only (not the figure), each round also runs pgbench with 8 clients calling
 ``wallet_transfer`` directly on the ledger database: the database's own cost of a transfer
@@ -23,6 +29,7 @@ import multiprocessing as mp
 import os
 import random
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -34,6 +41,7 @@ from urllib.parse import urlparse, urlunparse
 WORKERS = 8
 ACCOUNTS = 1_000
 SCALE = 8
+THREADS = 2  # pgbench -j: its client threads (the machine this was tuned on has 2 cores)
 WARM_UP_SECONDS = 2.0
 
 
@@ -58,11 +66,16 @@ def _django(url: str) -> None:
 
 def _worker(url: str, pks: list[int], wid: int, orders: Any, out: Any) -> None:
     _django(url)
+    from django.db import connection
+
     from wallet import actions
     from wallet.errors import WalletError
 
+    with connection.cursor() as cur:
+        cur.execute("SELECT pg_backend_pid()")
+        backend = cur.fetchone()[0]
     rng = random.Random(wid)
-    out.put("ready")
+    out.put(("ready", os.getpid(), backend))
     i = 0
     while (seconds := orders.get()) is not None:
         done = failed = 0
@@ -121,6 +134,8 @@ class LedgerBench:
         from wallet.models import Account, AccountKind, TransactionKind
 
         call_command("migrate", verbosity=0)
+        with connections["default"].cursor() as cur:
+            cur.execute("ANALYZE")
         Account.objects.bulk_create(
             [Account(kind=AccountKind.PLAYER_CASH, ref=f"bench:{i}") for i in range(ACCOUNTS)]
         )
@@ -145,8 +160,10 @@ class LedgerBench:
         ]
         for p in self.procs:
             p.start()
-        for _ in self.procs:
-            self.out.get(timeout=120)
+        ready = [self.out.get(timeout=120) for _ in self.procs]
+        self.worker_pids = [r[1] for r in ready]
+        self.backend_pids = [r[2] for r in ready if _is_postgres(r[2])]  # empty: server not local
+        self.client_cpu = self.server_cpu = 0.0
         # Warm-up, then fresh statistics (``pgbench -i`` leaves its tables analysed too). Analysed
         # right after the funding, the planner would take the 1 001-posting funding transaction for
         # typical; never analysed, it has no idea: either way the deferred balance check's cached
@@ -159,14 +176,17 @@ class LedgerBench:
             cur.execute("VACUUM ANALYZE")
         connections.close_all()
         self.done = self.refused = 0
-        self.elapsed = 0.0
+        self.elapsed = self.client_cpu = self.server_cpu = 0.0
 
     def round(self, seconds: float) -> float:
+        c0, s0 = _cpu_of(self.worker_pids), _cpu_of(self.backend_pids)
         t0 = time.perf_counter()
         for q in self.orders:
             q.put(seconds)
         results = [self.out.get(timeout=seconds + 120) for _ in self.procs]
         elapsed = time.perf_counter() - t0
+        self.client_cpu += _cpu_of(self.worker_pids) - c0
+        self.server_cpu += _cpu_of(self.backend_pids) - s0
         done: int = sum(r[0] for r in results)
         self.done += done
         self.refused += sum(r[1] for r in results)
@@ -211,96 +231,101 @@ class PgBench:
                 env=self.env,
                 capture_output=True,
             )
+        self.admin_url = _url_for(url, "postgres")
         self.tx = 0.0
         self.elapsed = 0.0
+        self.client_cpu = self.server_cpu = 0.0
+        self.sampled_tx = 0.0
 
     def round(self, seconds: float, clients: int = WORKERS) -> float:
-        run = subprocess.run(
-            [
-                self.exe,
-                *self.conn,
-                *self.script,
-                "-c",
-                str(clients),
-                "-j",
-                str(clients),
-                "-T",
-                str(int(seconds)),
-                self.db,
-            ],
-            check=True,
-            env=self.env,
-            capture_output=True,
-            text=True,
-        )
-        match = re.search(r"tps = ([\d.]+)", run.stdout)
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        command = [
+            self.exe,
+            *self.conn,
+            *self.script,
+            "-c",
+            str(clients),
+            "-j",
+            str(min(clients, THREADS)),
+            "-T",
+            str(int(seconds)),
+            self.db,
+        ]
+        with subprocess.Popen(
+            command, env=self.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        ) as run:
+            window = self._sample_backends(run, clients)
+            stdout, stderr = run.communicate()
+        if run.returncode:
+            raise RuntimeError(stdout + stderr)
+        match = re.search(r"tps = ([\d.]+)", stdout)
         if not match:
-            raise RuntimeError(run.stdout + run.stderr)
+            raise RuntimeError(stdout + stderr)
         tps = float(match.group(1))
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
         if clients == WORKERS:
             self.tx += tps * int(seconds)
             self.elapsed += int(seconds)
+            self.client_cpu += (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+            if window is not None:
+                self.server_cpu += window[0]
+                self.sampled_tx += tps * window[1]
         return tps
 
+    def _sample_backends(self, run: subprocess.Popen[str], clients: int) -> tuple[float, float] | None:
+        """CPU seconds of pgbench's server backends over a window of the run, and the window's length.
 
-def _proc_cpu(pid: int, children: bool = False) -> float:
-    """CPU seconds of a process (and of its reaped children) from /proc (Linux, local server)."""
+        The backends are found in pg_stat_activity once all ``clients`` are connected, then read
+        from /proc every 0.1 s while they live (local server only; None otherwise).
+        """
+        import psycopg
+
+        pids: list[int] = []
+        with psycopg.connect(self.admin_url, autocommit=True) as conn:
+            while run.poll() is None and len(pids) < clients:
+                time.sleep(0.1)
+                rows = conn.execute(
+                    "SELECT pid FROM pg_stat_activity WHERE datname = %s AND backend_type = 'client backend'",
+                    [self.db],
+                ).fetchall()
+                pids = [r[0] for r in rows]
+        if len(pids) != clients or not all(_is_postgres(pid) for pid in pids):
+            return None
+        first = last = (_cpu_of(pids), time.perf_counter())
+        while run.poll() is None:
+            time.sleep(0.1)
+            sample = (_cpu_of(pids), time.perf_counter())
+            if sample[0] < last[0]:  # a backend has exited: keep the last complete sample
+                break
+            last = sample
+        return last[0] - first[0], last[1] - first[1]
+
+
+def _proc_cpu(pid: int) -> float:
+    """CPU seconds (user + system) of a process, from /proc (Linux)."""
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
-    ticks = int(fields[11]) + int(fields[12]) + (int(fields[13]) + int(fields[14]) if children else 0)
-    return ticks / os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def _server_cpu(postmaster: int) -> float:
-    """CPU seconds of the whole server: postmaster, its live children and the backends it reaped."""
-    total = _proc_cpu(postmaster, children=True)
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as f:
-                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
-                if ppid == postmaster:
-                    total += _proc_cpu(int(entry))
-            except (OSError, ValueError):
-                continue
-    return total
-
-
-def cpu_probe(pks: list[int], pg_side: PgBench, sql_side: PgBench, seconds: float = 3.0) -> None:
-    """One client at a time: server CPU per TPC-B transaction and per transfer, client CPU per transfer.
-
-    Needs the server on this machine (/proc readable); prints nothing otherwise.
-    """
-    from django.db import connection
-
-    from wallet import actions
-
-    with connection.cursor() as cur:
-        cur.execute("SELECT pg_backend_pid()")
-        backend = cur.fetchone()[0]
+def _is_postgres(pid: int) -> bool:
+    """Whether ``pid`` is a PostgreSQL process on this machine (the server is local)."""
     try:
-        with open(f"/proc/{backend}/stat") as f:
-            postmaster = int(f.read().rsplit(")", 1)[1].split()[1])
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(" ", 2)[1] == "(postgres)"
     except OSError:
-        return
-    rng = random.Random(0)
-    n, c0, b0, deadline = 0, time.process_time(), _proc_cpu(backend), time.perf_counter() + seconds
-    while time.perf_counter() < deadline:
-        a, b = rng.sample(pks, 2)
-        actions.ledger_transfer(source_id=a, destination_id=b, amount=1, idempotency_key=f"cpu:{n}")
-        n += 1
-    client, server = (time.process_time() - c0) / n, (_proc_cpu(backend) - b0) / n
-    connection.close()
-    per_tx = {}
-    for name, side in (("pgbench", pg_side), ("sql", sql_side)):
-        s0 = _server_cpu(postmaster)
-        tps = side.round(seconds, clients=1)
-        per_tx[name] = (_server_cpu(postmaster) - s0) / (tps * int(seconds))
-    print(
-        f"CPU per transaction, one client: ledger_transfer {server * 1e6:.0f} µs server"
-        f" + {client * 1e6:.0f} µs Python;  wallet_transfer via pgbench {per_tx['sql'] * 1e6:.0f} µs server;"
-        f"  pgbench TPC-B-like {per_tx['pgbench'] * 1e6:.0f} µs server"
-    )
+        return False
+
+
+def _cpu_of(pids: list[int]) -> float:
+    """CPU seconds used so far by these processes (0 for one that cannot be read: server not local)."""
+    total = 0.0
+    for pid in pids:
+        try:
+            total += _proc_cpu(pid)
+        except OSError:
+            continue
+    return total
 
 
 def main() -> int:
@@ -309,9 +334,6 @@ def main() -> int:
     )
     parser.add_argument("--seconds", type=float, default=5.0, help="length of one round")
     parser.add_argument("--rounds", type=int, default=3, help="rounds, alternating ledger and pgbench")
-    parser.add_argument(
-        "--cpu", action="store_true", help="also measure CPU per transaction, one client (local server)"
-    )
     args = parser.parse_args()
     url = os.environ.get("DATABASE_URL", "")
     if not url.startswith(("postgres://", "postgresql://")):
@@ -333,8 +355,6 @@ def main() -> int:
                 f"   (SQL alone {sql:8.1f} calls/s)",
                 flush=True,
             )
-        if args.cpu:
-            cpu_probe(ledger_side.pks, pg_side, sql_side)
         info = ledger_side.close()
         os.unlink(ledger_side.sql_script)
     finally:
@@ -345,6 +365,26 @@ def main() -> int:
     print(f"ledger transfers/s, {WORKERS} workers  : {rate:10.1f}   ({info})")
     print(f"pgbench TPC-B-like tps, {WORKERS} clients: {tps:10.1f}   (scale {SCALE})")
     print(f"ratio ledger/pgbench            : {rate / tps:10.2f}   (target >= 0.5)")
+    cores = os.cpu_count() or 1
+    done = max(ledger_side.done, 1)
+    print(
+        f"ledger CPU per transfer         : {ledger_side.client_cpu / done * 1e6:6.0f} µs Python workers"
+        f" + {ledger_side.server_cpu / done * 1e6:6.0f} µs their {WORKERS} server backends"
+        f"  (workers: {ledger_side.client_cpu / (ledger_side.elapsed * cores):.0%} of {cores} cores)"
+    )
+    pg_server = pg_side.server_cpu / max(pg_side.sampled_tx, 1)
+    pg_client = pg_side.client_cpu / max(pg_side.tx, 1)
+    print(
+        f"pgbench CPU per transaction     : {pg_client * 1e6:6.0f} µs pgbench client"
+        f" + {pg_server * 1e6:6.0f} µs its {WORKERS} server backends"
+        f"  (client: {pg_side.client_cpu / (pg_side.elapsed * cores):.0%} of {cores} cores)"
+    )
+    ledger_cpu = (ledger_side.client_cpu + ledger_side.server_cpu) / done
+    if pg_server and ledger_side.server_cpu:
+        print(
+            f"CPU-bound ratio (pgbench CPU per tx / ledger CPU per transfer): "
+            f"{(pg_client + pg_server) / ledger_cpu:.2f}"
+        )
     sql = sql_side.tx / sql_side.elapsed
     print(
         f"reference, not the figure: the stored transfer called by pgbench itself (no Python): "

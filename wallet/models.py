@@ -7,7 +7,10 @@ Invariants held BY THE DATABASE (see wallet/migrations/0002_ledger_triggers.py f
 - a closed account has a zero balance (CHECK);
 - a transaction's postings sum to zero and there are at least two of them, and every posting's
   account belongs to the transaction's realm (real money and play money never mix).
-  PostgreSQL: a DEFERRABLE INITIALLY DEFERRED constraint trigger on postings checks it at COMMIT.
+  PostgreSQL: a DEFERRABLE INITIALLY DEFERRED constraint trigger on the transaction row checks it
+  at COMMIT, once per transaction; a posting can only be inserted while its transaction row is not
+  visible, under an advisory lock on the transaction id held to the end of the database transaction
+  (so no other session can add postings to a transaction being written: migration 0006).
   SQLite (no deferred triggers): postings are written FIRST, then the transaction row, whose
   AFTER INSERT trigger checks the sum, the count and the realms; a posting may only be inserted
   while its transaction row does not exist yet (BEFORE INSERT trigger), and the posting's foreign
