@@ -26,7 +26,7 @@ def user_group(table_id: int, user_id: int) -> str:
 
 def table_changed(table_id: int, version: int, events: list[dict[str, Any]]) -> None:
     """Send the new version of a table to every connection, each with what it may see."""
-    from lobby.selectors import _dealt, seat_rows, table_payload
+    from lobby.selectors import dealt_seats, projection_seat, seat_rows, table_payload
 
     rt = TableRuntime.objects.select_related("table").filter(pk=table_id).first()
     if rt is None or rt.version != version:
@@ -35,13 +35,21 @@ def table_changed(table_id: int, version: int, events: list[dict[str, Any]]) -> 
     if layer is None:
         return
     seats = seat_rows(table_id)
-    send = async_to_sync(layer.group_send)
+    dealt = dealt_seats(rt)  # one query for the whole table, not one per seat
+    messages = []
     for seat in seats:
-        payload = table_payload(rt, seats, _dealt(rt, seat.number), events)
-        send(user_group(table_id, seat.user_id), {"type": "table.message", "payload": payload})
+        payload = table_payload(rt, seats, projection_seat(seat.number, dealt), events)
+        messages.append((user_group(table_id, seat.user_id), {"type": "table.message", "payload": payload}))
     public = table_payload(rt, seats, None, events)
     public["audience"] = "public"
-    send(public_group(table_id), {"type": "table.message", "payload": public})
+    messages.append((public_group(table_id), {"type": "table.message", "payload": public}))
+    async_to_sync(_send_all)(layer, messages)
+
+
+async def _send_all(layer: Any, messages: list[tuple[str, dict[str, Any]]]) -> None:
+    """Send the messages in order, in one hop to the event loop (not one hop per group)."""
+    for group, message in messages:
+        await layer.group_send(group, message)
 
 
 def chat_posted(table_id: int, nickname: str, text: str, at: datetime) -> None:

@@ -10,9 +10,11 @@ Server → client: ``table.state`` payloads (see ``lobby.selectors.table_payload
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from channels.db import database_sync_to_async
+from django.db import connections
 
 from games.engine import CodedError
 from lobby import actions, broadcast, selectors
@@ -24,7 +26,20 @@ CLOSE_NO_TABLE = 4404
 CLOSE_NO_OBSERVERS = 4403
 
 
-@database_sync_to_async
+def db(func: Callable[..., Any]) -> Callable[..., Any]:
+    """Run a lobby read or action (one transaction each) off the event loop.
+
+    On PostgreSQL each call runs on a worker thread with its own connection: Channels' default
+    (thread-sensitive) runs every database call of a Daphne process on one thread, so one table's
+    transaction would wait behind every other table's. The table row lock orders the writes of
+    one table, as it already does between Daphne processes, and each connection still handles its
+    own messages one at a time. SQLite serialises writers anyway (and its in-memory test database
+    refuses concurrent ones): there the calls stay on the one thread.
+    """
+    return database_sync_to_async(func, thread_sensitive=connections["default"].vendor != "postgresql")
+
+
+@db
 def _may_watch(table_id: int, user_id: int) -> str | None:
     table = Table.objects.filter(pk=table_id, is_open=True).first()
     if table is None:
@@ -50,19 +65,19 @@ class TableConsumer(AuthenticatedJsonConsumer):
         ]
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
-        await database_sync_to_async(actions.seat_connected)(table_id=self.table_id, user=self.user)
+        await db(actions.seat_connected)(table_id=self.table_id, user=self.user)
         await self.send_snapshot()
 
     async def disconnect(self, code: int) -> None:
         for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
         if getattr(self, "groups_joined", None):
-            await database_sync_to_async(actions.seat_disconnected)(table_id=self.table_id, user=self.user)
+            await db(actions.seat_disconnected)(table_id=self.table_id, user=self.user)
 
     async def send_snapshot(self) -> None:
-        payload = await database_sync_to_async(selectors.table_snapshot)(
-            table_id=self.table_id, user_id=self.user.pk
-        )
+        payload = await db(selectors.table_snapshot)(table_id=self.table_id, user_id=self.user.pk)
+        if payload["version"] < getattr(self, "last_version", 0):
+            return  # a broadcast of a newer version overtook this read: never send an older view
         self.last_version = payload["version"]
         await self.send_json(payload)
 
@@ -90,7 +105,7 @@ class TableConsumer(AuthenticatedJsonConsumer):
                 if version is not None and type(version) is not int:
                     await self.send_error("bad_message", "Versione non valida")
                     return
-                await database_sync_to_async(actions.table_act)(
+                await db(actions.table_act)(
                     table_id=self.table_id, user=self.user, action=action, version=version
                 )
             elif kind == "sync":
@@ -100,17 +115,15 @@ class TableConsumer(AuthenticatedJsonConsumer):
                 if not isinstance(text, str):
                     await self.send_error("bad_message", "Messaggio non valido")
                     return
-                await database_sync_to_async(actions.table_chat_post)(
-                    table_id=self.table_id, user=self.user, text=text
-                )
+                await db(actions.table_chat_post)(table_id=self.table_id, user=self.user, text=text)
             elif kind == "sitout":
-                await database_sync_to_async(actions.table_sitout)(
+                await db(actions.table_sitout)(
                     table_id=self.table_id, user=self.user, sitout=bool(message.get("sitout"))
                 )
             elif kind == "ready":
-                await database_sync_to_async(actions.table_ready)(table_id=self.table_id, user=self.user)
+                await db(actions.table_ready)(table_id=self.table_id, user=self.user)
             elif kind == "leave":
-                await database_sync_to_async(actions.table_leave)(table_id=self.table_id, user=self.user)
+                await db(actions.table_leave)(table_id=self.table_id, user=self.user)
             else:
                 await self.send_error("unknown_type", "Tipo di messaggio sconosciuto")
         except CodedError as exc:  # engine, table and wallet refusals: code + Italian message

@@ -71,16 +71,26 @@ def table_snapshot(*, table_id: int, user_id: int | None) -> dict[str, Any]:
     return table_payload(rt, seats, _dealt(rt, seat_no))
 
 
-def _dealt(rt: TableRuntime, seat_no: int | None) -> int | None:
-    """A seated player who was not dealt into the running hand sees it as a spectator does."""
-    if seat_no is None or rt.state is None:
-        return seat_no
-    from lobby.models import Hand
-
-    hand = Hand.objects.filter(table_id=rt.pk, number=rt.hand_no).only("seats").first()
-    if hand is None or seat_no not in {s["seat"] for s in hand.seats}:
+def dealt_seats(rt: TableRuntime) -> set[int] | None:
+    """The seats dealt into the running hand (one query), or None when no hand is running."""
+    if rt.state is None:
         return None
-    return seat_no
+    hand = Hand.objects.filter(table_id=rt.pk, number=rt.hand_no).only("seats").first()
+    return {s["seat"] for s in hand.seats} if hand is not None else set()
+
+
+def projection_seat(seat_no: int | None, dealt: set[int] | None) -> int | None:
+    """A seated player who was not dealt into the running hand sees it as a spectator does."""
+    if seat_no is None or dealt is None or seat_no in dealt:
+        return seat_no
+    return None
+
+
+def _dealt(rt: TableRuntime, seat_no: int | None) -> int | None:
+    """The projection one seat gets (see ``projection_seat``)."""
+    if seat_no is None:
+        return None
+    return projection_seat(seat_no, dealt_seats(rt))
 
 
 def lobby_tables() -> list[dict[str, Any]]:
