@@ -35,6 +35,7 @@ LAPTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 META = ("label", "confirm", "amount")
 _tags = itertools.count(1)
+NAMES = ("anna", "bruno", "carla", "dario", "elena", "fabio", "gina", "ugo", "irene", "luca")
 
 
 # --- engine states ------------------------------------------------------------------------------
@@ -46,7 +47,11 @@ def seat_count(game: str) -> int:
 
 
 def play_until(
-    game: str, want: Callable[[dict[str, Any], int, list[dict[str, Any]]], bool], *, seats: int | None = None
+    game: str,
+    want: Callable[[dict[str, Any], int, list[dict[str, Any]]], bool],
+    *,
+    seats: int | None = None,
+    config: dict[str, Any] | None = None,
 ) -> tuple[dict[str, Any], int]:
     """Play seeded random legal moves until ``want(state, seat, legal)`` holds for a seat to act.
 
@@ -55,7 +60,7 @@ def play_until(
     """
     engine = registry.get(game)
     n = seats or seat_count(game)
-    cfg = engine.validate_config({})
+    cfg = engine.validate_config(config or {})
     for seed in range(200):
         rng = SeededRng(seed)
         specs = [{"seat": i + 1, "chips": 20_000, "sitout": False, "prefs": {}} for i in range(n)]
@@ -155,7 +160,7 @@ def open_table(browser, live_server):
             fields.update(posta_partita=100, posta_unitaria=10, perdita_massima=2_000, rake_bp=500)
         table = actions.table_create(**fields)
         tag = next(_tags)
-        users = [UserFactory(nickname=f"{name}{tag}") for name in ("anna", "bruno", "carla", "dario")[:n]]
+        users = [UserFactory(nickname=f"{name}{tag}") for name in NAMES[:n]]
         client = Client()
         client.force_login(users[0])
         context = browser.new_context(locale="it-IT", viewport=viewport)
@@ -641,3 +646,37 @@ def test_history_panel_lists_my_hands(open_table):
     row.wait_for()
     assert "Mano 4" in row.inner_text() and "+€ 25,50" in row.inner_text()
     assert row.locator("a").get_attribute("href") == f"/lobby/le-mie-mani/{hand.pk}/"
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "config"),
+    [
+        ("poker5", 6, {}),
+        ("mazzetti", 10, {}),
+        ("scopa", 4, {"format": "coppie"}),
+        ("briscola", 4, {"format": "coppie"}),
+    ],
+)
+def test_full_tables_keep_every_seat_apart(open_table, artifacts, game, players, config):
+    state, seat = play_until(game, lambda state, seat, legal: len(legal) > 1, seats=players, config=config)
+    for name, viewport in (("laptop", LAPTOP), ("phone", PHONE)):
+        t = open_table(game, viewport=viewport, players=players)
+        t.show(state, seat)
+        boxes = t.page.locator("[data-role=seats] [data-seat]").evaluate_all(
+            "els => els.map(e => (r => [r.left, r.top, r.right, r.bottom])(e.getBoundingClientRect()))"
+        )
+        assert len(boxes) == players
+        for i, a in enumerate(boxes):
+            for b in boxes[i + 1 :]:
+                overlap = min(a[2], b[2]) - max(a[0], b[0]) > 1 and min(a[3], b[3]) - max(a[1], b[1]) > 1
+                assert not overlap, (name, a, b)
+        # The centre's content stays inside the centre (no card runs under a seat).
+        view = t.page.locator("[data-role=view]")
+        assert view.evaluate("v => v.scrollWidth <= v.clientWidth + 1")
+        centre = view.bounding_box()
+        me = t.page.locator(f"[data-seat='{seat}']").bounding_box()
+        if name == "laptop":  # the viewer sits below the centre (on a phone: in the strip above it)
+            assert me["y"] >= centre["y"] + centre["height"] - 1
+        assert no_horizontal_scroll(t.page)
+        t.page.screenshot(path=str(artifacts / f"tavolo-{game}-{players}-posti-{name}.png"), full_page=True)
+        t.page.context.close()

@@ -29,6 +29,9 @@ function append(el, children) {
 /** The table-wide drawing settings (deck style, card size), set once by the client. */
 export const settings = { style: "francesi", money: true, seatName: (n) => `Posto ${n}` };
 
+const SUITS_IT = { h: "coppe", d: "denari", c: "bastoni", s: "spade" };
+const SUITS_FR = { h: "cuori", d: "quadri", c: "fiori", s: "picche" };
+
 // Fields that name seats: the fallback shows the player's nickname rather than a number.
 const SEAT_FIELDS = new Set(["seat", "raiser", "winner_seat", "winners", "eligible", "leader", "banker", "dealer",
   "receiver", "candidate", "opened_by", "first", "closer", "owner", "players", "folded", "priority", "stand_up"]);
@@ -150,6 +153,9 @@ export function readable(value, key = "") {
     return document.createTextNode(value.map((n) => settings.seatName(n)).join(", "));
   }
   if (typeof value === "boolean") return document.createTextNode(value ? "sì" : "no");
+  if (key === "trump" && typeof value === "string" && value.length === 1 && SUITS_IT[value]) {
+    return document.createTextNode((settings.style === "francesi" ? SUITS_FR : SUITS_IT)[value]);
+  }
   if (isCardCode(value)) return card(value, "small");
   if (typeof value === "number" && /pot|piatto|chips|stack|bet|amount|posta|garage|rake|bestia|put_in|invito|share|^start$|cover|min_/.test(key)) {
     return document.createTextNode(money(value));

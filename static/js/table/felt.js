@@ -76,6 +76,9 @@ const AREAS = {
   1: ["b"], 2: ["b", "t"], 3: ["b", "tl", "tr"], 4: ["b", "l", "t", "r"], 5: ["b", "l", "tl", "tr", "r"],
   6: ["b", "bl", "tl", "t", "tr", "br"], 7: ["b", "bl", "l", "tl", "tr", "r", "br"],
   8: ["b", "bl", "l", "tl", "t", "tr", "r", "br"],
+  // Nine or ten seats (chemin de fer, mazzetti, sette e mezzo): the felt gets five columns.
+  9: ["b", "bl", "l", "tl", "tm1", "tm2", "tr", "r", "br"],
+  10: ["b", "bl", "l", "tl", "tm1", "t", "tm2", "tr", "r", "br"],
 };
 
 /** Place the seats around the felt, the viewer at the bottom. */
@@ -84,7 +87,8 @@ export function placeSeats(container) {
   const n = list.length;
   const mine = list.findIndex((el) => el.classList.contains("me"));
   const start = mine < 0 ? 0 : mine;
-  const areas = AREAS[Math.min(n, 8)] || AREAS[8];
+  const areas = AREAS[Math.min(n, 10)] || AREAS[10];
+  container.closest(".felt")?.classList.toggle("felt--wide", n > 8);
   list.forEach((el, i) => {
     const k = (i - start + n) % n;
     const area = areas[k] ?? "t";
@@ -129,6 +133,8 @@ export function centre(model, p) {
           v.length ? cardRow(v) : h("span", { class: "muted" }, "nessuna carta")));
       } else if (typeof v === "number") piles.push(pile(label(sec.key), v));
       else sec.done = false;
+    } else if (sec.kind === "plays" && !sec.plays.length) {
+      sec.done = true;
     } else if (sec.kind === "plays") {
       if (sec.key === "designation" && sec.plays.length > 8) {
         sec.done = true;

@@ -71,6 +71,9 @@ export function buildModel(p) {
     }
   }
   model.seatLines = lines;
+  for (const s of seats.values()) {  // seats the view names but the table no longer lists
+    if (s.missing) { s.me = s.no === me; s.toAct = (p.to_act || []).includes(s.no); }
+  }
   return model;
 }
 
