@@ -34,6 +34,15 @@ about 13.5 MB of arrays (values: 1,377,160 hands × 4 bytes; index tables: about
 ``evaluator_for(low)`` skips the per-call table lookup; ``deck_tables(low)`` gives hot loops the
 tables themselves.
 
+Card codes: inside the engines a card is also an ``int``, ``card_code(card)`` = ``1 << (4 × rank +
+suit)`` (rank 0..12 for 2..A, suit 3..0 for ♥ ♦ ♣ ♠), the same in every deck; a hand is the sum
+(or OR) of its codes, and shifted right by ``4 × rank`` of the deck's lowest card it is the bit mask
+the tables are indexed by. ``evaluate_codes`` / ``evaluator_for_codes`` value five codes without a
+lookup per card string, and ``best_hand`` runs on codes (``best_hand_codes``). Codes stay inside
+the engines: states, views and JSON keep the card strings ("Ah", "Td"). A code API checks that the
+five codes are five distinct cards of the deck (duplicates and cards below the deck's lowest rank
+are refused), not that each int is a code: codes come from ``card_code`` / ``card_codes``.
+
 Also here, shared by Poker 5 carte and Telesina: ``best_hand`` (best five of n cards, with NB.1 for
 two scale reali, RULINGS T4), ``pot_winners`` (RULINGS P4), ``opening_ok`` (RULINGS P5) and
 ``describe`` (Italian names of hands).
@@ -84,6 +93,8 @@ _SUITS_LOW_FIRST = SUITS[::-1]
 _SUIT_STRENGTH = {s: i for i, s in enumerate(_SUITS_LOW_FIRST)}
 _SUIT_NAME = {3: "cuori", 2: "quadri", 1: "fiori", 0: "picche"}
 _RANK_LABEL = {i: ("10" if r == "T" else r) for i, r in enumerate(POKER_ORDER)}
+# Card codes (module docstring): the 52 cards, the same code in every deck.
+_CODE = {r + s: 1 << (4 * i + _SUIT_STRENGTH[s]) for i, r in enumerate(POKER_ORDER) for s in SUITS}
 
 # Binomial coefficients for colex indices: _C[k][n] = C(n, k).
 _C = [[comb(n, k) for n in range(64)] for k in range(6)]
@@ -215,6 +226,9 @@ _TABLES: dict[str, DeckTables] = {}
 # bytecode, unpacking a NamedTuple is not (about 15 % of a lookup).
 _Lookup = tuple[dict[str, int], "array[int]", "array[int]", "array[int]", int, int]
 _LOOKUP: dict[str, _Lookup] = {}
+# For the code API: the same tables and the shift from card codes to the deck's bits.
+_CodeLookup = tuple["array[int]", "array[int]", "array[int]", int, int, int]
+_CODE_LOOKUP: dict[str, _CodeLookup] = {}
 
 
 def _build(low: str) -> DeckTables:
@@ -275,6 +289,7 @@ def _build(low: str) -> DeckTables:
         cards=deck,
     )
     _LOOKUP[low] = (bit, values, high_table, low_table, split, (1 << split) - 1)
+    _CODE_LOOKUP[low] = (values, high_table, low_table, split, (1 << split) - 1, 4 * low_r)
     _TABLES[low] = table
     return table
 
@@ -338,6 +353,72 @@ def evaluator_for(low: str) -> Callable[[Sequence[str]], int]:
     return evaluate_in_deck
 
 
+def card_code(card: str) -> int:
+    """Return the code of a card ("Ah" → 1 << 51), the same in every deck (module docstring)."""
+    try:
+        return _CODE[card]
+    except (KeyError, TypeError):
+        raise CardError(f"carta sconosciuta: {card!r}") from None
+
+
+def card_codes(cards: Sequence[str]) -> list[int]:
+    """Return the codes of these cards, in order (``card_code`` of each)."""
+    try:
+        return [_CODE[card] for card in cards]
+    except (KeyError, TypeError):
+        raise CardError(f"carte sconosciute: {list(cards)}") from None
+
+
+def _code_lookup(low: str) -> _CodeLookup:
+    lookup = _CODE_LOOKUP.get(low)
+    if lookup is None:
+        deck_tables(low)
+        lookup = _CODE_LOOKUP[low]
+    return lookup
+
+
+def _bad_codes(codes: object, low: str) -> CardError:
+    """Return the error for codes that are not five distinct cards of the deck."""
+    return CardError(f"servono i codici di 5 carte diverse del mazzo dal {low} all'asso: {codes!r}")
+
+
+def evaluate_codes(codes: Sequence[int], low: str) -> int:
+    """Return the value of five cards given by their codes (``card_code``); the same as ``evaluate``.
+
+    The sum of five codes has five bits above the deck's lowest card only when they are five
+    distinct cards of the deck (a repeated code carries into fewer bits), so that is the check
+    (with the sum positive: a negative int is no code).
+    """
+    try:
+        values, high, low_t, split, low_mask, base = _CODE_LOOKUP[low]
+    except KeyError:
+        values, high, low_t, split, low_mask, base = _code_lookup(low)
+    try:
+        m = sum(codes) >> base
+        if m.bit_count() == 5 and m > 0:
+            return values[high[m >> split] + low_t[m & low_mask]]
+    except (TypeError, IndexError):
+        pass
+    raise _bad_codes(codes, low)
+
+
+def evaluator_for_codes(low: str) -> Callable[[Sequence[int]], int]:
+    """Return ``evaluate_codes`` bound to one deck: the fastest way to value many hands of codes."""
+    values, high, low_t, split, low_mask, base = _code_lookup(low)
+
+    def evaluate_codes_in_deck(codes: Sequence[int]) -> int:
+        """Return the value of five cards of the deck given by their codes."""
+        try:
+            m = sum(codes) >> base
+            if m.bit_count() == 5 and m > 0:
+                return values[high[m >> split] + low_t[m & low_mask]]
+        except (TypeError, IndexError):
+            pass
+        raise _bad_codes(codes, low)
+
+    return evaluate_codes_in_deck
+
+
 def evaluate_slow(cards: Sequence[str], low: str) -> int:
     """Return the same value as ``evaluate`` without the tables (for tests and one-off use)."""
     low_r = _low_index(low)
@@ -389,6 +470,9 @@ def pot_winners(values: Sequence[int]) -> list[int]:
     """
     if not values:
         raise ValueError("nessun contendente per il piatto")
+    best = max(values)
+    if best >> _SHIFT != SCALA_REALE:  # the common case: no scala reale, so no P4 exception
+        return [i for i, v in enumerate(values) if v == best]
     kinds = {straight_flush_kind(v) for v in values}
     if "minima" in kinds and "massima" in kinds and "media" not in kinds:
         pool = [i for i, v in enumerate(values) if straight_flush_kind(v) == "minima"]
@@ -410,14 +494,24 @@ def best_hand(cards: Sequence[str], low: str) -> tuple[int, list[str]]:
     scala reale and the cards make more than one, the player plays the one of the higher suit, then
     the higher top card (not simply the highest value), and P4 then applies between players.
     """
-    bit, values, high, low_t, split, low_mask, _ = _TABLES.get(low) or deck_tables(low)
     try:
-        bits = [bit[card] for card in cards]
+        codes = [_CODE[card] for card in cards]
     except (KeyError, TypeError):
         raise _bad_hand(cards, low) from None
+    try:
+        best, mask = best_hand_codes(codes, low)
+    except CardError:
+        raise _bad_hand(cards, low) from None
+    return best, [card for card, code in zip(cards, codes, strict=True) if code & mask]
+
+
+def best_hand_codes(codes: Sequence[int], low: str) -> tuple[int, int]:
+    """``best_hand`` on card codes: return the value and the sum of the codes of the best five."""
+    values, high, low_t, split, low_mask, base = _code_lookup(low)
+    bits = [code >> base for code in codes]
     n = len(bits)
-    if n < 5 or sum(bits).bit_count() != n or len(set(bits)) != n:
-        raise _bad_hand(cards, low)
+    if n < 5 or sum(bits).bit_count() != n or min(bits) <= 0:
+        raise _bad_codes(codes, low)
     best = -1
     best_mask = 0
     for i4 in range(4, n):
@@ -442,7 +536,7 @@ def best_hand(cards: Sequence[str], low: str) -> tuple[int, list[str]]:
             if v >> _SHIFT == SCALA_REALE and (v & 3, v) > best_key:
                 best_key, best_mask = (v & 3, v), m
         best = best_key[1]
-    return best, [card for card, b in zip(cards, bits, strict=True) if b & best_mask]
+    return best, best_mask << base
 
 
 def _rank_label(r: int) -> str:

@@ -4,9 +4,12 @@ Prints, side by side in one process:
 
 * 5-card evaluations per second of ``games.evaluator`` against ``treys`` ``Evaluator.evaluate`` on
   the same random hands (each library gets the hands in its own card format, converted before
-  timing), and the ratio (issue 4 target: ≥ 2×); plus a "floor" line that only turns the five
-  card strings into the bit mask (a call, five dict lookups, four ORs, no table read): no
-  evaluator that starts with one lookup per card string can beat it;
+  timing): ours with card strings (``evaluate``, the API of views and JSON) and with card codes
+  (``evaluate_codes``, the ints the engines use inside, as treys gets its ints), each with its
+  ratio (issue 4 target: ≥ 2×); plus two "floor" lines without the table reads: the five card
+  strings turned into the bit mask (a call, five dict lookups, four ORs), and the five codes
+  summed, shifted and checked. The gap between a floor and its evaluator is the table reads
+  (three random reads in about 8.6 MB of tables for the 40-card deck: memory, not bytecode);
 * the resident memory the tables of all five decks add to a fresh process (target < 20 MB), and
   how long building them takes;
 * ``best_hand`` calls per second for 7 and 14 cards (Telesina: own cards plus vele);
@@ -28,7 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from games import evaluator
-from games.cards import poker_deck
+from games.cards import RANK_INDEX, poker_deck
 from games.rng import Rng, SystemRng
 
 _EPS = 1e-15
@@ -154,7 +157,15 @@ def _rng_shuffle(rng: Rng) -> Callable[[list[int]], list[int]]:
 
 
 def _bench_evaluate(quick: bool) -> None:
-    """Print 5-card evaluations per second, ours against treys, on the same random hands."""
+    """Print 5-card evaluations per second, ours against treys, on the same random hands.
+
+    Each side gets the hands in its own card format, converted before timing: treys its ``int``
+    cards (``Card.new``), ours the card strings (the API of views and JSON) and the card codes
+    (``evaluator.card_codes``, the ``int`` cards the engines use inside, e.g. ``best_hand``).
+    The timers run interleaved over many short slices of the hands and each keeps its fastest
+    pass per slice (summed over the slices), so a burst of load on the shared machine lands on
+    every side alike instead of on whichever happened to run then.
+    """
     from treys import Card, Evaluator  # the bench extra (pyproject "bench")
 
     low = "5"
@@ -163,27 +174,47 @@ def _bench_evaluate(quick: bool) -> None:
     count = 20_000 if quick else 300_000
     hands = [rnd.sample(deck, 5) for _ in range(count)]
     treys_hands = [([Card.new(c) for c in h[:2]], [Card.new(c) for c in h[2:]]) for h in hands]
+    code_hands = [evaluator.card_codes(h) for h in hands]
     treys_eval = Evaluator().evaluate
     evaluate = evaluator.evaluate
     bound = evaluator.evaluator_for(low)
+    evaluate_codes = evaluator.evaluate_codes
+    bound_codes = evaluator.evaluator_for_codes(low)
     evaluate(hands[0], low)  # tables built before timing
 
-    def time_treys() -> float:
+    def time_treys(lo: int, hi: int) -> float:
+        part = treys_hands[lo:hi]
         started = time.perf_counter()
-        for cards, board in treys_hands:
+        for cards, board in part:
             treys_eval(cards, board)
         return time.perf_counter() - started
 
-    def time_ours() -> float:
+    def time_ours(lo: int, hi: int) -> float:
+        part = hands[lo:hi]
         started = time.perf_counter()
-        for hand in hands:
+        for hand in part:
             evaluate(hand, low)
         return time.perf_counter() - started
 
-    def time_bound() -> float:
+    def time_bound(lo: int, hi: int) -> float:
+        part = hands[lo:hi]
         started = time.perf_counter()
-        for hand in hands:
+        for hand in part:
             bound(hand)
+        return time.perf_counter() - started
+
+    def time_codes(lo: int, hi: int) -> float:
+        part = code_hands[lo:hi]
+        started = time.perf_counter()
+        for codes in part:
+            evaluate_codes(codes, low)
+        return time.perf_counter() - started
+
+    def time_bound_codes(lo: int, hi: int) -> float:
+        part = code_hands[lo:hi]
+        started = time.perf_counter()
+        for codes in part:
+            bound_codes(codes)
         return time.perf_counter() - started
 
     bit = evaluator.deck_tables(low).bit
@@ -193,37 +224,62 @@ def _bench_evaluate(quick: bool) -> None:
         c0, c1, c2, c3, c4 = cards
         return bit[c0] | bit[c1] | bit[c2] | bit[c3] | bit[c4]
 
-    def time_floor() -> float:
+    def time_floor(lo: int, hi: int) -> float:
+        part = hands[lo:hi]
         started = time.perf_counter()
-        for hand in hands:
+        for hand in part:
             mask_only(hand)
         return time.perf_counter() - started
 
-    best: dict[str, float] = {}
+    base = 4 * RANK_INDEX[low]
+
+    def check_only(codes: Sequence[int]) -> bool:
+        """evaluator_for_codes without its three table reads: sum, shift, the five-cards check."""
+        m = sum(codes) >> base
+        return m.bit_count() == 5 and m > 0
+
+    def time_codes_floor(lo: int, hi: int) -> float:
+        part = code_hands[lo:hi]
+        started = time.perf_counter()
+        for codes in part:
+            check_only(codes)
+        return time.perf_counter() - started
+
     timers = (
         ("treys", time_treys),
+        ("codes_floor", time_codes_floor),
         ("evaluate", time_ours),
         ("evaluator_for", time_bound),
+        ("codes", time_codes),
+        ("codes_for", time_bound_codes),
         ("floor", time_floor),
     )
-    for _ in range(3):  # interleaved, best of three: the machine is shared
-        for name, fn in timers:
-            best[name] = min(best.get(name, math.inf), fn())
-    rates = {name: count / seconds for name, seconds in best.items()}
-    print(f"   5-card evaluations/s, {count} random hands of the 40-card deck (best of 3):")
-    print(f"     treys Evaluator.evaluate            {rates['treys']:>12,.0f}")
-    print(
-        f"     evaluator.evaluate(cards, low)      {rates['evaluate']:>12,.0f}"
-        f"   ratio {rates['evaluate'] / rates['treys']:.2f}x (target >= 2x)"
-    )
-    print(
-        f"     evaluator.evaluator_for(low)(cards) {rates['evaluator_for']:>12,.0f}"
-        f"   ratio {rates['evaluator_for'] / rates['treys']:.2f}x"
-    )
-    print(
-        f"     {'floor: 5 card strings -> a mask':<36}{rates['floor']:>12,.0f}"
-        f"   ratio {rates['floor'] / rates['treys']:.2f}x (no table read: a ceiling)"
-    )
+    size = 5_000
+    slices = [(lo, min(lo + size, count)) for lo in range(0, count, size)]
+    seconds: dict[str, float] = {}
+    for lo, hi in slices:
+        best: dict[str, float] = {}
+        for _ in range(3):  # interleaved, the fastest of three passes of each slice
+            for name, fn in timers:
+                best[name] = min(best.get(name, math.inf), fn(lo, hi))
+        for name, t in best.items():
+            seconds[name] = seconds.get(name, 0.0) + t
+    rates = {name: count / t for name, t in seconds.items()}
+    treys = rates["treys"]
+
+    def line(label: str, name: str, note: str = "") -> None:
+        print(f"     {label:<44}{rates[name]:>12,.0f}   ratio {rates[name] / treys:.2f}x{note}")
+
+    print(f"   5-card evaluations/s, {count} random hands of the 40-card deck (best of 3 per slice):")
+    print(f"     {'treys Evaluator.evaluate (its int cards)':<44}{treys:>12,.0f}")
+    print("     card strings (the API of views and JSON):")
+    line("evaluator.evaluate(cards, low)", "evaluate", " (issue 4 target >= 2x)")
+    line("evaluator.evaluator_for(low)(cards)", "evaluator_for")
+    print("     card codes (ints, as treys; the engines' representation inside):")
+    line("evaluator.evaluate_codes(codes, low)", "codes", " (issue 4 target >= 2x)")
+    line("evaluator.evaluator_for_codes(low)(codes)", "codes_for")
+    line("floor: 5 card strings -> a mask", "floor", " (no table read: a ceiling for strings)")
+    line("floor: 5 codes -> a checked mask", "codes_floor", " (no table read: a ceiling for codes)")
 
 
 _RSS_PROBE = """
