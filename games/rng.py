@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol, TypeVar
 
 T = TypeVar("T")
@@ -37,10 +37,14 @@ class SeededRng:
 
     def __init__(self, seed: int | str) -> None:
         self._random = random.Random(seed)
+        # what randrange(n) calls for n > 0, without its argument handling (the same draws)
+        self._below: Callable[[int], int] = self._random._randbelow  # type: ignore[attr-defined]
 
     def randbelow(self, n: int) -> int:
         """Return a uniform integer in [0, n) from the seeded Mersenne Twister."""
-        return self._random.randrange(n)
+        if n <= 0:
+            return self._random.randrange(n)  # raises ValueError, as before
+        return self._below(n)
 
 
 def shuffled(items: Sequence[T], rng: Rng) -> list[T]:

@@ -532,10 +532,10 @@ class Poker5(pc.PokerTable):
             ]
         if phase == "cambio":
             hand = state["hands"][k]
+            # every choice of 0 to 4 of the cards, by size, in combinations() order
             return [
-                {"type": "cambio", "cards": list(c), "label": "CONFERMA"}
-                for n in range(5)
-                for c in combinations(hand, n)
+                {"type": "cambio", "cards": [hand[i] for i in pick], "label": "CONFERMA"}
+                for pick in _cambio_picks(len(hand))
             ]
         if phase == "mostra":
             return pc.show_specs()
@@ -747,6 +747,14 @@ class Poker5(pc.PokerTable):
         if nxt is None:
             self._finish_cambio(state, events)
 
+    def sample_action(self, state: State, seat: int, rng: Rng) -> Action:
+        """``Engine.sample_action`` (same draws, same action) without listing every cambio choice."""
+        if state["phase"] == "cambio" and pc.may_act(state, seat):
+            hand = state["hands"][str(seat)]
+            picks = _cambio_picks(len(hand))
+            return {"type": "cambio", "cards": [hand[i] for i in picks[rng.randbelow(len(picks))]]}
+        return super().sample_action(state, seat, rng)
+
     # ------------------------------------------------------------------ automatic decisions
 
     def _auto(self, state: State, events: list[Event]) -> None:
@@ -827,6 +835,12 @@ class Poker5(pc.PokerTable):
 def _poker_deck(players: int) -> tuple[str, ...]:
     """The poker deck for this many players (``games.cards.poker_deck``), built once."""
     return tuple(poker_deck(players))
+
+
+@lru_cache(maxsize=8)
+def _cambio_picks(size: int) -> tuple[tuple[int, ...], ...]:
+    """The positions of every cambio choice of a hand of ``size`` cards: 0 to 4 of them (P8)."""
+    return tuple(pick for n in range(5) for pick in combinations(range(size), n))
 
 
 @lru_cache(maxsize=4096)
