@@ -450,6 +450,8 @@ def run_level(n: int, args: argparse.Namespace, reg: Registry, logroot: Path) ->
                 f"{i * per}:{min(total, (i + 1) * per)}",
                 "--seed",
                 str(i + 1),
+                "--think-ms",
+                str(args.think_ms),
             ],
             env,
             logdir,
@@ -513,6 +515,7 @@ def run_level(n: int, args: argparse.Namespace, reg: Registry, logroot: Path) ->
         "connect_retries": sum(r["connect_retries"] for r in results),
         "window": secs,
         "warmup": args.warmup,
+        "think_ms": args.think_ms,
         "acts": len(samples),
         "acts_per_s": len(samples) / secs,
         "steps_per_s": steps / secs,
@@ -553,6 +556,8 @@ def report(r: dict[str, Any]) -> None:
         f" {r['connect_failed_kinds'] or ''});"
         f" window {r['window']:.0f} s after {r['warmup']:.0f} s warm-up"
     )
+    think = f"a pause of ~{r['think_ms']:.0f} ms (0.5-1.5×)" if r["think_ms"] else "no pause"
+    log(f"   bots act on every decision with {think}")
     log(
         f"   actions/s: {r['acts_per_s']:.1f} answered acts (client side, n={r['acts']});"
         f" {r['steps_per_s']:.1f} steps/s stored (server side, {r['automatic']} automatic)"
@@ -608,6 +613,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--daphne", type=int, default=3, help="Daphne processes")
     parser.add_argument("--workers", type=int, default=1, help="Celery worker processes")
     parser.add_argument("--concurrency", type=int, default=2, help="prefork children per worker")
+    parser.add_argument(
+        "--think-ms", type=float, default=0.0, help="mean pause before each act (default 0: at once)"
+    )
     parser.add_argument("--client-procs", type=int, default=0, help="client processes (0: one per 500)")
     parser.add_argument(
         "--profile", action="store_true", help="run Daphne under cProfile (.prof in the logs)"

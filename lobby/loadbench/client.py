@@ -5,7 +5,8 @@ Started by the orchestrator with the clients' list; talks to it by lines: prints
 ``window <start> <end>`` (Unix times of the measured window) and ``stop``, and prints one
 ``result {json}`` line. Each bot plays as the browser client does (``static/js/table.js``): it acts
 on a ``table.state`` that lists legal actions for it, sending the version the view carried, and
-presses "Sono pronto" at a gioco a partite when asked. No think time: it acts at once.
+presses "Sono pronto" at a gioco a partite when asked. By default it acts at once (``--think-ms``
+adds a pause of 0.5-1.5 times that before each act).
 
 Round trip: from sending an act to the first ``table.state`` with a newer version than the one the
 act was sent against. Refusals (``error`` messages) are counted by code.
@@ -51,17 +52,21 @@ class Stats:
 
 
 class Bot:
-    def __init__(self, spec: dict[str, Any], url: str, cookie: str, stats: Stats, seed: int) -> None:
+    def __init__(
+        self, spec: dict[str, Any], url: str, cookie: str, stats: Stats, seed: int, think: float = 0.0
+    ) -> None:
         self.spec = spec
         self.url = url
         self.cookie = cookie
         self.stats = stats
         self.rng = SeededRng(seed)
+        self.think = think  # seconds between seeing a decision and sending it (0: at once)
         self.pending: tuple[int, float] | None = None  # (version acted on, monotonic send time)
         self.pending_wall = 0.0
         self.acted_version = -1
         self.ready_hand: int | None = None
         self.ws: Any = None
+        self.thinking: Any = None
         self.trace: Any = None  # LOADBENCH_TRACE=nick,…: its messages in trace-<nick>.log (debugging)
 
     async def connect(self) -> bool:
@@ -104,9 +109,10 @@ class Bot:
         action = choose_action(payload, self.rng) if version > self.acted_version else None
         if action is not None:
             self.acted_version = version
-            self.pending = (version, time.monotonic())
-            self.pending_wall = time.time()
-            await self.send({"type": "act", "action": action, "version": version})
+            if self.think > 0:
+                self.thinking = asyncio.ensure_future(self.act_later(action, version))
+            else:
+                await self.act(action, version)
         elif (
             self.spec["game"] != "poker5"
             and wants_ready(payload, self.spec["nickname"])
@@ -115,6 +121,17 @@ class Bot:
             self.ready_hand = payload.get("hand")
             self.stats.ready_sent += 1
             await self.send({"type": "ready"})
+
+    async def act(self, action: dict[str, Any], version: int) -> None:
+        self.pending = (version, time.monotonic())
+        self.pending_wall = time.time()
+        await self.send({"type": "act", "action": action, "version": version})
+
+    async def act_later(self, action: dict[str, Any], version: int) -> None:
+        """``--think-ms``: decide after a pause, as a person would (the round trip starts at the send)."""
+        await asyncio.sleep(self.think * (0.5 + self.rng.randbelow(1001) / 1000))
+        if self.pending is None and self.ws is not None:
+            await self.act(action, version)
 
     async def run(self) -> None:
         try:
@@ -160,6 +177,7 @@ async def main_async(args: argparse.Namespace) -> None:
             f"{spec['cookie_name']}={c['session']}",
             stats,
             seed=args.seed * 100_003 + i,
+            think=args.think_ms / 1000,
         )
         for i, c in enumerate(spec["clients"][lo:hi], start=lo)
     ]
@@ -230,6 +248,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--ports", required=True)
     parser.add_argument("--indices", required=True, help="lo:hi slice of the clients' list")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--think-ms", type=float, default=0.0, help="mean pause before each act")
     asyncio.run(main_async(parser.parse_args(argv)))
 
 
