@@ -357,6 +357,11 @@ def test_amount_box_clamps_and_sends_the_typed_value(open_table):
     action_button(t.page, spec["type"]).click()
     t.wait_sent(1)
     assert t.acts()[0]["action"] == {**concrete(spec), "amount": lo + 37}
+    # Enter in the box presses the one button that takes an amount.
+    amount.fill(str(lo + 1))
+    amount.press("Enter")
+    t.wait_sent(2)
+    assert t.acts()[1]["action"] == {**concrete(spec), "amount": lo + 1}
     # The slider moves the same value.
     box.locator("input[type=range]").fill(str(hi))
     assert amount.input_value() == str(hi)
@@ -485,6 +490,16 @@ def test_burraco_meld_discard_and_melds_on_the_table(open_table):
     button.click()
     t.wait_sent(2)
     assert t.acts()[1]["action"] == {"type": "attacca", "meld": attacca[0]["meld"], "cards": [first]}
+    # Or click the meld itself: with no card picked it says what to do, then it attaches the pick.
+    t.show(state, seat)
+    meld = t.page.locator(f"[data-role=melds] [data-meld='{attacca[0]['meld']}']")
+    meld.click()
+    assert t.page.locator("[data-role=notice]").inner_text() == "Scegli prima le carte da attaccare"
+    hand.nth(1).click()
+    second = hand.nth(1).locator("[data-card]").get_attribute("data-card")
+    meld.click()
+    t.wait_sent(3)
+    assert t.acts()[2]["action"] == {"type": "attacca", "meld": attacca[0]["meld"], "cards": [second]}
 
 
 def test_scala40_opening_sends_the_melds_built_in_the_page(open_table):

@@ -89,6 +89,13 @@ export function start(root) {
       seen.add(v);
       multiples.append(h("button", { type: "button", class: "secondary small", dataset: { multiple: name }, onclick: () => set(v) }, name));
     }
+    input.addEventListener("keydown", (e) => {
+      if (e.key !== "Enter") return;
+      e.preventDefault();
+      set(Number.parseInt(input.value, 10));
+      const buttons = [...$("actions").querySelectorAll("button[data-action][data-amount]")];
+      if (buttons.length === 1) buttons[0].click();
+    });
     return h("div", { class: "amount", dataset: { role: "amount" } }, h("label", {}, "Importo ", input), shown, slider, multiples);
   }
 
@@ -199,7 +206,7 @@ export function start(root) {
     const s = spec || form.specs[0];
     const fixed = s.amount && s.amount.min === s.amount.max;
     const text = fixed && s.amount.min > 0 ? `${s.label || s.type} ${money(s.amount.min)}` : (s.label || s.type);
-    wrap.append(h("button", { type: "button", dataset: { action: form.type }, disabled: !spec, onclick: () => {
+    wrap.append(h("button", { type: "button", dataset: { action: form.type, ...(s.amount && !fixed ? { amount: "" } : {}) }, disabled: !spec, onclick: () => {
       if (!spec) return;
       if (spec.amount) {
         const amount = fixed ? spec.amount.min : readAmount(spec);
@@ -297,6 +304,24 @@ export function start(root) {
     fitHand(row, hand.length);
   }
 
+  /** A meld the viewer may extend answers a click: the picked cards are attached to it. */
+  function attachOnClick(el, meld) {
+    const spec = plan?.picks.flatMap((g) => g.specs).find((s) => s.meld === meld.id && s.cards && s.cards.subset_of);
+    if (!spec) return;
+    el.classList.add("meld--attachable");
+    el.setAttribute("role", "button");
+    el.setAttribute("tabindex", "0");
+    el.setAttribute("aria-label", `${spec.label || spec.type}: ${meld.cards.map(describeCard).join(", ")}`);
+    const go = () => {
+      const hand = handCards();
+      const picked = ui.picked.map((i) => hand[i]).filter(Boolean);
+      if (picked.length < (spec.cards.min ?? 1)) { notice("Scegli prima le carte da attaccare"); return; }
+      act({ type: spec.type, meld: spec.meld }, { cards: picked });
+    };
+    el.addEventListener("click", go);
+    el.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); go(); } });
+  }
+
   // --- the whole table ---------------------------------------------------------------------------
   function renderAll() {
     const p = last;
@@ -323,7 +348,7 @@ export function start(root) {
     else view.append(centre(model, p));
     const below = $("below");
     below.replaceChildren();
-    if (model.melds) below.append(meldsEl(model));
+    if (model.melds) below.append(meldsEl(model, attachOnClick));
     for (const el of [resultEl(model, model.result), resultEl(model, model.dealResult, "Risultato della smazzata"), scoresEl(model), detailsEl(model)]) if (el) below.append(el);
     renderHand(p);
     renderActions(p);
