@@ -100,6 +100,8 @@ class Table:
         self.ws = None
         self.version = 0
         self.errors: list[str] = []
+        self.connections = 0
+        self.refuse = False  # close every new connection at once (a server that is gone)
 
     def payload(self, state: dict[str, Any] | None, seat: int | None, **extra: Any) -> dict[str, Any]:
         """The message table_payload builds for ``seat`` from this state (unsaved runtime rows)."""
@@ -178,6 +180,10 @@ def open_table(browser, live_server):
             page.evaluate("n => { window.__sent = n; }", len(t.sent))
 
         def handler(ws) -> None:
+            t.connections += 1
+            if t.refuse:
+                ws.close()
+                return
             t.ws = ws
             ws.on_message(on_message)
 
@@ -695,3 +701,33 @@ def test_full_tables_keep_every_seat_apart(open_table, artifacts, game, players,
         assert no_horizontal_scroll(t.page)
         t.page.screenshot(path=str(artifacts / f"tavolo-{game}-{players}-posti-{name}.png"), full_page=True)
         t.page.context.close()
+
+
+def test_reconnection_gives_up_with_the_rules_message(open_table):
+    t = open_table("scopa")
+    t.show(None, 1)
+    t.page.evaluate(
+        "() => Object.assign(document.getElementById('table').dataset, {retryMs: '20', maxRetries: '3'})"
+    )
+    t.refuse = True
+    t.ws.close()
+    notice = t.page.locator("[data-role=notice]")
+    t.page.wait_for_function(
+        "() => document.querySelector('[data-role=notice]').textContent.includes('fallito')"
+    )
+    assert notice.inner_text() == "Tentativo di riconnessione fallito - controlla la tua connessione"
+    assert t.connections == 1 + 3  # the first connection, then three attempts
+    assert t.page.locator("#table").get_attribute("data-connected") == "0"
+
+
+def test_a_spectator_sees_no_hand_no_actions_and_no_covered_card(open_table):
+    state, _ = play_until("poker5", has_type("cambio"))
+    t = open_table("poker5")
+    msg = t.show(state, None)
+    assert msg["legal"] == []
+    assert t.page.locator("[data-role=hand]").is_hidden()
+    assert t.page.locator("[data-role=actions] button[data-action]").count() == 0
+    assert t.page.locator("[data-role=seats] .me").count() == 0
+    drawn = set(t.page.locator("#table [data-card]").evaluate_all(CODES))
+    assert drawn == {"covered"}  # every hand is covered for a spectator
+    assert t.page.locator("[data-role=seats] [data-card=covered]").count() == 5 * len(msg["view"]["hands"])

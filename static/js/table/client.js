@@ -393,9 +393,12 @@ export function start(root) {
     socket.addEventListener("close", () => {
       root.dataset.connected = "0";
       retries += 1;
-      if (retries > 10) { notice("Tentativo di riconnessione fallito - controlla la tua connessione", true); return; }
+      // Ten attempts, one to five seconds apart (data-max-retries / data-retry-ms change them).
+      const most = Number(root.dataset.maxRetries || 10);
+      const step = Number(root.dataset.retryMs || 1000);
+      if (retries > most) { notice("Tentativo di riconnessione fallito - controlla la tua connessione", true); return; }
       notice("Tentativo di riconnessione in corso", true);
-      setTimeout(connect, Math.min(1000 * retries, 5000));
+      setTimeout(connect, Math.min(step * retries, step * 5));
     });
   }
 
