@@ -455,12 +455,13 @@ def _replay(found: tuple[str, str, dict[str, Any]], action: str, digest: str) ->
 
 # --- PostgreSQL: one transfer in one round trip ------------------------------------------------
 
-_NEGATIVE_KINDS = [str(kind) for kind in NEGATIVE_KINDS]
 # A prepared statement (server-side binding, typed parameters): the server neither parses nor plans
-# the call again, and the client sends the values instead of composing the SQL text each time.
+# the call again, and the client sends the values instead of composing the SQL text each time. The
+# kinds that may go negative are a constant of the statement (NEGATIVE_KINDS: checked by a test).
 _PG_TRANSFER = (
     "SELECT outcome, result FROM wallet_transfer(%s::text, %s::text, %s::text, %s::text,"
-    " %s::bigint, %s::bigint, %s::bigint, %s::text, %s::text[])"
+    " %s::bigint, %s::bigint, %s::bigint, %s::text,"
+    " '{house_promotions,house_adjustments,payments_clearing,play_bank}'::text[])"
 )
 
 
@@ -501,7 +502,7 @@ def transfer_postgresql(
     """
     _check_key(key)
     digest = request_hash(action, inputs)
-    params = [key, action, digest, str(kind), source_id, destination_id, amount, memo[:200], _NEGATIVE_KINDS]
+    params = [key, action, digest, str(kind), source_id, destination_id, amount, memo[:200]]
     try:
         if connection.in_atomic_block:
             with transaction.atomic():

@@ -18,7 +18,7 @@ from django.db import IntegrityError, connection, transaction
 
 from tests.factories import UserFactory
 from tests.wallet.conftest import ledger_snapshot, run_in_threads
-from wallet import actions, selectors
+from wallet import actions, ledger, selectors
 from wallet.errors import (
     AccountClosed,
     IdempotencyConflict,
@@ -222,6 +222,11 @@ def test_no_posting_can_be_slipped_into_the_function_transaction(accts):
         with connection.cursor() as cur:
             cur.execute("SET CONSTRAINTS ALL IMMEDIATE")
     assert ledger_snapshot() == before
+
+
+def test_the_prepared_call_names_exactly_the_kinds_that_may_go_negative():
+    kinds = ledger._PG_TRANSFER.split("'{", 1)[1].split("}'", 1)[0].split(",")
+    assert sorted(kinds) == sorted(str(k) for k in NEGATIVE_KINDS)
 
 
 @postgres_only
