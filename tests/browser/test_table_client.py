@@ -276,7 +276,7 @@ def two_captures(state, seat, legal):
     return any(n >= 2 for n in takes.values())
 
 
-def test_scopa_card_with_two_captures_asks_which_and_sends_it(open_table):
+def test_scopa_card_with_two_captures_asks_which_and_sends_it(open_table, artifacts):
     state, seat = play_until("scopa", two_captures)
     t = open_table("scopa")
     msg = t.show(state, seat)
@@ -296,6 +296,7 @@ def test_scopa_card_with_two_captures_asks_which_and_sends_it(open_table):
     for i, spec in enumerate(options):
         shown = choices.nth(i).locator("[data-card]").evaluate_all(CODES)
         assert sorted(shown) == sorted(spec["take"])
+    t.page.screenshot(path=str(artifacts / "tavolo-scopa-scelta-presa.png"), full_page=True)
     choices.nth(1).click()
     t.wait_sent(1)
     assert t.acts() == [{"type": "act", "action": concrete(options[1]), "version": msg["version"]}]
@@ -373,9 +374,9 @@ def test_amount_box_clamps_and_sends_the_typed_value(open_table):
     assert amount.input_value() == str(hi)
 
 
-def test_confirmation_is_asked_in_the_page(open_table):
+def test_confirmation_is_asked_in_the_page(open_table, artifacts):
     state, seat = play_until("scopa", has_type("abbandona"))
-    t = open_table("scopa")
+    t = open_table("scopa", viewport=PHONE)
     msg = t.show(state, seat)
     spec = next(a for a in msg["legal"] if a["type"] == "abbandona")
     confirm = t.page.locator("[data-role=confirm]")
@@ -383,6 +384,8 @@ def test_confirmation_is_asked_in_the_page(open_table):
     action_button(t.page, "abbandona").click()
     assert confirm.is_visible()
     assert spec["confirm"] in confirm.inner_text()
+    confirm.screenshot(path=str(artifacts / "tavolo-conferma-telefono.png"))
+    assert confirm.bounding_box()["width"] <= PHONE["width"]
     confirm.locator("[data-confirm=no]").click()
     assert confirm.is_hidden()
     action_button(t.page, "abbandona").click()

@@ -128,6 +128,8 @@ export function centre(model, p) {
         box.append(h("div", { class: "zone zone-scarti" }, h("span", { class: "zone-title" }, `Scarti (${v.length})`), cardRow(v.slice(-6), "small")));
       } else if (isCard(v)) {
         box.append(h("div", { class: "zone" }, h("span", { class: "zone-title" }, label(sec.key)), card(v)));
+      } else if (Array.isArray(v) && !v.length && sec.key !== "table") {
+        // an empty pile other than the table: nothing to show
       } else if (Array.isArray(v) && (!v.length || isCardList(v, true))) {
         box.append(h("div", { class: `zone zone-${sec.key}` }, h("span", { class: "zone-title" }, label(sec.key)),
           v.length ? cardRow(v) : h("span", { class: "muted" }, "nessuna carta")));
