@@ -568,7 +568,7 @@ def report(r: dict[str, Any]) -> None:
     )
     errors = ", ".join(f"{k} {v}" for k, v in sorted(r["errors"].items())) or "none"
     log(
-        f"   refusals/errors: {errors}; acts with no view within 10 s: {r['stuck']};"
+        f"   refusals/errors: {errors}; acts still without a view after 10 s: {r['stuck']};"
         f" sockets closed by the server: {r['closed']}; 'ready' sent: {r['ready_sent']}"
     )
     cpu = ", ".join(f"{k} {v:.0f}%" for k, v in r["server_cpu"].items())

@@ -29,7 +29,7 @@ import websockets
 from games.rng import SeededRng
 from lobby.loadbench.core import choose_action, wants_ready
 
-STUCK_SECONDS = 10.0  # an act with no newer view after this long: counted, then a sync is sent
+STUCK_SECONDS = 10.0  # an act with no newer view after this long is counted (and still awaited)
 CONNECT_CONCURRENCY = 32  # handshakes in flight per client process (a ramp, not a stampede)
 CONNECT_ATTEMPTS = 4
 
@@ -63,6 +63,7 @@ class Bot:
         self.think = think  # seconds between seeing a decision and sending it (0: at once)
         self.pending: tuple[int, float] | None = None  # (version acted on, monotonic send time)
         self.pending_wall = 0.0
+        self.pending_counted = False  # this act was already counted as stuck
         self.acted_version = -1
         self.ready_hand: int | None = None
         self.ws: Any = None
@@ -124,6 +125,7 @@ class Bot:
 
     async def act(self, action: dict[str, Any], version: int) -> None:
         self.pending = (version, time.monotonic())
+        self.pending_counted = False
         self.pending_wall = time.time()
         await self.send({"type": "act", "action": action, "version": version})
 
@@ -139,11 +141,11 @@ class Bot:
                 try:
                     raw = await asyncio.wait_for(self.ws.recv(), timeout=STUCK_SECONDS)
                 except TimeoutError:
-                    if self.pending is not None:
+                    # Counted, never retried: the browser client waits too (the table's clock moves
+                    # it on), and a retry storm would only deepen an overloaded server's queue.
+                    if self.pending is not None and not self.pending_counted:
                         self.stats.stuck += 1
-                        self.pending = None
-                        self.acted_version = -1
-                    await self.send({"type": "sync"})
+                        self.pending_counted = True
                     continue
                 msg = json.loads(raw)
                 if self.trace is not None:
