@@ -87,7 +87,9 @@ def new_context(browser, asgi_live):
 
     def open_context():
         context = browser.new_context(locale="it-IT", viewport={"width": 1280, "height": 800})
-        context.set_default_timeout(15_000)
+        context.set_default_timeout(30_000)
+        context.page_errors = []  # JavaScript errors of its pages, shown when a wait fails
+        context.on("weberror", lambda error: context.page_errors.append(str(error.error)))
         opened.append(context)
         return context
 

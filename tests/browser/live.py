@@ -31,6 +31,8 @@ from collections.abc import Callable
 from typing import Any
 
 START_TIMEOUT = 20.0
+# Django's ASGI handler warns when it streams a static file (WhiteNoise) from a sync iterator.
+STATIC_FILES_WARNING = "ignore:StreamingHttpResponse must consume synchronous iterators"
 
 
 class _NoThreadSensitiveContext(contextlib.AbstractAsyncContextManager):
@@ -123,7 +125,26 @@ class LiveServer:
         )
         return future.result(timeout=timeout)
 
-    def idle(self, timeout: float = 20) -> None:
+    def drop_websockets(self, session_key: str) -> int:
+        """Cut the TCP connections of the open WebSockets of one login session (a network failure).
+
+        The browser sees the socket close abnormally (1006), as when a connection drops.
+        """
+        from django.conf import settings
+        from twisted.internet import reactor
+
+        cookie = f"{settings.SESSION_COOKIE_NAME}={session_key}"
+        dropped = 0
+        for protocol, details in list(self.server.connections.items()):
+            request = getattr(protocol, "request", None)
+            if details.get("disconnected") or request is None:
+                continue
+            if cookie in request.headers.get("cookie", ""):
+                reactor.callFromThread(protocol.transport.abortConnection)
+                dropped += 1
+        return dropped
+
+    def idle(self, timeout: float = 60) -> None:
         """Wait until every connection to the server has closed and its application has finished.
 
         Closing a browser context drops its WebSockets; their ``disconnect`` handlers still write
@@ -193,10 +214,19 @@ def open_table(page: Any, base_url: str, table_id: int, *, seated: bool = True) 
 
 def wait_connected(page: Any) -> None:
     """Wait until the page's WebSocket is open and a table state has been rendered."""
-    page.wait_for_function(
-        "() => { const t = document.querySelector('#table');"
-        " return t && t.dataset.connected === '1' && Number(t.dataset.version || 0) > 0; }"
-    )
+    try:
+        page.wait_for_function(
+            "() => { const t = document.querySelector('#table');"
+            " return t && t.dataset.connected === '1' && Number(t.dataset.version || 0) > 0; }"
+        )
+    except Exception as exc:
+        table = page.evaluate(
+            "() => { const t = document.querySelector('#table');"
+            " return t ? {data: {...t.dataset}, notice: t.querySelector('[data-role=notice]')?.textContent}"
+            " : document.title; }"
+        )
+        errors = getattr(page.context, "page_errors", [])
+        raise AssertionError(f"the live table did not come up at {page.url}: {table}, {errors}") from exc
 
 
 def sit_down(page: Any, seat: int, buy_in_eur: str) -> None:
@@ -315,3 +345,130 @@ def record_frames(page: Any) -> list[dict[str, Any]]:
 
 def states(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [f for f in frames if f.get("type") == "table.state"]
+
+
+# --- the server's side of the story (call these through LiveServer.run) ----------------------------
+
+
+def runtime_info(table_id: int) -> dict[str, Any]:
+    """The table as the server holds it: version, seats to act, whether the hand is over, state."""
+    from games import registry
+    from lobby.models import TableRuntime
+
+    rt = TableRuntime.objects.select_related("table").get(pk=table_id)
+    engine = registry.get(rt.game or rt.table.game)
+    over = rt.state is None or engine.is_over(rt.state)
+    return {
+        "version": rt.version,
+        "hand": rt.hand_no,
+        "to_act": [] if over else list(engine.to_act(rt.state)),
+        "over": over,
+        "state": rt.state,
+    }
+
+
+def snapshot(table_id: int, user_id: int) -> dict[str, Any]:
+    """What the server would send this user now (his own projection)."""
+    from lobby.selectors import table_snapshot
+
+    return table_snapshot(table_id=table_id, user_id=user_id)
+
+
+def seat_cards(table_id: int) -> dict[str, Any]:
+    """Who may see which card now, from the engine's own views.
+
+    ``own[seat]``: the cards that seat's view shows and a spectator's does not (its hidden cards);
+    ``sees[seat]``: every card code in that seat's view; ``unseen[seat]``: the codes of the state
+    (hands, stock, deck: everything but the audit log of shuffles) that seat's view does not show;
+    ``version``: the runtime's version.
+    """
+    from games import registry
+    from lobby.models import TableRuntime
+
+    rt = TableRuntime.objects.select_related("table").get(pk=table_id)
+    engine = registry.get(rt.game or rt.table.game)
+    assert rt.state is not None, "no hand at this table"
+    public = cards_in(engine.view(rt.state, None))
+    seats = sorted({int(s) for s in engine.to_act(rt.state)} | set(_dealt_seats(rt)))
+    sees = {seat: cards_in(engine.view(rt.state, seat)) for seat in seats}
+    in_state = cards_in({k: v for k, v in rt.state.items() if k != "deck_log"})
+    return {
+        "version": rt.version,
+        "public": public,
+        "sees": sees,
+        "own": {seat: cards - public for seat, cards in sees.items()},
+        "unseen": {seat: in_state - cards for seat, cards in sees.items()},
+        "to_act": list(engine.to_act(rt.state)),
+    }
+
+
+def _dealt_seats(rt: Any) -> list[int]:
+    from lobby.models import Hand
+
+    hand = Hand.objects.filter(table_id=rt.pk, number=rt.hand_no).only("seats").first()
+    return [int(s["seat"]) for s in hand.seats] if hand else []
+
+
+# --- a whole flow -------------------------------------------------------------------------------------
+
+
+def take_seat(
+    live: LiveServer, context: Any, nickname: str, password: str, table_id: int, seat: int, buy_in_eur: str
+) -> tuple[Any, list[dict[str, Any]]]:
+    """A player logs in, opens the table and sits down through the form; returns (page, frames)."""
+    page = context.new_page()
+    frames = record_frames(page)
+    login(page, live.url, nickname, password)
+    open_table(page, live.url, table_id, seated=False)
+    sit_down(page, seat, buy_in_eur)
+    return page, frames
+
+
+def play_turns(
+    live: LiveServer,
+    table_id: int,
+    pages: dict[int, Any],
+    turn: Callable[[Any, int], None],
+    max_turns: int = 200,
+    *,
+    until_over: bool = True,
+) -> int:
+    """Until the hand or match is over: the page of the seat to act plays one turn (``turn``).
+
+    Before each turn the page must have rendered the server's current version and mark its own
+    seat as the one to act. Returns the number of turns played; with ``until_over=False`` it
+    stops after ``max_turns`` instead of failing.
+    """
+    import os
+
+    trace = os.environ.get("E2E_TRACE")
+    for played in range(max_turns):
+        t0 = time.monotonic()
+        info = live.run(runtime_info, table_id)
+        if info["over"]:
+            return played
+        seat = info["to_act"][0]
+        page = pages[seat]
+        t1 = time.monotonic()
+        wait_version(page, info["version"])
+        page.wait_for_selector(f"{TABLE} [data-role=seats] [data-seat='{seat}'].me.to-act")
+        t2 = time.monotonic()
+        turn(page, seat)
+        if trace:
+            print(f"turn {played}: info {t1 - t0:.3f} wait {t2 - t1:.3f} turn {time.monotonic() - t2:.3f}")
+    if not until_over:
+        return max_turns
+    raise AssertionError(f"not over after {max_turns} turns")
+
+
+def start_match(live: LiveServer, table_id: int, pages: dict[int, Any]) -> None:
+    """Giochi a partite: the countdown opens (as the lobby.table_start task would), every player
+    presses "Sono pronto per iniziare" on his page, and the match is dealt."""
+    from lobby import actions
+
+    assert not live.run(actions.table_start_hand, table_id=table_id)  # not all ready: the countdown
+    for page in pages.values():
+        page.click(f"{TABLE} [data-role=ready]")
+        page.wait_for_selector(f"{TABLE} [data-role=ready]", state="detached")
+    for page in pages.values():  # the match is dealt: each page shows its own cards
+        page.wait_for_selector(f"{TABLE} [data-role=hand] [data-card]")

@@ -1,0 +1,98 @@
+"""End to end: a player's connection drops in the middle of a Scopa match, and he comes back.
+
+The browser goes offline and the server's side of his WebSocket is cut (as a network failure
+would). His page says "Tentativo di riconnessione in corso" while the other player moves; back
+online it reconnects by itself, shows the server's version, his own cards and whose turn it is,
+and the match is played on to its end from both pages.
+"""
+
+import pytest
+
+from tests.browser.live import (
+    STATIC_FILES_WARNING,
+    TABLE,
+    dom_cards,
+    play_card,
+    play_turns,
+    runtime_info,
+    seat_cards,
+    start_match,
+    take_seat,
+    version,
+    wait_version,
+)
+from tests.browser.test_e2e_scopa import setup_match
+from tests.factories import PASSWORD
+
+pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings(STATIC_FILES_WARNING)]
+
+RECONNECTING = "Tentativo di riconnessione in corso"
+
+
+def _session_key(context):
+    return next(c["value"] for c in context.cookies() if c["name"] == "sessionid")
+
+
+def _assert_consistent(live, table_id, page, seat):
+    """The page shows the server's state: its version, the seat's own cards, whose turn it is."""
+    cards = live.run(seat_cards, table_id)
+    assert page.get_attribute(TABLE, "data-version") == str(cards["version"])
+    assert set(dom_cards(page, "[data-role=hand]")) == cards["own"][seat]
+    hidden = set().union(*(own for s, own in cards["own"].items() if s != seat)) - cards["sees"][seat]
+    assert hidden, "the other player holds no hidden card: nothing to check"
+    assert not hidden & set(dom_cards(page)), "another player's hidden card is on the page"
+    to_act = page.locator(f"{TABLE} [data-role=seats] [data-seat='{seat}'].me.to-act").count() == 1
+    assert to_act == (seat in cards["to_act"])
+
+
+def test_a_player_reconnects_mid_match_and_sees_a_consistent_table(asgi_live, new_context, artifacts):
+    live = asgi_live
+    carla, dario, table = live.run(setup_match)
+    contexts, pages = {}, {}
+    for seat, user in ((1, carla), (2, dario)):
+        contexts[seat] = new_context()
+        pages[seat], _frames = take_seat(
+            live, contexts[seat], user.nickname, PASSWORD, table.pk, seat, "50,00"
+        )
+    start_match(live, table.pk, pages)
+    play_turns(live, table.pk, pages, lambda page, seat: play_card(page), max_turns=3, until_over=False)
+
+    info = live.run(runtime_info, table.pk)
+    mover = info["to_act"][0]
+    lost = 3 - mover  # the player who is not to move loses his connection
+    page = pages[lost]
+    wait_version(page, info["version"])
+    _assert_consistent(live, table.pk, page, lost)
+
+    contexts[lost].set_offline(True)
+    assert live.drop_websockets(_session_key(contexts[lost])) == 1
+    page.wait_for_selector(f'{TABLE}[data-connected="0"]', state="attached")
+    notice = page.locator(f"{TABLE} [data-role=notice]")
+    assert RECONNECTING in notice.inner_text()
+    assert notice.is_visible()
+    page.screenshot(path=str(artifacts / "e2e-reconnect-offline.png"), full_page=True)
+
+    # Meanwhile the other player moves: the offline page cannot know.
+    before = version(page)
+    wait_version(pages[mover], info["version"])
+    play_card(pages[mover])
+    moved = live.run(runtime_info, table.pk)
+    assert moved["version"] > before
+    assert page.get_attribute(TABLE, "data-connected") == "0"
+    assert version(page) == before
+
+    # Back online: the page reconnects by itself and catches up with the server.
+    contexts[lost].set_offline(False)
+    page.wait_for_selector(f'{TABLE}[data-connected="1"]', state="attached")
+    wait_version(page, moved["version"])
+    _assert_consistent(live, table.pk, page, lost)
+    assert RECONNECTING not in (notice.inner_text() if notice.is_visible() else "")
+    page.screenshot(path=str(artifacts / "e2e-reconnect-back.png"), full_page=True)
+
+    # ...and the match goes on from both pages, the reconnected player first.
+    play_turns(live, table.pk, pages, lambda page, seat: play_card(page), max_turns=4, until_over=False)
+    after = live.run(runtime_info, table.pk)
+    assert after["version"] > moved["version"]
+    for seat, each in pages.items():
+        wait_version(each, after["version"])
+        _assert_consistent(live, table.pk, each, seat)
