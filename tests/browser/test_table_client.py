@@ -734,3 +734,25 @@ def test_a_spectator_sees_no_hand_no_actions_and_no_covered_card(open_table):
     drawn = set(t.page.locator("#table [data-card]").evaluate_all(CODES))
     assert drawn == {"covered"}  # every hand is covered for a spectator
     assert t.page.locator("[data-role=seats] [data-card=covered]").count() == 5 * len(msg["view"]["hands"])
+
+
+def test_the_last_moves_are_logged_from_the_events(open_table):
+    state, seat = play_until("scopa", has_type("gioca"))
+    t = open_table("scopa")
+    t.show(state, seat)
+    log = t.page.locator("[data-role=log]")
+    assert log.is_hidden()
+    other = 3 - seat
+    events = [
+        {"type": "gioca", "pos": 0, "card": "7d", "take": ["7c"], "scopa": True, "seat": other},
+        {"type": "carte", "cards": ["Ac"], "seat": seat, "to": [seat]},  # private: not a move
+    ]
+    msg = t.payload(state, seat)
+    msg["events"] = events
+    t.push(msg)
+    assert log.is_visible()
+    lines = log.locator("li")
+    assert lines.count() == 1
+    text = " ".join(lines.first.inner_text().split())
+    assert text.startswith(f"{t.users[other - 1].nickname}: GIOCA") and "Scopa!" in text
+    assert lines.first.locator("[data-card]").evaluate_all(CODES) == ["7d", "7c"]

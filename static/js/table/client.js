@@ -5,7 +5,7 @@ import { styleForGame } from "../cards.js";
 import { card, describeCard, h, money, settings } from "./dom.js";
 import { actionOf, planActions, specForChoice, specForPick } from "./actions.js";
 import { buildModel } from "./model.js";
-import { centre, detailsEl, meldsEl, placeSeats, resultEl, scoresEl, seatEl, seatName, tickClocks } from "./felt.js";
+import { centre, detailsEl, eventLine, meldsEl, placeSeats, resultEl, scoresEl, seatEl, seatName, tickClocks } from "./felt.js";
 import { loadHistory } from "./history.js";
 
 export function start(root) {
@@ -366,6 +366,22 @@ export function start(root) {
     root.dataset.over = msg.over ? "1" : "0";
     if (!$("confirm").hidden) { $("confirm").hidden = true; pendingConfirm = null; }
     renderAll();
+    logEvents(msg);
+  }
+
+  /** The last moves at the table, newest first (a new hand starts a new log). */
+  let logHand = null;
+  function logEvents(msg) {
+    const log = $("log");
+    if (!log) return;
+    if (msg.hand !== logHand) { logHand = msg.hand; log.querySelector("ol")?.replaceChildren(); }
+    const lines = (msg.events || []).map((e) => eventLine(model, e)).filter(Boolean);
+    if (!lines.length) { log.hidden = !log.querySelector("li"); return; }
+    let list = log.querySelector("ol");
+    if (!list) { list = h("ol", { class: "log-lines" }); log.append(h("span", { class: "zone-title" }, "Ultime giocate"), list); }
+    for (const line of lines) list.prepend(line);
+    while (list.children.length > 6) list.lastElementChild.remove();
+    log.hidden = false;
   }
 
   function onMessage(event) {

@@ -268,3 +268,17 @@ export function detailsEl(model) {
   if (model.config) box.append(h("details", {}, h("summary", {}, "Regole del tavolo"), readable(model.config, "config")));
   return box.childNodes.length ? box : null;
 }
+
+/** One line of the table's log for an event a seat made ("bruno: VEDO € 3,00"); null for others. */
+export function eventLine(model, e) {
+  if (!e || typeof e !== "object" || !Number.isInteger(e.seat) || e.to) return null;
+  const parts = [h("strong", {}, `${seatName(model, e.seat)}: `), String(e.type).replace(/_/g, " ").toUpperCase()];
+  if (typeof e.amount === "number" && e.amount > 0) parts.push(` ${money(e.amount)}`);
+  if (typeof e.posta === "number") parts.push(` ${money(e.posta)}`);
+  if (typeof e.mode === "string") parts.push(` ${e.mode.replace(/_/g, " ")}`);
+  if (typeof e.play === "string") parts.push(` ${e.play.replace(/_/g, " ").toUpperCase()}`);
+  if (isCard(e.card)) parts.push(" ", card(e.card, "small"));
+  if (Array.isArray(e.take) && e.take.length) parts.push(" prende ", cardRow(e.take, "small"));
+  if (e.scopa) parts.push(h("strong", {}, " Scopa!"));
+  return h("li", {}, parts);
+}
