@@ -300,7 +300,10 @@ export function start(root) {
         row.append(btn);
       } else row.append(c);
     });
-    el.append(h("span", { class: "zone-title" }, "Le tue carte", model.handNote ? h("strong", { class: "hand-note" }, ` · ${model.handNote}`) : null), row);
+    const playing = row.querySelector("[data-playable]") !== null;
+    el.classList.toggle("hand--playing", playing);
+    const hint = !playing ? "" : picking ? " · tocca le carte da scegliere" : " · tocca una carta per giocarla";
+    el.append(h("span", { class: "zone-title" }, "Le tue carte", model.handNote ? h("strong", { class: "hand-note" }, ` · ${model.handNote}`) : null, hint), row);
     fitHand(row, hand.length);
   }
 
