@@ -1,5 +1,13 @@
 // The live table client: one WebSocket, the server's per-seat view, the legal actions.
-// DOM contract: /work/notes/table-dom.md (data-version, data-connected, data-role=…).
+// It never decides what is legal: it shows the view and sends back one of the server's specs.
+//
+// DOM contract (the end-to-end tests drive the page through it): #table carries data-table,
+// data-version, data-connected ("1"/"0"), data-game, data-over; inside, data-role= notice, seats
+// ([data-seat] with data-nickname, classes me and to-act), hand (cards with data-card, playable ones
+// data-playable, picked ones aria-pressed), choices and actions (button[data-action=<type>], ready,
+// back), amount (input[name=amount], a range slider, multiples), confirm (data-confirm=yes/no),
+// history, chat-log, chat-form. Modules: model.js reads a payload, actions.js groups the legal
+// specs, felt.js draws the table, dom.js holds the helpers, history.js the hand history panel.
 
 import { styleForGame } from "../cards.js";
 import { card, describeCard, h, money, settings } from "./dom.js";

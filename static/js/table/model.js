@@ -26,7 +26,7 @@ export function buildModel(p) {
   for (const s of p.seats || []) {
     Object.assign(seat(s.number), s, { missing: false, me: s.number === me, toAct: (p.to_act || []).includes(s.number) });
   }
-  const model = { seats, me, hand: null, dealResult: null, handNote: null, handCovered: [], phase: null, pots: [], sections: [], lines: null,
+  const model = { seats, me, dealResult: null, handNote: null, handCovered: [], phase: null, pots: [], sections: [], lines: null,
     lineValues: [], rest: {}, result: null, history: null, config: null, melds: null, vele: null, posSeat: (i) => i };
   if (!view) return model;
 
@@ -106,12 +106,10 @@ function perSeat(model, s, key, value, me) {
   else if (key === "hand_counts" || key === "hand_sizes" || key === "count") s.count = value;
   else if (key === "sitout") { if (value) s.badges.push("Sitout"); }
   else if (key === "time_bank") { /* the payload's seats carry it */ }
-  else if (value && typeof value === "object" && !Array.isArray(value) && !isCardListLike(value)) {
+  else if (value && typeof value === "object" && !Array.isArray(value)) {
     for (const [k, x] of Object.entries(value)) perSeat(model, s, k, x, me);
   } else pushInfo(s, key, value);
 }
-
-const isCardListLike = () => false;
 
 function read(model, v, me, posSeat, seat, inDeal) {
   for (const [key, value] of Object.entries(v)) {
