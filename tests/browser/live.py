@@ -52,6 +52,7 @@ class LiveServer:
         self.port = 0
         self.error: BaseException | None = None
         self._saved_context: Any = None
+        self._opened: list[Any] = []  # database connections opened by the server's threads
 
     @property
     def url(self) -> str:
@@ -63,10 +64,18 @@ class LiveServer:
         # Import order matters to Twisted: daphne.server installs the asyncio reactor.
         from daphne.endpoints import build_endpoint_description_strings
         from daphne.server import Server
+        from django.db.backends.signals import connection_created
         from twisted.internet import reactor
 
         from piattaforma.asgi import application
 
+        test_thread = threading.current_thread()
+
+        def remember(sender: Any, connection: Any, **kwargs: Any) -> None:
+            if threading.current_thread() is not test_thread:
+                self._opened.append(connection)
+
+        connection_created.connect(remember, weak=False, dispatch_uid="asgi-live-server")
         self._saved_context = django_asgi.ThreadSensitiveContext
         django_asgi.ThreadSensitiveContext = _NoThreadSensitiveContext
         self.loop = reactor._asyncioEventloop  # type: ignore[attr-defined]
@@ -109,6 +118,18 @@ class LiveServer:
         reactor.callFromThread(reactor.stop)
         self.thread.join(timeout=10)
         self.thread = None
+        from django.db.backends.signals import connection_created
+
+        connection_created.disconnect(dispatch_uid="asgi-live-server")
+        # Sync work also ran on the event loop's default executor: close what any of its threads
+        # opened (PostgreSQL refuses to drop the test database while they are connected).
+        for conn in self._opened:
+            if conn.vendor == "sqlite" and conn.is_in_memory_db():
+                continue
+            with contextlib.suppress(Exception):
+                conn.inc_thread_sharing()
+                conn.close()
+        self._opened.clear()
         django_asgi.ThreadSensitiveContext = self._saved_context
         for conn in connections.all(initialized_only=True):
             if conn.vendor == "sqlite" and conn.is_in_memory_db():
