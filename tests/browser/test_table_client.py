@@ -315,6 +315,13 @@ def test_scopa_card_with_one_play_is_sent_on_click(open_table):
     t.page.locator(f"[data-role=hand] [data-card='{spec['card']}']").click()
     t.wait_sent(1)
     assert t.acts()[0]["action"] == concrete(spec)
+    # A second click before the server answers sends nothing (one action per view): a chat line
+    # sent afterwards is the next message on the socket.
+    t.page.locator(f"[data-role=hand] [data-card='{spec['card']}']").click()
+    t.page.locator("[data-role=chat-form] input[name=text]").fill("dopo")
+    t.page.locator("[data-role=chat-form] button").click()
+    t.wait_sent(2)
+    assert t.sent[-1] == {"type": "chat", "text": "dopo"} and len(t.acts()) == 1
     # A card no legal action plays is not playable: the other player's turn shows no playable card.
     other = next(n for n in range(1, 3) if n != seat)
     t.show(state, other)
@@ -364,6 +371,8 @@ def test_amount_box_clamps_and_sends_the_typed_value(open_table):
     action_button(t.page, spec["type"]).click()
     t.wait_sent(1)
     assert t.acts()[0]["action"] == {**concrete(spec), "amount": lo + 37}
+    t.push({"type": "error", "code": "stale_version", "message": "Giocata non ammessa"})  # the answer
+    t.page.wait_for_function("() => document.getElementById('table').dataset.busy === '0'")
     # Enter in the box presses the one button that takes an amount.
     amount.fill(str(lo + 1))
     amount.press("Enter")

@@ -29,6 +29,7 @@ export function start(root) {
   let model = null;
   let plan = null;
   let pendingConfirm = null;
+  let sentFor = null; // the version an action was sent against, until the server answers
 
   root.dataset.connected = "0";
   root.dataset.version = "0";
@@ -51,7 +52,15 @@ export function start(root) {
   // --- sending an action: the in-page confirmation first when the spec asks for one ----------
   function act(spec, extra = {}) {
     const action = actionOf(spec, extra);
-    const go = () => { ui.picked = []; ui.choice = null; send({ type: "act", action, version }); };
+    const go = () => {
+      // One action per view: a double click must not send twice (the server would refuse the
+      // second as stale, but the player would see a spurious "Giocata non ammessa").
+      if (sentFor === version) return;
+      sentFor = version;
+      root.dataset.busy = "1";
+      ui.picked = []; ui.choice = null;
+      send({ type: "act", action, version });
+    };
     if (spec.confirm) askConfirm(spec.confirm, go);
     else go();
   }
@@ -398,6 +407,7 @@ export function start(root) {
   function onMessage(event) {
     let msg;
     try { msg = JSON.parse(event.data); } catch { return; }
+    if (msg.type === "table.state" || msg.type === "error") { sentFor = null; root.dataset.busy = "0"; }
     if (msg.type === "table.state") renderState(msg);
     else if (msg.type === "error") notice(msg.message || "Giocata non ammessa");
     else if (msg.type === "chat") {
@@ -419,6 +429,8 @@ export function start(root) {
     socket.addEventListener("message", onMessage);
     socket.addEventListener("close", () => {
       root.dataset.connected = "0";
+      sentFor = null;
+      root.dataset.busy = "0";
       retries += 1;
       // Ten attempts, one to five seconds apart (data-max-retries / data-retry-ms change them).
       const most = Number(root.dataset.maxRetries || 10);
