@@ -27,9 +27,7 @@ def _prefs(rng: SeededRng, seat: int) -> dict[str, Any]:
     return {"invito_automatico": rng.randbelow(4) > 0, "mostra_nascondi": show}
 
 
-def _play_table(
-    engine: Engine, cfg: dict[str, Any], players: int, hands: int, seed: int, h: Any
-) -> None:
+def _play_table(engine: Engine, cfg: dict[str, Any], players: int, hands: int, seed: int, h: Any) -> None:
     """Play ``hands`` hands at one table, feeding the trace into the hash ``h``."""
     rng = SeededRng(seed)
     choose = SeededRng(f"{seed}-choices")
