@@ -114,6 +114,7 @@ const LABELS = {
   sitout: "Sitout", stand_up: "Si alzano", per_seat: "Per posto", forfeit: "Abbandono", draw: "Pari",
   deals: "Smazzate", cash: "Regolamento", best: "Punto migliore", cards: "Carte", vele_cards: "Carte delle vele",
   alla_regola_: "Alla regola", mazzetto: "Mazzetto", wins: "Vinti", coups: "Colpi", halved: "Dimezzato", start: "Iniziale",
+  seat: "Posto", posts: "Puntate al buio", raiser: "Ultimo rilancio al buio", stage: "Fase del buio", order: "Ordine",
 };
 
 const PHASES = {
