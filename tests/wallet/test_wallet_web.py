@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -42,6 +43,8 @@ def test_pages_render_in_italian(client, funded):
     for name in ("balance", "statement", "deposit", "withdrawal", "limits", "self_exclusion"):
         response = client.get(reverse(f"wallet:{name}"))
         assert response.status_code == 200, name
+        title = re.search(r"<title>(.*?)</title>", response.content.decode(), re.S)
+        assert title and "<" not in title.group(1), (name, title)  # the title block holds text only
     page = client.get(reverse("wallet:balance")).content.decode()
     assert "€ 500,00" in page and "Bonus" in page
 
