@@ -32,26 +32,39 @@ class SystemRng:
         return secrets.randbelow(n)
 
 
+# CPython's randrange(n) draws with _randbelow_with_getrandbits, which SeededRng inlines.
+_INLINED_DRAWS = random.Random._randbelow is random.Random._randbelow_with_getrandbits  # type: ignore[attr-defined]
+
+
 class SeededRng:
     """A reproducible generator for tests, bots and replays (never for real deals)."""
 
     def __init__(self, seed: int | str) -> None:
         self._random = random.Random(seed)
-        # what randrange(n) calls for n > 0, without its argument handling (the same draws)
-        self._below: Callable[[int], int] = self._random._randbelow  # type: ignore[attr-defined]
+        self._bits: Callable[[int], int] = self._random.getrandbits
+        if not _INLINED_DRAWS:  # a Python whose Random draws otherwise: its own randrange draws
+            self.randbelow = self._random.randrange  # type: ignore[method-assign,assignment]
 
     def randbelow(self, n: int) -> int:
         """Return a uniform integer in [0, n) from the seeded Mersenne Twister."""
         if n <= 0:
             return self._random.randrange(n)  # raises ValueError, as before
-        return self._below(n)
+        # The body of Random._randbelow_with_getrandbits, which randrange(n) calls (the same
+        # draws; tests/games checks it): inlined, as every deal makes dozens of these calls.
+        bits = self._bits
+        k = n.bit_length()
+        r = bits(k)
+        while r >= n:
+            r = bits(k)
+        return r
 
 
 def shuffled(items: Sequence[T], rng: Rng) -> list[T]:
     """Return a new list with the items in a uniformly random order (Fisher-Yates)."""
     out = list(items)
+    below = rng.randbelow
     for i in range(len(out) - 1, 0, -1):
-        j = rng.randbelow(i + 1)
+        j = below(i + 1)
         out[i], out[j] = out[j], out[i]
     return out
 

@@ -1,0 +1,32 @@
+"""SeededRng draws exactly what ``random.Random(seed).randrange`` draws (it inlines the draw)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games.rng import SeededRng, shuffled
+
+
+@pytest.mark.parametrize("seed", [1, 7, "7-choices", 2**40 + 3])
+def test_seeded_draws_are_randrange_draws(seed):
+    ours, plain = SeededRng(seed), random.Random(seed)
+    bounds = [*range(1, 200), 2**31 - 1, 2**32, 2**32 + 1, 10**30, 1]
+    for n in bounds * 5:
+        assert ours.randbelow(n) == plain.randrange(n)
+
+
+def test_seeded_rng_refuses_an_empty_range_as_randrange_does():
+    with pytest.raises(ValueError):
+        SeededRng(1).randbelow(0)
+
+
+def test_shuffled_is_fisher_yates_on_randrange():
+    deck = list(range(40))
+    expected = list(deck)
+    plain = random.Random(5)
+    for i in range(len(expected) - 1, 0, -1):
+        j = plain.randrange(i + 1)
+        expected[i], expected[j] = expected[j], expected[i]
+    assert shuffled(deck, SeededRng(5)) == expected
