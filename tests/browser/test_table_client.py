@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import itertools
 import json
+import random
 import re
 from collections.abc import Callable
 from datetime import timedelta
@@ -21,7 +22,20 @@ from django.test import Client
 from django.utils import timezone
 
 from games import registry
+from games.cards import RANKS, SUITS, rummy_deck
 from games.engine import IllegalAction, action_from_spec
+from games.melds import (
+    BURRACO,
+    SCALA40,
+    TOP,
+    Meld,
+    MeldRules,
+    choose_layout,
+    extend_options,
+    meld_options,
+    rank_of_position,
+    wild_card_stands_for,
+)
 from games.rng import SeededRng
 from lobby import actions, selectors
 from lobby.models import Seat, TableRuntime
@@ -539,6 +553,331 @@ def test_scala40_opening_sends_the_melds_built_in_the_page(open_table):
     apri.click()
     t.wait_sent(1)
     assert t.acts()[0]["action"] == {"type": "apri", "melds": [{"cards": codes[:3]}, {"cards": codes[3:]}]}
+
+
+# --- meld layouts: where the matta goes, ace low or high, a jolly's suit ---------------------------
+
+
+def _meld_cases(rng: random.Random, rules: MeldRules) -> tuple[list[list[str]], list[tuple[Meld, list[str]]]]:
+    """Random new melds (runs, sets, with and without matte, some broken) and extensions of melds."""
+    mattas = ["X1", "X3", "2h", "2c", "2s", "2d"]
+    news: list[list[str]] = []
+    for _ in range(400):
+        n = rng.randint(3, 6)
+        roll = rng.random()
+        if roll < 0.5:
+            suit = rng.choice(SUITS)
+            start = rng.randint(1, TOP - n + 1)
+            cards = [rank_of_position(q) + suit for q in range(start, start + n)]
+            if rng.random() < 0.7:
+                cards[rng.randrange(n)] = rng.choice(mattas)
+        elif roll < 0.85:
+            rank = rng.choice(RANKS)
+            cards = [rank + rng.choice(SUITS) for _ in range(min(n, 4))]
+            if rng.random() < 0.6:
+                cards[rng.randrange(len(cards))] = rng.choice(mattas)
+        else:
+            cards = rng.sample(rummy_deck(), n)
+        if rng.random() < 0.15:
+            cards.append(rng.choice(rummy_deck()))
+        rng.shuffle(cards)
+        news.append(cards)
+    extends: list[tuple[Meld, list[str]]] = []
+    melds = [o for cards in news for o in meld_options(cards, rules)]
+    for meld in rng.sample(melds, min(len(melds), 250)):
+        if meld["kind"] == "scala":
+            end = meld["start"] + len(meld["cards"]) - 1
+            near = [
+                rank_of_position(q) + meld["suit"]
+                for q in (meld["start"] - 1, end + 1, end + 2)
+                if 1 <= q <= TOP
+            ]
+        else:
+            near = [meld["rank"] + x for x in SUITS]
+        stands = wild_card_stands_for(meld, rules)
+        pool = near + mattas + ([stands] if stands else []) + [rng.choice(rummy_deck())]
+        extends.append((meld, rng.sample(pool, rng.randint(1, min(3, len(pool))))))
+    return news, extends
+
+
+MELDS_JS = """async ([url, name, news, extensions]) => {
+    const m = await import(url);
+    const rules = m.MELD_RULES[name];
+    const answer = (o) => ({
+        options: o,
+        choices: m.layoutChoices(o, rules)
+            .map((c) => ({ fields: c.fields, layout: c.layout, label: c.label })),
+    });
+    return {
+        news: news.map((cards) => answer(m.meldOptions(cards, rules))),
+        extends: extensions.map(([meld, cards]) => answer(m.extendOptions(meld, cards, rules))),
+    };
+}"""
+
+
+def test_meld_layouts_of_the_page_are_the_engines(open_table):
+    """static/js/table/melds.js lists the layouts games.melds does, and each choice sends what selects it."""
+    t = open_table("burraco")
+    url = t.page.evaluate(
+        "new URL('table/melds.js', document.querySelector('script[src*=\"js/table\"]').src).href"
+    )
+    rng = random.Random(10)
+    for rules in (BURRACO, SCALA40):
+        news, extends = _meld_cases(rng, rules)
+        cases = [url, rules.name, news, [[m, c] for m, c in extends]]
+        got = t.page.evaluate(MELDS_JS, cases)
+        expected = [meld_options(c, rules) for c in news] + [extend_options(m, c, rules) for m, c in extends]
+        answers = got["news"] + got["extends"]
+        assert sum(1 for e in expected if len(e) > 1) > 20, "the cases must include real choices"
+        for case, want, answer in zip([*news, *extends], expected, answers, strict=True):
+            assert answer["options"] == want, case
+            labels = [c["label"] for c in answer["choices"]]
+            assert len(set(labels)) == len(labels), (case, labels)
+            for choice in answer["choices"]:  # the fields sent pick exactly the layout shown
+                assert choose_layout(want, choice["fields"]) == choice["layout"], (case, choice)
+            reachable = {
+                json.dumps(choose_layout(want, o), sort_keys=True) for o in want if o["kind"] == "scala"
+            }
+            shown = {json.dumps(c["layout"], sort_keys=True) for c in answer["choices"]}
+            assert reachable <= shown, case  # every start the engine tells apart is offered
+    assert t.errors == []
+
+
+def give(state: dict[str, Any], pos: int, cards: list[str]) -> None:
+    """Put these cards in the hand of ``pos`` (swapped with cards of the tallone or the other hands)."""
+    d = state["deal"]
+    hand: list[str] = d["hands"][pos]
+    spare = [c for c in hand if c not in cards]
+    for c in cards:
+        if c in hand and hand.count(c) >= cards.count(c):
+            continue
+        piles = [
+            d["tallone"],
+            *(h for i, h in enumerate(d["hands"]) if i != pos),
+            *d.get("pozzetti", []),
+            d["scarti"],
+        ]
+        pile = next(p for p in piles if c in p)
+        out = spare.pop()
+        hand.remove(out)
+        hand.append(c)
+        pile[pile.index(c)] = out
+
+
+def to_tallone(state: dict[str, Any], cards: list[str]) -> None:
+    """Make sure these cards are in the tallone (swapped with tallone cards from wherever they are)."""
+    d = state["deal"]
+    for c in cards:
+        if c in d["tallone"]:
+            continue
+        pile = next(p for p in [*d["hands"], d["scarti"]] if c in p)
+        spare = next(x for x in d["tallone"] if x not in cards)
+        d["tallone"][d["tallone"].index(spare)] = c
+        pile[pile.index(c)] = spare
+
+
+def lay(state: dict[str, Any], pos: int, cards: list[str], **fields: Any) -> Meld:
+    """Put a meld of ``pos`` on the table directly (Scala 40), its cards taken from the tallone."""
+    d = state["deal"]
+    for c in cards:
+        d["tallone"].remove(c)
+    meld = choose_layout(meld_options(cards, SCALA40), fields)
+    meld = {**meld, "id": d["next_id"], "owner": pos}
+    d["next_id"] += 1
+    d["melds"].append(meld)
+    return meld
+
+
+def click_cards(t: Table, cards: list[str]) -> None:
+    for c in cards:
+        t.page.locator(
+            f"[data-role=hand] button.carta-btn:has([data-card='{c}'])[aria-pressed=false]"
+        ).first.click()
+
+
+def layout_buttons(t: Table):
+    return t.page.locator("[data-role=choices] button[data-layout]")
+
+
+def test_burraco_player_picks_which_end_the_jolly_goes_to(open_table, artifacts):
+    engine = registry.get("burraco")
+    state, seat = play_until("burraco", has_type("cala"))
+    pos = state["seats"].index(seat)
+    give(state, pos, ["5h", "6h", "X1"])
+    t = open_table("burraco")
+    t.show(state, seat)
+    click_cards(t, ["5h", "6h", "X1"])
+    action_button(t.page, "cala").click()
+    choices = layout_buttons(t)
+    assert choices.count() == 2
+    t.page.locator("[data-role=choices] button", has_text="Annulla").click()  # nothing is sent
+    assert t.page.locator("[data-role=choices]").is_hidden() and t.acts() == []
+    action_button(t.page, "cala").click()
+    labels = choices.all_inner_texts()
+    assert any("Jolly al posto del 4♥" in x for x in labels) and any(
+        "Jolly al posto del 7♥" in x for x in labels
+    )
+    t.page.screenshot(path=str(artifacts / "tavolo-burraco-matta.png"), full_page=True)
+    # the chooser shows each layout's cards in their places
+    assert choices.nth(0).locator("[data-card]").evaluate_all(CODES) == ["X1", "5h", "6h"]
+    t.page.locator("[data-role=choices] button[data-layout]", has_text="7♥").click()
+    t.wait_sent(1)
+    action = t.acts()[0]["action"]
+    assert action == {"type": "cala", "cards": ["5h", "6h", "X1"], "start": 5}
+    engine.apply(state, seat, action, SeededRng(0))
+    meld = state["deal"]["melds"][-1]
+    assert (meld["start"], meld["cards"]) == (5, ["5h", "6h", "X1"])
+    # The card the jolly stands for arrives: the jolly moves to an end, the player says which (R1).
+    give(state, pos, ["7h"])
+    t.show(state, seat)
+    click_cards(t, ["7h"])
+    t.page.locator(f"[data-role=melds] [data-meld='{meld['id']}']").click()
+    labels = layout_buttons(t).all_inner_texts()
+    assert (
+        len(labels) == 2
+        and any("al posto del 4♥" in x for x in labels)
+        and any("al posto dell'8♥" in x for x in labels)
+    )
+    t.page.locator("[data-role=choices] button[data-layout]", has_text="4♥").click()
+    t.wait_sent(2)
+    action = t.acts()[1]["action"]
+    assert action == {"type": "attacca", "meld": meld["id"], "cards": ["7h"], "start": 4}
+    engine.apply(state, seat, action, SeededRng(0))
+    assert state["deal"]["melds"][-1]["cards"] == ["X1", "5h", "6h", "7h"]
+    # A single layout is sent at once, without a start.
+    give(state, pos, ["9d", "Td", "Jd"])
+    t.show(state, seat)
+    click_cards(t, ["9d", "Td", "Jd"])
+    action_button(t.page, "cala").click()
+    t.wait_sent(3)
+    assert t.acts()[2]["action"] == {"type": "cala", "cards": ["9d", "Td", "Jd"]}
+    assert t.errors == []
+
+
+def scala40_turn() -> tuple[dict[str, Any], int]:
+    """A Scala 40 turn after drawing from the tallone (tests make the player opened where needed)."""
+    return play_until(
+        "scala40",
+        lambda state, seat, legal: state["deal"]["phase"] == "gioca" and not state["deal"]["raccolto"],
+    )
+
+
+def test_scala40_opening_asks_the_jollys_suit_and_the_ace(open_table):
+    engine = registry.get("scala40")
+    state, seat = scala40_turn()
+    pos = state["seats"].index(seat)
+    state["deal"]["opened"][pos] = False
+    give(state, pos, ["7h", "7s", "X2", "Qc", "Kc", "X4"])
+    t = open_table("scala40")
+    t.show(state, seat)
+    add = t.page.locator("[data-role=opening] button", has_text="Aggiungi gioco")
+    click_cards(t, ["7h", "7s", "X2"])
+    add.click()
+    labels = layout_buttons(t).all_inner_texts()
+    assert sorted(x.split("\n")[0] for x in labels) == ["Jolly al posto del 7♣", "Jolly al posto del 7♦"]
+    t.page.locator("[data-role=choices] button[data-jolly-suit=c]").click()
+    assert t.page.locator("[data-role=opening] .opening-part").count() == 1
+    click_cards(t, ["Qc", "Kc", "X4"])
+    add.click()
+    labels = layout_buttons(t).all_inner_texts()
+    assert any("Jolly al posto del J♣ · 30 punti" in x for x in labels), labels
+    assert any("Jolly al posto dell'A♣ · 31 punti" in x for x in labels), labels
+    t.page.locator("[data-role=choices] button[data-start='12']").click()
+    action_button(t.page, "apri").click()
+    t.wait_sent(1)
+    action = t.acts()[0]["action"]
+    assert action == {
+        "type": "apri",
+        "melds": [
+            {"cards": ["7h", "7s", "X2"], "jolly_suit": "c"},
+            {"cards": ["Qc", "Kc", "X4"], "start": 12},
+        ],
+    }
+    events = engine.apply(state, seat, action, SeededRng(0))
+    opened = next(e for e in events if e["type"] == "apri")
+    assert opened["value"] == 21 + 31  # 7 × 3, then Q 10 + K 10 + the jolly as a high ace 11
+    assert [m.get("jolly_suit") for m in state["deal"]["melds"][-2:]] == ["c", None]
+    assert state["deal"]["melds"][-1]["cards"] == ["Qc", "Kc", "X4"]
+    assert t.errors == []
+
+
+def test_scala40_jolly_taken_back_is_attached_where_the_player_says(open_table, artifacts):
+    engine = registry.get("scala40")
+    state, seat = scala40_turn()
+    pos = state["seats"].index(seat)
+    other = 1 - pos
+    state["deal"]["opened"][pos] = True
+    to_tallone(state, ["5s", "X3", "7s", "9d", "Td", "Jd", "Kh", "Kd", "Kc"])
+    run = lay(state, other, ["5s", "X3", "7s"])
+    target = lay(state, other, ["9d", "Td", "Jd"])
+    lay(state, other, ["Kh", "Kd", "Kc"])
+    give(state, pos, ["6s"])
+    t = open_table("scala40")
+    msg = t.show(state, seat)
+    assert any(a["type"] == "sostituisci" and a["card"] == "6s" for a in msg["legal"])
+    t.page.locator(f"[data-role=actions] button[data-action=sostituisci][data-meld='{run['id']}']").click()
+    panel = t.page.locator("[data-role=choices]")
+    assert panel.is_visible()
+    # With no card picked: the jolly alone attaches to the run of ♦ (either end), to the kings (4th
+    # card) and to the run it came from; a new meld needs cards.
+    assert panel.locator("button[data-use=cala]").is_disabled()
+    t.page.screenshot(path=str(artifacts / "tavolo-scala40-sostituisci.png"), full_page=True)
+    attach = panel.locator("button[data-use=attacca]")
+    assert sorted(attach.evaluate_all("els => els.map(e => Number(e.dataset.meld))")) == sorted(
+        m["id"] for m in state["deal"]["melds"]
+    )
+    panel.locator(f"button[data-use=attacca][data-meld='{target['id']}']").click()
+    labels = layout_buttons(t).all_inner_texts()
+    assert (
+        len(labels) == 2
+        and any("Jolly al posto dell'8♦" in x for x in labels)
+        and any("Jolly al posto del Q♦" in x for x in labels)
+    )
+    t.page.locator("[data-role=choices] button[data-layout]", has_text="Q♦").click()
+    t.wait_sent(1)
+    action = t.acts()[0]["action"]
+    assert action == {
+        "type": "sostituisci",
+        "meld": run["id"],
+        "card": "6s",
+        "use": {"type": "attacca", "meld": target["id"], "cards": [], "start": 9},
+    }
+    engine.apply(state, seat, action, SeededRng(0))
+    melds = {m["id"]: m for m in state["deal"]["melds"]}
+    assert melds[run["id"]]["cards"] == ["5s", "6s", "7s"]
+    assert melds[target["id"]]["cards"] == ["9d", "Td", "Jd", "X3"]
+    assert t.errors == []
+
+
+def test_scala40_jolly_taken_back_goes_into_a_new_meld_of_the_picked_cards(open_table):
+    engine = registry.get("scala40")
+    state, seat = scala40_turn()
+    pos = state["seats"].index(seat)
+    state["deal"]["opened"][pos] = True
+    to_tallone(state, ["Ah", "X1", "3h"])
+    run = lay(state, 1 - pos, ["Ah", "X1", "3h"])
+    give(state, pos, ["2h", "8c", "8d"])
+    t = open_table("scala40")
+    t.show(state, seat)
+    t.page.locator(f"[data-role=actions] button[data-action=sostituisci][data-meld='{run['id']}']").click()
+    cala = t.page.locator("[data-role=choices] button[data-use=cala]")
+    click_cards(t, ["8c", "8d"])
+    assert cala.is_enabled()
+    cala.click()
+    labels = layout_buttons(t).all_inner_texts()
+    assert sorted(x.split("\n")[0] for x in labels) == ["Jolly al posto dell'8♠", "Jolly al posto dell'8♥"]
+    t.page.locator("[data-role=choices] button[data-jolly-suit=s]").click()
+    t.wait_sent(1)
+    action = t.acts()[0]["action"]
+    assert action == {
+        "type": "sostituisci",
+        "meld": run["id"],
+        "card": "2h",
+        "use": {"type": "cala", "cards": ["8c", "8d"], "jolly_suit": "s"},
+    }
+    engine.apply(state, seat, action, SeededRng(0))
+    assert state["deal"]["melds"][-1]["jolly_suit"] == "s"
+    assert t.errors == []
 
 
 # --- choices between specs of one type, results, clocks, history ----------------------------------

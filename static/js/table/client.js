@@ -6,12 +6,18 @@
 // ([data-seat] with data-nickname, classes me and to-act), hand (cards with data-card, playable ones
 // data-playable, picked ones aria-pressed), choices and actions (button[data-action=<type>], ready,
 // back), amount (input[name=amount], a range slider, multiples), confirm (data-confirm=yes/no),
-// history, chat-log, chat-form. Modules: model.js reads a payload, actions.js groups the legal
-// specs, felt.js draws the table, dom.js holds the helpers, history.js the hand history panel.
+// history, chat-log, chat-form. Burraco and Scala 40: when picked cards can take several layouts
+// the choices panel lists them (button[data-layout], with data-start or data-jolly-suit: what is
+// sent); Scala 40's "Sostituisci il jolly" opens it with button[data-use=cala] and
+// button[data-use=attacca][data-meld] (where the jolly taken back goes).
+// Modules: model.js reads a payload, actions.js groups the legal specs, melds.js lists meld
+// layouts as games/melds.py does, felt.js draws the table, dom.js holds the helpers, history.js
+// the hand history panel.
 
 import { styleForGame } from "../cards.js";
 import { card, describeCard, h, money, settings } from "./dom.js";
 import { actionOf, planActions, specForChoice, specForPick } from "./actions.js";
+import { MELD_RULES, extendOptions, layoutChoices, meldOptions, wildIndex } from "./melds.js";
 import { buildModel } from "./model.js";
 import { centre, detailsEl, eventLine, meldsEl, placeSeats, resultEl, scoresEl, seatEl, seatName, tickClocks } from "./felt.js";
 import { loadHistory } from "./history.js";
@@ -20,7 +26,7 @@ export function start(root) {
   const $ = (role) => root.querySelector(`[data-role="${role}"]`);
   const tableId = root.dataset.table;
   const italian = root.dataset.italianDeck === "1";
-  const ui = { picked: [], choice: null, form: {}, amount: null, meldPart: [] };
+  const ui = { picked: [], choice: null, form: {}, amount: null, meldPart: [], layout: null, swap: null };
   let socket = null;
   let version = 0;
   let retries = 0;
@@ -58,7 +64,7 @@ export function start(root) {
       if (sentFor === version) return;
       sentFor = version;
       root.dataset.busy = "1";
-      ui.picked = []; ui.choice = null;
+      ui.picked = []; ui.choice = null; ui.layout = null; ui.swap = null;
       send({ type: "act", action, version });
     };
     if (spec.confirm) askConfirm(spec.confirm, go);
@@ -138,6 +144,74 @@ export function start(root) {
     return String(value).replace(/_/g, " ");
   }
 
+  // --- meld layouts (Burraco, Scala 40): where the matta goes, ace low or high, the jolly's suit ---
+  const meldRules = () => MELD_RULES[last?.game] || null;
+  const meldById = (id) => model?.melds?.melds.find((m) => m.id === id) || null;
+
+  /** With several layouts, ask which in the choices panel; `send(fields, choice)` gets the pick. */
+  function pickLayout(options, title, send, opts = {}) {
+    const rules = meldRules();
+    const list = rules ? layoutChoices(options, rules, opts) : [];
+    if (list.length <= 1) { ui.layout = null; send({}, list[0] || null); return; }
+    ui.layout = { title, choices: list, send };
+    renderActions(last);
+    $("choices").querySelector("button[data-layout]")?.focus();
+  }
+
+  /** Lay (cala) or attach (attacca) the picked cards: the layout asked first when there is a choice. */
+  function meldAct(spec, picked) {
+    const rules = meldRules();
+    const base = { ...spec, cards: undefined, start: undefined, jolly_suit: undefined };
+    const go = (fields) => act(base, { cards: picked, ...fields });
+    if (!rules) { go({}); return; }
+    if (spec.meld !== undefined) {
+      const target = meldById(spec.meld);
+      pickLayout(target ? extendOptions(target, picked, rules) : [], "Dove vanno le carte?", go);
+    } else pickLayout(meldOptions(picked, rules), "Come calare il gioco?", go);
+  }
+
+  function layoutEl(p) {
+    const lay = ui.layout;
+    return [h("span", { class: "choices-title" }, lay.title),
+      ...lay.choices.map((c, i) => h("button", { type: "button", class: "layout-choice",
+        dataset: { layout: String(i), ...(c.fields.start !== undefined ? { start: c.fields.start } : {}), ...(c.fields.jolly_suit ? { jollySuit: c.fields.jolly_suit } : {}) },
+        onclick: () => { ui.layout = null; lay.send(c.fields, c); } },
+      c.label, h("span", { class: "take" }, c.layout.cards.map((x) => card(x, "small"))))),
+      h("button", { type: "button", class: "secondary", onclick: () => { ui.layout = null; renderActions(p); } }, "Annulla")];
+  }
+
+  /** Scala 40's sostituzione del jolly: the jolly taken back goes at once into a new meld or onto one on the table. */
+  function swapEl(p, spec, picked) {
+    const rules = meldRules() || MELD_RULES.scala40;
+    const target = meldById(spec.meld);
+    const w = target ? wildIndex(target, rules) : null;
+    if (w === null) { ui.swap = null; return []; }
+    const jolly = target.cards[w];
+    const replaced = { ...target, cards: target.cards.map((c, i) => (i === w ? spec.card : c)), jolly_suit: null };
+    const left = [...handCards()];
+    left.splice(left.indexOf(spec.card), 1);
+    const available = picked.every((c) => picked.filter((x) => x === c).length <= left.filter((x) => x === c).length);
+    const swapAct = (use) => act({ type: spec.type, meld: spec.meld, card: spec.card }, { use });
+    const out = [h("span", { class: "choices-title" }, `${spec.label || spec.type} con ${describeCard(spec.card)}, poi usa il jolly:`)];
+    out.push(h("button", { type: "button", dataset: { use: "cala" }, disabled: !available || picked.length < 2,
+      title: "Scegli almeno due carte della mano", onclick: () => pickLayout(meldOptions([...picked, jolly], rules), "Come calare il gioco?",
+        (fields) => swapAct({ type: "cala", cards: picked, ...fields })) },
+    picked.length >= 2 ? `In un nuovo gioco con le carte scelte (${picked.length})` : "In un nuovo gioco (scegli le carte)"));
+    let attachable = 0;
+    for (const m of model.melds?.melds || []) {
+      const meld = m.id === target.id ? replaced : m;
+      const options = available ? extendOptions(meld, [...picked, jolly], rules) : [];
+      if (!options.length) continue;
+      attachable += 1;
+      out.push(h("button", { type: "button", dataset: { use: "attacca", meld: m.id },
+        onclick: () => pickLayout(options, "Dove va il jolly?", (fields) => swapAct({ type: "attacca", meld: m.id, cards: picked, ...fields })) },
+      picked.length ? "Attaccalo con le carte scelte a " : "Attaccalo a ", h("span", { class: "meld-choice" }, meld.cards.map((c) => card(c, "small")))));
+    }
+    if (!attachable) out.push(h("span", { class: "muted" }, picked.length ? "Con queste carte non si attacca a nessun gioco" : "Non si attacca da solo a nessun gioco"));
+    out.push(h("button", { type: "button", class: "secondary", onclick: () => { ui.swap = null; renderActions(p); } }, "Annulla"));
+    return out;
+  }
+
   // --- the legal actions -----------------------------------------------------------------------
   function renderActions(p) {
     const box = $("actions");
@@ -168,7 +242,7 @@ export function start(root) {
           const ok = picked.length >= min && picked.every((c) => spec.cards.subset_of.includes(c));
           const extra = { cards: picked };
           const b = h("button", { type: "button", dataset: { action: g.type, ...(spec.meld !== undefined ? { meld: spec.meld } : {}) }, disabled: !ok,
-            onclick: () => act({ ...spec, cards: undefined, start: undefined, jolly_suit: undefined }, extra) },
+            onclick: () => meldAct(spec, extra.cards) },
           spec.label || g.type, spec.meld !== undefined ? [" ", optionText("meld", spec.meld)] : "");
           box.append(b);
         }
@@ -180,28 +254,33 @@ export function start(root) {
         onclick: () => spec && act(spec) }, g.specs[0].label || g.type));
     }
     if (plan.opening) box.append(openingEl(plan.opening, picked));
-    // Scala 40: take a jolly back by putting its card in its place, and lay it at once with the picked cards.
+    // Scala 40: take a jolly back by putting its card in its place; the panel then asks where the jolly goes.
     for (const g of plan.swaps) {
       for (const spec of g.specs) {
-        const ok = picked.length >= 2 && spec.use.one_of.includes("cala") && !picked.includes(spec.card);
-        box.append(h("button", { type: "button", dataset: { action: g.type, meld: spec.meld }, disabled: !ok,
-          title: "Scegli le carte con cui calare il jolly",
-          onclick: () => act({ type: spec.type, meld: spec.meld, card: spec.card }, { use: { type: "cala", cards: picked } }) },
+        const on = ui.swap && ui.swap.meld === spec.meld && ui.swap.card === spec.card;
+        box.append(h("button", { type: "button", dataset: { action: g.type, meld: spec.meld }, "aria-pressed": on ? "true" : "false",
+          title: "Poi scegli dove usare il jolly",
+          onclick: () => { ui.swap = on ? null : spec; ui.layout = null; renderActions(p); } },
         `${spec.label || g.type} `, optionText("meld", spec.meld), ` con ${describeCard(spec.card)}`));
       }
     }
+    const swap = ui.swap && plan.swaps.flatMap((g) => g.specs).find((s) => s.meld === ui.swap.meld && s.card === ui.swap.card);
     // Buttons and forms.
     const amountSpecs = plan.forms.flatMap((f) => f.specs).filter((s) => s.amount && s.amount.max > s.amount.min);
     if (amountSpecs.length) box.append(amountBox(amountSpecs));
     for (const form of plan.forms) box.append(formEl(form));
-    // A card with several plays: the choices.
-    if (ui.choice && plan.cardPlays.has(ui.choice)) {
+    // A card with several plays, a meld with several layouts, the jolly taken back: the choices.
+    if (ui.layout) {
+      choices.append(...layoutEl(p));
+    } else if (swap) {
+      choices.append(...swapEl(p, swap, picked));
+    } else if (ui.choice && plan.cardPlays.has(ui.choice)) {
       const specs = plan.cardPlays.get(ui.choice);
       choices.append(h("span", { class: "choices-title" }, `${describeCard(ui.choice)}:`),
         ...specs.map((s) => h("button", { type: "button", dataset: { action: s.type }, onclick: () => act(s) },
           s.take && s.take.length ? [`${s.label} `, h("span", { class: "take" }, s.take.map((c) => card(c, "small")))] : (s.label || s.type))),
         h("button", { type: "button", class: "secondary", onclick: () => { ui.choice = null; renderActions(p); renderHand(p); } }, "Annulla"));
-    } else ui.choice = null;
+    } else { ui.choice = null; ui.swap = null; }
     choices.hidden = !choices.childNodes.length;
   }
 
@@ -241,14 +320,23 @@ export function start(root) {
     const box = h("div", { class: "opening", dataset: { role: "opening" } });
     box.append(h("span", { class: "zone-title" }, `${spec.label || "Apri"}: ${parts.length} giochi`));
     for (const [i, part] of parts.entries()) {
-      box.append(h("span", { class: "opening-part" }, part.map((c) => card(c, "small")),
+      box.append(h("span", { class: "opening-part" }, part.shown.map((c) => card(c, "small")),
+        part.label ? h("span", { class: "opening-layout" }, part.label) : null,
         h("button", { type: "button", class: "secondary small", title: "Togli", onclick: () => { parts.splice(i, 1); renderAll(); } }, "×")));
     }
     if (spec.must_use) box.append(h("span", { class: "muted" }, ` Devi usare ${describeCard(spec.must_use)}`));
     box.append(h("button", { type: "button", class: "secondary", disabled: picked.length < (spec.melds.list_of?.cards?.min ?? 3),
-      onclick: () => { parts.push(picked); ui.picked = []; renderAll(); } }, "Aggiungi gioco"));
+      onclick: () => {
+        const rules = meldRules();
+        pickLayout(rules ? meldOptions(picked, rules) : [], "Come calare il gioco?", (fields, choice) => {
+          const chosen = Object.keys(fields).length > 0;
+          parts.push({ cards: picked, fields, label: chosen ? choice.label : null, shown: chosen ? choice.layout.cards : picked });
+          ui.picked = [];
+          renderAll();
+        }, { value: true });
+      } }, "Aggiungi gioco"));
     box.append(h("button", { type: "button", dataset: { action: opening.type }, disabled: !parts.length,
-      onclick: () => { const melds = parts.map((cards) => ({ cards })); ui.meldPart = []; act(spec, { melds, must_use: undefined }); } }, spec.label || opening.type));
+      onclick: () => { const melds = parts.map((part) => ({ cards: part.cards, ...part.fields })); ui.meldPart = []; act(spec, { melds, must_use: undefined }); } }, spec.label || opening.type));
     return box;
   }
 
@@ -302,6 +390,7 @@ export function start(root) {
           c.setAttribute("aria-pressed", ui.picked.includes(i) ? "true" : "false");
           btn.addEventListener("click", () => {
             ui.picked = ui.picked.includes(i) ? ui.picked.filter((x) => x !== i) : [...ui.picked, i];
+            ui.layout = null;
             renderHand(p);
             renderActions(p);
           });
@@ -336,7 +425,7 @@ export function start(root) {
       const hand = handCards();
       const picked = ui.picked.map((i) => hand[i]).filter(Boolean);
       if (picked.length < (spec.cards.min ?? 1)) { notice("Scegli prima le carte da attaccare"); return; }
-      act({ type: spec.type, meld: spec.meld }, { cards: picked });
+      meldAct(spec, picked);
     };
     el.addEventListener("click", go);
     el.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); go(); } });
@@ -376,7 +465,7 @@ export function start(root) {
   }
 
   function renderState(msg) {
-    if (last && msg.version !== last.version) { ui.picked = []; ui.choice = null; ui.meldPart = []; }
+    if (last && msg.version !== last.version) { ui.picked = []; ui.choice = null; ui.meldPart = []; ui.layout = null; ui.swap = null; }
     if (msg.over && !(last && last.over)) history.refresh();
     last = msg;
     version = msg.version;
@@ -451,6 +540,7 @@ export function start(root) {
   });
   document.addEventListener("keydown", (e) => {
     if (e.key === "Escape" && !$("confirm").hidden) { $("confirm").hidden = true; pendingConfirm = null; }
+    else if (e.key === "Escape" && (ui.layout || ui.swap) && last) { ui.layout = null; ui.swap = null; renderActions(last); }
   });
 
   setInterval(() => tickClocks(root), 1000);
