@@ -196,10 +196,14 @@ def action_from_spec(spec: dict[str, Any], rng: Rng) -> Action:
     """Instantiate a legal-action spec, drawing an amount when one is asked (ends are favoured)."""
     action = {k: v for k, v in spec.items() if k not in SPEC_META_KEYS}
     if "amount" in spec:
-        lo, hi = spec["amount"]["min"], spec["amount"]["max"]
-        pick = rng.randbelow(4)
-        action["amount"] = lo if pick == 0 else hi if pick == 1 else lo + rng.randbelow(hi - lo + 1)
+        action["amount"] = draw_amount(spec["amount"]["min"], spec["amount"]["max"], rng)
     return action
+
+
+def draw_amount(lo: int, hi: int, rng: Rng) -> int:
+    """The amount ``action_from_spec`` draws in [lo, hi]: either end one time in four, else uniform."""
+    pick = rng.randbelow(4)
+    return lo if pick == 0 else hi if pick == 1 else lo + rng.randbelow(hi - lo + 1)
 
 
 def spec_matches(spec: dict[str, Any], action: Action) -> bool:

@@ -530,16 +530,65 @@ def refund_inviti(b: betting.Betting) -> None:
 # ---------------------------------------------------------------------- betting buttons (P6, P9)
 
 
-def amount_spec(typ: str, label: str, lo: int, hi: int, stack: int) -> dict[str, Any]:
-    """A spec with an amount range; NB.1 of the rules: the button reads RESTO for the whole credit."""
+# A betting button: the light form of a legal-action spec that the hot paths use (listing,
+# sampling and checking an action without building dicts): ``(type, label, min, max, confirm)``,
+# ``min``/``max`` None for a button without an amount, ``confirm`` None without a question.
+# ``spec_of`` turns it into the contract's spec; ``match_button`` checks an action against them.
+Button = tuple[str, str, int | None, int | None, str | None]
+
+BUSSO: Button = ("busso", "BUSSO", None, None, None)
+PASSO: Button = ("passo", "PASSO", None, None, None)
+PASSO_CONFIRM: Button = ("passo", "PASSO", None, None, CONFIRM_PASSO)
+
+
+def spec_of(button: Button) -> dict[str, Any]:
+    """The legal-action spec of a button (``games.engine``)."""
+    typ, label, lo, hi, confirm = button
+    if lo is not None:
+        return {"type": typ, "label": label, "amount": {"min": lo, "max": hi}}
+    if confirm is not None:
+        return {"type": typ, "label": label, "confirm": confirm}
+    return {"type": typ, "label": label}
+
+
+def match_button(buttons: list[Button], action: Action, refused: type[IllegalAction]) -> None:
+    """``match_spec(specs_of(buttons), action, refused, card_keys=())`` without building the specs.
+
+    A button's spec has no key but ``type`` beside its meta keys, so an action matches it when its
+    keys are exactly ``type`` (and ``amount``, an int in range, for a button with an amount).
+    """
+    typ = action["type"]
+    same_type = False
+    for t, _label, lo, hi, _confirm in buttons:
+        if t == typ:
+            if lo is None or hi is None:  # no amount (both None)
+                if len(action) == 1:
+                    return
+            elif len(action) == 2:
+                amount = action.get("amount")
+                if type(amount) is int and lo <= amount <= hi:
+                    return
+            same_type = True
+    if not same_type:
+        raise UnknownAction()
+    raise InvalidAmount() if "amount" in action else refused()
+
+
+def amount_button(typ: str, label: str, lo: int, hi: int, stack: int) -> Button:
+    """A button with an amount range; NB.1 of the rules: it reads RESTO for the whole credit."""
     if lo == hi == stack:
         label = "RESTO"
-    return {"type": typ, "label": label, "amount": {"min": lo, "max": hi}}
+    return (typ, label, lo, hi, None)
 
 
-def betting_specs(
-    state: State, seat: int, min_bet: int | None = None, after_busso: tuple[dict[str, Any], ...] = ()
-) -> list[dict[str, Any]]:
+def amount_spec(typ: str, label: str, lo: int, hi: int, stack: int) -> dict[str, Any]:
+    """A spec with an amount range; NB.1 of the rules: the button reads RESTO for the whole credit."""
+    return spec_of(amount_button(typ, label, lo, hi, stack))
+
+
+def betting_buttons(
+    state: State, seat: int, min_bet: int | None = None, after_busso: tuple[Button, ...] = ()
+) -> list[Button]:
     """PASSO / BUSSO / PUNTO / RILANCIO / VEDO (RESTO) for a seat in an ordinary betting round.
 
     ``min_bet`` defaults to the invito (poker's parol hand opens for the pot, P10); ``after_busso``
@@ -550,23 +599,25 @@ def betting_specs(
     opts = betting.options(
         b, seat, limit=cfg["limit"], min_bet=min_bet or cfg["invito"], increment=cfg["invito"]
     )
-    specs: list[dict[str, Any]] = []
     if opts["check"]:
-        specs.append({"type": "busso", "label": "BUSSO"})
-        specs.extend(after_busso)
+        buttons = [BUSSO, *after_busso]
         if opts["bet"]:
             lo, hi = opts["bet"]
-            specs.append(amount_spec("punto", "PUNTO", lo, hi, stack))
-        specs.append({"type": "passo", "label": "PASSO", "confirm": CONFIRM_PASSO})
-        return specs
+            buttons.append(amount_button("punto", "PUNTO", lo, hi, stack))
+        buttons.append(PASSO_CONFIRM)
+        return buttons
     call = opts["call"]
-    label = "RESTO" if call == stack else "VEDO"
-    specs.append({"type": "vedo", "label": label, "amount": {"min": call, "max": call}})
+    buttons = [("vedo", "RESTO" if call == stack else "VEDO", call, call, None)]
     if opts["raise"]:
         lo, hi = opts["raise"]
-        specs.append(amount_spec("rilancio", "RILANCIO", lo, hi, stack))
-    specs.append({"type": "passo", "label": "PASSO"})
-    return specs
+        buttons.append(amount_button("rilancio", "RILANCIO", lo, hi, stack))
+    buttons.append(PASSO)
+    return buttons
+
+
+def betting_specs(state: State, seat: int, min_bet: int | None = None) -> list[dict[str, Any]]:
+    """The specs of ``betting_buttons`` (Telesina's betting round)."""
+    return [spec_of(button) for button in betting_buttons(state, seat, min_bet)]
 
 
 def betting_timeout(specs: list[dict[str, Any]]) -> dict[str, Any]:

@@ -75,12 +75,15 @@ from games.engine import (
     InvalidCards,
     SeatSpec,
     State,
+    draw_amount,
 )
 from games.poker_common import use_time_bank
 from games.registry import register
 from games.rng import Rng, shuffled
 
 MIN_PAIRS = ("J", "Q", "K")
+_PAROL: pc.Button = ("parol", "PAROL", None, None, None)
+_VA_BENE: pc.Button = ("va_bene", "VA BENE", None, None, None)
 BETTING_PHASES = ("apertura", "puntata")
 
 # Giro pazzo variants the dealer may choose (P13): name -> function(config, dealer's prefs) giving
@@ -552,7 +555,14 @@ class Poker5(pc.PokerTable):
         return 2 * int(posts[-1]["amount"])  # controbuio / over = double the previous
 
     def _betting_specs(self, state: State, seat: int) -> list[dict[str, Any]]:
-        """The betting buttons: the shared ones (``games.poker_common``) and poker's own (P5, P7, P10)."""
+        """The betting buttons as specs (``_buttons``)."""
+        return [pc.spec_of(button) for button in self._buttons(state, seat)]
+
+    def _buttons(self, state: State, seat: int) -> list[pc.Button]:
+        """The betting buttons: the shared ones (``games.poker_common``) and poker's own (P5, P7, P10).
+
+        Buttons, not specs: ``sample_action`` and ``_check`` use them as they are (hot path).
+        """
         phase = state["phase"]
         min_bet = None  # the invito
         if phase == "apertura":
@@ -561,46 +571,44 @@ class Poker5(pc.PokerTable):
             blind = state["blind"]
             if blind is None:
                 if state["opened"] is None:
-                    return self._opening_specs(state, seat, min_bet)
+                    return self._opening_buttons(state, seat, min_bet)
             elif blind["stage"] == "see" and seat == blind["raiser"]:
-                return self._blind_raiser_specs(state, seat)
+                return self._blind_raiser_buttons(state, seat)
         elif self._parol_allowed(state):
-            return pc.betting_specs(state, seat, min_bet, ({"type": "parol", "label": "PAROL"},))
-        return pc.betting_specs(state, seat, min_bet)
+            return pc.betting_buttons(state, seat, min_bet, (_PAROL,))
+        return pc.betting_buttons(state, seat, min_bet)
 
-    def _blind_raiser_specs(self, state: State, seat: int) -> list[dict[str, Any]]:
+    def _blind_raiser_buttons(self, state: State, seat: int) -> list[pc.Button]:
         """P7: the last blind raiser, once someone has seen, raises or says VA BENE."""
         b, cfg = state["b"], state["cfg"]
         opts = betting.options(
             b, seat, limit=cfg["limit"], min_bet=cfg["invito"], increment=cfg["invito"], reopen=True
         )
-        specs: list[dict[str, Any]] = [{"type": "va_bene", "label": "VA BENE"}]
+        buttons = [_VA_BENE]
         if opts["raise"]:
             lo, hi = opts["raise"]
-            specs.append(pc.amount_spec("rilancio", "RILANCIO", lo, hi, b["stack"][str(seat)]))
-        return specs
+            buttons.append(pc.amount_button("rilancio", "RILANCIO", lo, hi, b["stack"][str(seat)]))
+        return buttons
 
-    def _opening_specs(self, state: State, seat: int, min_bet: int | None) -> list[dict[str, Any]]:
+    def _opening_buttons(self, state: State, seat: int, min_bet: int | None) -> list[pc.Button]:
         """P5: PUNTO only with the opening hand (RESTO for 0 all-in on the invito), BUSSO, PASSO."""
+        if not _can_open(tuple(state["hands"][str(seat)]), state["min_pair"], state["low"]):
+            return [pc.BUSSO, pc.PASSO_CONFIRM]
         b, cfg = state["b"], state["cfg"]
         stack = b["stack"][str(seat)]
-        specs: list[dict[str, Any]] = []
-        if _can_open(tuple(state["hands"][str(seat)]), state["min_pair"], state["low"]):
-            if stack == 0:
-                specs.append({"type": "punto", "label": "RESTO", "amount": {"min": 0, "max": 0}})
-            elif (
-                opts := betting.options(
-                    b, seat, limit=cfg["limit"], min_bet=min_bet or cfg["invito"], increment=cfg["invito"]
-                )
-            )["bet"]:
-                lo, hi = opts["bet"]
-                specs.append(pc.amount_spec("punto", "PUNTO", lo, hi, stack))
-            else:
-                # every other seat is all-in: nothing can be bet, but the game may be opened
-                specs.append({"type": "punto", "label": "PUNTO", "amount": {"min": 0, "max": 0}})
-        specs.append({"type": "busso", "label": "BUSSO"})
-        specs.append({"type": "passo", "label": "PASSO", "confirm": pc.CONFIRM_PASSO})
-        return specs
+        if stack == 0:
+            punto: pc.Button = ("punto", "RESTO", 0, 0, None)
+        elif (
+            opts := betting.options(
+                b, seat, limit=cfg["limit"], min_bet=min_bet or cfg["invito"], increment=cfg["invito"]
+            )
+        )["bet"]:
+            lo, hi = opts["bet"]
+            punto = pc.amount_button("punto", "PUNTO", lo, hi, stack)
+        else:
+            # every other seat is all-in: nothing can be bet, but the game may be opened
+            punto = ("punto", "PUNTO", 0, 0, None)
+        return [punto, pc.BUSSO, pc.PASSO_CONFIRM]
 
     def _parol_allowed(self, state: State) -> bool:
         """P10: PAROL is offered with BUSSO while nobody has bet, unless broken or anyone is all-in."""
@@ -613,7 +621,10 @@ class Poker5(pc.PokerTable):
     # ------------------------------------------------------------------ apply
 
     def _check(self, state: State, seat: int, action: Action) -> None:
-        if action["type"] == "cambio" and state["phase"] == "cambio":  # checked here, no spec list
+        phase = state["phase"]
+        if phase == "apertura" or phase == "puntata":  # BETTING_PHASES: checked on the buttons
+            pc.match_button(self._buttons(state, seat), action, Poker5Error)
+        elif action["type"] == "cambio" and phase == "cambio":  # checked here, no spec list
             cards = action.get("cards")
             hand = state["hands"][str(seat)]
             if (
@@ -748,8 +759,19 @@ class Poker5(pc.PokerTable):
             self._finish_cambio(state, events)
 
     def sample_action(self, state: State, seat: int, rng: Rng) -> Action:
-        """``Engine.sample_action`` (same draws, same action) without listing every cambio choice."""
-        if state["phase"] == "cambio" and pc.may_act(state, seat):
+        """``Engine.sample_action`` (same draws, same action) without building the specs.
+
+        A betting round picks among the buttons (one per spec, in order; a betting spec's action
+        is its type and the amount drawn); the cambio among the positions of every choice.
+        """
+        phase = state["phase"]
+        if (phase == "apertura" or phase == "puntata") and pc.may_act(state, seat):
+            buttons = self._buttons(state, seat)
+            typ, _label, lo, hi, _confirm = buttons[rng.randbelow(len(buttons))]
+            if lo is None or hi is None:
+                return {"type": typ}
+            return {"type": typ, "amount": draw_amount(lo, hi, rng)}
+        if phase == "cambio" and pc.may_act(state, seat):
             hand = state["hands"][str(seat)]
             picks = _cambio_picks(len(hand))
             return {"type": "cambio", "cards": [hand[i] for i in picks[rng.randbelow(len(picks))]]}
