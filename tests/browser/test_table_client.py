@@ -640,6 +640,23 @@ def test_meld_layouts_of_the_page_are_the_engines(open_table):
             }
             shown = {json.dumps(c["layout"], sort_keys=True) for c in answer["choices"]}
             assert reachable <= shown, case  # every start the engine tells apart is offered
+    # An ace added to a run from 2 to K: low or high, said as such.
+    run = {
+        "kind": "scala",
+        "suit": "h",
+        "start": 2,
+        "cards": [rank_of_position(q) + "h" for q in range(2, 14)],
+    }
+    labels = t.page.evaluate(
+        """async ([url, run]) => {
+            const m = await import(url);
+            const rules = m.MELD_RULES.burraco;
+            const options = m.extendOptions(run, ["Ah"], rules);
+            return m.layoutChoices(options, rules).map((c) => [c.label, c.fields]);
+        }""",
+        [url, run],
+    )
+    assert labels == [["Asso basso", {"start": 1}], ["Asso alto", {"start": 2}]]
     assert t.errors == []
 
 
