@@ -53,6 +53,7 @@ STAND_UP_RULES: dict[str, tuple[int, int | None]] = {
     "settemezzo": (3, None),
     "mazzetti": (3, None),
 }
+TIMER_SLACK_SECONDS = 2  # a deadline task this late is taken as lost (the beat sweeper's grace)
 CHAT_MAX_LENGTH = 200
 CHAT_MAX_PER_MINUTE = 10
 
@@ -693,14 +694,31 @@ def _after_change(rt: TableRuntime, engine: Engine, *, events: list[dict[str, An
     else:
         rt.deadline = None
         rt.turn_started = None
+    _arm_timer(rt, now)
     _bump(rt, events=events)
     if rt.deadline is not None:
-        table_id, version, eta = rt.pk, rt.version, rt.deadline
-        transaction.on_commit(lambda: _schedule_deadline(table_id, version, eta))
+        table_id, version = rt.pk, rt.version
         if Seat.objects.filter(
             table_id=rt.pk, number__in=engine.to_act(rt.state), user__is_bot=True
         ).exists():
             transaction.on_commit(lambda: _schedule_bot(table_id, version))
+
+
+def _arm_timer(rt: TableRuntime, now: Any) -> None:
+    """Make sure a deadline task fires at or before ``rt.deadline`` (expects the row locked, saves nothing).
+
+    One task per table at a time, not one per action: while the pending one fires no later than the
+    new deadline it stays, and when it fires early (the table moved on) it re-arms itself for the
+    deadline of then (``table_deadline_fired``). A pending task more than ``TIMER_SLACK_SECONDS``
+    late counts as lost: another one is sent (a late one that still fires finds nothing to do).
+    """
+    if rt.deadline is None:
+        return  # a pending task finds no deadline and is not re-armed
+    if rt.timer_at is not None and now - timedelta(seconds=TIMER_SLACK_SECONDS) <= rt.timer_at <= rt.deadline:
+        return
+    rt.timer_at = eta = rt.deadline
+    table_id = rt.pk
+    transaction.on_commit(lambda: _schedule_deadline(table_id, eta))
 
 
 def _bump(rt: TableRuntime, *, events: list[dict[str, Any]] | None = None) -> None:
@@ -722,7 +740,34 @@ def table_timeout(*, table_id: int, version: int) -> int:
     an old version is stale, so a late timeout and a late action can never both apply).
     """
     rt = _lock(table_id)
-    if rt.version != version or rt.deadline is None or rt.deadline > timezone.now() or not _hand_running(rt):
+    if rt.version != version:
+        return 0
+    return _timeout(rt)
+
+
+@transaction.atomic
+def table_deadline_fired(*, table_id: int, eta: Any = None) -> int:
+    """The table's deadline task fired (armed for ``eta``): time out the decision, or re-arm.
+
+    The deadline read under the row lock decides: passed, the timeout applies (a player who acted
+    first moved it on, so a late timeout and a late action never both apply); still ahead, the
+    task is sent again for it. Returns how many automatic actions were applied.
+    """
+    rt = _lock(table_id)
+    if eta is not None and rt.timer_at == eta:
+        rt.timer_at = None  # this was the pending task
+    now = timezone.now()
+    if rt.deadline is not None and rt.deadline > now:
+        _arm_timer(rt, now)
+        rt.save(update_fields=["timer_at"])  # nothing a player sees changed: same version
+        return 0
+    rt.save(update_fields=["timer_at"])
+    return _timeout(rt)
+
+
+def _timeout(rt: TableRuntime) -> int:
+    """Apply the timeout decisions of a locked runtime whose deadline passed (else nothing)."""
+    if rt.deadline is None or rt.deadline > timezone.now() or not _hand_running(rt):
         return 0
     engine = hand_engine(rt)
     assert rt.state is not None
@@ -734,9 +779,8 @@ def table_timeout(*, table_id: int, version: int) -> int:
             now = timezone.now()
             rt.bank_seat, rt.bank_started = seat.number, now
             rt.deadline = now + timedelta(seconds=seat.time_bank)
+            _arm_timer(rt, now)
             _bump(rt)
-            table_id, version, eta = rt.pk, rt.version, rt.deadline
-            transaction.on_commit(lambda: _schedule_deadline(table_id, version, eta))
             return 0
     applied = 0
     for seat_no in list(due):
@@ -760,11 +804,11 @@ def tables_sweep_deadlines(*, now: Any = None, grace_seconds: int = 2) -> int:
     return sum(table_timeout(table_id=t, version=v) for t, v in due)
 
 
-def _schedule_deadline(table_id: int, version: int, eta: Any) -> None:
+def _schedule_deadline(table_id: int, eta: Any) -> None:
     if settings.LOBBY_SCHEDULE_TASKS:
         from lobby.tasks import table_deadline
 
-        table_deadline.apply_async(kwargs={"table_id": table_id, "version": version}, eta=eta)
+        table_deadline.apply_async(kwargs={"table_id": table_id, "eta": eta.isoformat()}, eta=eta)
 
 
 def _schedule_bot(table_id: int, version: int) -> None:

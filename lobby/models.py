@@ -94,6 +94,9 @@ class TableRuntime(models.Model):
     bank_started = models.DateTimeField(null=True, blank=True)
     # Giochi a partite: the "Sono pronto per iniziare" / end-of-match countdown (rules 004, tavoli cash).
     ready_deadline = models.DateTimeField(null=True, blank=True)
+    # When the table's pending deadline task fires (one at a time, at or before ``deadline``; it
+    # re-arms itself when the deadline moved on): None when no task is pending.
+    timer_at = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

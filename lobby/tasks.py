@@ -1,14 +1,22 @@
 """Celery tasks of the live tables: deadlines, the next deal, the beat sweeper."""
 
+from datetime import datetime
+
 from celery import shared_task
 
 from lobby import actions
 
 
 @shared_task(name="lobby.table_deadline", ignore_result=True)
-def table_deadline(*, table_id: int, version: int) -> int:
-    """At a decision's deadline: apply the timeout action unless the table moved on."""
-    return actions.table_timeout(table_id=table_id, version=version)
+def table_deadline(*, table_id: int, eta: str | None = None, version: int | None = None) -> int:
+    """At a table's deadline: apply the timeout action, or re-arm if the deadline moved on.
+
+    ``version``: a task queued before one task per table replaced one per action.
+    """
+    if version is not None:
+        return actions.table_timeout(table_id=table_id, version=version)
+    when = datetime.fromisoformat(eta) if eta else None
+    return actions.table_deadline_fired(table_id=table_id, eta=when)
 
 
 @shared_task(name="lobby.table_start", ignore_result=True)

@@ -1,0 +1,124 @@
+"""One pending deadline task per table (not one per action): it re-arms itself, and still times out."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games import registry
+from lobby import actions, tasks
+from lobby.models import HandStep, Seat, TableRuntime
+from tests.lobby.helpers import concrete, funded_player, poker_table, runtime, seat_players
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def scheduled(monkeypatch):
+    """The deadline tasks sent after commit: (table id, eta)."""
+    sent: list[tuple[int, object]] = []
+    monkeypatch.setattr(actions, "_schedule_deadline", lambda table_id, eta: sent.append((table_id, eta)))
+    return sent
+
+
+def started_table(capture):
+    users = [funded_player() for _ in range(3)]
+    table = poker_table()
+    seat_players(table, users)
+    with capture(execute=True):
+        assert actions.table_start_hand(table_id=table.pk)
+    return table
+
+
+def act_once(table, capture) -> None:
+    rt = runtime(table)
+    engine = registry.get(rt.game)
+    seat_no = engine.to_act(rt.state)[0]
+    user = Seat.objects.get(table=table, number=seat_no).user
+    spec = engine.legal_actions(rt.state, seat_no)[0]
+    with capture(execute=True):
+        actions.table_act(table_id=table.pk, user=user, action=concrete(spec), version=rt.version)
+
+
+def test_the_deal_arms_one_task_for_the_deadline(scheduled, django_capture_on_commit_callbacks):
+    table = started_table(django_capture_on_commit_callbacks)
+    rt = runtime(table)
+    assert rt.deadline is not None and rt.timer_at == rt.deadline
+    assert scheduled == [(table.pk, rt.deadline)]
+
+
+def test_an_action_that_moves_the_deadline_later_sends_no_task(scheduled, django_capture_on_commit_callbacks):
+    table = started_table(django_capture_on_commit_callbacks)
+    armed = runtime(table).timer_at
+    act_once(table, django_capture_on_commit_callbacks)
+    rt = runtime(table)
+    assert rt.deadline is not None and rt.deadline >= armed
+    assert rt.timer_at == armed and len(scheduled) == 1
+
+
+def test_an_earlier_deadline_than_the_pending_task_arms_another(
+    scheduled, django_capture_on_commit_callbacks
+):
+    table = started_table(django_capture_on_commit_callbacks)
+    late = timezone.now() + timedelta(hours=1)
+    TableRuntime.objects.filter(pk=table.pk).update(timer_at=late)
+    act_once(table, django_capture_on_commit_callbacks)
+    rt = runtime(table)
+    assert rt.timer_at == rt.deadline < late
+    assert scheduled[-1] == (table.pk, rt.deadline)
+
+
+def test_a_lost_task_is_replaced_by_the_next_action(scheduled, django_capture_on_commit_callbacks):
+    table = started_table(django_capture_on_commit_callbacks)
+    lost = timezone.now() - timedelta(seconds=actions.TIMER_SLACK_SECONDS + 5)
+    TableRuntime.objects.filter(pk=table.pk).update(timer_at=lost)
+    act_once(table, django_capture_on_commit_callbacks)
+    rt = runtime(table)
+    assert rt.timer_at == rt.deadline and scheduled[-1] == (table.pk, rt.deadline)
+
+
+def test_a_task_that_fires_before_the_deadline_re_arms_for_it(scheduled, django_capture_on_commit_callbacks):
+    table = started_table(django_capture_on_commit_callbacks)
+    armed = runtime(table).timer_at
+    act_once(table, django_capture_on_commit_callbacks)
+    before = runtime(table)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert tasks.table_deadline(table_id=table.pk, eta=armed.isoformat()) == 0
+    rt = runtime(table)
+    assert rt.version == before.version and rt.state == before.state  # nothing a player sees
+    assert rt.timer_at == rt.deadline and scheduled[-1] == (table.pk, rt.deadline)
+    assert HandStep.objects.filter(automatic=True).count() == 0
+
+
+def test_a_task_at_the_deadline_times_the_decision_out_and_re_arms(
+    scheduled, django_capture_on_commit_callbacks
+):
+    table = started_table(django_capture_on_commit_callbacks)
+    past = timezone.now() - timedelta(seconds=1)
+    TableRuntime.objects.filter(pk=table.pk).update(deadline=past, timer_at=past)
+    due = registry.get("poker5").to_act(runtime(table).state)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert tasks.table_deadline(table_id=table.pk, eta=past.isoformat()) == len(due) >= 1
+    assert HandStep.objects.filter(automatic=True).count() == len(due)
+    rt = runtime(table)
+    if rt.deadline is not None:  # the next decision has its own task
+        assert rt.timer_at == rt.deadline > timezone.now() and scheduled[-1] == (table.pk, rt.deadline)
+
+
+def test_a_stale_task_leaves_the_pending_one_alone(scheduled, django_capture_on_commit_callbacks):
+    table = started_table(django_capture_on_commit_callbacks)
+    rt = runtime(table)
+    stale = rt.timer_at - timedelta(seconds=10)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert tasks.table_deadline(table_id=table.pk, eta=stale.isoformat()) == 0
+    assert runtime(table).timer_at == rt.timer_at and len(scheduled) == 1
+
+
+def test_a_task_queued_with_a_version_still_works(django_capture_on_commit_callbacks):
+    """Tasks queued before the upgrade carry the version they were sent for."""
+    table = started_table(django_capture_on_commit_callbacks)
+    past = timezone.now() - timedelta(seconds=1)
+    TableRuntime.objects.filter(pk=table.pk).update(deadline=past)
+    rt = runtime(table)
+    assert tasks.table_deadline(table_id=table.pk, version=rt.version - 1) == 0  # moved on since
+    assert tasks.table_deadline(table_id=table.pk, version=rt.version) >= 1
