@@ -42,7 +42,7 @@ def new_betting(order: list[int], stacks: dict[int, int], dead: int = 0) -> Bett
     keys = [str(s) for s in order]
     return {
         "order": list(order),
-        "stack": {k: int(stacks[int(k)]) for k in keys},
+        "stack": {k: int(stacks[s]) for k, s in zip(keys, order, strict=True)},
         "total": dict.fromkeys(keys, 0),
         "round": dict.fromkeys(keys, 0),
         "dead": dead,

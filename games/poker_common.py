@@ -174,18 +174,27 @@ def table_state(
         dealer = next_after(all_seats, int(carry["dealer"]))
     banks = carry.get("time_bank", {})
     missed = carry.get("missed", {})
-    seat_specs = [(k(s), specs[s]) for s in all_seats]
+    bank = cfg["time_bank"]
+    # one pass over the seats fills the five per-seat books (a new hand's hot path)
+    chips0, seat_prefs, sitout, missed_out, bank_out = {}, {}, {}, {}, {}
+    for s in all_seats:
+        key, spec = k(s), specs[s]
+        chips0[key] = spec["chips"]
+        seat_prefs[key] = prefs(spec.get("prefs"))
+        sitout[key] = bool(spec.get("sitout", False))
+        missed_out[key] = int(missed.get(key, 0))
+        bank_out[key] = int(banks.get(key, bank))
     return {
         "v": 1,
         "cfg": cfg,
         "seats": all_seats,
         "dealer": dealer,
         "order": clockwise(all_seats, dealer),
-        "chips0": {key: spec["chips"] for key, spec in seat_specs},
-        "prefs": {key: prefs(spec.get("prefs")) for key, spec in seat_specs},
-        "sitout": {key: bool(spec.get("sitout", False)) for key, spec in seat_specs},
-        "missed": {key: int(missed.get(key, 0)) for key, _ in seat_specs},
-        "time_bank": {key: int(banks.get(key, cfg["time_bank"])) for key, _ in seat_specs},
+        "chips0": chips0,
+        "prefs": seat_prefs,
+        "sitout": sitout,
+        "missed": missed_out,
+        "time_bank": bank_out,
     }
 
 

@@ -58,10 +58,24 @@ class SeededRng:
             r = bits(k)
         return r
 
+    def shuffle(self, out: list[T]) -> None:
+        """Fisher-Yates in place, as ``shuffled`` does, its draws inlined (a deal's hot loop)."""
+        bits = self._bits
+        for i in range(len(out) - 1, 0, -1):
+            n = i + 1  # the body of randbelow(n), n > 0
+            k = n.bit_length()
+            j = bits(k)
+            while j >= n:
+                j = bits(k)
+            out[i], out[j] = out[j], out[i]
+
 
 def shuffled(items: Sequence[T], rng: Rng) -> list[T]:
     """Return a new list with the items in a uniformly random order (Fisher-Yates)."""
     out = list(items)
+    if type(rng) is SeededRng and _INLINED_DRAWS:
+        rng.shuffle(out)  # the same draws and swaps, without a call per draw
+        return out
     below = rng.randbelow
     for i in range(len(out) - 1, 0, -1):
         j = below(i + 1)

@@ -122,6 +122,17 @@ _CONFIG_ORDER = (
 )
 
 
+def _validate_config(config: dict[str, Any]) -> dict[str, Any]:
+    out = pc.validate_table(config, {"giro_pazzo": False}, bools=("giro_pazzo",))
+    return {key: out[key] for key in _CONFIG_ORDER}
+
+
+@lru_cache(maxsize=64)
+def _validated_config(key: tuple[tuple[str, type, Any], ...]) -> dict[str, Any]:
+    """``_validate_config`` of the options in ``key`` (name, type, value), memoised; callers copy it."""
+    return _validate_config({name: value for name, _type, value in key})
+
+
 class Poker5Error(IllegalAction):
     code = "poker5_illegal"
     default_message = "Giocata non ammessa"
@@ -145,8 +156,13 @@ class Poker5(pc.PokerTable):
 
     def validate_config(self, config: dict[str, Any]) -> dict[str, Any]:
         """Return the table configuration with defaults filled in; raise ConfigError if invalid."""
-        out = pc.validate_table(config, {"giro_pazzo": False}, bools=("giro_pazzo",))
-        return {key: out[key] for key in _CONFIG_ORDER}
+        try:
+            # every hand of a table validates the same options: remembered by name, type and value
+            # (the type too, as True == 1 and 20 == 20.0 must still be told apart)
+            key = tuple((name, type(value), value) for name, value in config.items())
+            return dict(_validated_config(key))
+        except (AttributeError, TypeError):  # not a dict, or an unhashable value
+            return _validate_config(config)
 
     # ------------------------------------------------------------------ new hand
 

@@ -30,3 +30,17 @@ def test_shuffled_is_fisher_yates_on_randrange():
         j = plain.randrange(i + 1)
         expected[i], expected[j] = expected[j], expected[i]
     assert shuffled(deck, SeededRng(5)) == expected
+
+
+def test_shuffled_with_a_seeded_rng_draws_as_with_any_other_rng():
+    class Plain:  # any Rng: shuffled's generic loop
+        def __init__(self) -> None:
+            self.inner = SeededRng(11)
+
+        def randbelow(self, n: int) -> int:
+            return self.inner.randbelow(n)
+
+    deck = [f"{r}{s}" for s in "hdcs" for r in "789TJQKA"]
+    seeded, plain = SeededRng(11), Plain()
+    assert shuffled(deck, seeded) == shuffled(deck, plain)
+    assert seeded.randbelow(10**9) == plain.inner.randbelow(10**9)  # as many draws used
