@@ -110,10 +110,15 @@ def options(
     stack = stacks[k]
     current = b["current"]
     owed = current - b["round"][k]
-    out: dict[str, Any] = {"check": owed <= 0, "call": None, "bet": None, "raise": None}
-    if owed > 0:
-        out["call"] = min(owed, stack)
-    if stack <= max(owed, 0):
+    # conditional expressions rather than min()/max() calls and no helper calls: options() is
+    # asked twice per betting action (listing and checking), the engines' hottest function
+    out: dict[str, Any] = {
+        "check": owed <= 0,
+        "call": (owed if owed < stack else stack) if owed > 0 else None,
+        "bet": None,
+        "raise": None,
+    }
+    if stack <= (owed if owed > 0 else 0):
         return out
     folded = b["folded"]
     for s in b["order"]:
@@ -132,7 +137,7 @@ def options(
             if limit == FL
             else _bad_limit(limit)
         )
-        out["bet"] = _clamp(lo, max(hi, lo), stack)
+        key = "bet"
     elif reopen or not b["closed"]:
         lo = owed + increment
         hi = (
@@ -144,18 +149,19 @@ def options(
             if limit == FL
             else _bad_limit(limit)
         )
-        out["raise"] = _clamp(lo, max(hi, lo), stack)
+        key = "raise"
+    else:
+        return out
+    # the range [lo, max(hi, lo)] within the stack; all-in for less (RESTO) below the minimum
+    if stack < lo:
+        out[key] = [stack, stack]
+    else:
+        out[key] = [lo, hi if hi < stack else stack] if hi > lo else [lo, lo]
     return out
 
 
 def _bad_limit(limit: str) -> int:
     raise KeyError(limit)  # what the former {NL: ..., PL: ..., FL: ...}[limit] raised
-
-
-def _clamp(lo: int, hi: int, stack: int) -> list[int]:
-    if stack < lo:
-        return [stack, stack]  # all-in for less (RESTO)
-    return [lo, min(hi, stack)]
 
 
 def act(b: Betting, seat: int, kind: str, amount: int = 0) -> None:

@@ -139,8 +139,7 @@ def clockwise(seats: list[int], dealer: int) -> list[int]:
 def ring(order: list[int], start: int, inclusive: bool) -> list[int]:
     """The seats of ``order`` (a clockwise list) going round from ``start``."""
     i = order.index(start)
-    out = order[i:] + order[:i]
-    return out if inclusive else out[1:]
+    return order[i:] + order[:i] if inclusive else order[i + 1 :] + order[:i]
 
 
 def use_time_bank(state: State, seat: int, seconds: int) -> int:
@@ -305,7 +304,15 @@ class PokerTable(Engine):
 
     def apply(self, state: State, seat: int, action: Action, rng: Rng) -> list[Event]:
         """Apply one seat's action; raise IllegalAction and change nothing if it is refused."""
-        action, timeout = check_turn(state, seat, action, self._may_act)
+        if isinstance(action, dict) and "timeout" not in action and state["phase"] != "fine":
+            # the common case of check_turn (no timeout marker), without its call (hot path)
+            if type(seat) is not int or not self._may_act(state, seat):
+                raise NotYourTurn()
+            if not isinstance(action.get("type"), str):
+                raise UnknownAction()
+            timeout = False
+        else:
+            action, timeout = check_turn(state, seat, action, self._may_act)
         self._check(state, seat, action)
         events: list[Event] = []
         state["_rng"] = rng

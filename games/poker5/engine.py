@@ -658,14 +658,14 @@ class Poker5(pc.PokerTable):
         self, state: State, seat: int, action: Action, events: list[Event], *, timeout: bool = False
     ) -> None:
         phase = state["phase"]
-        typ = action["type"]
-        b = state["b"]
-        k = str(seat)
         if timeout:
             pc.timed_out(state, seat, events, phase in BETTING_PHASES)
         if phase == "apertura" or phase == "puntata":  # BETTING_PHASES, the common case first
             self._do_bet(state, seat, action, events)
             return
+        typ = action["type"]
+        b = state["b"]
+        k = str(seat)
         if phase == "variante":
             state["variant"] = action["variant"]
             events.append({**action, "seat": seat})

@@ -74,3 +74,53 @@ def test_pots_agree_with_the_reference(totals, allin, folded, dead):
         if folded[i]:
             b["folded"].append(s)
     assert bt.pots(b) == _pots_reference(b)
+
+
+def _options_as_defined(b, seat, *, limit, min_bet, increment, reopen=False):
+    """``options`` as first written (min/max and a clamp helper): the fast one must agree."""
+    k = str(seat)
+    stack = b["stack"][k]
+    owed = b["current"] - b["round"][k]
+    out = {"check": owed <= 0, "call": min(owed, stack) if owed > 0 else None, "bet": None, "raise": None}
+    others = [s for s in bt.in_hand(b) if s != seat and b["stack"][str(s)] > 0]
+    if stack <= max(owed, 0) or not others:
+        return out
+
+    def clamp(lo, hi):
+        return [stack, stack] if stack < lo else [lo, min(max(hi, lo), stack)]
+
+    pot = bt.pot_total(b)
+    if b["current"] == 0:
+        hi = {bt.NL: stack, bt.PL: pot, bt.FL: min_bet}[limit]
+        out["bet"] = clamp(min_bet, hi)
+    elif reopen or not b["closed"]:
+        lo = owed + increment
+        out["raise"] = clamp(lo, {bt.NL: stack, bt.PL: pot + owed, bt.FL: lo}[limit])
+    return out
+
+
+@given(
+    stacks=st.lists(st.integers(0, 60), min_size=2, max_size=6),
+    rounds=st.lists(st.integers(0, 40), min_size=6, max_size=6),
+    folded=st.lists(st.booleans(), min_size=6, max_size=6),
+    current=st.integers(0, 45),
+    closed=st.booleans(),
+    reopen=st.booleans(),
+    limit=st.sampled_from(bt.LIMITS),
+    min_bet=st.integers(1, 30),
+    increment=st.integers(1, 30),
+    dead=st.integers(0, 50),
+)
+def test_options_agree_with_their_definition(
+    stacks, rounds, folded, current, closed, reopen, limit, min_bet, increment, dead
+):
+    order = list(range(1, len(stacks) + 1))
+    b = bt.new_betting(order, dict(zip(order, stacks, strict=True)), dead)
+    for i, s in enumerate(order):
+        b["round"][str(s)] = b["total"][str(s)] = min(rounds[i], current)
+        if folded[i]:
+            b["folded"].append(s)
+    b["current"], b["closed"] = current, closed
+    for seat in order:
+        kw = {"limit": limit, "min_bet": min_bet, "increment": increment, "reopen": reopen}
+        assert bt.options(b, seat, **kw) == _options_as_defined(b, seat, **kw)
