@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from django.db import connections
 
@@ -67,6 +68,20 @@ class TableConsumer(AuthenticatedJsonConsumer):
             await self.channel_layer.group_add(group, self.channel_name)
         await db(actions.seat_connected)(table_id=self.table_id, user=self.user)
         await self.send_snapshot()
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Call the message's handler, without Channels' hop to close old connections first.
+
+        ``AsyncConsumer.dispatch`` awaits ``aclose_old_connections()`` before every message: a hop
+        to the one thread-sensitive sync thread per frame received and per group message (each
+        table action reaches every connection at the table twice: its own view and the public
+        one). This consumer never touches the database outside ``db()``, whose calls close the
+        old connections of their own thread before and after (``DatabaseSyncToAsync``).
+        """
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def disconnect(self, code: int) -> None:
         for group in getattr(self, "groups_joined", []):
