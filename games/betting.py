@@ -304,7 +304,8 @@ def pots(b: Betting) -> list[Pot]:
 
 def split(amount: int, winners: Iterable[int], order: list[int]) -> dict[str, int]:
     """Share a pot: floor share each, the odd chips one at a time from the dealer's left (RULINGS G1)."""
-    ws = [s for s in order if s in set(winners)]
+    winning = set(winners)
+    ws = [s for s in order if s in winning]
     if not ws:
         raise BettingError("a pot needs at least one winner")
     share, rest = divmod(amount, len(ws))

@@ -466,8 +466,8 @@ def seats_view(state: State, hands: dict[str, Any]) -> dict[str, Any]:
 
 
 def show_specs() -> list[dict[str, Any]]:
-    """The MOSTRO / NASCONDO buttons of the showdown (a timeout hides)."""
-    return [{"type": "mostro", "label": "MOSTRO"}, {"type": "nascondo", "label": "NASCONDO"}]
+    """The MOSTRO / NASCONDO specs of the showdown (a timeout hides)."""
+    return [spec_of(button) for button in SHOW_BUTTONS]
 
 
 # ---------------------------------------------------------------------- invito (P14, P15)
@@ -526,13 +526,15 @@ def answer_invito(state: State, seat: int, typ: str, events: list[Event]) -> Non
     events.append({"type": "sitout", "seat": seat, "reason": "invito"})
 
 
-def invito_specs(state: State, seat: int) -> list[dict[str, Any]]:
+def invito_buttons(state: State, seat: int) -> list[Button]:
     """The INVITO / SITOUT buttons of a cash table."""
     amt = min(state["cfg"]["invito"], state["b"]["stack"][k(seat)])
-    return [
-        {"type": "invito", "label": "INVITO", "amount": {"min": amt, "max": amt}},
-        {"type": "sitout", "label": "SITOUT"},
-    ]
+    return [("invito", "INVITO", amt, amt, None), ("sitout", "SITOUT", None, None, None)]
+
+
+def invito_specs(state: State, seat: int) -> list[dict[str, Any]]:
+    """The INVITO / SITOUT specs of a cash table."""
+    return [spec_of(button) for button in invito_buttons(state, seat)]
 
 
 def refund_inviti(b: betting.Betting) -> None:
@@ -555,6 +557,10 @@ Button = tuple[str, str, int | None, int | None, str | None]
 BUSSO: Button = ("busso", "BUSSO", None, None, None)
 PASSO: Button = ("passo", "PASSO", None, None, None)
 PASSO_CONFIRM: Button = ("passo", "PASSO", None, None, CONFIRM_PASSO)
+SHOW_BUTTONS: tuple[Button, ...] = (
+    ("mostro", "MOSTRO", None, None, None),
+    ("nascondo", "NASCONDO", None, None, None),
+)
 
 
 def spec_of(button: Button) -> dict[str, Any]:

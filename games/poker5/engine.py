@@ -73,6 +73,7 @@ from games.engine import (
     Event,
     IllegalAction,
     InvalidCards,
+    NotYourTurn,
     SeatSpec,
     State,
     draw_amount,
@@ -84,6 +85,7 @@ from games.rng import Rng, shuffled
 MIN_PAIRS = ("J", "Q", "K")
 _PAROL: pc.Button = ("parol", "PAROL", None, None, None)
 _VA_BENE: pc.Button = ("va_bene", "VA BENE", None, None, None)
+_DAI_CARTE: pc.Button = ("dai_carte", "DAI CARTE", None, None, None)
 BETTING_PHASES = ("apertura", "puntata")
 
 # Giro pazzo variants the dealer may choose (P13): name -> function(config, dealer's prefs) giving
@@ -528,37 +530,42 @@ class Poker5(pc.PokerTable):
 
     def _legal(self, state: State, seat: int) -> list[dict[str, Any]]:
         """``legal_actions`` for a seat known to be among ``to_act`` (``apply`` checked it)."""
+        buttons = self._buttons(state, seat)
+        if buttons is not None:
+            return [pc.spec_of(button) for button in buttons]
+        if state["phase"] == "variante":
+            return self._variant_specs(state, seat)
+        hand = state["hands"][str(seat)]  # the cambio: every choice of 0 to 4 of the cards,
+        # by size, in combinations() order
+        return [
+            {"type": "cambio", "cards": [hand[i] for i in pick], "label": "CONFERMA"}
+            for pick in _cambio_picks(len(hand))
+        ]
+
+    def _buttons(self, state: State, seat: int) -> list[pc.Button] | None:
+        """What a seat among ``to_act`` may do, as buttons (``games.poker_common.Button``).
+
+        None in the two phases whose specs name more than a type (``variante``: the variant and
+        its parameters; ``cambio``: the cards). ``sample_action`` and ``_check`` use the buttons as
+        they are, ``_legal`` turns them into specs.
+        """
         phase = state["phase"]
         if phase == "apertura" or phase == "puntata":  # BETTING_PHASES, the common case first
-            return self._betting_specs(state, seat)
-        k = str(seat)
-        if phase == "variante":
-            return self._variant_specs(state, seat)
+            return self._bet_buttons(state, seat)
+        if phase == "variante" or phase == "cambio":
+            return None
         if phase == "invito":
-            return pc.invito_specs(state, seat)
+            return pc.invito_buttons(state, seat)
         if phase == "parol":
-            due = state["parol_due"][k]
-            return [
-                {"type": "partecipo", "label": "PARTECIPO", "amount": {"min": due, "max": due}},
-                {"type": "passo", "label": "PASSO"},
-            ]
+            due = state["parol_due"][str(seat)]
+            return [("partecipo", "PARTECIPO", due, due, None), pc.PASSO]
         if phase == "buio":
             amt = self._blind_amount(state)
             label = ("BUIO", "CONTROBUIO", "OVER")[len(state["blind"]["posts"])]
-            return [
-                {"type": "buio", "label": label, "amount": {"min": amt, "max": amt}},
-                {"type": "dai_carte", "label": "DAI CARTE"},
-            ]
-        if phase == "cambio":
-            hand = state["hands"][k]
-            # every choice of 0 to 4 of the cards, by size, in combinations() order
-            return [
-                {"type": "cambio", "cards": [hand[i] for i in pick], "label": "CONFERMA"}
-                for pick in _cambio_picks(len(hand))
-            ]
+            return [("buio", label, amt, amt, None), _DAI_CARTE]
         if phase == "mostra":
-            return pc.show_specs()
-        return self._betting_specs(state, seat)
+            return list(pc.SHOW_BUTTONS)
+        return self._bet_buttons(state, seat)
 
     def _variant_specs(self, state: State, dealer: int) -> list[dict[str, Any]]:
         prefs = state["prefs"][str(dealer)]
@@ -571,14 +578,11 @@ class Poker5(pc.PokerTable):
         return 2 * int(posts[-1]["amount"])  # controbuio / over = double the previous
 
     def _betting_specs(self, state: State, seat: int) -> list[dict[str, Any]]:
-        """The betting buttons as specs (``_buttons``)."""
-        return [pc.spec_of(button) for button in self._buttons(state, seat)]
+        """The betting buttons as specs (``_bet_buttons``)."""
+        return [pc.spec_of(button) for button in self._bet_buttons(state, seat)]
 
-    def _buttons(self, state: State, seat: int) -> list[pc.Button]:
-        """The betting buttons: the shared ones (``games.poker_common``) and poker's own (P5, P7, P10).
-
-        Buttons, not specs: ``sample_action`` and ``_check`` use them as they are (hot path).
-        """
+    def _bet_buttons(self, state: State, seat: int) -> list[pc.Button]:
+        """The betting buttons: the shared ones (``games.poker_common``) and poker's own (P5, P7, P10)."""
         phase = state["phase"]
         min_bet = None  # the invito
         if phase == "apertura":
@@ -637,10 +641,7 @@ class Poker5(pc.PokerTable):
     # ------------------------------------------------------------------ apply
 
     def _check(self, state: State, seat: int, action: Action) -> None:
-        phase = state["phase"]
-        if phase == "apertura" or phase == "puntata":  # BETTING_PHASES: checked on the buttons
-            pc.match_button(self._buttons(state, seat), action, Poker5Error)
-        elif action["type"] == "cambio" and phase == "cambio":  # checked here, no spec list
+        if action["type"] == "cambio" and state["phase"] == "cambio":  # checked here, no spec list
             cards = action.get("cards")
             hand = state["hands"][str(seat)]
             if (
@@ -651,6 +652,8 @@ class Poker5(pc.PokerTable):
                 or len(set(cards)) != len(cards)
             ):
                 raise InvalidCards()
+        elif (buttons := self._buttons(state, seat)) is not None:
+            pc.match_button(buttons, action, Poker5Error)  # no specs built (hot path)
         else:
             pc.match_spec(self._legal(state, seat), action, Poker5Error, card_keys=())
 
@@ -777,17 +780,18 @@ class Poker5(pc.PokerTable):
     def sample_action(self, state: State, seat: int, rng: Rng) -> Action:
         """``Engine.sample_action`` (same draws, same action) without building the specs.
 
-        A betting round picks among the buttons (one per spec, in order; a betting spec's action
-        is its type and the amount drawn); the cambio among the positions of every choice.
+        It picks among the buttons (one per spec, in order; such a spec's action is its type and
+        the amount drawn), in the cambio among the positions of every choice.
         """
-        phase = state["phase"]
-        if (phase == "apertura" or phase == "puntata") and pc.may_act(state, seat):
-            buttons = self._buttons(state, seat)
+        if not pc.may_act(state, seat):
+            raise NotYourTurn()  # what Engine.sample_action raises for a seat with no action
+        buttons = self._buttons(state, seat)
+        if buttons is not None:
             typ, _label, lo, hi, _confirm = buttons[rng.randbelow(len(buttons))]
             if lo is None or hi is None:
                 return {"type": typ}
             return {"type": typ, "amount": draw_amount(lo, hi, rng)}
-        if phase == "cambio" and pc.may_act(state, seat):
+        if state["phase"] == "cambio":
             hand = state["hands"][str(seat)]
             picks = _cambio_picks(len(hand))
             return {"type": "cambio", "cards": [hand[i] for i in picks[rng.randbelow(len(picks))]]}
