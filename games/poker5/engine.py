@@ -551,7 +551,21 @@ class Poker5(pc.PokerTable):
         """
         phase = state["phase"]
         if phase == "apertura" or phase == "puntata":  # BETTING_PHASES, the common case first
-            return self._bet_buttons(state, seat)
+            # the betting buttons: the shared ones (``games.poker_common``) and poker's own (P5,
+            # P7, P10)
+            min_bet = None  # the invito
+            if phase == "apertura":
+                if state["parol_hand"]:
+                    min_bet = max(betting.pot_total(state["b"]), 1)  # P10: minimum opening bet = the pot
+                blind = state["blind"]
+                if blind is None:
+                    if state["opened"] is None:
+                        return self._opening_buttons(state, seat, min_bet)
+                elif blind["stage"] == "see" and seat == blind["raiser"]:
+                    return self._blind_raiser_buttons(state, seat)
+            elif self._parol_allowed(state):
+                return pc.betting_buttons(state, seat, min_bet, (_PAROL,))
+            return pc.betting_buttons(state, seat, min_bet)
         if phase == "variante" or phase == "cambio":
             return None
         if phase == "invito":
@@ -565,7 +579,7 @@ class Poker5(pc.PokerTable):
             return [("buio", label, amt, amt, None), _DAI_CARTE]
         if phase == "mostra":
             return list(pc.SHOW_BUTTONS)
-        return self._bet_buttons(state, seat)
+        return pc.betting_buttons(state, seat)  # phase fine: asked by timeout_action only
 
     def _variant_specs(self, state: State, dealer: int) -> list[dict[str, Any]]:
         prefs = state["prefs"][str(dealer)]
@@ -578,25 +592,8 @@ class Poker5(pc.PokerTable):
         return 2 * int(posts[-1]["amount"])  # controbuio / over = double the previous
 
     def _betting_specs(self, state: State, seat: int) -> list[dict[str, Any]]:
-        """The betting buttons as specs (``_bet_buttons``)."""
-        return [pc.spec_of(button) for button in self._bet_buttons(state, seat)]
-
-    def _bet_buttons(self, state: State, seat: int) -> list[pc.Button]:
-        """The betting buttons: the shared ones (``games.poker_common``) and poker's own (P5, P7, P10)."""
-        phase = state["phase"]
-        min_bet = None  # the invito
-        if phase == "apertura":
-            if state["parol_hand"]:
-                min_bet = max(betting.pot_total(state["b"]), 1)  # P10: minimum opening bet = the pot
-            blind = state["blind"]
-            if blind is None:
-                if state["opened"] is None:
-                    return self._opening_buttons(state, seat, min_bet)
-            elif blind["stage"] == "see" and seat == blind["raiser"]:
-                return self._blind_raiser_buttons(state, seat)
-        elif self._parol_allowed(state):
-            return pc.betting_buttons(state, seat, min_bet, (_PAROL,))
-        return pc.betting_buttons(state, seat, min_bet)
+        """The betting buttons as specs (``_buttons`` in a betting phase)."""
+        return [pc.spec_of(button) for button in self._buttons(state, seat) or ()]
 
     def _blind_raiser_buttons(self, state: State, seat: int) -> list[pc.Button]:
         """P7: the last blind raiser, once someone has seen, raises or says VA BENE."""
@@ -760,7 +757,12 @@ class Poker5(pc.PokerTable):
         events.append({"type": "cambio", "seat": seat, "count": len(cards)})
         events.append({"type": "scarto", "seat": seat, "cards": list(cards), "to": [seat]})
         now = min(len(cards), 3)
-        new = [self._draw(state, events) for _ in range(now)]
+        stock = state["stock"]
+        if len(stock) >= now:  # the same cards as ``now`` draws, taken at once (hot path)
+            new = stock[:now]
+            del stock[:now]
+        else:
+            new = [self._draw(state, events) for _ in range(now)]
         hand.extend(new)
         if new:
             events.append({"type": "carte_cambio", "seat": seat, "cards": new, "to": [seat]})
