@@ -26,13 +26,31 @@ comparing their ranks from the highest down. The trailing "suits of the remainin
 first" fields are RULINGS P2's last tie-break; "highest first" is read as "by rank, and within one
 rank the higher suit first", which makes the order total.
 
-Speed: per deck, the values of every 5-card hand (an ``array`` of 32-bit ints) and two small index
-tables are built once, lazily, on first use (``build_all`` builds them eagerly); a lookup is a dict
-lookup per card, four ORs and three array reads, no sort (see ``_build``). All five decks take
-about 13.5 MB of arrays (values: 1,377,160 hands × 4 bytes; index tables: about 8 MB, most for the
-40 cards); ``python -m games.bench evaluator`` prints the RSS they add. For many hands of one deck,
-``evaluator_for(low)`` skips the per-call table lookup; ``deck_tables(low)`` gives hot loops the
-tables themselves.
+Speed: per deck, the values of every 5-card hand (an ``array`` of 32-bit ints) and two index tables
+are built once, lazily, on first use (``build_all`` builds them eagerly); a lookup is a dict lookup
+per card and four ORs (for codes: one ``sum``), then three array reads: no sort, and no
+``bit_count`` either, since the index tables carry the five-cards check (``_CHECK``, see
+``_build``). All five decks take about 16 MB of arrays (values: 1,377,160 hands × 4 bytes; index
+tables: about 10.7 MB of 32-bit ints, 8 MB of them for the 40 cards); ``python -m games.bench
+evaluator`` prints the RSS they add (+18.1 MB measured, target < 20). For many hands of one deck,
+``evaluator_for(low)`` / ``evaluator_for_codes(low)`` skip the per-call table lookup;
+``deck_tables(low)`` gives hot loops the tables themselves.
+
+Measured with that bench (random hands of the 40-card deck against treys ``Evaluator.evaluate``,
+on a shared 2-core VM at load average 5–6, so the figures move by ±10 % from run to run; the
+mean of 4 interleaved runs, before → after the check moved into the tables): ``evaluate_codes``
+1.16× → 1.27×, ``evaluator_for_codes`` 1.31× → 1.35×, ``evaluate`` 0.83× → 0.85×,
+``evaluator_for`` 0.99× → 1.01×; in the runs alone, ``evaluator_for_codes`` 1.30–1.72×. Issue 4's
+2× is not reached, and this layout cannot reach it: the same code on 64 hands over and over (its
+tables in the CPU caches, the bench's diagnostic line) runs at only 1.8–2.2×, against 4–5× for the
+call, ``sum`` and sign check alone (the floor line). Of the time above that floor, 55–90 % is the
+bytecode of the reads (two shifts, a mask, an add and three array reads, each making a new
+``int``) and the rest cache misses (a random read of the 2.6 MB of values per hand, plus the index
+tables), more of them the higher the load. Tried and dropped: the tables in huge pages
+(``madvise``: no gain on this VM), ``memoryview`` reads (as fast as ``array``), lists (no new
+``int`` per read, but 8 bytes an entry, over the memory budget, and a cache miss on each ``int``
+object), three smaller index tables (slower: more reads and shifts than the misses they save),
+``%`` for ``&`` (no measurable gain).
 
 Card codes: inside the engines a card is also an ``int``, ``card_code(card)`` = ``1 << (4 × rank +
 suit)`` (rank 0..12 for 2..A, suit 3..0 for ♥ ♦ ♣ ♠), the same in every deck; a hand is the sum
@@ -209,13 +227,14 @@ class DeckTables(NamedTuple):
     """One deck's lookup tables (see ``_build``), for hot loops that OR the cards' bits themselves.
 
     The value of five distinct cards with bit mask ``m`` (the OR of their ``bit``) is
-    ``values[high[m >> split] + low[m & low_mask]]``.
+    ``values[high[m >> split] + low[m & low_mask]]``. For any other mask below ``1 << len(cards)``
+    (fewer or more than five bits) that index is out of range, so the read raises IndexError.
     """
 
     bit: dict[str, int]  # card → 1 << its index in the deck
     values: array[int]  # value of every 5-card hand, at A[high bits] + B[low bits]
-    high: array[int]  # A: base of the block of the hands with these high cards
-    low: array[int]  # B: colex rank of these low cards among the sets of their size
+    high: array[int]  # A: base of the block of the hands with these high cards (+ a check term)
+    low: array[int]  # B: colex rank of these low cards among the sets of their size (+ a check term)
     split: int  # the number of low cards (bits)
     low_mask: int
     cards: tuple[str, ...]
@@ -226,9 +245,18 @@ _TABLES: dict[str, DeckTables] = {}
 # bytecode, unpacking a NamedTuple is not (about 15 % of a lookup).
 _Lookup = tuple[dict[str, int], "array[int]", "array[int]", "array[int]", int, int]
 _LOOKUP: dict[str, _Lookup] = {}
-# For the code API: the same tables and the shift from card codes to the deck's bits.
+# For the code API: the same tables, the shift from card codes to the deck's bits (``base``), the
+# shift from card codes to the high table's index (``base + split``) and the low mask.
 _CodeLookup = tuple["array[int]", "array[int]", "array[int]", int, int, int]
 _CODE_LOOKUP: dict[str, _CodeLookup] = {}
+
+# The five-cards check carried by the index tables (see ``_build``): a set of k ≤ 5 high cards
+# holds ``(k - 5) * _CHECK`` and a set of k low cards ``k * _CHECK``, so the two cancel exactly
+# when there are five cards in all; otherwise the index is off by a multiple of _CHECK, which is
+# more than twice the largest index, so out of range either way. A set of more than five cards
+# holds _NO_HAND, out of range whatever it is added to. Both fit the tables' 32-bit ints.
+_CHECK = 1 << 21
+_NO_HAND = 1 << 30
 
 
 def _build(low: str) -> DeckTables:
@@ -240,6 +268,10 @@ def _build(low: str) -> DeckTables:
     low cards among the sets of that size. So the index of a hand is ``A[mask >> split] +
     B[mask & low_mask]``: no sort, only ORs of the cards' bits and two reads, and the tables are
     small (A and B have 2**20 entries for the 40-card deck).
+
+    The tables also check that the mask has five bits (``_CHECK``): A holds ``(h - 5) * _CHECK``
+    more and B ``l * _CHECK`` more for a set of l low cards, which cancel only when h + l = 5; any
+    other mask gets an index out of range (IndexError), so a lookup needs no ``bit_count``.
     """
     low_r = _low_index(low)
     # Card i of the deck: rank low_r + i // 4, suit strength i % 4 ("scdh"[i % 4]), so a higher
@@ -251,20 +283,22 @@ def _build(low: str) -> DeckTables:
     split = n // 2
     bit = {card: 1 << i for i, card in enumerate(deck)}
     low_sets: list[list[tuple[int, ...]]] = []
-    low_table = array("H", bytes(2 << split))
+    low_table = array("i", [_NO_HAND]) * (1 << split)
     for k in range(6):
         sets = sorted(combinations(range(split), k), key=lambda c: sum(1 << i for i in c))
         # Sorting sets of one size by their bit masks is their colex order.
         for position, cards in enumerate(sets):
-            low_table[sum(1 << i for i in cards)] = position
+            low_table[sum(1 << i for i in cards)] = position + k * _CHECK
         low_sets.append(sets)
-    high_table = array("I", bytes(4 << (n - split)))
+    high_table = array("i", [_NO_HAND]) * (1 << (n - split))
     values = array("I", bytes(4 * comb(n, 5)))
+    # See _CHECK: a wrong count of cards must land out of range (below -len(values) or above).
+    assert 2 * len(values) + max(len(sets) for sets in low_sets) < _CHECK
     position = 0
     recipes: dict[tuple[int, ...], _Recipe] = {}
     for h in range(6):
         for high_cards in combinations(range(split, n), h):
-            high_table[sum(1 << (i - split) for i in high_cards)] = position
+            high_table[sum(1 << (i - split) for i in high_cards)] = position + (h - 5) * _CHECK
             for low_cards in low_sets[5 - h]:
                 a, b, c, d, e = low_cards + high_cards  # ascending
                 rs = (ranks[e], ranks[d], ranks[c], ranks[b], ranks[a])
@@ -289,7 +323,7 @@ def _build(low: str) -> DeckTables:
         cards=deck,
     )
     _LOOKUP[low] = (bit, values, high_table, low_table, split, (1 << split) - 1)
-    _CODE_LOOKUP[low] = (values, high_table, low_table, split, (1 << split) - 1, 4 * low_r)
+    _CODE_LOOKUP[low] = (values, high_table, low_table, 4 * low_r, 4 * low_r + split, (1 << split) - 1)
     _TABLES[low] = table
     return table
 
@@ -328,11 +362,9 @@ def evaluate(cards: Sequence[str], low: str) -> int:
     try:
         c0, c1, c2, c3, c4 = cards
         m = bit[c0] | bit[c1] | bit[c2] | bit[c3] | bit[c4]
-    except (KeyError, ValueError, TypeError):
+        return values[high[m >> split] + low_t[m & low_mask]]  # IndexError unless 5 cards (_CHECK)
+    except (KeyError, ValueError, TypeError, IndexError):
         raise _bad_hand(cards, low) from None
-    if m.bit_count() != 5:
-        raise _bad_hand(cards, low)
-    return values[high[m >> split] + low_t[m & low_mask]]
 
 
 def evaluator_for(low: str) -> Callable[[Sequence[str]], int]:
@@ -344,11 +376,9 @@ def evaluator_for(low: str) -> Callable[[Sequence[str]], int]:
         try:
             c0, c1, c2, c3, c4 = cards
             m = bit[c0] | bit[c1] | bit[c2] | bit[c3] | bit[c4]
-        except (KeyError, ValueError, TypeError):
+            return values[high[m >> split] + low_t[m & low_mask]]  # IndexError unless 5 cards
+        except (KeyError, ValueError, TypeError, IndexError):
             raise _bad_hand(cards, low) from None
-        if m.bit_count() != 5:
-            raise _bad_hand(cards, low)
-        return values[high[m >> split] + low_t[m & low_mask]]
 
     return evaluate_in_deck
 
@@ -385,18 +415,19 @@ def _bad_codes(codes: object, low: str) -> CardError:
 def evaluate_codes(codes: Sequence[int], low: str) -> int:
     """Return the value of five cards given by their codes (``card_code``); the same as ``evaluate``.
 
-    The sum of five codes has five bits above the deck's lowest card only when they are five
+    The sum of five codes has five bits from the deck's lowest card up only when they are five
     distinct cards of the deck (a repeated code carries into fewer bits), so that is the check
-    (with the sum positive: a negative int is no code).
+    (with the sum positive: a negative int is no code). The tables make it (``_CHECK``): the sum's
+    bits below the deck are dropped and any count but five gives an index out of range.
     """
     try:
-        values, high, low_t, split, low_mask, base = _CODE_LOOKUP[low]
+        values, high, low_t, base, top, low_mask = _CODE_LOOKUP[low]
     except KeyError:
-        values, high, low_t, split, low_mask, base = _code_lookup(low)
+        values, high, low_t, base, top, low_mask = _code_lookup(low)
     try:
-        m = sum(codes) >> base
-        if m.bit_count() == 5 and m > 0:
-            return values[high[m >> split] + low_t[m & low_mask]]
+        s = sum(codes)
+        if s > 0:
+            return values[high[s >> top] + low_t[s >> base & low_mask]]
     except (TypeError, IndexError):
         pass
     raise _bad_codes(codes, low)
@@ -404,14 +435,14 @@ def evaluate_codes(codes: Sequence[int], low: str) -> int:
 
 def evaluator_for_codes(low: str) -> Callable[[Sequence[int]], int]:
     """Return ``evaluate_codes`` bound to one deck: the fastest way to value many hands of codes."""
-    values, high, low_t, split, low_mask, base = _code_lookup(low)
+    values, high, low_t, base, top, low_mask = _code_lookup(low)
 
     def evaluate_codes_in_deck(codes: Sequence[int]) -> int:
         """Return the value of five cards of the deck given by their codes."""
         try:
-            m = sum(codes) >> base
-            if m.bit_count() == 5 and m > 0:
-                return values[high[m >> split] + low_t[m & low_mask]]
+            s = sum(codes)
+            if s > 0:
+                return values[high[s >> top] + low_t[s >> base & low_mask]]
         except (TypeError, IndexError):
             pass
         raise _bad_codes(codes, low)
@@ -507,7 +538,8 @@ def best_hand(cards: Sequence[str], low: str) -> tuple[int, list[str]]:
 
 def best_hand_codes(codes: Sequence[int], low: str) -> tuple[int, int]:
     """``best_hand`` on card codes: return the value and the sum of the codes of the best five."""
-    values, high, low_t, split, low_mask, base = _code_lookup(low)
+    values, high, low_t, base, top, low_mask = _code_lookup(low)
+    split = top - base
     bits = [code >> base for code in codes]
     n = len(bits)
     if n < 5 or sum(bits).bit_count() != n or min(bits) <= 0:
