@@ -33,13 +33,29 @@ NL, PL, FL = "NL", "PL", "FL"
 LIMITS = (NL, PL, FL)
 
 
+class _SeatKeys(dict[int, str]):
+    """``str(seat)`` made once per seat number, for loops over a hand's seats (``order``, ints).
+
+    ``SEAT_KEY[s]`` finds the same string object again where ``str(s)`` would build a new one and
+    hash it for the dict lookup, a sizeable share of a betting action (the engines' hot loops).
+    Seats from outside (an action's seat) still go through ``str()``: ``True == 1`` here.
+    """
+
+    def __missing__(self, seat: int) -> str:
+        key = self[seat] = str(seat)
+        return key
+
+
+SEAT_KEY = _SeatKeys()
+
+
 class BettingError(ValueError):
     """An operation the betting state does not allow (engines validate before calling)."""
 
 
 def new_betting(order: list[int], stacks: dict[int, int], dead: int = 0) -> Betting:
     """Start the betting of a hand for these seats (clockwise from the dealer's left)."""
-    keys = [str(s) for s in order]
+    keys = [SEAT_KEY[s] for s in order]
     return {
         "order": list(order),
         "stack": {k: int(stacks[s]) for k, s in zip(keys, order, strict=True)},
@@ -74,7 +90,7 @@ def is_allin(b: Betting, seat: int) -> bool:
 def can_bet(b: Betting) -> list[int]:
     """Seats still in the hand with chips behind (the ones who may still put chips in)."""
     folded, stack = b["folded"], b["stack"]
-    return [s for s in b["order"] if s not in folded and stack[str(s)] > 0]
+    return [s for s in b["order"] if s not in folded and stack[SEAT_KEY[s]] > 0]
 
 
 def post(b: Betting, seat: int, amount: int, *, live: bool = False) -> int:
@@ -122,7 +138,7 @@ def options(
         return out
     folded = b["folded"]
     for s in b["order"]:
-        if s != seat and s not in folded and stacks[str(s)] > 0:
+        if s != seat and s not in folded and stacks[SEAT_KEY[s]] > 0:
             break
     else:
         return out  # nobody else could answer a bet
@@ -216,7 +232,7 @@ def next_to_act(b: Betting, seats: Iterable[int]) -> int | None:
     for s in b["order"]:
         if s not in folded:
             live += 1
-            if stack[str(s)] > 0:
+            if stack[SEAT_KEY[s]] > 0:
                 bettors += 1
     if live <= 1:
         return None
@@ -224,7 +240,7 @@ def next_to_act(b: Betting, seats: Iterable[int]) -> int | None:
     for s in seats:
         if s in folded:
             continue
-        k = str(s)
+        k = SEAT_KEY[s]  # seats of the hand
         if stack[k] == 0:
             continue
         behind = rnd[k] < current
@@ -273,8 +289,8 @@ def pots(b: Betting) -> list[Pot]:
     goes to the main pot.
     """
     total, stack, folded = b["total"], b["stack"], b["folded"]
-    live = [(s, total[str(s)]) for s in b["order"] if s not in folded]  # (seat, put in), in order
-    levels = sorted({t for s, t in live if stack[str(s)] == 0})
+    live = [(s, total[SEAT_KEY[s]]) for s in b["order"] if s not in folded]  # (seat, put in), in order
+    levels = sorted({t for s, t in live if stack[SEAT_KEY[s]] == 0})
     top = max((t for _, t in live), default=0)
     if not levels or levels[-1] < top:
         levels.append(top)
@@ -309,9 +325,9 @@ def split(amount: int, winners: Iterable[int], order: list[int]) -> dict[str, in
     if not ws:
         raise BettingError("a pot needs at least one winner")
     share, rest = divmod(amount, len(ws))
-    out = {str(s): share for s in ws}
+    out = {SEAT_KEY[s]: share for s in ws}
     for s in ws[:rest]:
-        out[str(s)] += 1
+        out[SEAT_KEY[s]] += 1
     return out
 
 

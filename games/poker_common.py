@@ -177,7 +177,7 @@ def table_state(
     # one pass over the seats fills the five per-seat books (a new hand's hot path)
     chips0, seat_prefs, sitout, missed_out, bank_out = {}, {}, {}, {}, {}
     for s in all_seats:
-        key, spec = k(s), specs[s]
+        key, spec = betting.SEAT_KEY[s], specs[s]
         chips0[key] = spec["chips"]
         seat_prefs[key] = prefs(spec.get("prefs"))
         sitout[key] = bool(spec.get("sitout", False))
@@ -483,7 +483,7 @@ def start_invito(state: State, events: list[Event]) -> list[int]:
     cfg, b = state["cfg"], state["b"]
     pending = []
     for s in state["order"]:
-        key = k(s)
+        key = betting.SEAT_KEY[s]
         chips = b["stack"][key]
         if cfg["cash"]:
             if state["sitout"][key] or chips < cfg["min_credit"] or chips == 0:
@@ -774,8 +774,8 @@ def settle_showdown(state: State) -> list[betting.Pot]:
     values, shown = state["values"], state["shown"]
 
     def winners_of(eligible: list[int]) -> list[int]:
-        contenders = [s for s in eligible if k(s) in shown]
-        idx = evaluator.pot_winners([values[k(s)] for s in contenders])
+        contenders = [s for s in eligible if betting.SEAT_KEY[s] in shown]
+        idx = evaluator.pot_winners([values[betting.SEAT_KEY[s]] for s in contenders])
         return [contenders[i] for i in idx]
 
     return settle(state, winners_of)
@@ -837,7 +837,7 @@ def must_show(state: State, seat: int, pots_preview: list[dict[str, Any]]) -> bo
     for pot in pots_preview:
         if seat not in pot["eligible"]:
             continue
-        seen = [values[k(s)] for s in pot["eligible"] if k(s) in shown]
+        seen = [values[betting.SEAT_KEY[s]] for s in pot["eligible"] if betting.SEAT_KEY[s] in shown]
         if not seen or evaluator.beats(mine, seen[evaluator.pot_winners(seen)[0]]):
             return True
     return False

@@ -282,12 +282,14 @@ class Poker5(pc.PokerTable):
         deck = shuffled(_poker_deck(n), pc.rng_of(state))
         state["deck_log"].append(list(deck))
         # five rounds of one card each, clockwise: the j-th player gets deck[j], deck[j + n], ...
-        hands: dict[str, list[str]] = {str(s): deck[j : 5 * n : n] for j, s in enumerate(players)}
+        hands: dict[str, list[str]] = {}
+        for j, s in enumerate(players):
+            cards = deck[j : 5 * n : n]
+            hands[betting.SEAT_KEY[s]] = cards
+            events.append({"type": "carte", "seat": s, "cards": list(cards), "to": [s]})
         state["hands"] = hands
         state["stock"] = deck[5 * n :]
         state["low"] = poker_lowest_rank(len(players))
-        for s in players:
-            events.append({"type": "carte", "seat": s, "cards": list(hands[str(s)]), "to": [s]})
         events.append({"type": "distribuzione", "seats": list(players)})
         state["phase"] = "apertura"
         b = state["b"]
@@ -310,7 +312,7 @@ class Poker5(pc.PokerTable):
         folded, acted, stack = b["folded"], b["acted"], b["stack"]
         cash = state["cfg"]["cash"]
         for s in pc.ring(b["order"], start, inclusive):
-            if s not in folded and s not in acted and (stack[str(s)] > 0 or cash):
+            if s not in folded and s not in acted and (stack[betting.SEAT_KEY[s]] > 0 or cash):
                 return s
         return None
 
@@ -633,7 +635,7 @@ class Poker5(pc.PokerTable):
         if state["parol_broken"] or b["current"] != 0:
             return False
         # P10: no parol with a side pot or anyone all-in
-        return all(b["stack"][str(s)] > 0 for s in betting.in_hand(b))
+        return all(b["stack"][betting.SEAT_KEY[s]] > 0 for s in betting.in_hand(b))
 
     # ------------------------------------------------------------------ apply
 
@@ -772,7 +774,7 @@ class Poker5(pc.PokerTable):
         live = betting.in_hand(state["b"])
         changed = state["changed"]
         for s in pc.ring(state["b"]["order"], seat, False):
-            if s in live and str(s) not in changed:
+            if s in live and betting.SEAT_KEY[s] not in changed:
                 nxt = s
                 break
         state["turn"] = nxt

@@ -124,3 +124,9 @@ def test_options_agree_with_their_definition(
     for seat in order:
         kw = {"limit": limit, "min_bet": min_bet, "increment": increment, "reopen": reopen}
         assert bt.options(b, seat, **kw) == _options_as_defined(b, seat, **kw)
+
+
+@given(seat=st.integers(-(10**6), 10**6))
+def test_seat_keys_are_the_seats_strings(seat):
+    assert bt.SEAT_KEY[seat] == str(seat)
+    assert bt.SEAT_KEY[seat] is bt.SEAT_KEY[seat]  # made once
