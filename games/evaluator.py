@@ -37,12 +37,12 @@ evaluator`` prints the RSS they add (+18.1 MB measured, target < 20). For many h
 ``deck_tables(low)`` gives hot loops the tables themselves.
 
 Measured with that bench (random hands of the 40-card deck against treys ``Evaluator.evaluate``,
-on a shared 2-core VM at load average 5–6, so the figures move by ±10 % from run to run; the
+on a shared 2-core VM at load average 5–8, so the figures move by ±15 % from run to run; the
 mean of 4 interleaved runs, before → after the check moved into the tables): ``evaluate_codes``
 1.16× → 1.27×, ``evaluator_for_codes`` 1.31× → 1.35×, ``evaluate`` 0.83× → 0.85×,
 ``evaluator_for`` 0.99× → 1.01×; in the runs alone, ``evaluator_for_codes`` 1.30–1.72×. Issue 4's
 2× is not reached, and this layout cannot reach it: the same code on 64 hands over and over (its
-tables in the CPU caches, the bench's diagnostic line) runs at only 1.8–2.2×, against 4–5× for the
+tables in the CPU caches, the bench's diagnostic line) runs at only 1.7–2.6×, against 4–7× for the
 call, ``sum`` and sign check alone (the floor line). Of the time above that floor, 55–90 % is the
 bytecode of the reads (two shifts, a mask, an add and three array reads, each making a new
 ``int``) and the rest cache misses (a random read of the 2.6 MB of values per hand, plus the index
