@@ -95,7 +95,7 @@ def can_bet(b: Betting) -> list[int]:
 
 def post(b: Betting, seat: int, amount: int, *, live: bool = False) -> int:
     """Move up to ``amount`` from a seat's stack to the pot; ``live`` counts it as a bet of the round."""
-    k = str(seat)
+    k = SEAT_KEY[seat]  # a seat of the hand (an int: the engines check an action's seat)
     paid: int = min(amount, b["stack"][k])
     b["stack"][k] -= paid
     b["total"][k] += paid
@@ -182,7 +182,7 @@ def _bad_limit(limit: str) -> int:
 
 def act(b: Betting, seat: int, kind: str, amount: int = 0) -> None:
     """Apply a validated ``fold``, ``check``, ``call``, ``bet`` or ``raise`` (amount = chips put in)."""
-    k = str(seat)
+    k = SEAT_KEY[seat]  # a seat of the hand (an int: the engines check an action's seat)
     if kind == "fold":
         b["folded"].append(seat)
     elif kind == "check":

@@ -670,7 +670,7 @@ def apply_bet(state: State, seat: int, action: dict[str, Any]) -> Event:
     else:
         betting.act(b, seat, "bet" if typ == "punto" else "raise", amount)
         ev["amount"] = amount
-        if b["stack"][k(seat)] == 0:
+        if b["stack"][betting.SEAT_KEY[seat]] == 0:
             state["allin_raisers"].append(seat)
             ev["resto"] = True
     return ev

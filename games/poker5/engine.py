@@ -336,7 +336,7 @@ class Poker5(pc.PokerTable):
     def _end_opening(self, state: State, events: list[Event]) -> None:
         b = state["b"]
         if state["opened"] is None and state["blind"] is None:
-            allin = [s for s in betting.in_hand(b) if b["stack"][str(s)] == 0]
+            allin = [s for s in betting.in_hand(b) if b["stack"][betting.SEAT_KEY[s]] == 0]
             if state["cfg"]["cash"] or not allin:
                 # P5: nobody opened; cards collected, the pot waits, the minimum rises J → Q → K.
                 events.append({"type": "non_aperto", "min_pair": state["min_pair"]})
@@ -364,7 +364,7 @@ class Poker5(pc.PokerTable):
     def _finish_cambio(self, state: State, events: list[Event]) -> None:
         for s in state["fourth"]:  # P8: the fourth cards come last, clockwise
             card = self._draw(state, events)
-            state["hands"][str(s)].append(card)
+            state["hands"][betting.SEAT_KEY[s]].append(card)
             events.append({"type": "quarta", "seat": s, "cards": [card], "to": [s]})
         state["fourth"] = []
         self._start_last_round(state, events)
@@ -405,17 +405,18 @@ class Poker5(pc.PokerTable):
         betting.return_uncalled(b)
         live = betting.in_hand(b)
         low = state["low"]
-        values = {s: evaluator.evaluate(state["hands"][str(s)], low) for s in live}
-        state["values"] = {str(s): v for s, v in values.items()}
+        values = {s: evaluator.evaluate(state["hands"][betting.SEAT_KEY[s]], low) for s in live}
+        state["values"] = {betting.SEAT_KEY[s]: v for s, v in values.items()}
         start = _first_of(b["aggressor"], state["first"], state.get("opening_aggressor"), live[0])
         pc.start_showdown(state, start, live)
         self._continue_showdown(state, events)
 
     def _show(self, state: State, seat: int, events: list[Event], auto: bool = False) -> None:
         state["show_queue"].remove(seat)
-        cards = list(state["hands"][str(seat)])
-        state["shown"][str(seat)] = cards
-        value = state.get("values", {}).get(str(seat))
+        key = betting.SEAT_KEY[seat]  # a seat of the showdown queue
+        cards = list(state["hands"][key])
+        state["shown"][key] = cards
+        value = state.get("values", {}).get(key)
         if value is None:
             value = evaluator.evaluate(cards, state["low"])
         events.append(
@@ -611,10 +612,11 @@ class Poker5(pc.PokerTable):
 
     def _opening_buttons(self, state: State, seat: int, min_bet: int | None) -> list[pc.Button]:
         """P5: PUNTO only with the opening hand (RESTO for 0 all-in on the invito), BUSSO, PASSO."""
-        if not _can_open(tuple(state["hands"][str(seat)]), state["min_pair"], state["low"]):
+        key = str(seat)
+        if not _can_open(tuple(state["hands"][key]), state["min_pair"], state["low"]):
             return [pc.BUSSO, pc.PASSO_CONFIRM]
         b, cfg = state["b"], state["cfg"]
-        stack = b["stack"][str(seat)]
+        stack = b["stack"][key]
         if stack == 0:
             punto: pc.Button = ("punto", "RESTO", 0, 0, None)
         elif (
@@ -667,7 +669,7 @@ class Poker5(pc.PokerTable):
             return
         typ = action["type"]
         b = state["b"]
-        k = str(seat)
+        k = betting.SEAT_KEY[seat]  # apply checked that the seat is an int
         if phase == "variante":
             state["variant"] = action["variant"]
             events.append({**action, "seat": seat})
@@ -750,7 +752,7 @@ class Poker5(pc.PokerTable):
         self._advance_after(state, seat, events)
 
     def _do_cambio(self, state: State, seat: int, cards: list[str], events: list[Event]) -> None:
-        k = str(seat)
+        k = betting.SEAT_KEY[seat]  # apply checked that the seat is an int
         hand = state["hands"][k]
         for c in cards:
             hand.remove(c)
@@ -813,7 +815,7 @@ class Poker5(pc.PokerTable):
             seat = state["turn"]
             if seat is None:
                 return
-            if not state["sitout"][str(seat)]:
+            if not state["sitout"][betting.SEAT_KEY[seat]]:  # the seat whose turn it is
                 return
             action = self.timeout_action(state, seat)
             self._do(state, seat, action, events)
