@@ -18,17 +18,20 @@ ownership, opening values and turn rules; this module only answers "is this a va
 "which layouts can these cards take", never enumerating subsets of a hand: a table offers the
 cards, the player picks a subset, and ``meld_options``/``extend_options`` list the few layouts
 (which end a matta goes to, ace low or high, which suit a jolly replaces) for the table to offer.
+``accepted_layouts`` keeps those a request can select and the engine accepts, with the fields
+that select each and what the table shows of it: the engines' ``layouts`` answer the table's
+chooser with it, so the client holds no meld rule.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from games.cards import RANKS, SUITS, is_joker
-from games.engine import InvalidCards
+from games.engine import IllegalAction, InvalidCards
 
 Meld = dict[str, Any]
 
@@ -154,6 +157,104 @@ def choose_layout(options: list[Meld], part: dict[str, Any]) -> Meld:
     if not options:
         raise MeldRefused()
     return options[0]
+
+
+def layout_fields(meld: Meld) -> dict[str, Any]:
+    """Return the request fields that name this layout to ``choose_layout`` (start, jolly_suit)."""
+    if meld["kind"] == SEQ:
+        return {"start": meld["start"]}
+    suit = meld.get("jolly_suit")
+    return {} if suit is None else {"jolly_suit": suit}
+
+
+def selectable_layouts(options: list[Meld]) -> list[tuple[dict[str, Any], Meld]]:
+    """Return the layouts a request can select among ``options``, each with the fields that do.
+
+    ``choose_layout`` takes the first option matching the fields, or the first of all without
+    fields: an option that neither selects is never laid, so it is left out, and two options
+    that the same fields select count once.
+    """
+    out: list[tuple[dict[str, Any], Meld]] = []
+    seen: set[tuple[Any, Any]] = set()
+    for o in options:
+        fields = layout_fields(o)
+        key = (fields.get("start"), fields.get("jolly_suit"))
+        if key not in seen and choose_layout(options, fields) == o:
+            seen.add(key)
+            out.append((fields, o))
+    return out
+
+
+def describe_layout(meld: Meld, rules: MeldRules) -> dict[str, Any]:
+    """Return what a table shows of a layout besides its cards.
+
+    ``matta``: its index in the cards, the card, what it stands for (None: a combination's
+    undeclared suit) and whether it is a jolly or a pinella; ``natural_matte``: the cards that
+    could be matte but sit in their own place (a Burraco 2); ``ace``: ``"basso"``/``"alto"``
+    when a natural ace ends a sequence; ``span``: the cards a sequence's ends stand for.
+    """
+    cards: list[str] = meld["cards"]
+    w = wild_index(meld, rules)
+    matta = None
+    if w is not None:
+        matta = {
+            "index": w,
+            "card": cards[w],
+            "stands_for": wild_card_stands_for(meld, rules),
+            "kind": "jolly" if is_joker(cards[w]) else "pinella",
+        }
+    ace: str | None = None
+    span: list[str] | None = None
+    if meld["kind"] == SEQ:
+        suit, start = str(meld["suit"]), int(meld["start"])
+        end = start + len(cards) - 1
+        if start == 1 and natural_at(cards[0], suit, 1):
+            ace = "basso"
+        elif end == TOP and natural_at(cards[-1], suit, TOP):
+            ace = "alto"
+        span = [rank_of_position(start) + suit, rank_of_position(end) + suit]
+    return {
+        "matta": matta,
+        "natural_matte": [c for i, c in enumerate(cards) if i != w and is_matta(c, rules)],
+        "ace": ace,
+        "span": span,
+    }
+
+
+def accepted_layouts(
+    options: list[Meld],
+    rules: MeldRules,
+    accepts: Callable[[dict[str, Any]], object],
+    *,
+    meld: int | None = None,
+    fields: dict[str, Any] | None = None,
+    points: Callable[[Meld], int] | None = None,
+) -> list[dict[str, Any]]:
+    """Return the layouts among ``options`` that the engine accepts, described for the table.
+
+    ``accepts(fields)`` validates the request with those fields added (the engine's own check,
+    raising ``IllegalAction`` when refused; it must change nothing). Each entry: ``fields`` (what
+    the request carries to select it: ``fields`` given here, then ``start`` / ``jolly_suit``),
+    ``meld`` (the meld extended, None for a new one), ``layout`` (the meld as it will lie),
+    ``points`` (``points(layout)`` or None) and ``describe_layout``'s keys.
+    """
+    out: list[dict[str, Any]] = []
+    for own, layout in selectable_layouts(options):
+        chosen = {**(fields or {}), **own}
+        try:
+            accepts(chosen)
+        except IllegalAction:
+            continue
+        out.append(
+            {
+                "fields": chosen,
+                "meld": meld,
+                "layout": layout,
+                "points": None if points is None else points(layout),
+                **describe_layout(layout, rules),
+            }
+        )
+    return out
 
 
 # -- sequences ---------------------------------------------------------------------------------

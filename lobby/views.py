@@ -10,12 +10,13 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import options as game_options
-from games.engine import CodedError
-from lobby import actions, selectors
-from lobby.errors import TableError
+from games.engine import CodedError, IllegalAction
+from lobby import actions, layouts, selectors
+from lobby.errors import NoHandInProgress, NotSeated, TableError
 from lobby.models import Hand, Seat, Table, WaitingEntry
 from piattaforma.actions import preferences_get
 from wallet.money import parse_eur
@@ -168,3 +169,31 @@ def my_hand(request: HttpRequest, hand_id: int) -> HttpResponse:
     return render(
         request, "lobby/my_hand.html", {**detail, "view_json": json.dumps(detail["view"], indent=1)}
     )
+
+
+LAYOUT_STATUS: list[tuple[type[CodedError], int]] = [
+    (NotSeated, 403),
+    (layouts.TableNotFound, 404),
+    (NoHandInProgress, 409),
+    (IllegalAction, 422),
+]
+
+
+@require_POST
+def table_layouts(request: HttpRequest, table_id: int) -> JsonResponse:
+    """The layouts a meld request of the player's seat may take (JSON ``{"action": {...}}``)."""
+    if not request.user.is_authenticated:
+        return JsonResponse({"code": "login_required", "message": _("Accedi per giocare")}, status=403)
+    try:
+        body = json.loads(request.body)
+    except (ValueError, UnicodeDecodeError):
+        body = None
+    action = body.get("action") if isinstance(body, dict) else None
+    if not isinstance(action, dict):
+        return JsonResponse({"code": "bad_request", "message": _("Richiesta non valida")}, status=400)
+    try:
+        answer = layouts.seat_layouts(table_id=table_id, user=request.user, request=action)  # type: ignore[arg-type]
+    except CodedError as exc:
+        status = next((s for kind, s in LAYOUT_STATUS if isinstance(exc, kind)), 400)
+        return JsonResponse(exc.as_dict(), status=status)
+    return JsonResponse(answer)

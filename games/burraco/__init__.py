@@ -6,8 +6,9 @@ the line that made the last move of the last smazzata loses. Timeout or abandon:
 the other line before the difference (C1, never below 0). Cash: difference / 100, half down.
 
 Besides the contract, ``options(state, seat, action)`` lists the layouts a chosen subset of cards
-may take (the table's choice of ace low/high and of the end a matta goes to) and
-``sample_action`` plays random legal moves that favour melding.
+may take, ``layouts(state, seat, request)`` those of them ``apply`` accepts for that request, with
+the ``start`` that selects each and what the table shows of it (the table's choice of ace low/high
+and of the end a matta goes to), and ``sample_action`` plays random legal moves that favour melding.
 """
 
 from __future__ import annotations
@@ -51,6 +52,14 @@ class RummyMatchMixin(PartiteEngine):
     def options(self, state: State, seat: int, action: Action) -> list[Meld]:
         """Return the layouts the chosen cards may take for a cala/attacca (choice panel)."""
         return copy.deepcopy(self.rules.options(state, self._pos(state, seat), action))
+
+    def layouts(self, state: State, seat: int, request: Action) -> list[dict[str, Any]]:
+        """Return the layouts ``apply`` accepts for a cala/attacca sent without one (the chooser).
+
+        Each carries the fields that select it (games.melds.accepted_layouts); the state is left
+        untouched.
+        """
+        return copy.deepcopy(self.rules.layouts(state, self._pos(state, seat), request))
 
 
 @register

@@ -46,6 +46,7 @@ from games.melds import (
     DiscardRefused,
     Meld,
     MeldRefused,
+    accepted_layouts,
     attach_hints,
     burraco_card_points,
     burraco_kind,
@@ -266,6 +267,23 @@ class BurracoDeal(DealRules):
             return meld_options(cards, BURRACO)
         target = next((m for m in self.line_melds(d, line_of(pos)) if m["id"] == action.get("meld")), None)
         return [] if target is None else extend_options(target, cards, BURRACO)
+
+    def layouts(self, st: State, pos: int, request: Action) -> list[dict[str, Any]]:
+        """Return the layouts ``plan`` accepts for a cala/attacca sent without ``start``.
+
+        Each names the ``start`` that selects it (games.melds.accepted_layouts); cards not in the
+        hand or that lay no meld give an empty list, a request of another kind is refused.
+        """
+        if not isinstance(request, dict) or request.get("type") not in (CALA, ATTACCA) or "start" in request:
+            raise UnknownAction()
+        if take_cards(st["deal"]["hands"][pos], card_list(request.get("cards"))) is None:
+            return []
+        return accepted_layouts(
+            self.options(st, pos, request),
+            BURRACO,
+            lambda fields: self.plan(st, pos, {**request, **fields}),
+            meld=request.get("meld") if request["type"] == ATTACCA else None,
+        )
 
     # -- applying ----------------------------------------------------------------------------------
 

@@ -23,6 +23,10 @@ the other player with the fewest points (ties: the first after the dealer); a ne
 difference counts 0. With three or four players the lobby settles each loser's share: the
 outcome lists them in ``cash["losers"]`` and ``cash["per_loser"]`` (games.partite's
 ``cash_settlement`` assumes two lines).
+
+Besides the contract, ``options`` lists the layouts chosen cards may take and ``layouts`` those
+``apply`` accepts for a meld request (cala, attacca, a part of apri, the use of sostituisci),
+with the fields that select each: the table's chooser asks for them through the lobby.
 """
 
 from __future__ import annotations
@@ -196,6 +200,16 @@ class Scala40Engine(MatchReport):
     def options(self, state: State, seat: int, action: Action) -> list[Meld]:
         """Return the layouts the chosen cards may take (ace low/high, the jolly's place or suit)."""
         return copy.deepcopy(self.rules.options(state, self._my_pos(state, seat), action))
+
+    def layouts(self, state: State, seat: int, request: Action) -> list[dict[str, Any]]:
+        """Return the layouts ``apply`` accepts for a meld request sent without one (the chooser).
+
+        cala, attacca, the last part of apri, the ``use`` of sostituisci: see
+        ``Scala40Deal.layouts``; the state is left untouched.
+        """
+        if state["over"]:
+            raise HandOver()
+        return copy.deepcopy(self.rules.layouts(state, self._my_pos(state, seat), request))
 
     def apply(self, state: State, seat: int, action: Action, rng: Rng) -> list[Event]:
         """Apply a move (or a forfeit); score the smazzata and deal the next one when due."""

@@ -41,6 +41,7 @@ from games.melds import (
     DiscardRefused,
     Meld,
     MeldRefused,
+    accepted_layouts,
     attach_hints,
     card_list,
     choose_layout,
@@ -175,6 +176,14 @@ class Scala40Deal:
             return False  # "non è consentito rimanere senza carte in mano senza aver effettuato lo scarto"
         return any(self.discard_reason(d, pos, hand, c, melds, opened) is None for c in set(hand))
 
+    @staticmethod
+    def _check_can_open(d: dict[str, Any], pos: int) -> None:
+        """Refuse an opening before drawing or after opening."""
+        if d["phase"] == PESCA:
+            raise NotYourTurn("Prima devi pescare o raccogliere")
+        if d["opened"][pos]:
+            raise MeldRefused("Hai già aperto")
+
     def _layout_new(self, hand: list[str], part: Any) -> tuple[Meld, list[str]]:
         if not isinstance(part, dict) or not set(part) <= {"cards", "start", "jolly_suit", "type"}:
             raise UnknownAction()
@@ -233,8 +242,9 @@ class Scala40Deal:
                 raise InvalidCards()
             return {"type": RIMETTI}
         if kind == APRI:
-            if opened or set(action) != {"type", "melds"}:
-                raise MeldRefused("Hai già aperto") if opened else UnknownAction()
+            self._check_can_open(d, pos)
+            if set(action) != {"type", "melds"}:
+                raise UnknownAction()
             parts = action["melds"]
             if not isinstance(parts, list) or not parts:
                 raise MeldRefused()
@@ -286,7 +296,10 @@ class Scala40Deal:
             raise MeldRefused("Devi poter scartare una carta ammessa")
         return {"type": kind, "melds": changed, "rest": rest}
 
-    def _plan_substitution(self, d: dict[str, Any], pos: int, action: Action) -> dict[str, Any]:
+    def _take_jolly(
+        self, d: dict[str, Any], pos: int, action: Action
+    ) -> tuple[Meld, str, list[str], list[Meld]]:
+        """Return the meld with the jolly replaced, the jolly, the hand left and the melds then."""
         if set(action) != {"type", "meld", "card", "use"} or not isinstance(action["use"], dict):
             raise UnknownAction()
         hand: list[str] = d["hands"][pos]
@@ -307,7 +320,11 @@ class Scala40Deal:
         }
         rest = list(hand)
         rest.remove(card)
-        melds2 = [replaced if m["id"] == target["id"] else m for m in melds]
+        return replaced, jolly, rest, [replaced if m["id"] == target["id"] else m for m in melds]
+
+    def _plan_substitution(self, d: dict[str, Any], pos: int, action: Action) -> dict[str, Any]:
+        replaced, jolly, rest, melds2 = self._take_jolly(d, pos, action)
+        card = action["card"]
         use = action["use"]
         if use.get("type") == CALA:
             part = {**use, "cards": [*card_list(use.get("cards")), jolly]}
@@ -393,6 +410,84 @@ class Scala40Deal:
             target = next((m for m in d["melds"] if m["id"] == action.get("meld")), None)
             return [] if target is None else extend_options(target, cards, SCALA40)
         return meld_options(cards, SCALA40)
+
+    def layouts(self, st: State, pos: int, request: Action) -> list[dict[str, Any]]:
+        """Return the layouts ``plan`` accepts for a meld request sent without one (the chooser).
+
+        ``cala`` / ``attacca``: the request's own layouts. ``apri``: those of its last part (the
+        parts before it as chosen; the opening need not reach 40 yet), with their points.
+        ``sostituisci``: those of its ``use``; a ``use`` ``attacca`` without ``meld`` lists every
+        meld the jolly attaches to, ``meld`` then among the fields. Each entry carries the fields
+        that select it (games.melds.accepted_layouts), to add to the request, its ``use`` or its
+        last part. Cards not in the hand or that lay no meld give an empty list; a request of
+        another kind, or a sostituzione or earlier part the rules refuse, raises.
+        """
+        d = st["deal"]
+        if not isinstance(request, dict):
+            raise UnknownAction()
+        kind = request.get("type")
+        chosen = {"start", "jolly_suit"}
+        if kind in (CALA, ATTACCA):
+            if chosen & set(request):
+                raise UnknownAction()
+            if take_cards(d["hands"][pos], card_list(request.get("cards"))) is None:
+                return []
+            return accepted_layouts(
+                self.options(st, pos, request),
+                SCALA40,
+                lambda fields: self.plan(st, pos, {**request, **fields}),
+                meld=request.get("meld") if kind == ATTACCA else None,
+                points=scala40_meld_value if kind == CALA else None,
+            )
+        if kind == APRI:
+            parts = request.get("melds")
+            if set(request) != {"type", "melds"} or not isinstance(parts, list) or not parts:
+                raise UnknownAction()
+            last = parts[-1]
+            if not isinstance(last, dict) or chosen & set(last):
+                raise UnknownAction()
+            self._check_can_open(d, pos)
+            rest = list(d["hands"][pos])
+            for part in parts[:-1]:
+                rest = self._layout_new(rest, part)[1]
+            cards = card_list(last.get("cards"))
+            if take_cards(rest, cards) is None:
+                return []
+            return accepted_layouts(
+                meld_options(cards, SCALA40),
+                SCALA40,
+                lambda fields: self._layout_new(rest, {**last, **fields}),
+                points=scala40_meld_value,
+            )
+        if kind != SOSTITUISCI:
+            raise UnknownAction()
+        use = request.get("use")
+        if not isinstance(use, dict) or use.get("type") not in (CALA, ATTACCA) or chosen & set(use):
+            raise UnknownAction()
+        _, jolly, rest, melds = self._take_jolly(d, pos, request)
+        cards = card_list(use.get("cards", []), allow_empty=use["type"] == ATTACCA)
+        if take_cards(rest, cards) is None:
+            return []
+
+        def accepts(fields: dict[str, Any]) -> object:
+            return self.plan(st, pos, {**request, "use": {**use, **fields}})
+
+        if use["type"] == CALA:
+            return accepted_layouts(
+                meld_options([*cards, jolly], SCALA40), SCALA40, accepts, points=scala40_meld_value
+            )
+        out: list[dict[str, Any]] = []
+        for m in melds:
+            if "meld" in use and m["id"] != use["meld"]:
+                continue
+            out += accepted_layouts(
+                extend_options(m, [*cards, jolly], SCALA40),
+                SCALA40,
+                accepts,
+                meld=m["id"],
+                fields=None if "meld" in use else {"meld": m["id"]},
+            )
+        return out
 
     # -- applying ----------------------------------------------------------------------------------
 

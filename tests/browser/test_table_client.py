@@ -3,6 +3,8 @@
 The page is served by pytest-django's live server (WSGI, HTTP only) and its WebSocket is mocked
 with Playwright's ``route_web_socket``: the mock sends payloads built by
 ``lobby.selectors.table_payload`` from real engine states and records what the page sends back.
+The meld-layout endpoint (lobby:layouts) is routed too: it answers as the view does, from the
+engine's ``layouts`` for the state last shown.
 The DOM contract the client keeps is /work/notes/table-dom.md.
 """
 
@@ -11,7 +13,6 @@ from __future__ import annotations
 import copy
 import itertools
 import json
-import random
 import re
 from collections.abc import Callable
 from datetime import timedelta
@@ -22,22 +23,10 @@ from django.test import Client
 from django.utils import timezone
 
 from games import registry
-from games.cards import RANKS, SUITS, rummy_deck
-from games.engine import IllegalAction, action_from_spec
-from games.melds import (
-    BURRACO,
-    SCALA40,
-    TOP,
-    Meld,
-    MeldRules,
-    choose_layout,
-    extend_options,
-    meld_options,
-    rank_of_position,
-    wild_card_stands_for,
-)
+from games.engine import CodedError, IllegalAction, action_from_spec
+from games.melds import SCALA40, Meld, choose_layout, meld_options, rank_of_position
 from games.rng import SeededRng
-from lobby import actions, selectors
+from lobby import actions, layouts, selectors, views
 from lobby.models import Seat, TableRuntime
 from piattaforma.models import User
 from tests.factories import UserFactory
@@ -116,6 +105,10 @@ class Table:
         self.errors: list[str] = []
         self.connections = 0
         self.refuse = False  # close every new connection at once (a server that is gone)
+        self.state: dict[str, Any] | None = None  # the state last shown, and to whom
+        self.seat: int | None = None
+        self.layout_requests: list[dict[str, Any]] = []
+        self.layouts_down = False  # the layout endpoint fails (a server error)
 
     def payload(self, state: dict[str, Any] | None, seat: int | None, **extra: Any) -> dict[str, Any]:
         """The message table_payload builds for ``seat`` from this state (unsaved runtime rows)."""
@@ -146,6 +139,7 @@ class Table:
 
     def show(self, state: dict[str, Any] | None, seat: int | None, **extra: Any) -> dict[str, Any]:
         message = self.payload(state, seat, **extra)
+        self.state, self.seat = copy.deepcopy(state), seat
         self.push(message)
         return message
 
@@ -155,6 +149,23 @@ class Table:
 
     def acts(self) -> list[dict[str, Any]]:
         return [m for m in self.sent if m.get("type") == "act"]
+
+    def answer_layouts(self, route) -> None:
+        """Answer lobby:layouts as the view does, for the state and seat last shown."""
+        request = route.request
+        body = json.loads(request.post_data or "null")
+        self.layout_requests.append({"body": body, "csrf": request.headers.get("x-csrftoken")})
+        if self.layouts_down:
+            route.fulfill(status=500, content_type="text/html", body="<h1>Server Error</h1>")
+            return
+        try:
+            assert self.state is not None and self.seat is not None
+            found = layouts.engine_layouts(self.game, self.state, self.seat, body["action"])
+            status, answer = 200, {"version": self.version, "layouts": found}
+        except CodedError as exc:
+            status = next((s for kind, s in views.LAYOUT_STATUS if isinstance(exc, kind)), 400)
+            answer = exc.as_dict()
+        route.fulfill(status=status, content_type="application/json", body=json.dumps(answer))
 
 
 @pytest.fixture
@@ -202,6 +213,7 @@ def open_table(browser, live_server):
             ws.on_message(on_message)
 
         page.route_web_socket("**/ws/table/**", handler)
+        page.route("**/disposizioni/", t.answer_layouts)
         page.goto(f"{live_server.url}/lobby/tavolo/{table.pk}/")
         page.wait_for_function("document.getElementById('table').dataset.connected === '1'")
         return t
@@ -543,121 +555,22 @@ def test_scala40_opening_sends_the_melds_built_in_the_page(open_table):
     add = t.page.locator("[data-role=opening] button", has_text="Aggiungi gioco")
     apri = action_button(t.page, "apri")
     assert apri.is_disabled()
+    parts = t.page.locator("[data-role=opening] .opening-part")
     for i in range(3):
         hand.nth(i).click()
     add.click()
+    parts.first.wait_for()  # once the server has said how the cards lie
     for i in range(3, 6):
         hand.nth(i).click()
     add.click()
-    assert t.page.locator("[data-role=opening] .opening-part").count() == 2
+    parts.nth(1).wait_for()
+    assert parts.count() == 2
     apri.click()
     t.wait_sent(1)
     assert t.acts()[0]["action"] == {"type": "apri", "melds": [{"cards": codes[:3]}, {"cards": codes[3:]}]}
 
 
 # --- meld layouts: where the matta goes, ace low or high, a jolly's suit ---------------------------
-
-
-def _meld_cases(rng: random.Random, rules: MeldRules) -> tuple[list[list[str]], list[tuple[Meld, list[str]]]]:
-    """Random new melds (runs, sets, with and without matte, some broken) and extensions of melds."""
-    mattas = ["X1", "X3", "2h", "2c", "2s", "2d"]
-    news: list[list[str]] = []
-    for _ in range(400):
-        n = rng.randint(3, 6)
-        roll = rng.random()
-        if roll < 0.5:
-            suit = rng.choice(SUITS)
-            start = rng.randint(1, TOP - n + 1)
-            cards = [rank_of_position(q) + suit for q in range(start, start + n)]
-            if rng.random() < 0.7:
-                cards[rng.randrange(n)] = rng.choice(mattas)
-        elif roll < 0.85:
-            rank = rng.choice(RANKS)
-            cards = [rank + rng.choice(SUITS) for _ in range(min(n, 4))]
-            if rng.random() < 0.6:
-                cards[rng.randrange(len(cards))] = rng.choice(mattas)
-        else:
-            cards = rng.sample(rummy_deck(), n)
-        if rng.random() < 0.15:
-            cards.append(rng.choice(rummy_deck()))
-        rng.shuffle(cards)
-        news.append(cards)
-    extends: list[tuple[Meld, list[str]]] = []
-    melds = [o for cards in news for o in meld_options(cards, rules)]
-    for meld in rng.sample(melds, min(len(melds), 250)):
-        if meld["kind"] == "scala":
-            end = meld["start"] + len(meld["cards"]) - 1
-            near = [
-                rank_of_position(q) + meld["suit"]
-                for q in (meld["start"] - 1, end + 1, end + 2)
-                if 1 <= q <= TOP
-            ]
-        else:
-            near = [meld["rank"] + x for x in SUITS]
-        stands = wild_card_stands_for(meld, rules)
-        pool = near + mattas + ([stands] if stands else []) + [rng.choice(rummy_deck())]
-        extends.append((meld, rng.sample(pool, rng.randint(1, min(3, len(pool))))))
-    return news, extends
-
-
-MELDS_JS = """async ([url, name, news, extensions]) => {
-    const m = await import(url);
-    const rules = m.MELD_RULES[name];
-    const answer = (o) => ({
-        options: o,
-        choices: m.layoutChoices(o, rules)
-            .map((c) => ({ fields: c.fields, layout: c.layout, label: c.label })),
-    });
-    return {
-        news: news.map((cards) => answer(m.meldOptions(cards, rules))),
-        extends: extensions.map(([meld, cards]) => answer(m.extendOptions(meld, cards, rules))),
-    };
-}"""
-
-
-def test_meld_layouts_of_the_page_are_the_engines(open_table):
-    """static/js/table/melds.js lists the layouts games.melds does, and each choice sends what selects it."""
-    t = open_table("burraco")
-    url = t.page.evaluate(
-        "new URL('table/melds.js', document.querySelector('script[src*=\"js/table\"]').src).href"
-    )
-    rng = random.Random(10)
-    for rules in (BURRACO, SCALA40):
-        news, extends = _meld_cases(rng, rules)
-        cases = [url, rules.name, news, [[m, c] for m, c in extends]]
-        got = t.page.evaluate(MELDS_JS, cases)
-        expected = [meld_options(c, rules) for c in news] + [extend_options(m, c, rules) for m, c in extends]
-        answers = got["news"] + got["extends"]
-        assert sum(1 for e in expected if len(e) > 1) > 20, "the cases must include real choices"
-        for case, want, answer in zip([*news, *extends], expected, answers, strict=True):
-            assert answer["options"] == want, case
-            labels = [c["label"] for c in answer["choices"]]
-            assert len(set(labels)) == len(labels), (case, labels)
-            for choice in answer["choices"]:  # the fields sent pick exactly the layout shown
-                assert choose_layout(want, choice["fields"]) == choice["layout"], (case, choice)
-            reachable = {
-                json.dumps(choose_layout(want, o), sort_keys=True) for o in want if o["kind"] == "scala"
-            }
-            shown = {json.dumps(c["layout"], sort_keys=True) for c in answer["choices"]}
-            assert reachable <= shown, case  # every start the engine tells apart is offered
-    # An ace added to a run from 2 to K: low or high, said as such.
-    run = {
-        "kind": "scala",
-        "suit": "h",
-        "start": 2,
-        "cards": [rank_of_position(q) + "h" for q in range(2, 14)],
-    }
-    labels = t.page.evaluate(
-        """async ([url, run]) => {
-            const m = await import(url);
-            const rules = m.MELD_RULES.burraco;
-            const options = m.extendOptions(run, ["Ah"], rules);
-            return m.layoutChoices(options, rules).map((c) => [c.label, c.fields]);
-        }""",
-        [url, run],
-    )
-    assert labels == [["Asso basso", {"start": 1}], ["Asso alto", {"start": 2}]]
-    assert t.errors == []
 
 
 def give(state: dict[str, Any], pos: int, cards: list[str]) -> None:
@@ -712,8 +625,12 @@ def click_cards(t: Table, cards: list[str]) -> None:
         ).first.click()
 
 
-def layout_buttons(t: Table):
-    return t.page.locator("[data-role=choices] button[data-layout]")
+def layout_buttons(t: Table, wait: bool = True):
+    """The chooser's layouts (once the server's answer has arrived, unless ``wait`` is False)."""
+    buttons = t.page.locator("[data-role=choices] button[data-layout]")
+    if wait:
+        buttons.first.wait_for()
+    return buttons
 
 
 def test_burraco_player_picks_which_end_the_jolly_goes_to(open_table, artifacts):
@@ -725,11 +642,11 @@ def test_burraco_player_picks_which_end_the_jolly_goes_to(open_table, artifacts)
     t.show(state, seat)
     click_cards(t, ["5h", "6h", "X1"])
     action_button(t.page, "cala").click()
-    choices = layout_buttons(t)
-    assert choices.count() == 2
+    assert layout_buttons(t).count() == 2
     t.page.locator("[data-role=choices] button", has_text="Annulla").click()  # nothing is sent
     assert t.page.locator("[data-role=choices]").is_hidden() and t.acts() == []
     action_button(t.page, "cala").click()
+    choices = layout_buttons(t)
     labels = choices.all_inner_texts()
     assert any("Jolly al posto del 4♥" in x for x in labels) and any(
         "Jolly al posto del 7♥" in x for x in labels
@@ -769,6 +686,57 @@ def test_burraco_player_picks_which_end_the_jolly_goes_to(open_table, artifacts)
     t.wait_sent(3)
     assert t.acts()[2]["action"] == {"type": "cala", "cards": ["9d", "Td", "Jd"]}
     assert t.errors == []
+
+
+def test_burraco_ace_low_or_high_is_asked_and_sent(open_table):
+    engine = registry.get("burraco")
+    state, seat = play_until("burraco", has_type("cala"))
+    pos = state["seats"].index(seat)
+    d = state["deal"]
+    run = [rank_of_position(q) + "s" for q in range(2, 14)]  # 2♠ .. K♠, laid by the line
+    for c in run:
+        if c in d["tallone"]:
+            d["tallone"].remove(c)
+    meld = {"kind": "scala", "suit": "s", "start": 2, "cards": run, "id": d["next_id"], "line": pos % 2}
+    d["next_id"] += 1
+    d["melds"].append(meld)
+    give(state, pos, ["As"])
+    t = open_table("burraco")
+    t.show(state, seat)
+    click_cards(t, ["As"])
+    t.page.locator(f"[data-role=melds] [data-meld='{meld['id']}']").click()
+    choices = layout_buttons(t)
+    assert [x.split("\n")[0] for x in choices.all_inner_texts()] == ["Asso basso", "Asso alto"]
+    assert choices.nth(1).locator("[data-card]").evaluate_all(CODES) == [*run, "As"]
+    t.page.locator("[data-role=choices] button[data-layout]", has_text="Asso alto").click()
+    t.wait_sent(1)
+    action = t.acts()[0]["action"]
+    assert action == {"type": "attacca", "meld": meld["id"], "cards": ["As"], "start": 2}
+    engine.apply(state, seat, action, SeededRng(0))
+    assert state["deal"]["melds"][-1]["cards"] == [*run, "As"]
+    assert t.layout_requests[0]["body"] == {
+        "action": {"type": "attacca", "meld": meld["id"], "cards": ["As"]}
+    }
+    assert all(r["csrf"] for r in t.layout_requests)  # the page sends its CSRF token
+    assert t.errors == []
+
+
+def test_without_an_answer_on_layouts_the_meld_is_sent_as_picked(open_table):
+    engine = registry.get("burraco")
+    state, seat = play_until("burraco", has_type("cala"))
+    give(state, state["seats"].index(seat), ["5h", "6h", "X1"])
+    t = open_table("burraco")
+    t.layouts_down = True
+    t.show(state, seat)
+    click_cards(t, ["5h", "6h", "X1"])
+    action_button(t.page, "cala").click()
+    t.wait_sent(1)
+    action = t.acts()[0]["action"]
+    assert action == {"type": "cala", "cards": ["5h", "6h", "X1"]}  # the server lays the first layout
+    assert len(t.layout_requests) == 1 and layout_buttons(t, wait=False).count() == 0
+    engine.apply(state, seat, action, SeededRng(0))
+    assert state["deal"]["melds"][-1]["cards"] == ["X1", "5h", "6h"]
+    assert [e for e in t.errors if "500" not in e] == []  # the browser logs the failed request
 
 
 def scala40_turn() -> tuple[dict[str, Any], int]:
@@ -840,6 +808,7 @@ def test_scala40_jolly_taken_back_is_attached_where_the_player_says(open_table, 
     assert panel.locator("button[data-use=cala]").is_disabled()
     t.page.screenshot(path=str(artifacts / "tavolo-scala40-sostituisci.png"), full_page=True)
     attach = panel.locator("button[data-use=attacca]")
+    attach.first.wait_for()  # where the jolly attaches: the server's answer
     assert sorted(attach.evaluate_all("els => els.map(e => Number(e.dataset.meld))")) == sorted(
         m["id"] for m in state["deal"]["melds"]
     )

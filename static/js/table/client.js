@@ -7,17 +7,18 @@
 // data-playable, picked ones aria-pressed), choices and actions (button[data-action=<type>], ready,
 // back), amount (input[name=amount], a range slider, multiples), confirm (data-confirm=yes/no),
 // history, chat-log, chat-form. Burraco and Scala 40: when picked cards can take several layouts
+// (the server lists them: POST {"action": ...} to the table page's disposizioni/, lobby:layouts)
 // the choices panel lists them (button[data-layout], with data-start or data-jolly-suit: what is
 // sent); Scala 40's "Sostituisci il jolly" opens it with button[data-use=cala] and
 // button[data-use=attacca][data-meld] (where the jolly taken back goes).
-// Modules: model.js reads a payload, actions.js groups the legal specs, melds.js lists meld
-// layouts as games/melds.py does, felt.js draws the table, dom.js holds the helpers, history.js
-// the hand history panel.
+// Modules: model.js reads a payload, actions.js groups the legal specs, melds.js words the
+// server's meld layouts, felt.js draws the table, dom.js holds the helpers, history.js the hand
+// history panel.
 
 import { styleForGame } from "../cards.js";
 import { card, describeCard, h, money, settings } from "./dom.js";
 import { actionOf, planActions, specForChoice, specForPick } from "./actions.js";
-import { MELD_RULES, extendOptions, layoutChoices, meldOptions, wildIndex } from "./melds.js";
+import { layoutChoices } from "./melds.js";
 import { buildModel } from "./model.js";
 import { centre, detailsEl, eventLine, meldsEl, placeSeats, resultEl, scoresEl, seatEl, seatName, tickClocks } from "./felt.js";
 import { loadHistory } from "./history.js";
@@ -26,7 +27,7 @@ export function start(root) {
   const $ = (role) => root.querySelector(`[data-role="${role}"]`);
   const tableId = root.dataset.table;
   const italian = root.dataset.italianDeck === "1";
-  const ui = { picked: [], choice: null, form: {}, amount: null, meldPart: [], layout: null, swap: null };
+  const ui = { picked: [], choice: null, form: {}, amount: null, meldPart: [], layout: null, swap: null, swapLayouts: null };
   let socket = null;
   let version = 0;
   let retries = 0;
@@ -64,7 +65,7 @@ export function start(root) {
       if (sentFor === version) return;
       sentFor = version;
       root.dataset.busy = "1";
-      ui.picked = []; ui.choice = null; ui.layout = null; ui.swap = null;
+      ui.picked = []; ui.choice = null; ui.layout = null; ui.swap = null; ui.swapLayouts = null;
       send({ type: "act", action, version });
     };
     if (spec.confirm) askConfirm(spec.confirm, go);
@@ -145,29 +146,61 @@ export function start(root) {
   }
 
   // --- meld layouts (Burraco, Scala 40): where the matta goes, ace low or high, the jolly's suit ---
-  const meldRules = () => MELD_RULES[last?.game] || null;
-  const meldById = (id) => model?.melds?.melds.find((m) => m.id === id) || null;
+  // The server lists them (lobby:layouts asks the engine for this seat); the page only words them.
+  const layoutsUrl = new URL("disposizioni/", window.location.href.split(/[?#]/)[0]).href;
+  let asking = false; // a layout question is on its way: the page waits for its answer
+
+  /** The layouts the server lists for a meld request sent without one, or null if it cannot say. */
+  async function fetchLayouts(request) {
+    const token = document.querySelector("input[name=csrfmiddlewaretoken]")?.value || "";
+    try {
+      const res = await fetch(layoutsUrl, { method: "POST", credentials: "same-origin", signal: AbortSignal.timeout(8000),
+        headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": token },
+        body: JSON.stringify({ action: request }) });
+      const data = await res.json().catch(() => null);
+      if (res.ok && data && Array.isArray(data.layouts)) return data.layouts;
+      if (res.status === 422) return []; // the engine refuses the request: sent as is, its refusal is shown
+      return null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Ask the server, then `answer(layouts or null)` unless the table moved on; one question at a time. */
+  function askLayouts(request, answer) {
+    if (asking) return;
+    asking = true;
+    root.dataset.busy = "1";
+    const at = version;
+    fetchLayouts(request).then((layouts) => {
+      asking = false;
+      if (sentFor === null) root.dataset.busy = "0";
+      if (at === version) answer(layouts);
+    });
+  }
 
   /** With several layouts, ask which in the choices panel; `send(fields, choice)` gets the pick. */
-  function pickLayout(options, title, send, opts = {}) {
-    const rules = meldRules();
-    const list = rules ? layoutChoices(options, rules, opts) : [];
+  function pickLayout(layouts, title, send, opts = {}) {
+    const list = layoutChoices(layouts || [], opts);
+    // one layout, none (the engine's refusal follows) or no answer: sent without a layout, the server takes the first
     if (list.length <= 1) { ui.layout = null; send({}, list[0] || null); return; }
     ui.layout = { title, choices: list, send };
     renderActions(last);
     $("choices").querySelector("button[data-layout]")?.focus();
   }
 
+  /** Ask the server for the layouts of a request, then pick one as ``pickLayout``. */
+  function chooseLayout(request, title, send, opts = {}) {
+    askLayouts(request, (layouts) => pickLayout(layouts, title, send, opts));
+  }
+
   /** Lay (cala) or attach (attacca) the picked cards: the layout asked first when there is a choice. */
   function meldAct(spec, picked) {
-    const rules = meldRules();
     const base = { ...spec, cards: undefined, start: undefined, jolly_suit: undefined };
     const go = (fields) => act(base, { cards: picked, ...fields });
-    if (!rules) { go({}); return; }
-    if (spec.meld !== undefined) {
-      const target = meldById(spec.meld);
-      pickLayout(target ? extendOptions(target, picked, rules) : [], "Dove vanno le carte?", go);
-    } else pickLayout(meldOptions(picked, rules), "Come calare il gioco?", go);
+    // a spec that takes a start or a jolly's suit may have several layouts: the server lists them
+    if (spec.start === undefined && spec.jolly_suit === undefined) { go({}); return; }
+    chooseLayout(actionOf(base, { cards: picked }), spec.meld !== undefined ? "Dove vanno le carte?" : "Come calare il gioco?", go);
   }
 
   function layoutEl(p) {
@@ -182,32 +215,44 @@ export function start(root) {
 
   /** Scala 40's sostituzione del jolly: the jolly taken back goes at once into a new meld or onto one on the table. */
   function swapEl(p, spec, picked) {
-    const rules = meldRules() || MELD_RULES.scala40;
-    const target = meldById(spec.meld);
-    const w = target ? wildIndex(target, rules) : null;
-    if (w === null) { ui.swap = null; return []; }
-    const jolly = target.cards[w];
-    const replaced = { ...target, cards: target.cards.map((c, i) => (i === w ? spec.card : c)), jolly_suit: null };
     const left = [...handCards()];
     left.splice(left.indexOf(spec.card), 1);
     const available = picked.every((c) => picked.filter((x) => x === c).length <= left.filter((x) => x === c).length);
-    const swapAct = (use) => act({ type: spec.type, meld: spec.meld, card: spec.card }, { use });
+    const base = { type: spec.type, meld: spec.meld, card: spec.card };
+    const swapAct = (use) => act(base, { use });
+    // where the jolly attaches with these cards: every meld the server lists a layout of
+    const key = JSON.stringify([spec.meld, spec.card, picked]);
+    if (available && ui.swapLayouts?.key !== key) {
+      ui.swapLayouts = { key, layouts: undefined };
+      const at = version;
+      fetchLayouts({ ...base, use: { type: "attacca", cards: picked } }).then((layouts) => {
+        if (ui.swapLayouts?.key !== key || at !== version) return;
+        ui.swapLayouts.layouts = layouts;
+        renderActions(last);
+      });
+    }
+    const found = available ? ui.swapLayouts.layouts : []; // undefined: asked, no answer yet; null: no answer
     const out = [h("span", { class: "choices-title" }, `${spec.label || spec.type} con ${describeCard(spec.card)}, poi usa il jolly:`)];
     out.push(h("button", { type: "button", dataset: { use: "cala" }, disabled: !available || picked.length < 2,
-      title: "Scegli almeno due carte della mano", onclick: () => pickLayout(meldOptions([...picked, jolly], rules), "Come calare il gioco?",
+      title: "Scegli almeno due carte della mano", onclick: () => chooseLayout({ ...base, use: { type: "cala", cards: picked } }, "Come calare il gioco?",
         (fields) => swapAct({ type: "cala", cards: picked, ...fields })) },
     picked.length >= 2 ? `In un nuovo gioco con le carte scelte (${picked.length})` : "In un nuovo gioco (scegli le carte)"));
-    let attachable = 0;
-    for (const m of model.melds?.melds || []) {
-      const meld = m.id === target.id ? replaced : m;
-      const options = available ? extendOptions(meld, [...picked, jolly], rules) : [];
-      if (!options.length) continue;
-      attachable += 1;
-      out.push(h("button", { type: "button", dataset: { use: "attacca", meld: m.id },
-        onclick: () => pickLayout(options, "Dove va il jolly?", (fields) => swapAct({ type: "attacca", meld: m.id, cards: picked, ...fields })) },
-      picked.length ? "Attaccalo con le carte scelte a " : "Attaccalo a ", h("span", { class: "meld-choice" }, meld.cards.map((c) => card(c, "small")))));
+    if (found === undefined) out.push(h("span", { class: "muted", dataset: { role: "swap-wait" } }, "Cerco dove si attacca il jolly…"));
+    else if (found === null) out.push(h("span", { class: "muted" }, "Non riesco a sapere dove si attacca il jolly: riprova"));
+    else {
+      let attachable = 0;
+      for (const m of model.melds?.melds || []) {
+        const options = found.filter((o) => o.meld === m.id); // their fields name the meld too
+        if (!options.length) continue;
+        attachable += 1;
+        // the meld the jolly leaves shows the card that took its place
+        const shown = m.id === spec.meld ? m.cards.map((c) => (c[0] === "X" ? spec.card : c)) : m.cards;
+        out.push(h("button", { type: "button", dataset: { use: "attacca", meld: m.id },
+          onclick: () => pickLayout(options, "Dove va il jolly?", (fields) => swapAct({ type: "attacca", meld: m.id, cards: picked, ...fields })) },
+        picked.length ? "Attaccalo con le carte scelte a " : "Attaccalo a ", h("span", { class: "meld-choice" }, shown.map((c) => card(c, "small")))));
+      }
+      if (!attachable) out.push(h("span", { class: "muted" }, picked.length ? "Con queste carte non si attacca a nessun gioco" : "Non si attacca da solo a nessun gioco"));
     }
-    if (!attachable) out.push(h("span", { class: "muted" }, picked.length ? "Con queste carte non si attacca a nessun gioco" : "Non si attacca da solo a nessun gioco"));
     out.push(h("button", { type: "button", class: "secondary", onclick: () => { ui.swap = null; renderActions(p); } }, "Annulla"));
     return out;
   }
@@ -260,7 +305,7 @@ export function start(root) {
         const on = ui.swap && ui.swap.meld === spec.meld && ui.swap.card === spec.card;
         box.append(h("button", { type: "button", dataset: { action: g.type, meld: spec.meld }, "aria-pressed": on ? "true" : "false",
           title: "Poi scegli dove usare il jolly",
-          onclick: () => { ui.swap = on ? null : spec; ui.layout = null; renderActions(p); } },
+          onclick: () => { ui.swap = on ? null : spec; ui.layout = null; ui.swapLayouts = null; renderActions(p); } },
         `${spec.label || g.type} `, optionText("meld", spec.meld), ` con ${describeCard(spec.card)}`));
       }
     }
@@ -327,8 +372,9 @@ export function start(root) {
     if (spec.must_use) box.append(h("span", { class: "muted" }, ` Devi usare ${describeCard(spec.must_use)}`));
     box.append(h("button", { type: "button", class: "secondary", disabled: picked.length < (spec.melds.list_of?.cards?.min ?? 3),
       onclick: () => {
-        const rules = meldRules();
-        pickLayout(rules ? meldOptions(picked, rules) : [], "Come calare il gioco?", (fields, choice) => {
+        // the layouts of this part, the parts before it as chosen (their cards are no longer free)
+        const request = { type: opening.type, melds: [...parts.map((part) => ({ cards: part.cards, ...part.fields })), { cards: picked }] };
+        chooseLayout(request, "Come calare il gioco?", (fields, choice) => {
           const chosen = Object.keys(fields).length > 0;
           parts.push({ cards: picked, fields, label: chosen ? choice.label : null, shown: chosen ? choice.layout.cards : picked });
           ui.picked = [];
@@ -465,7 +511,7 @@ export function start(root) {
   }
 
   function renderState(msg) {
-    if (last && msg.version !== last.version) { ui.picked = []; ui.choice = null; ui.meldPart = []; ui.layout = null; ui.swap = null; }
+    if (last && msg.version !== last.version) { ui.picked = []; ui.choice = null; ui.meldPart = []; ui.layout = null; ui.swap = null; ui.swapLayouts = null; }
     if (msg.over && !(last && last.over)) history.refresh();
     last = msg;
     version = msg.version;
