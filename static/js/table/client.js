@@ -7,7 +7,7 @@
 // data-playable, picked ones aria-pressed), choices and actions (button[data-action=<type>], ready,
 // back), amount (input[name=amount], a range slider, multiples), confirm (data-confirm=yes/no),
 // history, chat-log, chat-form. Burraco and Scala 40: when picked cards can take several layouts
-// (the server lists them: POST {"action": ...} to the table page's disposizioni/, lobby:layouts)
+// (the server lists them: POST {"action": ...} to data-layouts-url, lobby:layouts)
 // the choices panel lists them (button[data-layout], with data-start or data-jolly-suit: what is
 // sent); Scala 40's "Sostituisci il jolly" opens it with button[data-use=cala] and
 // button[data-use=attacca][data-meld] (where the jolly taken back goes).
@@ -147,7 +147,8 @@ export function start(root) {
 
   // --- meld layouts (Burraco, Scala 40): where the matta goes, ace low or high, the jolly's suit ---
   // The server lists them (lobby:layouts asks the engine for this seat); the page only words them.
-  const layoutsUrl = new URL("disposizioni/", window.location.href.split(/[?#]/)[0]).href;
+  const layoutsUrl =
+    root.dataset.layoutsUrl || new URL("disposizioni/", window.location.href.split(/[?#]/)[0]).href;
   let asking = false; // a layout question is on its way: the page waits for its answer
 
   /** The layouts the server lists for a meld request sent without one, or null if it cannot say. */
