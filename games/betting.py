@@ -121,27 +121,39 @@ def options(
     A range ``[stack, stack]`` below the normal minimum is the all-in ("RESTO") allowed by P6.
     ``reopen`` ignores a closed round (the blind raiser's right to raise, RULINGS P7).
     """
+    check, call, kind, lo, hi = ranges(b, seat, limit, min_bet, increment, reopen)
+    out: dict[str, Any] = {"check": check, "call": call, "bet": None, "raise": None}
+    if kind is not None:
+        out[kind] = [lo, hi]
+    return out
+
+
+# What ``ranges`` returns: (check, call, kind, lo, hi); kind "bet", "raise" or None (lo = hi = 0).
+Ranges = tuple[bool, int | None, str | None, int, int]
+
+
+def ranges(b: Betting, seat: int, limit: str, min_bet: int, increment: int, reopen: bool = False) -> Ranges:
+    """``options`` as a tuple: whether the seat may check, the call, and its bet or raise range.
+
+    The engines' hot paths read this (asked twice per betting action, for the list and the check)
+    without the dict and lists of ``options``; ``kind`` says which of bet and raise the range is.
+    """
     k = str(seat)
     stacks = b["stack"]
     stack = stacks[k]
     current = b["current"]
     owed = current - b["round"][k]
-    # conditional expressions rather than min()/max() calls and no helper calls: options() is
-    # asked twice per betting action (listing and checking), the engines' hottest function
-    out: dict[str, Any] = {
-        "check": owed <= 0,
-        "call": (owed if owed < stack else stack) if owed > 0 else None,
-        "bet": None,
-        "raise": None,
-    }
+    # conditional expressions rather than min()/max() calls and no helper calls (hot path)
+    check = owed <= 0
+    call = (owed if owed < stack else stack) if owed > 0 else None
     if stack <= (owed if owed > 0 else 0):
-        return out
+        return check, call, None, 0, 0
     folded = b["folded"]
     for s in b["order"]:
         if s != seat and s not in folded and stacks[SEAT_KEY[s]] > 0:
             break
     else:
-        return out  # nobody else could answer a bet
+        return check, call, None, 0, 0  # nobody else could answer a bet
     if current == 0:
         lo = min_bet
         hi = (
@@ -153,7 +165,7 @@ def options(
             if limit == FL
             else _bad_limit(limit)
         )
-        key = "bet"
+        kind = "bet"
     elif reopen or not b["closed"]:
         lo = owed + increment
         hi = (
@@ -165,15 +177,13 @@ def options(
             if limit == FL
             else _bad_limit(limit)
         )
-        key = "raise"
+        kind = "raise"
     else:
-        return out
+        return check, call, None, 0, 0
     # the range [lo, max(hi, lo)] within the stack; all-in for less (RESTO) below the minimum
     if stack < lo:
-        out[key] = [stack, stack]
-    else:
-        out[key] = [lo, hi if hi < stack else stack] if hi > lo else [lo, lo]
-    return out
+        return check, call, kind, stack, stack
+    return check, call, kind, lo, (hi if hi < stack else stack) if hi > lo else lo
 
 
 def _bad_limit(limit: str) -> int:

@@ -618,20 +618,16 @@ def betting_buttons(
     """
     b, cfg = state["b"], state["cfg"]
     stack = b["stack"][k(seat)]
-    opts = betting.options(
-        b, seat, limit=cfg["limit"], min_bet=min_bet or cfg["invito"], increment=cfg["invito"]
-    )
-    if opts["check"]:
+    invito = cfg["invito"]
+    check, call, kind, lo, hi = betting.ranges(b, seat, cfg["limit"], min_bet or invito, invito)
+    if check:
         buttons = [BUSSO, *after_busso]
-        if opts["bet"]:
-            lo, hi = opts["bet"]
+        if kind == "bet":
             buttons.append(amount_button("punto", "PUNTO", lo, hi, stack))
         buttons.append(PASSO_CONFIRM)
         return buttons
-    call = opts["call"]
     buttons = [("vedo", "RESTO" if call == stack else "VEDO", call, call, None)]
-    if opts["raise"]:
-        lo, hi = opts["raise"]
+    if kind == "raise":
         buttons.append(amount_button("rilancio", "RILANCIO", lo, hi, stack))
     buttons.append(PASSO)
     return buttons

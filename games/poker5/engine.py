@@ -601,12 +601,10 @@ class Poker5(pc.PokerTable):
     def _blind_raiser_buttons(self, state: State, seat: int) -> list[pc.Button]:
         """P7: the last blind raiser, once someone has seen, raises or says VA BENE."""
         b, cfg = state["b"], state["cfg"]
-        opts = betting.options(
-            b, seat, limit=cfg["limit"], min_bet=cfg["invito"], increment=cfg["invito"], reopen=True
-        )
+        invito = cfg["invito"]
+        _check, _call, kind, lo, hi = betting.ranges(b, seat, cfg["limit"], invito, invito, reopen=True)
         buttons = [_VA_BENE]
-        if opts["raise"]:
-            lo, hi = opts["raise"]
+        if kind == "raise":
             buttons.append(pc.amount_button("rilancio", "RILANCIO", lo, hi, b["stack"][str(seat)]))
         return buttons
 
@@ -618,13 +616,10 @@ class Poker5(pc.PokerTable):
         b, cfg = state["b"], state["cfg"]
         stack = b["stack"][key]
         if stack == 0:
-            punto: pc.Button = ("punto", "RESTO", 0, 0, None)
-        elif (
-            opts := betting.options(
-                b, seat, limit=cfg["limit"], min_bet=min_bet or cfg["invito"], increment=cfg["invito"]
-            )
-        )["bet"]:
-            lo, hi = opts["bet"]
+            return [("punto", "RESTO", 0, 0, None), pc.BUSSO, pc.PASSO_CONFIRM]
+        invito = cfg["invito"]
+        _check, _call, kind, lo, hi = betting.ranges(b, seat, cfg["limit"], min_bet or invito, invito)
+        if kind == "bet":
             punto = pc.amount_button("punto", "PUNTO", lo, hi, stack)
         else:
             # every other seat is all-in: nothing can be bet, but the game may be opened
