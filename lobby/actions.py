@@ -696,12 +696,6 @@ def _after_change(rt: TableRuntime, engine: Engine, *, events: list[dict[str, An
         rt.turn_started = None
     _arm_timer(rt, now)
     _bump(rt, events=events)
-    if rt.deadline is not None:
-        table_id, version = rt.pk, rt.version
-        if Seat.objects.filter(
-            table_id=rt.pk, number__in=engine.to_act(rt.state), user__is_bot=True
-        ).exists():
-            transaction.on_commit(lambda: _schedule_bot(table_id, version))
 
 
 def _arm_timer(rt: TableRuntime, now: Any) -> None:
@@ -722,11 +716,29 @@ def _arm_timer(rt: TableRuntime, now: Any) -> None:
 
 
 def _bump(rt: TableRuntime, *, events: list[dict[str, Any]] | None = None) -> None:
-    """Save the runtime with a new version and broadcast it after commit."""
+    """Save the runtime with a new version; after commit, broadcast it and wake the bots due."""
     rt.version += 1
     rt.save()
     table_id, version = rt.pk, rt.version
-    transaction.on_commit(lambda: broadcast.table_changed(table_id, version, events or []))
+    transaction.on_commit(lambda: _committed(table_id, version, events or []))
+
+
+def _committed(table_id: int, version: int, events: list[dict[str, Any]]) -> None:
+    """After commit: every connection gets its view; a bot seat that must decide gets its task.
+
+    Only for the table's latest version (an older one is skipped: the newer commit does this),
+    from the rows the broadcast read, so waking the bots costs no query of its own.
+    """
+    sent = broadcast.table_changed(table_id, version, events)
+    if sent is None:
+        return
+    rt, seats = sent
+    if rt.deadline is None or rt.state is None or not any(s.user.is_bot for s in seats):
+        return
+    engine = hand_engine(rt)
+    due = set() if engine.is_over(rt.state) else set(engine.to_act(rt.state))
+    if any(s.user.is_bot and s.number in due for s in seats):
+        _schedule_bot(table_id, version)
 
 
 # --- clocks -------------------------------------------------------------------------------------

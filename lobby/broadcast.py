@@ -13,7 +13,7 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from lobby.models import TableRuntime
+from lobby.models import Seat, TableRuntime
 
 
 def public_group(table_id: int) -> str:
@@ -24,18 +24,23 @@ def user_group(table_id: int, user_id: int) -> str:
     return f"table.{table_id}.user.{user_id}"
 
 
-def table_changed(table_id: int, version: int, events: list[dict[str, Any]]) -> None:
-    """Send the new version of a table to every connection, each with what it may see."""
+def table_changed(
+    table_id: int, version: int, events: list[dict[str, Any]]
+) -> tuple[TableRuntime, list[Seat]] | None:
+    """Send the new version of a table to every connection, each with what it may see.
+
+    Returns the runtime and seats it read (None when a newer version was committed meanwhile).
+    """
     from lobby.selectors import dealt_seats, projection_seat, seat_rows, table_payload
 
     rt = TableRuntime.objects.select_related("table").filter(pk=table_id).first()
     if rt is None or rt.version != version:
-        return  # a newer version was committed meanwhile; its own broadcast carries the state
-    layer = get_channel_layer()
-    if layer is None:
-        return
+        return None  # a newer version was committed meanwhile; its own broadcast carries the state
     seats = seat_rows(table_id)
     dealt = dealt_seats(rt)  # one query for the whole table, not one per seat
+    layer = get_channel_layer()
+    if layer is None:
+        return rt, seats
     messages = []
     for seat in seats:
         payload = table_payload(rt, seats, projection_seat(seat.number, dealt), events)
@@ -44,6 +49,7 @@ def table_changed(table_id: int, version: int, events: list[dict[str, Any]]) -> 
     public["audience"] = "public"
     messages.append((public_group(table_id), {"type": "table.message", "payload": public}))
     async_to_sync(_send_all)(layer, messages)
+    return rt, seats
 
 
 async def _send_all(layer: Any, messages: list[tuple[str, dict[str, Any]]]) -> None:

@@ -131,7 +131,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.profile:
         import cProfile
 
-        profiler = cProfile.Profile()
+        profiler = cProfile.Profile(time.thread_time)  # CPU time, not waits
         profiler.enable()
     n, wall, cpu = asyncio.run(measure())
     if profiler is not None:

@@ -6,6 +6,7 @@ from games import registry
 from lobby import actions, selectors
 from lobby.models import Hand, Seat
 from tests.lobby.helpers import (
+    concrete,
     funded_player,
     house_rake,
     money_total,
@@ -68,3 +69,38 @@ def test_a_person_against_a_bot_at_scopa_the_bot_is_always_ready_and_marked():
     else:
         assert actions.table_bot_move(table_id=table.pk, version=rt.version) == 0  # not the bot's turn
     assert Hand.objects.filter(table=table).count() == 1
+
+
+def test_a_bot_that_must_decide_gets_its_task_after_each_commit(
+    monkeypatch, django_capture_on_commit_callbacks
+):
+    """The bot's task is sent for every version at which a bot seat must decide, and only then."""
+    woken: list[tuple[int, int]] = []
+    monkeypatch.setattr(actions, "_schedule_bot", lambda table_id, version: woken.append((table_id, version)))
+    person, bot = funded_player(), funded_player(is_bot=True)
+    table = poker_table()
+    seat_players(table, [person, bot])
+    bot_seat = Seat.objects.get(table=table, user=bot).number
+    engine = registry.get("poker5")
+    with django_capture_on_commit_callbacks(execute=True):
+        assert actions.table_start_hand(table_id=table.pk)
+    bot_turns = person_turns = 0
+    for _ in range(200):
+        rt = runtime(table)
+        if engine.is_over(rt.state):
+            break
+        due = engine.to_act(rt.state)
+        assert ((table.pk, rt.version) in woken) == (bot_seat in due)
+        with django_capture_on_commit_callbacks(execute=True):
+            if bot_seat in due:
+                bot_turns += 1
+                actions.table_bot_move(table_id=table.pk, version=rt.version)
+            else:
+                person_turns += 1
+                seat_no = due[0]
+                actions.table_act(
+                    table_id=table.pk,
+                    user=person,
+                    action=concrete(engine.legal_actions(rt.state, seat_no)[0]),
+                )
+    assert engine.is_over(runtime(table).state) and bot_turns >= 1 and person_turns >= 1

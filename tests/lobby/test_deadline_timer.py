@@ -122,3 +122,20 @@ def test_a_task_queued_with_a_version_still_works(django_capture_on_commit_callb
     rt = runtime(table)
     assert tasks.table_deadline(table_id=table.pk, version=rt.version - 1) == 0  # moved on since
     assert tasks.table_deadline(table_id=table.pk, version=rt.version) >= 1
+
+
+def test_a_table_action_and_its_broadcast_cost_a_fixed_number_of_queries(
+    scheduled, django_capture_on_commit_callbacks, django_assert_num_queries
+):
+    """The hot path: lock, seat, hand, step, save (+ savepoint in the test); then three reads to fan out."""
+    table = started_table(django_capture_on_commit_callbacks)
+    rt = runtime(table)
+    engine = registry.get(rt.game)
+    seat_no = engine.to_act(rt.state)[0]
+    user = Seat.objects.get(table=table, number=seat_no).user
+    spec = engine.legal_actions(rt.state, seat_no)[0]
+    with django_capture_on_commit_callbacks() as callbacks, django_assert_num_queries(8):
+        actions.table_act(table_id=table.pk, user=user, action=concrete(spec), version=rt.version)
+    with django_assert_num_queries(3):
+        for callback in callbacks:
+            callback()
