@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import copy
 from abc import abstractmethod
+from bisect import bisect_right
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -126,7 +127,8 @@ def check_seats(seats: list[SeatSpec], title: str) -> dict[int, SeatSpec]:
 def next_after(order: list[int], seat: int) -> int:
     """The first seat clockwise after ``seat`` (which need not be in ``order``); seats grow clockwise."""
     ordered = sorted(order)
-    return next((s for s in ordered if s > seat), ordered[0])
+    i = bisect_right(ordered, seat)  # the first seat number above ``seat``, else wrap around
+    return ordered[i] if i < len(ordered) else ordered[0]
 
 
 def clockwise(seats: list[int], dealer: int) -> list[int]:
