@@ -360,14 +360,20 @@ def settle(
     *,
     rake_bp: int = 0,
     rake_cap: int | None = None,
+    built: list[Pot] | None = None,
 ) -> list[Pot]:
     """Return uncalled chips, then award every pot to ``winners_of(eligible)`` less rake; chips go to stacks.
 
     Returns the pots with ``amount``, ``eligible``, ``rake``, ``winners`` and ``shares``; afterwards
     the hand's contributions and dead money are zero (everything is back in the stacks or raked).
+    ``built``: what ``pots(b)`` gave once the uncalled chips went back, nothing moved since (a
+    showdown's preview); used as the pots (and completed in place) instead of building them again.
     """
-    return_uncalled(b)
-    result = pots(b)
+    if built is None:
+        return_uncalled(b)
+        result = pots(b)
+    else:
+        result = built
     rakes = rake_per_pot([p["amount"] for p in result], rake_bp, rake_cap)
     for pot, r in zip(result, rakes, strict=True):
         winners = winners_of(list(pot["eligible"]))

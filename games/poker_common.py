@@ -417,7 +417,6 @@ class PokerTable(Engine):
         pots = settle_showdown(state)
         events.append({"type": "piatti", "pots": copy_pots(pots)})
         state["pots"] = pots
-        state.pop("pots_preview", None)
         self._end(state, events)
 
     def _before_award(self, state: State, events: list[Event]) -> None:
@@ -761,10 +760,14 @@ def hide(state: State, seat: int, events: list[Event], auto: bool = False) -> No
     events.append({"type": "nascondo", "seat": seat, "auto": auto})
 
 
-def settle(state: State, winners_of: Callable[[list[int]], list[int]]) -> list[betting.Pot]:
+def settle(
+    state: State, winners_of: Callable[[list[int]], list[int]], built: list[betting.Pot] | None = None
+) -> list[betting.Pot]:
     """Award every pot to ``winners_of(eligible)`` with the table's rake (P12; ``games.betting.settle``)."""
     cfg = state["cfg"]
-    return betting.settle(state["b"], winners_of, rake_bp=cfg["rake_percent"], rake_cap=cfg["rake_cap"])
+    return betting.settle(
+        state["b"], winners_of, rake_bp=cfg["rake_percent"], rake_cap=cfg["rake_cap"], built=built
+    )
 
 
 def settle_showdown(state: State) -> list[betting.Pot]:
@@ -776,7 +779,9 @@ def settle_showdown(state: State) -> list[betting.Pot]:
         idx = evaluator.pot_winners([values[betting.SEAT_KEY[s]] for s in contenders])
         return [contenders[i] for i in idx]
 
-    return settle(state, winners_of)
+    # the pots of start_showdown's preview: built after the uncalled chips went back, and showing
+    # or hiding moves no chips, so they are the pots to settle (not built a second time)
+    return settle(state, winners_of, state.pop("pots_preview", None))
 
 
 def copy_pots(pots: list[betting.Pot]) -> list[dict[str, Any]]:
