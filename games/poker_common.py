@@ -510,7 +510,7 @@ def start_invito(state: State, events: list[Event]) -> list[int]:
 def post_invito(state: State, seat: int, events: list[Event]) -> None:
     """Put a seat's invito in the pot (all of its chips if fewer)."""
     paid = betting.post(state["b"], seat, state["cfg"]["invito"])
-    state["missed"][k(seat)] = 0
+    state["missed"][betting.SEAT_KEY[seat]] = 0  # a seat of the hand (int)
     events.append({"type": "invito", "seat": seat, "amount": paid})
 
 

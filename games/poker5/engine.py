@@ -639,9 +639,9 @@ class Poker5(pc.PokerTable):
     def _check(self, state: State, seat: int, action: Action) -> None:
         if action["type"] == "cambio" and state["phase"] == "cambio":  # checked here, no spec list
             cards = action.get("cards")
-            hand = state["hands"][str(seat)]
+            hand = state["hands"][betting.SEAT_KEY[seat]]  # apply checked the seat
             if (
-                set(action) != {"type", "cards"}
+                len(action) != 2  # "type" and "cards", nothing else
                 or not isinstance(cards, list)
                 or len(cards) > 4
                 or any(not isinstance(c, str) or c not in hand for c in cards)
