@@ -40,7 +40,8 @@ Measured with that bench (random hands of the 40-card deck against treys ``Evalu
 on a shared 2-core VM at load average 5–8, so the figures move by ±15 % from run to run; the
 mean of 4 interleaved runs, before → after the check moved into the tables): ``evaluate_codes``
 1.16× → 1.27×, ``evaluator_for_codes`` 1.31× → 1.35×, ``evaluate`` 0.83× → 0.85×,
-``evaluator_for`` 0.99× → 1.01×; in the runs alone, ``evaluator_for_codes`` 1.30–1.72×. Issue 4's
+``evaluator_for`` 0.99× → 1.01×; in the runs alone, ``evaluator_for_codes`` 1.30–1.72×; under
+callgrind (no noise), 5,783 → 5,375 instructions a hand in a loop of ``evaluator_for_codes``. Issue 4's
 2× is not reached, and this layout cannot reach it: the same code on 64 hands over and over (its
 tables in the CPU caches, the bench's diagnostic line) runs at only 1.7–2.6×, against 4–7× for the
 call, ``sum`` and sign check alone (the floor line). Of the time above that floor, 55–90 % is the
