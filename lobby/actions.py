@@ -20,7 +20,7 @@ from django.utils import timezone
 from games import registry
 from games.engine import Engine
 from games.rng import RecordingRng, SystemRng
-from lobby import bots, broadcast, settlement
+from lobby import bots, broadcast, selectors, settlement
 from lobby.errors import (
     AlreadySeated,
     ChatRefused,
@@ -456,8 +456,7 @@ def table_sitout(*, table_id: int, user: User, sitout: bool) -> None:
 
 
 def _dealt_seats(rt: TableRuntime) -> set[int]:
-    hand = Hand.objects.filter(table_id=rt.pk, number=rt.hand_no).only("seats").first()
-    return {s["seat"] for s in hand.seats} if hand else set()
+    return selectors.dealt_seats(rt) or set()
 
 
 def _seat_specs(rt: TableRuntime, seats: list[Seat]) -> list[dict[str, Any]]:
@@ -512,7 +511,7 @@ def table_start_hand(*, table_id: int) -> bool:
     active = [s for s in specs if not s["sitout"]]
     if len(active) < max(table.min_players, engine.min_seats):
         if rt.state is not None:
-            rt.state = None
+            rt.state = rt.dealt = None
             rt.deadline = None
             _bump(rt)
         return False
@@ -523,6 +522,7 @@ def table_start_hand(*, table_id: int) -> bool:
     state = engine.new(config, engine_specs, rng, carry_in)
     rt.hand_no += 1
     rt.state = state
+    rt.dealt = [s["seat"] for s in specs]
     rt.game = engine.name
     rt.clocks = None
     if engine.family == "partite" and table.tempo_partita:
@@ -577,7 +577,7 @@ def _partite_ready(rt: TableRuntime) -> bool:
     for seat in seats:  # end-of-match panel: no decision means standing up
         if not (seat.ready or seat.user.is_bot):
             _stand_up(rt, seat)
-    rt.state = None
+    rt.state = rt.dealt = None
     rt.ready_deadline = None
     _bump(rt)
     return False
@@ -871,7 +871,7 @@ def table_cancel_hand(*, table_id: int, actor: User, reason: str) -> bool:
     hand.ended_at = timezone.now()
     hand.save(update_fields=["cancelled", "ended_at"])
     rt.carry = hand.carry_in
-    rt.state = None
+    rt.state = rt.dealt = None
     rt.deadline = None
     rt.bank_seat = rt.bank_started = None
     _bump(rt)

@@ -83,6 +83,9 @@ class TableRuntime(models.Model):
         max_length=32, blank=True
     )  # engine of the hand in progress (giro pazzo: telesina)
     state = models.JSONField(null=True, blank=True)  # engine state of the hand in progress
+    # the seats dealt into that hand (its Hand row's seats, kept here so a broadcast reads one row
+    # less); None: read them from the Hand row (a hand dealt before this field existed)
+    dealt = models.JSONField(null=True, blank=True)
     carry = models.JSONField(null=True, blank=True)  # what the next hand starts from
     hand_no = models.PositiveIntegerField(default=0)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)

@@ -72,9 +72,15 @@ def table_snapshot(*, table_id: int, user_id: int | None) -> dict[str, Any]:
 
 
 def dealt_seats(rt: TableRuntime) -> set[int] | None:
-    """The seats dealt into the running hand (one query), or None when no hand is running."""
+    """The seats dealt into the running hand, or None when no hand is running.
+
+    From the runtime row (``TableRuntime.dealt``); a hand dealt before that field existed asks
+    its Hand row (one query).
+    """
     if rt.state is None:
         return None
+    if rt.dealt is not None:
+        return {int(n) for n in rt.dealt}
     hand = Hand.objects.filter(table_id=rt.pk, number=rt.hand_no).only("seats").first()
     return {s["seat"] for s in hand.seats} if hand is not None else set()
 

@@ -6,8 +6,8 @@ import pytest
 from django.utils import timezone
 
 from games import registry
-from lobby import actions, tasks
-from lobby.models import HandStep, Seat, TableRuntime
+from lobby import actions, selectors, tasks
+from lobby.models import Hand, HandStep, Seat, TableRuntime
 from tests.lobby.helpers import concrete, funded_player, poker_table, runtime, seat_players
 
 pytestmark = pytest.mark.django_db
@@ -127,7 +127,7 @@ def test_a_task_queued_with_a_version_still_works(django_capture_on_commit_callb
 def test_a_table_action_and_its_broadcast_cost_a_fixed_number_of_queries(
     scheduled, django_capture_on_commit_callbacks, django_assert_num_queries
 ):
-    """The hot path: lock, seat, hand, step, save (+ savepoint in the test); then three reads to fan out."""
+    """The hot path: lock, seat, hand, step, save (+ savepoint in the test); then two reads to fan out."""
     table = started_table(django_capture_on_commit_callbacks)
     rt = runtime(table)
     engine = registry.get(rt.game)
@@ -136,6 +136,19 @@ def test_a_table_action_and_its_broadcast_cost_a_fixed_number_of_queries(
     spec = engine.legal_actions(rt.state, seat_no)[0]
     with django_capture_on_commit_callbacks() as callbacks, django_assert_num_queries(8):
         actions.table_act(table_id=table.pk, user=user, action=concrete(spec), version=rt.version)
-    with django_assert_num_queries(3):
+    with django_assert_num_queries(2):  # the runtime (with the dealt seats) and the seats
         for callback in callbacks:
             callback()
+
+
+def test_the_runtime_row_keeps_the_seats_dealt_into_the_hand(django_capture_on_commit_callbacks):
+    table = started_table(django_capture_on_commit_callbacks)
+    rt = runtime(table)
+    hand = Hand.objects.get(table=table, number=rt.hand_no)
+    assert set(rt.dealt) == {s["seat"] for s in hand.seats} == selectors.dealt_seats(rt)
+    # a hand dealt before the field existed: its Hand row answers
+    TableRuntime.objects.filter(pk=table.pk).update(dealt=None)
+    assert selectors.dealt_seats(runtime(table)) == {s["seat"] for s in hand.seats}
+    actions.table_cancel_hand(table_id=table.pk, actor=funded_player(), reason="test")
+    rt = runtime(table)
+    assert rt.dealt is None and selectors.dealt_seats(rt) is None
