@@ -311,27 +311,12 @@ class Poker5(pc.PokerTable):
         b = state["b"]
         folded, acted, stack = b["folded"], b["acted"], b["stack"]
         cash = state["cfg"]["cash"]
-        for s in pc.ring(b["order"], start, inclusive):
+        order: list[int] = b["order"]
+        i = order.index(start)  # pc.ring(order, start, inclusive), without its call
+        for s in order[i:] + order[:i] if inclusive else order[i + 1 :] + order[:i]:
             if s not in folded and s not in acted and (stack[betting.SEAT_KEY[s]] > 0 or cash):
                 return s
         return None
-
-    def _advance_after(self, state: State, seat: int, events: list[Event]) -> None:
-        """Pass the word after ``seat`` acted in a betting phase, closing the round if it is over."""
-        b = state["b"]
-        if len(betting.in_hand(b)) == 1:
-            self._win_uncontested(state, events)
-            return
-        if state["phase"] == "apertura" and state["opened"] is None and state["blind"] is None:
-            nxt = self._next_opening(state, seat)
-        else:
-            nxt = pc.next_to_bet(state["b"], seat)
-        state["turn"] = nxt
-        if nxt is None:
-            if state["phase"] == "apertura":
-                self._end_opening(state, events)
-            else:
-                self._end_last_round(state, events)
 
     def _end_opening(self, state: State, events: list[Event]) -> None:
         b = state["b"]
@@ -744,7 +729,21 @@ class Poker5(pc.PokerTable):
             state["opened"] = seat
             ev["type"] = "apro"
         events.append(ev)
-        self._advance_after(state, seat, events)
+        # pass the word after ``seat``, closing the round if it is over (inline: every bet's path)
+        folded = b["folded"]
+        if len([s for s in b["order"] if s not in folded]) == 1:  # one seat left in the hand
+            self._win_uncontested(state, events)
+            return
+        if phase == "apertura" and state["opened"] is None and state["blind"] is None:
+            nxt = self._next_opening(state, seat)
+        else:
+            nxt = pc.next_to_bet(b, seat)
+        state["turn"] = nxt
+        if nxt is None:
+            if phase == "apertura":
+                self._end_opening(state, events)
+            else:
+                self._end_last_round(state, events)
 
     def _do_cambio(self, state: State, seat: int, cards: list[str], events: list[Event]) -> None:
         k = betting.SEAT_KEY[seat]  # apply checked that the seat is an int
