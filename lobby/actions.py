@@ -511,7 +511,7 @@ def table_start_hand(*, table_id: int) -> bool:
     active = [s for s in specs if not s["sitout"]]
     if len(active) < max(table.min_players, engine.min_seats):
         if rt.state is not None:
-            rt.state = rt.dealt = None
+            rt.state = rt.dealt = rt.steps = None
             rt.deadline = None
             _bump(rt)
         return False
@@ -523,6 +523,7 @@ def table_start_hand(*, table_id: int) -> bool:
     rt.hand_no += 1
     rt.state = state
     rt.dealt = [s["seat"] for s in specs]
+    rt.steps = 0
     rt.game = engine.name
     rt.clocks = None
     if engine.family == "partite" and table.tempo_partita:
@@ -577,7 +578,7 @@ def _partite_ready(rt: TableRuntime) -> bool:
     for seat in seats:  # end-of-match panel: no decision means standing up
         if not (seat.ready or seat.user.is_bot):
             _stand_up(rt, seat)
-    rt.state = rt.dealt = None
+    rt.state = rt.dealt = rt.steps = None
     rt.ready_deadline = None
     _bump(rt)
     return False
@@ -630,9 +631,11 @@ def _apply(rt: TableRuntime, seat_no: int, action: dict[str, Any], *, automatic:
         spent = int((timezone.now() - rt.turn_started).total_seconds() * 1000)
         rt.clocks[line] = max(0, int(rt.clocks.get(line, 0)) - spent)
     hand = Hand.objects.select_for_update().get(table_id=rt.pk, number=rt.hand_no)
+    done = rt.steps if rt.steps is not None else hand.steps.count()  # None: dealt before the field
+    rt.steps = done + 1  # saved with the runtime by _after_change
     HandStep.objects.create(
         hand=hand,
-        seq=hand.steps.count() + 1,
+        seq=done + 1,
         seat=seat_no,
         action=action,
         automatic=automatic,
@@ -871,7 +874,7 @@ def table_cancel_hand(*, table_id: int, actor: User, reason: str) -> bool:
     hand.ended_at = timezone.now()
     hand.save(update_fields=["cancelled", "ended_at"])
     rt.carry = hand.carry_in
-    rt.state = rt.dealt = None
+    rt.state = rt.dealt = rt.steps = None
     rt.deadline = None
     rt.bank_seat = rt.bank_started = None
     _bump(rt)

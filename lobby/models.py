@@ -86,6 +86,8 @@ class TableRuntime(models.Model):
     # the seats dealt into that hand (its Hand row's seats, kept here so a broadcast reads one row
     # less); None: read them from the Hand row (a hand dealt before this field existed)
     dealt = models.JSONField(null=True, blank=True)
+    # the steps recorded for that hand (the next HandStep's seq - 1); None: count its HandStep rows
+    steps = models.PositiveIntegerField(null=True, blank=True)
     carry = models.JSONField(null=True, blank=True)  # what the next hand starts from
     hand_no = models.PositiveIntegerField(default=0)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)

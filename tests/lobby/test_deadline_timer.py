@@ -127,14 +127,14 @@ def test_a_task_queued_with_a_version_still_works(django_capture_on_commit_callb
 def test_a_table_action_and_its_broadcast_cost_a_fixed_number_of_queries(
     scheduled, django_capture_on_commit_callbacks, django_assert_num_queries
 ):
-    """The hot path: lock, seat, hand, step, save (+ savepoint in the test); then two reads to fan out."""
+    """The hot path: lock, seat, hand, step, save (+ the test's savepoint and release); two reads after."""
     table = started_table(django_capture_on_commit_callbacks)
     rt = runtime(table)
     engine = registry.get(rt.game)
     seat_no = engine.to_act(rt.state)[0]
     user = Seat.objects.get(table=table, number=seat_no).user
     spec = engine.legal_actions(rt.state, seat_no)[0]
-    with django_capture_on_commit_callbacks() as callbacks, django_assert_num_queries(8):
+    with django_capture_on_commit_callbacks() as callbacks, django_assert_num_queries(7):
         actions.table_act(table_id=table.pk, user=user, action=concrete(spec), version=rt.version)
     with django_assert_num_queries(2):  # the runtime (with the dealt seats) and the seats
         for callback in callbacks:
@@ -152,3 +152,18 @@ def test_the_runtime_row_keeps_the_seats_dealt_into_the_hand(django_capture_on_c
     actions.table_cancel_hand(table_id=table.pk, actor=funded_player(), reason="test")
     rt = runtime(table)
     assert rt.dealt is None and selectors.dealt_seats(rt) is None
+
+
+def test_the_runtime_row_counts_the_steps_of_the_hand(django_capture_on_commit_callbacks):
+    table = started_table(django_capture_on_commit_callbacks)
+    assert runtime(table).steps == 0
+    act_once(table, django_capture_on_commit_callbacks)
+    # a hand dealt before the field existed: its HandStep rows are counted
+    TableRuntime.objects.filter(pk=table.pk).update(steps=None)
+    act_once(table, django_capture_on_commit_callbacks)
+    act_once(table, django_capture_on_commit_callbacks)
+    rt = runtime(table)
+    seqs = list(
+        HandStep.objects.filter(hand__table=table, hand__number=rt.hand_no).values_list("seq", flat=True)
+    )
+    assert seqs == [1, 2, 3] and rt.steps == 3
