@@ -244,6 +244,8 @@ def next_to_act(b: Betting, seats: Iterable[int]) -> int | None:
             live += 1
             if stack[SEAT_KEY[s]] > 0:
                 bettors += 1
+                if bettors == 2:
+                    break  # enough to know: two seats live, more than one bettor
     if live <= 1:
         return None
     rnd, current, acted = b["round"], b["current"], b["acted"]

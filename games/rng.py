@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import Protocol, TypeVar
 
 T = TypeVar("T")
@@ -61,13 +62,17 @@ class SeededRng:
     def shuffle(self, out: list[T]) -> None:
         """Fisher-Yates in place, as ``shuffled`` does, its draws inlined (a deal's hot loop)."""
         bits = self._bits
-        for i in range(len(out) - 1, 0, -1):
-            n = i + 1  # the body of randbelow(n), n > 0
-            k = n.bit_length()
-            j = bits(k)
+        for i, n, k in _fisher_yates(len(out)):
+            j = bits(k)  # the body of randbelow(n), n > 0
             while j >= n:
                 j = bits(k)
             out[i], out[j] = out[j], out[i]
+
+
+@lru_cache(maxsize=64)
+def _fisher_yates(size: int) -> tuple[tuple[int, int, int], ...]:
+    """The steps of a Fisher-Yates shuffle of ``size`` items: (i, bound i + 1, its bit length)."""
+    return tuple((i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
 
 
 def shuffled(items: Sequence[T], rng: Rng) -> list[T]:
