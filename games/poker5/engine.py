@@ -729,9 +729,9 @@ class Poker5(pc.PokerTable):
             state["opened"] = seat
             ev["type"] = "apro"
         events.append(ev)
-        # pass the word after ``seat``, closing the round if it is over (inline: every bet's path)
-        folded = b["folded"]
-        if len([s for s in b["order"] if s not in folded]) == 1:  # one seat left in the hand
+        # pass the word after ``seat``, closing the round if it is over (inline: every bet's path);
+        # a betting round always has two seats in the hand, so only a PASSO can leave one
+        if typ == "passo" and len(betting.in_hand(b)) == 1:
             self._win_uncontested(state, events)
             return
         if phase == "apertura" and state["opened"] is None and state["blind"] is None:
