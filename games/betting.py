@@ -96,7 +96,8 @@ def can_bet(b: Betting) -> list[int]:
 def post(b: Betting, seat: int, amount: int, *, live: bool = False) -> int:
     """Move up to ``amount`` from a seat's stack to the pot; ``live`` counts it as a bet of the round."""
     k = SEAT_KEY[seat]  # a seat of the hand (an int: the engines check an action's seat)
-    paid: int = min(amount, b["stack"][k])
+    stack = b["stack"][k]
+    paid: int = amount if amount < stack else stack
     b["stack"][k] -= paid
     b["total"][k] += paid
     if live:

@@ -319,7 +319,10 @@ class PokerTable(Engine):
         events: list[Event] = []
         state["_rng"] = rng
         try:
-            self._do(state, seat, action, events, timeout=timeout)
+            if timeout:
+                self._do(state, seat, action, events, timeout=True)
+            else:
+                self._do(state, seat, action, events)  # no keyword argument: the common call
             self._auto(state, events)
         finally:
             state.pop("_rng", None)

@@ -802,12 +802,10 @@ class Poker5(pc.PokerTable):
     def _auto(self, state: State, events: list[Event]) -> None:
         """Take every decision that needs nobody: sitout seats (P14) and seats with nothing to decide."""
         for _ in range(1000):
-            if state["phase"] == "fine":
-                return
-            if state["pending"]:
-                return
             seat = state["turn"]
-            if seat is None:
+            if seat is None:  # also in phase fine and while pending seats answer
+                return
+            if state["phase"] == "fine" or state["pending"]:
                 return
             if not state["sitout"][betting.SEAT_KEY[seat]]:  # the seat whose turn it is
                 return
