@@ -139,7 +139,9 @@ def ranges(b: Betting, seat: int, limit: str, min_bet: int, increment: int, reop
     The engines' hot paths read this (asked twice per betting action, for the list and the check)
     without the dict and lists of ``options``; ``kind`` says which of bet and raise the range is.
     """
-    k = str(seat)
+    # the made-once key of an int seat (the engines pass their checked seats); str() otherwise,
+    # so that a non-int seat (True == 1) still finds no key, as before
+    k = SEAT_KEY[seat] if type(seat) is int else str(seat)
     stacks = b["stack"]
     stack = stacks[k]
     current = b["current"]
@@ -258,6 +260,41 @@ def next_to_act(b: Betting, seats: Iterable[int]) -> int | None:
             continue
         behind = rnd[k] < current
         if behind or (bettors > 1 and s not in acted):
+            return s
+    return None
+
+
+def next_to_act_from(b: Betting, start: int, inclusive: bool = False) -> int | None:
+    """``next_to_act(b, seats)`` for the seats of ``order`` going round from ``start`` (a seat of
+    ``order``, itself first when ``inclusive``, else not at all), without building that list.
+
+    The engines pass the word with it after every betting action: the seats are read from
+    ``order`` by index (``order[j - n]`` for j in [0, 2n) is ``order[j % n]``), so no list is made.
+    """
+    order: list[int] = b["order"]
+    folded, stack = b["folded"], b["stack"]
+    live = 0
+    bettors = 0
+    for s in order:  # as in next_to_act
+        if s not in folded:
+            live += 1
+            if stack[SEAT_KEY[s]] > 0:
+                bettors += 1
+                if bettors == 2:
+                    break  # enough to know: two seats live, more than one bettor
+    if live <= 1:
+        return None
+    rnd, current, acted = b["round"], b["current"], b["acted"]
+    n = len(order)
+    i = order.index(start)
+    for j in range(i, i + n) if inclusive else range(i + 1, i + n):
+        s = order[j - n]
+        if s in folded:
+            continue
+        k = SEAT_KEY[s]  # seats of the hand
+        if stack[k] == 0:
+            continue
+        if rnd[k] < current or (bettors > 1 and s not in acted):
             return s
     return None
 

@@ -70,6 +70,15 @@ def table_prefs(prefs: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def with_table_prefs(prefs: dict[str, Any]) -> dict[str, Any]:
+    """``{**prefs, **table_prefs(prefs)}`` (same keys in the same order) in one dict (per seat, per hand)."""
+    out = dict(prefs)
+    show = out.get("mostra_nascondi", "chiedi")
+    out["invito_automatico"] = out.get("invito_automatico", False) is True
+    out["mostra_nascondi"] = show if show in SHOW_PREFS else "chiedi"
+    return out
+
+
 def validate_table(
     config: dict[str, Any], extra: dict[str, Any], *, bools: tuple[str, ...] = ()
 ) -> dict[str, Any]:
@@ -384,7 +393,8 @@ class PokerTable(Engine):
 
     def is_over(self, state: State) -> bool:
         """Tell whether the hand has ended."""
-        return bool(state["phase"] == "fine")
+        phase: str = state["phase"]  # typed, so the comparison needs no bool() call (every action)
+        return phase == "fine"
 
     @abstractmethod
     def _check(self, state: State, seat: int, action: Action) -> None:
@@ -621,20 +631,19 @@ def betting_buttons(
     are the game's own buttons offered with BUSSO when nothing is bet (poker's PAROL, P10).
     """
     b, cfg = state["b"], state["cfg"]
-    stack = b["stack"][k(seat)]
+    stack = b["stack"][betting.SEAT_KEY[seat] if type(seat) is int else k(seat)]  # as in ranges
     invito = cfg["invito"]
     check, call, kind, lo, hi = betting.ranges(b, seat, cfg["limit"], min_bet or invito, invito)
+    # the buttons with an amount as amount_button builds them, inline (every betting listing)
     if check:
-        buttons = [BUSSO, *after_busso]
         if kind == "bet":
-            buttons.append(amount_button("punto", "PUNTO", lo, hi, stack))
-        buttons.append(PASSO_CONFIRM)
-        return buttons
-    buttons = [("vedo", "RESTO" if call == stack else "VEDO", call, call, None)]
+            punto = ("punto", "RESTO" if lo == hi == stack else "PUNTO", lo, hi, None)
+            return [BUSSO, *after_busso, punto, PASSO_CONFIRM]
+        return [BUSSO, *after_busso, PASSO_CONFIRM]
+    vedo: Button = ("vedo", "RESTO" if call == stack else "VEDO", call, call, None)
     if kind == "raise":
-        buttons.append(amount_button("rilancio", "RILANCIO", lo, hi, stack))
-    buttons.append(PASSO)
-    return buttons
+        return [vedo, ("rilancio", "RESTO" if lo == hi == stack else "RILANCIO", lo, hi, None), PASSO]
+    return [vedo, PASSO]
 
 
 def betting_specs(state: State, seat: int, min_bet: int | None = None) -> list[dict[str, Any]]:
@@ -678,7 +687,7 @@ def apply_bet(state: State, seat: int, action: dict[str, Any]) -> Event:
 
 def next_to_bet(b: betting.Betting, start: int, inclusive: bool = False) -> int | None:
     """The next seat from ``start`` that must still speak in this round, or None."""
-    return betting.next_to_act(b, ring(b["order"], start, inclusive))
+    return betting.next_to_act_from(b, start, inclusive)  # next_to_act(b, ring(...)) without the ring
 
 
 # ---------------------------------------------------------------------- showdown (P11)
@@ -823,9 +832,9 @@ def hand_result(state: State, carried: int, pots: list[dict[str, Any]]) -> dict[
         "pots": pots,
         "carried_in": state["carried_in"],
         "carried_out": carried,
-        "sitout": [s for s in seats if sitout[k(s)]],
+        "sitout": [s for s in seats if sitout[betting.SEAT_KEY[s]]],
         # P15: ten consecutive hands missed sitting out on a cash table: stood up
-        "stand_up": [s for s in seats if cash and missed[k(s)] >= 10],
+        "stand_up": [s for s in seats if cash and missed[betting.SEAT_KEY[s]] >= 10],
     }
 
 

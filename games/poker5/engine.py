@@ -312,8 +312,12 @@ class Poker5(pc.PokerTable):
         folded, acted, stack = b["folded"], b["acted"], b["stack"]
         cash = state["cfg"]["cash"]
         order: list[int] = b["order"]
-        i = order.index(start)  # pc.ring(order, start, inclusive), without its call
-        for s in order[i:] + order[:i] if inclusive else order[i + 1 :] + order[:i]:
+        n = len(order)
+        i = order.index(start)
+        # pc.ring(order, start, inclusive) walked by index, without its lists: order[j - n] for
+        # j in [0, 2n) is order[j % n] (every opening action passes the word through here)
+        for j in range(i, i + n) if inclusive else range(i + 1, i + n):
+            s = order[j - n]
             if s not in folded and s not in acted and (stack[betting.SEAT_KEY[s]] > 0 or cash):
                 return s
         return None
@@ -595,7 +599,7 @@ class Poker5(pc.PokerTable):
 
     def _opening_buttons(self, state: State, seat: int, min_bet: int | None) -> list[pc.Button]:
         """P5: PUNTO only with the opening hand (RESTO for 0 all-in on the invito), BUSSO, PASSO."""
-        key = str(seat)
+        key = betting.SEAT_KEY[seat] if type(seat) is int else str(seat)  # as in betting.ranges
         if not _can_open(tuple(state["hands"][key]), state["min_pair"], state["low"]):
             return [pc.BUSSO, pc.PASSO_CONFIRM]
         b, cfg = state["b"], state["cfg"]
@@ -604,8 +608,8 @@ class Poker5(pc.PokerTable):
             return [("punto", "RESTO", 0, 0, None), pc.BUSSO, pc.PASSO_CONFIRM]
         invito = cfg["invito"]
         _check, _call, kind, lo, hi = betting.ranges(b, seat, cfg["limit"], min_bet or invito, invito)
-        if kind == "bet":
-            punto = pc.amount_button("punto", "PUNTO", lo, hi, stack)
+        if kind == "bet":  # pc.amount_button, inline (every opening listing)
+            punto = ("punto", "RESTO" if lo == hi == stack else "PUNTO", lo, hi, None)
         else:
             # every other seat is all-in: nothing can be bet, but the game may be opened
             punto = ("punto", "PUNTO", 0, 0, None)
@@ -891,8 +895,7 @@ def _can_open(hand: tuple[str, ...], min_pair: str, low: str) -> bool:
 
 def _prefs(prefs: Any) -> dict[str, Any]:
     """The seat's preferences as given (a variant plug-in reads its own keys), the poker keys checked."""
-    prefs = prefs if isinstance(prefs, dict) else {}
-    return {**prefs, **pc.table_prefs(prefs)}
+    return pc.with_table_prefs(prefs if isinstance(prefs, dict) else {})
 
 
 def _previous(seats: list[int], seat: int) -> int:

@@ -30,6 +30,14 @@ def test_next_to_act_is_the_first_seat_needing_action(stacks, rounds, folded, ac
     if len(bt.in_hand(b)) > 1:
         expected = next((s for s in ring if bt.needs_action(b, s)), None)
     assert bt.next_to_act(b, ring) == expected
+    # the same walk from ``ring[0]`` without building the ring: inclusive, then exclusive
+    assert bt.next_to_act_from(b, ring[0], inclusive=True) == expected
+    # exclusive: the start seat itself is never the answer
+    after = ring[1:]
+    expected_after = None
+    if len(bt.in_hand(b)) > 1:
+        expected_after = next((s for s in after if bt.needs_action(b, s)), None)
+    assert bt.next_to_act_from(b, ring[0]) == expected_after
 
 
 def _pots_reference(b):
