@@ -629,13 +629,12 @@ class Poker5(pc.PokerTable):
         if action["type"] == "cambio" and state["phase"] == "cambio":  # checked here, no spec list
             cards = action.get("cards")
             hand = state["hands"][betting.SEAT_KEY[seat]]  # apply checked the seat
-            if (
-                len(action) != 2  # "type" and "cards", nothing else
-                or not isinstance(cards, list)
-                or len(cards) > 4
-                or any(not isinstance(c, str) or c not in hand for c in cards)
-                or len(set(cards)) != len(cards)
-            ):
+            if len(action) != 2 or not isinstance(cards, list) or len(cards) > 4:  # "type", "cards"
+                raise InvalidCards()
+            for c in cards:  # a loop rather than any() over a generator (every cambio)
+                if not isinstance(c, str) or c not in hand:
+                    raise InvalidCards()
+            if len(set(cards)) != len(cards):  # the cards are strings here, so hashable
                 raise InvalidCards()
         elif (buttons := self._buttons(state, seat)) is not None:
             pc.match_button(buttons, action, Poker5Error)  # no specs built (hot path)
@@ -770,11 +769,17 @@ class Poker5(pc.PokerTable):
             events.append({"type": "carte_cambio", "seat": seat, "cards": new, "to": [seat]})
         if len(cards) == 4:
             state["fourth"].append(seat)
+        # the next seat in the hand that has not changed yet, clockwise after ``seat``: order walked
+        # by index as in _next_opening (no in_hand and ring lists); order[j - n] is order[j % n]
         nxt = None
-        live = betting.in_hand(state["b"])
+        b = state["b"]
+        order, folded = b["order"], b["folded"]
         changed = state["changed"]
-        for s in pc.ring(state["b"]["order"], seat, False):
-            if s in live and betting.SEAT_KEY[s] not in changed:
+        n = len(order)
+        i = order.index(seat)
+        for j in range(i + 1, i + n):
+            s = order[j - n]
+            if s not in folded and betting.SEAT_KEY[s] not in changed:
                 nxt = s
                 break
         state["turn"] = nxt
