@@ -319,7 +319,7 @@ def new_round(b: Betting) -> None:
 
 def return_uncalled(b: Betting) -> tuple[int, int] | None:
     """Give back the part of the top contribution nobody matched; return (seat, amount) or None."""
-    totals = sorted(((v, int(k)) for k, v in b["total"].items()), reverse=True)
+    totals = sorted([(v, int(k)) for k, v in b["total"].items()], reverse=True)
     if len(totals) < 2 or totals[0][0] == totals[1][0]:
         return None
     (top, seat), second = totals[0], totals[1][0]
@@ -341,7 +341,7 @@ def pots(b: Betting) -> list[Pot]:
     total, stack, folded = b["total"], b["stack"], b["folded"]
     live = [(s, total[SEAT_KEY[s]]) for s in b["order"] if s not in folded]  # (seat, put in), in order
     levels = sorted({t for s, t in live if stack[SEAT_KEY[s]] == 0})
-    top = max((t for _, t in live), default=0)
+    top = max([t for _, t in live], default=0)  # lists, not generators, here: faster
     if not levels or levels[-1] < top:
         levels.append(top)
     put_in = list(total.values())
@@ -352,9 +352,9 @@ def pots(b: Betting) -> list[Pot]:
         # each contribution's slice between the previous level and this one (all of it above
         # the previous level for the last pot); levels grow, so min(v, cap) > prev when v > prev
         if i == last:
-            amount = sum(v - prev for v in put_in if v > prev)
+            amount = sum([v - prev for v in put_in if v > prev])
         else:
-            amount = sum(min(v, cap) - prev for v in put_in if v > prev)
+            amount = sum([min(v, cap) - prev for v in put_in if v > prev])
         eligible = [s for s, t in live if t >= cap]
         if i == 0:
             amount += b["dead"]

@@ -161,7 +161,7 @@ class Poker5(pc.PokerTable):
         try:
             # every hand of a table validates the same options: remembered by name, type and value
             # (the type too, as True == 1 and 20 == 20.0 must still be told apart)
-            key = tuple((name, type(value), value) for name, value in config.items())
+            key = tuple([(name, type(value), value) for name, value in config.items()])  # no generator
             return dict(_validated_config(key))
         except (AttributeError, TypeError):  # not a dict, or an unhashable value
             return _validate_config(config)
@@ -414,7 +414,11 @@ class Poker5(pc.PokerTable):
 
     def _before_award(self, state: State, events: list[Event]) -> None:
         values = state["values"]
-        full_shown = any(evaluator.category(values[k]) >= evaluator.FULL for k in state["shown"])
+        full_shown = False
+        for k in state["shown"]:  # a loop rather than any() over a generator (every showdown)
+            if evaluator.category(values[k]) >= evaluator.FULL:
+                full_shown = True
+                break
         if state["cfg"]["giro_pazzo"] and not state["giro_pazzo"] and full_shown:
             # P13: a full or better shown at showdown starts the giro pazzo (not extended inside it)
             state["gp_trigger"] = True
@@ -621,7 +625,13 @@ class Poker5(pc.PokerTable):
         if state["parol_broken"] or b["current"] != 0:
             return False
         # P10: no parol with a side pot or anyone all-in
-        return all(b["stack"][betting.SEAT_KEY[s]] > 0 for s in betting.in_hand(b))
+        folded, stack = b["folded"], b["stack"]
+        for s in b["order"]:  # all() over the seats in the hand, as a loop: no generator
+            if s not in folded and stack[betting.SEAT_KEY[s]] <= 0:
+                break
+        else:
+            return True
+        return False
 
     # ------------------------------------------------------------------ apply
 
@@ -913,7 +923,10 @@ _spec_matches = pc.spec_matches  # its former place (tests/poker5/test_poker5_sp
 
 
 def _first_of(*seats: int | None) -> int:
-    return next(s for s in seats if s is not None)
+    for s in seats:  # a loop rather than next() over a generator
+        if s is not None:
+            return s
+    raise StopIteration  # what next() raised (never: the last seat given is an int)
 
 
 __all__ = ["GIRO_PAZZO_VARIANTS", "Poker5", "register_giro_pazzo_variant", "use_time_bank"]
