@@ -233,12 +233,8 @@ def needs_action(b: Betting, seat: int, bettors: int | None = None) -> bool:
     return behind or seat not in b["acted"]
 
 
-def next_to_act(b: Betting, seats: Iterable[int]) -> int | None:
-    """Return the first of ``seats`` that must still speak (``needs_action``); None if one seat is left.
-
-    The same as ``next((s for s in seats if needs_action(b, s)), None)`` when two or more seats are
-    in the hand, computed in one pass for the engines' hot path.
-    """
+def _bettors(b: Betting) -> int | None:
+    """Seats with chips behind among those in the hand, counted up to 2; None if one seat is left."""
     folded, stack = b["folded"], b["stack"]
     live = 0
     bettors = 0
@@ -249,8 +245,19 @@ def next_to_act(b: Betting, seats: Iterable[int]) -> int | None:
                 bettors += 1
                 if bettors == 2:
                     break  # enough to know: two seats live, more than one bettor
-    if live <= 1:
+    return None if live <= 1 else bettors
+
+
+def next_to_act(b: Betting, seats: Iterable[int]) -> int | None:
+    """Return the first of ``seats`` that must still speak (``needs_action``); None if one seat is left.
+
+    The same as ``next((s for s in seats if needs_action(b, s)), None)`` when two or more seats are
+    in the hand, computed in one pass for the engines' hot path.
+    """
+    bettors = _bettors(b)
+    if bettors is None:
         return None
+    folded, stack = b["folded"], b["stack"]
     rnd, current, acted = b["round"], b["current"], b["acted"]
     for s in seats:
         if s in folded:
@@ -271,19 +278,11 @@ def next_to_act_from(b: Betting, start: int, inclusive: bool = False) -> int | N
     The engines pass the word with it after every betting action: the seats are read from
     ``order`` by index (``order[j - n]`` for j in [0, 2n) is ``order[j % n]``), so no list is made.
     """
+    bettors = _bettors(b)
+    if bettors is None:
+        return None
     order: list[int] = b["order"]
     folded, stack = b["folded"], b["stack"]
-    live = 0
-    bettors = 0
-    for s in order:  # as in next_to_act
-        if s not in folded:
-            live += 1
-            if stack[SEAT_KEY[s]] > 0:
-                bettors += 1
-                if bettors == 2:
-                    break  # enough to know: two seats live, more than one bettor
-    if live <= 1:
-        return None
     rnd, current, acted = b["round"], b["current"], b["acted"]
     n = len(order)
     i = order.index(start)
