@@ -41,10 +41,21 @@ class SeededRng:
     """A reproducible generator for tests, bots and replays (never for real deals)."""
 
     def __init__(self, seed: int | str) -> None:
-        self._random = random.Random(seed)
-        self._bits: Callable[[int], int] = self._random.getrandbits
+        self._bind(random.Random(seed))
+
+    def _bind(self, generator: random.Random) -> None:
+        self._random = generator
+        # A bound builtin method: copy.deepcopy and pickle would keep it pointing at the original
+        # generator, so the copy protocol below saves only ``_random`` and binds again.
+        self._bits: Callable[[int], int] = generator.getrandbits
         if not _INLINED_DRAWS:  # a Python whose Random draws otherwise: its own randrange draws
-            self.randbelow = self._random.randrange  # type: ignore[method-assign,assignment]
+            self.randbelow = generator.randrange  # type: ignore[method-assign,assignment]
+
+    def __getstate__(self) -> dict[str, random.Random]:
+        return {"random": self._random}
+
+    def __setstate__(self, state: dict[str, random.Random]) -> None:
+        self._bind(state["random"])
 
     def randbelow(self, n: int) -> int:
         """Return a uniform integer in [0, n) from the seeded Mersenne Twister."""
