@@ -233,56 +233,29 @@ def needs_action(b: Betting, seat: int, bettors: int | None = None) -> bool:
     return behind or seat not in b["acted"]
 
 
-def _bettors(b: Betting) -> int | None:
-    """Seats with chips behind among those in the hand, counted up to 2; None if one seat is left."""
+def next_to_act_from(b: Betting, start: int, inclusive: bool = False) -> int | None:
+    """The first seat that must still speak (``needs_action``) going round ``order`` from ``start``
+    (a seat of ``order``, itself first when ``inclusive``, else not at all); None if one seat is left.
+
+    The same as ``next((s for s in ring if needs_action(b, s)), None)`` over that ring when two or
+    more seats are in the hand, in one pass and without building the ring (the engines' hot path).
+
+    The engines pass the word with it after every betting action: the seats are read from
+    ``order`` by index (``order[j - n]`` for j in [0, 2n) is ``order[j % n]``), so no list is made.
+    """
+    order: list[int] = b["order"]
     folded, stack = b["folded"], b["stack"]
     live = 0
     bettors = 0
-    for s in b["order"]:
+    for s in order:
         if s not in folded:
             live += 1
             if stack[SEAT_KEY[s]] > 0:
                 bettors += 1
                 if bettors == 2:
                     break  # enough to know: two seats live, more than one bettor
-    return None if live <= 1 else bettors
-
-
-def next_to_act(b: Betting, seats: Iterable[int]) -> int | None:
-    """Return the first of ``seats`` that must still speak (``needs_action``); None if one seat is left.
-
-    The same as ``next((s for s in seats if needs_action(b, s)), None)`` when two or more seats are
-    in the hand, computed in one pass for the engines' hot path.
-    """
-    bettors = _bettors(b)
-    if bettors is None:
+    if live <= 1:
         return None
-    folded, stack = b["folded"], b["stack"]
-    rnd, current, acted = b["round"], b["current"], b["acted"]
-    for s in seats:
-        if s in folded:
-            continue
-        k = SEAT_KEY[s]  # seats of the hand
-        if stack[k] == 0:
-            continue
-        behind = rnd[k] < current
-        if behind or (bettors > 1 and s not in acted):
-            return s
-    return None
-
-
-def next_to_act_from(b: Betting, start: int, inclusive: bool = False) -> int | None:
-    """``next_to_act(b, seats)`` for the seats of ``order`` going round from ``start`` (a seat of
-    ``order``, itself first when ``inclusive``, else not at all), without building that list.
-
-    The engines pass the word with it after every betting action: the seats are read from
-    ``order`` by index (``order[j - n]`` for j in [0, 2n) is ``order[j % n]``), so no list is made.
-    """
-    bettors = _bettors(b)
-    if bettors is None:
-        return None
-    order: list[int] = b["order"]
-    folded, stack = b["folded"], b["stack"]
     rnd, current, acted = b["round"], b["current"], b["acted"]
     n = len(order)
     i = order.index(start)

@@ -315,15 +315,7 @@ class PokerTable(Engine):
 
     def apply(self, state: State, seat: int, action: Action, rng: Rng) -> list[Event]:
         """Apply one seat's action; raise IllegalAction and change nothing if it is refused."""
-        if isinstance(action, dict) and "timeout" not in action and state["phase"] != "fine":
-            # the common case of check_turn (no timeout marker), without its call (hot path)
-            if type(seat) is not int or not self._may_act(state, seat):
-                raise NotYourTurn()
-            if not isinstance(action.get("type"), str):
-                raise UnknownAction()
-            timeout = False
-        else:
-            action, timeout = check_turn(state, seat, action, self._may_act)
+        action, timeout = check_turn(state, seat, action, self._may_act)
         self._check(state, seat, action)
         events: list[Event] = []
         state["_rng"] = rng

@@ -33,6 +33,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from games import evaluator
 from games.cards import poker_deck
@@ -160,6 +161,19 @@ def _rng_shuffle(rng: Rng) -> Callable[[list[int]], list[int]]:
     return lambda cards: shuffled(cards, rng)
 
 
+def _timer(fn: Callable[[Any], object], items: Sequence[Any]) -> Callable[[int, int], float]:
+    """A timer of ``fn`` over ``items[lo:hi]``, one call per item (the same loop for every side)."""
+
+    def timed(lo: int, hi: int) -> float:
+        part = items[lo:hi]
+        started = time.perf_counter()
+        for item in part:
+            fn(item)
+        return time.perf_counter() - started
+
+    return timed
+
+
 def _bench_evaluate(quick: bool) -> None:
     """Print 5-card evaluations per second, ours against treys, on the same random hands.
 
@@ -200,25 +214,11 @@ def _bench_evaluate(quick: bool) -> None:
             evaluate(hand, low)
         return time.perf_counter() - started
 
-    def time_bound(lo: int, hi: int) -> float:
-        part = hands[lo:hi]
-        started = time.perf_counter()
-        for hand in part:
-            bound(hand)
-        return time.perf_counter() - started
-
     def time_codes(lo: int, hi: int) -> float:
         part = code_hands[lo:hi]
         started = time.perf_counter()
         for codes in part:
             evaluate_codes(codes, low)
-        return time.perf_counter() - started
-
-    def time_bound_codes(lo: int, hi: int) -> float:
-        part = code_hands[lo:hi]
-        started = time.perf_counter()
-        for codes in part:
-            bound_codes(codes)
         return time.perf_counter() - started
 
     bit = evaluator.deck_tables(low).bit
@@ -228,43 +228,22 @@ def _bench_evaluate(quick: bool) -> None:
         c0, c1, c2, c3, c4 = cards
         return bit[c0] | bit[c1] | bit[c2] | bit[c3] | bit[c4]
 
-    def time_floor(lo: int, hi: int) -> float:
-        part = hands[lo:hi]
-        started = time.perf_counter()
-        for hand in part:
-            mask_only(hand)
-        return time.perf_counter() - started
-
     def check_only(codes: Sequence[int]) -> bool:
         """evaluator_for_codes without its three table reads: the sum and its sign check."""
         s = sum(codes)
         return s > 0
 
-    def time_codes_floor(lo: int, hi: int) -> float:
-        part = code_hands[lo:hi]
-        started = time.perf_counter()
-        for codes in part:
-            check_only(codes)
-        return time.perf_counter() - started
-
     few_hands = code_hands[:64] * (count // 64 + 1)  # diagnostic only: 64 hands, tables in cache
-
-    def time_codes_cached(lo: int, hi: int) -> float:
-        part = few_hands[lo:hi]
-        started = time.perf_counter()
-        for codes in part:
-            bound_codes(codes)
-        return time.perf_counter() - started
 
     timers = (
         ("treys", time_treys),
-        ("codes_floor", time_codes_floor),
+        ("codes_floor", _timer(check_only, code_hands)),
         ("evaluate", time_ours),
-        ("evaluator_for", time_bound),
+        ("evaluator_for", _timer(bound, hands)),
         ("codes", time_codes),
-        ("codes_for", time_bound_codes),
-        ("floor", time_floor),
-        ("codes_cached", time_codes_cached),
+        ("codes_for", _timer(bound_codes, code_hands)),
+        ("floor", _timer(mask_only, hands)),
+        ("codes_cached", _timer(bound_codes, few_hands)),
     )
     size = 5_000
     slices = [(lo, min(lo + size, count)) for lo in range(0, count, size)]

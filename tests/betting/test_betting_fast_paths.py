@@ -1,4 +1,4 @@
-"""games.betting fast paths (next_to_act, pots) agree with the plain definitions they replace."""
+"""games.betting fast paths (next_to_act_from, pots) agree with the plain definitions they replace."""
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -14,7 +14,7 @@ from games import betting as bt
     current=st.integers(0, 3),
     start=st.integers(0, 5),
 )
-def test_next_to_act_is_the_first_seat_needing_action(stacks, rounds, folded, acted, current, start):
+def test_next_to_act_from_is_the_first_seat_needing_action(stacks, rounds, folded, acted, current, start):
     order = list(range(1, len(stacks) + 1))
     b = bt.new_betting(order, dict(zip(order, stacks, strict=True)))
     for i, s in enumerate(order):
@@ -29,8 +29,7 @@ def test_next_to_act_is_the_first_seat_needing_action(stacks, rounds, folded, ac
     expected = None
     if len(bt.in_hand(b)) > 1:
         expected = next((s for s in ring if bt.needs_action(b, s)), None)
-    assert bt.next_to_act(b, ring) == expected
-    # the same walk from ``ring[0]`` without building the ring: inclusive, then exclusive
+    # the walk from ``ring[0]`` without building the ring: inclusive, then exclusive
     assert bt.next_to_act_from(b, ring[0], inclusive=True) == expected
     # exclusive: the start seat itself is never the answer
     after = ring[1:]

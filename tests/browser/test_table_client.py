@@ -633,6 +633,14 @@ def layout_buttons(t: Table, wait: bool = True):
     return buttons
 
 
+def assert_layouts(t: Table, *fragments: str) -> None:
+    """The chooser offers exactly one layout per fragment, each fragment in its own label."""
+    labels = layout_buttons(t).all_inner_texts()
+    assert len(labels) == len(fragments), labels
+    for fragment in fragments:
+        assert sum(fragment in x for x in labels) == 1, (fragment, labels)
+
+
 def test_burraco_player_picks_which_end_the_jolly_goes_to(open_table, artifacts):
     engine = registry.get("burraco")
     state, seat = play_until("burraco", has_type("cala"))
@@ -666,12 +674,7 @@ def test_burraco_player_picks_which_end_the_jolly_goes_to(open_table, artifacts)
     t.show(state, seat)
     click_cards(t, ["7h"])
     t.page.locator(f"[data-role=melds] [data-meld='{meld['id']}']").click()
-    labels = layout_buttons(t).all_inner_texts()
-    assert (
-        len(labels) == 2
-        and any("al posto del 4♥" in x for x in labels)
-        and any("al posto dell'8♥" in x for x in labels)
-    )
+    assert_layouts(t, "al posto del 4♥", "al posto dell'8♥")
     t.page.locator("[data-role=choices] button[data-layout]", has_text="4♥").click()
     t.wait_sent(2)
     action = t.acts()[1]["action"]
@@ -813,12 +816,7 @@ def test_scala40_jolly_taken_back_is_attached_where_the_player_says(open_table, 
         m["id"] for m in state["deal"]["melds"]
     )
     panel.locator(f"button[data-use=attacca][data-meld='{target['id']}']").click()
-    labels = layout_buttons(t).all_inner_texts()
-    assert (
-        len(labels) == 2
-        and any("Jolly al posto dell'8♦" in x for x in labels)
-        and any("Jolly al posto del Q♦" in x for x in labels)
-    )
+    assert_layouts(t, "Jolly al posto dell'8♦", "Jolly al posto del Q♦")
     t.page.locator("[data-role=choices] button[data-layout]", has_text="Q♦").click()
     t.wait_sent(1)
     action = t.acts()[0]["action"]
