@@ -13,7 +13,13 @@ $(VENV)/.installed: requirements.lock pyproject.toml
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.lock
 	@touch $@
 
-venv: $(VENV)/.installed
+# The evaluator's lookup in C (games/_fasteval.c); without a C compiler it says so and the
+# evaluator keeps its Python lookup (PIATTAFORMA_REQUIRE_NATIVE=1 makes that an error, as in CI).
+$(VENV)/.native: $(VENV)/.installed games/_fasteval.c scripts/build_native.py
+	$(PY) scripts/build_native.py
+	@touch $@
+
+venv: $(VENV)/.installed $(VENV)/.native
 
 run: venv
 	$(PY) manage.py migrate --noinput

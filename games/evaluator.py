@@ -27,31 +27,23 @@ first" fields are RULINGS P2's last tie-break; "highest first" is read as "by ra
 rank the higher suit first", which makes the order total.
 
 Speed: per deck, the values of every 5-card hand (an ``array`` of 32-bit ints) and two index tables
-are built once, lazily, on first use (``build_all`` builds them eagerly); a lookup is a dict lookup
-per card and four ORs (for codes: one ``sum``), then three array reads: no sort, and no
+are built once, lazily, on first use (``build_all`` builds them eagerly). A lookup ORs the cards'
+bits (for codes: adds the five codes), then makes three array reads: no sort, and no
 ``bit_count`` either, since the index tables carry the five-cards check (``_CHECK``, see
 ``_build``). All five decks take about 16 MB of arrays (values: 1,377,160 hands × 4 bytes; index
 tables: about 10.7 MB of 32-bit ints, 8 MB of them for the 40 cards); ``python -m games.bench
-evaluator`` prints the RSS they add (+18.1 MB measured, target < 20). For many hands of one deck,
-``evaluator_for(low)`` / ``evaluator_for_codes(low)`` skip the per-call table lookup;
+evaluator`` prints the RSS they add (+18.2 MB measured, target < 20). For many hands of one deck,
+``evaluator_for(low)`` / ``evaluator_for_codes(low)`` skip the per-call deck lookup;
 ``deck_tables(low)`` gives hot loops the tables themselves.
 
-Measured with that bench (random hands of the 40-card deck against treys ``Evaluator.evaluate``,
-on a shared 2-core VM at load average 5–8, so the figures move by ±15 % from run to run; the
-mean of 4 interleaved runs, before → after the check moved into the tables): ``evaluate_codes``
-1.16× → 1.27×, ``evaluator_for_codes`` 1.31× → 1.35×, ``evaluate`` 0.83× → 0.85×,
-``evaluator_for`` 0.99× → 1.01×; in the runs alone, ``evaluator_for_codes`` 1.30–1.72×; under
-callgrind (no noise), 5,783 → 5,375 instructions a hand in a loop of ``evaluator_for_codes``. Issue 4's
-2× is not reached, and this layout cannot reach it: the same code on 64 hands over and over (its
-tables in the CPU caches, the bench's diagnostic line) runs at only 1.7–2.6×, against 4–7× for the
-call, ``sum`` and sign check alone (the floor line). Of the time above that floor, 55–90 % is the
-bytecode of the reads (two shifts, a mask, an add and three array reads, each making a new
-``int``) and the rest cache misses (a random read of the 2.6 MB of values per hand, plus the index
-tables), more of them the higher the load. Tried and dropped: the tables in huge pages
-(``madvise``: no gain on this VM), ``memoryview`` reads (as fast as ``array``), lists (no new
-``int`` per read, but 8 bytes an entry, over the memory budget, and a cache miss on each ``int``
-object), three smaller index tables (slower: more reads and shifts than the misses they save),
-``%`` for ``&`` (no measurable gain).
+The lookup runs in C where the module ``games._fasteval`` is built (``scripts/build_native.py``,
+run by ``make venv``; ``NATIVE`` tells): the same tables, read through the buffer protocol, the
+same refusals with the same ``CardError`` (tests/evaluator/test_native.py compares the two on
+every hand of every deck). Without a C compiler the Python lookup below (``_evaluate_py`` …) is
+the public one. In Python the three reads' bytecode (each making a new ``int``) costs most of the
+time, which is why it stays near 1.1–1.4× treys whatever the table layout (tried: huge pages,
+``memoryview``, lists, three smaller index tables, dicts); in C the same reads cost a few
+nanoseconds. The bench prints both (see games/bench/evaluator.py for the figures of each run).
 
 Card codes: inside the engines a card is also an ``int``, ``card_code(card)`` = ``1 << (4 × rank +
 suit)`` (rank 0..12 for 2..A, suit 3..0 for ♥ ♦ ♣ ♠), the same in every deck; a hand is the sum
@@ -77,6 +69,15 @@ from math import comb
 from typing import NamedTuple
 
 from games.cards import POKER_ORDER, RANK_INDEX, SUITS, CardError
+
+try:  # the lookup in C, built by scripts/build_native.py (``make venv``); else the Python one
+    from games import _fasteval
+except ImportError:  # pragma: no cover - depends on the machine
+    _fasteval = None  # type: ignore[assignment]
+else:
+    if _fasteval.VERSION != 1:  # a build of another version of the source
+        _fasteval = None  # type: ignore[assignment]
+NATIVE = _fasteval is not None
 
 CARTA_ALTA = 0
 COPPIA = 1
@@ -250,6 +251,8 @@ _LOOKUP: dict[str, _Lookup] = {}
 # shift from card codes to the high table's index (``base + split``) and the low mask.
 _CodeLookup = tuple["array[int]", "array[int]", "array[int]", int, int, int]
 _CODE_LOOKUP: dict[str, _CodeLookup] = {}
+# The same tables read by the C module (games/_fasteval.c), when it is built.
+_NATIVE: dict[str, _fasteval.Tables] = {}
 
 # The five-cards check carried by the index tables (see ``_build``): a set of k ≤ 5 high cards
 # holds ``(k - 5) * _CHECK`` and a set of k low cards ``k * _CHECK``, so the two cancel exactly
@@ -325,6 +328,20 @@ def _build(low: str) -> DeckTables:
     )
     _LOOKUP[low] = (bit, values, high_table, low_table, split, (1 << split) - 1)
     _CODE_LOOKUP[low] = (values, high_table, low_table, 4 * low_r, 4 * low_r + split, (1 << split) - 1)
+    if _fasteval is not None:
+        _NATIVE[low] = _fasteval.Tables(
+            values,
+            high_table,
+            low_table,
+            bit,
+            split,
+            (1 << split) - 1,
+            4 * low_r,
+            4 * low_r + split,
+            low,
+            _bad_hand,
+            _bad_codes,
+        )
     _TABLES[low] = table
     return table
 
@@ -351,10 +368,11 @@ def deck(low: str) -> list[str]:
 
 def _bad_hand(cards: Sequence[str], low: str) -> CardError:
     """Return the error for cards that are not five distinct cards of the deck."""
-    return CardError(f"servono 5 carte diverse del mazzo dal {low} all'asso: {list(cards)}")
+    shown = list(cards) if isinstance(cards, Sequence) else cards
+    return CardError(f"servono 5 carte diverse del mazzo dal {low} all'asso: {shown!r}")
 
 
-def evaluate(cards: Sequence[str], low: str) -> int:
+def _evaluate_py(cards: Sequence[str], low: str) -> int:
     """Return the value of five distinct cards of the deck whose lowest rank is ``low``."""
     try:
         bit, values, high, low_t, split, low_mask = _LOOKUP[low]
@@ -368,8 +386,8 @@ def evaluate(cards: Sequence[str], low: str) -> int:
         raise _bad_hand(cards, low) from None
 
 
-def evaluator_for(low: str) -> Callable[[Sequence[str]], int]:
-    """Return ``evaluate`` bound to one deck: the fastest way to value many hands of that deck."""
+def _evaluator_for_py(low: str) -> Callable[[Sequence[str]], int]:
+    """Return ``_evaluate_py`` bound to one deck."""
     bit, values, high, low_t, split, low_mask, _ = deck_tables(low)
 
     def evaluate_in_deck(cards: Sequence[str]) -> int:
@@ -413,42 +431,82 @@ def _bad_codes(codes: object, low: str) -> CardError:
     return CardError(f"servono i codici di 5 carte diverse del mazzo dal {low} all'asso: {codes!r}")
 
 
-def evaluate_codes(codes: Sequence[int], low: str) -> int:
+def _evaluate_codes_py(codes: Sequence[int], low: str) -> int:
     """Return the value of five cards given by their codes (``card_code``); the same as ``evaluate``.
 
     The sum of five codes has five bits from the deck's lowest card up only when they are five
     distinct cards of the deck (a repeated code carries into fewer bits), so that is the check
     (with the sum positive: a negative int is no code). The tables make it (``_CHECK``): the sum's
-    bits below the deck are dropped and any count but five gives an index out of range.
+    bits below the deck are dropped and any count but five gives an index out of range. The
+    unpacking makes sure there are five codes: six with one twice would carry into five bits.
     """
     try:
         values, high, low_t, base, top, low_mask = _CODE_LOOKUP[low]
     except KeyError:
         values, high, low_t, base, top, low_mask = _code_lookup(low)
     try:
-        s = sum(codes)
+        c0, c1, c2, c3, c4 = codes
+        s = c0 + c1 + c2 + c3 + c4
         if s > 0:
             return values[high[s >> top] + low_t[s >> base & low_mask]]
-    except (TypeError, IndexError):
+    except (TypeError, ValueError, IndexError):
         pass
     raise _bad_codes(codes, low)
 
 
-def evaluator_for_codes(low: str) -> Callable[[Sequence[int]], int]:
-    """Return ``evaluate_codes`` bound to one deck: the fastest way to value many hands of codes."""
+def _evaluator_for_codes_py(low: str) -> Callable[[Sequence[int]], int]:
+    """Return ``_evaluate_codes_py`` bound to one deck."""
     values, high, low_t, base, top, low_mask = _code_lookup(low)
 
     def evaluate_codes_in_deck(codes: Sequence[int]) -> int:
         """Return the value of five cards of the deck given by their codes."""
         try:
-            s = sum(codes)
+            c0, c1, c2, c3, c4 = codes
+            s = c0 + c1 + c2 + c3 + c4
             if s > 0:
                 return values[high[s >> top] + low_t[s >> base & low_mask]]
-        except (TypeError, IndexError):
+        except (TypeError, ValueError, IndexError):
             pass
         raise _bad_codes(codes, low)
 
     return evaluate_codes_in_deck
+
+
+def _native_tables(low: str) -> _fasteval.Tables:
+    """Return the C lookup of a deck (``_NATIVE``), building the deck's tables on first use."""
+    tables = _NATIVE.get(low)
+    if tables is None:
+        deck_tables(low)
+        tables = _NATIVE[low]
+    return tables
+
+
+# The public lookups: the C module's when it is built (``NATIVE``), else the Python ones above.
+# Both read the same tables and refuse the same hands with the same errors.
+evaluate: Callable[[Sequence[str], str], int]
+"""Return the value of five distinct cards of the deck whose lowest rank is ``low``."""
+evaluate_codes: Callable[[Sequence[int], str], int]
+"""Return the value of five cards given by their codes (``card_code``); the same as ``evaluate``."""
+if _fasteval is not None:
+    evaluate = _fasteval.ByDeck(_NATIVE, _native_tables, False)
+    evaluate_codes = _fasteval.ByDeck(_NATIVE, _native_tables, True)
+else:
+    evaluate = _evaluate_py
+    evaluate_codes = _evaluate_codes_py
+
+
+def evaluator_for(low: str) -> Callable[[Sequence[str]], int]:
+    """Return ``evaluate`` bound to one deck: the fastest way to value many hands of that deck."""
+    if _fasteval is not None:
+        return _native_tables(low).cards
+    return _evaluator_for_py(low)
+
+
+def evaluator_for_codes(low: str) -> Callable[[Sequence[int]], int]:
+    """Return ``evaluate_codes`` bound to one deck: the fastest way to value many hands of codes."""
+    if _fasteval is not None:
+        return _native_tables(low).codes
+    return _evaluator_for_codes_py(low)
 
 
 def evaluate_slow(cards: Sequence[str], low: str) -> int:

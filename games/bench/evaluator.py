@@ -242,8 +242,10 @@ def _bench_evaluate(quick: bool) -> None:
         ("evaluator_for", _timer(bound, hands)),
         ("codes", time_codes),
         ("codes_for", _timer(bound_codes, code_hands)),
+        ("py_evaluator_for", _timer(evaluator._evaluator_for_py(low), hands)),
+        ("py_codes_for", _timer(evaluator._evaluator_for_codes_py(low), code_hands)),
         ("floor", _timer(mask_only, hands)),
-        ("codes_cached", _timer(bound_codes, few_hands)),
+        ("py_codes_cached", _timer(evaluator._evaluator_for_codes_py(low), few_hands)),
     )
     size = 5_000
     slices = [(lo, min(lo + size, count)) for lo in range(0, count, size)]
@@ -261,19 +263,28 @@ def _bench_evaluate(quick: bool) -> None:
     def line(label: str, name: str, note: str = "") -> None:
         print(f"     {label:<44}{rates[name]:>12,.0f}   ratio {rates[name] / treys:.2f}x{note}")
 
+    lookup = "C (games/_fasteval.c)" if evaluator.NATIVE else "Python (the C module is not built)"
     print(f"   5-card evaluations/s, {count} random hands of the 40-card deck (best of 3 per slice):")
     print(f"     {'treys Evaluator.evaluate (its int cards)':<44}{treys:>12,.0f}")
+    print(f"     the public API, lookup in {lookup}:")
     print("     card strings (the API of views and JSON):")
     line("evaluator.evaluate(cards, low)", "evaluate", " (issue 4 target >= 2x)")
     line("evaluator.evaluator_for(low)(cards)", "evaluator_for")
     print("     card codes (ints, as treys; the engines' representation inside):")
     line("evaluator.evaluate_codes(codes, low)", "codes", " (issue 4 target >= 2x)")
     line("evaluator.evaluator_for_codes(low)(codes)", "codes_for")
-    line("floor: 5 card strings -> a mask", "floor", " (no table read: a ceiling for strings)")
-    line("floor: 5 codes -> their sum, sign checked", "codes_floor", " (no table read: a ceiling for codes)")
+    print("     the pure-Python lookup (used where the C module cannot be built), same tables:")
+    line("cards: _evaluator_for_py(low)(cards)", "py_evaluator_for")
+    line("codes: _evaluator_for_codes_py(low)(codes)", "py_codes_for")
+    line("floor: 5 card strings -> a mask", "floor", " (no table read: a ceiling for Python strings)")
     line(
-        "diagnostic: evaluator_for_codes on 64 hands",
-        "codes_cached",
+        "floor: 5 codes -> their sum, sign checked",
+        "codes_floor",
+        " (no table read: a ceiling for Python codes)",
+    )
+    line(
+        "diagnostic: Python codes lookup on 64 hands",
+        "py_codes_cached",
         " (the same 64 over and over, tables in cache: not the figure)",
     )
 
