@@ -56,9 +56,13 @@ class BettingError(ValueError):
 def new_betting(order: list[int], stacks: dict[int, int], dead: int = 0) -> Betting:
     """Start the betting of a hand for these seats (clockwise from the dealer's left)."""
     keys = [SEAT_KEY[s] for s in order]
+    stack = {}
+    for k, s in zip(keys, order, strict=True):  # int() only where it changes something (hot)
+        v = stacks[s]
+        stack[k] = v if type(v) is int else int(v)
     return {
         "order": list(order),
-        "stack": {k: int(stacks[s]) for k, s in zip(keys, order, strict=True)},
+        "stack": stack,
         "total": dict.fromkeys(keys, 0),
         "round": dict.fromkeys(keys, 0),
         "dead": dead,
@@ -96,14 +100,12 @@ def can_bet(b: Betting) -> list[int]:
 def post(b: Betting, seat: int, amount: int, *, live: bool = False) -> int:
     """Move up to ``amount`` from a seat's stack to the pot; ``live`` counts it as a bet of the round."""
     k = SEAT_KEY[seat]  # a seat of the hand (an int: the engines check an action's seat)
+    if live:
+        return _post_live(b, k, amount)
     stack = b["stack"][k]
     paid: int = amount if amount < stack else stack
     b["stack"][k] -= paid
     b["total"][k] += paid
-    if live:
-        b["round"][k] += paid
-        if b["round"][k] > b["current"]:
-            b["current"] = b["round"][k]
     return paid
 
 
@@ -202,20 +204,35 @@ def act(b: Betting, seat: int, kind: str, amount: int = 0) -> None:
         if b["round"][k] < b["current"]:
             raise BettingError("check facing a bet")
     elif kind == "call":
-        post(b, seat, b["current"] - b["round"][k], live=True)
+        _post_live(b, k, b["current"] - b["round"][k])
     elif kind in ("bet", "raise"):
         if amount > b["stack"][k] or amount <= b["current"] - b["round"][k]:
             raise BettingError("bet out of range")
         before = b["current"]
-        post(b, seat, amount, live=True)
+        _post_live(b, k, amount)
         if kind == "raise" and b["current"] < 2 * before:
             b["closed"] = True  # RULINGS P6: a raise below double the bet closes raising
         b["acted"] = []
         b["aggressor"] = seat
     else:
         raise BettingError(f"unknown betting action {kind!r}")
-    if seat not in b["acted"]:
-        b["acted"].append(seat)
+    acted = b["acted"]
+    if seat not in acted:
+        acted.append(seat)
+
+
+def _post_live(b: Betting, k: str, amount: int) -> int:
+    """Move up to ``amount`` from seat key ``k``'s stack to the pot as a bet of the round; return it."""
+    stack, rnd = b["stack"], b["round"]
+    have = stack[k]
+    paid = amount if amount < have else have
+    stack[k] = have - paid
+    b["total"][k] += paid
+    put = rnd[k] + paid
+    rnd[k] = put
+    if put > b["current"]:
+        b["current"] = put
+    return paid
 
 
 def needs_action(b: Betting, seat: int, bettors: int | None = None) -> bool:
@@ -245,19 +262,18 @@ def next_to_act_from(b: Betting, start: int, inclusive: bool = False) -> int | N
     """
     order: list[int] = b["order"]
     folded, stack = b["folded"], b["stack"]
-    live = 0
-    bettors = 0
-    for s in order:
-        if s not in folded:
-            live += 1
-            if stack[SEAT_KEY[s]] > 0:
-                bettors += 1
-                if bettors == 2:
-                    break  # enough to know: two seats live, more than one bettor
-    if live <= 1:
-        return None
-    rnd, current, acted = b["round"], b["current"], b["acted"]
     n = len(order)
+    # two seats or more in the hand: sure when fewer than n - 1 entries are folded (``folded`` can
+    # only hold fewer distinct seats of ``order`` than entries); else counted
+    if len(folded) > n - 2:
+        live = 0
+        for s in order:
+            if s not in folded:
+                live += 1
+        if live <= 1:
+            return None
+    rnd, current, acted = b["round"], b["current"], b["acted"]
+    bettors = 0  # seats in the hand with chips, counted up to 2 when first needed
     i = order.index(start)
     for j in range(i, i + n) if inclusive else range(i + 1, i + n):
         s = order[j - n]
@@ -266,8 +282,17 @@ def next_to_act_from(b: Betting, start: int, inclusive: bool = False) -> int | N
         k = SEAT_KEY[s]  # seats of the hand
         if stack[k] == 0:
             continue
-        if rnd[k] < current or (bettors > 1 and s not in acted):
+        if rnd[k] < current:
             return s
+        if s not in acted:
+            if not bettors:
+                for t in order:
+                    if t not in folded and stack[SEAT_KEY[t]] > 0:
+                        bettors += 1
+                        if bettors == 2:
+                            break  # enough to know: more than one bettor
+            if bettors > 1:
+                return s
     return None
 
 

@@ -70,9 +70,12 @@ def table_prefs(prefs: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def with_table_prefs(prefs: dict[str, Any]) -> dict[str, Any]:
-    """``{**prefs, **table_prefs(prefs)}`` (same keys in the same order) in one dict (per seat, per hand)."""
-    out = dict(prefs)
+def with_table_prefs(prefs: Any) -> dict[str, Any]:
+    """``{**prefs, **table_prefs(prefs)}`` (same keys in the same order) in one dict (per seat, per hand).
+
+    Anything but a dict counts as ``{}`` (no preferences given).
+    """
+    out = dict(prefs) if isinstance(prefs, dict) else {}
     show = out.get("mostra_nascondi", "chiedi")
     out["invito_automatico"] = out.get("invito_automatico", False) is True
     out["mostra_nascondi"] = show if show in SHOW_PREFS else "chiedi"
@@ -121,15 +124,12 @@ def check_seats(seats: list[SeatSpec], title: str) -> dict[int, SeatSpec]:
         raise ConfigError(f"{title} si gioca da 2 a 6 giocatori")
     out: dict[int, SeatSpec] = {}
     for spec in seats:
-        if (
-            not isinstance(spec, dict)
-            or type(spec.get("seat")) is not int
-            or type(spec.get("chips")) is not int
-            or spec["chips"] < 0
-            or spec["seat"] in out
-        ):
+        if not isinstance(spec, dict):
             raise ConfigError("Posto non valido")
-        out[spec["seat"]] = spec
+        seat, chips = spec.get("seat"), spec.get("chips")
+        if type(seat) is not int or type(chips) is not int or chips < 0 or seat in out:
+            raise ConfigError("Posto non valido")
+        out[seat] = spec
     return out
 
 
@@ -185,15 +185,18 @@ def table_state(
     banks = carry.get("time_bank", {})
     missed = carry.get("missed", {})
     bank = cfg["time_bank"]
-    # one pass over the seats fills the five per-seat books (a new hand's hot path)
+    # one pass over the seats fills the five per-seat books (a new hand's hot path); int() is
+    # called only where it would change something (an int is its own int())
     chips0, seat_prefs, sitout, missed_out, bank_out = {}, {}, {}, {}, {}
     for s in all_seats:
         key, spec = betting.SEAT_KEY[s], specs[s]
         chips0[key] = spec["chips"]
         seat_prefs[key] = prefs(spec.get("prefs"))
         sitout[key] = bool(spec.get("sitout", False))
-        missed_out[key] = int(missed.get(key, 0))
-        bank_out[key] = int(banks.get(key, bank))
+        n = missed.get(key, 0)
+        missed_out[key] = n if type(n) is int else int(n)
+        n = banks.get(key, bank)
+        bank_out[key] = n if type(n) is int else int(n)
     return {
         "v": 1,
         "cfg": cfg,
@@ -487,27 +490,30 @@ def start_invito(state: State, events: list[Event]) -> list[int]:
     from everyone with chips, sitout seats included, and sitout seats then fold (P14).
     """
     cfg, b = state["cfg"], state["b"]
+    stack, folded = b["stack"], b["folded"]
+    sitout, missed, prefs = state["sitout"], state["missed"], state["prefs"]
+    cash = cfg["cash"]
     pending = []
     for s in state["order"]:
         key = betting.SEAT_KEY[s]
-        chips = b["stack"][key]
-        if cfg["cash"]:
-            if state["sitout"][key] or chips < cfg["min_credit"] or chips == 0:
-                if not state["sitout"][key]:
-                    state["sitout"][key] = True
+        chips = stack[key]
+        if cash:
+            if sitout[key] or chips < cfg["min_credit"] or chips == 0:
+                if not sitout[key]:
+                    sitout[key] = True
                     events.append({"type": "sitout", "seat": s, "reason": "credito"})
-                state["missed"][key] += 1
-                b["folded"].append(s)
-            elif state["prefs"][key]["invito_automatico"]:
+                missed[key] += 1
+                folded.append(s)
+            elif prefs[key]["invito_automatico"]:
                 post_invito(state, s, events)
             else:
                 pending.append(s)
         elif chips == 0:
-            b["folded"].append(s)  # eliminated from the tournament
+            folded.append(s)  # eliminated from the tournament
         else:
             post_invito(state, s, events)
-            if state["sitout"][key]:
-                b["folded"].append(s)
+            if sitout[key]:
+                folded.append(s)
                 events.append({"type": "passo", "seat": s, "auto": True})
     return pending
 
@@ -826,7 +832,7 @@ def hand_result(state: State, carried: int, pots: list[dict[str, Any]]) -> dict[
         "carried_out": carried,
         "sitout": [s for s in seats if sitout[betting.SEAT_KEY[s]]],
         # P15: ten consecutive hands missed sitting out on a cash table: stood up
-        "stand_up": [s for s in seats if cash and missed[betting.SEAT_KEY[s]] >= 10],
+        "stand_up": [s for s in seats if missed[betting.SEAT_KEY[s]] >= 10] if cash else [],
     }
 
 

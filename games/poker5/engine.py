@@ -130,9 +130,12 @@ def _validate_config(config: dict[str, Any]) -> dict[str, Any]:
 
 
 @lru_cache(maxsize=64)
-def _validated_config(key: tuple[tuple[str, type, Any], ...]) -> dict[str, Any]:
-    """``_validate_config`` of the options in ``key`` (name, type, value), memoised; callers copy it."""
-    return _validate_config({name: value for name, _type, value in key})
+def _validated_config(key: tuple[tuple[tuple[str, Any], ...], tuple[type, ...]]) -> dict[str, Any]:
+    """``_validate_config`` of the options in ``key`` ((name, value) pairs, the values' types), memoised.
+
+    Callers copy what it returns.
+    """
+    return _validate_config(dict(key[0]))
 
 
 class Poker5Error(IllegalAction):
@@ -161,7 +164,7 @@ class Poker5(pc.PokerTable):
         try:
             # every hand of a table validates the same options: remembered by name, type and value
             # (the type too, as True == 1 and 20 == 20.0 must still be told apart)
-            key = tuple([(name, type(value), value) for name, value in config.items()])  # no generator
+            key = (tuple(config.items()), tuple(map(type, config.values())))  # built in C
             return dict(_validated_config(key))
         except (AttributeError, TypeError):  # not a dict, or an unhashable value
             return _validate_config(config)
@@ -178,38 +181,37 @@ class Poker5(pc.PokerTable):
         state = pc.table_state(cfg, specs, carry, rng, _prefs)
         all_seats, dealer, order = state["seats"], state["dealer"], state["order"]
         gp_left = int(carry.get("giro_pazzo", 0))
-        state |= {
-            "min_pair": carry.get("min_pair", "J"),
-            "carried_in": int(carry.get("pot", 0)),
-            "parol_hand": False,
-            "giro_pazzo": gp_left > 0,
-            "gp_left": gp_left,
-            "gp_trigger": False,
-            "variant": "classica",
-            "phase": "invito",
-            "turn": None,
-            "pending": [],
-            "players": [],
-            "hands": {},
-            "stock": [],
-            "discards": [],
-            "changed": {},
-            "deck_log": [],
-            "opened": None,
-            "blind": None,
-            "first": None,
-            "parol": [],
-            "parol_broken": False,
-            "allin_raisers": [],
-            "shown": {},
-            "hidden": [],
-            "show_queue": [],
-            "result": None,
-            "carry_out": None,
-            "b": betting.new_betting(
-                order, {s: specs[s]["chips"] for s in all_seats}, int(carry.get("pot", 0))
-            ),
-        }
+        pot = int(carry.get("pot", 0))
+        # the hand's keys stored one by one, in the state's key order (its JSON unchanged): no
+        # temporary dict of 31 keys merged in with |= (every new hand)
+        state["min_pair"] = carry.get("min_pair", "J")
+        state["carried_in"] = pot
+        state["parol_hand"] = False
+        state["giro_pazzo"] = gp_left > 0
+        state["gp_left"] = gp_left
+        state["gp_trigger"] = False
+        state["variant"] = "classica"
+        state["phase"] = "invito"
+        state["turn"] = None
+        state["pending"] = []
+        state["players"] = []
+        state["hands"] = {}
+        state["stock"] = []
+        state["discards"] = []
+        state["changed"] = {}
+        state["deck_log"] = []
+        state["opened"] = None
+        state["blind"] = None
+        state["first"] = None
+        state["parol"] = []
+        state["parol_broken"] = False
+        state["allin_raisers"] = []
+        state["shown"] = {}
+        state["hidden"] = []
+        state["show_queue"] = []
+        state["result"] = None
+        state["carry_out"] = None
+        state["b"] = betting.new_betting(order, {s: specs[s]["chips"] for s in all_seats}, pot)
         state["_rng"] = rng
         b = state["b"]
         parol = carry.get("parol")
@@ -514,9 +516,11 @@ class Poker5(pc.PokerTable):
         """Return the seats that must decide now."""
         if state["phase"] == "fine":
             return []
-        if state["pending"]:
-            return list(state["pending"])
-        return [state["turn"]] if state["turn"] is not None else []
+        pending = state["pending"]
+        if pending:
+            return list(pending)
+        turn = state["turn"]
+        return [turn] if turn is not None else []
 
     def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
         """List what this seat may do now (specs with the rules' button names)."""
@@ -743,14 +747,15 @@ class Poker5(pc.PokerTable):
             ev["type"] = "apro"
         events.append(ev)
         # pass the word after ``seat``, closing the round if it is over (inline: every bet's path);
-        # a betting round always has two seats in the hand, so only a PASSO can leave one
-        if typ == "passo" and len(betting.in_hand(b)) == 1:
+        # a betting round always has two seats in the hand, so only a PASSO can leave one (and
+        # only with n - 1 seats folded: counted first, as in_hand builds a list)
+        if typ == "passo" and len(b["folded"]) >= len(b["order"]) - 1 and len(betting.in_hand(b)) == 1:
             self._win_uncontested(state, events)
             return
         if phase == "apertura" and state["opened"] is None and state["blind"] is None:
             nxt = self._next_opening(state, seat)
         else:
-            nxt = pc.next_to_bet(b, seat)
+            nxt = betting.next_to_act_from(b, seat)  # pc.next_to_bet, without its call
         state["turn"] = nxt
         if nxt is None:
             if phase == "apertura":
@@ -820,6 +825,11 @@ class Poker5(pc.PokerTable):
 
     def _auto(self, state: State, events: list[Event]) -> None:
         """Take every decision that needs nobody: sitout seats (P14) and seats with nothing to decide."""
+        seat = state["turn"]  # the common case first: a seat to wait for (no loop set up)
+        if seat is None or state["phase"] == "fine" or state["pending"]:
+            return
+        if not state["sitout"][betting.SEAT_KEY[seat]]:
+            return
         for _ in range(1000):
             seat = state["turn"]
             if seat is None:  # also in phase fine and while pending seats answer
@@ -908,9 +918,9 @@ def _can_open(hand: tuple[str, ...], min_pair: str, low: str) -> bool:
     return evaluator.opening_ok(hand, min_pair, low)
 
 
-def _prefs(prefs: Any) -> dict[str, Any]:
-    """The seat's preferences as given (a variant plug-in reads its own keys), the poker keys checked."""
-    return pc.with_table_prefs(prefs if isinstance(prefs, dict) else {})
+# The seat's preferences as given (a variant plug-in reads its own keys), the poker keys checked;
+# anything but a dict counts as no preferences.
+_prefs = pc.with_table_prefs
 
 
 def _previous(seats: list[int], seat: int) -> int:
