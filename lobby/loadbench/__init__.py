@@ -7,5 +7,7 @@ an action to the resulting view (p50/p95/p99) and the peak resident memory of ev
 
 Modules: ``core`` (pure: layout of N clients into tables, percentiles, the bots' choice),
 ``prepare`` (seeds the database; run in a subprocess with the production settings), ``client``
-(asyncio + websockets bot clients; one or more processes), ``__main__`` (the orchestrator).
+(asyncio + websockets bot clients; one or more processes), ``__main__`` (the orchestrator),
+``percall`` (the server CPU of one action), ``floor`` (benchmark only: the floor of the one owner
+process per table design, measured with the same clients; its figures are in ``README.md``).
 """

@@ -329,6 +329,51 @@ def profile_args(args: argparse.Namespace, path: Path) -> list[str]:
     return ["-m", "cProfile", "-o", str(path)] if args.profile else []
 
 
+def daphne_argv(port: int, application: str, before: list[str] | None = None) -> list[str]:
+    """The command line of a Daphne process serving ``application`` on 127.0.0.1:``port``."""
+    return [PY, *(before or []), "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), application]
+
+
+def start_clients(
+    reg: Registry,
+    spec_file: Path,
+    ports: list[int],
+    total: int,
+    client_procs: int,
+    think_ms: float,
+    env: dict[str, str],
+    logdir: Path,
+) -> list[Proc]:
+    """Start the bot client processes, each with its slice of the ``total`` clients of the spec file."""
+    per = math.ceil(total / client_procs)
+    return [
+        reg.start(
+            f"client {i + 1}",
+            [
+                PY,
+                "-m",
+                "lobby.loadbench.client",
+                "--spec",
+                str(spec_file),
+                "--ports",
+                ",".join(map(str, ports)),
+                "--indices",
+                f"{i * per}:{min(total, (i + 1) * per)}",
+                "--seed",
+                str(i + 1),
+                "--think-ms",
+                str(think_ms),
+            ],
+            env,
+            logdir,
+            server=False,
+            pipes=True,
+        )
+        for i in range(client_procs)
+        if i * per < total
+    ]
+
+
 def run_level(n: int, args: argparse.Namespace, reg: Registry, logroot: Path) -> dict[str, Any]:
     layout = Layout.for_clients(n)
     client_procs = args.client_procs or max(1, math.ceil(layout.clients / 500))
@@ -365,17 +410,9 @@ def run_level(n: int, args: argparse.Namespace, reg: Registry, logroot: Path) ->
     daphnes = [
         reg.start(
             f"daphne:{port}",
-            [
-                PY,
-                *profile_args(args, logdir / f"daphne_{port}.prof"),
-                "-m",
-                "daphne",
-                "-b",
-                "127.0.0.1",
-                "-p",
-                str(port),
-                "piattaforma.asgi:application",
-            ],
+            daphne_argv(
+                port, "piattaforma.asgi:application", profile_args(args, logdir / f"daphne_{port}.prof")
+            ),
             env,
             logdir,
         )
@@ -433,34 +470,7 @@ def run_level(n: int, args: argparse.Namespace, reg: Registry, logroot: Path) ->
     for proc in workers:
         wait_children(proc, args.concurrency)
 
-    total = layout.clients
-    per = math.ceil(total / client_procs)
-    clients = [
-        reg.start(
-            f"client {i + 1}",
-            [
-                PY,
-                "-m",
-                "lobby.loadbench.client",
-                "--spec",
-                str(spec_file),
-                "--ports",
-                ",".join(map(str, ports)),
-                "--indices",
-                f"{i * per}:{min(total, (i + 1) * per)}",
-                "--seed",
-                str(i + 1),
-                "--think-ms",
-                str(args.think_ms),
-            ],
-            env,
-            logdir,
-            server=False,
-            pipes=True,
-        )
-        for i in range(client_procs)
-        if i * per < total
-    ]
+    clients = start_clients(reg, spec_file, ports, layout.clients, client_procs, args.think_ms, env, logdir)
     t_connect = time.time()
     connected = failed = 0
     for proc in clients:

@@ -68,6 +68,7 @@ class Bot:
         self.ready_hand: int | None = None
         self.ws: Any = None
         self.thinking: Any = None
+        self.latest_version = -1  # of the last table.state received: a delayed act must still match it
         self.trace: Any = None  # LOADBENCH_TRACE=nick,…: its messages in trace-<nick>.log (debugging)
 
     async def connect(self) -> bool:
@@ -100,6 +101,7 @@ class Bot:
 
     async def on_state(self, payload: dict[str, Any]) -> None:
         version = payload["version"]
+        self.latest_version = max(self.latest_version, version)
         if self.pending is not None and version > self.pending[0]:
             if self.stats.in_window(self.pending_wall):
                 self.stats.samples.append((time.monotonic() - self.pending[1]) * 1000)
@@ -111,6 +113,8 @@ class Bot:
         if action is not None:
             self.acted_version = version
             if self.think > 0:
+                if self.thinking is not None:
+                    self.thinking.cancel()  # one decision at a time: the newer view replaces it
                 self.thinking = asyncio.ensure_future(self.act_later(action, version))
             else:
                 await self.act(action, version)
@@ -132,7 +136,9 @@ class Bot:
     async def act_later(self, action: dict[str, Any], version: int) -> None:
         """``--think-ms``: decide after a pause, as a person would (the round trip starts at the send)."""
         await asyncio.sleep(self.think * (0.5 + self.rng.randbelow(1001) / 1000))
-        if self.pending is None and self.ws is not None:
+        # A view newer than the one decided on (another seat moved meanwhile) makes the act stale:
+        # dropped, as a person would look again, instead of sent to be refused.
+        if self.pending is None and self.ws is not None and version == self.latest_version:
             await self.act(action, version)
 
     async def run(self) -> None:

@@ -1,5 +1,7 @@
 """The pure parts of the load benchmark (python -m lobby.loadbench): no server, no timing."""
 
+import asyncio
+import json
 import math
 
 import pytest
@@ -89,3 +91,31 @@ def test_ready_is_pressed_before_a_match_and_on_the_end_of_match_panel_only():
 def test_proc_status_parsing():
     text = "Name:\tdaphne\nVmPeak:\t  900000 kB\nVmHWM:\t  123456 kB\nVmRSS:\t  120000 kB\nThreads:\t3\n"
     assert parse_proc_status(text) == {"VmHWM": 123456, "VmRSS": 120000}
+
+
+def test_a_thinking_bot_drops_its_decision_when_a_newer_view_arrives():
+    """``--think-ms``: a decision taken on version 1 is not sent once version 2 is known."""
+    from lobby.loadbench.client import Bot, Stats
+
+    class Socket:
+        def __init__(self) -> None:
+            self.sent: list[dict] = []
+
+        async def send(self, raw: str) -> None:
+            self.sent.append(json.loads(raw))
+
+    legal = [{"type": "gioca", "card": "7d", "take": [], "label": "7"}]
+
+    async def scenario(newer_to_act: list[int]) -> list[dict]:
+        bot = Bot({"game": "scopa", "nickname": "b1"}, "ws://x", "", Stats(), seed=1, think=0.01)
+        bot.ws = Socket()
+        await bot.on_state({**_payload(1, [1], legal), "version": 1})
+        await bot.on_state({**_payload(1, newer_to_act, legal), "version": 2})
+        await asyncio.sleep(0.05)  # past every pause (0.5-1.5 x think)
+        return bot.ws.sent
+
+    # The other seat moved on: the decision on version 1 is dropped, nothing is sent.
+    assert asyncio.run(scenario([2])) == []
+    # Still this seat's turn at version 2: one act, on version 2 only.
+    sent = asyncio.run(scenario([1]))
+    assert [(m["type"], m["version"]) for m in sent] == [("act", 2)]
