@@ -373,12 +373,18 @@ def waiting_offers_sweep() -> int:
 
 
 @transaction.atomic
-def seat_connected(*, table_id: int, user: User) -> None:
-    """A connection of a seated player opened: back from a disconnection, he is back in play."""
+def seat_connected(*, table_id: int, user: User) -> int | None:
+    """A connection of a seated player opened: back from a disconnection, he is back in play.
+
+    Returns the seat's id when the connection is counted for a seat (None: a spectator's). Only
+    a counted connection is uncounted when it closes (``seat_disconnected``): the spectator socket
+    of the page a player sat down from closes after his seated page connected, and must not sit
+    him out.
+    """
     rt = _lock(table_id)  # the runtime row first, as every table write (no lock-order inversion)
     seat = Seat.objects.filter(table_id=table_id, user=user).first()
     if seat is None:
-        return
+        return None
     seat.connections += 1
     fields = ["connections"]
     if seat.away:  # "automaticamente nel caso di rientro nel tavolo" (rules 004, sit out)
@@ -390,11 +396,13 @@ def seat_connected(*, table_id: int, user: User) -> None:
     seat.save(update_fields=fields)
     if len(fields) > 1:
         _bump(rt)
+    return seat.pk
 
 
 @transaction.atomic
-def seat_disconnected(*, table_id: int, user: User) -> None:
-    """A connection closed; when none is left, a player of a gioco a puntate goes sitout.
+def seat_disconnected(*, table_id: int, seat_id: int) -> None:
+    """A connection counted for seat ``seat_id`` closed (the id ``seat_connected`` returned); when
+    none is left, a player of a gioco a puntate goes sitout. A seat since left is not touched.
 
     Rules 004: whoever leaves a table of a gioco a puntate without "Esci dal tavolo" (closing the
     window, a lost connection) is put in sit-out. At a gioco a partite the clock goes on: the
@@ -402,7 +410,7 @@ def seat_disconnected(*, table_id: int, user: User) -> None:
     (RULINGS G5).
     """
     rt = _lock(table_id)  # the runtime row first, as every table write (no lock-order inversion)
-    seat = Seat.objects.filter(table_id=table_id, user=user).first()
+    seat = Seat.objects.filter(table_id=table_id, pk=seat_id).first()
     if seat is None:
         return
     seat.connections = max(0, seat.connections - 1)

@@ -66,7 +66,8 @@ class TableConsumer(AuthenticatedJsonConsumer):
         ]
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
-        await db(actions.seat_connected)(table_id=self.table_id, user=self.user)
+        # the seat this connection is counted for (None: a spectator), uncounted on close
+        self.seat_id = await db(actions.seat_connected)(table_id=self.table_id, user=self.user)
         await self.send_snapshot()
 
     async def dispatch(self, message: dict[str, Any]) -> None:
@@ -86,8 +87,8 @@ class TableConsumer(AuthenticatedJsonConsumer):
     async def disconnect(self, code: int) -> None:
         for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
-        if getattr(self, "groups_joined", None):
-            await db(actions.seat_disconnected)(table_id=self.table_id, user=self.user)
+        if getattr(self, "seat_id", None) is not None:
+            await db(actions.seat_disconnected)(table_id=self.table_id, seat_id=self.seat_id)
 
     async def send_snapshot(self) -> None:
         payload = await db(selectors.table_snapshot)(table_id=self.table_id, user_id=self.user.pk)

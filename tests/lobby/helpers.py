@@ -61,9 +61,12 @@ def scopa_table(**overrides: Any) -> Table:
     return actions.table_create(**{**fields, **overrides})
 
 
-def seat_players(table: Table, users: list, buy_in: int = 10_000) -> list[Seat]:
+def seat_players(table: Table, users: list, buy_in: int = 10_000, seat_offset: int = 0) -> list[Seat]:
+    """Sit ``users`` down in seats ``seat_offset + 1``, ``seat_offset + 2``, ..."""
     return [
-        actions.table_sit(table_id=table.pk, user=u, seat_no=i + 1, buy_in=buy_in, idempotency_key=key("sit"))
+        actions.table_sit(
+            table_id=table.pk, user=u, seat_no=seat_offset + i + 1, buy_in=buy_in, idempotency_key=key("sit")
+        )
         for i, u in enumerate(users)
     ]
 

@@ -149,3 +149,39 @@ async def test_one_of_two_connections_closing_changes_nothing():
     seat = await sync_to_async(Seat.objects.get)(table=table, user=users[0])
     assert seat.status == Seat.Status.PLAYING and seat.connections == 1
     await second.disconnect()
+
+
+async def test_the_spectator_socket_of_the_page_he_sat_down_from_closing_late_does_not_sit_him_out():
+    """The sit-down form reloads the page: its seated socket may open before the old one closes."""
+    table, _users, _cookies = await setup_table()
+    newcomer = await sync_to_async(funded_player)()
+    cookie = await sync_to_async(session_cookie)(newcomer)
+    watching = await connect(table, cookie)  # the table page, before sitting down
+    await watching.receive_json_from(timeout=5)
+    await sync_to_async(seat_players)(table, [newcomer], seat_offset=2)
+    seated = await connect(table, cookie)  # the page after the form
+    await seated.receive_json_from(timeout=5)
+    seat = await sync_to_async(Seat.objects.get)(table=table, user=newcomer)
+    assert seat.number == 3 and seat.connections == 1
+    await watching.disconnect()  # the old page's socket closes last
+    seat = await sync_to_async(Seat.objects.get)(table=table, user=newcomer)
+    assert seat.status == Seat.Status.PLAYING and not seat.away and seat.connections == 1
+    await seated.disconnect()  # his only counted connection: now he is away
+    seat = await sync_to_async(Seat.objects.get)(table=table, user=newcomer)
+    assert seat.status == Seat.Status.SITOUT and seat.away and seat.connections == 0
+
+
+async def test_a_socket_of_a_seat_since_left_does_not_touch_his_new_seat():
+    """He stands up between hands with a page still open, sits down again elsewhere: the old socket
+    closing later counts for the seat it was opened on, which is gone."""
+    users = await sync_to_async(lambda: [funded_player() for _ in range(2)])()
+    table = await sync_to_async(poker_table)()
+    await sync_to_async(seat_players)(table, users)
+    cookie = await sync_to_async(session_cookie)(users[0])
+    old = await connect(table, cookie)
+    await old.receive_json_from(timeout=5)
+    assert (await sync_to_async(actions.table_leave)(table_id=table.pk, user=users[0]))["left"]
+    again = (await sync_to_async(seat_players)(table, [users[0]], seat_offset=2))[0]
+    await old.disconnect()
+    again = await sync_to_async(Seat.objects.get)(pk=again.pk)
+    assert again.status == Seat.Status.PLAYING and not again.away and again.connections == 0
