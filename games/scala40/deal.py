@@ -12,7 +12,9 @@ Moves (structured specs: the table offers the hand and the player picks the card
 * ``sostituisci`` (opened): put the card a jolly stands for in its place and use the jolly at
   once (``"use": {"type": "cala", "cards": [...]}`` or ``{"type": "attacca", "meld": id,
   "cards": [...]}``, the jolly added): the rules oblige the player to use it before discarding,
-  and doing both in one move never leaves a player holding a jolly he may not keep.
+  and doing both in one move never leaves a player holding a jolly he may not keep. It goes into
+  a new meld or onto another one ("attaccarlo ad altre sequenze o combinazioni"), never back onto
+  the meld it left.
 * ``rimetti``: put a taken discard back and draw instead (the online table's "annulla"), so a
   player who took a card he cannot use is never stuck.
 
@@ -339,9 +341,12 @@ class Scala40Deal:
         elif use.get("type") == ATTACCA:
             if not set(use) <= {"type", "meld", "cards", "start", "jolly_suit"}:
                 raise UnknownAction()
+            if use.get("meld") == replaced["id"]:
+                # "attaccarlo ad altre sequenze o combinazioni": not back onto the meld it left
+                raise MeldRefused("Il jolly sostituito va usato in un altro gioco")
             meld, rest = self._attach(melds2, rest, use, extra=[jolly])
             after = [meld if m["id"] == meld["id"] else m for m in melds2]
-            changed = [meld] if meld["id"] == replaced["id"] else [replaced, meld]
+            changed = [replaced, meld]
         else:
             raise MeldRefused("Devi usare il jolly sostituito")
         if not self.can_end_turn(d, pos, rest, after, True):
@@ -478,8 +483,8 @@ class Scala40Deal:
             )
         out: list[dict[str, Any]] = []
         for m in melds:
-            if "meld" in use and m["id"] != use["meld"]:
-                continue
+            if ("meld" in use and m["id"] != use["meld"]) or m["id"] == request["meld"]:
+                continue  # not the meld asked for, or the one the jolly left (plan refuses it)
             out += accepted_layouts(
                 extend_options(m, [*cards, jolly], SCALA40),
                 SCALA40,
@@ -599,7 +604,7 @@ class Scala40Deal:
             for m in d["melds"]:
                 stands = wild_card_stands_for(m, SCALA40)
                 if stands is not None and stands in hand:
-                    for other in d["melds"]:
+                    for other in d["melds"]:  # its own meld among them: plan refuses it
                         tries.append(
                             {
                                 "type": SOSTITUISCI,

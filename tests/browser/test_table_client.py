@@ -806,14 +806,15 @@ def test_scala40_jolly_taken_back_is_attached_where_the_player_says(open_table, 
     t.page.locator(f"[data-role=actions] button[data-action=sostituisci][data-meld='{run['id']}']").click()
     panel = t.page.locator("[data-role=choices]")
     assert panel.is_visible()
-    # With no card picked: the jolly alone attaches to the run of ♦ (either end), to the kings (4th
-    # card) and to the run it came from; a new meld needs cards.
+    # With no card picked: the jolly alone attaches to the run of ♦ (either end) and to the kings
+    # (4th card), not back to the run it came from (rules: "ad altre sequenze o combinazioni"); a
+    # new meld needs cards.
     assert panel.locator("button[data-use=cala]").is_disabled()
     t.page.screenshot(path=str(artifacts / "tavolo-scala40-sostituisci.png"), full_page=True)
     attach = panel.locator("button[data-use=attacca]")
     attach.first.wait_for()  # where the jolly attaches: the server's answer
     assert sorted(attach.evaluate_all("els => els.map(e => Number(e.dataset.meld))")) == sorted(
-        m["id"] for m in state["deal"]["melds"]
+        m["id"] for m in state["deal"]["melds"] if m["id"] != run["id"]
     )
     panel.locator(f"button[data-use=attacca][data-meld='{target['id']}']").click()
     assert_layouts(t, "Jolly al posto dell'8♦", "Jolly al posto del Q♦")

@@ -197,6 +197,31 @@ def test_attach_then_substitute_the_jolly_and_use_it() -> None:
     assert "X1" not in d["hands"][0]
 
 
+def test_the_substituted_jolly_goes_to_another_meld_not_back_to_its_own() -> None:
+    """Rules 004: the jolly taken back must be used "in una combinazione o sequenza ovvero
+    attaccarlo ad altre sequenze o combinazioni" before discarding: not back onto its own run."""
+    st = rigged(
+        hands=[["7h", "Qs", "Kd", "3c"], ["Kd"] * 13],
+        opened=[True, True],
+        melds=[meld(1, 1, ["6h", "X1", "8h"]), meld(1, 2, ["Qh", "Qd", "Qc"], "tris")],
+        next_id=3,
+    )
+    back = {
+        "type": "sostituisci",
+        "meld": 1,
+        "card": "7h",
+        "use": {"type": "attacca", "meld": 1, "cards": []},
+    }
+    err = refused(st, 0, {**back, "use": {**back["use"], "start": 5}})  # 5h-...: the jolly below 6h
+    assert "altro gioco" in err.message
+    assert st["deal"]["melds"][0]["cards"] == ["6h", "X1", "8h"] and "7h" in st["deal"]["hands"][0]
+    play(st, 0, {**back, "use": {"type": "attacca", "meld": 2, "cards": [], "jolly_suit": "s"}})
+    d = st["deal"]
+    assert d["melds"][0]["cards"] == ["6h", "7h", "8h"]
+    assert sorted(d["melds"][1]["cards"]) == ["Qc", "Qd", "Qh", "X1"]
+    assert sorted(d["hands"][0]) == ["3c", "Kd", "Qs"]
+
+
 # -- discards and closing --------------------------------------------------------------------------
 
 

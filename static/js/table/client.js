@@ -214,7 +214,7 @@ export function start(root) {
       h("button", { type: "button", class: "secondary", onclick: () => { ui.layout = null; renderActions(p); } }, "Annulla")];
   }
 
-  /** Scala 40's sostituzione del jolly: the jolly taken back goes at once into a new meld or onto one on the table. */
+  /** Scala 40's sostituzione del jolly: the jolly taken back goes at once into a new meld or onto another one on the table. */
   function swapEl(p, spec, picked) {
     const left = [...handCards()];
     left.splice(left.indexOf(spec.card), 1);
