@@ -127,7 +127,13 @@ def check_seats(seats: list[SeatSpec], title: str) -> dict[int, SeatSpec]:
         if not isinstance(spec, dict):
             raise ConfigError("Posto non valido")
         seat, chips = spec.get("seat"), spec.get("chips")
-        if type(seat) is not int or type(chips) is not int or chips < 0 or seat in out:
+        if (
+            type(seat) is not int
+            or seat not in betting.SEAT_KEY  # betting.SEATS: the numbers a table uses
+            or type(chips) is not int
+            or chips < 0
+            or seat in out
+        ):
             raise ConfigError("Posto non valido")
         out[seat] = spec
     return out

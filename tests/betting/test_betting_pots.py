@@ -121,6 +121,10 @@ def test_split_follows_the_order_not_the_seat_numbers():
     assert bt.split(5, [4, 1], [3, 4, 1, 2]) == {"4": 3, "1": 2}
 
 
+def test_split_takes_any_seat_number_of_the_banking_games():
+    assert bt.split(7, [250, -1], [250, 0, -1]) == {"250": 4, "-1": 3}
+
+
 def test_rake_rules_example_and_cap():
     # Rules, "Regole specifiche dei tavoli cash": €30 pot, 5 % = €1,50; with a €1 cap the rake is €1.
     assert bt.rake_per_pot([3000], 500, None) == [150]

@@ -5,6 +5,7 @@ import pytest
 from games import registry
 from games.engine import ConfigError, InvalidAmount, NotYourTurn, UnknownAction
 from games.poker5 import Poker5, use_time_bank
+from games.rng import SeededRng
 
 
 def test_registered():
@@ -28,6 +29,16 @@ def test_registered():
 def test_config_is_validated(bad):
     with pytest.raises(ConfigError):
         Poker5().validate_config(bad)
+
+
+@pytest.mark.parametrize("numbers", [[1, 100], [-1, 2], [1, 1], [True, 2], [1.0, 2]])
+def test_seat_numbers_outside_0_to_99_repeated_or_not_ints_are_refused(numbers):
+    seats = [{"seat": n, "chips": 1000} for n in numbers]
+    with pytest.raises(ConfigError, match="Posto non valido"):
+        Poker5().new({"invito": 10}, seats, SeededRng(1))
+    assert Poker5().new(
+        {"invito": 10}, [{"seat": 0, "chips": 1000}, {"seat": 99, "chips": 1000}], SeededRng(1)
+    )
 
 
 def test_config_defaults_and_tournament_has_no_rake():
