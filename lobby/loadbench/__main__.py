@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from lobby.loadbench.core import Layout, parse_proc_status, percentile
+from lobby.loadbench.core import Layout, latency_figures, parse_proc_status
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 PY = sys.executable
@@ -530,12 +530,7 @@ def run_level(n: int, args: argparse.Namespace, reg: Registry, logroot: Path) ->
         "acts_per_s": len(samples) / secs,
         "steps_per_s": steps / secs,
         "automatic": automatic,
-        "p50": percentile(samples, 50),
-        "p95": percentile(samples, 95),
-        "p99": percentile(samples, 99),
-        "max": max(samples) if samples else math.nan,
-        "errors": dict(errors),
-        "stuck": sum(r["stuck"] for r in results),
+        **latency_figures(samples, errors, results),
         "closed": sum(r["closed"] for r in results),
         "ready_sent": sum(r["ready_sent"] for r in results),
         "server_cpu": {k: (cpu1.get(k, 0) - v) / CLK_TCK / secs * 100 for k, v in cpu0.items()},

@@ -65,6 +65,20 @@ def percentile(samples: Sequence[float], q: float) -> float:
     return float(ordered[max(rank, 1) - 1])
 
 
+def latency_figures(
+    samples: Sequence[float], errors: dict[str, int], results: Sequence[dict[str, Any]]
+) -> dict[str, Any]:
+    """A run's latency figures (ms) with its refusals and the clients left waiting, for a report."""
+    return {
+        "p50": percentile(samples, 50),
+        "p95": percentile(samples, 95),
+        "p99": percentile(samples, 99),
+        "max": max(samples) if samples else math.nan,
+        "errors": dict(errors),
+        "stuck": sum(r["stuck"] for r in results),
+    }
+
+
 def choose_action(payload: dict[str, Any], rng: Rng) -> dict[str, Any] | None:
     """A random legal action for the seat of a ``table.state`` payload, or None when it need not act.
 

@@ -47,7 +47,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from lobby.loadbench.core import POKER_SEATS, SCOPA_SEATS, Layout, percentile
+from lobby.loadbench.core import POKER_SEATS, SCOPA_SEATS, Layout, latency_figures
 from lobby.loadbench.prepare import BUY_IN, POKER_FIELDS, SCOPA_FIELDS, player_nickname
 
 FLOOR_DB = "piattaforma_floor"
@@ -732,12 +732,7 @@ def run_level(n: int, args: argparse.Namespace, reg: Any, logroot: Path) -> dict
         "connected": connected,
         "acts_per_s": len(samples) / secs,
         "mean": sum(samples) / acts,
-        "p50": percentile(samples, 50),
-        "p95": percentile(samples, 95),
-        "p99": percentile(samples, 99),
-        "max": max(samples) if samples else math.nan,
-        "errors": dict(errors),
-        "stuck": sum(r["stuck"] for r in results),
+        **latency_figures(samples, errors, results),
         "server_ms": server_s / acts * 1000,
         "client_ms": client_s / acts * 1000,
         "pg_ms": (pg1 - pg0) / bench.CLK_TCK / acts * 1000,
