@@ -35,6 +35,7 @@ from lobby.errors import (
 )
 from lobby.models import ChatMessage, Hand, HandPlayer, HandStep, Seat, Table, TableRuntime, WaitingEntry
 from lobby.replay import ENGINE_SPEC_KEYS
+from moderation import actions as moderation
 from piattaforma.actions import audit_record, preferences_get
 from piattaforma.models import User
 from wallet import actions as wallet_actions
@@ -895,9 +896,12 @@ def table_cancel_hand(*, table_id: int, actor: User, reason: str) -> bool:
 # --- chat ---------------------------------------------------------------------------------------
 
 
-@transaction.atomic
 def table_chat_post(*, table_id: int, user: User, text: str) -> ChatMessage:
-    """Post a chat line (length and per-user rate limits); moderation filters come later."""
+    """Post a chat line: length and rate limits, then moderation's rules before anyone sees it.
+
+    Not one transaction: moderation commits a held or refused line (for its moderators) before
+    raising; the line shown is written and sent after it.
+    """
     text = (text or "").strip()
     if not text or len(text) > CHAT_MAX_LENGTH:
         raise ChatRefused(f"Il messaggio deve avere da 1 a {CHAT_MAX_LENGTH} caratteri")
@@ -909,6 +913,17 @@ def table_chat_post(*, table_id: int, user: User, text: str) -> ChatMessage:
     ).count()
     if recent >= CHAT_MAX_PER_MINUTE:
         raise ChatRefused("Stai scrivendo troppo velocemente: attendi un momento")
-    message = ChatMessage.objects.create(table=table, user=user, text=text)
-    transaction.on_commit(lambda: broadcast.chat_posted(table_id, user.nickname, text, message.created_at))
+    rt, seat = (
+        TableRuntime.objects.filter(pk=table_id).first(),
+        Seat.objects.filter(table=table, user=user).first(),
+    )
+    in_hand = rt is not None and seat is not None and seat.number in (selectors.dealt_seats(rt) or ())
+    shown = moderation.chat_screen(author=user, channel=f"table:{table_id}", text=text, in_hand=in_hand)
+    with transaction.atomic():
+        message = ChatMessage.objects.create(table=table, user=user, text=shown.text)
+        transaction.on_commit(
+            lambda: broadcast.chat_posted(
+                table_id, user.nickname, shown.text, message.created_at, shown.line_id
+            )
+        )
     return message

@@ -58,10 +58,17 @@ async def _send_all(layer: Any, messages: list[tuple[str, dict[str, Any]]]) -> N
         await layer.group_send(group, message)
 
 
-def chat_posted(table_id: int, nickname: str, text: str, at: datetime) -> None:
-    """Send a chat line to everyone at the table."""
+def chat_posted(table_id: int, nickname: str, text: str, at: datetime, line: int | None = None) -> None:
+    """Send a chat line to everyone at the table (``line``: moderation's id, for "Segnala")."""
     layer = get_channel_layer()
     if layer is None:
         return
-    message = {"type": "chat", "table": table_id, "nickname": nickname, "text": text, "at": at.isoformat()}
+    message = {
+        "type": "chat",
+        "table": table_id,
+        "nickname": nickname,
+        "text": text,
+        "at": at.isoformat(),
+        "line": line,
+    }
     async_to_sync(layer.group_send)(public_group(table_id), {"type": "table.message", "payload": message})

@@ -32,10 +32,10 @@ site = BackofficeSite(name="backoffice")
 if TYPE_CHECKING:
     UserAdminBase = DjangoUserAdmin[User]
     PreferenceAdminBase = admin.ModelAdmin[GamePreference]
-    AuditAdminBase = admin.ModelAdmin[AuditLog]
+    ReadOnlyAdminBase = admin.ModelAdmin[Any]
 else:
     UserAdminBase = DjangoUserAdmin
-    PreferenceAdminBase = AuditAdminBase = admin.ModelAdmin
+    PreferenceAdminBase = ReadOnlyAdminBase = admin.ModelAdmin
 
 
 class StatusChangeForm(forms.Form):
@@ -115,12 +115,8 @@ class GamePreferenceAdmin(PreferenceAdminBase):
         return False
 
 
-@admin.register(AuditLog, site=site)
-class AuditLogAdmin(AuditAdminBase):
-    list_display = ("created_at", "actor", "action", "target_type", "target_id")
-    list_filter = ("action",)
-    search_fields = ("actor__nickname", "target_id", "reason")
-    readonly_fields = ("created_at", "actor", "action", "target_type", "target_id", "reason", "data")
+class ReadOnlyAdmin(ReadOnlyAdminBase):
+    """Rows the back office only shows: they change through actions (or never, like the audit log)."""
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -130,3 +126,11 @@ class AuditLogAdmin(AuditAdminBase):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+@admin.register(AuditLog, site=site)
+class AuditLogAdmin(ReadOnlyAdmin):
+    list_display = ("created_at", "actor", "action", "target_type", "target_id")
+    list_filter = ("action",)
+    search_fields = ("actor__nickname", "target_id", "reason")
+    readonly_fields = ("created_at", "actor", "action", "target_type", "target_id", "reason", "data")

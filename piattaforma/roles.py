@@ -17,6 +17,14 @@ ROLE_APPS: dict[str, tuple[str, ...]] = {
 }
 # Permissions staff never get through the role (superusers only): the audit log is read-only.
 STAFF_EXCLUDED = {"piattaforma.add_auditlog", "piattaforma.change_auditlog", "piattaforma.delete_auditlog"}
+# What moderators may only look at: staff keep the watched list; reports and sanctions change only
+# through the moderators' queue (moderation/views.py), never by editing rows.
+MODERATORS_EXCLUDED = {
+    f"moderation.{verb}_{model}"
+    for verb in ("add", "change", "delete")
+    for model in ("watchedentry", "chatline", "report", "reportentry", "sanction", "notice")
+}
+ROLE_EXCLUDED: dict[str, set[str]] = {MODERATORS: MODERATORS_EXCLUDED}
 
 
 def sync_role_permissions(group_model: Any, permission_model: Any) -> None:
@@ -27,7 +35,8 @@ def sync_role_permissions(group_model: Any, permission_model: Any) -> None:
         perms = permission_model.objects.filter(content_type__app_label__in=apps).select_related(
             "content_type"
         )
-        wanted = [p for p in perms if f"{p.content_type.app_label}.{p.codename}" not in STAFF_EXCLUDED]
+        excluded = STAFF_EXCLUDED | ROLE_EXCLUDED.get(role, set())
+        wanted = [p for p in perms if f"{p.content_type.app_label}.{p.codename}" not in excluded]
         group.permissions.set(wanted)
 
 
@@ -38,3 +47,15 @@ def backoffice_allowed(user: Any) -> bool:
     if user.is_superuser:
         return True
     return bool(user.is_staff) and user.groups.filter(name__in=(MODERATORS, STAFF)).exists()
+
+
+def can_moderate(user: Any) -> bool:
+    """Tell whether a user may work the moderators' queue (moderators, staff, superusers)."""
+    return backoffice_allowed(user)
+
+
+def has_staff_role(user: Any) -> bool:
+    """Tell whether a user is staff (or a superuser): escalated reports, account suspensions."""
+    if not (user.is_active and user.is_authenticated):
+        return False
+    return bool(user.is_superuser) or (bool(user.is_staff) and user.groups.filter(name=STAFF).exists())

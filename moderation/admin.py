@@ -1,0 +1,60 @@
+"""Moderation in the back office: staff keep the watched list; the rest is read-only (the queue decides)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from django.contrib import admin
+from django.http import HttpRequest
+
+from moderation import actions
+from moderation.models import ChatLine, Report, Sanction, WatchedEntry
+from piattaforma.actions import audit_record
+from piattaforma.admin import ReadOnlyAdmin, site
+from piattaforma.models import User
+
+if TYPE_CHECKING:
+    WatchedAdminBase = admin.ModelAdmin[WatchedEntry]
+else:
+    WatchedAdminBase = admin.ModelAdmin
+
+
+@admin.register(WatchedEntry, site=site)
+class WatchedEntryAdmin(WatchedAdminBase):
+    list_display = ("pattern", "kind", "category", "action", "in_game_only", "active", "language")
+    list_filter = ("category", "action", "kind", "in_game_only", "active", "language")
+    search_fields = ("pattern", "note")
+    list_editable = ()
+
+    def save_model(self, request: HttpRequest, obj: WatchedEntry, form: Any, change: bool) -> None:
+        actor = request.user if isinstance(request.user, User) else None
+        actions.watched_entry_save(entry=obj, actor=actor)
+
+    def delete_model(self, request: HttpRequest, obj: WatchedEntry) -> None:
+        actor = request.user if isinstance(request.user, User) else None
+        audit_record(
+            actor=actor, action="moderation.watched_delete", target=obj, data={"pattern": obj.pattern}
+        )
+        super().delete_model(request, obj)
+        actions.watched_list_reset()
+
+
+@admin.register(ChatLine, site=site)
+class ChatLineAdmin(ReadOnlyAdmin):
+    list_display = ("created_at", "channel", "author", "text", "outcome", "category")
+    list_filter = ("outcome", "category")
+    search_fields = ("author__nickname", "text", "channel")
+
+
+@admin.register(Report, site=site)
+class ReportAdmin(ReadOnlyAdmin):
+    list_display = ("pk", "target", "status", "score", "entries_count", "decision", "decided_by", "opened_at")
+    list_filter = ("status", "decision")
+    search_fields = ("target__nickname",)
+
+
+@admin.register(Sanction, site=site)
+class SanctionAdmin(ReadOnlyAdmin):
+    list_display = ("user", "kind", "starts_at", "ends_at", "by")
+    list_filter = ("kind",)
+    search_fields = ("user__nickname",)

@@ -1,0 +1,258 @@
+"""Moderation's data: the watched list, the chat lines it judged, reports, sanctions, notices."""
+
+from __future__ import annotations
+
+import re
+from typing import ClassVar
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from moderation import filters
+
+
+class Category(models.TextChoices):
+    """What a line or a player did wrong: the rules' list ("Regole della Chat", "Durante il gioco")."""
+
+    INSULT = "insult", _("Insulti o linguaggio offensivo")
+    BLASPHEMY = "blasphemy", _("Bestemmie")
+    OBSCENITY = "obscenity", _("Linguaggio osceno")
+    RACISM = "racism", _("Razzismo o discriminazione")
+    INTIMIDATION = "intimidation", _("Intimidazione ad abbandonare il gioco o il sito")
+    PROMOTION = "promotion", _("Promozione di altri siti o attività")
+    FLOOD = "flood", _("Messaggi ripetuti o chat intasata")
+    CAPITALS = "capitals", _("Scrittura in maiuscolo")
+    COMPLAINT = "complaint", _("Polemiche sulla regolarità del gioco")
+    GAME_TALK = "game_talk", _("Carte, punteggio o partita in corso rivelati")
+    COLLUSION = "collusion", _("Accordo con l'avversario")
+
+
+# How serious each kind of offence is (0-5): the queue's ranking weighs it.
+SEVERITY: dict[str, int] = {
+    "racism": 5,
+    "blasphemy": 4,
+    "intimidation": 4,
+    "collusion": 4,
+    "insult": 3,
+    "obscenity": 3,
+    "promotion": 3,
+    "game_talk": 2,
+    "complaint": 1,
+    "flood": 1,
+    "capitals": 1,
+}
+
+
+class WatchedEntry(models.Model):
+    """A watched word, phrase or pattern and what happens to a line containing it (staff keep the list)."""
+
+    class Kind(models.TextChoices):
+        WORD = filters.WORD, _("Parola (* finale: qualsiasi desinenza)")
+        PHRASE = filters.PHRASE, _("Frase (* al posto di una parola: qualsiasi parola)")
+        REGEX = filters.REGEX, _("Espressione regolare (su testo minuscolo senza accenti)")
+
+    class Action(models.TextChoices):
+        BLOCK = filters.BLOCK, _("Blocca")
+        CENSOR = filters.CENSOR, _("Censura")
+        HOLD = filters.HOLD, _("Trattieni per revisione")
+        FLAG = filters.FLAG, _("Mostra e segnala ai moderatori")
+
+    pattern = models.CharField(_("parola o espressione"), max_length=200)
+    kind = models.CharField(_("tipo"), max_length=8, choices=Kind.choices, default=Kind.WORD)
+    category = models.CharField(_("categoria"), max_length=16, choices=Category.choices)
+    action = models.CharField(_("azione"), max_length=8, choices=Action.choices, default=Action.BLOCK)
+    language = models.CharField(_("lingua"), max_length=8, default="it")
+    in_game_only = models.BooleanField(
+        _("solo durante il gioco"),
+        default=False,
+        help_text=_("Vale solo per chi ha carte in una mano o partita in corso."),
+    )
+    active = models.BooleanField(_("attiva"), default=True)
+    note = models.CharField(_("nota"), max_length=200, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("parola sorvegliata")
+        verbose_name_plural = _("parole sorvegliate")
+        ordering = ("category", "pattern")
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(fields=["pattern", "kind", "language"], name="watched_entry_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return self.pattern
+
+    def as_entry(self) -> filters.Entry:
+        return filters.Entry(self.pk, self.pattern, self.kind, self.category, self.action, self.in_game_only)
+
+    def clean(self) -> None:
+        try:
+            filters.entry_regex(filters.Entry(0, self.pattern, self.kind, self.category, self.action))
+        except re.error as exc:
+            raise ValidationError(
+                {"pattern": _("Espressione non valida: %(error)s") % {"error": exc}}
+            ) from exc
+
+
+class ChatLine(models.Model):
+    """A line moderation judged, on any channel ("table:12", later "lobby", "help:…")."""
+
+    class Outcome(models.TextChoices):
+        SHOWN = "shown", _("Mostrato")
+        CENSORED = "censored", _("Censurato")
+        HELD = "held", _("Trattenuto")
+        BLOCKED = "blocked", _("Bloccato")
+
+    channel = models.CharField(max_length=40)
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    text = models.CharField(max_length=400)  # what was written
+    shown_text = models.CharField(max_length=400, blank=True)  # what the others saw (censored)
+    norm = models.CharField(max_length=400, blank=True)
+    outcome = models.CharField(max_length=8, choices=Outcome.choices)
+    category = models.CharField(max_length=16, blank=True)
+    matches = models.JSONField(default=list, blank=True)
+    in_hand = models.BooleanField(default=False)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name = _("messaggio di chat")
+        verbose_name_plural = _("messaggi di chat")
+        ordering = ("created_at", "id")
+        indexes: ClassVar[list[models.Index]] = [
+            models.Index(fields=["author", "created_at"], name="chatline_author_time"),
+            models.Index(fields=["channel", "created_at"], name="chatline_channel_time"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.author}: {self.text[:40]}"
+
+
+class Report(models.Model):
+    """The open case about one player: every report on him merges here until a decision closes it."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("Aperta")
+        CLAIMED = "claimed", _("In esame")
+        ESCALATED = "escalated", _("Inoltrata allo staff")
+        CLOSED = "closed", _("Chiusa")
+
+    class Decision(models.TextChoices):
+        DISMISS = "dismiss", _("Archivia")
+        WARN = "warn", _("Ammonisci")
+        MUTE = "mute", _("Silenzia")
+        SUSPEND_CHAT = "suspend_chat", _("Sospendi la chat")
+        ESCALATE = "escalate", _("Inoltra allo staff")
+        SUSPEND_ACCOUNT = "suspend_account", _("Sospendi il conto di gioco")
+
+    target = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    severity = models.PositiveSmallIntegerField(default=0)
+    score = models.IntegerField(default=0, db_index=True)
+    entries_count = models.PositiveIntegerField(default=0)
+    opened_at = models.DateTimeField(default=timezone.now)
+    claimed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    decision = models.CharField(max_length=16, choices=Decision.choices, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decision_reason = models.TextField(blank=True)
+
+    class Meta:
+        verbose_name = _("segnalazione")
+        verbose_name_plural = _("segnalazioni")
+        ordering = ("-score", "opened_at")
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(
+                fields=["target"],
+                condition=~models.Q(status="closed"),
+                name="report_one_open_case_per_player",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.target}"
+
+
+class ReportEntry(models.Model):
+    """One report merged into a case: who (None: the chat filter), about which line, why, the context."""
+
+    report = models.ForeignKey(Report, on_delete=models.CASCADE, related_name="entries")
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    line = models.ForeignKey(ChatLine, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    channel = models.CharField(max_length=40, blank=True)
+    category = models.CharField(max_length=16, choices=Category.choices)
+    note = models.CharField(max_length=500, blank=True)
+    reliability = models.FloatField(default=0.5)  # the reporter's record when he reported
+    context = models.JSONField(default=list)  # the conversation around the line at that moment
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name = _("segnalazione ricevuta")
+        verbose_name_plural = _("segnalazioni ricevute")
+        ordering = ("created_at", "id")
+
+    def __str__(self) -> str:
+        return f"{self.report} · {self.category}"
+
+
+class Sanction(models.Model):
+    """A warning (ammonizione), a mute or a chat suspension; mutes end by time, checked at post time."""
+
+    class Kind(models.TextChoices):
+        WARNING = "warning", _("Ammonizione")
+        MUTE = "mute", _("Silenziamento")
+        CHAT_SUSPENSION = "chat_suspension", _("Sospensione della chat")
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    starts_at = models.DateTimeField(default=timezone.now)
+    ends_at = models.DateTimeField(null=True, blank=True)
+    reason = models.TextField()
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    report = models.ForeignKey(
+        Report, null=True, blank=True, on_delete=models.PROTECT, related_name="sanctions"
+    )
+
+    class Meta:
+        verbose_name = _("provvedimento")
+        verbose_name_plural = _("provvedimenti")
+        ordering = ("-starts_at", "-id")
+        indexes: ClassVar[list[models.Index]] = [
+            models.Index(fields=["user", "kind", "ends_at"], name="sanction_user_kind_end"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.kind}"
+
+
+class Notice(models.Model):
+    """A message to one player from moderation (a warning, a mute and its end, a report handled)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    code = models.CharField(max_length=32)
+    text = models.CharField(max_length=500)
+    data = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    read_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("avviso")
+        verbose_name_plural = _("avvisi")
+        ordering = ("-created_at", "-id")
+        indexes: ClassVar[list[models.Index]] = [
+            models.Index(fields=["user", "read_at"], name="notice_unread")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.code}"

@@ -1,0 +1,48 @@
+"""Over the table's WebSocket: the author is told why a line was not sent; the others see nothing."""
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from moderation import actions
+from piattaforma.asgi import application
+from tests.factories import UserFactory
+from tests.lobby.helpers import poker_table
+from tests.piattaforma.test_plumbing import ORIGIN, session_cookie
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@sync_to_async
+def setup():
+    actions.watched_list_reset()
+    table = poker_table()
+    users = [UserFactory(), UserFactory()]
+    return table, users, [session_cookie(u) for u in users]
+
+
+async def connect(table, cookie):
+    ws = WebsocketCommunicator(application, f"/ws/table/{table.pk}/", headers=[ORIGIN, (b"cookie", cookie)])
+    assert (await ws.connect())[0]
+    assert (await ws.receive_json_from(timeout=5))["type"] == "table.state"
+    return ws
+
+
+async def test_the_author_is_told_and_the_table_sees_only_clean_lines():
+    table, users, cookies = await setup()
+    author, other = [await connect(table, c) for c in cookies]
+    await author.send_json_to({"type": "chat", "text": "porco dio"})
+    error = await author.receive_json_from(timeout=5)
+    assert (
+        error["type"] == "error"
+        and error["code"] == "chat_watched"
+        and "Messaggio non inviato" in error["message"]
+    )
+    await author.send_json_to({"type": "chat", "text": "sei un cretino"})
+    for ws in (author, other):
+        msg = await ws.receive_json_from(timeout=5)
+        assert (msg["type"], msg["text"], msg["nickname"]) == ("chat", "sei un *******", users[0].nickname)
+        assert isinstance(msg["line"], int)
+    assert await other.receive_nothing(timeout=0.2)
+    await author.disconnect()
+    await other.disconnect()
