@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -35,6 +36,7 @@ SUSPEND_DAYS = (1, 365)
 REASON_MIN = 5
 SYSTEM_RELIABILITY = 0.7  # the filter's own flags weigh like a fairly reliable reporter
 REPEAT_OFFENDER_DAYS = 90
+CHANNEL = re.compile(r"(?:[a-z]{1,16}(?::\d{1,12})?)?")  # "table:12", later "lobby", "help:7"; "" none
 
 _watched: dict[str, Any] = {"at": 0.0, "list": None}
 
@@ -158,6 +160,8 @@ def report_file(
     now = now or timezone.now()
     if reason not in Category.values:
         raise _refuse("report_bad_reason", "Scegli il motivo della segnalazione.")
+    if not CHANNEL.fullmatch(channel or ""):
+        raise _refuse("report_bad_channel", "Chat non valida.")
     note = (note or "").strip()
     if len(note) > NOTE_MAX:
         raise _refuse("report_note_too_long", f"La nota può avere al massimo {NOTE_MAX} caratteri.")

@@ -22,6 +22,7 @@ import { layoutChoices } from "./melds.js";
 import { buildModel } from "./model.js";
 import { centre, detailsEl, eventLine, meldsEl, placeSeats, resultEl, scoresEl, seatEl, seatName, tickClocks } from "./felt.js";
 import { loadHistory } from "./history.js";
+import { chatModeration } from "./report.js";
 
 export function start(root) {
   const $ = (role) => root.querySelector(`[data-role="${role}"]`);
@@ -548,7 +549,7 @@ export function start(root) {
     else if (msg.type === "error") notice(msg.message || "Giocata non ammessa");
     else if (msg.type === "chat") {
       const log = $("chat-log");
-      log.append(h("p", {}, h("strong", {}, `${msg.nickname}: `), msg.text));
+      log.append(chat.line(msg));
       log.scrollTop = log.scrollHeight;
     }
   }
@@ -594,6 +595,7 @@ export function start(root) {
   let resizeTimer = null;
   window.addEventListener("resize", () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(renderAll, 150); });
   const history = loadHistory(root, $("history"));
+  const chat = chatModeration(root, $("chat-log"), tableId);
   connect();
   return { seatName: (n) => seatName(model, n) };
 }

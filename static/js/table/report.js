@@ -1,0 +1,103 @@
+// Chat moderation on the table page: "Segnala" on a chat line and on a player (reason from the
+// rules' list, optional note; POST to moderation:report_api), and the player's notices from
+// moderation (a warning, a mute and its end, a report handled), polled and shown in the chat.
+//
+// DOM contract: chat lines are p[data-line] with button[data-report-line]; the chat has
+// button[data-role=report-player]; the dialog is form[data-role=report-form] (select[name=reason],
+// select[name=nickname] when reporting a player, textarea[name=note]); its answer is
+// [data-role=report-result]; notices are p.chat-notice[data-notice] in the chat log.
+
+import { h } from "./dom.js";
+
+const REPORT_URL = "/moderazione/api/segnala/";
+const NOTICES_URL = "/moderazione/api/avvisi/";
+const NOTICE_POLL_MS = 30000;
+
+function csrf() {
+  return document.querySelector("input[name=csrfmiddlewaretoken]")?.value || "";
+}
+
+async function call(url, body) {
+  const init = { credentials: "same-origin", headers: { Accept: "application/json" }, signal: AbortSignal.timeout(8000) };
+  if (body) Object.assign(init, { method: "POST", body: JSON.stringify(body),
+    headers: { ...init.headers, "Content-Type": "application/json", "X-CSRFToken": csrf() } });
+  const res = await fetch(url, init);
+  const data = await res.json().catch(() => ({}));
+  return { ok: res.ok, data };
+}
+
+/** Set up reporting and notices for a table; returns line(msg), the chat line for a chat message. */
+export function chatModeration(root, log, tableId) {
+  const me = document.querySelector("[data-testid=nickname]")?.textContent.trim() || "";
+  let reasons = null;
+  const dialog = h("div", { class: "report-dialog", hidden: true, role: "dialog", "aria-label": "Segnala" });
+  log.closest(".chat")?.append(
+    h("button", { type: "button", class: "link report-player", dataset: { role: "report-player" }, onclick: () => open({}) },
+      "Segnala un giocatore"),
+    dialog);
+
+  async function open(target) {
+    if (!reasons) {
+      const { ok, data } = await call(REPORT_URL).catch(() => ({ ok: false, data: {} }));
+      if (!ok) return;
+      reasons = data.reasons;
+    }
+    const players = [...root.querySelectorAll("[data-seat][data-nickname]")].map((s) => s.dataset.nickname)
+      .filter((n) => n && n !== me);
+    const who = target.line
+      ? h("p", {}, h("strong", {}, `${target.nickname}: `), target.text)
+      : h("label", {}, "Giocatore ", h("select", { name: "nickname", required: true },
+        players.map((n) => h("option", { value: n }, n))));
+    const form = h("form", { dataset: { role: "report-form" } },
+      h("h3", {}, target.line ? "Segnala il messaggio" : "Segnala un giocatore"), who,
+      h("label", {}, "Motivo ", h("select", { name: "reason", required: true },
+        h("option", { value: "" }, "Scegli…"), reasons.map((r) => h("option", { value: r.value }, r.label)))),
+      h("label", {}, "Nota (facoltativa) ", h("textarea", { name: "note", maxlength: 500, rows: 2 })),
+      h("p", { dataset: { role: "report-result" }, role: "status" }),
+      h("div", { class: "report-buttons" },
+        h("button", { type: "submit" }, "Invia segnalazione"),
+        h("button", { type: "button", class: "link", onclick: () => { dialog.hidden = true; } }, "Annulla")));
+    form.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const f = form.elements;
+      const body = { reason: f.reason.value, note: f.note.value, channel: `table:${tableId}` };
+      if (target.line) body.line = target.line; else body.nickname = f.nickname?.value || "";
+      const result = form.querySelector("[data-role=report-result]");
+      try {
+        const { ok, data } = await call(REPORT_URL, body);
+        result.textContent = data.message || "Segnalazione non inviata";
+        result.dataset.ok = ok ? "1" : "0";
+        if (ok) setTimeout(() => { dialog.hidden = true; }, 1500);
+      } catch { result.textContent = "Segnalazione non inviata: riprova."; result.dataset.ok = "0"; }
+    });
+    dialog.replaceChildren(form);
+    dialog.hidden = false;
+    form.elements.reason.focus();
+  }
+
+  function showNotices(notices) {
+    for (const n of notices) {
+      if (log.querySelector(`[data-notice="${n.id}"]`)) continue;
+      log.append(h("p", { class: "chat-notice", dataset: { notice: n.id, code: n.code } }, n.text));
+    }
+    log.scrollTop = log.scrollHeight;
+    if (notices.length) call(NOTICES_URL, { read: notices.map((n) => n.id) }).catch(() => {});
+  }
+  async function poll() {
+    try { const { ok, data } = await call(NOTICES_URL); if (ok) showNotices(data.notices || []); } catch { /* next time */ }
+  }
+  poll();
+  setInterval(poll, Number(root.dataset.noticePollMs || NOTICE_POLL_MS));
+
+  return {
+    line(msg) {
+      const p = h("p", { dataset: { line: msg.line ?? "" } }, h("strong", {}, `${msg.nickname}: `), msg.text);
+      if (msg.line && msg.nickname !== me) {
+        p.append(" ", h("button", { type: "button", class: "link report-line", title: "Segnala", "aria-label": "Segnala",
+          dataset: { reportLine: msg.line }, onclick: () => open(msg) }, "⚑"));
+      }
+      return p;
+    },
+    poll,
+  };
+}
