@@ -7,6 +7,8 @@ purpose: words that are also ordinary Italian ("scopa" is a game, "penne" pasta)
 
 from __future__ import annotations
 
+from typing import Any
+
 W, P, R = "word", "phrase", "regex"
 
 
@@ -203,3 +205,15 @@ def rows() -> list[tuple[str, str, str, str, bool]]:
     out += [(p, P if " " in p else W, "collusion", "hold", False) for p in _COLLUSION]
     out += [(p, P, "complaint", "flag", False) for p in _COMPLAINT]
     return out
+
+
+def seed(entry_model: Any) -> int:
+    """Add the default entries missing from the list (the data migration, tests after a flush)."""
+    existing = set(entry_model.objects.values_list("pattern", "kind"))
+    new = [
+        entry_model(pattern=p, kind=k, category=c, action=a, in_game_only=g, language="it")
+        for p, k, c, a, g in rows()
+        if (p, k) not in existing
+    ]
+    entry_model.objects.bulk_create(new)
+    return len(new)

@@ -41,6 +41,7 @@ def _line_dict(line: ChatLine, marked: int | None = None) -> dict[str, Any]:
         "id": line.pk,
         "nickname": line.author.nickname,
         "text": line.shown_text or line.text,
+        "written": line.text if line.shown_text and line.shown_text != line.text else "",  # before censoring
         "outcome": line.outcome,
         "at": line.created_at.isoformat(),
         "reported": line.pk == marked,
@@ -129,6 +130,15 @@ def queue(*, user: Any) -> list[dict[str, Any]]:
     ]
 
 
+def _readable(line: dict[str, Any]) -> dict[str, Any]:
+    """A captured line for a page: its time as a datetime, its outcome in words."""
+    return {
+        **line,
+        "at": datetime.fromisoformat(line["at"]),
+        "outcome_label": ChatLine.Outcome(line["outcome"]).label,
+    }
+
+
 def case_detail(*, report: Report) -> dict[str, Any]:
     """What a moderator sees of a case: the reports and their context, the player's record (nickname only)."""
     entries = [
@@ -136,8 +146,8 @@ def case_detail(*, report: Report) -> dict[str, Any]:
             "reporter": e.reporter.nickname if e.reporter else None,
             "category": Category(e.category).label if e.category in Category.values else e.category,
             "note": e.note,
-            "line": _line_dict(e.line) if e.line else None,
-            "context": e.context,
+            "line": _readable(_line_dict(e.line)) if e.line else None,
+            "context": [_readable(x) for x in e.context],
             "created_at": e.created_at,
             "reliability": round(e.reliability, 2),
         }
@@ -159,7 +169,7 @@ def case_detail(*, report: Report) -> dict[str, Any]:
         for s in Sanction.objects.filter(user_id=report.target_id)[:20]
     ]
     lines = [
-        _line_dict(x)
+        _readable(_line_dict(x))
         for x in ChatLine.objects.select_related("author")
         .filter(author_id=report.target_id)
         .order_by("-created_at")[:20]

@@ -6,6 +6,10 @@ from moderation import views
 
 app_name = "moderation"
 urlpatterns = [
+    path("", views.queue_page, name="queue"),
+    path("segnalazioni/<int:report_id>/", views.case_page, name="case"),
+    path("segnalazioni/<int:report_id>/prendi/", views.case_claim, name="claim"),
+    path("segnalazioni/<int:report_id>/decidi/", views.case_decide, name="decide"),
     path("api/segnala/", views.report_api, name="report_api"),
     path("api/avvisi/", views.notices_api, name="notices_api"),
 ]

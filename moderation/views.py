@@ -3,15 +3,24 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from functools import wraps
 from typing import Any
 
-from django.http import HttpRequest, JsonResponse
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.utils.translation import gettext_lazy as _l
+from django.views.decorators.http import require_http_methods, require_POST
 
 from moderation import actions, selectors
 from moderation.errors import ModerationError
-from moderation.models import Category
+from moderation.models import Category, Report
+from piattaforma import roles
 
 
 def _json_body(request: HttpRequest) -> dict[str, Any] | None:
@@ -73,3 +82,98 @@ def notices_api(request: HttpRequest) -> JsonResponse:
             return _bad_request()
         actions.notices_mark_read(user=request.user, ids=ids)  # type: ignore[arg-type]  # authenticated
     return JsonResponse({"notices": selectors.notices_unread(user_id=request.user.pk)})
+
+
+# --- the moderators' queue (moderators and staff only) ---------------------------------------------
+
+
+def _moderator_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Let only moderators and staff through: others get 403, anonymous visitors the login page."""
+
+    @wraps(view)
+    @login_required
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not roles.can_moderate(request.user):
+            raise PermissionDenied
+        return view(request, *args, **kwargs)
+
+    return wrapped
+
+
+class DecisionForm(forms.Form):
+    decision = forms.ChoiceField(label=_l("Decisione"), choices=Report.Decision.choices)
+    reason = forms.CharField(
+        label=_l("Motivazione"), widget=forms.Textarea(attrs={"rows": 2}), max_length=1000
+    )
+    minutes = forms.IntegerField(label=_l("Minuti di silenzio"), required=False)
+    days = forms.IntegerField(label=_l("Giorni di sospensione della chat"), required=False)
+
+
+@_moderator_only
+def queue_page(request: HttpRequest) -> HttpResponse:
+    staff = roles.has_staff_role(request.user)
+    return render(
+        request, "moderation/queue.html", {"cases": selectors.queue(user=request.user), "staff": staff}
+    )
+
+
+@_moderator_only
+def case_page(request: HttpRequest, report_id: int) -> HttpResponse:
+    report = get_object_or_404(
+        Report.objects.select_related("target", "claimed_by", "decided_by"), pk=report_id
+    )
+    staff = roles.has_staff_role(request.user)
+    decisions = [
+        (v, label) for v, label in Report.Decision.choices if v in actions.MODERATOR_DECISIONS or staff
+    ]
+    return render(
+        request,
+        "moderation/case.html",
+        {
+            "report": report,
+            "detail": selectors.case_detail(report=report),
+            "mine": report.claimed_by_id == request.user.pk,
+            "can_claim": report.status != Report.Status.CLOSED
+            and report.claimed_by_id != request.user.pk
+            and (report.status != Report.Status.ESCALATED or staff),
+            "staff": staff,
+            "decisions": decisions,
+            "form": DecisionForm(initial={"minutes": 10, "days": 7}),
+        },
+    )
+
+
+@_moderator_only
+@require_POST
+def case_claim(request: HttpRequest, report_id: int) -> HttpResponse:
+    try:
+        actions.report_claim(report_id=report_id, moderator=request.user)  # type: ignore[arg-type]
+    except ModerationError as exc:
+        messages.error(request, exc.message)
+    return redirect("moderation:case", report_id=report_id)
+
+
+@_moderator_only
+@require_POST
+def case_decide(request: HttpRequest, report_id: int) -> HttpResponse:
+    form = DecisionForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Decisione non valida: controlla i campi."))
+        return redirect("moderation:case", report_id=report_id)
+    data = form.cleaned_data
+    try:
+        report = actions.report_decide(
+            report_id=report_id,
+            moderator=request.user,  # type: ignore[arg-type]
+            decision=data["decision"],
+            reason=data["reason"],
+            minutes=data["minutes"],
+            days=data["days"],
+        )
+    except ModerationError as exc:
+        messages.error(request, exc.message)
+        return redirect("moderation:case", report_id=report_id)
+    messages.success(
+        request, _("Decisione registrata: %(decision)s.") % {"decision": report.get_decision_display()}
+    )
+    return redirect("moderation:queue")

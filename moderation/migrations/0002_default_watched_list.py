@@ -4,17 +4,9 @@ from django.db import migrations
 
 
 def seed(apps, schema_editor):
-    from moderation.defaults import rows
+    from moderation.defaults import seed as seed_defaults
 
-    entry = apps.get_model("moderation", "WatchedEntry")
-    existing = set(entry.objects.values_list("pattern", "kind"))
-    entry.objects.bulk_create(
-        [
-            entry(pattern=p, kind=k, category=c, action=a, in_game_only=g, language="it")
-            for p, k, c, a, g in rows()
-            if (p, k) not in existing
-        ]
-    )
+    seed_defaults(apps.get_model("moderation", "WatchedEntry"))
 
 
 def unseed(apps, schema_editor):
