@@ -6,6 +6,9 @@ from typing import TYPE_CHECKING, Any
 
 from django.contrib import admin
 from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
 
 from moderation import actions
 from moderation.models import ChatLine, Report, Sanction, WatchedEntry
@@ -48,9 +51,24 @@ class ChatLineAdmin(ReadOnlyAdmin):
 
 @admin.register(Report, site=site)
 class ReportAdmin(ReadOnlyAdmin):
-    list_display = ("pk", "target", "status", "score", "entries_count", "decision", "decided_by", "opened_at")
+    list_display = (
+        "pk",
+        "target",
+        "status",
+        "score",
+        "entries_count",
+        "decision",
+        "decided_by",
+        "opened_at",
+        "queue_link",
+    )
     list_filter = ("status", "decision")
     search_fields = ("target__nickname",)
+
+    @admin.display(description=_("Coda dei moderatori"))
+    def queue_link(self, obj: Report) -> str:
+        """Decisions are taken in the moderators' queue, not here."""
+        return format_html('<a href="{}">{}</a>', reverse("moderation:case", args=[obj.pk]), _("Apri"))
 
 
 @admin.register(Sanction, site=site)

@@ -18,6 +18,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import NamedTuple
 
 # The outcomes of an entry, strongest first: a line takes the strongest of its matches.
 BLOCK, HOLD, CENSOR, FLAG = "block", "hold", "censor", "flag"
@@ -52,6 +53,8 @@ REPEATS = re.compile(r"(.)\1+")
 
 
 def _strip_accents(text: str) -> str:
+    if text.isascii():
+        return text
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
@@ -59,13 +62,12 @@ def _strip_accents(text: str) -> str:
 def _norm_token(token: str) -> str:
     """One token: lower case, no accents, l33t undone when it has letters, letters not repeated."""
     token = _strip_accents(token).casefold()
-    if any(c.isalpha() for c in token):
+    if token != token.upper():  # it has letters: its digits and symbols stand for letters
         token = token.translate(LEET)
     return REPEATS.sub(r"\1", NOT_ALNUM.sub("", token))
 
 
-@dataclass(frozen=True)
-class Unit:
+class Unit(NamedTuple):
     """A normalised word and the span of the original text it came from."""
 
     norm: str
@@ -92,13 +94,15 @@ def units(text: str) -> list[Unit]:
     return out
 
 
-def normalise(text: str) -> str:
+def normalise(text: str, parts: list[Unit] | None = None) -> str:
     """The normalised form of a line: words as ``units`` makes them, one space apart."""
-    return " ".join(u.norm for u in units(text))
+    return " ".join(u.norm for u in (units(text) if parts is None else parts))
 
 
 def plain(text: str) -> str:
     """Lower case without accents, one character for each character of ``text`` (spans stay valid)."""
+    if text.isascii():
+        return text.lower()
     out = []
     for c in text:
         d = _strip_accents(c).lower()
@@ -118,67 +122,84 @@ class Entry:
     in_game_only: bool = False  # "Durante il gioco": only while the author has cards in a hand
 
 
-def _word_regex(word: str) -> str:
-    if word == "*":
-        return "[a-z0-9]+"
-    if word.endswith("*"):
-        return re.escape(_norm_token(word[:-1])) + "[a-z0-9]*"
-    return re.escape(_norm_token(word))
+ANY = ""  # a phrase's "*": any one word
 
 
-def entry_regex(entry: Entry) -> str:
-    """The regex source an entry becomes (raises ``re.error`` for a bad regex entry)."""
+def entry_words(entry: Entry) -> list[tuple[str, bool]]:
+    """A word or phrase entry as (normalised word, is a prefix) pairs; ``ANY`` for "*".
+
+    Raises ``re.error`` for an entry that cannot match (empty, a word of several words, or a
+    regex that does not compile) so that one exception says "bad entry" for every kind.
+    """
     if entry.kind == REGEX:
         re.compile(entry.pattern)
-        return entry.pattern
-    words = entry.pattern.split()
-    if not words or (entry.kind == WORD and len(words) != 1):
+        return []
+    out = []
+    for word in entry.pattern.split():
+        prefix = word.endswith("*") and word != "*"
+        norm = ANY if word == "*" else _norm_token(word[:-1] if prefix else word)
+        if word != "*" and not norm:
+            raise re.error(f"no letters or digits in {word!r}")
+        out.append((norm, prefix))
+    if not out or (entry.kind == WORD and len(out) != 1) or out[0][0] == ANY:
         raise re.error(f"bad {entry.kind} entry {entry.pattern!r}")
-    return " ".join(_word_regex(w) for w in words)
+    return out
 
 
 class WatchedList:
-    """The compiled watched list: one alternation over the normalised form, regexes on the plain form."""
+    """The compiled watched list: words and phrases indexed by their first word, regexes on the plain form.
+
+    A line is looked up word by word: its words' dictionary lookups (exact first words, then the
+    prefixes by length) find the few entries that may start there, which are then checked word by
+    word. The cost grows with the line, not with the list.
+    """
 
     def __init__(self, entries: Iterable[Entry]) -> None:
         self.entries = {e.id: e for e in entries}
-        # at each word the first alternative that matches wins: the strongest action, then the longest
-        ordered = sorted(
-            (e for e in self.entries.values() if e.kind != REGEX),
-            key=lambda e: (ACTION_ORDER.index(e.action), -len(e.pattern)),
-        )
-        alternatives = [f"(?P<e{e.id}>{entry_regex(e)})" for e in ordered]
-        self.words = (
-            re.compile(r"(?<![a-z0-9])(?:" + "|".join(alternatives) + r")(?![a-z0-9])")
-            if alternatives
-            else None
-        )
-        self.regexes = [(e, re.compile(e.pattern)) for e in self.entries.values() if e.kind == REGEX]
+        self.exact: dict[str, list[tuple[Entry, list[tuple[str, bool]]]]] = {}
+        self.prefixes: dict[str, list[tuple[Entry, list[tuple[str, bool]]]]] = {}
+        self.regexes = []
+        for e in self.entries.values():
+            if e.kind == REGEX:
+                self.regexes.append((e, re.compile(e.pattern)))
+                continue
+            words = entry_words(e)
+            first, prefix = words[0]
+            (self.prefixes if prefix else self.exact).setdefault(first, []).append((e, words))
+        self.prefix_lengths = sorted({len(p) for p in self.prefixes})
 
-    def matches(self, text: str, *, in_hand: bool) -> list[tuple[Entry, int, int]]:
+    def _starting(self, word: str) -> list[tuple[Entry, list[tuple[str, bool]]]]:
+        found = list(self.exact.get(word, ()))
+        for n in self.prefix_lengths:
+            if n > len(word):
+                break
+            found.extend(self.prefixes.get(word[:n], ()))
+        return found
+
+    def matches(
+        self, text: str, *, in_hand: bool, parts: list[Unit] | None = None
+    ) -> list[tuple[Entry, int, int]]:
         """Every entry found in the line, with the span of the original text it covers."""
         found: list[tuple[Entry, int, int]] = []
-        if self.words is not None:
-            parts = units(text)
-            norm, starts, pos = [], [], 0
-            for u in parts:
-                starts.append(pos)
-                norm.append(u.norm)
-                pos += len(u.norm) + 1
-            joined = " ".join(norm)
-            # overlapping matches: try at every word start, so "porco dio" and "dio" both count
-            for k, start in enumerate(starts):
-                m = self.words.match(joined, start)
-                if m is None or m.lastgroup is None:
+        parts = units(text) if parts is None else parts
+        for k, part in enumerate(parts):
+            for entry, words in self._starting(part.norm):
+                end = k + len(words)
+                if end > len(parts) or (entry.in_game_only and not in_hand):
                     continue
-                last = k
-                while last + 1 < len(starts) and starts[last + 1] < m.end():
-                    last += 1
-                found.append((self.entries[int(m.lastgroup[1:])], parts[k].start, parts[last].end))
-        low = plain(text)
-        for entry, regex in self.regexes:
-            found.extend((entry, m.start(), m.end()) for m in regex.finditer(low))
-        return [f for f in found if in_hand or not f[0].in_game_only]
+                if all(_word_matches(parts[k + i].norm, w) for i, w in enumerate(words[1:], 1)):
+                    found.append((entry, part.start, parts[end - 1].end))
+        if self.regexes:
+            low = plain(text)
+            for entry, regex in self.regexes:
+                if in_hand or not entry.in_game_only:
+                    found.extend((entry, m.start(), m.end()) for m in regex.finditer(low))
+        return found
+
+
+def _word_matches(norm: str, word: tuple[str, bool]) -> bool:
+    expected, prefix = word
+    return expected == ANY or (norm.startswith(expected) if prefix else norm == expected)
 
 
 @dataclass(frozen=True)
@@ -234,7 +255,8 @@ def screen(
     in_hand: bool = False,
 ) -> Verdict:
     """Apply the chat rules to one line, in the rules' order: manners first, then the watched list."""
-    norm = normalise(text)
+    parts = units(text)
+    norm = normalise(text, parts)
     if shouting(text):
         return Verdict("refused", text, norm, code="chat_capitals", category="capitals")
     if sum(1 for r in recent if now - r.at < FLOOD_WINDOW) >= FLOOD_LIMIT:
@@ -245,7 +267,7 @@ def screen(
         >= REPEAT_LIMIT
     ):
         return Verdict("refused", text, norm, code="chat_repeated", category="flood")
-    found = watched.matches(text, in_hand=in_hand)
+    found = watched.matches(text, in_hand=in_hand, parts=parts)
     if not found:
         return Verdict("shown", text, norm)
     matches = [

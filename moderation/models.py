@@ -90,7 +90,7 @@ class WatchedEntry(models.Model):
 
     def clean(self) -> None:
         try:
-            filters.entry_regex(filters.Entry(0, self.pattern, self.kind, self.category, self.action))
+            filters.entry_words(filters.Entry(0, self.pattern, self.kind, self.category, self.action))
         except re.error as exc:
             raise ValidationError(
                 {"pattern": _("Espressione non valida: %(error)s") % {"error": exc}}

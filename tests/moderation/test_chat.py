@@ -214,3 +214,12 @@ def test_the_default_list_is_seeded():
         "promotion",
         "game_talk",
     }
+
+
+def test_screening_a_line_costs_three_queries(django_assert_max_num_queries):
+    user = UserFactory()
+    actions.watched_list()  # compiled once per process (and every WATCHED_TTL_SECONDS)
+    # the mute in force, the author's recent lines, the insert (plus the savepoint around it)
+    with django_assert_max_num_queries(5) as captured:
+        actions.chat_screen(author=user, channel="table:1", text="ciao a tutti")
+    assert len([q for q in captured.captured_queries if "SAVEPOINT" not in q["sql"]]) == 3

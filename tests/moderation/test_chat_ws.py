@@ -23,7 +23,7 @@ def setup():
 
 async def connect(table, cookie):
     ws = WebsocketCommunicator(application, f"/ws/table/{table.pk}/", headers=[ORIGIN, (b"cookie", cookie)])
-    assert (await ws.connect())[0]
+    assert (await ws.connect(timeout=10))[0]
     assert (await ws.receive_json_from(timeout=5))["type"] == "table.state"
     return ws
 

@@ -197,4 +197,4 @@ def test_custom_entries_each_kind_and_action():
 )
 def test_bad_entries_are_refused(entry):
     with pytest.raises(filters.re.error):
-        filters.entry_regex(entry)
+        filters.entry_words(entry)

@@ -309,3 +309,9 @@ def test_bad_form_input_is_refused_in_italian(client, case, moderator):
         assert response.status_code == 200
         assert "non valid" in response.content.decode() or "da 1 a 1440" in response.content.decode()
     assert snapshot() == before
+
+
+def test_the_back_office_leads_moderators_to_the_queue(client, case, moderator):
+    client.force_login(moderator)
+    html = client.get(reverse("backoffice:moderation_report_changelist")).content.decode()
+    assert reverse("moderation:case", args=[case.pk]) in html
