@@ -257,6 +257,8 @@ def _locked_case(*, report_id: int, moderator: User) -> Report:
         raise _refuse("report_not_open", "La segnalazione non è più aperta.")
     if report.status == Report.Status.ESCALATED and not roles.has_staff_role(moderator):
         raise _refuse("report_escalated", "La segnalazione è stata inoltrata allo staff.")
+    if report.target_id == moderator.pk:
+        raise _refuse("report_own", "Non puoi esaminare una segnalazione che ti riguarda.")
     return report
 
 

@@ -315,3 +315,15 @@ def test_the_back_office_leads_moderators_to_the_queue(client, case, moderator):
     client.force_login(moderator)
     html = client.get(reverse("backoffice:moderation_report_changelist")).content.decode()
     assert reverse("moderation:case", args=[case.pk]) in html
+
+
+def test_nobody_reviews_a_case_about_himself(moderator):
+    actions.report_file(reporter=UserFactory(), line_id=say(moderator, "uffa").pk, reason="insult")
+    report = Report.objects.get(target=moderator)
+    before = snapshot()
+    for call in (actions.report_claim, actions.report_decide):
+        extra = {"decision": "dismiss", "reason": "non è vero"} if call is actions.report_decide else {}
+        with pytest.raises(ModerationError) as info:
+            call(report_id=report.pk, moderator=moderator, **extra)
+        assert info.value.code == "report_own"
+    assert snapshot() == before
