@@ -913,11 +913,10 @@ def table_chat_post(*, table_id: int, user: User, text: str) -> ChatMessage:
     ).count()
     if recent >= CHAT_MAX_PER_MINUTE:
         raise ChatRefused("Stai scrivendo troppo velocemente: attendi un momento")
-    rt, seat = (
-        TableRuntime.objects.filter(pk=table_id).first(),
-        Seat.objects.filter(table=table, user=user).first(),
-    )
-    in_hand = rt is not None and seat is not None and seat.number in (selectors.dealt_seats(rt) or ())
+    # "Durante il gioco": the author holds cards in the hand (partite: the match) still running
+    rt = TableRuntime.objects.select_related("table").filter(pk=table_id).first()
+    seat = Seat.objects.filter(table=table, user=user).first()
+    in_hand = bool(rt and seat and _hand_running(rt) and seat.number in _dealt_seats(rt))
     shown = moderation.chat_screen(author=user, channel=f"table:{table_id}", text=text, in_hand=in_hand)
     with transaction.atomic():
         message = ChatMessage.objects.create(table=table, user=user, text=shown.text)

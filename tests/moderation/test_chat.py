@@ -6,6 +6,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from games.rng import SeededRng
 from lobby import actions as lobby_actions
 from lobby.models import ChatMessage
 from moderation import actions
@@ -14,7 +15,7 @@ from moderation.models import ChatLine, Report, Sanction, WatchedEntry
 from piattaforma import roles
 from piattaforma.models import AuditLog
 from tests.factories import UserFactory
-from tests.lobby.helpers import funded_player, poker_table, seat_players
+from tests.lobby.helpers import funded_player, play_hand_randomly, poker_table, seat_players
 
 pytestmark = pytest.mark.django_db
 
@@ -125,6 +126,10 @@ def test_durante_il_gioco_only_for_a_player_dealt_into_the_hand(sent, django_cap
     post(table, spectator, "ho tre assi", django_capture_on_commit_callbacks)
     assert [s[0] for s in sent] == [players[0].nickname, spectator.nickname]
     assert ChatLine.objects.get(author=players[1]).in_hand
+    # once the hand is over (its showdown still on the felt) the players may talk about it
+    play_hand_randomly(table, SeededRng(3))
+    post(table, players[1], "avevo tre assi", django_capture_on_commit_callbacks)
+    assert sent[-1][:2] == (players[1].nickname, "avevo tre assi")
 
 
 def test_a_mute_refuses_until_it_ends(sent, django_capture_on_commit_callbacks, monkeypatch):
