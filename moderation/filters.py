@@ -5,7 +5,8 @@ and the author's recent lines, calls ``screen`` and records the outcome.
 
 Normalisation (``normalise``) undoes the usual evasions before the watched words are looked up:
 case and accents (``Stronzò``), l33t digits and symbols (``str0nz0``, ``$c3m0``), letters spaced
-or dotted apart (``s t r o n z o``, ``s.t.r.o.n.z.o``) and repeated letters (``stroooonzo``).
+or dotted apart (``s t r o n z o``, ``s.t.r.o.n.z.o``), repeated letters (``stroooonzo``),
+invisible characters inside a word and Cyrillic or Greek look-alike letters (``сazzo``).
 Entries go through the same normalisation, so ``cazzo`` and ``cazzzzo`` both become ``cazo``.
 Regex entries (links, domains, phone numbers) look at the "plain" form instead: lower case without
 accents, digits and punctuation kept.
@@ -47,7 +48,15 @@ LEET = str.maketrans(
         "|": "i",
     }
 )
-TOKEN = re.compile(r"[\w@$€|]+")
+# Cyrillic and Greek letters that look Latin ("сazzo" with a Cyrillic с): NFKD leaves them alone.
+HOMOGLYPHS = str.maketrans(
+    {
+        **dict(zip("аеёіјкмнорстухѕԁвп", "aeeijkmhopctyxsdbn", strict=True)),  # Cyrillic
+        **dict(zip("αεικνορτυχ", "aeikvoptux", strict=True)),  # Greek
+    }
+)
+# A word goes on across invisible characters (zero-width spaces and joiners, soft hyphens).
+TOKEN = re.compile(r"[\w@$€|\u00ad\u200b-\u200d\u2060\ufeff]+")
 NOT_ALNUM = re.compile(r"[^a-z0-9]")
 REPEATS = re.compile(r"(.)\1+")
 
@@ -62,6 +71,8 @@ def _strip_accents(text: str) -> str:
 def _norm_token(token: str) -> str:
     """One token: lower case, no accents, l33t undone when it has letters, letters not repeated."""
     token = _strip_accents(token).casefold()
+    if not token.isascii():
+        token = token.translate(HOMOGLYPHS)
     if token != token.upper():  # it has letters: its digits and symbols stand for letters
         token = token.translate(LEET)
     return REPEATS.sub(r"\1", NOT_ALNUM.sub("", token))

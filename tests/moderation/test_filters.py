@@ -29,6 +29,10 @@ def verdict(text, *, in_hand=False, recent=(), watched=DEFAULT):
         ("caaazzzzo", "cazo"),
         ("ｓｔｒｏｎｚｏ", "stronzo"),  # full-width letters
         ("ho 3 re", "ho 3 re"),  # digits alone stay digits
+        ("stro\u200bnzo", "stronzo"),  # a zero-width space inside the word
+        ("stron\u00adzo", "stronzo"),  # a soft hyphen
+        ("\u0441azzo", "cazo"),  # a Cyrillic с
+        ("\u0441r\u0435tin\u03bf", "cretino"),  # Cyrillic с and е, Greek ο
     ],
 )
 def test_normalisation_undoes_the_usual_evasions(text, norm):
@@ -44,6 +48,8 @@ def test_normalisation_undoes_the_usual_evasions(text, norm):
         "sei uno stroooonzo",
         "sei uno Strònzo",
         "sei uno s.t.r.o.n.z.o",
+        "sei uno stro\u200bnzo",
+        "sei uno \u0455tronzo",
         "che stronzata",
     ],
 )
