@@ -92,10 +92,19 @@ def test_insult_report_claim_mute_and_its_end(browser, asgi_live, artifacts, vie
     form.query_selector("button[type=submit]").click()
     victim.wait_for_selector("[data-role=report-result][data-ok='1']")
     assert "Grazie" in victim.inner_text("[data-role=report-result]")
+    # and reports the player too: it merges into the same case
+    victim.wait_for_selector(".report-dialog", state="hidden")
+    victim.click("[data-role=report-player]")
+    form = victim.wait_for_selector("form[data-role=report-form]:has(input[name=nickname])")
+    form.query_selector("input[name=nickname]").fill("bullo")
+    form.query_selector("select[name=reason]").select_option("intimidation")
+    form.query_selector("button[type=submit]").click()
+    victim.wait_for_selector("[data-role=report-result][data-ok='1']")
 
     # the moderator finds it at the top of the queue, claims it and mutes him for 10 minutes
     mod = _open(browser, url, "moderatore", viewport, "/moderazione/")
-    assert mod.inner_text("[data-testid=moderation-queue] tbody tr:first-child").startswith("bullo")
+    first = mod.inner_text("[data-testid=moderation-queue] tbody tr:first-child")
+    assert first.startswith("bullo") and "Intimidazione" in first
     shot(mod, "2-queue")
     mod.click("[data-testid=moderation-queue] tbody tr:first-child a")
     mod.click("[data-testid=claim]")

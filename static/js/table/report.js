@@ -4,8 +4,9 @@
 //
 // DOM contract: chat lines are p[data-line] with button[data-report-line]; the chat has
 // button[data-role=report-player]; the dialog is form[data-role=report-form] (select[name=reason],
-// select[name=nickname] when reporting a player, textarea[name=note]); its answer is
-// [data-role=report-result]; notices are p.chat-notice[data-notice] in the chat log.
+// textarea[name=note]; reporting a player: select[name=nickname] of the seated players, or
+// input[name=nickname] when nobody else is seated); its answer is [data-role=report-result];
+// notices are p.chat-notice[data-notice] in the chat log.
 
 import { h } from "./dom.js";
 
@@ -46,8 +47,9 @@ export function chatModeration(root, log, tableId) {
       .filter((n) => n && n !== me);
     const who = target.line
       ? h("p", {}, h("strong", {}, `${target.nickname}: `), target.text)
-      : h("label", {}, "Giocatore ", h("select", { name: "nickname", required: true },
-        players.map((n) => h("option", { value: n }, n))));
+      : h("label", {}, "Giocatore ", players.length
+        ? h("select", { name: "nickname", required: true }, players.map((n) => h("option", { value: n }, n)))
+        : h("input", { name: "nickname", required: true, maxlength: 20, autocomplete: "off" }));
     const form = h("form", { dataset: { role: "report-form" } },
       h("h3", {}, target.line ? "Segnala il messaggio" : "Segnala un giocatore"), who,
       h("label", {}, "Motivo ", h("select", { name: "reason", required: true },
@@ -67,7 +69,7 @@ export function chatModeration(root, log, tableId) {
         const { ok, data } = await call(REPORT_URL, body);
         result.textContent = data.message || "Segnalazione non inviata";
         result.dataset.ok = ok ? "1" : "0";
-        if (ok) setTimeout(() => { dialog.hidden = true; }, 1500);
+        if (ok) setTimeout(() => { if (dialog.contains(form)) dialog.hidden = true; }, 1500);
       } catch { result.textContent = "Segnalazione non inviata: riprova."; result.dataset.ok = "0"; }
     });
     dialog.replaceChildren(form);
