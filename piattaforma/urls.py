@@ -42,6 +42,7 @@ urlpatterns = [
     path("profilo/opzioni/<slug:game>/", views.game_options_edit, name="game_options"),
     path("conto/", include("wallet.urls")),
     path("lobby/", include("lobby.urls")),
+    path("tornei/", include("tournaments.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api_schema"),
     path("i18n/", include("django.conf.urls.i18n")),
 ]
