@@ -25,6 +25,7 @@ from tournaments import errors
 from tournaments.authorization import AuthorisationTimeout, Authorizer, Decision, get_authorizer
 from tournaments.formats.registration import Entry, can_register, close_registration
 from tournaments.models import Registration, Tournament
+from tournaments.selectors import open_invitation
 from wallet import actions as wallet
 
 RegState = Registration.State
@@ -105,29 +106,59 @@ def _repeat_sitgo(tournament: Tournament) -> Tournament:
 # --- registration and cancellation ---------------------------------------------------------------
 
 
-def _live_count(tournament: Tournament) -> int:
-    return tournament.registrations.filter(state__in=Registration.ACTIVE).count()
+def _places_taken(tournament: Tournament) -> int:
+    """Places taken: live registrations, plus the partner's place a fixed pair's first registrant keeps."""
+    live = tournament.registrations.filter(state__in=Registration.ACTIVE)
+    waiting = live.filter(partner__isnull=False).exclude(joined__state__in=Registration.ACTIVE)
+    return live.count() + waiting.count()
 
 
-def check_registration(*, tournament: Tournament, user: User) -> None:
-    """Refuse a registration the rules do not allow. Expects the tournament row locked."""
+def check_registration(
+    *, tournament: Tournament, user: User, partner: User | None = None
+) -> Registration | None:
+    """Refuse a registration the rules do not allow; return the fixed pair it joins, if any.
+
+    Expects the tournament row locked. In fixed pairs a player either joins the pair whose first
+    registrant named him, or names his partner, whose place is kept for him until the close.
+    """
     if tournament.state not in Tournament.OPEN_STATES:
         raise errors.RegistrationClosed()
     if tournament.state == Tournament.State.RESERVED and not tournament.invited.filter(pk=user.pk).exists():
         raise errors.NotInvited()
-    if tournament.registrations.filter(user=user, state__in=Registration.ACTIVE).exists():
+    live = tournament.registrations.filter(state__in=Registration.ACTIVE)
+    if live.filter(user=user).exists():
         raise errors.AlreadyRegistered()
-    # "il sistema non accetta iscrizioni oltre il numero massimo di partecipanti"
-    if not can_register(_live_count(tournament), 1, tournament.max_players):
-        raise errors.TournamentFull()
     wallet.check_player_can_play(user)
+    joins, places = None, 1
+    if tournament.lines == Tournament.Lines.FIXED_PAIRS:
+        joins = open_invitation(tournament=tournament, user_id=user.pk)
+        if joins is not None:
+            places = 0  # kept for him since his partner registered
+        elif partner is None:
+            raise errors.PartnerRequired()
+        elif (
+            partner.pk == user.pk
+            or not partner.can_play
+            or live.filter(user=partner).exists()
+            or open_invitation(tournament=tournament, user_id=partner.pk) is not None
+        ):
+            raise errors.InvalidPartner()
+        else:
+            places = 2
+    # "il sistema non accetta iscrizioni oltre il numero massimo di partecipanti"
+    if not can_register(_places_taken(tournament), places, tournament.max_players):
+        raise errors.TournamentFull()
+    return joins
 
 
-def registration_create(*, tournament_id: int, user: User, idempotency_key: str) -> Registration:
+def registration_create(
+    *, tournament_id: int, user: User, idempotency_key: str, partner: User | None = None
+) -> Registration:
     """Register ``user`` and pay the entry through the wallet; ask the regulator after commit.
 
     A retry with the same ``idempotency_key`` returns the first registration. A free entry needs
-    no authorisation and is authorised at once.
+    no authorisation and is authorised at once. ``partner``: a fixed pair's first registrant
+    names his partner (see ``check_registration``).
     """
     if not idempotency_key or len(idempotency_key) > 64:
         raise errors.IdempotencyConflict("Chiave di idempotenza non valida.")
@@ -138,8 +169,14 @@ def registration_create(*, tournament_id: int, user: User, idempotency_key: str)
             if (earlier.tournament_id, earlier.user_id) != (tournament_id, user.pk):
                 raise errors.IdempotencyConflict()
             return earlier
-        check_registration(tournament=tournament, user=user)
-        registration = Registration(tournament=tournament, user=user, idempotency_key=idempotency_key)
+        joins = check_registration(tournament=tournament, user=user, partner=partner)
+        registration = Registration(
+            tournament=tournament,
+            user=user,
+            idempotency_key=idempotency_key,
+            pair=joins,
+            partner=partner if tournament.lines == Tournament.Lines.FIXED_PAIRS and joins is None else None,
+        )
         if tournament.is_free:
             registration.state = RegState.AUTHORISED
         else:
@@ -293,6 +330,25 @@ def _sitgo_close_if_full(tournament: Tournament) -> None:
         _close(tournament, timezone.now())
 
 
+def _lines(tournament: Tournament, valid: list[Registration]) -> dict[str, list[Registration]]:
+    """The entries that may play, in registration order: one player each, or a fixed pair of two.
+
+    A fixed pair left incomplete at the close (the partner never registered, cancelled or was not
+    authorised) cannot play: its member is excluded and refunded here.
+    """
+    if tournament.lines != Tournament.Lines.FIXED_PAIRS:
+        return {str(r.pk): [r] for r in valid}
+    lines = {str(r.pk): [r] for r in valid if r.pair_id is None}
+    for r in valid:
+        if r.pair_id is not None and str(r.pair_id) in lines:
+            lines[str(r.pair_id)].append(r)
+    paired = {r.pk for members in lines.values() if len(members) == 2 for r in members}
+    for r in valid:
+        if r.pk not in paired:
+            _refund(r, RegState.EXCLUDED)
+    return {line_id: members for line_id, members in lines.items() if len(members) == 2}
+
+
 def _close(tournament: Tournament, now: datetime) -> dict[str, Any]:
     """Close registration (expects the tournament row locked): who plays, who is refunded.
 
@@ -311,21 +367,22 @@ def _close(tournament: Tournament, now: datetime) -> dict[str, Any]:
             _refund(reg, RegState.REFUSED)
         elif reg.state == RegState.CANCEL_PENDING:
             _refund(reg, RegState.CANCELLED)
-    valid = [r for r in regs if r.state == RegState.AUTHORISED]
+    lines = _lines(tournament, [r for r in regs if r.state == RegState.AUTHORISED])
     closing = close_registration(
-        [Entry(str(r.pk)) for r in valid],
+        [Entry(line_id, len(members)) for line_id, members in lines.items()],
         turn_based=True,
         pairs=tournament.is_pairs,
         min_players=tournament.min_players,
         max_players=tournament.max_players,
     )
     refunded = set(closing.refunded)
-    for reg in valid:
-        if str(reg.pk) in refunded:
-            _refund(reg, RegState.REFUNDED if closing.cancelled else RegState.EXCLUDED)
-        else:
-            reg.state = RegState.ADMITTED
-            reg.save(update_fields=["state", "updated_at"])
+    for line_id, members in lines.items():
+        for reg in members:
+            if line_id in refunded:
+                _refund(reg, RegState.REFUNDED if closing.cancelled else RegState.EXCLUDED)
+            else:
+                reg.state = RegState.ADMITTED
+                reg.save(update_fields=["state", "updated_at"])
     tournament.closed_at = now
     if closing.cancelled:
         tournament.state = Tournament.State.CANCELLED
@@ -336,8 +393,8 @@ def _close(tournament: Tournament, now: datetime) -> dict[str, Any]:
     if tournament.repeat and tournament.kind == Tournament.Kind.SITGO:
         _repeat_sitgo(tournament)
     return {
-        "admitted": len(closing.admitted) if not closing.cancelled else 0,
-        "excluded": len(closing.excluded) + len(closing.refused),
+        "admitted": 0 if closing.cancelled else sum(len(lines[i]) for i in closing.admitted),
+        "excluded": sum(len(lines[i]) for i in (*closing.excluded, *closing.refused)),
         "cancelled": closing.cancelled,
     }
 

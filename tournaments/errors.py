@@ -70,3 +70,15 @@ class NotPermitted(TournamentError):
 class TournamentOver(TournamentError):
     code = "tournament_over"
     default_message = "Il torneo è già terminato o annullato."
+
+
+class PartnerRequired(TournamentError):
+    code = "partner_required"
+    default_message = "Indica il nickname del tuo compagno di coppia."
+
+
+class InvalidPartner(TournamentError):
+    code = "invalid_partner"
+    default_message = (
+        "Compagno non valido: deve essere un altro giocatore abilitato, non ancora iscritto al torneo."
+    )

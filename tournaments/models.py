@@ -233,8 +233,6 @@ class Tournament(models.Model):
             errors["table"] = _("Le coppie giocano a tavoli di 4.")
         if not self.is_pairs and self.table == self.Table.PAIRS:
             errors["table"] = _("Un torneo individuale si gioca testa a testa o 4 in 2.")
-        if self.lines == self.Lines.FIXED_PAIRS:
-            errors["lines"] = _("L'iscrizione a coppie fisse non è ancora disponibile.")
         if self.format in (self.Format.DANKO, self.Format.DANELKO):
             if self.ko_qualifiers not in SITGO_SIZES:
                 errors["ko_qualifiers"] = _("I qualificati al KO sono una potenza di 2 da 2 a 128.")
@@ -271,6 +269,24 @@ class Registration(models.Model):
 
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="registrations")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    # Fixed pairs: the first of a pair names his partner (``partner``), who then registers into the
+    # pair (his registration's ``pair`` is the first one). Each pays his own entry.
+    partner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("compagno"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    pair = models.ForeignKey(
+        "self",
+        verbose_name=_("coppia"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="joined",
+    )
     state = models.CharField(_("stato"), max_length=16, choices=State.choices, default=State.PENDING)
     idempotency_key = models.CharField(max_length=80, unique=True)
     entry_transaction = models.CharField(_("movimento di iscrizione"), max_length=40, blank=True)

@@ -194,10 +194,15 @@ def tournament_info(*, tournament: Tournament, now: datetime | None = None) -> d
 
 def entrants(*, tournament: Tournament) -> list[dict[str, Any]]:
     """The entrants in registration order, each with the colour of his authorisation state."""
-    regs = tournament.registrations.filter(state__in=LIVE).select_related("user").order_by("created_at", "pk")
+    regs = (
+        tournament.registrations.filter(state__in=LIVE)
+        .select_related("user", "partner", "pair__user")
+        .order_by("created_at", "pk")
+    )
     return [
         {
             "nickname": r.user.nickname,
+            "pair_with": r.pair.user.nickname if r.pair_id else (r.partner.nickname if r.partner_id else ""),
             "is_bot": r.user.is_bot,
             "state": r.state,
             "colour": nickname_colour(r.state),
@@ -274,3 +279,22 @@ def my_registration(*, tournament: Tournament, user_id: int | None) -> Registrat
     if not user_id:
         return None
     return tournament.registrations.filter(user_id=user_id, state__in=LIVE).first()
+
+
+def open_invitation(*, tournament: Tournament, user_id: int) -> Registration | None:
+    """A fixed pair whose first registrant named this player as his partner and waits for him."""
+    return (
+        tournament.registrations.filter(state__in=Registration.ACTIVE, partner_id=user_id)
+        .exclude(joined__state__in=Registration.ACTIVE)
+        .select_related("user")
+        .order_by("created_at", "pk")
+        .first()
+    )
+
+
+def pair_invitation(*, tournament: Tournament, user_id: int | None) -> str:
+    """The nickname of the fixed pair's first registrant who named this player as his partner, if any."""
+    if not user_id or tournament.lines != Tournament.Lines.FIXED_PAIRS:
+        return ""
+    inviter = open_invitation(tournament=tournament, user_id=user_id)
+    return inviter.user.nickname if inviter else ""

@@ -12,7 +12,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games.engine import CodedError
-from tournaments import actions, selectors
+from piattaforma.models import User
+from tournaments import actions, errors, selectors
 from tournaments.models import Registration, Tournament
 
 
@@ -55,6 +56,8 @@ def tournament_lobby(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "mine": mine,
             "sphere": selectors.sphere(mine.state if mine else None),
             "can_register": tournament.state in Tournament.OPEN_STATES and mine is None,
+            "fixed_pairs": tournament.lines == Tournament.Lines.FIXED_PAIRS,
+            "invited_by": selectors.pair_invitation(tournament=tournament, user_id=request.user.pk),
             "can_cancel": tournament.state in Tournament.OPEN_STATES
             and mine is not None
             and mine.state == Registration.State.AUTHORISED,
@@ -66,11 +69,16 @@ def tournament_lobby(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def register(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    nickname = request.POST.get("partner", "").strip()[:40]
+    partner = User.objects.filter(nickname__iexact=nickname).first() if nickname else None
     try:
+        if nickname and partner is None:
+            raise errors.InvalidPartner()
         reg = actions.registration_create(
             tournament_id=tournament_id,
             user=request.user,  # type: ignore[arg-type]
             idempotency_key=request.POST.get("idempotency_key") or uuid.uuid4().hex,
+            partner=partner,
         )
     except CodedError as exc:
         messages.error(request, exc.message)

@@ -381,3 +381,56 @@ def test_invalid_settings_are_refused(staff, overrides):
     with pytest.raises(errors.InvalidTournament):
         make_tournament(staff, **overrides)
     assert not Tournament.objects.exists()
+
+
+# --- fixed pairs -----------------------------------------------------------------------------------
+
+
+def fixed_pairs(staff, **overrides):
+    return make_tournament(
+        staff, lines=Tournament.Lines.FIXED_PAIRS, table=Tournament.Table.PAIRS, **overrides
+    )
+
+
+def test_fixed_pairs_register_together_and_incomplete_pairs_are_excluded(staff, players):
+    t = fixed_pairs(staff)
+    a, b, c, d, e, f, g, h = players[:8]
+    with pytest.raises(errors.PartnerRequired):
+        enter(t, a)
+    for first, second in ((a, b), (c, d), (e, f), (g, h)):
+        actions.registration_create(
+            tournament_id=t.pk, user=first, idempotency_key=f"p{first.pk}", partner=second
+        )
+    for second in (b, d, f):  # h never comes
+        reg = enter(t, second)
+        assert reg.pair.user == {b: a, d: c, f: e}[second]
+    authorise_all(t)
+    outcome = close_now(t)
+    # pairs a-b, c-d, e-f complete: 6 players, cut to a multiple of 4 (the last pair, e-f, excluded);
+    # g's pair is incomplete and g is refunded too
+    assert outcome == {"admitted": 4, "excluded": 2, "cancelled": False}
+    states = dict(Registration.objects.filter(tournament=t).values_list("user_id", "state"))
+    assert [states[p.pk] for p in (a, b, c, d)] == [S.ADMITTED] * 4
+    assert [states[p.pk] for p in (e, f, g)] == [S.EXCLUDED] * 3
+    assert_ledger(t, players)
+
+
+def test_fixed_pairs_keep_the_partners_place_and_refuse_bad_partners(staff, players):
+    t = fixed_pairs(staff, kind=Tournament.Kind.SITGO, max_players=4)
+    a, b, c, d, e = players[:5]
+    for bad in (a, UserFactory(status="suspended")):
+        with pytest.raises(errors.InvalidPartner):
+            actions.registration_create(tournament_id=t.pk, user=a, idempotency_key="bad", partner=bad)
+    actions.registration_create(tournament_id=t.pk, user=a, idempotency_key="a", partner=b)
+    actions.registration_create(tournament_id=t.pk, user=c, idempotency_key="c", partner=d)
+    with pytest.raises(errors.TournamentFull):  # b's and d's places are kept
+        actions.registration_create(tournament_id=t.pk, user=e, idempotency_key="e", partner=players[5])
+    with pytest.raises(errors.InvalidPartner):  # b is already someone's partner
+        actions.registration_create(tournament_id=t.pk, user=players[6], idempotency_key="x", partner=b)
+    enter(t, b)
+    enter(t, d)
+    authorise_all(t)
+    t.refresh_from_db()
+    assert t.state == Tournament.State.CLOSED
+    assert Registration.objects.filter(tournament=t, state=S.ADMITTED).count() == 4
+    assert_ledger(t, players)

@@ -116,3 +116,21 @@ def test_english_labels(client, staff):
     client.post(reverse("set_language"), {"language": "en"})
     page = client.get(reverse("tournaments:list")).content.decode()
     assert "Tournament information" in page and "Scheduled tournaments" in page
+
+
+def test_fixed_pairs_through_the_lobby(client, staff, players):
+    t = make_tournament(staff, lines=Tournament.Lines.FIXED_PAIRS, table=Tournament.Table.PAIRS)
+    login(client, players[0])
+    register = reverse("tournaments:register", args=[t.pk])
+    assert 'name="partner"' in client.get(reverse("tournaments:lobby", args=[t.pk])).content.decode()
+    page = client.post(register, {"partner": "nessuno-così"}, follow=True).content.decode()
+    assert "Compagno non valido" in page and not Registration.objects.exists()
+    client.post(register, {"partner": players[1].nickname.upper()})
+    login(client, players[1])
+    page = client.get(reverse("tournaments:lobby", args=[t.pk])).content.decode()
+    assert f"{players[0].nickname} ti ha indicato come compagno di coppia" in page
+    client.post(register)
+    first, second = Registration.objects.order_by("pk")
+    assert (first.partner, second.pair) == (players[1], first)
+    page = client.get(reverse("tournaments:lobby", args=[t.pk])).content.decode()
+    assert f"con {players[1].nickname}" in page and f"con {players[0].nickname}" in page
