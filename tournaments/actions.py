@@ -10,7 +10,7 @@ zero-sum whatever path a registration takes. The regulator is asked outside any 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import datetime, timedelta
+from datetime import datetime, time, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -24,7 +24,7 @@ from piattaforma.models import User
 from tournaments import errors
 from tournaments.authorization import AuthorisationTimeout, Authorizer, Decision, get_authorizer
 from tournaments.formats.registration import Entry, can_register, close_registration
-from tournaments.models import Registration, Tournament
+from tournaments.models import Registration, Tournament, TournamentSchedule
 from tournaments.selectors import open_invitation
 from wallet import actions as wallet
 
@@ -89,18 +89,81 @@ def tournament_create(
     return tournament
 
 
-def _repeat_sitgo(tournament: Tournament) -> Tournament:
-    """Open the next sit&go of a repeating one, with the same settings."""
+def _copy(tournament: Tournament, **changes: Any) -> Tournament:
+    """A new tournament with the settings of ``tournament`` (a repeating sit&go, a schedule's template)."""
     twin = Tournament.objects.get(pk=tournament.pk)
     twin.pk = None
-    twin.state = Tournament.State.REGISTRATION
     twin.adm_code = ""
     twin.closed_at = None
-    twin.registration_opens_at = timezone.now()
+    twin.cancelled_reason = ""
     twin.created_at = timezone.now()
+    for field, value in changes.items():
+        setattr(twin, field, value)
     twin.save()
     twin.invited.set(tournament.invited.all())
     return twin
+
+
+def _repeat_sitgo(tournament: Tournament) -> Tournament:
+    """Open the next sit&go of a repeating one, with the same settings."""
+    return _copy(tournament, state=Tournament.State.REGISTRATION, registration_opens_at=timezone.now())
+
+
+# How far ahead a schedule's tournaments are created (and shown as "Annunciato" until they open).
+SCHEDULE_HORIZON = timedelta(days=2)
+
+
+@transaction.atomic
+def schedule_create(
+    *, actor: User, template_id: int, weekdays: str, start_time: time, opens_hours_before: int = 24
+) -> TournamentSchedule:
+    """Repeat a scheduled tournament's settings on ``weekdays`` (0 = Monday) at ``start_time`` (Rome)."""
+    _check_perm(actor, "tournaments.add_tournamentschedule")
+    template = Tournament.objects.filter(pk=template_id, kind=Tournament.Kind.SCHEDULED).first()
+    if template is None:
+        raise errors.InvalidTournament("Il modello deve essere un torneo programmato.")
+    schedule = TournamentSchedule(
+        template=template,
+        weekdays="".join(sorted(set(weekdays))),
+        start_time=start_time,
+        opens_hours_before=opens_hours_before,
+        created_by=actor,
+    )
+    try:
+        schedule.full_clean()
+    except ValidationError as exc:
+        raise errors.InvalidTournament(" ".join(exc.messages), fields=exc.message_dict) from None
+    schedule.save()
+    audit_record(actor=actor, action="tournaments.schedule_create", target=schedule)
+    return schedule
+
+
+def schedules_run(*, now: datetime | None = None) -> int:
+    """Create the tournaments of every active schedule that start within SCHEDULE_HORIZON (idempotent)."""
+    now = now or timezone.now()
+    created = 0
+    today = timezone.localdate(now)
+    for schedule in TournamentSchedule.objects.filter(active=True).select_related("template"):
+        for offset in range(SCHEDULE_HORIZON.days + 1):
+            day = today + timedelta(days=offset)
+            starts = timezone.make_aware(datetime.combine(day, schedule.start_time))
+            if str(day.weekday()) not in schedule.weekdays or not (now + timedelta(minutes=5) < starts):
+                continue
+            if starts > now + SCHEDULE_HORIZON:
+                continue
+            with transaction.atomic():
+                if Tournament.objects.filter(schedule=schedule, starts_at=starts).exists():
+                    continue
+                opens = starts - timedelta(hours=schedule.opens_hours_before)
+                _copy(
+                    schedule.template,
+                    schedule=schedule,
+                    starts_at=starts,
+                    registration_opens_at=opens,
+                    state=Tournament.State.ANNOUNCED,
+                )
+                created += 1
+    return created
 
 
 # --- registration and cancellation ---------------------------------------------------------------
@@ -428,6 +491,7 @@ def tournament_open(*, tournament_id: int, now: datetime | None = None) -> bool:
 def tournaments_sweep(*, now: datetime | None = None) -> dict[str, int]:
     """Beat: open and close registrations that are due; ask the regulator again where no answer came."""
     now = now or timezone.now()
+    scheduled = schedules_run(now=now)
     opened = sum(
         tournament_open(tournament_id=pk, now=now)
         for pk in Tournament.objects.filter(
@@ -454,7 +518,7 @@ def tournaments_sweep(*, now: datetime | None = None) -> dict[str, int]:
             with transaction.atomic():
                 _schedule_authorisation(pk)
             retried += 1
-    return {"opened": opened, "closed": closed, "retried": retried}
+    return {"scheduled": scheduled, "opened": opened, "closed": closed, "retried": retried}
 
 
 # --- staff ---------------------------------------------------------------------------------------

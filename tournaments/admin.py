@@ -15,7 +15,7 @@ from games.engine import CodedError
 from piattaforma.admin import site
 from piattaforma.models import User
 from tournaments import actions
-from tournaments.models import Registration, Tournament
+from tournaments.models import Registration, Tournament, TournamentSchedule
 from tournaments.selectors import cost_label
 
 if TYPE_CHECKING:
@@ -154,3 +154,35 @@ class TournamentAdmin(TournamentAdminBase):
 
     def has_cancel_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("tournaments.cancel_tournament")
+
+
+if TYPE_CHECKING:
+    ScheduleAdminBase = admin.ModelAdmin[TournamentSchedule]
+else:
+    ScheduleAdminBase = admin.ModelAdmin
+
+
+@admin.register(TournamentSchedule, site=site)
+class TournamentScheduleAdmin(ScheduleAdminBase):
+    list_display = ("template", "weekdays", "start_time", "opens_hours_before", "active")
+    list_filter = ("active",)
+    fields = ("template", "weekdays", "start_time", "opens_hours_before", "active")
+
+    def get_readonly_fields(self, request: HttpRequest, obj: TournamentSchedule | None = None) -> Any:
+        return () if obj is None else ("template", "weekdays", "start_time", "opens_hours_before")
+
+    def save_model(self, request: HttpRequest, obj: TournamentSchedule, form: Any, change: bool) -> None:
+        if change:  # only switching it on or off
+            super().save_model(request, obj, form, change)
+            return
+        assert isinstance(request.user, User)
+        data = form.cleaned_data
+        created = actions.schedule_create(
+            actor=request.user,
+            template_id=data["template"].pk,
+            weekdays=data["weekdays"],
+            start_time=data["start_time"],
+            opens_hours_before=data["opens_hours_before"],
+        )
+        obj.pk = created.pk
+        obj.refresh_from_db()

@@ -14,7 +14,7 @@ from typing import ClassVar
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.core.validators import MaxValueValidator, MinValueValidator
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
@@ -133,6 +133,14 @@ class Tournament(models.Model):
     repeat = models.BooleanField(
         _("si ripete"), default=False, help_text=_("Sit&go: appena completo se ne apre uno uguale.")
     )
+    schedule = models.ForeignKey(
+        "TournamentSchedule",
+        verbose_name=_("calendario"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="tournaments",
+    )
     description = models.TextField(_("descrizione"), blank=True)
     state = models.CharField(_("stato"), max_length=12, choices=State.choices, default=State.ANNOUNCED)
     adm_code = models.CharField(_("codice AAMS/ADM"), max_length=40, blank=True)
@@ -164,6 +172,9 @@ class Tournament(models.Model):
                 condition=Q(kind="sitgo", starts_at__isnull=True, max_players__in=SITGO_SIZES)
                 | Q(kind="scheduled", starts_at__isnull=False),
                 name="tournament_kind_times",
+            ),
+            models.UniqueConstraint(
+                fields=["schedule", "starts_at"], name="tournament_once_per_schedule_slot"
             ),
         ]
         indexes: ClassVar[list[models.Index]] = [models.Index(fields=["state", "starts_at"])]
@@ -312,3 +323,32 @@ class Registration(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament_id}/{self.user_id} {self.state}"
+
+
+class TournamentSchedule(models.Model):
+    """A recurring scheduled tournament: the template's settings, on some weekdays at a time of day."""
+
+    template = models.ForeignKey(
+        Tournament, verbose_name=_("torneo modello"), on_delete=models.PROTECT, related_name="+"
+    )
+    weekdays = models.CharField(
+        _("giorni della settimana"),
+        max_length=7,
+        default="0123456",
+        validators=[RegexValidator(r"^[0-6]{1,7}$", _("Cifre da 0 (lunedì) a 6 (domenica)."))],
+        help_text=_("Cifre da 0 (lunedì) a 6 (domenica): 024 = lunedì, mercoledì, venerdì."),
+    )
+    start_time = models.TimeField(_("ora di inizio"))
+    opens_hours_before = models.PositiveSmallIntegerField(
+        _("apertura iscrizioni (ore prima dell'inizio)"), default=24, validators=[MinValueValidator(1)]
+    )
+    active = models.BooleanField(_("attivo"), default=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name = _("calendario di tornei")
+        verbose_name_plural = _("calendari di tornei")
+
+    def __str__(self) -> str:
+        return f"{self.template.name} {self.weekdays} {self.start_time:%H:%M}"
