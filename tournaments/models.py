@@ -30,7 +30,16 @@ from tournaments.formats.registration import (
 )
 
 # The giochi a partite (rules 004, "Tipologie dei giochi"): the games of the turn tournaments.
-TOURNAMENT_GAMES = ("scopa", "asso", "cirulla", "briscola", "tresette", "burraco", "scala40")
+GAME_CHOICES = (
+    ("scopa", "Scopa"),
+    ("asso", "Asso piglia tutto"),
+    ("cirulla", "Cirulla"),
+    ("briscola", "Briscola"),
+    ("tresette", "Tresette"),
+    ("burraco", "Burraco"),
+    ("scala40", "Scala 40"),
+)
+TOURNAMENT_GAMES = tuple(name for name, _title in GAME_CHOICES)
 
 
 class Tournament(models.Model):
@@ -71,7 +80,7 @@ class Tournament(models.Model):
     OPEN_STATES: ClassVar[tuple[str, ...]] = (State.REGISTRATION, State.RESERVED)
 
     name = models.CharField(_("nome"), max_length=80)
-    game = models.CharField(_("gioco"), max_length=32, choices=[(g, g) for g in TOURNAMENT_GAMES])
+    game = models.CharField(_("gioco"), max_length=32, choices=GAME_CHOICES)
     format = models.CharField(_("formula"), max_length=8, choices=Format.choices, default=Format.DANESE)
     kind = models.CharField(_("tipo"), max_length=10, choices=Kind.choices, default=Kind.SCHEDULED)
     lines = models.CharField(_("linee"), max_length=12, choices=Lines.choices, default=Lines.INDIVIDUAL)
