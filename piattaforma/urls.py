@@ -43,6 +43,7 @@ urlpatterns = [
     path("conto/", include("wallet.urls")),
     path("lobby/", include("lobby.urls")),
     path("moderazione/", include("moderation.urls")),
+    path("tornei/", include("tournaments.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api_schema"),
     path("i18n/", include("django.conf.urls.i18n")),
 ]

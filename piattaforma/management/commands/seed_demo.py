@@ -155,6 +155,12 @@ class Command(BaseCommand):
                 fund(user)
         seed_tables()
         seed_bots()
+        from tournaments.demo import seed_tournaments
+
+        seed_tournaments(
+            actor=User.objects.get(nickname="staff"),
+            bots=list(User.objects.filter(is_bot=True).order_by("pk")),
+        )
         self.stdout.write(f"Conti dimostrativi (password per tutti: {DEMO_PASSWORD}):")
         for nickname, _email, role in DEMO_USERS:
             self.stdout.write(f"  {nickname:<12} {role}")
@@ -162,4 +168,5 @@ class Command(BaseCommand):
         self.stdout.write(
             "Ai tavoli Roma (poker), Napoli (scopa) e Bari (briscola) giocano dei bot, segnalati come tali."
         )
+        self.stdout.write("Tornei programmati e sit&go: /tornei/")
         self.stdout.write("Back office: /backoffice/ (utente 'staff'; 'moderatore' vede solo la moderazione)")

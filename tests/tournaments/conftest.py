@@ -1,0 +1,104 @@
+"""Fixtures of the tournament lifecycle tests: staff, funded players, tournaments, ledger checks."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from piattaforma import roles
+
+# The browser fixtures (Playwright on Debian's chromium, Daphne in a thread) for test_browser.py.
+from tests.browser.conftest import artifacts, asgi_live, asgi_server, browser, new_context  # noqa: F401
+from tests.factories import UserFactory
+from tournaments import actions
+from tournaments.authorization import SimulatedRegulator
+from tournaments.models import Registration, Tournament
+from wallet import actions as wallet
+from wallet import selectors as wallet_selectors
+from wallet.ledger import house_key
+from wallet.models import Account, AccountKind
+
+FUNDS = 10_000  # € 100,00 on every test player's conto
+ACCEPT = SimulatedRegulator(delay=0)
+REFUSE = SimulatedRegulator(delay=0, mode="refuse")
+TIMEOUT = SimulatedRegulator(delay=0, mode="timeout")
+
+
+@pytest.fixture
+def staff(db):
+    return UserFactory(role=roles.STAFF)
+
+
+def funded_player(amount: int = FUNDS):
+    user = UserFactory()
+    if amount:
+        wallet.deposit_create(user=user, amount=amount, idempotency_key=f"fund:{user.pk}")
+    return user
+
+
+@pytest.fixture
+def players(db):
+    return [funded_player() for _ in range(10)]
+
+
+def make_tournament(actor, **overrides: Any) -> Tournament:
+    """A scheduled Scopa Danese € 10,00 (9,00 + 1,00), 4–16 players, open, starting in an hour."""
+    now = timezone.now()
+    values: dict[str, Any] = {
+        "name": "Torneo di prova",
+        "game": "scopa",
+        "format": Tournament.Format.DANESE,
+        "kind": Tournament.Kind.SCHEDULED,
+        "pool_quota": 900,
+        "fee": 100,
+        "min_players": 4,
+        "max_players": 16,
+        "registration_opens_at": now - timedelta(minutes=1),
+        "starts_at": now + timedelta(hours=1),
+    }
+    values.update(overrides)
+    if values["kind"] == Tournament.Kind.SITGO:
+        values["starts_at"] = None
+    return actions.tournament_create(actor=actor, values=values)
+
+
+def enter(tournament: Tournament, user, key: str | None = None) -> Registration:
+    return actions.registration_create(
+        tournament_id=tournament.pk, user=user, idempotency_key=key or f"k:{tournament.pk}:{user.pk}"
+    )
+
+
+def authorise_all(tournament: Tournament, authorizer=ACCEPT) -> None:
+    for pk in Registration.objects.filter(
+        tournament=tournament, state__in=["pending", "cancel_pending"]
+    ).values_list("pk", flat=True):
+        actions.registration_authorise(registration_id=pk, authorizer=authorizer)
+
+
+def money(user) -> int:
+    """Cash plus bonus of a player, in cents."""
+    b = wallet_selectors.balance_get(user=user)
+    return b["cash"] + b["bonus"]
+
+
+def assert_ledger(tournament: Tournament, players_list) -> None:
+    """Zero-sum: the pool holds the quota of every live entry, the house the fee of every one, each player
+    has his funds less what his live entry cost, and the reconciliation finds no difference."""
+    tournament.refresh_from_db()
+    regs = Registration.objects.filter(tournament=tournament)
+    paying = {r.user_id for r in regs if r.state in (*Registration.ACTIVE, Registration.State.ADMITTED)}
+    assert wallet_selectors.tournament_pool_get(tournament_ref=tournament.ledger_ref) == (
+        tournament.pool_quota * len(paying)
+    )
+    rake = Account.objects.filter(
+        kind=AccountKind.HOUSE_RAKE, realm=house_key(AccountKind.HOUSE_RAKE).realm
+    ).values_list("balance", flat=True)
+    live = Registration.objects.filter(state__in=(*Registration.ACTIVE, Registration.State.ADMITTED))
+    assert sum(rake) == sum(r.tournament.fee for r in live.select_related("tournament"))
+    for user in players_list:
+        assert money(user) == FUNDS - (tournament.cost if user.pk in paying else 0), user.nickname
+    report = wallet_selectors.reconciliation_report()
+    assert report["ok"], report

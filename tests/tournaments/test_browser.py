@@ -1,0 +1,74 @@
+"""The tournament pages in headless Chromium at 1366×900 and 390×844 (real pages, Daphne).
+
+No horizontal scroll, the heading and the primary action visible; a player registers, sees the
+regulator's pending state (brown sphere) and, when the authorisation arrives, the page reloads by
+itself with the ticket number. Screenshots: test-artifacts/tournaments-<viewport>-<page>.png.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from piattaforma import roles
+from tests.browser.live import login
+from tests.factories import PASSWORD, UserFactory
+from tests.tournaments.conftest import ACCEPT, make_tournament
+from tournaments import actions
+from tournaments.models import Registration, Tournament
+from wallet import actions as wallet
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+VIEWPORTS = {"desktop": {"width": 1366, "height": 900}, "phone": {"width": 390, "height": 844}}
+
+
+def seed():
+    staff = UserFactory(role=roles.STAFF)
+    player = UserFactory(nickname="torneista")
+    wallet.deposit_create(user=player, amount=10_000, idempotency_key="fund-torneista")
+    scheduled = make_tournament(staff, name="Scopa della sera", guaranteed=10_000, smazzate=3)
+    make_tournament(staff, name="Briscola freeroll", pool_quota=0, fee=0, guaranteed=2_000)
+    sitgo = make_tournament(
+        staff, name="Cirulla sit&go 8", kind=Tournament.Kind.SITGO, max_players=8, format=Tournament.Format.KO
+    )
+    return scheduled.pk, sitgo.pk
+
+
+def no_problems(page, where: str) -> list[str]:
+    found = []
+    scroll, inner = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    if scroll > inner:
+        found.append(f"{where}: horizontal scroll ({scroll} > {inner})")
+    if not page.locator("main h1").first.is_visible():
+        found.append(f"{where}: heading not visible")
+    return found
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_tournament_pages_and_registration(asgi_live, new_context, artifacts, viewport):
+    scheduled, sitgo = asgi_live.run(seed)
+    context = new_context()
+    page = context.new_page()
+    page.set_viewport_size(VIEWPORTS[viewport])
+    login(page, asgi_live.url, "torneista", PASSWORD)
+    found = []
+    for slug, path in (
+        ("list", "/tornei/"),
+        ("sitgo", "/tornei/?tipo=sitgo"),
+        ("lobby", f"/tornei/{sitgo}/"),
+    ):
+        page.goto(asgi_live.url + path)
+        found += no_problems(page, f"{viewport}/{slug}")
+        page.screenshot(path=str(artifacts / f"tournaments-{viewport}-{slug}.png"), full_page=True)
+    assert found == []
+    page.goto(f"{asgi_live.url}/tornei/?t={scheduled}")
+    assert "€ 10,00 (9,00 + 1,00)" in page.locator("[data-testid=tournament-info]").inner_text()
+    page.goto(f"{asgi_live.url}/tornei/{sitgo}/")
+    page.click("[data-testid=register]")
+    page.wait_for_selector("[data-testid=my-registration][data-state=pending]")
+    assert page.locator("h1 .sphere--brown").is_visible()
+    reg = asgi_live.run(lambda: Registration.objects.get(tournament_id=sitgo).pk)
+    asgi_live.run(actions.registration_authorise, registration_id=reg, authorizer=ACCEPT)
+    page.wait_for_selector("[data-testid=my-registration][data-state=authorised]", timeout=15_000)
+    assert "biglietto n. ADM" in page.locator("[data-testid=my-registration]").inner_text()
+    assert page.locator("h1 .sphere--green").is_visible()
+    page.screenshot(path=str(artifacts / f"tournaments-{viewport}-registered.png"), full_page=True)

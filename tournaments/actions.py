@@ -1,0 +1,558 @@
+"""Every write of the tournaments: creation, registration, regulator authorisation, close, cancel.
+
+Lock order, everywhere: the tournament row first (``_lock``), then its registrations, then the
+wallet's accounts (inside the wallet actions). Money moves only through wallet actions, on the
+tournament's pool account; a refund reverses exactly the entry transaction, so the ledger stays
+zero-sum whatever path a registration takes. The regulator is asked outside any transaction
+(``registration_authorise``), and its answer applied under the locks (``registration_decide``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime, time, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from piattaforma.actions import audit_record
+from piattaforma.models import User
+from tournaments import errors
+from tournaments.authorization import AuthorisationTimeout, Authorizer, Decision, get_authorizer
+from tournaments.formats.registration import Entry, can_register, close_registration
+from tournaments.models import Registration, Tournament, TournamentSchedule
+from tournaments.selectors import open_invitation
+from wallet import actions as wallet
+
+RegState = Registration.State
+# The regulator is asked again for a registration left waiting this long (a lost task, a timeout) ...
+AUTHORISATION_RETRY_AFTER = timedelta(seconds=30)
+# ... and after this many unanswered requests the request counts as refused.
+AUTHORISATION_MAX_ATTEMPTS = 5
+
+
+def _schedule_tasks() -> bool:
+    return bool(getattr(settings, "TOURNAMENTS_SCHEDULE_TASKS", settings.LOBBY_SCHEDULE_TASKS))
+
+
+def _schedule_authorisation(registration_id: int) -> None:
+    if _schedule_tasks():
+        from tournaments.tasks import authorise
+
+        transaction.on_commit(lambda: authorise.delay(registration_id=registration_id))
+
+
+def _lock(tournament_id: int) -> Tournament:
+    try:
+        return Tournament.objects.select_for_update().get(pk=tournament_id)
+    except Tournament.DoesNotExist:
+        raise errors.InvalidTournament("Torneo inesistente.") from None
+
+
+def _check_perm(actor: User, perm: str) -> None:
+    if not actor.has_perm(perm):
+        raise errors.NotPermitted()
+
+
+# --- creation ------------------------------------------------------------------------------------
+
+
+def _opening_state(tournament: Tournament, *, reserved: bool) -> str:
+    return Tournament.State.RESERVED if reserved else Tournament.State.REGISTRATION
+
+
+@transaction.atomic
+def tournament_create(
+    *, actor: User, values: dict[str, Any], invited: Iterable[User] = (), now: datetime | None = None
+) -> Tournament:
+    """Create a tournament from back-office values (checked by ``Tournament.clean``); audited.
+
+    Its registration opens at once if ``registration_opens_at`` has passed, else it is announced.
+    """
+    _check_perm(actor, "tournaments.add_tournament")
+    invited = list(invited)
+    tournament = Tournament(**values, created_by=actor)
+    now = now or timezone.now()
+    try:
+        tournament.full_clean(exclude=["created_by"])
+    except ValidationError as exc:
+        raise errors.InvalidTournament(" ".join(exc.messages), fields=exc.message_dict) from None
+    if tournament.registration_opens_at <= now:
+        tournament.state = _opening_state(tournament, reserved=bool(invited))
+    tournament.save()
+    tournament.invited.set(invited)
+    audit_record(actor=actor, action="tournaments.create", target=tournament, data={"name": tournament.name})
+    return tournament
+
+
+def _copy(tournament: Tournament, **changes: Any) -> Tournament:
+    """A new tournament with the settings of ``tournament`` (a repeating sit&go, a schedule's template)."""
+    twin = Tournament.objects.get(pk=tournament.pk)
+    twin.pk = None
+    twin.adm_code = ""
+    twin.closed_at = None
+    twin.cancelled_reason = ""
+    twin.created_at = timezone.now()
+    for field, value in changes.items():
+        setattr(twin, field, value)
+    twin.save()
+    twin.invited.set(tournament.invited.all())
+    return twin
+
+
+def _repeat_sitgo(tournament: Tournament) -> Tournament:
+    """Open the next sit&go of a repeating one, with the same settings."""
+    return _copy(tournament, state=Tournament.State.REGISTRATION, registration_opens_at=timezone.now())
+
+
+# How far ahead a schedule's tournaments are created (and shown as "Annunciato" until they open).
+SCHEDULE_HORIZON = timedelta(days=2)
+
+
+@transaction.atomic
+def schedule_create(
+    *, actor: User, template_id: int, weekdays: str, start_time: time, opens_hours_before: int = 24
+) -> TournamentSchedule:
+    """Repeat a scheduled tournament's settings on ``weekdays`` (0 = Monday) at ``start_time`` (Rome)."""
+    _check_perm(actor, "tournaments.add_tournamentschedule")
+    template = Tournament.objects.filter(pk=template_id, kind=Tournament.Kind.SCHEDULED).first()
+    if template is None:
+        raise errors.InvalidTournament("Il modello deve essere un torneo programmato.")
+    schedule = TournamentSchedule(
+        template=template,
+        weekdays="".join(sorted(set(weekdays))),
+        start_time=start_time,
+        opens_hours_before=opens_hours_before,
+        created_by=actor,
+    )
+    try:
+        schedule.full_clean()
+    except ValidationError as exc:
+        raise errors.InvalidTournament(" ".join(exc.messages), fields=exc.message_dict) from None
+    schedule.save()
+    audit_record(actor=actor, action="tournaments.schedule_create", target=schedule)
+    return schedule
+
+
+def schedules_run(*, now: datetime | None = None) -> int:
+    """Create the tournaments of every active schedule that start within SCHEDULE_HORIZON (idempotent)."""
+    now = now or timezone.now()
+    created = 0
+    today = timezone.localdate(now)
+    for schedule in TournamentSchedule.objects.filter(active=True).select_related("template"):
+        for offset in range(SCHEDULE_HORIZON.days + 1):
+            day = today + timedelta(days=offset)
+            starts = timezone.make_aware(datetime.combine(day, schedule.start_time))
+            if str(day.weekday()) not in schedule.weekdays or not (now + timedelta(minutes=5) < starts):
+                continue
+            if starts > now + SCHEDULE_HORIZON:
+                continue
+            with transaction.atomic():
+                if Tournament.objects.filter(schedule=schedule, starts_at=starts).exists():
+                    continue
+                opens = starts - timedelta(hours=schedule.opens_hours_before)
+                _copy(
+                    schedule.template,
+                    schedule=schedule,
+                    starts_at=starts,
+                    registration_opens_at=opens,
+                    state=Tournament.State.ANNOUNCED,
+                )
+                created += 1
+    return created
+
+
+# --- registration and cancellation ---------------------------------------------------------------
+
+
+def _places_taken(tournament: Tournament) -> int:
+    """Places taken: live registrations, plus the partner's place a fixed pair's first registrant keeps."""
+    live = tournament.registrations.filter(state__in=Registration.ACTIVE)
+    waiting = live.filter(partner__isnull=False).exclude(joined__state__in=Registration.ACTIVE)
+    return live.count() + waiting.count()
+
+
+def check_registration(
+    *, tournament: Tournament, user: User, partner: User | None = None
+) -> Registration | None:
+    """Refuse a registration the rules do not allow; return the fixed pair it joins, if any.
+
+    Expects the tournament row locked. In fixed pairs a player either joins the pair whose first
+    registrant named him, or names his partner, whose place is kept for him until the close.
+    """
+    if tournament.state not in Tournament.OPEN_STATES:
+        raise errors.RegistrationClosed()
+    if tournament.state == Tournament.State.RESERVED and not tournament.invited.filter(pk=user.pk).exists():
+        raise errors.NotInvited()
+    live = tournament.registrations.filter(state__in=Registration.ACTIVE)
+    if live.filter(user=user).exists():
+        raise errors.AlreadyRegistered()
+    wallet.check_player_can_play(user)
+    joins, places = None, 1
+    if tournament.lines == Tournament.Lines.FIXED_PAIRS:
+        joins = open_invitation(tournament=tournament, user_id=user.pk)
+        if joins is not None:
+            places = 0  # kept for him since his partner registered
+        elif partner is None:
+            raise errors.PartnerRequired()
+        elif (
+            partner.pk == user.pk
+            or not partner.can_play
+            or live.filter(user=partner).exists()
+            or open_invitation(tournament=tournament, user_id=partner.pk) is not None
+        ):
+            raise errors.InvalidPartner()
+        else:
+            places = 2
+    # "il sistema non accetta iscrizioni oltre il numero massimo di partecipanti"
+    if not can_register(_places_taken(tournament), places, tournament.max_players):
+        raise errors.TournamentFull()
+    return joins
+
+
+def registration_create(
+    *, tournament_id: int, user: User, idempotency_key: str, partner: User | None = None
+) -> Registration:
+    """Register ``user`` and pay the entry through the wallet; ask the regulator after commit.
+
+    A retry with the same ``idempotency_key`` returns the first registration. A free entry needs
+    no authorisation and is authorised at once. ``partner``: a fixed pair's first registrant
+    names his partner (see ``check_registration``).
+    """
+    if not idempotency_key or len(idempotency_key) > 64:
+        raise errors.IdempotencyConflict("Chiave di idempotenza non valida.")
+    with transaction.atomic():
+        tournament = _lock(tournament_id)
+        earlier = Registration.objects.filter(idempotency_key=idempotency_key).first()
+        if earlier is not None:
+            if (earlier.tournament_id, earlier.user_id) != (tournament_id, user.pk):
+                raise errors.IdempotencyConflict()
+            return earlier
+        joins = check_registration(tournament=tournament, user=user, partner=partner)
+        registration = Registration(
+            tournament=tournament,
+            user=user,
+            idempotency_key=idempotency_key,
+            pair=joins,
+            partner=partner if tournament.lines == Tournament.Lines.FIXED_PAIRS and joins is None else None,
+        )
+        if tournament.is_free:
+            registration.state = RegState.AUTHORISED
+        else:
+            paid = wallet.tournament_enter(
+                user=user,
+                tournament_ref=tournament.ledger_ref,
+                pool_quota=tournament.pool_quota,
+                rake=tournament.fee,
+                idempotency_key=f"tournament-entry:{idempotency_key}",
+            )
+            registration.entry_transaction = paid["transaction_id"] or ""
+        registration.save()
+        if registration.state == RegState.PENDING:
+            _schedule_authorisation(registration.pk)
+        else:
+            _sitgo_close_if_full(tournament)
+        return registration
+
+
+def registration_cancel(*, tournament_id: int, user: User) -> Registration:
+    """Ask to cancel the player's registration ("Cancellazione da un torneo").
+
+    Allowed while registration is open: before the start of a sit&go (which starts as soon as it
+    is full), before the close of a scheduled tournament. A paid cancellation waits for the
+    regulator's authorisation (nickname red) and is refunded when authorised; a free one is
+    cancelled at once. A registration still waiting for its own authorisation cannot be
+    cancelled yet (decision: the regulator has not yet issued the ticket to cancel).
+    """
+    with transaction.atomic():
+        tournament = _lock(tournament_id)
+        registration = (
+            tournament.registrations.select_for_update()
+            .filter(user=user, state__in=(*Registration.ACTIVE, RegState.ADMITTED))
+            .first()
+        )
+        if registration is None:
+            raise errors.NotRegistered()
+        if tournament.state not in Tournament.OPEN_STATES:
+            raise errors.CancellationClosed()
+        if registration.state == RegState.PENDING:
+            raise errors.AuthorisationPending()
+        if registration.state == RegState.CANCEL_PENDING:
+            raise errors.CancellationPending()
+        if tournament.is_free:
+            registration.state = RegState.CANCELLED
+            registration.save(update_fields=["state", "updated_at"])
+            return registration
+        registration.state = RegState.CANCEL_PENDING
+        registration.attempts = 0
+        registration.save(update_fields=["state", "attempts", "updated_at"])
+        _schedule_authorisation(registration.pk)
+        return registration
+
+
+def _refund(registration: Registration, state: str) -> None:
+    """Give the entry back (pool quota and fee, bonus to bonus) and end the registration in ``state``."""
+    if registration.entry_transaction:
+        result = wallet.tournament_entry_refund(
+            entry_transaction_id=registration.entry_transaction,
+            idempotency_key=f"tournament-refund:{registration.pk}",
+        )
+        registration.refund_transaction = result["transaction_id"] or ""
+    registration.state = state
+    registration.save(update_fields=["state", "refund_transaction", "updated_at"])
+
+
+# --- regulator authorisation ---------------------------------------------------------------------
+
+
+def registration_authorise(*, registration_id: int, authorizer: Authorizer | None = None) -> str:
+    """Ask the regulator about a waiting registration or cancellation, then apply its answer.
+
+    Runs outside any transaction (the regulator may take a while); the answer is applied by
+    ``registration_decide`` under the locks, only if nothing overtook it meanwhile (the close).
+    Returns the registration's state afterwards ("timeout" when the regulator did not answer).
+    """
+    registration = Registration.objects.select_related("tournament").get(pk=registration_id)
+    asked = registration.state
+    if asked not in (RegState.PENDING, RegState.CANCEL_PENDING):
+        return asked
+    authorizer = authorizer or get_authorizer()
+    tournament = registration.tournament
+    try:
+        if not tournament.adm_code:
+            code = authorizer.open_tournament(
+                tournament_ref=tournament.ledger_ref, name=tournament.name, cost=tournament.cost
+            )
+            Tournament.objects.filter(pk=tournament.pk, adm_code="").update(adm_code=code)
+            tournament.refresh_from_db(fields=["adm_code"])
+        if asked == RegState.PENDING:
+            decision = authorizer.authorise_entry(
+                request_id=f"entry:{registration.pk}",
+                tournament_code=tournament.adm_code,
+                player_ref=str(registration.user_id),
+                amount=tournament.cost,
+            )
+        else:
+            decision = authorizer.authorise_cancellation(
+                request_id=f"cancel:{registration.pk}",
+                tournament_code=tournament.adm_code,
+                ticket=registration.ticket,
+            )
+    except AuthorisationTimeout:
+        Registration.objects.filter(pk=registration.pk, state=asked).update(attempts=F("attempts") + 1)
+        return "timeout"
+    return registration_decide(registration_id=registration.pk, asked=asked, decision=decision).state
+
+
+@transaction.atomic
+def registration_decide(*, registration_id: int, asked: str, decision: Decision) -> Registration:
+    """Apply the regulator's answer to the request made in state ``asked`` (idempotent).
+
+    Entry authorised: the player is in (blue). Entry refused: "non sono valide", so the entry does
+    not play and is refunded. Cancellation authorised: refunded. Cancellation refused: the
+    registration stands. An answer arriving after the state moved on (the close) is ignored.
+    """
+    tournament_id = Registration.objects.values_list("tournament_id", flat=True).get(pk=registration_id)
+    tournament = _lock(tournament_id)
+    registration = Registration.objects.select_for_update().get(pk=registration_id)
+    if registration.state != asked:
+        return registration
+    if asked == RegState.PENDING:
+        if decision.authorised:
+            registration.state = RegState.AUTHORISED
+            registration.ticket = decision.ticket
+            registration.save(update_fields=["state", "ticket", "updated_at"])
+            _sitgo_close_if_full(tournament)
+        else:
+            _refund(registration, RegState.REFUSED)
+    elif decision.authorised:
+        registration.cancel_ticket = decision.ticket
+        _refund(registration, RegState.CANCELLED)
+        registration.save(update_fields=["cancel_ticket"])
+    else:
+        registration.state = RegState.AUTHORISED
+        registration.save(update_fields=["state", "updated_at"])
+    return registration
+
+
+# --- the close of registration ---------------------------------------------------------------------
+
+
+def _sitgo_close_if_full(tournament: Tournament) -> None:
+    """A sit&go starts as soon as its places are taken by authorised entries (expects the lock)."""
+    if tournament.kind != Tournament.Kind.SITGO or tournament.state not in Tournament.OPEN_STATES:
+        return
+    live = list(
+        tournament.registrations.filter(state__in=Registration.ACTIVE).values_list("state", flat=True)
+    )
+    if len(live) >= tournament.max_players and all(s == RegState.AUTHORISED for s in live):
+        _close(tournament, timezone.now())
+
+
+def _lines(tournament: Tournament, valid: list[Registration]) -> dict[str, list[Registration]]:
+    """The entries that may play, in registration order: one player each, or a fixed pair of two.
+
+    A fixed pair left incomplete at the close (the partner never registered, cancelled or was not
+    authorised) cannot play: its member is excluded and refunded here.
+    """
+    if tournament.lines != Tournament.Lines.FIXED_PAIRS:
+        return {str(r.pk): [r] for r in valid}
+    lines = {str(r.pk): [r] for r in valid if r.pair_id is None}
+    for r in valid:
+        if r.pair_id is not None and str(r.pair_id) in lines:
+            lines[str(r.pair_id)].append(r)
+    paired = {r.pk for members in lines.values() if len(members) == 2 for r in members}
+    for r in valid:
+        if r.pk not in paired:
+            _refund(r, RegState.EXCLUDED)
+    return {line_id: members for line_id, members in lines.items() if len(members) == 2}
+
+
+def _close(tournament: Tournament, now: datetime) -> dict[str, Any]:
+    """Close registration (expects the tournament row locked): who plays, who is refunded.
+
+    Entries not authorised by the close do not play and are refunded ("non sono valide");
+    cancellations asked before the close and still waiting are completed (decision: the player
+    asked within the window the rules give). Then the last registrants are excluded to a multiple
+    of 2 (4 in pairs) and, under the minimum, the tournament is cancelled, everyone refunded.
+    """
+    regs = list(
+        tournament.registrations.select_for_update()
+        .filter(state__in=Registration.ACTIVE)
+        .order_by("created_at", "pk")
+    )
+    for reg in regs:
+        if reg.state == RegState.PENDING:
+            _refund(reg, RegState.REFUSED)
+        elif reg.state == RegState.CANCEL_PENDING:
+            _refund(reg, RegState.CANCELLED)
+    lines = _lines(tournament, [r for r in regs if r.state == RegState.AUTHORISED])
+    closing = close_registration(
+        [Entry(line_id, len(members)) for line_id, members in lines.items()],
+        turn_based=True,
+        pairs=tournament.is_pairs,
+        min_players=tournament.min_players,
+        max_players=tournament.max_players,
+    )
+    refunded = set(closing.refunded)
+    for line_id, members in lines.items():
+        for reg in members:
+            if line_id in refunded:
+                _refund(reg, RegState.REFUNDED if closing.cancelled else RegState.EXCLUDED)
+            else:
+                reg.state = RegState.ADMITTED
+                reg.save(update_fields=["state", "updated_at"])
+    tournament.closed_at = now
+    if closing.cancelled:
+        tournament.state = Tournament.State.CANCELLED
+        tournament.cancelled_reason = "Numero minimo di partecipanti non raggiunto."
+    else:
+        tournament.state = Tournament.State.CLOSED
+    tournament.save(update_fields=["state", "closed_at", "cancelled_reason"])
+    if tournament.repeat and tournament.kind == Tournament.Kind.SITGO:
+        _repeat_sitgo(tournament)
+    return {
+        "admitted": 0 if closing.cancelled else sum(len(lines[i]) for i in closing.admitted),
+        "excluded": sum(len(lines[i]) for i in (*closing.excluded, *closing.refused)),
+        "cancelled": closing.cancelled,
+    }
+
+
+@transaction.atomic
+def tournament_close(*, tournament_id: int, now: datetime | None = None) -> dict[str, Any] | None:
+    """Close a scheduled tournament's registration when its time has come (2 minutes before the start).
+
+    Returns what the close decided, or None when it is not (or no longer) due.
+    """
+    now = now or timezone.now()
+    tournament = _lock(tournament_id)
+    closes_at = tournament.closes_at
+    if tournament.state not in Tournament.OPEN_STATES or closes_at is None or closes_at > now:
+        return None
+    return _close(tournament, now)
+
+
+@transaction.atomic
+def tournament_open(*, tournament_id: int, now: datetime | None = None) -> bool:
+    """Open an announced tournament's registration when its time has come."""
+    now = now or timezone.now()
+    tournament = _lock(tournament_id)
+    if tournament.state != Tournament.State.ANNOUNCED or tournament.registration_opens_at > now:
+        return False
+    tournament.state = _opening_state(tournament, reserved=tournament.invited.exists())
+    tournament.save(update_fields=["state"])
+    return True
+
+
+def tournaments_sweep(*, now: datetime | None = None) -> dict[str, int]:
+    """Beat: open and close registrations that are due; ask the regulator again where no answer came."""
+    now = now or timezone.now()
+    scheduled = schedules_run(now=now)
+    opened = sum(
+        tournament_open(tournament_id=pk, now=now)
+        for pk in Tournament.objects.filter(
+            state=Tournament.State.ANNOUNCED, registration_opens_at__lte=now
+        ).values_list("pk", flat=True)
+    )
+    due = Tournament.objects.filter(
+        state__in=Tournament.OPEN_STATES,
+        kind=Tournament.Kind.SCHEDULED,
+        starts_at__lte=now + timedelta(seconds=120),
+    ).values_list("pk", flat=True)
+    closed = sum(tournament_close(tournament_id=pk, now=now) is not None for pk in due)
+    stale = Registration.objects.filter(
+        state__in=(RegState.PENDING, RegState.CANCEL_PENDING), updated_at__lte=now - AUTHORISATION_RETRY_AFTER
+    ).values_list("pk", "state", "attempts")
+    retried = 0
+    for pk, state, attempts in stale:
+        if attempts >= AUTHORISATION_MAX_ATTEMPTS:
+            registration_decide(
+                registration_id=pk, asked=state, decision=Decision(False, reason="Nessuna risposta")
+            )
+        else:
+            Registration.objects.filter(pk=pk, state=state).update(updated_at=now)
+            with transaction.atomic():
+                _schedule_authorisation(pk)
+            retried += 1
+    return {"scheduled": scheduled, "opened": opened, "closed": closed, "retried": retried}
+
+
+# --- staff ---------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def tournament_cancel(*, tournament_id: int, actor: User, reason: str) -> dict[str, Any]:
+    """Staff cancel a tournament for a technical fault: every entry is refunded in full; audited.
+
+    Decision (the rules give refunds for cancellations before the close and for a tournament
+    under its minimum; G7 refunds the stakes of an interrupted session): an entry taken and not
+    yet played is returned whole, fee included, whatever its authorisation state.
+    """
+    _check_perm(actor, "tournaments.cancel_tournament")
+    if len(reason.strip()) < 5:
+        raise errors.InvalidTournament("Indica la motivazione dell'annullamento.")
+    tournament = _lock(tournament_id)
+    if tournament.state in (Tournament.State.FINISHED, Tournament.State.CANCELLED):
+        raise errors.TournamentOver()
+    regs = tournament.registrations.select_for_update().filter(
+        state__in=(*Registration.ACTIVE, RegState.ADMITTED)
+    )
+    refunded = 0
+    for reg in regs.order_by("pk"):
+        _refund(reg, RegState.REFUNDED)
+        refunded += 1
+    tournament.state = Tournament.State.CANCELLED
+    tournament.cancelled_reason = reason
+    tournament.save(update_fields=["state", "cancelled_reason"])
+    audit_record(
+        actor=actor,
+        action="tournaments.cancel",
+        target=tournament,
+        reason=reason,
+        data={"refunded": refunded},
+    )
+    return {"refunded": refunded}

@@ -1,0 +1,188 @@
+"""Back office of the tournaments: create (through the action), see the entrants, cancel for a fault."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.db.models import Count, Q, QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext_lazy as _
+
+from games.engine import CodedError
+from piattaforma.admin import site
+from piattaforma.models import User
+from tournaments import actions
+from tournaments.models import Registration, Tournament, TournamentSchedule
+from tournaments.selectors import cost_label
+
+if TYPE_CHECKING:
+    TournamentAdminBase = admin.ModelAdmin[Tournament]
+    RegistrationInlineBase = admin.TabularInline[Registration, Tournament]
+else:
+    TournamentAdminBase = admin.ModelAdmin
+    RegistrationInlineBase = admin.TabularInline
+
+# Once created, a tournament's settings decide money and places: only these stay editable.
+EDITABLE_AFTER_CREATION = ("name", "description", "special_leaderboard")
+
+
+class RegistrationInline(RegistrationInlineBase):
+    model = Registration
+    extra = 0
+    can_delete = False
+    fields = (
+        "user",
+        "state",
+        "ticket",
+        "cancel_ticket",
+        "entry_transaction",
+        "refund_transaction",
+        "created_at",
+    )
+    readonly_fields = fields
+    ordering = ("created_at", "pk")
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class CancelForm(forms.Form):
+    reason = forms.CharField(label=_("Motivazione"), widget=forms.Textarea, min_length=5)
+
+
+@admin.register(Tournament, site=site)
+class TournamentAdmin(TournamentAdminBase):
+    list_display = (
+        "code_display",
+        "name",
+        "game",
+        "format",
+        "kind",
+        "cost_display",
+        "entrants",
+        "state",
+        "starts_at",
+    )
+    list_filter = ("state", "kind", "game", "format")
+    search_fields = ("name", "adm_code")
+    filter_horizontal = ("invited",)
+    actions = ("cancel_for_fault",)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Tournament]:
+        live = Q(registrations__state__in=(*Registration.ACTIVE, Registration.State.ADMITTED))
+        return super().get_queryset(request).annotate(n_live=Count("registrations", filter=live))
+
+    @admin.display(description=_("codice"))
+    def code_display(self, obj: Tournament) -> str:
+        return obj.code
+
+    @admin.display(description=_("costo"))
+    def cost_display(self, obj: Tournament) -> str:
+        return cost_label(obj)
+
+    @admin.display(description=_("iscritti"))
+    def entrants(self, obj: Tournament) -> str:
+        return f"{getattr(obj, 'n_live', 0)}/{obj.max_players}"
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Tournament | None = None) -> Any:
+        always = ("state", "adm_code", "closed_at", "cancelled_reason", "created_by", "created_at")
+        if obj is None:
+            return always
+        return (
+            *(f.name for f in Tournament._meta.fields if f.name not in EDITABLE_AFTER_CREATION),
+            "invited",
+        )
+
+    def get_exclude(self, request: HttpRequest, obj: Tournament | None = None) -> Any:
+        return ("state",) if obj is None else ()
+
+    def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
+        if change:
+            super().save_model(request, obj, form, change)
+            return
+        values = {
+            k: v
+            for k, v in form.cleaned_data.items()
+            if k not in ("invited",) and k in {f.name for f in Tournament._meta.fields}
+        }
+        assert isinstance(request.user, User)
+        created = actions.tournament_create(
+            actor=request.user, values=values, invited=form.cleaned_data.get("invited", ())
+        )
+        obj.pk = created.pk
+        obj.refresh_from_db()
+
+    def get_inlines(self, request: HttpRequest, obj: Tournament | None) -> Any:
+        return (RegistrationInline,) if obj is not None else ()
+
+    @admin.action(
+        description=_("Annulla per guasto tecnico (rimborsa tutti gli iscritti)"), permissions=["cancel"]
+    )
+    def cancel_for_fault(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> HttpResponse | None:
+        form = CancelForm(request.POST if "reason" in request.POST else None)
+        if form.is_valid():
+            assert isinstance(request.user, User)
+            for tournament in queryset.order_by("pk"):
+                try:
+                    out = actions.tournament_cancel(
+                        tournament_id=tournament.pk, actor=request.user, reason=form.cleaned_data["reason"]
+                    )
+                except CodedError as exc:
+                    self.message_user(request, f"{tournament.code}: {exc.message}", messages.ERROR)
+                else:
+                    self.message_user(
+                        request,
+                        _("%(code)s annullato: %(n)s iscrizioni rimborsate.")
+                        % {"code": tournament.code, "n": out["refunded"]},
+                        messages.SUCCESS,
+                    )
+            return None
+        return render(
+            request,
+            "tournaments/admin_cancel.html",
+            {
+                **self.admin_site.each_context(request),
+                "form": form,
+                "queryset": queryset,
+                "action": request.POST.get("action"),
+                "opts": self.model._meta,
+            },
+        )
+
+    def has_cancel_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("tournaments.cancel_tournament")
+
+
+if TYPE_CHECKING:
+    ScheduleAdminBase = admin.ModelAdmin[TournamentSchedule]
+else:
+    ScheduleAdminBase = admin.ModelAdmin
+
+
+@admin.register(TournamentSchedule, site=site)
+class TournamentScheduleAdmin(ScheduleAdminBase):
+    list_display = ("template", "weekdays", "start_time", "opens_hours_before", "active")
+    list_filter = ("active",)
+    fields = ("template", "weekdays", "start_time", "opens_hours_before", "active")
+
+    def get_readonly_fields(self, request: HttpRequest, obj: TournamentSchedule | None = None) -> Any:
+        return () if obj is None else ("template", "weekdays", "start_time", "opens_hours_before")
+
+    def save_model(self, request: HttpRequest, obj: TournamentSchedule, form: Any, change: bool) -> None:
+        if change:  # only switching it on or off
+            super().save_model(request, obj, form, change)
+            return
+        assert isinstance(request.user, User)
+        data = form.cleaned_data
+        created = actions.schedule_create(
+            actor=request.user,
+            template_id=data["template"].pk,
+            weekdays=data["weekdays"],
+            start_time=data["start_time"],
+            opens_hours_before=data["opens_hours_before"],
+        )
+        obj.pk = created.pk
+        obj.refresh_from_db()

@@ -1,0 +1,84 @@
+"""Refusals of tournament actions: a stable ``code`` for the API and an Italian ``message``."""
+
+from __future__ import annotations
+
+from games.engine import CodedError
+
+
+class TournamentError(CodedError):
+    """Base of every refusal of a tournament action; nothing has changed when it is raised."""
+
+    code = "tournament_error"
+    default_message = "Operazione non ammessa"
+
+
+class RegistrationClosed(TournamentError):
+    code = "registration_closed"
+    default_message = "Le iscrizioni a questo torneo non sono aperte."
+
+
+class AlreadyRegistered(TournamentError):
+    code = "already_registered"
+    default_message = "Sei già iscritto a questo torneo."
+
+
+class TournamentFull(TournamentError):
+    code = "tournament_full"
+    default_message = "Il torneo ha raggiunto il numero massimo di iscritti."
+
+
+class NotInvited(TournamentError):
+    code = "not_invited"
+    default_message = "Il torneo è riservato ai giocatori invitati."
+
+
+class NotRegistered(TournamentError):
+    code = "not_registered"
+    default_message = "Non sei iscritto a questo torneo."
+
+
+class CancellationClosed(TournamentError):
+    code = "cancellation_closed"
+    default_message = "Non è più possibile cancellarsi: le iscrizioni sono chiuse."
+
+
+class AuthorisationPending(TournamentError):
+    code = "authorisation_pending"
+    default_message = "La tua iscrizione è in attesa dell'autorizzazione AAMS: riprova tra pochi istanti."
+
+
+class CancellationPending(TournamentError):
+    code = "cancellation_pending"
+    default_message = "La tua cancellazione è già in attesa dell'autorizzazione AAMS."
+
+
+class IdempotencyConflict(TournamentError):
+    code = "idempotency_key_reused"
+    default_message = "Questa chiave di idempotenza è già stata usata per un'altra operazione."
+
+
+class InvalidTournament(TournamentError):
+    code = "invalid_tournament"
+    default_message = "Impostazioni del torneo non valide."
+
+
+class NotPermitted(TournamentError):
+    code = "permission_denied"
+    default_message = "Non hai il permesso per questa operazione."
+
+
+class TournamentOver(TournamentError):
+    code = "tournament_over"
+    default_message = "Il torneo è già terminato o annullato."
+
+
+class PartnerRequired(TournamentError):
+    code = "partner_required"
+    default_message = "Indica il nickname del tuo compagno di coppia."
+
+
+class InvalidPartner(TournamentError):
+    code = "invalid_partner"
+    default_message = (
+        "Compagno non valido: deve essere un altro giocatore abilitato, non ancora iscritto al torneo."
+    )

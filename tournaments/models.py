@@ -1,0 +1,363 @@
+"""Turn tournaments of the giochi a partite: the tournament as staff configure it, and its registrations.
+
+Money never lives here: entries, refunds and prizes are wallet transactions on the tournament's
+own pool account (``wallet.ledger.pool_key(tournament.ledger_ref)``); a registration keeps the id of
+its entry transaction so a refund reverses exactly what was paid. Tournaments reach the live
+tables only through lobby actions and the core hooks (ARCHITECTURE.md, "Tournaments"), so nothing
+here points at a lobby row.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import ClassVar
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
+from django.db import models
+from django.db.models import F, Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.formats import FormatError
+from tournaments.formats.money import check_pool_quota
+from tournaments.formats.registration import (
+    DEFAULT_MIN_PLAYERS,
+    REGISTRATION_CLOSES_BEFORE_START_S,
+    SITGO_SIZES,
+    check_sitgo_size,
+)
+
+# The giochi a partite (rules 004, "Tipologie dei giochi"): the games of the turn tournaments.
+GAME_CHOICES = (
+    ("scopa", "Scopa"),
+    ("asso", "Asso piglia tutto"),
+    ("cirulla", "Cirulla"),
+    ("briscola", "Briscola"),
+    ("tresette", "Tresette"),
+    ("burraco", "Burraco"),
+    ("scala40", "Scala 40"),
+)
+TOURNAMENT_GAMES = tuple(name for name, _title in GAME_CHOICES)
+
+
+class Tournament(models.Model):
+    """A turn tournament: format, kind, lines, cost, entrants and times, and where it stands."""
+
+    class Kind(models.TextChoices):
+        SCHEDULED = "scheduled", _("Programmato")
+        SITGO = "sitgo", _("Sit&go")
+
+    class Format(models.TextChoices):
+        # values as tournaments.formats.prizes.Format
+        KO = "ko", _("Eliminazione diretta (KO)")
+        DANESE = "danese", _("Girone danese")
+        DANEL = "danel", _("Danese a eliminazione parziale")
+        DANKO = "danko", _("Danese seguito da KO")
+        DANELKO = "danelko", _("Danese a eliminazione parziale seguito da KO")
+
+    class Lines(models.TextChoices):
+        INDIVIDUAL = "individual", _("Individuale")
+        FIXED_PAIRS = "fixed_pairs", _("Coppie fisse")
+        RANDOM_PAIRS = "random_pairs", _("Coppie casuali")
+
+    class Table(models.TextChoices):
+        HEAD_TO_HEAD = "2", _("Testa a testa")
+        FOUR_IN_TWO = "4in2", _("4 in 2")
+        PAIRS = "4", _("A coppie")
+
+    class State(models.TextChoices):
+        ANNOUNCED = "announced", _("Annunciato")
+        REGISTRATION = "registration", _("Iscrizione")
+        RESERVED = "reserved", _("Riservato")
+        CLOSED = "closed", _("Chiuso")
+        RUNNING = "running", _("In corso")
+        FINISHED = "finished", _("Terminato")
+        CANCELLED = "cancelled", _("Annullato")
+
+    # Registration is possible in these states; "Riservato" is registration for invited players only.
+    OPEN_STATES: ClassVar[tuple[str, ...]] = (State.REGISTRATION, State.RESERVED)
+
+    name = models.CharField(_("nome"), max_length=80)
+    game = models.CharField(_("gioco"), max_length=32, choices=GAME_CHOICES)
+    format = models.CharField(_("formula"), max_length=8, choices=Format.choices, default=Format.DANESE)
+    kind = models.CharField(_("tipo"), max_length=10, choices=Kind.choices, default=Kind.SCHEDULED)
+    lines = models.CharField(_("linee"), max_length=12, choices=Lines.choices, default=Lines.INDIVIDUAL)
+    table = models.CharField(
+        _("giocatori al tavolo"), max_length=4, choices=Table.choices, default=Table.HEAD_TO_HEAD
+    )
+    turns = models.PositiveSmallIntegerField(
+        _("turni"),
+        default=3,
+        validators=[MinValueValidator(1), MaxValueValidator(20)],
+        help_text=_("Turni della fase a girone (nei KO i turni dipendono dagli iscritti)."),
+    )
+    ko_qualifiers = models.PositiveSmallIntegerField(
+        _("qualificati al KO"), default=0, help_text=_("danKO e danELKO: i migliori N passano al KO (2-128).")
+    )
+    smazzate = models.PositiveSmallIntegerField(
+        _("smazzate per turno"), default=0, help_text=_("0: ogni turno è una partita intera.")
+    )
+    points_to_win = models.PositiveSmallIntegerField(
+        _("punti per vincere la partita"), default=0, help_text=_("Se ogni turno è una partita intera.")
+    )
+    tempo_partita_min = models.PositiveSmallIntegerField(
+        _("tempo partita (minuti per linea e turno)"), default=14, validators=[MinValueValidator(1)]
+    )
+    tempo_giocata = models.PositiveSmallIntegerField(_("tempo giocata (s)"), default=30)
+    pool_quota = models.PositiveIntegerField(_("quota montepremi (centesimi)"), default=0)
+    fee = models.PositiveIntegerField(_("quota del concessionario (centesimi)"), default=0)
+    guaranteed = models.PositiveIntegerField(
+        _("montepremi garantito (centesimi)"),
+        default=0,
+        help_text=_("Nei freeroll è il montepremi in bonus offerto dal concessionario."),
+    )
+    min_players = models.PositiveSmallIntegerField(
+        _("iscritti minimi"), default=DEFAULT_MIN_PLAYERS, validators=[MinValueValidator(2)]
+    )
+    max_players = models.PositiveSmallIntegerField(
+        _("iscritti massimi"), validators=[MinValueValidator(2), MaxValueValidator(4096)]
+    )
+    registration_opens_at = models.DateTimeField(_("apertura iscrizioni"), default=timezone.now)
+    starts_at = models.DateTimeField(
+        _("inizio"), null=True, blank=True, help_text=_("Solo tornei programmati.")
+    )
+    special_leaderboard = models.CharField(_("classifica speciale"), max_length=80, blank=True)
+    satellite_of = models.ForeignKey(
+        "self",
+        verbose_name=_("satellite del torneo"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="satellites",
+    )
+    invited = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("invitati"),
+        blank=True,
+        related_name="tournament_invitations",
+        help_text=_("Se indicati, il torneo è riservato: si iscrivono solo gli invitati."),
+    )
+    repeat = models.BooleanField(
+        _("si ripete"), default=False, help_text=_("Sit&go: appena completo se ne apre uno uguale.")
+    )
+    schedule = models.ForeignKey(
+        "TournamentSchedule",
+        verbose_name=_("calendario"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="tournaments",
+    )
+    description = models.TextField(_("descrizione"), blank=True)
+    state = models.CharField(_("stato"), max_length=12, choices=State.choices, default=State.ANNOUNCED)
+    adm_code = models.CharField(_("codice AAMS/ADM"), max_length=40, blank=True)
+    closed_at = models.DateTimeField(_("iscrizioni chiuse il"), null=True, blank=True)
+    cancelled_reason = models.TextField(_("motivo dell'annullamento"), blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name = _("torneo")
+        verbose_name_plural = _("tornei")
+        ordering = ("starts_at", "pk")
+        permissions: ClassVar[list[tuple[str, str]]] = [
+            ("cancel_tournament", "Può annullare un torneo per un guasto tecnico"),
+        ]
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            # "mai inferiore all'80% del costo di partecipazione" (rules 004, "Formazione del montepremi")
+            models.CheckConstraint(
+                condition=Q(fee__lte=F("pool_quota") / 4),
+                name="tournament_pool_80pc",  # pool ≥ 4 × fee
+            ),
+            models.CheckConstraint(condition=Q(min_players__gte=2), name="tournament_min_players"),
+            models.CheckConstraint(
+                condition=Q(max_players__gte=F("min_players")), name="tournament_max_over_min"
+            ),
+            models.CheckConstraint(
+                condition=Q(kind="sitgo", starts_at__isnull=True, max_players__in=SITGO_SIZES)
+                | Q(kind="scheduled", starts_at__isnull=False),
+                name="tournament_kind_times",
+            ),
+            models.UniqueConstraint(
+                fields=["schedule", "starts_at"], name="tournament_once_per_schedule_slot"
+            ),
+        ]
+        indexes: ClassVar[list[models.Index]] = [models.Index(fields=["state", "starts_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.code} {self.name}"
+
+    @property
+    def code(self) -> str:
+        """The operator's unique code of the tournament ("Codice Concessionario")."""
+        return f"{'S' if self.kind == self.Kind.SITGO else 'T'}{self.pk or 0:06d}"
+
+    @property
+    def ledger_ref(self) -> str:
+        """The reference of the tournament's pool account in the ledger."""
+        return str(self.pk)
+
+    @property
+    def cost(self) -> int:
+        """The entry cost in cents: pool quota + the operator's fee."""
+        return self.pool_quota + self.fee
+
+    @property
+    def is_free(self) -> bool:
+        """A free entry (freeroll): no payment, so no regulator authorisation and no refund."""
+        return self.cost == 0
+
+    @property
+    def is_pairs(self) -> bool:
+        return self.lines != self.Lines.INDIVIDUAL
+
+    @property
+    def closes_at(self) -> datetime | None:
+        """When registration closes: 2 minutes before a scheduled start; sit&go close when full."""
+        if self.starts_at is None:
+            return None
+        return self.starts_at - timedelta(seconds=REGISTRATION_CLOSES_BEFORE_START_S)
+
+    def clean(self) -> None:
+        """The rules' invariants of a tournament's settings, with Italian messages."""
+        errors: dict[str, str] = {}
+        try:
+            check_pool_quota(self.pool_quota, self.fee)
+        except FormatError as exc:
+            errors["pool_quota"] = str(exc)
+        if self.game not in TOURNAMENT_GAMES:
+            errors["game"] = _("I tornei a turni sono dei giochi a partite.")
+        if self.kind == self.Kind.SITGO:
+            try:
+                check_sitgo_size(self.max_players or 0)
+            except FormatError as exc:
+                errors["max_players"] = str(exc)
+            self.min_players = self.max_players or self.min_players
+            self.starts_at = None
+        elif self.starts_at is None:
+            errors["starts_at"] = _("Un torneo programmato ha un orario di inizio.")
+        elif self.registration_opens_at and self.closes_at and self.registration_opens_at >= self.closes_at:
+            errors["registration_opens_at"] = _(
+                "Le iscrizioni devono aprire prima della chiusura (2 minuti prima dell'inizio)."
+            )
+        if self.max_players is not None and self.max_players < self.min_players:
+            errors["max_players"] = _("Il numero massimo è inferiore al minimo.")
+        multiple = 4 if self.is_pairs else 2
+        if self.max_players and self.kind == self.Kind.SITGO and self.max_players % multiple:
+            errors["max_players"] = _("Nei tornei a coppie gli iscritti sono un multiplo di 4.")
+        if self.is_pairs and self.table == self.Table.HEAD_TO_HEAD:
+            errors["table"] = _("Le coppie giocano a tavoli di 4.")
+        if not self.is_pairs and self.table == self.Table.PAIRS:
+            errors["table"] = _("Un torneo individuale si gioca testa a testa o 4 in 2.")
+        if self.format in (self.Format.DANKO, self.Format.DANELKO):
+            if self.ko_qualifiers not in SITGO_SIZES:
+                errors["ko_qualifiers"] = _("I qualificati al KO sono una potenza di 2 da 2 a 128.")
+        elif self.ko_qualifiers:
+            errors["ko_qualifiers"] = _("Solo i tornei danKO e danELKO hanno una fase KO.")
+        if self.format in (self.Format.DANEL, self.Format.DANELKO) and self.turns > 4:
+            errors["turns"] = _("Il danEL prevede al più 4 turni (punteggi minimi delle regole).")
+        if self.smazzate and self.points_to_win:
+            errors["smazzate"] = _("Indica le smazzate per turno oppure i punti della partita, non entrambi.")
+        if errors:
+            raise ValidationError(errors)
+
+
+class Registration(models.Model):
+    """One player's entry in a tournament, with its payment and its regulator authorisation.
+
+    States (rules 004, "Autorizzazioni AAMS"): waiting for the authorisation (nickname black,
+    brown sphere), authorised (blue, green sphere), cancellation waiting for its authorisation
+    (red); then the final ones, each refunded through the wallet except ``played``.
+    """
+
+    class State(models.TextChoices):
+        PENDING = "pending", _("In attesa di autorizzazione")
+        AUTHORISED = "authorised", _("Autorizzata")
+        CANCEL_PENDING = "cancel_pending", _("Cancellazione in attesa di autorizzazione")
+        CANCELLED = "cancelled", _("Cancellata e rimborsata")
+        REFUSED = "refused", _("Non autorizzata e rimborsata")
+        EXCLUDED = "excluded", _("Esclusa alla chiusura e rimborsata")
+        REFUNDED = "refunded", _("Torneo annullato: rimborsata")
+        ADMITTED = "admitted", _("Ammessa al torneo")
+
+    # A registration in these states holds a place.
+    ACTIVE: ClassVar[tuple[str, ...]] = (State.PENDING, State.AUTHORISED, State.CANCEL_PENDING)
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="registrations")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    # Fixed pairs: the first of a pair names his partner (``partner``), who then registers into the
+    # pair (his registration's ``pair`` is the first one). Each pays his own entry.
+    partner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("compagno"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    pair = models.ForeignKey(
+        "self",
+        verbose_name=_("coppia"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="joined",
+    )
+    state = models.CharField(_("stato"), max_length=16, choices=State.choices, default=State.PENDING)
+    idempotency_key = models.CharField(max_length=80, unique=True)
+    entry_transaction = models.CharField(_("movimento di iscrizione"), max_length=40, blank=True)
+    refund_transaction = models.CharField(_("movimento di rimborso"), max_length=40, blank=True)
+    ticket = models.CharField(_("biglietto AAMS/ADM"), max_length=40, blank=True)
+    cancel_ticket = models.CharField(_("autorizzazione della cancellazione"), max_length=40, blank=True)
+    # How many times the regulator has been asked without an answer (timeouts), for the sweeper.
+    attempts = models.PositiveSmallIntegerField(default=0)
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("iscrizione")
+        verbose_name_plural = _("iscrizioni")
+        ordering = ("created_at", "pk")
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(
+                fields=["tournament", "user"],
+                condition=Q(state__in=["pending", "authorised", "cancel_pending", "admitted"]),
+                name="registration_one_live_per_player",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id}/{self.user_id} {self.state}"
+
+
+class TournamentSchedule(models.Model):
+    """A recurring scheduled tournament: the template's settings, on some weekdays at a time of day."""
+
+    template = models.ForeignKey(
+        Tournament, verbose_name=_("torneo modello"), on_delete=models.PROTECT, related_name="+"
+    )
+    weekdays = models.CharField(
+        _("giorni della settimana"),
+        max_length=7,
+        default="0123456",
+        validators=[RegexValidator(r"^[0-6]{1,7}$", _("Cifre da 0 (lunedì) a 6 (domenica)."))],
+        help_text=_("Cifre da 0 (lunedì) a 6 (domenica): 024 = lunedì, mercoledì, venerdì."),
+    )
+    start_time = models.TimeField(_("ora di inizio"))
+    opens_hours_before = models.PositiveSmallIntegerField(
+        _("apertura iscrizioni (ore prima dell'inizio)"), default=24, validators=[MinValueValidator(1)]
+    )
+    active = models.BooleanField(_("attivo"), default=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name = _("calendario di tornei")
+        verbose_name_plural = _("calendari di tornei")
+
+    def __str__(self) -> str:
+        return f"{self.template.name} {self.weekdays} {self.start_time:%H:%M}"

@@ -1,0 +1,300 @@
+"""Reads of the tournaments for the lobby's list, the info panel and the tournament lobby (plain data).
+
+The labels follow rules 004, "Sigle ed abbreviazioni" and "Colore dei tornei negli elenchi".
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db.models import Count, Q, QuerySet
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games import registry
+from tournaments.formats.money import entry_fee_label, format_euro
+from tournaments.formats.prizes import Format, default_scheme, simulate
+from tournaments.formats.registration import SITGO_SIZES
+from tournaments.models import Registration, Tournament
+
+RS = Registration.State
+LIVE = (*Registration.ACTIVE, RS.ADMITTED)
+# Finished and cancelled tournaments stay in the list this long.
+SHOWN_AFTER_END = timedelta(hours=12)
+
+
+def format_abbreviation(t: Tournament) -> str:
+    """KO, Danese, DanEl, DanKO8, DanELKO4 (rules 004, "Tipo di torneo")."""
+    return {
+        Tournament.Format.KO: "KO",
+        Tournament.Format.DANESE: "Danese",
+        Tournament.Format.DANEL: "DanEl",
+        Tournament.Format.DANKO: f"DanKO{t.ko_qualifiers}",
+        Tournament.Format.DANELKO: f"DanELKO{t.ko_qualifiers}",
+    }[Tournament.Format(t.format)]
+
+
+def table_abbreviation(t: Tournament) -> str:
+    """2 gioc (testa a testa), 4in2, or 4 gioc for pairs ("Numero di giocatori al tavolo")."""
+    return {"2": "2 gioc", "4in2": "4in2", "4": "4 gioc"}[t.table]
+
+
+def turns(t: Tournament) -> int:
+    """Turns of the tournament: the girone's, plus the KO's (for a scheduled KO, at most)."""
+    if t.format == Tournament.Format.KO:
+        return max(1, (t.max_players - 1).bit_length())
+    if t.ko_qualifiers:
+        return t.turns + (t.ko_qualifiers - 1).bit_length()
+    return t.turns
+
+
+def duration_label(t: Tournament) -> str:
+    """ "14 min (2 x 3 sm)" or "14 min (2 x 11 pt)": minutes per line and turn, turns x smazzate/points."""
+    if t.smazzate:
+        per_turn = f"{t.smazzate} sm"
+    elif t.points_to_win:
+        per_turn = f"{t.points_to_win} pt"
+    else:
+        per_turn = _("partita")
+    return f"{t.tempo_partita_min} min ({turns(t)} x {per_turn})"
+
+
+def colour(t: Tournament) -> str:
+    """The list colour, by the rules' priority: guaranteed, special leaderboard, freeroll, satellite."""
+    if t.guaranteed and not t.is_free:
+        return "guaranteed"
+    if t.special_leaderboard:
+        return "leaderboard"
+    if t.is_free:
+        return "freeroll"
+    if t.satellite_of_id:
+        return "satellite"
+    return ""
+
+
+def cost_label(t: Tournament) -> str:
+    """ "€ 10,00 (9,00 + 1,00)": the cost, its pool quota and the operator's fee."""
+    return entry_fee_label(t.pool_quota, t.fee) if not t.is_free else _("Gratuito")
+
+
+def sphere(state: str | None) -> str:
+    """The sphere beside a tournament the player is in: green authorised, brown waiting."""
+    if state in (RS.AUTHORISED, RS.ADMITTED):
+        return "green"
+    if state in (RS.PENDING, RS.CANCEL_PENDING):
+        return "brown"
+    return ""
+
+
+def nickname_colour(state: str) -> str:
+    """An entrant's nickname: blue authorised, black waiting, red cancellation waiting."""
+    return {RS.PENDING: "black", RS.CANCEL_PENDING: "red"}.get(state, "blue")
+
+
+def description(t: Tournament) -> str:
+    """The tournament's structure in full words, without abbreviations."""
+    game = registry.get(t.game).title
+    label = str(Tournament.Format(t.format).label)
+    parts = [game, label[0].lower() + label[1:]]
+    if t.ko_qualifiers:
+        parts.append(_("KO tra i migliori %(n)s") % {"n": t.ko_qualifiers})
+    parts.append(str(Tournament.Lines(t.lines).label).lower())
+    parts.append(str(Tournament.Table(t.table).label).lower())
+    if t.smazzate:
+        parts.append(_("%(n)s smazzate per turno") % {"n": t.smazzate})
+    elif t.points_to_win:
+        parts.append(_("partita ai %(n)s punti per turno") % {"n": t.points_to_win})
+    else:
+        parts.append(_("una partita per turno"))
+    return ", ".join(parts)
+
+
+def _visible(now: datetime) -> QuerySet[Tournament]:
+    ended = (Tournament.State.FINISHED, Tournament.State.CANCELLED)
+    return Tournament.objects.filter(~Q(state__in=ended) | Q(created_at__gte=now - SHOWN_AFTER_END))
+
+
+def _row(t: Tournament, mine: dict[int, str]) -> dict[str, Any]:
+    return {
+        "id": t.pk,
+        "code": t.code,
+        "name": t.name,
+        "game": t.game,
+        "game_title": registry.get(t.game).title,
+        "kind": t.kind,
+        "starts_at": t.starts_at,
+        "format": format_abbreviation(t),
+        "table": table_abbreviation(t),
+        "duration": duration_label(t),
+        "cost": cost_label(t),
+        "cost_total": format_euro(t.cost) if not t.is_free else _("Gratuito"),
+        "cost_split": "" if t.is_free else cost_label(t).removeprefix(format_euro(t.cost)).strip(),
+        "fee": format_euro(t.fee),
+        "guaranteed": format_euro(t.guaranteed) if t.guaranteed else "",
+        "entrants": t.live_count,  # type: ignore[attr-defined]
+        "max_players": t.max_players,
+        "state": t.state,
+        "state_label": t.get_state_display(),
+        "colour": colour(t),
+        "sphere": sphere(mine.get(t.pk)),
+        "password": False,
+    }
+
+
+def tournament_list(*, kind: str, user_id: int | None, now: datetime | None = None) -> list[dict[str, Any]]:
+    """The lobby's list of one kind (scheduled by start, sit&go by code), with the player's spheres."""
+    now = now or timezone.now()
+    rows = (
+        _visible(now)
+        .filter(kind=kind)
+        .annotate(live_count=Count("registrations", filter=Q(registrations__state__in=LIVE)))
+        .order_by("starts_at", "pk")
+    )
+    mine: dict[int, str] = {}
+    if user_id:
+        mine = dict(
+            Registration.objects.filter(user_id=user_id, state__in=LIVE).values_list("tournament_id", "state")
+        )
+    return [_row(t, mine) for t in rows]
+
+
+def tournament_info(*, tournament: Tournament, now: datetime | None = None) -> dict[str, Any]:
+    """The "Informazioni sul torneo" panel: cost, codes, description, times and state."""
+    now = now or timezone.now()
+    t = tournament
+    live = t.registrations.filter(state__in=LIVE).count()
+    return {
+        "id": t.pk,
+        "name": t.name,
+        "cost": cost_label(t),
+        "guaranteed": format_euro(t.guaranteed) if t.guaranteed else "",
+        "freeroll": t.is_free,
+        "code": t.code,
+        "adm_code": t.adm_code,
+        "description": description(t),
+        "notes": t.description,
+        "satellite_of": t.satellite_of.name if t.satellite_of_id else "",
+        "special_leaderboard": t.special_leaderboard,
+        "reserved": t.state == Tournament.State.RESERVED,
+        "tempo_giocata": t.tempo_giocata,
+        "tempo_partita": t.tempo_partita_min,
+        "duration": duration_label(t),
+        "state": t.state,
+        "state_label": t.get_state_display(),
+        "opens_at": t.registration_opens_at if t.state == Tournament.State.ANNOUNCED else None,
+        "starts_at": t.starts_at,
+        "starts_in": t.starts_at - now if t.starts_at and t.starts_at > now else None,
+        "closes_at": t.closes_at,
+        "entrants": live,
+        "max_players": t.max_players,
+        "cancelled_reason": t.cancelled_reason,
+    }
+
+
+def entrants(*, tournament: Tournament) -> list[dict[str, Any]]:
+    """The entrants in registration order, each with the colour of his authorisation state."""
+    regs = (
+        tournament.registrations.filter(state__in=LIVE)
+        .select_related("user", "partner", "pair__user")
+        .order_by("created_at", "pk")
+    )
+    return [
+        {
+            "nickname": r.user.nickname,
+            "pair_with": r.pair.user.nickname if r.pair_id else (r.partner.nickname if r.partner_id else ""),
+            "is_bot": r.user.is_bot,
+            "state": r.state,
+            "colour": nickname_colour(r.state),
+            "state_label": r.get_state_display(),
+        }
+        for r in regs
+    ]
+
+
+def prize_distribution(*, tournament: Tournament, simulated: int | None = None) -> dict[str, Any]:
+    """The prize table: final after the close (and in a sit&go), else for the entrants now or simulated.
+
+    "la possibilità di simulare qualsiasi numero di iscritti inferiore o uguale al numero massimo".
+    """
+    t = tournament
+    live = t.registrations.filter(state__in=LIVE).count()
+    final = t.kind == Tournament.Kind.SITGO or t.state not in (
+        *Tournament.OPEN_STATES,
+        Tournament.State.ANNOUNCED,
+    )
+    if t.kind == Tournament.Kind.SITGO:
+        count = t.max_players
+    elif final:
+        count = live
+    elif simulated is not None:
+        count = max(1, min(simulated, t.max_players))
+    else:
+        count = live
+    scheme = default_scheme(Format(t.format), sitgo=t.kind == Tournament.Kind.SITGO)
+    rows = []
+    if count >= 1 and (t.pool_quota or t.guaranteed) and t.state != Tournament.State.CANCELLED:
+        if scheme.value == "ko_sitgo" and count not in SITGO_SIZES:
+            count = t.max_players
+        rows = [
+            {
+                "positions": f"{r.first}°" if r.first == r.last else f"{r.first}°-{r.last}°",
+                "amount": format_euro(r.amount),
+            }
+            for r in simulate(scheme, count, t.pool_quota, t.guaranteed)
+        ]
+    pool = max(count * t.pool_quota, t.guaranteed)
+    return {
+        "final": final,
+        "entrants": count,
+        "live": live,
+        "pool": format_euro(pool),
+        "in_bonus": t.is_free,
+        "rows": rows,
+        "can_simulate": not final,
+        "max_players": t.max_players,
+    }
+
+
+def structure(*, tournament: Tournament) -> list[dict[str, str]]:
+    """The turns of the tournament, phase by phase."""
+    t = tournament
+    out = []
+    if t.format != Tournament.Format.KO:
+        phase = (
+            Tournament.Format.DANEL.label
+            if t.format in ("danel", "danelko")
+            else Tournament.Format.DANESE.label
+        )
+        for n in range(1, t.turns + 1):
+            out.append({"turn": str(n), "phase": str(phase)})
+    ko_turns = turns(t) - (t.turns if t.format != Tournament.Format.KO else 0)
+    for n in range(ko_turns):
+        out.append({"turn": str(len(out) + 1), "phase": _("KO, turno %(n)s") % {"n": n + 1}})
+    return out
+
+
+def my_registration(*, tournament: Tournament, user_id: int | None) -> Registration | None:
+    """The player's live registration in the tournament, if any."""
+    if not user_id:
+        return None
+    return tournament.registrations.filter(user_id=user_id, state__in=LIVE).first()
+
+
+def open_invitation(*, tournament: Tournament, user_id: int) -> Registration | None:
+    """A fixed pair whose first registrant named this player as his partner and waits for him."""
+    return (
+        tournament.registrations.filter(state__in=Registration.ACTIVE, partner_id=user_id)
+        .exclude(joined__state__in=Registration.ACTIVE)
+        .select_related("user")
+        .order_by("created_at", "pk")
+        .first()
+    )
+
+
+def pair_invitation(*, tournament: Tournament, user_id: int | None) -> str:
+    """The nickname of the fixed pair's first registrant who named this player as his partner, if any."""
+    if not user_id or tournament.lines != Tournament.Lines.FIXED_PAIRS:
+        return ""
+    inviter = open_invitation(tournament=tournament, user_id=user_id)
+    return inviter.user.nickname if inviter else ""

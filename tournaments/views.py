@@ -1,0 +1,117 @@
+"""Tournament pages (mounted at /tornei/): thin, parse the request, call one action or selector."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from games.engine import CodedError
+from piattaforma.models import User
+from tournaments import actions, errors, selectors
+from tournaments.models import Registration, Tournament
+
+
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    """The lobby's tournaments: scheduled or sit&go, and the info panel of the one selected."""
+    kind = Tournament.Kind.SITGO if request.GET.get("tipo") == "sitgo" else Tournament.Kind.SCHEDULED
+    rows = selectors.tournament_list(kind=kind, user_id=request.user.pk)
+    selected = None
+    try:
+        wanted = int(request.GET.get("t", ""))
+    except ValueError:
+        wanted = None
+    chosen = next((r for r in rows if r["id"] == wanted), rows[0] if rows else None)
+    if chosen is not None:
+        selected = selectors.tournament_info(tournament=Tournament.objects.get(pk=chosen["id"]))
+    return render(
+        request,
+        "tournaments/list.html",
+        {"rows": rows, "kind": kind, "selected": selected, "sitgo": kind == Tournament.Kind.SITGO},
+    )
+
+
+def tournament_lobby(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The tournament lobby: entrants, prize distribution (with "simula iscritti"), structure."""
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    try:
+        simulated = int(request.GET["iscritti"]) if request.GET.get("iscritti") else None
+    except ValueError:
+        simulated = None
+    mine = selectors.my_registration(tournament=tournament, user_id=request.user.pk)
+    return render(
+        request,
+        "tournaments/lobby.html",
+        {
+            "t": tournament,
+            "info": selectors.tournament_info(tournament=tournament),
+            "entrants": selectors.entrants(tournament=tournament),
+            "prizes": selectors.prize_distribution(tournament=tournament, simulated=simulated),
+            "structure": selectors.structure(tournament=tournament),
+            "mine": mine,
+            "sphere": selectors.sphere(mine.state if mine else None),
+            "can_register": tournament.state in Tournament.OPEN_STATES and mine is None,
+            "fixed_pairs": tournament.lines == Tournament.Lines.FIXED_PAIRS,
+            "invited_by": selectors.pair_invitation(tournament=tournament, user_id=request.user.pk),
+            "can_cancel": tournament.state in Tournament.OPEN_STATES
+            and mine is not None
+            and mine.state == Registration.State.AUTHORISED,
+            "idempotency_key": uuid.uuid4().hex,
+        },
+    )
+
+
+@login_required
+@require_POST
+def register(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    nickname = request.POST.get("partner", "").strip()[:40]
+    partner = User.objects.filter(nickname__iexact=nickname).first() if nickname else None
+    try:
+        if nickname and partner is None:
+            raise errors.InvalidPartner()
+        reg = actions.registration_create(
+            tournament_id=tournament_id,
+            user=request.user,  # type: ignore[arg-type]
+            idempotency_key=request.POST.get("idempotency_key") or uuid.uuid4().hex,
+            partner=partner,
+        )
+    except CodedError as exc:
+        messages.error(request, exc.message)
+    else:
+        if reg.state == Registration.State.PENDING:
+            messages.info(request, _("Iscrizione registrata: attendi l'autorizzazione AAMS."))
+        else:
+            messages.success(request, _("Sei iscritto al torneo."))
+    return redirect("tournaments:lobby", tournament_id=tournament_id)
+
+
+@login_required
+@require_POST
+def cancel(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    try:
+        reg = actions.registration_cancel(tournament_id=tournament_id, user=request.user)  # type: ignore[arg-type]
+    except CodedError as exc:
+        messages.error(request, exc.message)
+    else:
+        if reg.state == Registration.State.CANCEL_PENDING:
+            messages.info(
+                request, _("Cancellazione richiesta: attendi l'autorizzazione AAMS per il rimborso.")
+            )
+        else:
+            messages.success(request, _("Iscrizione cancellata."))
+    return redirect("tournaments:lobby", tournament_id=tournament_id)
+
+
+def my_state(request: HttpRequest, tournament_id: int) -> JsonResponse:
+    """The player's registration state, polled by the lobby while the regulator has not answered."""
+    mine = selectors.my_registration(
+        tournament=get_object_or_404(Tournament, pk=tournament_id), user_id=request.user.pk
+    )
+    if mine is None:
+        return JsonResponse({"state": None})
+    return JsonResponse({"state": mine.state, "ticket": mine.ticket})
