@@ -157,10 +157,14 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
-# Login brute-force lockout (django-axes): 5 failures per nickname and address, 15 minutes.
+# Login brute-force lockout (django-axes), 15 minutes: 5 failures on one account (from any address,
+# typed as nickname or e-mail in any case: piattaforma.auth.lockout_username), or 5 failures from
+# one address (whatever accounts it tries). The address is the client's: behind a proxy Daphne runs
+# with --proxy-headers and the proxy overwrites X-Forwarded-For (README, Production).
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = timedelta(minutes=15)
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_USERNAME_CALLABLE = "piattaforma.auth.lockout_username"
 AXES_LOCKOUT_TEMPLATE = "registration/lockout.html"
 AXES_RESET_ON_SUCCESS = True
 AXES_USERNAME_FORM_FIELD = "username"
