@@ -116,6 +116,10 @@ def favicon(request: HttpRequest) -> HttpResponse:
 @never_cache
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
-    parts = health.report(deep=request.GET.get("deep") == "1")
+    deep = request.GET.get("deep") == "1"
+    if deep and not health.deep_allowed(request):
+        message = _("Il controllo approfondito è riservato allo staff e alle sonde locali.")
+        return JsonResponse({"code": "deep_check_forbidden", "message": message}, status=403)
+    parts = health.report(deep=deep)
     ok = all(v == "ok" for v in parts.values())
     return JsonResponse({"status": "ok" if ok else "failing", **parts}, status=200 if ok else 503)

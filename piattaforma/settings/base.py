@@ -209,6 +209,8 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "API della piattaforma di skill games.",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # The schema maps the whole API: for signed-in API users and staff only.
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.IsAuthenticated"],
 }
 
 # Minimum age to open a game account (Italian law).
