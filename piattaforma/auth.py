@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from axes.handlers.database import AxesDatabaseHandler
+from axes.models import AccessAttempt
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 from django.db.models import Q
@@ -40,6 +42,19 @@ def lockout_username(request: HttpRequest | None, credentials: dict[str, Any] | 
     user = find_login_user(typed) if typed else None
     name = user.nickname.casefold() if user is not None else typed.casefold()
     return name[:LOCKOUT_NAME_LENGTH]
+
+
+class AccountLockoutHandler(AxesDatabaseHandler):
+    """``AXES_HANDLER``: a successful login clears the failures of that account only.
+
+    Axes clears every failure matching any lockout parameter, the address included: logging into
+    one's own account would wipe the failures that address made on other accounts, and a
+    brute force interleaved with such logins would never reach the limit.
+    """
+
+    def reset_user_attempts(self, request: HttpRequest, credentials: dict[str, Any] | None = None) -> int:
+        count, _ = AccessAttempt.objects.filter(username=lockout_username(request, credentials)).delete()
+        return count
 
 
 class NicknameOrEmailBackend(ModelBackend):

@@ -174,6 +174,7 @@ AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_USERNAME_CALLABLE = "piattaforma.auth.lockout_username"
+AXES_HANDLER = "piattaforma.auth.AccountLockoutHandler"  # a success clears its own account's failures only
 AXES_LOCKOUT_TEMPLATE = "registration/lockout.html"
 AXES_RESET_ON_SUCCESS = True
 AXES_USERNAME_FORM_FIELD = "username"

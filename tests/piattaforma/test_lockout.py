@@ -72,6 +72,27 @@ def test_other_accounts_still_log_in(client):
     assert logs_in(client, LOGIN, "giulia", REMOTE_ADDR="198.51.100.2")
 
 
+def test_logging_into_ones_own_account_does_not_clear_anothers_failures(client):
+    """A success clears the account's own failures only, not those its address made on others."""
+    UserFactory(nickname="mario", email="mario@example.invalid")
+    UserFactory(nickname="furbo")
+    attacker = {"REMOTE_ADDR": "198.51.100.9"}
+    fail(client, LOGIN, "mario", times=4, **attacker)
+    assert logs_in(client, LOGIN, "furbo", **attacker)
+    client.logout()
+    fail(client, LOGIN, "mario", **attacker)
+    assert not logs_in(client, LOGIN, "mario", REMOTE_ADDR="203.0.113.9")  # five failures: locked
+
+
+def test_a_success_clears_the_accounts_own_failures(client):
+    UserFactory(nickname="mario", email="mario@example.invalid")
+    fail(client, LOGIN, "MARIO", times=4, REMOTE_ADDR="198.51.100.1")
+    assert logs_in(client, LOGIN, "mario", REMOTE_ADDR="198.51.100.2")
+    client.logout()
+    fail(client, LOGIN, "mario", times=4, REMOTE_ADDR="198.51.100.3")
+    assert logs_in(client, LOGIN, "mario@example.invalid", REMOTE_ADDR="198.51.100.4")
+
+
 def test_unknown_names_are_counted_regardless_of_case(client):
     fail(client, LOGIN, "nessuno", times=2, REMOTE_ADDR="198.51.100.1")
     fail(client, LOGIN, "NESSUNO", times=3, REMOTE_ADDR="198.51.100.2")
