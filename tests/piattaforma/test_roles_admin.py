@@ -260,3 +260,77 @@ def test_hand_replay_survives_a_bad_step(client, step):
     client.force_login(UserFactory(role=roles.STAFF))
     response = client.get(f"/backoffice/lobby/hand/{hand.pk}/replay/", {"step": step})
     assert response.status_code == 200
+
+
+# --- staff and their own money: another staff member decides (four eyes) ----------------------------
+
+
+def staff_with_money(nickname):
+    return funded_player(50_000, nickname=nickname, role=roles.STAFF)
+
+
+def cash_account(user):
+    from wallet.models import Account
+
+    return Account.objects.get(owner=user, kind="player_cash", realm="real")
+
+
+def test_staff_cannot_adjust_his_own_account():
+    from wallet import actions as wallet_actions
+    from wallet.errors import NotPermitted
+    from wallet.models import Posting
+
+    furbo, collega = staff_with_money("Furbo"), staff_with_money("Collega")
+    account = cash_account(furbo)
+    postings = Posting.objects.count()
+    with pytest.raises(NotPermitted):
+        wallet_actions.ledger_adjust(
+            account_id=account.pk,
+            amount=10_000,
+            reason="Bonus a me stesso",
+            actor=furbo,
+            idempotency_key="a1",
+        )
+    assert Posting.objects.count() == postings and cash_account(furbo).balance == 50_000
+    wallet_actions.ledger_adjust(
+        account_id=account.pk, amount=1_000, reason="Rimborso guasto", actor=collega, idempotency_key="a2"
+    )
+    assert cash_account(furbo).balance == 51_000
+
+
+def test_staff_cannot_reverse_a_transaction_of_his_own_account():
+    from wallet import actions as wallet_actions
+    from wallet.errors import NotPermitted
+
+    furbo, collega = staff_with_money("Furbo"), staff_with_money("Collega")
+    deposit = Transaction.objects.filter(postings__account__owner=furbo).get()
+    with pytest.raises(NotPermitted):
+        wallet_actions.transaction_reverse(
+            transaction_id=str(deposit.pk), reason="Storno a me", actor=furbo, idempotency_key="r1"
+        )
+    assert not Transaction.objects.filter(reverses=deposit).exists()
+    wallet_actions.transaction_reverse(
+        transaction_id=str(deposit.pk), reason="Deposito doppio", actor=collega, idempotency_key="r2"
+    )
+    assert Transaction.objects.filter(reverses=deposit).exists()
+
+
+def test_staff_cannot_decide_his_own_withdrawal(client):
+    from wallet import actions as wallet_actions
+    from wallet.errors import NotPermitted
+    from wallet.models import Payment
+
+    furbo, collega = staff_with_money("Furbo"), staff_with_money("Collega")
+    mine = wallet_actions.withdrawal_request(user=furbo, amount=20_000, idempotency_key="w1")["payment_id"]
+    for decide in (
+        lambda: wallet_actions.withdrawal_approve(payment_id=mine, actor=furbo),
+        lambda: wallet_actions.withdrawal_reject(payment_id=mine, actor=furbo, reason="Ci ho ripensato"),
+    ):
+        with pytest.raises(NotPermitted):
+            decide()
+        assert Payment.objects.get(pk=mine).status == Payment.Status.PENDING
+    client.force_login(furbo)  # the back office says so instead of paying
+    client.post("/backoffice/wallet/withdrawal/", {"action": "approve", "_selected_action": [mine]})
+    assert Payment.objects.get(pk=mine).status == Payment.Status.PENDING
+    wallet_actions.withdrawal_approve(payment_id=mine, actor=collega)
+    assert Payment.objects.get(pk=mine).status == Payment.Status.SETTLED
