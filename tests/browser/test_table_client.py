@@ -457,7 +457,9 @@ def test_chat_both_ways(open_table):
     t.wait_sent(1)
     assert t.sent[-1] == {"type": "chat", "text": "ciao a tutti"}
     t.push({"type": "chat", "nickname": "bruno", "text": "<b>buona partita</b>"})
-    t.page.wait_for_function("() => document.querySelector('[data-role=chat-log]').textContent.includes('buona')")
+    t.page.wait_for_function(
+        "() => document.querySelector('[data-role=chat-log]').textContent.includes('buona')"
+    )
     log = t.page.locator("[data-role=chat-log]")
     assert "bruno: <b>buona partita</b>" in log.inner_text()  # text, never markup
     assert log.locator("b").count() == 0
