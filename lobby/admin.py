@@ -21,7 +21,7 @@ from lobby import actions
 from lobby.errors import TableError
 from lobby.models import ChatMessage, Hand, Seat, Table, TableRuntime
 from lobby.replay import replay_hand
-from piattaforma.admin import site
+from piattaforma.admin import ReadOnlyAdminMixin, site
 
 
 class TableForm(forms.ModelForm):
@@ -103,6 +103,11 @@ class TableAdmin(admin.ModelAdmin):
     inlines = (SeatInline,)
     actions = ("cancel_hand",)
 
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # A table is closed (is_open), never deleted: deleting it would delete its seats, whose
+        # table credit would be left in the ledger with no seat to return it from.
+        return False
+
     def save_model(self, request: HttpRequest, obj: Table, form: Any, change: bool) -> None:
         super().save_model(request, obj, form, change)
         TableRuntime.objects.get_or_create(table=obj)
@@ -137,20 +142,11 @@ class TableAdmin(admin.ModelAdmin):
 
 
 @admin.register(Hand, site=site)
-class HandAdmin(admin.ModelAdmin):
+class HandAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ("table", "number", "game", "started_at", "ended_at", "cancelled", "replay_link")
     list_filter = ("game", "cancelled")
     search_fields = ("table__name",)
     readonly_fields = [f.name for f in Hand._meta.fields]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
     @admin.display(description=_("Replay"))
     def replay_link(self, obj: Hand) -> str:
@@ -170,7 +166,10 @@ class HandAdmin(admin.ModelAdmin):
             return HttpResponse(status=403)
         states = replay_hand(hand)
         steps = list(hand.steps.order_by("seq"))
-        index = max(0, min(int(request.GET.get("step", 0) or 0), len(states) - 1))
+        step = request.GET.get("step", "")
+        index = max(
+            0, min(int(step) if step.isascii() and step.isdigit() and len(step) < 10 else 0, len(states) - 1)
+        )
         return render(
             request,
             "admin/lobby/hand_replay.html",
@@ -187,11 +186,12 @@ class HandAdmin(admin.ModelAdmin):
 
 
 @admin.register(ChatMessage, site=site)
-class ChatMessageAdmin(admin.ModelAdmin):
+class ChatMessageAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """What was said at a table is the evidence of reports and sanctions: read-only for everyone."""
+
     list_display = ("created_at", "table", "user", "text")
     list_filter = ("table",)
     search_fields = ("user__nickname", "text")
     readonly_fields = ("created_at", "table", "user", "text")
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
+    # What was said at a table is the evidence of reports and sanctions: read-only for everyone.

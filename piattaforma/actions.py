@@ -55,6 +55,16 @@ def user_set_role(*, user: User, role: str, actor: User | None = None) -> None:
     audit_record(actor=actor, action="user.set_role", target=user, data={"role": role})
 
 
+def user_audit_roles(*, user: User, actor: User | None, before: dict[str, Any]) -> AuditLog | None:
+    """Record a change of the user's role since ``before`` (a ``roles.role_snapshot``), if any."""
+    after = roles.role_snapshot(user)
+    if after == before:
+        return None
+    return audit_record(
+        actor=actor, action="user.change_roles", target=user, data={"from": before, "to": after}
+    )
+
+
 @transaction.atomic
 def user_set_status(
     *, user: User, status: str, actor: User | None, reason: str, until: datetime | None = None

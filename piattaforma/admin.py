@@ -1,4 +1,9 @@
-"""The back office (Django admin at /backoffice/): staff, and moderators for moderation only."""
+"""The back office (Django admin at /backoffice/): staff, and moderators for moderation only.
+
+Roles and other staff members' accounts are a superuser's business: staff see the role fields
+read-only and may change players' accounts only (``roles.may_manage_user``); every role change
+and every password set here is in the audit log. Accounts are suspended, never deleted.
+"""
 
 from __future__ import annotations
 
@@ -6,8 +11,10 @@ from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.utils import unquote
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.contrib.auth.models import Group
+from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -31,11 +38,29 @@ site = BackofficeSite(name="backoffice")
 # The admin classes are generic for the type checker only (django-stubs); at run time they are not.
 if TYPE_CHECKING:
     UserAdminBase = DjangoUserAdmin[User]
+    GroupAdminBase = admin.ModelAdmin[Group]
     PreferenceAdminBase = admin.ModelAdmin[GamePreference]
     ReadOnlyAdminBase = admin.ModelAdmin[Any]
 else:
     UserAdminBase = DjangoUserAdmin
-    PreferenceAdminBase = ReadOnlyAdminBase = admin.ModelAdmin
+    GroupAdminBase = PreferenceAdminBase = ReadOnlyAdminBase = admin.ModelAdmin
+
+
+def _actor(request: HttpRequest) -> User | None:
+    return request.user if isinstance(request.user, User) else None  # behind the back-office login
+
+
+class ReadOnlyAdminMixin:
+    """Records shown in the back office and never added, changed or deleted there, by anybody."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 class StatusChangeForm(forms.Form):
@@ -70,14 +95,50 @@ class UserAdmin(UserAdminBase):
     )
     actions = ("suspend", "reactivate")
 
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        fields = tuple(super().get_readonly_fields(request, obj))
+        if not request.user.is_superuser:
+            fields += tuple(f for f in roles.ROLE_FIELDS if f not in fields)
+        return fields
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # Also guards the password form (UserAdmin.user_change_password asks it for the target).
+        allowed = super().has_change_permission(request, obj)
+        return allowed and (obj is None or roles.may_manage_user(request.user, obj))
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # a game account is suspended, never deleted: its ledger and exclusions stay
+
+    def save_model(self, request: HttpRequest, obj: User, form: Any, change: bool) -> None:
+        form.roles_before = roles.role_snapshot(User.objects.get(pk=obj.pk)) if change else roles.NO_ROLE
+        super().save_model(request, obj, form, change)
+
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        super().save_related(request, form, formsets, change)
+        actions.user_audit_roles(user=form.instance, actor=_actor(request), before=form.roles_before)
+
+    @transaction.atomic
+    def user_change_password(self, request: HttpRequest, id: str, form_url: str = "") -> HttpResponse:
+        user = self.get_object(request, unquote(id))
+        response = super().user_change_password(request, id, form_url)
+        if user is not None and User.objects.filter(pk=user.pk).exclude(password=user.password).exists():
+            actions.audit_record(actor=_actor(request), action="user.set_password", target=user)
+        return response
+
     def _set_status(self, request: HttpRequest, queryset: QuerySet[User], status: str) -> HttpResponse | None:
         form = StatusChangeForm(request.POST if "reason" in request.POST else None)
         if form.is_valid():
-            actor = request.user if isinstance(request.user, User) else None  # behind the back-office login
+            updated = 0
             for user in queryset:
+                if not roles.may_manage_user(request.user, user):
+                    message = _("%(user)s: solo un superutente può cambiarne lo stato.") % {"user": user}
+                    self.message_user(request, message, messages.ERROR)
+                    continue
                 reason = form.cleaned_data["reason"]
-                actions.user_set_status(user=user, status=status, actor=actor, reason=reason)
-            self.message_user(request, _("Stato aggiornato."), messages.SUCCESS)
+                actions.user_set_status(user=user, status=status, actor=_actor(request), reason=reason)
+                updated += 1
+            if updated:
+                self.message_user(request, _("Stato aggiornato."), messages.SUCCESS)
             return None
         return render(
             request,
@@ -101,7 +162,10 @@ class UserAdmin(UserAdminBase):
         return self._set_status(request, queryset, User.Status.ACTIVE)
 
 
-site.register(Group, admin.ModelAdmin)
+@admin.register(Group, site=site)
+class GroupAdmin(ReadOnlyAdminMixin, GroupAdminBase):
+    """The role groups are defined in code (``roles.ROLE_APPS``) and resynced after every migrate:
+    shown, never edited here. A user's role changes on the user's page (superusers, audited)."""
 
 
 @admin.register(GamePreference, site=site)
@@ -115,17 +179,8 @@ class GamePreferenceAdmin(PreferenceAdminBase):
         return False
 
 
-class ReadOnlyAdmin(ReadOnlyAdminBase):
+class ReadOnlyAdmin(ReadOnlyAdminMixin, ReadOnlyAdminBase):
     """Rows the back office only shows: they change through actions (or never, like the audit log)."""
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(AuditLog, site=site)

@@ -7,8 +7,9 @@ from typing import Any
 
 from django import forms
 from django.conf import settings
-from django.contrib.auth import password_validation
-from django.contrib.auth.forms import AuthenticationForm
+from django.contrib.auth import authenticate, password_validation
+from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm
+from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -28,6 +29,21 @@ class LoginForm(AuthenticationForm):
         "invalid_login": _("Nickname, e-mail o password non corretti."),
         "inactive": _("Questo conto non è attivo."),
     }
+
+
+class CheckedPasswordChangeForm(PasswordChangeForm):
+    """The password change, whose old password is checked by ``authenticate``: the login lockout
+    counts its failures and refuses it when the account is locked, like any other login."""
+
+    def __init__(self, user: User, *args: Any, request: HttpRequest, **kwargs: Any) -> None:
+        super().__init__(user, *args, **kwargs)
+        self.request = request
+
+    def clean_old_password(self) -> str:
+        old_password: str = self.cleaned_data["old_password"]
+        if authenticate(self.request, username=self.user.nickname, password=old_password) != self.user:
+            raise forms.ValidationError(self.error_messages["password_incorrect"], code="password_incorrect")
+        return old_password
 
 
 class SignupForm(forms.ModelForm):

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import uuid
+from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -53,6 +55,24 @@ def check_worker() -> bool:
 
 CHECKS = {"database": check_database, "channel_layer": check_channel_layer, "broker": check_broker}
 DEEP_CHECKS = {"worker": check_worker}
+
+
+def deep_allowed(request: Any) -> bool:
+    """Tell whether a request may run the deep check (it pushes a task through the workers).
+
+    Staff may, and local probes: a request from a loopback address that did not come through the
+    proxy (the proxy always sets X-Forwarded-For; Daphne's --proxy-headers takes the client's
+    address from it, so a forwarded request is never taken for a local one).
+    """
+    user = getattr(request, "user", None)
+    if user is not None and user.is_active and user.is_staff:
+        return True
+    if "HTTP_X_FORWARDED_FOR" in request.META:
+        return False
+    try:
+        return ipaddress.ip_address(request.META.get("REMOTE_ADDR") or "").is_loopback
+    except ValueError:
+        return False
 
 
 def report(*, deep: bool = False) -> dict[str, str]:

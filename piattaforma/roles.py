@@ -40,6 +40,34 @@ def sync_role_permissions(group_model: Any, permission_model: Any) -> None:
         group.permissions.set(wanted)
 
 
+# What a user's role is made of: only superusers change these (the back office shows them read-only
+# to staff), and every change is in the audit log (``actions.user_audit_roles``).
+ROLE_FIELDS = ("is_staff", "is_superuser", "groups", "user_permissions")
+NO_ROLE: dict[str, Any] = {"is_staff": False, "is_superuser": False, "groups": [], "permissions": []}
+
+
+def role_snapshot(user: Any) -> dict[str, Any]:
+    """Return the user's role as plain data: the two flags, the groups and the direct permissions."""
+    permissions = user.user_permissions.values_list("content_type__app_label", "codename")
+    return {
+        "is_staff": bool(user.is_staff),
+        "is_superuser": bool(user.is_superuser),
+        "groups": sorted(user.groups.values_list("name", flat=True)),
+        "permissions": sorted(f"{app}.{codename}" for app, codename in permissions),
+    }
+
+
+def may_manage_user(actor: Any, target: Any) -> bool:
+    """Tell whether ``actor`` may change ``target``'s account (data, password, status) in the back office.
+
+    Superusers manage everyone. Staff manage players only: not their own account, not another staff
+    member's or moderator's, not a superuser's (their credentials are a superuser's business).
+    """
+    if actor.is_superuser:
+        return True
+    return not (target.is_staff or target.is_superuser)
+
+
 def backoffice_allowed(user: Any) -> bool:
     """Tell whether a user may open the back office (staff, moderators, superusers)."""
     if not (user.is_active and user.is_authenticated):

@@ -20,7 +20,7 @@ urlpatterns = [
         name="login",
     ),
     path("account/esci/", auth_views.LogoutView.as_view(), name="logout"),
-    path("account/password/", auth_views.PasswordChangeView.as_view(), name="password_change"),
+    path("account/password/", views.PasswordChangeView.as_view(), name="password_change"),
     path("account/password/fatto/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
     path("account/password/reset/", auth_views.PasswordResetView.as_view(), name="password_reset"),
     path(

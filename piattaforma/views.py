@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -17,7 +20,7 @@ from games import options as game_options
 from games import registry
 from lobby.models import Seat, Table
 from piattaforma import actions, health
-from piattaforma.forms import GameOptionsForm, SignupForm
+from piattaforma.forms import CheckedPasswordChangeForm, GameOptionsForm, SignupForm
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -74,6 +77,15 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/signup.html", {"form": form})
 
 
+class PasswordChangeView(auth_views.PasswordChangeView):
+    """Django's password change, with the old password checked through the login lockout."""
+
+    form_class = CheckedPasswordChangeForm
+
+    def get_form_kwargs(self) -> dict[str, Any]:
+        return {**super().get_form_kwargs(), "request": self.request}
+
+
 @login_required
 def profile(request: HttpRequest) -> HttpResponse:
     return render(request, "profile/profile.html", {"games": game_options.GAMES.values()})
@@ -104,6 +116,10 @@ def favicon(request: HttpRequest) -> HttpResponse:
 @never_cache
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
-    parts = health.report(deep=request.GET.get("deep") == "1")
+    deep = request.GET.get("deep") == "1"
+    if deep and not health.deep_allowed(request):
+        message = _("Il controllo approfondito è riservato allo staff e alle sonde locali.")
+        return JsonResponse({"code": "deep_check_forbidden", "message": message}, status=403)
+    parts = health.report(deep=deep)
     ok = all(v == "ok" for v in parts.values())
     return JsonResponse({"status": "ok" if ok else "failing", **parts}, status=200 if ok else 503)

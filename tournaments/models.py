@@ -164,7 +164,7 @@ class Tournament(models.Model):
         verbose_name = _("torneo")
         verbose_name_plural = _("tornei")
         ordering = ("starts_at", "pk")
-        permissions: ClassVar[list[tuple[str, str]]] = [
+        permissions = [
             ("cancel_tournament", "Può annullare un torneo per un guasto tecnico"),
         ]
         constraints: ClassVar[list[models.BaseConstraint]] = [
@@ -224,7 +224,7 @@ class Tournament(models.Model):
 
     def clean(self) -> None:
         """The rules' invariants of a tournament's settings, with Italian messages."""
-        errors: dict[str, str] = {}
+        errors: dict[str, object] = {}
         try:
             check_pool_quota(self.pool_quota, self.fee)
         except FormatError as exc:

@@ -12,7 +12,7 @@ Amounts are integer euro cents.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -251,6 +251,12 @@ def _check_staff(actor: User, perm: str) -> None:
         raise NotPermitted()
 
 
+def _check_not_own(actor: User, owner_ids: Iterable[int | None]) -> None:
+    """No staff member corrects or decides on his own money: another one must (four eyes)."""
+    if actor.pk in set(owner_ids):
+        raise NotPermitted("Le operazioni sul proprio conto le decide un altro membro dello staff.")
+
+
 @transaction.atomic
 def withdrawal_approve(
     *, payment_id: int, actor: User, provider: PaymentProvider | None = None
@@ -260,6 +266,7 @@ def withdrawal_approve(
     payment = Payment.objects.select_related("hold").get(
         pk=payment_id, direction=Payment.Direction.WITHDRAWAL
     )
+    _check_not_own(actor, [payment.user_id])
     if payment.status != Payment.Status.PENDING or payment.hold is None:
         raise InvalidState("Il prelievo è già stato deciso.")
     tx = _hold_settle(payment.hold, HoldStatus.POSTED)
@@ -291,6 +298,7 @@ def withdrawal_reject(*, payment_id: int, actor: User, reason: str) -> dict[str,
     payment = Payment.objects.select_related("hold").get(
         pk=payment_id, direction=Payment.Direction.WITHDRAWAL
     )
+    _check_not_own(actor, [payment.user_id])
     if payment.status != Payment.Status.PENDING or payment.hold is None:
         raise InvalidState("Il prelievo è già stato deciso.")
     _hold_settle(payment.hold, HoldStatus.VOIDED)
@@ -913,6 +921,7 @@ def ledger_adjust(
 
     def work() -> dict[str, Any]:
         account = Account.objects.get(pk=account_id)
+        _check_not_own(actor, [account.owner_id])
         house = house_key(AccountKind.HOUSE_ADJUSTMENTS, account.realm)
         if account.realm == Realm.PLAY:
             house = house_key(AccountKind.PLAY_BANK, Realm.PLAY)
@@ -948,6 +957,7 @@ def transaction_reverse(
 
     def work() -> dict[str, Any]:
         original = Transaction.objects.get(pk=transaction_id)
+        _check_not_own(actor, original.postings.values_list("account__owner_id", flat=True))
         tx = _reverse(original, kind=TransactionKind.REVERSAL, memo=reason, actor_id=actor.pk)
         audit_record(
             actor=actor,

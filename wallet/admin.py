@@ -18,7 +18,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from piattaforma.admin import site
+from piattaforma.admin import ReadOnlyAdmin, site  # the ledger is append-only
 from piattaforma.models import User
 from wallet import actions, selectors
 from wallet.errors import WalletError
@@ -34,19 +34,6 @@ from wallet.models import (
     Withdrawal,
 )
 from wallet.money import format_eur
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
-    """The ledger is append-only: nothing is added, changed or deleted from the back office."""
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 def _staff(request: HttpRequest) -> User:

@@ -13,6 +13,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+import django
 from celery.schedules import crontab
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
@@ -57,8 +58,16 @@ INSTALLED_APPS = [
     "moderation",
 ]
 
+# Django 6 has its own Content-Security-Policy middleware; Django 5.2 (Python 3.11) gets ours.
+CSP_MIDDLEWARE = (
+    "django.middleware.csp.ContentSecurityPolicyMiddleware"
+    if django.VERSION >= (6, 0)
+    else "piattaforma.middleware.ContentSecurityPolicyMiddleware"
+)
+
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    CSP_MIDDLEWARE,  # before WhiteNoise: static pages (the card demo) get the policy too
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -159,10 +168,15 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
-# Login brute-force lockout (django-axes): 5 failures per nickname and address, 15 minutes.
+# Login brute-force lockout (django-axes), 15 minutes: 5 failures on one account (from any address,
+# typed as nickname or e-mail in any case: piattaforma.auth.lockout_username), or 5 failures from
+# one address (whatever accounts it tries). The address is the client's: behind a proxy Daphne runs
+# with --proxy-headers and the proxy overwrites X-Forwarded-For (README, Production).
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = timedelta(minutes=15)
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_USERNAME_CALLABLE = "piattaforma.auth.lockout_username"
+AXES_HANDLER = "piattaforma.auth.AccountLockoutHandler"  # a success clears its own account's failures only
 AXES_LOCKOUT_TEMPLATE = "registration/lockout.html"
 AXES_RESET_ON_SUCCESS = True
 AXES_USERNAME_FORM_FIELD = "username"
@@ -173,6 +187,22 @@ SESSION_COOKIE_SAMESITE = "Lax"
 SESSION_COOKIE_AGE = 60 * 60 * 8
 CSRF_COOKIE_SAMESITE = "Lax"
 X_FRAME_OPTIONS = "DENY"
+# Content-Security-Policy: scripts, styles, images and fonts from this site only, no inline script,
+# style or event handler (every page's code is in static/), WebSockets and fetch to this site only
+# ('self' covers ws:/wss: of the same host), no plugins, no framing, forms post here only. Plain
+# strings (django.utils.csp.CSP exists on Django 6 only). No nonce: nothing inline needs one.
+SECURE_CSP: dict[str, list[str]] = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'"],
+    "style-src": ["'self'"],
+    "img-src": ["'self'"],
+    "font-src": ["'self'"],
+    "connect-src": ["'self'"],
+    "object-src": ["'none'"],
+    "base-uri": ["'none'"],
+    "form-action": ["'self'"],
+    "frame-ancestors": ["'none'"],
+}
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 
@@ -207,6 +237,8 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "API della piattaforma di skill games.",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # The schema maps the whole API: for signed-in API users and staff only.
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.IsAuthenticated"],
 }
 
 # Minimum age to open a game account (Italian law).

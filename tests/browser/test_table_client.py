@@ -215,7 +215,7 @@ def open_table(browser, live_server):
         page.route_web_socket("**/ws/table/**", handler)
         page.route("**/disposizioni/", t.answer_layouts)
         page.goto(f"{live_server.url}/lobby/tavolo/{table.pk}/")
-        page.wait_for_function("document.getElementById('table').dataset.connected === '1'")
+        page.wait_for_function("() => document.getElementById('table').dataset.connected === '1'")
         return t
 
     yield opener
@@ -439,10 +439,10 @@ def test_refusals_and_reconnection_show_notices(open_table):
     t.push({"type": "error", "code": "not_your_turn", "message": "Non è il tuo turno"})
     assert notice.inner_text() == "Non è il tuo turno"
     t.ws.close()
-    t.page.wait_for_function("document.getElementById('table').dataset.connected === '0'")
+    t.page.wait_for_function("() => document.getElementById('table').dataset.connected === '0'")
     assert notice.inner_text() == "Tentativo di riconnessione in corso"
     # The client comes back by itself and asks for the table from its version on.
-    t.page.wait_for_function("document.getElementById('table').dataset.connected === '1'")
+    t.page.wait_for_function("() => document.getElementById('table').dataset.connected === '1'")
     t.wait_sent(1)
     assert t.sent[-1] == {"type": "sync", "version": t.version}
 
@@ -457,7 +457,9 @@ def test_chat_both_ways(open_table):
     t.wait_sent(1)
     assert t.sent[-1] == {"type": "chat", "text": "ciao a tutti"}
     t.push({"type": "chat", "nickname": "bruno", "text": "<b>buona partita</b>"})
-    t.page.wait_for_function("document.querySelector('[data-role=chat-log]').textContent.includes('buona')")
+    t.page.wait_for_function(
+        "() => document.querySelector('[data-role=chat-log]').textContent.includes('buona')"
+    )
     log = t.page.locator("[data-role=chat-log]")
     assert "bruno: <b>buona partita</b>" in log.inner_text()  # text, never markup
     assert log.locator("b").count() == 0

@@ -11,6 +11,8 @@ export function h(tag, attrs = {}, ...children) {
     if (k === "class") el.className = v;
     else if (k === "dataset") Object.assign(el.dataset, v);
     else if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
+    // Through the CSSOM: the Content-Security-Policy blocks style attributes, not style properties.
+    else if (k === "style") el.style.cssText = v;
     else if (k === "text") el.textContent = v;
     else el.setAttribute(k, v === true ? "" : String(v));
   }
