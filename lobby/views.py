@@ -19,7 +19,7 @@ from lobby import actions, layouts, selectors
 from lobby.errors import NoHandInProgress, NotSeated, TableError
 from lobby.models import Hand, Seat, Table, WaitingEntry
 from piattaforma.actions import preferences_get
-from wallet.money import parse_eur
+from wallet.money import AmountError, parse_eur
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
@@ -55,11 +55,14 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def table_sit(request: HttpRequest, table_id: int) -> HttpResponse:
-    try:
-        seat_no = int(request.POST.get("seat", ""))
-        buy_in = parse_eur(request.POST.get("buy_in", ""))
-    except ValueError:
+    seat = request.POST.get("seat", "")
+    if not (seat.isascii() and seat.isdigit() and len(seat) <= 2):
         messages.error(request, "Indica il posto e l'importo da portare al tavolo.")
+        return redirect("lobby:table", table_id=table_id)
+    try:
+        seat_no, buy_in = int(seat), parse_eur(request.POST.get("buy_in", ""))
+    except AmountError as exc:
+        messages.error(request, exc.message)
         return redirect("lobby:table", table_id=table_id)
     try:
         actions.table_sit(
@@ -85,9 +88,7 @@ def table_rebuy(request: HttpRequest, table_id: int) -> HttpResponse:
             amount=amount,
             idempotency_key=request.POST.get("idempotency_key") or uuid.uuid4().hex,
         )
-    except ValueError:
-        messages.error(request, "Importo non valido.")
-    except CodedError as exc:
+    except CodedError as exc:  # AmountError included: the parser's message says what is wrong
         messages.error(request, exc.message)
     else:
         if result.get("status") == "pending":

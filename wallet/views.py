@@ -49,7 +49,7 @@ def statement(request: HttpRequest) -> HttpResponse:
     filters = form.cleaned_data if form.is_valid() else {}
     page = selectors.statement_page(
         user=_user(request),
-        page=int(request.GET.get("page", "1")) if request.GET.get("page", "1").isdigit() else 1,
+        page=_page_number(request.GET.get("page", "")),
         kind=filters.get("kind") or None,
         account=filters.get("account") or None,
         date_from=filters.get("date_from"),
@@ -58,6 +58,14 @@ def statement(request: HttpRequest) -> HttpResponse:
     query = request.GET.copy()
     query.pop("page", None)
     return render(request, "wallet/statement.html", {"form": form, "page": page, "query": query.urlencode()})
+
+
+def _page_number(text: str) -> int:
+    """A page number from the query string: ASCII digits, at most 6 of them, else the first page.
+
+    ``str.isdigit`` is true of "²" and of Arabic-Indic digits, and ``int()`` of 5,000 digits raises.
+    """
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 6 else 1
 
 
 def _amount_page(request: HttpRequest, *, template: str, do: str) -> HttpResponse:
@@ -102,9 +110,7 @@ def withdrawal(request: HttpRequest) -> HttpResponse:
 def limits(request: HttpRequest) -> HttpResponse:
     user = _user(request)
     current = selectors.deposit_limits_get(user=user)
-    initial = {
-        p: format_eur(v["amount"]).removeprefix("€ ") if v["amount"] else "" for p, v in current.items()
-    }
+    initial = {p: v["amount"] or "" for p, v in current.items()}  # EuroField shows cents as euro
     form = LimitsForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         changed = [p for p in LimitsForm.PERIODS if form.cleaned_data[p] != current[p]["amount"]]
