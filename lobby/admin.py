@@ -22,6 +22,7 @@ from lobby.errors import TableError
 from lobby.models import ChatMessage, Hand, Seat, Table, TableRuntime
 from lobby.replay import replay_hand
 from piattaforma.admin import site
+from piattaforma.jsoninput import JSONFormField
 
 
 class TableForm(forms.ModelForm):
@@ -49,6 +50,7 @@ class TableForm(forms.ModelForm):
             "observers_allowed",
             "is_open",
         )
+        field_classes = {"config": JSONFormField}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -18,6 +18,7 @@ from games.engine import CodedError, IllegalAction
 from lobby import actions, layouts, selectors
 from lobby.errors import NoHandInProgress, NotSeated, TableError
 from lobby.models import Hand, Seat, Table, WaitingEntry
+from piattaforma import jsoninput
 from piattaforma.actions import preferences_get
 from wallet.money import AmountError, parse_eur
 
@@ -186,8 +187,8 @@ def table_layouts(request: HttpRequest, table_id: int) -> JsonResponse:
     if not request.user.is_authenticated:
         return JsonResponse({"code": "login_required", "message": _("Accedi per giocare")}, status=403)
     try:
-        body = json.loads(request.body)
-    except (ValueError, UnicodeDecodeError):
+        body = jsoninput.loads(request.body)  # too deep, NaN, huge numbers, lone surrogates: refused
+    except jsoninput.BadJson:
         body = None
     action = body.get("action") if isinstance(body, dict) else None
     if not isinstance(action, dict):

@@ -9,15 +9,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
+
+from piattaforma import jsoninput
 
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_FORBIDDEN = 4403
+CLOSE_NOT_FOUND = 4404
 MAX_MESSAGE_BYTES = 4096
+MAX_MESSAGE_DEPTH = 8
 
 
 class AuthenticatedJsonConsumer(AsyncJsonWebsocketConsumer):
-    """Accept only logged-in, active players; refuse oversized or malformed messages."""
+    """Accept only logged-in, active players; refuse oversized or malformed messages.
+
+    Every frame is decoded by ``piattaforma.jsoninput``: too large, too deep, NaN, huge numbers,
+    lone surrogates, a top level other than an object with a string ``type``: one ``error``
+    reply, the connection stays.
+    """
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -36,22 +45,16 @@ class AuthenticatedJsonConsumer(AsyncJsonWebsocketConsumer):
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
     ) -> None:
-        if text_data is None or len(text_data.encode()) > MAX_MESSAGE_BYTES:
-            await self.send_error("bad_message", "Messaggio non valido")
-            return
-        await super().receive(text_data=text_data, **kwargs)
-
-    @classmethod
-    async def decode_json(cls, text_data: str) -> Any:
-        import json
-
         try:
-            return json.loads(text_data)
-        except ValueError:
-            return None
-
-    async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        if not isinstance(content, dict) or not isinstance(content.get("type"), str):
+            content = jsoninput.loads_object(
+                text_data if text_data is not None else b"",
+                max_bytes=MAX_MESSAGE_BYTES,
+                max_depth=MAX_MESSAGE_DEPTH,
+            )
+        except jsoninput.BadJson as exc:
+            await self.send_error(exc.code, exc.message)
+            return
+        if not isinstance(content.get("type"), str):
             await self.send_error("bad_message", "Messaggio non valido")
             return
         await self.handle(content)
@@ -76,3 +79,10 @@ class PingConsumer(AuthenticatedJsonConsumer):
             await self.send_json({"type": "pong"})
         else:
             await super().handle(message)
+
+
+class NotFoundConsumer(AsyncWebsocketConsumer):
+    """Refuse a WebSocket to a path no route matches (the router would raise: a crashed handshake)."""
+
+    async def connect(self) -> None:
+        await self.close(code=CLOSE_NOT_FOUND)
