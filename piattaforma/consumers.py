@@ -12,6 +12,7 @@ from typing import Any
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 
 from piattaforma import jsoninput
+from piattaforma.ratelimit import CLOSE_RATE_LIMITED, UserLimiter
 
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_FORBIDDEN = 4403
@@ -21,11 +22,12 @@ MAX_MESSAGE_DEPTH = 8
 
 
 class AuthenticatedJsonConsumer(AsyncJsonWebsocketConsumer):
-    """Accept only logged-in, active players; refuse oversized or malformed messages.
+    """Accept only logged-in, active players; rate-limit them; refuse oversized or malformed messages.
 
-    Every frame is decoded by ``piattaforma.jsoninput``: too large, too deep, NaN, huge numbers,
-    lone surrogates, a top level other than an object with a string ``type``: one ``error``
-    reply, the connection stays.
+    Every frame is counted (``piattaforma.ratelimit``: the user's frames on all his sockets), then
+    decoded by ``piattaforma.jsoninput``: too large, too deep, NaN, huge numbers, lone
+    surrogates, a top level other than an object with a string ``type``: one ``error`` reply,
+    the connection stays.
     """
 
     async def connect(self) -> None:
@@ -36,6 +38,7 @@ class AuthenticatedJsonConsumer(AsyncJsonWebsocketConsumer):
         if not user.is_active:
             await self.close(code=CLOSE_FORBIDDEN)
             return
+        self.limiter = UserLimiter(user.pk)  # per user; per connection: ratelimit.FrameGuard
         await self.accept()
         await self.on_authenticated()
 
@@ -45,6 +48,14 @@ class AuthenticatedJsonConsumer(AsyncJsonWebsocketConsumer):
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
     ) -> None:
+        verdict = await self.limiter.check()  # before anything is read: a dropped frame costs little
+        if verdict != "ok":
+            if verdict == "close" and not self.limiter.closed:
+                self.limiter.closed = True
+                await self.close(code=CLOSE_RATE_LIMITED)
+            elif verdict == "refused" and self.limiter.run == 1:  # one reply a run, not one each
+                await self.send_error("rate_limited", "Troppi messaggi: rallenta")
+            return
         try:
             content = jsoninput.loads_object(
                 text_data if text_data is not None else b"",

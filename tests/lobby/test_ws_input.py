@@ -9,9 +9,11 @@ from __future__ import annotations
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.conf import settings
 
 from lobby import actions
 from lobby.models import ChatMessage, HandStep, Seat
+from piattaforma import ratelimit
 from piattaforma.asgi import application
 from tests.lobby.helpers import runtime
 from tests.lobby.test_ws_table import setup_table
@@ -57,6 +59,13 @@ async def connect(path, cookie):
     connected, _ = await ws.connect()
     assert connected
     return ws
+
+
+@pytest.fixture(autouse=True)
+def roomy_limits(monkeypatch):
+    """These tests send many frames in a row: the rate limits out of their way (test_ws_floods)."""
+    monkeypatch.setattr(ratelimit, "CONNECTION_BURST", 1_000)
+    monkeypatch.setattr(ratelimit, "_stores", {settings.REDIS_URL: ratelimit.LocalUserStore(burst=1_000)})
 
 
 @sync_to_async
