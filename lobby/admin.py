@@ -22,6 +22,7 @@ from lobby.errors import TableError
 from lobby.models import ChatMessage, Hand, Seat, Table, TableRuntime
 from lobby.replay import replay_hand
 from piattaforma.admin import site
+from piattaforma.converters import small_int
 from piattaforma.jsoninput import JSONFormField
 
 
@@ -162,7 +163,7 @@ class HandAdmin(admin.ModelAdmin):
 
     def get_urls(self) -> list[Any]:
         return [
-            path("<int:pk>/replay/", self.admin_site.admin_view(self.replay_view), name="lobby_hand_replay"),
+            path("<id:pk>/replay/", self.admin_site.admin_view(self.replay_view), name="lobby_hand_replay"),
             *super().get_urls(),
         ]
 
@@ -172,7 +173,7 @@ class HandAdmin(admin.ModelAdmin):
             return HttpResponse(status=403)
         states = replay_hand(hand)
         steps = list(hand.steps.order_by("seq"))
-        index = max(0, min(int(request.GET.get("step", 0) or 0), len(states) - 1))
+        index = max(0, min(small_int(request.GET.get("step")) or 0, len(states) - 1))  # junk: the first
         return render(
             request,
             "admin/lobby/hand_replay.html",

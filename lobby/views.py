@@ -20,6 +20,7 @@ from lobby.errors import NoHandInProgress, NotSeated, TableError
 from lobby.models import Hand, Seat, Table, WaitingEntry
 from piattaforma import jsoninput
 from piattaforma.actions import preferences_get
+from piattaforma.converters import small_int
 from wallet.money import AmountError, parse_eur
 
 
@@ -56,12 +57,12 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def table_sit(request: HttpRequest, table_id: int) -> HttpResponse:
-    seat = request.POST.get("seat", "")
-    if not (seat.isascii() and seat.isdigit() and len(seat) <= 2):
+    seat_no = small_int(request.POST.get("seat"), digits=2)
+    if seat_no is None:
         messages.error(request, "Indica il posto e l'importo da portare al tavolo.")
         return redirect("lobby:table", table_id=table_id)
     try:
-        seat_no, buy_in = int(seat), parse_eur(request.POST.get("buy_in", ""))
+        buy_in = parse_eur(request.POST.get("buy_in", ""))
     except AmountError as exc:
         messages.error(request, exc.message)
         return redirect("lobby:table", table_id=table_id)

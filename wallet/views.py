@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from piattaforma.converters import small_int
 from piattaforma.models import User
 from wallet import actions, selectors
 from wallet.errors import WalletError
@@ -49,7 +50,7 @@ def statement(request: HttpRequest) -> HttpResponse:
     filters = form.cleaned_data if form.is_valid() else {}
     page = selectors.statement_page(
         user=_user(request),
-        page=_page_number(request.GET.get("page", "")),
+        page=small_int(request.GET.get("page")) or 1,
         kind=filters.get("kind") or None,
         account=filters.get("account") or None,
         date_from=filters.get("date_from"),
@@ -58,14 +59,6 @@ def statement(request: HttpRequest) -> HttpResponse:
     query = request.GET.copy()
     query.pop("page", None)
     return render(request, "wallet/statement.html", {"form": form, "page": page, "query": query.urlencode()})
-
-
-def _page_number(text: str) -> int:
-    """A page number from the query string: ASCII digits, at most 6 of them, else the first page.
-
-    ``str.isdigit`` is true of "²" and of Arabic-Indic digits, and ``int()`` of 5,000 digits raises.
-    """
-    return int(text) if text.isascii() and text.isdigit() and len(text) <= 6 else 1
 
 
 def _amount_page(request: HttpRequest, *, template: str, do: str) -> HttpResponse:

@@ -117,3 +117,29 @@ def test_the_api_refuses_a_junk_page_number(page):
     client.force_login(funded_player())
     res = client.get(reverse("wallet:api_statement"), {"page": page})
     assert res.status_code == 400 and res.json()["code"] == "invalid"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("step", ["abc", "9" * 5000, "\u00b2", "-1"])
+def test_the_backoffice_replay_reads_a_junk_step_as_the_first(client, step):
+    from games.rng import SeededRng
+    from lobby import actions
+    from lobby.models import Hand
+    from tests.lobby.helpers import play_hand_randomly, seat_players
+
+    table = poker_table()
+    seat_players(table, [funded_player() for _ in range(2)])
+    actions.table_start_hand(table_id=table.pk)
+    play_hand_randomly(table, SeededRng(8))
+    hand = Hand.objects.get(table=table)
+    client.force_login(UserFactory(role=roles.STAFF))
+    page = client.get(f"/backoffice/lobby/hand/{hand.pk}/replay/", {"step": step})
+    assert page.status_code == 200 and "Passo 0" in page.content.decode()
+
+
+def test_small_numbers_from_forms():
+    from piattaforma.converters import small_int
+
+    assert [small_int(t) for t in ("0", "12", "123456")] == [0, 12, 123456]
+    for junk in (None, "", "1234567", "\u00b2", "\u0663", "-1", "+1", " 1", "1_0", "9" * 5000):
+        assert small_int(junk) is None
