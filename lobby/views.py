@@ -54,6 +54,19 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     )
 
 
+class BadRequestKey(TableError):
+    code = "bad_idempotency_key"
+    default_message = "Richiesta non valida: ricarica la pagina."
+
+
+def _idempotency_key(request: HttpRequest) -> str:
+    """The form's idempotency key (a fresh one if none came); refuse one the ledger cannot store."""
+    key = request.POST.get("idempotency_key") or uuid.uuid4().hex
+    if len(key) > 64 or not key.isprintable():  # "\x00": PostgreSQL text cannot hold it (a 500)
+        raise BadRequestKey()
+    return key
+
+
 @login_required
 @require_POST
 def table_sit(request: HttpRequest, table_id: int) -> HttpResponse:
@@ -72,7 +85,7 @@ def table_sit(request: HttpRequest, table_id: int) -> HttpResponse:
             user=request.user,  # type: ignore[arg-type]
             seat_no=seat_no,
             buy_in=buy_in,
-            idempotency_key=request.POST.get("idempotency_key") or uuid.uuid4().hex,
+            idempotency_key=_idempotency_key(request),
         )
     except CodedError as exc:
         messages.error(request, exc.message)
@@ -88,7 +101,7 @@ def table_rebuy(request: HttpRequest, table_id: int) -> HttpResponse:
             table_id=table_id,
             user=request.user,  # type: ignore[arg-type]
             amount=amount,
-            idempotency_key=request.POST.get("idempotency_key") or uuid.uuid4().hex,
+            idempotency_key=_idempotency_key(request),
         )
     except CodedError as exc:  # AmountError included: the parser's message says what is wrong
         messages.error(request, exc.message)

@@ -3,9 +3,9 @@
 ``json.loads`` alone is not safe on untrusted text: a few kilobytes of ``[[[[...`` overflow the
 parser's recursion limit (``RecursionError``, not ``ValueError``), ``NaN``/``Infinity`` and
 ``1e400`` give floats no money field may hold, a 4,000-digit integer costs quadratic time to
-convert, and ``"\\ud800"`` decodes to a lone surrogate that no database or channel layer can
-encode. ``loads`` refuses all of these with a ``BadJson`` (stable code, Italian message) before
-anything else sees the value.
+convert, ``"\\ud800"`` decodes to a lone surrogate that no database or channel layer can
+encode, and ``"\\u0000"`` to a NUL that PostgreSQL text refuses. ``loads`` refuses all of these
+with a ``BadJson`` (stable code, Italian message) before anything else sees the value.
 """
 
 from __future__ import annotations
@@ -77,7 +77,10 @@ def _nesting(text: str) -> int:
 
 
 def _check_strings(value: Any) -> None:
-    """Refuse any string (key or value) holding a lone surrogate: it cannot be encoded as UTF-8."""
+    """Refuse any string (key or value) that a database or a channel layer cannot store.
+
+    A lone surrogate cannot be encoded as UTF-8; PostgreSQL text cannot hold NUL.
+    """
     stack = [value]
     while stack:
         item = stack.pop()
@@ -86,6 +89,8 @@ def _check_strings(value: Any) -> None:
                 item.encode("utf-8")
             except UnicodeEncodeError:
                 raise BadJson(_("Messaggio non valido: testo con caratteri non ammessi.")) from None
+            if "\x00" in item:
+                raise BadJson(_("Messaggio non valido: testo con caratteri non ammessi."))
         elif isinstance(item, dict):
             stack.extend(item.keys())
             stack.extend(item.values())

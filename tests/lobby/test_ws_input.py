@@ -27,6 +27,7 @@ HOSTILE = [
     '{"type": "act", "action": ' + "{" * 500 + "}" * 500 + "}",
     '{"type": "chat", "text": "\\ud800"}',
     '{"type": "chat", "text": "ciao \\udfff"}',
+    '{"type": "chat", "text": "ciao\\u0000"}',  # PostgreSQL text cannot hold NUL
     '{"type": "act", "action": {"type": "passo", "\\ud800": 1}}',
     '{"type": "act", "action": {"type": "punto", "amount": NaN}}',
     '{"type": "act", "action": {"type": "punto", "amount": Infinity}}',

@@ -197,3 +197,16 @@ def test_backoffice_adjustment_uses_the_same_parser(client, funded):
         )
         assert response.status_code == 200 and response.context["form"].errors["amount"]
     assert ledger_snapshot() == before
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("key", ["a\x00b", "k" * 5000])
+def test_a_junk_idempotency_key_at_the_table_is_refused(client, key):
+    user = funded_player()
+    table = poker_table()
+    client.force_login(user)
+    before = ledger_snapshot()
+    data = {"seat": "1", "buy_in": "50,00", "idempotency_key": key}
+    response = client.post(reverse("lobby:sit", args=[table.pk]), data, follow=True)
+    assert [m.level_tag for m in response.context["messages"]] == ["error"]
+    assert ledger_snapshot() == before
