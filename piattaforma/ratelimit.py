@@ -20,6 +20,7 @@ closed with ``CLOSE_RATE_LIMITED``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 import weakref
@@ -194,9 +195,15 @@ class FrameGuard:
                     inbox.put_nowait(message)
                 elif verdict == "close" and not strikes.closed:
                     strikes.closed = True
-                    await send({"type": "websocket.close", "code": CLOSE_RATE_LIMITED})
+                    await answer({"type": "websocket.close", "code": CLOSE_RATE_LIMITED})
                 elif verdict == "refused" and strikes.run == 1:
-                    await send({"type": "websocket.send", "text": RATE_LIMITED_ERROR})
+                    await answer({"type": "websocket.send", "text": RATE_LIMITED_ERROR})
+
+        async def answer(message: dict[str, Any]) -> None:
+            # The socket may be closing already (Daphne raises on a send to a closed protocol):
+            # the pump must live on to hand the app its disconnect, or the seat stays "connected".
+            with contextlib.suppress(Exception):
+                await send(message)
 
         async def take() -> dict[str, Any]:
             nonlocal waiting
