@@ -22,6 +22,8 @@ from lobby.errors import TableError
 from lobby.models import ChatMessage, Hand, Seat, Table, TableRuntime
 from lobby.replay import replay_hand
 from piattaforma.admin import ReadOnlyAdminMixin, site
+from piattaforma.converters import small_int
+from piattaforma.jsoninput import JSONFormField
 
 
 class TableForm(forms.ModelForm):
@@ -49,6 +51,7 @@ class TableForm(forms.ModelForm):
             "observers_allowed",
             "is_open",
         )
+        field_classes = {"config": JSONFormField}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -156,7 +159,7 @@ class HandAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
     def get_urls(self) -> list[Any]:
         return [
-            path("<int:pk>/replay/", self.admin_site.admin_view(self.replay_view), name="lobby_hand_replay"),
+            path("<id:pk>/replay/", self.admin_site.admin_view(self.replay_view), name="lobby_hand_replay"),
             *super().get_urls(),
         ]
 
@@ -166,10 +169,7 @@ class HandAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
             return HttpResponse(status=403)
         states = replay_hand(hand)
         steps = list(hand.steps.order_by("seq"))
-        step = request.GET.get("step", "")
-        index = max(
-            0, min(int(step) if step.isascii() and step.isdigit() and len(step) < 10 else 0, len(states) - 1)
-        )
+        index = max(0, min(small_int(request.GET.get("step")) or 0, len(states) - 1))  # junk: the first
         return render(
             request,
             "admin/lobby/hand_replay.html",

@@ -22,6 +22,7 @@ from lobby import actions, broadcast, selectors
 from lobby.errors import TableError
 from lobby.models import Seat, Table
 from piattaforma.consumers import AuthenticatedJsonConsumer
+from wallet.money import parse_cents
 
 CLOSE_NO_TABLE = 4404
 CLOSE_NO_OBSERVERS = 4403
@@ -121,6 +122,8 @@ class TableConsumer(AuthenticatedJsonConsumer):
                 if version is not None and type(version) is not int:
                     await self.send_error("bad_message", "Versione non valida")
                     return
+                if "amount" in action:  # a bet: integer cents, through the platform's one check
+                    parse_cents(action["amount"])
                 await db(actions.table_act)(
                     table_id=self.table_id, user=self.user, action=action, version=version
                 )
@@ -133,8 +136,11 @@ class TableConsumer(AuthenticatedJsonConsumer):
                     return
                 await db(actions.table_chat_post)(table_id=self.table_id, user=self.user, text=text)
             elif kind == "sitout":
+                if not isinstance(message.get("sitout"), bool):  # "false" is a truthy string
+                    await self.send_error("bad_message", "Messaggio non valido")
+                    return
                 await db(actions.table_sitout)(
-                    table_id=self.table_id, user=self.user, sitout=bool(message.get("sitout"))
+                    table_id=self.table_id, user=self.user, sitout=message["sitout"]
                 )
             elif kind == "ready":
                 await db(actions.table_ready)(table_id=self.table_id, user=self.user)

@@ -18,8 +18,10 @@ from games.engine import CodedError, IllegalAction
 from lobby import actions, layouts, selectors
 from lobby.errors import NoHandInProgress, NotSeated, TableError
 from lobby.models import Hand, Seat, Table, WaitingEntry
+from piattaforma import jsoninput
 from piattaforma.actions import preferences_get
-from wallet.money import parse_eur
+from piattaforma.converters import small_int
+from wallet.money import AmountError, parse_eur
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
@@ -52,14 +54,30 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     )
 
 
+class BadRequestKey(TableError):
+    code = "bad_idempotency_key"
+    default_message = "Richiesta non valida: ricarica la pagina."
+
+
+def _idempotency_key(request: HttpRequest) -> str:
+    """The form's idempotency key (a fresh one if none came); refuse one the ledger cannot store."""
+    key = request.POST.get("idempotency_key") or uuid.uuid4().hex
+    if len(key) > 64 or not key.isprintable():  # "\x00": PostgreSQL text cannot hold it (a 500)
+        raise BadRequestKey()
+    return key
+
+
 @login_required
 @require_POST
 def table_sit(request: HttpRequest, table_id: int) -> HttpResponse:
-    try:
-        seat_no = int(request.POST.get("seat", ""))
-        buy_in = parse_eur(request.POST.get("buy_in", ""))
-    except ValueError:
+    seat_no = small_int(request.POST.get("seat"), digits=2)
+    if seat_no is None:
         messages.error(request, "Indica il posto e l'importo da portare al tavolo.")
+        return redirect("lobby:table", table_id=table_id)
+    try:
+        buy_in = parse_eur(request.POST.get("buy_in", ""))
+    except AmountError as exc:
+        messages.error(request, exc.message)
         return redirect("lobby:table", table_id=table_id)
     try:
         actions.table_sit(
@@ -67,7 +85,7 @@ def table_sit(request: HttpRequest, table_id: int) -> HttpResponse:
             user=request.user,  # type: ignore[arg-type]
             seat_no=seat_no,
             buy_in=buy_in,
-            idempotency_key=request.POST.get("idempotency_key") or uuid.uuid4().hex,
+            idempotency_key=_idempotency_key(request),
         )
     except CodedError as exc:
         messages.error(request, exc.message)
@@ -83,11 +101,9 @@ def table_rebuy(request: HttpRequest, table_id: int) -> HttpResponse:
             table_id=table_id,
             user=request.user,  # type: ignore[arg-type]
             amount=amount,
-            idempotency_key=request.POST.get("idempotency_key") or uuid.uuid4().hex,
+            idempotency_key=_idempotency_key(request),
         )
-    except ValueError:
-        messages.error(request, "Importo non valido.")
-    except CodedError as exc:
+    except CodedError as exc:  # AmountError included: the parser's message says what is wrong
         messages.error(request, exc.message)
     else:
         if result.get("status") == "pending":
@@ -185,8 +201,8 @@ def table_layouts(request: HttpRequest, table_id: int) -> JsonResponse:
     if not request.user.is_authenticated:
         return JsonResponse({"code": "login_required", "message": _("Accedi per giocare")}, status=403)
     try:
-        body = json.loads(request.body)
-    except (ValueError, UnicodeDecodeError):
+        body = jsoninput.loads(request.body)  # too deep, NaN, huge numbers, lone surrogates: refused
+    except jsoninput.BadJson:
         body = None
     action = body.get("action") if isinstance(body, dict) else None
     if not isinstance(action, dict):

@@ -2,10 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import IO, Any
 
+from rest_framework.exceptions import ParseError
+from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+
+from piattaforma import jsoninput
+
+
+class SafeJSONParser(JSONParser):  # type: ignore[misc]  # DRF ships no type stubs
+    """DRF's JSON parser reading through ``piattaforma.jsoninput``: nesting, NaN, huge numbers and
+    lone surrogates are a 400 ``parse_error`` (DRF's own let a ``RecursionError`` through: a 500)."""
+
+    def parse(self, stream: IO[bytes], media_type: str | None = None, parser_context: Any = None) -> Any:
+        try:
+            return jsoninput.loads(stream.read(jsoninput.MAX_BYTES + 1))
+        except jsoninput.BadJson as exc:
+            raise ParseError(exc.message) from None
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:

@@ -9,15 +9,26 @@ from __future__ import annotations
 
 from typing import Any
 
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
+
+from piattaforma import jsoninput
+from piattaforma.ratelimit import CLOSE_RATE_LIMITED, UserLimiter
 
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_FORBIDDEN = 4403
+CLOSE_NOT_FOUND = 4404
 MAX_MESSAGE_BYTES = 4096
+MAX_MESSAGE_DEPTH = 8
 
 
 class AuthenticatedJsonConsumer(AsyncJsonWebsocketConsumer):
-    """Accept only logged-in, active players; refuse oversized or malformed messages."""
+    """Accept only logged-in, active players; rate-limit them; refuse oversized or malformed messages.
+
+    Every frame is counted (``piattaforma.ratelimit``: the user's frames on all his sockets), then
+    decoded by ``piattaforma.jsoninput``: too large, too deep, NaN, huge numbers, lone
+    surrogates, a top level other than an object with a string ``type``: one ``error`` reply,
+    the connection stays.
+    """
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -27,6 +38,7 @@ class AuthenticatedJsonConsumer(AsyncJsonWebsocketConsumer):
         if not user.is_active:
             await self.close(code=CLOSE_FORBIDDEN)
             return
+        self.limiter = UserLimiter(user.pk)  # per user; per connection: ratelimit.FrameGuard
         await self.accept()
         await self.on_authenticated()
 
@@ -36,22 +48,24 @@ class AuthenticatedJsonConsumer(AsyncJsonWebsocketConsumer):
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
     ) -> None:
-        if text_data is None or len(text_data.encode()) > MAX_MESSAGE_BYTES:
-            await self.send_error("bad_message", "Messaggio non valido")
+        verdict = await self.limiter.check()  # before anything is read: a dropped frame costs little
+        if verdict != "ok":
+            if verdict == "close" and not self.limiter.closed:
+                self.limiter.closed = True
+                await self.close(code=CLOSE_RATE_LIMITED)
+            elif verdict == "refused" and self.limiter.run == 1:  # one reply a run, not one each
+                await self.send_error("rate_limited", "Troppi messaggi: rallenta")
             return
-        await super().receive(text_data=text_data, **kwargs)
-
-    @classmethod
-    async def decode_json(cls, text_data: str) -> Any:
-        import json
-
         try:
-            return json.loads(text_data)
-        except ValueError:
-            return None
-
-    async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        if not isinstance(content, dict) or not isinstance(content.get("type"), str):
+            content = jsoninput.loads_object(
+                text_data if text_data is not None else b"",
+                max_bytes=MAX_MESSAGE_BYTES,
+                max_depth=MAX_MESSAGE_DEPTH,
+            )
+        except jsoninput.BadJson as exc:
+            await self.send_error(exc.code, exc.message)
+            return
+        if not isinstance(content.get("type"), str):
             await self.send_error("bad_message", "Messaggio non valido")
             return
         await self.handle(content)
@@ -76,3 +90,10 @@ class PingConsumer(AuthenticatedJsonConsumer):
             await self.send_json({"type": "pong"})
         else:
             await super().handle(message)
+
+
+class NotFoundConsumer(AsyncWebsocketConsumer):
+    """Refuse a WebSocket to a path no route matches (the router would raise: a crashed handshake)."""
+
+    async def connect(self) -> None:
+        await self.close(code=CLOSE_NOT_FOUND)

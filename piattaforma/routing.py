@@ -1,11 +1,13 @@
 """WebSocket routes of every app, gathered in one list."""
 
-from django.urls import path
+from django.urls import path, re_path
 
+import piattaforma.converters  # noqa: F401  # registers <id:...>
 from lobby.consumers import TableConsumer
-from piattaforma.consumers import PingConsumer
+from piattaforma.consumers import NotFoundConsumer, PingConsumer
 
 websocket_urlpatterns = [
     path("ws/ping/", PingConsumer.as_asgi()),
-    path("ws/table/<int:table_id>/", TableConsumer.as_asgi()),
+    path("ws/table/<id:table_id>/", TableConsumer.as_asgi()),
+    re_path(r"", NotFoundConsumer.as_asgi()),  # last: any other path (a 30-digit table id...)
 ]

@@ -8,31 +8,42 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from wallet.models import DepositLimit, TransactionKind
-from wallet.money import AmountError, parse_eur
+from wallet.money import MAX_AMOUNT_CHARS, AmountError, format_eur_input, parse_eur
 
 
 class EuroField(forms.CharField):
-    """An amount in euro, Italian style; cleans to integer cents (> 0)."""
+    """An amount in euro, Italian style, read by ``wallet.money.parse_eur``; cleans to integer cents.
 
-    def __init__(self, **kwargs: Any) -> None:
+    Cents are > 0 unless ``allow_zero``; the parser's own message says what is wrong.
+    """
+
+    def __init__(self, *, allow_zero: bool = False, **kwargs: Any) -> None:
+        self.allow_zero = allow_zero
+        # the server's cap is the parser's; the browser's maxlength only saves a round trip
+        kwargs.setdefault("max_length", None)
         super().__init__(**kwargs)
         self.widget.attrs.update(
-            {"inputmode": "decimal", "placeholder": "0,00", "autocomplete": "off", "maxlength": "20"}
+            {
+                "inputmode": "decimal",
+                "placeholder": "0,00",
+                "autocomplete": "off",
+                "maxlength": str(MAX_AMOUNT_CHARS),
+            }
         )
+
+    def prepare_value(self, value: Any) -> Any:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return format_eur_input(value)
+        return value
 
     def to_python(self, value: Any) -> int | None:  # type: ignore[override]
         text = super().to_python(value)
         if not text:
             return None
         try:
-            cents = parse_eur(text)
-        except AmountError:
-            raise forms.ValidationError(
-                _("Scrivi un importo in euro, per esempio 25,00."), code="invalid"
-            ) from None
-        if cents <= 0:
-            raise forms.ValidationError(_("L'importo deve essere maggiore di zero."), code="invalid")
-        return cents
+            return parse_eur(text, allow_zero=self.allow_zero)
+        except AmountError as exc:
+            raise forms.ValidationError(exc.message, code=exc.code) from None
 
 
 class AmountForm(forms.Form):

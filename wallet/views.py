@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from piattaforma.converters import small_int
 from piattaforma.models import User
 from wallet import actions, selectors
 from wallet.errors import WalletError
@@ -49,7 +50,7 @@ def statement(request: HttpRequest) -> HttpResponse:
     filters = form.cleaned_data if form.is_valid() else {}
     page = selectors.statement_page(
         user=_user(request),
-        page=int(request.GET.get("page", "1")) if request.GET.get("page", "1").isdigit() else 1,
+        page=small_int(request.GET.get("page")) or 1,
         kind=filters.get("kind") or None,
         account=filters.get("account") or None,
         date_from=filters.get("date_from"),
@@ -102,9 +103,7 @@ def withdrawal(request: HttpRequest) -> HttpResponse:
 def limits(request: HttpRequest) -> HttpResponse:
     user = _user(request)
     current = selectors.deposit_limits_get(user=user)
-    initial = {
-        p: format_eur(v["amount"]).removeprefix("€ ") if v["amount"] else "" for p, v in current.items()
-    }
+    initial = {p: v["amount"] or "" for p, v in current.items()}  # EuroField shows cents as euro
     form = LimitsForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         changed = [p for p in LimitsForm.PERIODS if form.cleaned_data[p] != current[p]["amount"]]

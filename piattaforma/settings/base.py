@@ -229,6 +229,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "piattaforma.api.exception_handler",
+    # JSON only, read defensively (piattaforma.jsoninput); no API endpoint takes forms or files
+    "DEFAULT_PARSER_CLASSES": ["piattaforma.api.SafeJSONParser"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
 }

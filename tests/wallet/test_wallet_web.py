@@ -26,9 +26,9 @@ def test_money_formatting_and_parsing():
     assert format_eur(-100_000_00) == "-€ 100.000,00"
     assert format_entry_cost(pool_quota=800, rake=200) == "€ 10,00 (€ 8,00 + € 2,00)"
     assert str(Money(1000) + Money(250)) == "€ 12,50"
-    for text, cents in [("12,5", 1250), ("1.234,56", 123456), ("€ 7", 700), ("3.50", 350), ("1000", 100000)]:
+    for text, cents in [("12,5", 1250), ("1.234,56", 123456), ("€ 7", 700), ("1000", 100000)]:
         assert parse_eur(text) == cents
-    for bad in ("", "abc", "1,234", "-5", "1.2.3"):
+    for bad in ("", "abc", "1,234", "-5", "1.2.3", "3.50"):  # Italian only: the comma is the decimal
         with pytest.raises(AmountError):
             parse_eur(bad)
     with pytest.raises(TypeError):

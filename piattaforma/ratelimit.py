@@ -1,0 +1,219 @@
+"""Rate limits of client messages over WebSocket: per connection and per user, across sockets.
+
+Two layers, so that a flood costs the server little and its memory stays bounded:
+
+* ``FrameGuard``, an ASGI middleware around every WebSocket app, pulls each frame off the
+  server's queue as soon as it arrives (Daphne queues received frames for the app without
+  bound, and a consumer takes about one per event-loop turn while the server reads thousands:
+  that queue was the 145 -> 560 MB of issue 17). It keeps a token bucket per connection and at
+  most ``MAX_BACKLOG`` frames waiting for the app; a frame over either is dropped there, unread.
+* ``UserLimiter``, used by the consumer on each frame the guard let through, counts the user's
+  frames across all his sockets: in this process (the embedded default: one process serves
+  everyone) or, with ``REDIS_URL`` set (several Daphne processes), in Redis, a fixed one-second
+  window per user shared by every process. Only frames within a connection's bucket reach Redis.
+
+Either way a dropped frame changes nothing; the first of a run gets an error reply
+(``rate_limited``), and a client that keeps sending through ``MAX_STRIKES`` refusals in a row is
+closed with ``CLOSE_RATE_LIMITED``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol
+
+from django.conf import settings
+
+# A person at a table sends a decision every few seconds, a resync on reconnect, a chat line now
+# and then (chat has its own limit per minute); a page opens a few sockets at most.
+CONNECTION_RATE = 10.0  # frames per second, sustained, per socket
+CONNECTION_BURST = 20
+USER_RATE = 20  # frames per second across all of a user's sockets
+USER_BURST = 40  # the in-process store's bucket size (Redis counts a fixed window of USER_RATE)
+MAX_STRIKES = 30  # dropped frames in a row before the connection is closed
+MAX_BACKLOG = 16  # frames of one connection received and not yet taken by the consumer
+CLOSE_RATE_LIMITED = 4429
+
+Verdict = Literal["ok", "refused", "close"]
+
+
+@dataclass(slots=True)
+class Bucket:
+    """A token bucket: ``rate`` tokens a second, at most ``burst`` kept; full at the first take."""
+
+    rate: float
+    burst: float
+    tokens: float | None = None
+    stamp: float = 0.0
+
+    def take(self, now: float) -> bool:
+        """Take one token if there is one at time ``now`` (seconds); tell whether there was."""
+        if self.tokens is None:
+            self.tokens = self.burst
+        else:
+            self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class UserStore(Protocol):
+    async def take(self, user_id: int) -> bool: ...
+
+
+class LocalUserStore:
+    """Per-user buckets in this process (the embedded default: one process serves everyone)."""
+
+    MAX_ENTRIES = 10_000
+
+    def __init__(self, rate: float = USER_RATE, burst: float = USER_BURST) -> None:
+        self.rate, self.burst = rate, burst
+        self.buckets: dict[int, Bucket] = {}
+
+    async def take(self, user_id: int) -> bool:
+        now = time.monotonic()
+        bucket = self.buckets.get(user_id)
+        if bucket is None:
+            if len(self.buckets) >= self.MAX_ENTRIES:
+                self.prune(now)
+            bucket = self.buckets[user_id] = Bucket(self.rate, self.burst)
+        return bucket.take(now)
+
+    def prune(self, now: float) -> None:
+        """Forget the buckets that have refilled (idle long enough): memory stays bounded."""
+        full_after = self.burst / self.rate
+        for user_id in [u for u, b in self.buckets.items() if now - b.stamp > full_after]:
+            del self.buckets[user_id]
+
+
+class RedisUserStore:
+    """Per-user counts in Redis, one fixed one-second window per user, shared by every process."""
+
+    def __init__(self, url: str, rate: int = USER_RATE) -> None:
+        self.url, self.rate = url, rate
+        # a redis.asyncio client belongs to the event loop that made it
+        self.clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = weakref.WeakKeyDictionary()
+
+    async def take(self, user_id: int) -> bool:
+        loop = asyncio.get_running_loop()
+        client = self.clients.get(loop)
+        if client is None:
+            from redis import asyncio as redis_asyncio
+
+            client = self.clients[loop] = redis_asyncio.Redis.from_url(self.url)
+        key = f"ratelimit:ws:{user_id}:{int(time.time())}"
+        try:
+            async with client.pipeline(transaction=False) as pipe:
+                count, _ = await pipe.incr(key).expire(key, 2).execute()
+        except Exception:  # Redis down: the per-connection bucket still holds
+            self.clients.pop(loop, None)
+            return True
+        return int(count) <= self.rate
+
+
+_stores: dict[str, UserStore] = {}
+
+
+def user_store() -> UserStore:
+    """The store of per-user counts: Redis when the platform runs on Redis, else this process."""
+    url = getattr(settings, "REDIS_URL", "")
+    store = _stores.get(url)
+    if store is None:
+        store = _stores[url] = RedisUserStore(url) if url else LocalUserStore()
+    return store
+
+
+RATE_LIMITED_ERROR = json.dumps(
+    {"type": "error", "code": "rate_limited", "message": "Troppi messaggi: rallenta"}, ensure_ascii=False
+)
+
+
+class Strikes:
+    """Runs of refused frames: ``ok`` resets, the first refusal answers, too many close."""
+
+    def __init__(self) -> None:
+        self.run = self.accepted = self.refused = 0
+        self.closed = False  # a close was sent: the frames still in flight are dropped quietly
+
+    def verdict(self, allowed: bool) -> Verdict:
+        if allowed:
+            self.run = 0
+            self.accepted += 1
+            return "ok"
+        self.run += 1
+        self.refused += 1
+        return "close" if self.run > MAX_STRIKES else "refused"
+
+
+class UserLimiter(Strikes):
+    """The per-user limit one connection's frames go through (the guard did the per-connection one)."""
+
+    def __init__(self, user_id: int, store: UserStore | None = None) -> None:
+        super().__init__()
+        self.user_id = user_id
+        self.store = store or user_store()
+
+    async def check(self) -> Verdict:
+        """Count one frame: ``ok`` to handle it, ``refused`` to drop it, ``close`` to hang up."""
+        return self.verdict(await self.store.take(self.user_id))
+
+
+class FrameGuard:
+    """ASGI middleware: per-connection rate limit and bounded backlog of received frames."""
+
+    def __init__(self, app: Any, clock: Callable[[], float] = time.monotonic) -> None:
+        self.app, self.clock = app, clock
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        if scope["type"] != "websocket":
+            return await self.app(scope, receive, send)
+        inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        bucket = Bucket(CONNECTION_RATE, CONNECTION_BURST)
+        strikes = Strikes()
+        waiting = 0  # received frames in the inbox
+
+        async def pump() -> None:
+            nonlocal waiting
+            while True:
+                message = await receive()  # returns at once while the server's queue has frames
+                if message["type"] != "websocket.receive":
+                    inbox.put_nowait(message)  # connect and disconnect always go through
+                    if message["type"] == "websocket.disconnect":
+                        return
+                    continue
+                verdict = strikes.verdict(waiting < MAX_BACKLOG and bucket.take(self.clock()))
+                if verdict == "ok":
+                    waiting += 1
+                    inbox.put_nowait(message)
+                elif verdict == "close" and not strikes.closed:
+                    strikes.closed = True
+                    await answer({"type": "websocket.close", "code": CLOSE_RATE_LIMITED})
+                elif verdict == "refused" and strikes.run == 1:
+                    await answer({"type": "websocket.send", "text": RATE_LIMITED_ERROR})
+
+        async def answer(message: dict[str, Any]) -> None:
+            # The socket may be closing already (Daphne raises on a send to a closed protocol):
+            # the pump must live on to hand the app its disconnect, or the seat stays "connected".
+            with contextlib.suppress(Exception):
+                await send(message)
+
+        async def take() -> dict[str, Any]:
+            nonlocal waiting
+            message = await inbox.get()
+            if message["type"] == "websocket.receive":
+                waiting -= 1
+            return message
+
+        pumping = asyncio.create_task(pump())
+        try:
+            return await self.app(scope, take, send)
+        finally:
+            pumping.cancel()
