@@ -15,6 +15,7 @@ from django.test import RequestFactory, override_settings
 from piattaforma import middleware, roles
 from tests.factories import UserFactory
 from tests.lobby.helpers import funded_player, poker_table
+from tests.tournaments.conftest import enter, make_tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -115,6 +116,9 @@ def body(response) -> str:
 def test_pages_have_nothing_inline(client):
     table = poker_table(name="Tavolo Roma")
     player = funded_player(nickname="Scansione")
+    staff = UserFactory(role=roles.STAFF)
+    tournament = make_tournament(staff)
+    enter(tournament, player)  # its lobby polls the regulator's answer (a script of its own)
     pages = [
         "/",
         "/account/accedi/",
@@ -137,11 +141,15 @@ def test_pages_have_nothing_inline(client):
         "/conto/autoesclusione/",
         "/conto/movimenti/",
         "/account/password/",
+        "/tornei/",
+        f"/tornei/{tournament.pk}/",
     ):
         response = client.get(url)
         assert response.status_code == 200, url
         found[url] = inline_parts(body(response))
-    client.force_login(UserFactory(role=roles.STAFF))
+    client.force_login(UserFactory(role=roles.MODERATORS))
+    found["/moderazione/"] = inline_parts(body(client.get("/moderazione/")))
+    client.force_login(staff)
     for url in (
         "/backoffice/",
         "/backoffice/piattaforma/user/",
@@ -149,6 +157,9 @@ def test_pages_have_nothing_inline(client):
         f"/backoffice/lobby/table/{table.pk}/change/",
         "/backoffice/wallet/account/",
         "/backoffice/piattaforma/auditlog/",
+        "/backoffice/tournaments/tournament/",
+        f"/backoffice/tournaments/tournament/{tournament.pk}/change/",
+        "/backoffice/moderation/report/",
     ):
         response = client.get(url)
         assert response.status_code == 200, url
