@@ -223,3 +223,6 @@ LOGGING = {
 
 # Table clocks and the next deal are Celery tasks; tests drive them by hand instead.
 LOBBY_SCHEDULE_TASKS = True
+# Every Daphne process beats this often (presence of its sockets, each table socket gets the table's
+# version); a process silent for 3 beats has its sockets dropped by the beat sweeper (lobby.presence).
+LOBBY_HEARTBEAT_SECONDS = float(os.environ.get("LOBBY_HEARTBEAT_SECONDS", "10"))
