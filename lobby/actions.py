@@ -455,9 +455,12 @@ def presence_ttl() -> float:
     return 3 * float(settings.LOBBY_HEARTBEAT_SECONDS)
 
 
-def presence_beat(*, process: str) -> int:
-    """A server process is alive: refresh its sockets' rows (one statement); returns how many."""
-    return SeatSocket.objects.filter(process=process).update(seen_at=timezone.now())
+def presence_beat(*, process: str, socket_ids: list[int]) -> int:
+    """A server process is alive: refresh the rows of its open sockets (one statement).
+
+    Only the ids it still holds: a row it lost track of is left to expire. Returns how many.
+    """
+    return SeatSocket.objects.filter(process=process, pk__in=socket_ids).update(seen_at=timezone.now())
 
 
 def presence_sweep(*, now: Any = None) -> int:
@@ -882,14 +885,14 @@ def tables_sweep_deadlines(*, now: Any = None, grace_seconds: int = SWEEP_GRACE_
     due = TableRuntime.objects.filter(deadline__lt=now - timedelta(seconds=grace_seconds)).values_list(
         "table_id", "version"
     )
-    return sum(table_timeout(table_id=t, version=v) for t, v in due)
+    return _sweep_each(table_timeout, due)
 
 
 def tables_sweep_starts(*, now: Any = None) -> int:
     """Deal at the tables whose next-hand (or match countdown) start is overdue: its task was lost."""
     cutoff = (now or timezone.now()) - timedelta(seconds=SWEEP_GRACE_SECONDS)
-    due = TableRuntime.objects.filter(start_at__lt=cutoff).values_list("table_id", flat=True)
-    return sum(table_start_hand(table_id=t) for t in due)
+    due = TableRuntime.objects.filter(start_at__lt=cutoff).values_list("table_id")
+    return _sweep_each(table_start_hand, due)
 
 
 def tables_sweep_bots(*, now: Any = None) -> int:
@@ -905,7 +908,19 @@ def tables_sweep_bots(*, now: Any = None) -> int:
         .values_list("table_id", "version")
         .distinct()
     )
-    return sum(table_bot_move(table_id=t, version=v) for t, v in due)
+    return _sweep_each(table_bot_move, due)
+
+
+def _sweep_each(action: Any, due: Any) -> int:
+    """Call ``action(table_id=, version=)`` for each due row: one table failing stops no other's clock."""
+    done = 0
+    for row in due:
+        kwargs = dict(zip(("table_id", "version"), row, strict=False))
+        try:
+            done += int(action(**kwargs))
+        except Exception:
+            logger.exception("sweep: %s%s failed", action.__name__, kwargs)
+    return done
 
 
 def tables_sweep(*, now: Any = None) -> int:

@@ -89,10 +89,21 @@ class TableConsumer(AuthenticatedJsonConsumer):
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
 
-    async def disconnect(self, code: int) -> None:
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:  # also when the application failed: disconnect() then never runs
+            await self.uncount()
+
+    async def uncount(self) -> None:
+        """Stop counting this connection for its seat (once; before the channel layer, which may be down)."""
         presence.closed(self)
-        if getattr(self, "socket_id", None) is not None:  # first: a channel-layer outage must not skip it
-            await db(actions.seat_disconnected)(table_id=self.table_id, socket_id=self.socket_id)
+        socket_id, self.socket_id = getattr(self, "socket_id", None), None
+        if socket_id is not None:
+            await db(actions.seat_disconnected)(table_id=self.table_id, socket_id=socket_id)
+
+    async def disconnect(self, code: int) -> None:
+        await self.uncount()
         for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
 

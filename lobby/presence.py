@@ -3,8 +3,8 @@
 Every Daphne process has a name of its own (``PROCESS``: host, pid and a random tag, new at each
 start). While it has table connections open, it beats every ``LOBBY_HEARTBEAT_SECONDS``:
 
-- one statement refreshes the ``SeatSocket`` rows it owns (``actions.presence_beat``). When a
-  process is killed, its rows stop being refreshed and the beat sweeper drops them after three
+- one statement refreshes the ``SeatSocket`` rows of its open connections (``actions.presence_beat``).
+  When a process is killed, its rows stop being refreshed and the beat sweeper drops them after three
   beats (``actions.presence_sweep``), sitting out who has no socket left, as a closed connection
   does. Other processes' rows are not touched, and a restarted process beats under a new name.
 - one query reads the versions of the tables it serves and each socket gets ``{"type":
@@ -31,6 +31,7 @@ PROCESS = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
 class Connection(Protocol):
     table_id: int
+    socket_id: int | None
 
     async def heartbeat(self, version: int) -> None: ...
 
@@ -73,8 +74,9 @@ async def beat() -> None:
     from lobby import actions, selectors
     from lobby.consumers import db
 
-    await db(actions.presence_beat)(process=PROCESS)
     connections = list(_open)
+    counted = [c.socket_id for c in connections if c.socket_id is not None]
+    await db(actions.presence_beat)(process=PROCESS, socket_ids=counted)
     versions: dict[int, int] = await db(selectors.table_versions)(sorted({c.table_id for c in connections}))
     for connection in connections:
         if connection in _open and connection.table_id in versions:

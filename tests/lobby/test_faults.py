@@ -70,6 +70,23 @@ def test_a_lost_next_hand_start_is_dealt_by_the_sweep(later):
     assert runtime(table).hand_no == 2  # once
 
 
+def test_one_table_failing_in_the_sweep_stops_no_other(later, monkeypatch):
+    broken, fine = poker_table(), poker_table(name="Tavolo Bari")
+    for table in (broken, fine):
+        seat_players(table, [funded_player() for _ in range(2)])
+    start = actions.table_start_hand
+
+    def start_or_fail(*, table_id):
+        if table_id == broken.pk:
+            raise RuntimeError("a bug at one table")
+        return start(table_id=table_id)
+
+    monkeypatch.setattr(actions, "table_start_hand", start_or_fail)
+    later(5)
+    tasks.sweep_deadlines()
+    assert runtime(broken).hand_no == 0 and runtime(fine).hand_no == 1
+
+
 def test_a_lost_start_after_sitting_down_is_dealt_by_the_sweep(later):
     table = poker_table()
     seat_players(table, [funded_player() for _ in range(2)])  # the sit-down's start task is lost
@@ -152,15 +169,33 @@ def test_one_process_dying_leaves_the_sockets_of_the_others_counted(later):
     seat_players(table, users)
     actions.table_start_hand(table_id=table.pk)
     actions.seat_connected(table_id=table.pk, user=users[0], process="daphne-a")
-    actions.seat_connected(table_id=table.pk, user=users[0], process="daphne-b")
+    kept = actions.seat_connected(table_id=table.pk, user=users[0], process="daphne-b")
     actions.seat_connected(table_id=table.pk, user=users[1], process="daphne-a")
     later(actions.presence_ttl() + 1)
-    assert actions.presence_beat(process="daphne-b") == 1  # b lives on; a was killed
+    assert actions.presence_beat(process="daphne-b", socket_ids=[kept]) == 1  # b lives on; a was killed
     assert actions.presence_sweep() == 2
     first, second = (Seat.objects.get(table=table, user=u) for u in users)
     assert first.connections == 1 and first.status == Seat.Status.PLAYING and not first.away
     assert second.connections == 0 and second.status == Seat.Status.SITOUT and second.away
     assert actions.presence_sweep() == 0
+
+
+async def test_a_connection_whose_application_failed_is_uncounted(monkeypatch):
+    """disconnect() never runs for a consumer that raised: its row must not stay beaten."""
+    table, users, cookies = await setup_table()
+    ws = await connect(table, cookies[0])
+    await ws.receive_json_from(timeout=5)
+
+    async def failing(self, event):
+        raise RuntimeError("a bug in a handler")
+
+    monkeypatch.setattr("lobby.consumers.TableConsumer.table_message", failing)
+    await sync_to_async(actions.table_sitout)(table_id=table.pk, user=users[1], sitout=True)  # a broadcast
+    with pytest.raises(RuntimeError):
+        await ws.receive_output(timeout=5)
+    seat = await sync_to_async(Seat.objects.get)(table=table, user=users[0])
+    assert seat.connections == 0 and seat.status == Seat.Status.SITOUT and seat.away
+    assert presence._open == {}
 
 
 async def test_the_heartbeat_keeps_a_live_process_counted():
