@@ -5,6 +5,11 @@ import django.utils.timezone
 from django.db import migrations, models
 
 
+def counts_from_rows(apps, schema_editor):
+    """A seat's count of sockets is now its SeatSocket rows: none yet (every socket reconnects)."""
+    apps.get_model("lobby", "Seat").objects.update(connections=0)
+
+
 class Migration(migrations.Migration):
 
     dependencies = [
@@ -26,4 +31,5 @@ class Migration(migrations.Migration):
                 ('seat', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='sockets', to='lobby.seat')),
             ],
         ),
+        migrations.RunPython(counts_from_rows, migrations.RunPython.noop),
     ]
