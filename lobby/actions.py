@@ -8,6 +8,7 @@ hand history and moves money when a hand settles. Views go out only after commit
 
 from __future__ import annotations
 
+import logging
 import uuid
 from dataclasses import dataclass
 from datetime import timedelta
@@ -33,7 +34,17 @@ from lobby.errors import (
     StaleVersion,
     TableClosed,
 )
-from lobby.models import ChatMessage, Hand, HandPlayer, HandStep, Seat, Table, TableRuntime, WaitingEntry
+from lobby.models import (
+    ChatMessage,
+    Hand,
+    HandPlayer,
+    HandStep,
+    Seat,
+    SeatSocket,
+    Table,
+    TableRuntime,
+    WaitingEntry,
+)
 from lobby.replay import ENGINE_SPEC_KEYS
 from moderation import actions as moderation
 from piattaforma.actions import audit_record, preferences_get
@@ -55,8 +66,11 @@ STAND_UP_RULES: dict[str, tuple[int, int | None]] = {
     "mazzetti": (3, None),
 }
 TIMER_SLACK_SECONDS = 2  # a deadline task this late is taken as lost (the beat sweeper's grace)
+SWEEP_GRACE_SECONDS = 2  # the beat sweeper takes over pending table work this late
 CHAT_MAX_LENGTH = 200
 CHAT_MAX_PER_MINUTE = 10
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -186,9 +200,9 @@ def table_sit(*, table_id: int, user: User, seat_no: int, buy_in: int, idempoten
     except IntegrityError:
         raise SeatTaken() from None
     WaitingEntry.objects.filter(table=table, user=user).delete()
-    _bump(rt)
     if not _hand_running(rt):
-        transaction.on_commit(lambda: _schedule_start(table.pk, 0))
+        _start_later(rt, 0)
+    _bump(rt)
     return seat
 
 
@@ -374,19 +388,20 @@ def waiting_offers_sweep() -> int:
 
 
 @transaction.atomic
-def seat_connected(*, table_id: int, user: User) -> int | None:
+def seat_connected(*, table_id: int, user: User, process: str) -> int | None:
     """A connection of a seated player opened: back from a disconnection, he is back in play.
 
-    Returns the seat's id when the connection is counted for a seat (None: a spectator's). Only
-    a counted connection is uncounted when it closes (``seat_disconnected``): the spectator socket
-    of the page a player sat down from closes after his seated page connected, and must not sit
-    him out.
+    Returns the id of the ``SeatSocket`` row that counts it for his seat, owned by the server
+    ``process`` (None: a spectator's connection, not counted). Only a counted connection is
+    uncounted when it closes (``seat_disconnected``): the spectator socket of the page a player sat
+    down from closes after his seated page connected, and must not sit him out.
     """
     rt = _lock(table_id)  # the runtime row first, as every table write (no lock-order inversion)
     seat = Seat.objects.filter(table_id=table_id, user=user).first()
     if seat is None:
         return None
-    seat.connections += 1
+    socket = SeatSocket.objects.create(seat=seat, process=process)
+    seat.connections = seat.sockets.count()
     fields = ["connections"]
     if seat.away:  # "automaticamente nel caso di rientro nel tavolo" (rules 004, sit out)
         seat.away = False
@@ -397,34 +412,75 @@ def seat_connected(*, table_id: int, user: User) -> int | None:
     seat.save(update_fields=fields)
     if len(fields) > 1:
         _bump(rt)
-    return seat.pk
+    return socket.pk
 
 
 @transaction.atomic
-def seat_disconnected(*, table_id: int, seat_id: int) -> None:
-    """A connection counted for seat ``seat_id`` closed (the id ``seat_connected`` returned); when
-    none is left, a player of a gioco a puntate goes sitout. A seat since left is not touched.
+def seat_disconnected(*, table_id: int, socket_id: int) -> None:
+    """A counted connection closed (the id ``seat_connected`` returned). A seat since left, or a
+    row already swept, is not touched."""
+    rt = _lock(table_id)  # the runtime row first, as every table write (no lock-order inversion)
+    socket = SeatSocket.objects.filter(pk=socket_id, seat__table_id=table_id).select_related("seat").first()
+    if socket is None:
+        return
+    socket.delete()
+    _sockets_gone(rt, [socket.seat])
+
+
+def _sockets_gone(rt: TableRuntime, seats: list[Seat]) -> None:
+    """Recount the sockets of seats that lost some (expects the runtime row locked).
 
     Rules 004: whoever leaves a table of a gioco a puntate without "Esci dal tavolo" (closing the
     window, a lost connection) is put in sit-out. At a gioco a partite the clock goes on: the
     disconnected player has until his deadline to come back, then the timeout loses the match
     (RULINGS G5).
     """
-    rt = _lock(table_id)  # the runtime row first, as every table write (no lock-order inversion)
-    seat = Seat.objects.filter(table_id=table_id, pk=seat_id).first()
-    if seat is None:
-        return
-    seat.connections = max(0, seat.connections - 1)
-    fields = ["connections"]
     puntate = engine_for(rt.table).family == "puntate"
-    if seat.connections == 0 and puntate and seat.status == Seat.Status.PLAYING:
-        seat.status = Seat.Status.SITOUT
-        seat.sitout_since = timezone.now()
-        seat.away = True
-        fields += ["status", "sitout_since", "away"]
-    seat.save(update_fields=fields)
-    if len(fields) > 1:
+    changed = False
+    for seat in seats:
+        seat.connections = seat.sockets.count()
+        fields = ["connections"]
+        if seat.connections == 0 and puntate and seat.status == Seat.Status.PLAYING:
+            seat.status = Seat.Status.SITOUT
+            seat.sitout_since = timezone.now()
+            seat.away = True
+            fields += ["status", "sitout_since", "away"]
+            changed = True
+        seat.save(update_fields=fields)
+    if changed:
         _bump(rt)
+
+
+def presence_ttl() -> float:
+    """Seconds after which the sockets of a server process that stopped beating are dropped."""
+    return 3 * float(settings.LOBBY_HEARTBEAT_SECONDS)
+
+
+def presence_beat(*, process: str, socket_ids: list[int]) -> int:
+    """A server process is alive: refresh the rows of its open sockets (one statement).
+
+    Only the ids it still holds: a row it lost track of is left to expire. Returns how many.
+    """
+    return SeatSocket.objects.filter(process=process, pk__in=socket_ids).update(seen_at=timezone.now())
+
+
+def presence_sweep(*, now: Any = None) -> int:
+    """Drop the sockets of server processes that stopped beating (killed, crashed), as closed.
+
+    Each process refreshes only its own rows (``presence_beat``): one dying, or restarting under a
+    new name, leaves the sockets of the others counted. Returns how many rows were dropped.
+    """
+    cutoff = (now or timezone.now()) - timedelta(seconds=presence_ttl())
+    stale = SeatSocket.objects.filter(seen_at__lt=cutoff)
+    dropped = 0
+    for table_id in sorted(set(stale.values_list("seat__table_id", flat=True))):
+        with transaction.atomic():
+            rt = _lock(table_id)
+            rows = stale.filter(seat__table_id=table_id)
+            seat_ids = set(rows.values_list("seat_id", flat=True))
+            dropped += rows.delete()[0]
+            _sockets_gone(rt, list(Seat.objects.filter(pk__in=seat_ids).order_by("number")))
+    return dropped
 
 
 @transaction.atomic
@@ -456,9 +512,9 @@ def table_sitout(*, table_id: int, user: User, sitout: bool) -> None:
     if not sitout:
         seat.missed_hands = 0
     seat.save(update_fields=["status", "sitout_since", "missed_hands"])
-    _bump(rt)
     if not sitout and not _hand_running(rt):
-        transaction.on_commit(lambda: _schedule_start(rt.pk, 0))
+        _start_later(rt, 0)
+    _bump(rt)
 
 
 # --- hands -------------------------------------------------------------------------------------
@@ -495,6 +551,9 @@ def _seat_specs(rt: TableRuntime, seats: list[Seat]) -> list[dict[str, Any]]:
 def table_start_hand(*, table_id: int) -> bool:
     """Deal the next hand if enough players are seated and playing; return whether one started."""
     rt = _lock(table_id)
+    if rt.start_at is not None and rt.start_at <= timezone.now():
+        rt.start_at = None  # the due start is this call (a player's earlier call leaves it pending)
+        rt.save(update_fields=["start_at"])
     if _hand_running(rt) or not rt.table.is_open:
         return False
     table = rt.table
@@ -538,7 +597,7 @@ def table_start_hand(*, table_id: int) -> bool:
     if engine.family == "partite" and table.tempo_partita:
         lines = {engine.line_of(state, s["seat"]) for s in specs}
         rt.clocks = dict.fromkeys(sorted(lines), table.tempo_partita * 1000)
-    rt.ready_deadline = None
+    rt.ready_deadline = rt.start_at = None
     Seat.objects.filter(table=table).update(ready=False)
     hand = Hand.objects.create(
         table=table,
@@ -576,9 +635,8 @@ def _partite_ready(rt: TableRuntime) -> bool:
         return True
     if rt.ready_deadline is None:
         rt.ready_deadline = now + timedelta(seconds=READY_SECONDS)
+        _start_later(rt, READY_SECONDS)
         _bump(rt)
-        table_id = rt.pk
-        transaction.on_commit(lambda: _schedule_start(table_id, READY_SECONDS))
         return False
     if now < rt.ready_deadline:
         return False
@@ -681,13 +739,12 @@ def _finish_hand(rt: TableRuntime, engine: Engine, hand: Hand) -> None:
             seat.save(update_fields=["missed_hands"])
             if _must_stand_up(rt.table, seat):
                 _stand_up(rt, seat)
-    table_id = rt.pk
     if engine.family == "partite":
         # The end-of-match panel: another match, a top-up, or leave; undecided players stand up.
         rt.ready_deadline = timezone.now() + timedelta(seconds=READY_SECONDS)
-        transaction.on_commit(lambda: _schedule_start(table_id, READY_SECONDS))
+        _start_later(rt, READY_SECONDS)
     else:
-        transaction.on_commit(lambda: _schedule_start(table_id, NEXT_HAND_DELAY_SECONDS))
+        _start_later(rt, NEXT_HAND_DELAY_SECONDS)
 
 
 def _after_change(rt: TableRuntime, engine: Engine, *, events: list[dict[str, Any]] | None = None) -> None:
@@ -741,7 +798,11 @@ def _committed(table_id: int, version: int, events: list[dict[str, Any]]) -> Non
     Only for the table's latest version (an older one is skipped: the newer commit does this),
     from the rows the broadcast read, so waking the bots costs no query of its own.
     """
-    sent = broadcast.table_changed(table_id, version, events)
+    try:
+        sent = broadcast.table_changed(table_id, version, events)
+    except Exception:  # the channel layer is down: the action stands, clients resync on the heartbeat
+        logger.exception("table %s v%s: broadcast lost", table_id, version)
+        return  # a bot due now is moved by the beat sweeper (tables_sweep_bots)
     if sent is None:
         return
     rt, seats = sent
@@ -819,13 +880,64 @@ def _timeout(rt: TableRuntime) -> int:
     return applied
 
 
-def tables_sweep_deadlines(*, now: Any = None, grace_seconds: int = 2) -> int:
+def tables_sweep_deadlines(*, now: Any = None, grace_seconds: int = SWEEP_GRACE_SECONDS) -> int:
     """Apply every timeout whose deadline passed more than ``grace_seconds`` ago (beat safety net)."""
     now = now or timezone.now()
     due = TableRuntime.objects.filter(deadline__lt=now - timedelta(seconds=grace_seconds)).values_list(
         "table_id", "version"
     )
-    return sum(table_timeout(table_id=t, version=v) for t, v in due)
+    return _sweep_each(table_timeout, due)
+
+
+def tables_sweep_starts(*, now: Any = None) -> int:
+    """Deal at the tables whose next-hand (or match countdown) start is overdue: its task was lost."""
+    cutoff = (now or timezone.now()) - timedelta(seconds=SWEEP_GRACE_SECONDS)
+    due = TableRuntime.objects.filter(start_at__lt=cutoff).values_list("table_id")
+    return _sweep_each(table_start_hand, due)
+
+
+def tables_sweep_bots(*, now: Any = None) -> int:
+    """Let the bots move whose decision has waited past the bots' delay: their task was lost.
+
+    Without it a lost bot task ends at the deadline, whose timeout sits the bot out for good.
+    """
+    cutoff = (now or timezone.now()) - timedelta(seconds=bots.BOT_DELAY_SECONDS + SWEEP_GRACE_SECONDS)
+    due = (
+        TableRuntime.objects.filter(
+            deadline__isnull=False, turn_started__lt=cutoff, table__seat_rows__user__is_bot=True
+        )
+        .values_list("table_id", "version")
+        .distinct()
+    )
+    return _sweep_each(table_bot_move, due)
+
+
+def _sweep_each(action: Any, due: Any) -> int:
+    """Call ``action(table_id=, version=)`` for each due row: one table failing stops no other's clock."""
+    done = 0
+    for row in due:
+        kwargs = dict(zip(("table_id", "version"), row, strict=False))
+        try:
+            done += int(action(**kwargs))
+        except Exception:
+            logger.exception("sweep: %s%s failed", action.__name__, kwargs)
+    return done
+
+
+def tables_sweep(*, now: Any = None) -> int:
+    """The beat's safety net: every kind of pending table work whose task was lost, done now.
+
+    Deadlines, next deals, bot moves, waiting-list offers, sit-out stand-ups and the presence of
+    server processes that stopped beating; each part is idempotent (row lock, version checks).
+    """
+    return (
+        presence_sweep(now=now)
+        + tables_sweep_bots(now=now)  # before the deadlines: a bot's timeout would sit it out
+        + tables_sweep_deadlines(now=now)
+        + tables_sweep_starts(now=now)
+        + waiting_offers_sweep()
+        + tables_sweep_sitouts()
+    )
 
 
 def _schedule_deadline(table_id: int, eta: Any) -> None:
@@ -859,6 +971,19 @@ def table_bot_move(*, table_id: int, version: int) -> int:
             _apply(rt, seat.number, action, automatic=False)
             moved += 1
     return moved
+
+
+def _start_later(rt: TableRuntime, delay: int) -> None:
+    """Deal the next hand in ``delay`` seconds (expects the row locked; the caller saves it).
+
+    The due time is kept on the row (``start_at``) as well as sent as a task after commit: a task
+    lost with a Redis restart or a dead worker is replaced by the beat sweeper.
+    """
+    at = timezone.now() + timedelta(seconds=delay)
+    if rt.start_at is None or at < rt.start_at:
+        rt.start_at = at
+    table_id = rt.pk
+    transaction.on_commit(lambda: _schedule_start(table_id, delay))
 
 
 def _schedule_start(table_id: int, delay: int) -> None:
@@ -920,9 +1045,11 @@ def table_chat_post(*, table_id: int, user: User, text: str) -> ChatMessage:
     shown = moderation.chat_screen(author=user, channel=f"table:{table_id}", text=text, in_hand=in_hand)
     with transaction.atomic():
         message = ChatMessage.objects.create(table=table, user=user, text=shown.text)
+        # robust: a channel-layer outage loses the line's broadcast, never the posting (it is stored)
         transaction.on_commit(
             lambda: broadcast.chat_posted(
                 table_id, user.nickname, shown.text, message.created_at, shown.line_id
-            )
+            ),
+            robust=True,
         )
     return message

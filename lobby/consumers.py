@@ -4,8 +4,10 @@ Client → server messages (JSON): ``{"type": "act", "action": {...}, "version":
 ``{"type": "sync", "version": n}``, ``{"type": "chat", "text": "..."}``,
 ``{"type": "sitout", "sitout": true|false}``, ``{"type": "ready"}`` (giochi a partite: "Sono pronto
 per iniziare", or another match on the end-of-match panel), ``{"type": "leave"}``.
-Server → client: ``table.state`` payloads (see ``lobby.selectors.table_payload``), ``chat`` and
-``error`` (stable ``code``, Italian ``message``). A refused message changes nothing.
+Server → client: ``table.state`` payloads (see ``lobby.selectors.table_payload``), ``chat``,
+``error`` (stable ``code``, Italian ``message``) and the process heartbeat's ``{"type":
+"table.version", "version": n}`` (``lobby.presence``: behind it, the client asks ``sync``).
+A refused message changes nothing.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from channels.db import database_sync_to_async
 from django.db import connections
 
 from games.engine import CodedError
-from lobby import actions, broadcast, selectors
+from lobby import actions, broadcast, presence, selectors
 from lobby.errors import TableError
 from lobby.models import Seat, Table
 from piattaforma.consumers import AuthenticatedJsonConsumer
@@ -67,8 +69,11 @@ class TableConsumer(AuthenticatedJsonConsumer):
         ]
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
-        # the seat this connection is counted for (None: a spectator), uncounted on close
-        self.seat_id = await db(actions.seat_connected)(table_id=self.table_id, user=self.user)
+        # the row counting this connection for a seat (None: a spectator's), dropped on close
+        self.socket_id = await db(actions.seat_connected)(
+            table_id=self.table_id, user=self.user, process=presence.PROCESS
+        )
+        presence.opened(self)
         await self.send_snapshot()
 
     async def dispatch(self, message: dict[str, Any]) -> None:
@@ -85,11 +90,27 @@ class TableConsumer(AuthenticatedJsonConsumer):
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
 
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:  # also when the application failed: disconnect() then never runs
+            await self.uncount()
+
+    async def uncount(self) -> None:
+        """Stop counting this connection for its seat (once; before the channel layer, which may be down)."""
+        presence.closed(self)
+        socket_id, self.socket_id = getattr(self, "socket_id", None), None
+        if socket_id is not None:
+            await db(actions.seat_disconnected)(table_id=self.table_id, socket_id=socket_id)
+
     async def disconnect(self, code: int) -> None:
+        await self.uncount()
         for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
-        if getattr(self, "seat_id", None) is not None:
-            await db(actions.seat_disconnected)(table_id=self.table_id, seat_id=self.seat_id)
+
+    async def heartbeat(self, version: int) -> None:
+        """This process's heartbeat: the table's current version (``lobby.presence``)."""
+        await self.send_json({"type": "table.version", "version": version})
 
     async def send_snapshot(self) -> None:
         payload = await db(selectors.table_snapshot)(table_id=self.table_id, user_id=self.user.pk)

@@ -102,6 +102,9 @@ class TableRuntime(models.Model):
     # When the table's pending deadline task fires (one at a time, at or before ``deadline``; it
     # re-arms itself when the deadline moved on): None when no task is pending.
     timer_at = models.DateTimeField(null=True, blank=True)
+    # When the next deal is due (a start task is pending): None when none is. The beat sweeper starts
+    # a table whose start task was lost (a Redis restart, a dead worker) once this has passed.
+    start_at = models.DateTimeField(null=True, blank=True, db_index=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -126,7 +129,7 @@ class Seat(models.Model):
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.PLAYING)
     leave_after_hand = models.BooleanField(default=False)
     ready = models.BooleanField(default=False)  # giochi a partite: "Sono pronto per iniziare"
-    connections = models.PositiveSmallIntegerField(default=0)  # open sockets of this player here
+    connections = models.PositiveSmallIntegerField(default=0)  # his live SeatSocket rows, counted
     time_bank = models.PositiveIntegerField(default=0)  # seconds left; never regenerates in a session (G5)
     away = models.BooleanField(default=False)  # sitout because every connection dropped
     sitout_since = models.DateTimeField(null=True, blank=True)
@@ -143,6 +146,22 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} #{self.number} {self.user}"
+
+
+class SeatSocket(models.Model):
+    """One open WebSocket counted for a seat, owned by one server process (presence).
+
+    The owning process refreshes ``seen_at`` of all its rows on its heartbeat; the beat sweeper
+    deletes rows whose process stopped beating (killed, crashed) and sits out a seat left with
+    none, as a closed connection does. A process that dies takes only its own rows with it.
+    """
+
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="sockets")
+    process = models.CharField(max_length=100, db_index=True)
+    seen_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    def __str__(self) -> str:
+        return f"{self.seat} @ {self.process}"
 
 
 class Hand(models.Model):

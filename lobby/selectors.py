@@ -71,6 +71,11 @@ def table_snapshot(*, table_id: int, user_id: int | None) -> dict[str, Any]:
     return table_payload(rt, seats, _dealt(rt, seat_no))
 
 
+def table_versions(table_ids: list[int]) -> dict[int, int]:
+    """The current version of each of these tables (one query: a server process's heartbeat)."""
+    return dict(TableRuntime.objects.filter(pk__in=table_ids).values_list("pk", "version"))
+
+
 def dealt_seats(rt: TableRuntime) -> set[int] | None:
     """The seats dealt into the running hand, or None when no hand is running.
 

@@ -1,4 +1,9 @@
-"""Celery tasks of the live tables: deadlines, the next deal, the beat sweeper."""
+"""Celery tasks of the live tables: deadlines, the next deal, bot moves, the beat sweeper.
+
+Every task here is idempotent (the row lock and the version or due time decide), so a task
+delivered twice (``acks_late``: a worker killed mid-task, a visibility timeout passed) or late
+does no harm, and one that is lost is replaced by the sweeper (README, Production).
+"""
 
 from datetime import datetime
 
@@ -33,5 +38,5 @@ def table_bot_move(*, table_id: int, version: int) -> int:
 
 @shared_task(name="lobby.sweep_deadlines", ignore_result=True)
 def sweep_deadlines() -> int:
-    """Safety net: apply timeouts whose scheduled task was lost (a crashed worker, a restart)."""
-    return actions.tables_sweep_deadlines() + actions.waiting_offers_sweep() + actions.tables_sweep_sitouts()
+    """Safety net: every pending table work whose task was lost (a dead worker, a Redis restart)."""
+    return actions.tables_sweep()

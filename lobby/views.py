@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import uuid
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -50,6 +51,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
             "info": selectors.table_info(table),
             "deck_style": preferences_get(user=request.user, game=table.game).get("stile_mazzo", "francesi"),  # type: ignore[arg-type]
             "italian_deck": "stile_mazzo" in game_options.defaults(table.game),
+            "heartbeat_ms": int(settings.LOBBY_HEARTBEAT_SECONDS * 1000),  # lobby.presence
         },
     )
 

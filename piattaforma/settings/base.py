@@ -138,12 +138,19 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "Europe/Rome"
+# A task is acknowledged when it ends, not when a worker takes it: one held by a worker that dies
+# goes back to the queue after the broker's visibility timeout (Redis: an hour). That timeout must
+# outlast the longest countdown (a table's tempo giocata + time bank, minutes) and the longest
+# task; no table waits for it: the beat's sweep takes over lost table work within seconds (README).
 CELERY_TASK_ACKS_LATE = True
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True  # redelivered: every task is idempotent
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
-    # Safety net for table clocks: timeouts whose scheduled task was lost.
-    "lobby-sweep-deadlines": {"task": "lobby.sweep_deadlines", "schedule": 5.0},
+    # Safety net for every table's pending work whose task was lost (lobby.actions.tables_sweep); a
+    # sweep no worker took within its period is dropped: the next one does the same work.
+    "lobby-sweep-deadlines": {"task": "lobby.sweep_deadlines", "schedule": 5.0, "options": {"expires": 5.0}},
     # Wallet: stored balance = sum of postings for every account; alerts staff on a difference.
     # At 03:30 Rome time (CELERY_TIMEZONE), when the tables are quietest.
     "wallet-reconcile-nightly": {"task": "wallet.reconcile", "schedule": crontab(hour=3, minute=30)},
@@ -259,3 +266,6 @@ LOGGING = {
 
 # Table clocks and the next deal are Celery tasks; tests drive them by hand instead.
 LOBBY_SCHEDULE_TASKS = True
+# Every Daphne process beats this often (presence of its sockets, each table socket gets the table's
+# version); a process silent for 3 beats has its sockets dropped by the beat sweeper (lobby.presence).
+LOBBY_HEARTBEAT_SECONDS = float(os.environ.get("LOBBY_HEARTBEAT_SECONDS", "10"))

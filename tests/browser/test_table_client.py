@@ -1058,6 +1058,32 @@ def test_reconnection_gives_up_with_the_rules_message(open_table):
     assert t.page.locator("#table").get_attribute("data-connected") == "0"
 
 
+def test_a_heartbeat_ahead_of_the_page_makes_it_ask_sync(open_table):
+    """Broadcasts lost in a channel-layer outage: the server's heartbeat carries a newer version."""
+    t = open_table("scopa")
+    shown = t.show(None, 1)
+    t.push({"type": "table.version", "version": shown["version"]})  # up to date: nothing to ask
+    t.push({"type": "table.version", "version": shown["version"] + 2})
+    assert t.wait_sent(1) == [{"type": "sync", "version": shown["version"]}]
+    t.version += 1
+    t.show(None, 1)  # the server's answer
+    assert t.page.locator("#table").get_attribute("data-version") == str(shown["version"] + 2)
+    assert t.sent == [{"type": "sync", "version": shown["version"]}]
+
+
+def test_a_socket_silent_for_three_heartbeats_is_opened_again(open_table):
+    """A server gone without closing the socket (a machine crash): the page reconnects and resyncs."""
+    t = open_table("scopa")
+    shown = t.show(None, 1)
+    t.page.evaluate("() => { document.getElementById('table').dataset.heartbeatMs = '100'; }")
+    t.push({"type": "table.version", "version": shown["version"]})  # the server beats, then is silent
+    t.page.wait_for_function(
+        "() => document.querySelector('[data-role=notice]').textContent.includes('ristabilita')"
+    )
+    assert t.connections == 2
+    assert t.wait_sent(1) == [{"type": "sync", "version": shown["version"]}]
+
+
 def test_a_spectator_sees_no_hand_no_actions_and_no_covered_card(open_table):
     state, _ = play_until("poker5", has_type("cambio"))
     t = open_table("poker5")

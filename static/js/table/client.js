@@ -6,7 +6,9 @@
 // ([data-seat] with data-nickname, classes me and to-act), hand (cards with data-card, playable ones
 // data-playable, picked ones aria-pressed), choices and actions (button[data-action=<type>], ready,
 // back), amount (input[name=amount], a range slider, multiples), confirm (data-confirm=yes/no),
-// history, chat-log, chat-form. Burraco and Scala 40: when picked cards can take several layouts
+// history, chat-log, chat-form. data-heartbeat-ms: how often the server sends the table's version
+// ({"type": "table.version"}): a page behind it asks "sync" (broadcasts lost in a channel-layer
+// outage), and a socket silent for three beats is closed and opened again (a server that died). Burraco and Scala 40: when picked cards can take several layouts
 // (the server lists them: POST {"action": ...} to data-layouts-url, lobby:layouts)
 // the choices panel lists them (button[data-layout], with data-start or data-jolly-suit: what is
 // sent); Scala 40's "Sostituisci il jolly" opens it with button[data-use=cala] and
@@ -38,6 +40,8 @@ export function start(root) {
   let plan = null;
   let pendingConfirm = null;
   let sentFor = null; // the version an action was sent against, until the server answers
+  let heard = Date.now(); // when the socket last brought a message
+  let beating = false; // the server sends heartbeats (once one came)
 
   root.dataset.connected = "0";
   root.dataset.version = "0";
@@ -542,8 +546,14 @@ export function start(root) {
   }
 
   function onMessage(event) {
+    heard = Date.now();
     let msg;
     try { msg = JSON.parse(event.data); } catch { return; }
+    if (msg.type === "table.version") {
+      beating = true;
+      if (msg.version > version) send({ type: "sync", version });
+      return;
+    }
     if (msg.type === "table.state" || msg.type === "error") { sentFor = null; root.dataset.busy = "0"; }
     if (msg.type === "table.state") renderState(msg);
     else if (msg.type === "error") notice(msg.message || "Giocata non ammessa");
@@ -558,6 +568,7 @@ export function start(root) {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     socket = new WebSocket(`${scheme}://${location.host}/ws/table/${tableId}/`);
     socket.addEventListener("open", () => {
+      heard = Date.now();
       root.dataset.connected = "1";
       if (retries) { notice("Connessione ristabilita"); socket.send(JSON.stringify({ type: "sync", version })); }
       else clearNotice();
@@ -592,6 +603,10 @@ export function start(root) {
   });
 
   setInterval(() => tickClocks(root), 1000);
+  setInterval(() => {
+    const beatMs = Number(root.dataset.heartbeatMs || 0);
+    if (beating && beatMs > 0 && socket?.readyState === WebSocket.OPEN && Date.now() - heard > 3 * beatMs) socket.close();
+  }, 250);
   let resizeTimer = null;
   window.addEventListener("resize", () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(renderAll, 150); });
   const history = loadHistory(root, $("history"));
