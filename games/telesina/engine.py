@@ -120,22 +120,27 @@ def default_choice(vele: list[str], dist: list[str], prefs: dict[str, Any]) -> t
     return v, d
 
 
-TELESINA_OPTIONS: tuple[Option, ...] = (
-    Option(
-        "vele",
-        "Variante vele",
-        "choice",
-        LIBERA,
-        ((LIBERA, "Libera (sceglie il mazziere)"), *((key, layout.label) for key, layout in LAYOUTS.items())),
-    ),
-    Option(
-        "distribuzione",
-        "Distribuzione carta coperta",
-        "choice",
-        LIBERA,
-        ((LIBERA, "Libera (sceglie il mazziere)"), *((d, DISTRIBUZIONE_LABELS[d]) for d in DISTRIBUZIONI)),
-    ),
-)
+def telesina_options() -> tuple[Option, ...]:
+    """The vele and distribution options (T3, T5), from the layouts defined now."""
+    return (
+        Option(
+            "vele",
+            "Variante vele",
+            "choice",
+            LIBERA,
+            ((LIBERA, "Libera (sceglie il mazziere)"), *((key, lay.label) for key, lay in LAYOUTS.items())),
+        ),
+        Option(
+            "distribuzione",
+            "Distribuzione carta coperta",
+            "choice",
+            LIBERA,
+            (
+                (LIBERA, "Libera (sceglie il mazziere)"),
+                *((d, DISTRIBUZIONE_LABELS[d]) for d in DISTRIBUZIONI),
+            ),
+        ),
+    )
 
 
 @register
@@ -149,11 +154,11 @@ class Telesina(pc.PokerTable):
 
     def config_options(self) -> tuple[Option, ...]:
         """Return the table options: the poker family's, the vele and the distribution (T3, T5)."""
-        return (*pc.TABLE_OPTIONS, *TELESINA_OPTIONS)
+        return (*pc.TABLE_OPTIONS, *telesina_options())
 
     def validate_config(self, config: dict[str, Any]) -> dict[str, Any]:
         """Return the table options with defaults (vele and distribution: Libera); ConfigError if invalid."""
-        return pc.validate_table(config, TELESINA_OPTIONS)
+        return pc.validate_table(config, telesina_options())
 
     # ------------------------------------------------------------------ new hand
 
