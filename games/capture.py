@@ -179,6 +179,9 @@ def score_base(piles: Sequence[Sequence[str]], scope: Sequence[int]) -> tuple[li
 class CaptureDeal(DealRules):
     """One smazzata of Scopa, Asso piglia tutto or Cirulla (RULINGS I1)."""
 
+    # carte viste is shown by the capture view; nobody plays a perdere or declares "vinco subito"
+    not_implemented: ClassVar[frozenset[str]] = frozenset({"lower_wins", "decider_always", "vinco_subito"})
+
     capture_rules: ClassVar[CaptureRules] = CaptureRules()
 
     # -- hooks for the games ------------------------------------------------------------------

@@ -20,17 +20,30 @@ round-trips through ``json`` exactly. Conventions shared by all games:
 * ``view(state, seat)`` is the only thing that reaches a client; ``seat=None`` is a spectator.
 * The deck order of every deal is kept in ``state["deck_log"]`` (a list of card lists) for audit
   and replay (RULINGS G4); no view ever includes it.
-* Money (giochi a puntate): ``outcome()`` has ``chips`` (each seat's credit at the end, string
-  keys), ``rake``, and ``carried_in`` / ``carried_out``: chips that belong to no seat's credit and
-  pass from hand to hand (piatto di parol, bestia, a held banco). For every hand:
-  sum(starting chips) + carried_in == sum(chips) + rake + carried_out.
-  Giochi a partite report the match (points, MP/VP and the C1 cash inputs, see games.partite).
+* Table options: ``config_options()`` lists the options a game implements (``Option``: key,
+  Italian label, kind, default, values); ``validate_config`` refuses any other key
+  (``unknown_config_key``), a value outside an option's values (``invalid_config``) and an option
+  of the game's family it does not implement set to a working value (``unsupported_config``),
+  through ``check_table_config``. The back office offers the same list.
+* Money: ``outcome()`` has ``chips`` (the credit at the end of each seat dealt in, string keys),
+  ``rake``, ``carried_in`` / ``carried_out`` (chips that belong to no seat's credit and pass from
+  hand to hand: piatto di parol, bestia, a held banco) and ``paid_out`` (``{seat: chips}`` paid to
+  a seat no longer dealt in: Chemin de fer's banco held for a banker who left, paid back); a key
+  a game does not report counts 0. One formula holds for every hand of every game::
+
+      sum(starting chips) + carried_in == sum(chips) + rake + carried_out + sum(paid_out)
+
+  (``money_out`` computes its right side). Giochi a partite move no chips inside the engine (every
+  term is 0): their report gives the match (points, MP/VP) and the C1 cash inputs the lobby
+  settles (games.partite).
 """
 
 from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from games.rng import Rng
@@ -80,6 +93,20 @@ class ConfigError(EngineError):
     default_message = "Configurazione del tavolo non valida"
 
 
+class UnknownConfigKey(ConfigError):
+    """A table option the game does not have."""
+
+    code = "unknown_config_key"
+    default_message = "Opzione del tavolo sconosciuta per questo gioco"
+
+
+class UnsupportedConfig(ConfigError):
+    """An option the game carries in its config but does not implement, set to another value."""
+
+    code = "unsupported_config"
+    default_message = "Opzione non prevista per questo gioco"
+
+
 class IllegalAction(EngineError):
     """An action the rules do not allow now ("Congruenza dei dati trasmessi", RULINGS G6)."""
 
@@ -112,6 +139,81 @@ class HandOver(IllegalAction):
     default_message = "La mano è terminata"
 
 
+@dataclass(frozen=True)
+class Option:
+    """One preference: its key, Italian label, kind, default and allowed values."""
+
+    key: str
+    label: str
+    kind: str  # "bool" | "choice" | "int" | "data"
+    default: Any
+    choices: tuple[tuple[Any, str], ...] = ()
+    min: int | None = None
+    max: int | None = None
+    help: str = ""
+    nullable: bool = False  # None is allowed too (e.g. no rake cap)
+    # the other options its values assume (carte scoperte: a coppie; a banco minimo of 2: a
+    # puntata minima of 2), set with it when each value is tried
+    requires: tuple[tuple[str, Any], ...] = ()
+
+    def accepts(self, value: Any) -> bool:
+        """Tell whether ``value`` is of this option's kind and among its values."""
+        if value is None and self.nullable:
+            return True
+        if self.kind == "bool":
+            return type(value) is bool
+        if self.kind == "choice":
+            return any(type(value) is type(c) and value == c for c, _ in self.choices)
+        if self.kind == "int":
+            return (
+                type(value) is int
+                and (self.min is None or value >= self.min)
+                and (self.max is None or value <= self.max)
+            )
+        return True  # "data": the engine checks it
+
+    def sample_values(self) -> list[Any]:
+        """Return the documented values to try: every choice, both booleans, an int's ends, None."""
+        if self.kind == "bool":
+            values: list[Any] = [False, True]
+        elif self.kind == "choice":
+            values = [c for c, _ in self.choices]
+        elif self.kind == "int":
+            values = [v for v in (self.min, self.default, self.max) if v is not None]
+        else:
+            values = [self.default]
+        if self.nullable:
+            values.append(None)
+        out: list[Any] = []
+        for v in values:
+            if not any(type(v) is type(o) and v == o for o in out):
+                out.append(v)
+        return out
+
+
+def check_table_config(
+    options: Sequence[Option], config: Any, inert: Mapping[str, Any] | None = None
+) -> None:
+    """Refuse a table config with a key, value or option the engine does not implement.
+
+    ``inert``: keys an engine's filled config carries but does not implement, each accepted only
+    at its one inert value (a stored config keeps them; setting one to anything else is refused).
+    """
+    if not isinstance(config, dict):
+        raise ConfigError("Configurazione del tavolo non valida")
+    known = {o.key: o for o in options}
+    for key, value in config.items():
+        if inert and key in inert:
+            if type(value) is not type(inert[key]) or value != inert[key]:
+                raise UnsupportedConfig(key=key, value=value)
+            continue
+        option = known.get(key)
+        if option is None:
+            raise UnknownConfigKey(key=key)
+        if not option.accepts(value):
+            raise ConfigError(f"{option.label} ({key}): valore non ammesso", key=key, value=value)
+
+
 class Engine(ABC):
     """A game's rules as a pure, deterministic state machine."""
 
@@ -126,8 +228,21 @@ class Engine(ABC):
     # passed (the lobby then settles them itself, e.g. the C1 rake of giochi a partite).
     table_settings: ClassVar[dict[str, str]] = {}
 
+    def config_options(self) -> tuple[Option, ...]:
+        """Return the table options this game implements (games.options; the back office offers them).
+
+        ``validate_config`` refuses any other key through ``games.options.check_table_config``.
+        """
+        return ()
+
+    def inert_config(self) -> dict[str, Any]:
+        """Return the keys a filled config carries that this game does not implement, and the one
+        value each is accepted at (an option shared by a family of games, inert here)."""
+        return {}
+
     def validate_config(self, config: dict[str, Any]) -> dict[str, Any]:
         """Return the table configuration with defaults filled in; raise ConfigError if invalid."""
+        check_table_config(self.config_options(), config, self.inert_config())
         return dict(config)
 
     @abstractmethod
@@ -219,6 +334,18 @@ def spec_matches(spec: dict[str, Any], action: Action) -> bool:
         rng_ = spec["amount"]
         return type(amount) is int and rng_["min"] <= amount <= rng_["max"]
     return True
+
+
+def money_out(outcome: dict[str, Any]) -> int:
+    """Return where a hand's money ends (credits, rake, chips carried on, money paid out) less what
+    it carried in: equal to the seats' starting chips by the contract's conservation formula."""
+    return int(
+        sum(outcome.get("chips", {}).values())
+        + outcome.get("rake", 0)
+        + outcome.get("carried_out", 0)
+        + sum(outcome.get("paid_out", {}).values())
+        - outcome.get("carried_in", 0)
+    )
 
 
 def dumps(state: State) -> str:

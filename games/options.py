@@ -1,8 +1,17 @@
-"""The players' "opzioni di gioco" for each game, as data (one place for every option).
+"""Options as data (one place for every option): the players' and the tables'.
 
-Each option has a type (``bool``, ``choice`` or ``int`` with bounds), a default and an Italian label,
-from the "Opzioni di gioco automatico" paragraphs of each game's rules. Engines read a seat's
-``prefs`` with these keys; the profile page and the API validate through ``validate``.
+Each option has a type (``bool``, ``choice``, ``int`` with bounds, or ``data``: a structured value
+the engine checks itself), a default and an Italian label.
+
+* The players' "opzioni di gioco" of each game (``GAMES``), from the "Opzioni di gioco automatico"
+  paragraphs of each game's rules: engines read a seat's ``prefs`` with these keys; the profile
+  page and the API validate through ``validate``.
+* The table options of each engine (``Engine.config_options``, declared beside its rules, the
+  ``Option`` class and the check living in games.engine, the contract): every ``validate_config``
+  first passes the config through ``games.engine.check_table_config``, which refuses a key
+  the engine does not declare (``unknown_config_key``), a value outside an option's type or
+  choices (``invalid_config``) and an option the game does not implement set to anything but its
+  inert value (``unsupported_config``); the back office offers the same list.
 """
 
 from __future__ import annotations
@@ -10,19 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-
-@dataclass(frozen=True)
-class Option:
-    """One preference: its key, Italian label, kind, default and allowed values."""
-
-    key: str
-    label: str
-    kind: str  # "bool" | "choice" | "int"
-    default: Any
-    choices: tuple[tuple[Any, str], ...] = ()
-    min: int | None = None
-    max: int | None = None
-    help: str = ""
+from games.engine import Option
 
 
 @dataclass(frozen=True)
@@ -174,14 +171,7 @@ def validate(game: str, values: dict[str, Any]) -> dict[str, Any]:
         if key not in values:
             continue
         value = values[key]
-        if option.kind == "bool":
-            ok = type(value) is bool
-        elif option.kind == "choice":
-            ok = any(type(value) is type(c) and value == c for c, _ in option.choices)
-        else:
-            ok = type(value) is int and (option.min is None or value >= option.min)
-            ok = ok and (option.max is None or value <= option.max)
-        if ok:
+        if option.accepts(value):
             out[key] = value
         else:
             errors[key] = "Valore non ammesso"

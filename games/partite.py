@@ -59,6 +59,7 @@ from __future__ import annotations
 
 import copy
 from abc import ABC, abstractmethod
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from games.engine import (
@@ -69,10 +70,12 @@ from games.engine import (
     HandOver,
     IllegalAction,
     NotYourTurn,
+    Option,
     SeatSpec,
     State,
     UnknownAction,
     action_from_spec,
+    check_table_config,
 )
 from games.rng import Rng, shuffled
 
@@ -110,6 +113,69 @@ COMMON_DEFAULTS: dict[str, Any] = {
     "on_timeout": "forfeit",
 }
 
+ON_TIMEOUT = Option(
+    "on_timeout",
+    "Tempo scaduto",
+    "choice",
+    "forfeit",
+    (("forfeit", "La linea perde la partita"), ("autoplay", "Giocata automatica (allenamento)")),
+)
+PAIRS = Option("pairs", "Coppie", "choice", "fisse", (("fisse", "Fisse"), ("casuali", "Casuali")))
+PARTNERS = Option(
+    "partners", "Compagni delle coppie fisse", "data", None, help="[[posto, posto], [posto, posto]]"
+)
+CARTE_SCOPERTE = Option(
+    "carte_scoperte", "A coppie a carte scoperte", "bool", False, requires=(("format", "coppie"),)
+)
+MODE = Option(
+    "mode", "Tipo di partita", "choice", "punti", (("punti", "A punti"), ("smazzate", "A smazzate"))
+)
+# Every option of the match engine; a game leaves out those it does not implement (``inert``).
+COMMON_OPTIONS: tuple[Option, ...] = (
+    Option(
+        "format",
+        "Formato",
+        "choice",
+        "testa_a_testa",
+        (("testa_a_testa", "Testa a testa"), ("coppie", "A coppie"), ("4in2", "4 in 2")),
+    ),
+    PAIRS,
+    PARTNERS,
+    MODE,
+    Option("target", "Punti da raggiungere", "int", 11, min=1),
+    Option("deals", "Numero di smazzate", "int", 1, min=1),
+    Option(
+        "count", "A smazzate conta", "choice", "punti", (("punti", "I punti"), ("vinte", "Le smazzate vinte"))
+    ),
+    Option("lower_wins", "Vince chi fa meno punti", "bool", False),
+    Option("vinco_subito", "Vinco subito (chiamata fuori)", "bool", False),
+    Option("ko", "Partita a eliminazione diretta (spareggi)", "bool", False),
+    Option("spareggi", "Spareggi", "int", 3, min=0, max=3),
+    Option(
+        "decider",
+        "Dopo gli spareggi la linea dell'ultima presa",
+        "choice",
+        "loses",
+        (("loses", "Perde"), ("wins", "Vince")),
+    ),
+    Option("decider_always", "L'ultima presa decide ogni parità", "bool", False),
+    Option("vp", "VP di vittoria, pareggio, sconfitta", "data", {"win": 20, "draw": 10, "loss": 0}),
+    Option("vp_table", "Tabella dei VP a scaglioni", "data", None),
+    Option("forfeit_min_vp", "VP minimi a chi vince per tempo scaduto o abbandono", "int", 14, min=0),
+    Option(
+        "penalty_cap", "Tetto della penalità per tempo scaduto o abbandono", "int", None, min=0, nullable=True
+    ),
+    Option("cash_divisor", "Divisore della differenza punti (C1)", "int", 1, min=1),
+    Option("carte_viste", "A carte viste", "bool", False),
+    CARTE_SCOPERTE,
+    ON_TIMEOUT,
+)
+
+
+def declared_options(options: tuple[Option, ...], defaults: dict[str, Any]) -> tuple[Option, ...]:
+    """Return the options with each default replaced by the game's own (e.g. Burraco's 2005)."""
+    return tuple(replace(o, default=defaults[o.key]) if o.key in defaults else o for o in options)
+
 
 class DealRules(ABC):
     """One smazzata of a gioco a partite, seen through positions (see the module docstring).
@@ -120,6 +186,12 @@ class DealRules(ABC):
     """
 
     game_defaults: ClassVar[dict[str, Any]] = {}
+    # the table options of the game itself (one per key of game_defaults), beside the match's
+    game_options: ClassVar[tuple[Option, ...]] = ()
+    # options of the match engine this game does not implement (accepted only at their default)
+    not_implemented: ClassVar[frozenset[str]] = frozenset(
+        {"lower_wins", "decider_always", "carte_viste", "vinco_subito"}
+    )
 
     def validate_config(self, config: dict[str, Any]) -> None:  # noqa: B027  # optional hook
         """Raise ConfigError if a game-specific key of the (defaults-filled) config is invalid."""
@@ -243,10 +315,200 @@ class MatchReport(Engine):
         return copy.deepcopy(state["result"])
 
 
-class PartiteEngine(MatchReport):
-    """A match of smazzate between two lines, for the DealRules in ``rules``."""
+def seat_positions(cfg: dict[str, Any], numbers: list[int], rng: Rng) -> list[int]:
+    """Return the table seat moving each position, in playing order, for the config's ``format``.
+
+    ``numbers`` are the seats dealt in, in the order play goes round the table. Testa a testa (or
+    Scala 40's ``individuale``): one position each. ``4in2``: two seats moving two positions each.
+    ``coppie``: partners at positions p and p + 2 (opposite), ``pairs`` ``fisse`` (the seats in
+    order, or ``partners=[[a, b], [c, d]]``) or ``casuali`` (drawn with the rng).
+    """
+    fmt = cfg["format"]
+    if fmt == "4in2":
+        if len(numbers) != 2:
+            raise ConfigError("il formato 4in2 vuole 2 giocatori", players=len(numbers))
+        return [numbers[0], numbers[1], numbers[0], numbers[1]]
+    if fmt != "coppie":
+        return list(numbers)
+    if len(numbers) != 4:
+        raise ConfigError("il formato coppie vuole 4 giocatori", players=len(numbers))
+    if cfg["pairs"] == "casuali":
+        order = shuffled(numbers, rng)
+        return [order[0], order[2], order[1], order[3]]
+    if cfg["partners"] is not None:
+        (a, b), (c, d) = cfg["partners"]
+        if sorted([a, b, c, d]) != sorted(numbers):
+            raise ConfigError("coppie non corrispondenti ai posti", partners=cfg["partners"])
+        return [a, c, b, d]
+    return list(numbers)  # partners sit opposite: 1st+3rd vs 2nd+4th in playing order
+
+
+class LineMatch(MatchReport):
+    """The contract every match engine answers alike: seats moving positions, lines, Abbandona.
+
+    ``state["seats"][p]`` is the seat moving position ``p``; the line of a position is ``p %
+    lines(state)``. A subclass supplies the deal's turn, moves and automatic move, and the forfeit.
+    """
 
     family = "partite"
+
+    # -- what a game supplies --------------------------------------------------------------------
+
+    @abstractmethod
+    def deal_turn(self, state: State) -> int | None:
+        """Return the position that must move now; None when nobody must (match or deal over)."""
+
+    @abstractmethod
+    def deal_specs(self, state: State, pos: int) -> list[dict[str, Any]]:
+        """List the moves of the position to act."""
+
+    @abstractmethod
+    def deal_move(self, state: State, pos: int, action: Action, rng: Rng) -> list[Event]:
+        """Apply a move of the position to act (validated first); return the events with seats."""
+
+    @abstractmethod
+    def auto_move(self, state: State, pos: int) -> Action:
+        """Return the automatic move of this position (timeouts at training tables)."""
+
+    @abstractmethod
+    def forfeit(self, state: State, line: int, kind: str) -> list[Event]:
+        """End the match lost by ``line`` (timeout or abandon); return the events with seats."""
+
+    def lines(self, state: State) -> int:
+        """Return the number of lines of the match (two unless a game says otherwise)."""
+        return 2
+
+    def check_player(self, state: State, seat: int) -> None:
+        """Refuse a seat that does not (or no longer) play this match."""
+        if seat not in state["seats"]:
+            raise IllegalAction()
+
+    # -- the contract ------------------------------------------------------------------------------
+
+    def seat_line(self, state: State, seat: int) -> int:
+        """Return the line of a seat that plays the match."""
+        return int(state["seats"].index(seat) % self.lines(state))
+
+    def turn_of(self, state: State, seat: int) -> int:
+        """Return the position this seat moves now; raise NotYourTurn if it is not his turn."""
+        pos = None if state["over"] else self.deal_turn(state)
+        if pos is None or state["seats"][pos] != seat:
+            raise NotYourTurn()
+        return pos
+
+    def to_act(self, state: State) -> list[int]:
+        """Return the seat that moves the position to act (empty when the match is over)."""
+        pos = None if state["over"] else self.deal_turn(state)
+        return [] if pos is None else [state["seats"][pos]]
+
+    def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
+        """List the deal's moves for the seat to act, plus "Abbandona" for every player."""
+        try:
+            self.check_player(state, seat)
+        except IllegalAction:
+            return []
+        if state["over"]:
+            return []
+        pos = self.deal_turn(state)
+        specs = self.deal_specs(state, pos) if pos is not None and state["seats"][pos] == seat else []
+        return [*specs, dict(ABBANDONA_SPEC)]
+
+    def apply(self, state: State, seat: int, action: Action, rng: Rng) -> list[Event]:
+        """Apply a move (or a forfeit); the game deals on or ends the match when due."""
+        if state["over"]:
+            raise HandOver()
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise UnknownAction()
+        if action["type"] in (ABBANDONA, TEMPO_SCADUTO):
+            self.check_player(state, seat)
+            if set(action) != {"type"}:
+                raise IllegalAction()
+            return self.forfeit(state, self.seat_line(state, seat), action["type"])
+        return self.deal_move(state, self.turn_of(state, seat), action, rng)
+
+    def timeout_action(self, state: State, seat: int) -> Action:
+        """Return the timeout decision: the line loses (rules), or the automatic move if configured."""
+        if state["config"]["on_timeout"] == "autoplay" and not state["over"]:
+            pos = self.deal_turn(state)
+            if pos is not None and state["seats"][pos] == seat:
+                return self.auto_move(state, pos)
+        return {"type": TEMPO_SCADUTO}
+
+    def carry(self, state: State) -> dict[str, Any] | None:
+        """Return the next dealer (rotation goes on across matches at the same table)."""
+        return {"dealer_seat": state["seats"][(state["dealer"] + 1) % len(state["seats"])]}
+
+    def line_of(self, state: State, seat: int) -> str:
+        """Return the line of a seat: partners share a line, and its tempo partita (rules 004)."""
+        return str(self.seat_line(state, seat)) if seat in state["seats"] else str(seat)
+
+    def visible_positions(self, state: State, seat: int | None) -> frozenset[int]:
+        """Return the positions whose hands this seat may see: its own, and with the optional rule
+        "a carte scoperte" its partner's ("i compagni, senza essere visti dagli avversari, giocano
+        a carte scoperte"); a spectator none."""
+        if seat is None:
+            return frozenset()
+        seats = state["seats"]
+        own = {p for p in range(len(seats)) if seats[p] == seat}
+        if state["config"].get("carte_scoperte") and len(seats) == 4 and self.lines(state) == 2:
+            own |= {(p + 2) % 4 for p in own}  # partners only; opponents never (optional rule)
+        return frozenset(own)
+
+    @staticmethod
+    def seat_events(st: State, events: list[Event]) -> list[Event]:
+        """Name the seat of every position an event mentions (``pos`` -> ``seat``, ``to_pos`` -> ``to``)."""
+        seats = st["seats"]
+        for ev in events:
+            if "pos" in ev:
+                ev["seat"] = seats[ev["pos"]]
+            if "to_pos" in ev:
+                ev["to"] = sorted({seats[p] for p in ev.pop("to_pos")})
+        return events
+
+    def match_state(
+        self, cfg: dict[str, Any], positions: list[int], seats: list[SeatSpec], dealer: int, **counts: Any
+    ) -> State:
+        """Return a new match's state before its first deal (``counts``: the per-line tallies)."""
+        return {
+            "game": self.name,
+            "config": cfg,
+            "seats": positions,
+            "prefs": {str(s["seat"]): dict(s.get("prefs") or {}) for s in seats},
+            "dealer": dealer,
+            "deal_no": 0,
+            **counts,
+            "history": [],
+            "deck_log": [],
+            "deal": {},
+            "over": False,
+            "result": None,
+        }
+
+    def match_view(self, state: State, seat: int | None, deal: Any, **extra: Any) -> dict[str, Any]:
+        """Return the match as this seat (None: spectator) may see it, around the deal's view."""
+        public_cfg = {k: v for k, v in state["config"].items() if k != "partners"}  # public settings
+        return {
+            "game": state["game"],
+            "seat": seat,
+            "config": copy.deepcopy(public_cfg),
+            "positions": list(state["seats"]),
+            "dealer": state["seats"][state["dealer"]],
+            "deal_no": state["deal_no"],
+            **extra,
+            "totals": list(state["totals"]),
+            "deals_won": list(state["deals_won"]),
+            "history": copy.deepcopy(state["history"]),
+            "to_act": self.to_act(state),
+            "legal": [] if seat is None else self.legal_actions(state, seat),
+            "deal": deal,
+            "over": state["over"],
+            "result": copy.deepcopy(state["result"]),
+        }
+
+
+class PartiteEngine(LineMatch):
+    """A match of smazzate between two lines, for the DealRules in ``rules``."""
+
     min_seats = 2
     max_seats = 4
     rules: ClassVar[DealRules]
@@ -254,8 +516,24 @@ class PartiteEngine(MatchReport):
 
     # -- configuration -------------------------------------------------------------------------
 
+    def _not_implemented(self) -> frozenset[str]:
+        return self.rules.not_implemented
+
+    def config_options(self) -> tuple[Option, ...]:
+        """Return the match options this game implements, then the game's own, with its defaults."""
+        skip = self._not_implemented() | {o.key for o in self.rules.game_options}  # a game's own replaces
+        common = tuple(o for o in COMMON_OPTIONS if o.key not in skip)
+        return declared_options(
+            (*common, *self.rules.game_options), {**self.rules.game_defaults, **self.defaults}
+        )
+
+    def inert_config(self) -> dict[str, Any]:
+        """Return the match options this game leaves out, at the value a filled config carries."""
+        return {k: COMMON_DEFAULTS[k] for k in self._not_implemented()}
+
     def validate_config(self, config: dict[str, Any]) -> dict[str, Any]:
         """Fill defaults (common, game, engine) and check the match configuration."""
+        check_table_config(self.config_options(), config, self.inert_config())
         cfg = {**COMMON_DEFAULTS, **self.rules.game_defaults, **self.defaults, **config}
         if cfg["format"] not in FORMATS:
             raise ConfigError("formato non valido", format=cfg["format"])
@@ -294,45 +572,16 @@ class PartiteEngine(MatchReport):
         if len(set(numbers)) != len(numbers):
             raise ConfigError("posti ripetuti")
         fmt = cfg["format"]
-        need = 4 if fmt == "coppie" else 2
-        if len(numbers) != need:
-            raise ConfigError(f"il formato {fmt} vuole {need} giocatori", players=len(numbers))
-        if fmt == "testa_a_testa":
-            positions = numbers
-        elif fmt == "4in2":
-            positions = [numbers[0], numbers[1], numbers[0], numbers[1]]
-        elif cfg["pairs"] == "casuali":
-            order = shuffled(numbers, rng)
-            positions = [order[0], order[2], order[1], order[3]]
-        elif cfg["partners"] is not None:
-            (a, b), (c, d) = cfg["partners"]
-            if sorted([a, b, c, d]) != numbers:
-                raise ConfigError("coppie non corrispondenti ai posti", partners=cfg["partners"])
-            positions = [a, c, b, d]
-        else:
-            positions = numbers  # partners sit opposite: seats 1st+3rd vs 2nd+4th in seat order
+        if fmt == "testa_a_testa" and len(numbers) != 2:
+            raise ConfigError("il formato testa_a_testa vuole 2 giocatori", players=len(numbers))
+        positions = seat_positions(cfg, numbers, rng)
         n = len(positions)
         dealer_seat = (carry or {}).get("dealer_seat")
         if dealer_seat in positions:
             dealer = positions.index(dealer_seat)
         else:
             dealer = rng.randbelow(n)  # "il mazziere viene stabilito casualmente dal sistema"
-        st: State = {
-            "game": self.name,
-            "config": cfg,
-            "seats": positions,
-            "prefs": {str(s["seat"]): dict(s.get("prefs") or {}) for s in seats},
-            "dealer": dealer,
-            "deal_no": 0,
-            "spareggio": 0,
-            "totals": [0, 0],
-            "deals_won": [0, 0],
-            "history": [],
-            "deck_log": [],
-            "deal": {},
-            "over": False,
-            "result": None,
-        }
+        st = self.match_state(cfg, positions, seats, dealer, spareggio=0, totals=[0, 0], deals_won=[0, 0])
         self._start_deal(st, rng)
         return st
 
@@ -347,35 +596,21 @@ class PartiteEngine(MatchReport):
             "spareggio": st["spareggio"],
             "dealer": st["seats"][st["dealer"]],
         }
-        return [head, *self._seat_events(st, events)]
-
-    def _seat_events(self, st: State, events: list[Event]) -> list[Event]:
-        seats = st["seats"]
-        for ev in events:
-            if "pos" in ev:
-                ev["seat"] = seats[ev["pos"]]
-            if "to_pos" in ev:
-                ev["to"] = sorted({seats[p] for p in ev.pop("to_pos")})
-        return events
+        return [head, *self.seat_events(st, events)]
 
     # -- the contract ----------------------------------------------------------------------------
 
-    def to_act(self, state: State) -> list[int]:
-        """Return the seat that moves the position to act (empty when the match is over)."""
-        if state["over"]:
-            return []
-        pos = self.rules.to_act(state)
-        return [] if pos is None else [state["seats"][pos]]
+    def deal_turn(self, state: State) -> int | None:
+        """Return the position the deal waits for."""
+        return self.rules.to_act(state)
 
-    def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
-        """List the deal's moves for the seat to act, plus "Abbandona" for every player."""
-        if state["over"] or seat not in state["seats"]:
-            return []
-        pos = self.rules.to_act(state)
-        specs = (
-            self.rules.legal_actions(state, pos) if pos is not None and state["seats"][pos] == seat else []
-        )
-        return [*specs, dict(ABBANDONA_SPEC)]
+    def deal_specs(self, state: State, pos: int) -> list[dict[str, Any]]:
+        """List the deal's moves of the position to act."""
+        return self.rules.legal_actions(state, pos)
+
+    def auto_move(self, state: State, pos: int) -> Action:
+        """Return the deal's automatic move."""
+        return self.rules.auto_action(state, pos)
 
     def sample_action(self, state: State, seat: int, rng: Rng) -> Action:
         """Pick a uniformly random move of the deal (never "Abbandona": bots and property tests)."""
@@ -384,20 +619,9 @@ class PartiteEngine(MatchReport):
             raise NotYourTurn()
         return action_from_spec(specs[rng.randbelow(len(specs))], rng)
 
-    def apply(self, state: State, seat: int, action: Action, rng: Rng) -> list[Event]:
-        """Apply a move (or a forfeit); deal the next smazzata or end the match when due."""
-        if state["over"]:
-            raise HandOver()
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise UnknownAction()
-        if action["type"] in (ABBANDONA, TEMPO_SCADUTO):
-            if seat not in state["seats"] or set(action) != {"type"}:
-                raise IllegalAction()
-            return self._forfeit(state, state["seats"].index(seat) % 2, action["type"])
-        pos = self.rules.to_act(state)
-        if pos is None or state["seats"][pos] != seat:
-            raise NotYourTurn()
-        events = self._seat_events(state, self.rules.apply(state, pos, action, rng))
+    def deal_move(self, state: State, pos: int, action: Action, rng: Rng) -> list[Event]:
+        """Apply the deal's move; end the match at once on vinco subito, deal on at the deal's end."""
+        events = self.seat_events(state, self.rules.apply(state, pos, action, rng))
         cfg = state["config"]
         if cfg["vinco_subito"]:
             run = self.rules.running(state)
@@ -501,8 +725,9 @@ class PartiteEngine(MatchReport):
             return by_decider, "ultima_presa"
         return None, "pareggio"
 
-    def _forfeit(self, state: State, offender: int, kind: str) -> list[Event]:
-        """End the match lost by ``offender`` (timeout or abandon) with the game's penalty."""
+    def forfeit(self, state: State, line: int, kind: str) -> list[Event]:
+        """End the match lost by ``line`` (timeout or abandon) with the game's penalty."""
+        offender = line
         cfg = state["config"]
         penalty = max(0, int(self.rules.penalty(state, offender)))
         if cfg["penalty_cap"] is not None:
@@ -546,10 +771,8 @@ class PartiteEngine(MatchReport):
         if cappotto and winner is not None:
             vp[winner] = self._max_vp(cfg)  # "vince con il massimo numero di VP previsto"
             vp[1 - winner] = self._min_vp(cfg)
-            if cfg["vp_table"]:  # "... e il corrispondente numero minimo di MP"
-                floor = min(r["mp"] for r in cfg["vp_table"] if int(r["vp"][0]) == vp[winner])
-                margin = max(mp[winner], floor)
-                mp = [margin if i == winner else -margin for i in (0, 1)]
+            margin = self._min_mp(cfg, vp[winner])  # "... e il corrispondente numero minimo di MP"
+            mp = [margin if i == winner else -margin for i in (0, 1)]
         if winner is None:
             diff = 0
         else:
@@ -561,14 +784,11 @@ class PartiteEngine(MatchReport):
             )
             diff = max(0, raw)
         if forfeit is not None and winner is not None:
-            # Tournament rule: the offender 0 VP, the other line at least 14 VP; MP follow the VP
-            # (the minimum MP of the table row giving those VP; 20/10/0 table: the difference).
+            # Tournament rule: the offender 0 VP, the other line at least 14 VP; both lines' MP
+            # are the minimum MP of those VP, never the real score (RULINGS K6).
             vp[winner] = max(self._vp(cfg, diff, True), cfg["forfeit_min_vp"])
             vp[1 - winner] = 0
-            margin = diff
-            if cfg["vp_table"]:
-                rows = [r["mp"] for r in cfg["vp_table"] if int(r["vp"][0]) >= vp[winner]]
-                margin = max(diff, min(rows)) if rows else diff
+            margin = self._min_mp(cfg, vp[winner])
             mp = [margin if i == winner else -margin for i in (0, 1)]
         cappotti = [0, 0]
         for rec in state["history"]:
@@ -603,6 +823,16 @@ class PartiteEngine(MatchReport):
         }
 
     @staticmethod
+    def _min_mp(cfg: dict[str, Any], vp: int) -> int:
+        """Return the smallest MP margin that earns at least ``vp`` (RULINGS K6): a graded table's
+        row minimum; with win/draw/loss, 1 for a win's VP (0 for a draw's)."""
+        table = cfg["vp_table"]
+        if table:
+            rows = [int(r["mp"]) for r in table if int(r["vp"][0]) >= vp]
+            return min(rows) if rows else max(int(r["mp"]) for r in table)
+        return 1 if vp > int(cfg["vp"]["draw"]) else 0
+
+    @staticmethod
     def _max_vp(cfg: dict[str, Any]) -> int:
         if cfg["vp_table"]:
             return max(int(r["vp"][0]) for r in cfg["vp_table"])
@@ -614,61 +844,22 @@ class PartiteEngine(MatchReport):
             return min(int(r["vp"][1]) for r in cfg["vp_table"])
         return int(cfg["vp"]["loss"])
 
-    def carry(self, state: State) -> dict[str, Any] | None:
-        """Return the next dealer (rotation goes on across matches at the same table)."""
-        return {"dealer_seat": state["seats"][(state["dealer"] + 1) % len(state["seats"])]}
-
-    def timeout_action(self, state: State, seat: int) -> Action:
-        """Return the timeout decision: the line loses (rules), or the automatic move if configured."""
-        if state["config"]["on_timeout"] == "autoplay" and not state["over"]:
-            pos = self.rules.to_act(state)
-            if pos is not None and state["seats"][pos] == seat:
-                return self.rules.auto_action(state, pos)
-        return {"type": TEMPO_SCADUTO}
-
     # -- views ---------------------------------------------------------------------------------
-
-    def line_of(self, state: State, seat: int) -> str:
-        """Return the line of a seat: partners share a line, and its tempo partita (rules 004)."""
-        seats = state["seats"]
-        return str(line_of(seats.index(seat))) if seat in seats else str(seat)
 
     def visible_positions(self, state: State, seat: int | None) -> frozenset[int]:
         """Return the positions whose hands this seat may see (own, carte scoperte, carte viste)."""
-        if seat is None:
-            return frozenset()
-        seats = state["seats"]
-        own = {p for p in range(len(seats)) if seats[p] == seat}
+        own = super().visible_positions(state, seat)
         cfg = state["config"]
-        if cfg["carte_scoperte"] and len(seats) == 4:
-            own |= {(p + 2) % 4 for p in own}  # partners only; opponents never (optional rule)
         if cfg["carte_viste"] and cfg["format"] == "testa_a_testa" and own and self.rules.hands_known(state):
-            own = set(range(len(seats)))  # "l'ultima mano della smazzata si gioca a carte scoperte"
-        return frozenset(own)
+            own = frozenset(range(len(state["seats"])))  # "l'ultima mano ... si gioca a carte scoperte"
+        return own
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """Return the match as this seat (None: spectator) may see it."""
         cfg = state["config"]
-        public_cfg = {k: v for k, v in cfg.items() if k != "partners"}  # the table's public settings
         deal = (
             None
             if state["over"]
             else self.rules.view(state, self.visible_positions(state, seat), cfg["carte_viste"])
         )
-        return {
-            "game": state["game"],
-            "seat": seat,
-            "config": copy.deepcopy(public_cfg),
-            "positions": list(state["seats"]),
-            "dealer": state["seats"][state["dealer"]],
-            "deal_no": state["deal_no"],
-            "spareggio": state["spareggio"],
-            "totals": list(state["totals"]),
-            "deals_won": list(state["deals_won"]),
-            "history": copy.deepcopy(state["history"]),
-            "to_act": self.to_act(state),
-            "legal": [] if seat is None else self.legal_actions(state, seat),
-            "deal": deal,
-            "over": state["over"],
-            "result": copy.deepcopy(state["result"]),
-        }
+        return self.match_view(state, seat, deal, spareggio=state["spareggio"])

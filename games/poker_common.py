@@ -35,9 +35,11 @@ from games.engine import (
     InvalidAmount,
     InvalidCards,
     NotYourTurn,
+    Option,
     SeatSpec,
     State,
     UnknownAction,
+    check_table_config,
 )
 from games.rng import Rng
 
@@ -55,6 +57,22 @@ TABLE_DEFAULTS: dict[str, Any] = {
     "time_bank": 0,
 }
 
+TABLE_OPTIONS: tuple[Option, ...] = (
+    Option(
+        "limit",
+        "Limite di puntata",
+        "choice",
+        betting.NL,
+        ((betting.NL, "No limit"), (betting.PL, "Pot limit"), (betting.FL, "Limite fisso")),
+    ),
+    Option("invito", "Invito", "int", 100, min=1),
+    Option("cash", "Tavolo cash", "bool", True),
+    Option("rake_percent", "Rake in punti base (1000 = 10 %)", "int", 0, min=0, max=1000),
+    Option("rake_cap", "Tetto del rake per mano", "int", None, min=0, nullable=True),
+    Option("decision_seconds", "Tempo per decisione (s)", "int", 30, min=1),
+    Option("time_bank", "Time bank (s)", "int", 0, min=0),
+    Option("min_credit", "Credito residuo minimo", "int", 100, min=1, help="Se assente: l'invito"),
+)
 
 # The string key of a seat in state dicts (JSON keeps string keys only): ``k(seat)``. The builtin
 # itself, not a function calling it: it runs many times per action.
@@ -82,27 +100,21 @@ def with_table_prefs(prefs: Any) -> dict[str, Any]:
     return out
 
 
-def validate_table(
-    config: dict[str, Any], extra: dict[str, Any], *, bools: tuple[str, ...] = ()
-) -> dict[str, Any]:
-    """Check the shared table options plus a game's ``extra`` ones (name -> default); fill defaults.
+def validate_table(config: dict[str, Any], extra: tuple[Option, ...]) -> dict[str, Any]:
+    """Check the shared table options plus a game's ``extra`` ones; fill defaults.
 
-    ``bools`` names the extra options that must be booleans (checked with ``cash``).
+    Keys, kinds and values are checked against the declared options (games.engine.check_table_config).
     """
-    if not isinstance(config, dict):
-        raise ConfigError()
-    known = {*TABLE_DEFAULTS, "min_credit", *extra}
-    unknown = set(config) - known
-    if unknown:
-        raise ConfigError(f"Opzioni sconosciute: {', '.join(sorted(unknown))}")
-    out = {key: config.get(key, default) for key, default in {**TABLE_DEFAULTS, **extra}.items()}
+    check_table_config((*TABLE_OPTIONS, *extra), config)
+    out = {key: config.get(key, default) for key, default in TABLE_DEFAULTS.items()}
+    out |= {o.key: config.get(o.key, o.default) for o in extra}
     out["min_credit"] = config.get("min_credit", out["invito"])
     if out["limit"] not in betting.LIMITS:
         raise ConfigError("Limite di puntata non valido (NL, PL, FL)")
     for key in ("invito", "min_credit", "decision_seconds"):
         if type(out[key]) is not int or out[key] < 1:
             raise ConfigError(f"{key}: serve un intero positivo")
-    for key in ("cash", *bools):
+    for key in ("cash", *(o.key for o in extra if o.kind == "bool")):
         if type(out[key]) is not bool:
             raise ConfigError(f"{key}: serve un booleano")
     rp = out["rake_percent"]

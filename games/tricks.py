@@ -563,6 +563,10 @@ def to_match_events(events: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
 class TrickDealRules(DealRules):
     """Adapter: a TrickDeal as the ``DealRules`` of games.partite (positions are its seats)."""
 
+    # carte viste is shown by the trick view, vinco subito ends the deal; only Tresette plays a
+    # perdere (its own list)
+    not_implemented: ClassVar[frozenset[str]] = frozenset({"lower_wins", "decider_always"})
+
     deal: ClassVar[TrickDeal]
 
     def points_so_far(self, st: State) -> list[int] | None:

@@ -12,11 +12,12 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import path, reverse
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
 from games import registry
-from games.engine import EngineError
+from games.engine import EngineError, Option
 from lobby import actions
 from lobby.errors import TableError
 from lobby.models import ChatMessage, Hand, Seat, Table, TableRuntime
@@ -24,6 +25,38 @@ from lobby.replay import replay_hand
 from piattaforma.admin import ReadOnlyAdminMixin, site
 from piattaforma.converters import small_int
 from piattaforma.jsoninput import JSONFormField
+
+
+def option_values(option: Option) -> str:
+    """Say which values a table option takes, as the back office lists them."""
+    if option.kind == "choice":
+        values = " | ".join(f"{json.dumps(v)} ({label})" for v, label in option.choices)
+    elif option.kind == "bool":
+        values = "true | false"
+    elif option.kind == "int":
+        low = "" if option.min is None else str(option.min)
+        high = "" if option.max is None else str(option.max)
+        values = f"intero {low}…{high}"
+    else:
+        values = "dato strutturato"
+    return values + (" | null" if option.nullable else "")
+
+
+def config_options_help() -> SafeString:
+    """The table options of every game, from the engines' own list (the one validate_config checks)."""
+    rows = []
+    for name in registry.names():
+        engine = registry.get(name)
+        items = format_html_join(
+            "",
+            "<li><code>{}</code> {}: {}; predefinito <code>{}</code>{}</li>",
+            (
+                (o.key, o.label, option_values(o), json.dumps(o.default), f" — {o.help}" if o.help else "")
+                for o in engine.config_options()
+            ),
+        )
+        rows.append(format_html("<details><summary>{}</summary><ul>{}</ul></details>", engine.title, items))
+    return format_html_join("", "{}", ((r,) for r in rows))
 
 
 class TableForm(forms.ModelForm):
@@ -56,6 +89,7 @@ class TableForm(forms.ModelForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["game"].choices = [(n, registry.get(n).title) for n in registry.names()]
+        self.fields["config"].help_text = config_options_help()
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

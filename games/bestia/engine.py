@@ -86,9 +86,11 @@ from games.engine import (
     IllegalAction,
     InvalidCards,
     NotYourTurn,
+    Option,
     SeatSpec,
     State,
     UnknownAction,
+    check_table_config,
     seat_books,
 )
 from games.registry import register
@@ -121,6 +123,15 @@ DEFAULT_CONFIG: dict[str, Any] = {
     "rake_cap": None,  # cents per smazzata, or None
 }
 
+OPTIONS: tuple[Option, ...] = (
+    Option("mode", "Tavolo", "choice", "cash", (("cash", "Cash"), ("tournament", "Torneo"))),
+    Option("cards", "Carte per giocatore", "choice", 3, ((3, "3 carte"), (4, "Bestia a 4 carte"))),
+    Option("invito", "Invito", "int", 100, min=1),
+    Option("min_credit", "Credito minimo", "int", None, min=0, nullable=True, help="Se assente: l'invito"),
+    Option("rake_bp", "Rake in punti base (1000 = 10 %)", "int", 0, min=0, max=MAX_RAKE_BP),
+    Option("rake_cap", "Tetto del rake per smazzata", "int", None, min=0, nullable=True),
+)
+
 
 class StockTooShort(InvalidCards):
     code = "stock_too_short"
@@ -147,11 +158,13 @@ class Bestia(Engine):
 
     # ------------------------------------------------------------------ configuration
 
+    def config_options(self) -> tuple[Option, ...]:
+        """Return the table options of Bestia (tavolo, variante a 3 o 4 carte, invito, rake)."""
+        return OPTIONS
+
     def validate_config(self, config: dict[str, Any]) -> dict[str, Any]:
         """Fill defaults; refuse unknown keys, a bad variant, non-integer money, a rake over 10 %."""
-        unknown = set(config) - set(DEFAULT_CONFIG)
-        if unknown:
-            raise ConfigError(unknown=sorted(unknown))
+        check_table_config(OPTIONS, config)
         cfg = {**DEFAULT_CONFIG, **config}
         if cfg["min_credit"] is None:
             cfg["min_credit"] = cfg["invito"]

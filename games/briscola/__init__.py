@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from games.briscola.deal import DEAL, WINNING_POINTS, BriscolaDeal
-from games.engine import ConfigError
+from games.engine import ConfigError, Option
 from games.registry import register
 from games.tricks import State, TrickDealRules, TrickMatchMixin
 
@@ -24,6 +24,10 @@ class BriscolaRules(TrickDealRules):
 
     deal: ClassVar[BriscolaDeal] = DEAL
     game_defaults: ClassVar[dict[str, Any]] = {"vinco_subito_smazzata": False}
+    game_options: ClassVar[tuple[Option, ...]] = (
+        Option("vinco_subito_smazzata", "Vinco subito: la smazzata finisce a 61", "bool", False),
+        Option("target", "Punti da superare", "choice", WINNING_POINTS, ((WINNING_POINTS, "Oltre 60 (61)"),)),
+    )
 
     def validate_config(self, config: dict[str, Any]) -> None:
         """Partite a punti are to 61 (RULINGS I6); a smazzate count the smazzate won."""

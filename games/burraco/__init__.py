@@ -13,57 +13,16 @@ and of the end a matta goes to), and ``sample_action`` plays random legal moves 
 
 from __future__ import annotations
 
-import copy
 from typing import Any, ClassVar
 
 from games.burraco.deal import BurracoDeal
-from games.engine import Action, IllegalAction, NotYourTurn, State
-from games.melds import Meld
-from games.partite import ABBANDONA, TEMPO_SCADUTO, PartiteEngine
+from games.partite import PartiteEngine
 from games.registry import register
-from games.rng import Rng
-
-
-class RummyMatchMixin(PartiteEngine):
-    """What both rummy games on the match engine add: structured specs checked by trial."""
-
-    rules: ClassVar[BurracoDeal]
-
-    def _pos(self, state: State, seat: int) -> int:
-        pos = None if state["over"] else self.rules.to_act(state)
-        if pos is None or state["seats"][pos] != seat:
-            raise NotYourTurn()
-        return pos
-
-    def can_apply(self, state: State, seat: int, action: Action) -> bool:
-        """Tell whether ``apply`` would accept the action (structured specs: validated, not matched)."""
-        if isinstance(action, dict) and action.get("type") in (ABBANDONA, TEMPO_SCADUTO):
-            return seat in state["seats"] and set(action) == {"type"} and not state["over"]
-        try:
-            self.rules.plan(state, self._pos(state, seat), action)
-        except IllegalAction:
-            return False
-        return True
-
-    def sample_action(self, state: State, seat: int, rng: Rng) -> Action:
-        """Pick a random legal move (melds from hints in the hand; never "Abbandona")."""
-        return self.rules.sample(state, self._pos(state, seat), rng)
-
-    def options(self, state: State, seat: int, action: Action) -> list[Meld]:
-        """Return the layouts the chosen cards may take for a cala/attacca (choice panel)."""
-        return copy.deepcopy(self.rules.options(state, self._pos(state, seat), action))
-
-    def layouts(self, state: State, seat: int, request: Action) -> list[dict[str, Any]]:
-        """Return the layouts ``apply`` accepts for a cala/attacca sent without one (the chooser).
-
-        Each carries the fields that select it (games.melds.accepted_layouts); the state is left
-        untouched.
-        """
-        return copy.deepcopy(self.rules.layouts(state, self._pos(state, seat), request))
+from games.rummy import RummyMoves, RummyRules
 
 
 @register
-class BurracoEngine(RummyMatchMixin):
+class BurracoEngine(RummyMoves, PartiteEngine):
     """Burraco in 2 or 4 (rules 004)."""
 
     name = "burraco"
@@ -77,3 +36,7 @@ class BurracoEngine(RummyMatchMixin):
         "cash_divisor": 100,
         "decider": "loses",
     }
+
+    def moves(self) -> RummyRules:
+        """Return the smazzata's rules (they plan every move)."""
+        return self.rules

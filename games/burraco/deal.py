@@ -62,6 +62,7 @@ from games.melds import (
 )
 from games.partite import DealRules, line_of, prefs
 from games.rng import Rng, shuffled
+from games.rummy import GIOCA, PESCA, discard_specs, draw, with_layout
 
 HAND = 11
 POZZETTO = 11
@@ -70,12 +71,10 @@ CLOSING_BONUS = 100
 NO_POZZETTO = 100
 TIMEOUT_PENALTY = 350
 
-PESCA = "pesca"
 RACCOGLI = "raccogli"
 CALA = "cala"
 ATTACCA = "attacca"
 SCARTA = "scarta"
-GIOCA = "gioca"  # the phase after pesca/raccogli
 
 
 class BurracoDeal(DealRules):
@@ -254,10 +253,7 @@ class BurracoDeal(DealRules):
                 spec["start"] = dict(start_spec)
             specs.append(spec)
         mine = self.line_melds(d, line_of(pos))
-        for c in sorted(set(hand)):
-            if self.discard_ok(d, pos, hand, c, mine) is None:
-                specs.append({"type": SCARTA, "label": "Scarta", "card": c})
-        return specs
+        return specs + discard_specs(hand, lambda c: self.discard_ok(d, pos, hand, c, mine))
 
     def options(self, st: State, pos: int, action: Action) -> list[Meld]:
         """Return the layouts a cala/attacca of these cards may take (the table's choice panel)."""
@@ -295,14 +291,8 @@ class BurracoDeal(DealRules):
         hand: list[str] = d["hands"][pos]
         kind = plan["type"]
         if kind == PESCA:
-            card = d["tallone"].pop()
-            hand.append(card)
-            d["phase"] = GIOCA
             d["raccolto"] = None
-            return [
-                {"type": "pesca", "pos": pos},
-                {"type": "carta_pescata", "pos": pos, "card": card, "to_pos": [pos]},
-            ]
+            return draw(d, pos)
         if kind == RACCOGLI:
             pile = d["scarti"]
             d["scarti"] = []
@@ -383,9 +373,7 @@ class BurracoDeal(DealRules):
                 opts = self.options(st, pos, act)
                 if not opts:
                     continue
-                o = opts[rng.randbelow(len(opts))]
-                if o["kind"] == SEQ and len(opts) > 1:
-                    act["start"] = o["start"]
+                with_layout(act, opts, rng, only_if_several=True)
                 try:
                     self.plan(st, pos, act)
                 except InvalidCards:

@@ -81,9 +81,11 @@ from games.engine import (
     IllegalAction,
     InvalidAmount,
     NotYourTurn,
+    Option,
     SeatSpec,
     State,
     UnknownAction,
+    check_table_config,
     spec_matches,
 )
 from games.registry import register
@@ -104,6 +106,14 @@ DEFAULT_CONFIG: dict[str, Any] = {
     "rake_bp": 0,  # rake in basis points (500 = 5 %); cash tables only
     "decks": 6,
 }
+OPTIONS: tuple[Option, ...] = (
+    Option("mode", "Tavolo", "choice", "cash", (("cash", "Cash"), ("torneo", "Torneo"))),
+    Option("min_posta", "Banco minimo", "int", 1000, min=1),
+    Option("min_bet", "Puntata minima", "int", 200, min=1),
+    # montepremi at least 90 % of the raccolta: vincita x 2 x rake % <= 10 % of the two stakes
+    Option("rake_bp", "Rake in punti base (500 = 5 %)", "int", 0, min=0, max=500),
+    Option("decks", "Mazzi nel sabot", "int", 6, min=1),
+)
 
 # Phases of a coup.
 ACCETTA = "accetta"  # the banker to be names the posta or refuses
@@ -227,11 +237,13 @@ class ChemindeferEngine(Engine):
 
     # ------------------------------------------------------------------ configuration and new coup
 
+    def config_options(self) -> tuple[Option, ...]:
+        """Return the table options of Chemin de fer (tavolo, banco and puntata minimi, rake, mazzi)."""
+        return OPTIONS
+
     def validate_config(self, config: dict[str, Any]) -> dict[str, Any]:
         """Fill defaults; refuse unknown keys, non-integer money and a rake above the 10 % bound."""
-        unknown = set(config) - set(DEFAULT_CONFIG)
-        if unknown:
-            raise ConfigError(details={"unknown": sorted(unknown)})
+        check_table_config(OPTIONS, config)
         cfg = {**DEFAULT_CONFIG, **config}
         if cfg["mode"] not in ("cash", "torneo"):
             raise ConfigError(details={"mode": cfg["mode"]})

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from games.capture import DENARI, VALUE, CaptureDeal, CaptureRules, score_base
-from games.engine import Action, ConfigError, Event, IllegalAction, State, UnknownAction
+from games.engine import Action, ConfigError, Event, IllegalAction, Option, State, UnknownAction
 from games.partite import PartiteEngine, line_of, prefs
 from games.registry import register
 
@@ -71,6 +71,7 @@ class CirullaDeal(CaptureDeal):
 
     capture_rules = CaptureRules(equal_obligation=False, fifteen=True, ace_takes_all=True)
     game_defaults: ClassVar[dict[str, Any]] = {"cappotto": True}
+    game_options: ClassVar[tuple[Option, ...]] = (Option("cappotto", "Cappotto", "bool", True),)
 
     def validate_config(self, config: dict[str, Any]) -> None:
         """Check the cappotto option."""

@@ -74,6 +74,7 @@ from games.engine import (
     IllegalAction,
     InvalidCards,
     NotYourTurn,
+    Option,
     SeatSpec,
     State,
     draw_amount,
@@ -124,8 +125,11 @@ _CONFIG_ORDER = (
 )
 
 
+GIRO_PAZZO = Option("giro_pazzo", "Giro pazzo", "bool", False, help="RULINGS P13")
+
+
 def _validate_config(config: dict[str, Any]) -> dict[str, Any]:
-    out = pc.validate_table(config, {"giro_pazzo": False}, bools=("giro_pazzo",))
+    out = pc.validate_table(config, (GIRO_PAZZO,))
     return {key: out[key] for key in _CONFIG_ORDER}
 
 
@@ -158,6 +162,10 @@ class Poker5(pc.PokerTable):
     }
 
     # ------------------------------------------------------------------ configuration
+
+    def config_options(self) -> tuple[Option, ...]:
+        """Return the table options: the poker family's and the giro pazzo."""
+        return (*pc.TABLE_OPTIONS, GIRO_PAZZO)
 
     def validate_config(self, config: dict[str, Any]) -> dict[str, Any]:
         """Return the table configuration with defaults filled in; raise ConfigError if invalid."""

@@ -59,14 +59,13 @@ from games.melds import (
     wild_index,
 )
 from games.rng import Rng, shuffled
+from games.rummy import GIOCA, PESCA, discard_specs, draw, with_layout
 
 HAND = 13
 OPENING = 40
 NEVER_OPENED = 100
 
-PESCA = "pesca"
 RACCOGLI = "raccogli"
-GIOCA = "gioca"
 APRI = "apri"
 CALA = "cala"
 ATTACCA = "attacca"
@@ -402,10 +401,9 @@ class Scala40Deal:
                         }
                     )
         attaching = self.attaching_cards(hand, d["melds"], opened)
-        for c in sorted(set(hand)):
-            if self.discard_reason(d, pos, hand, c, d["melds"], opened, attaching) is None:
-                specs.append({"type": SCARTA, "label": "Scarta", "card": c})
-        return specs
+        return specs + discard_specs(
+            hand, lambda c: self.discard_reason(d, pos, hand, c, d["melds"], opened, attaching)
+        )
 
     def options(self, st: State, pos: int, action: Action) -> list[Meld]:
         """Return the layouts the chosen cards may take (a new meld or an attachment)."""
@@ -504,13 +502,7 @@ class Scala40Deal:
         hand: list[str] = d["hands"][pos]
         kind = plan["type"]
         if kind == PESCA:
-            card = d["tallone"].pop()
-            hand.append(card)
-            d["phase"] = GIOCA
-            return [
-                {"type": PESCA, "pos": pos},
-                {"type": "carta_pescata", "pos": pos, "card": card, "to_pos": [pos]},
-            ]
+            return draw(d, pos)
         if kind == RACCOGLI:
             card = d["scarti"].pop()
             d["raccolto"] = {"card": card, "limit": count_same(hand, card)}
@@ -619,11 +611,7 @@ class Scala40Deal:
                     opts = self.options(st, pos, act)
                     if not opts:
                         continue
-                    o = opts[rng.randbelow(len(opts))]
-                    if o["kind"] == SEQ:
-                        act["start"] = o["start"]
-                    elif o.get("jolly_suit") is not None:
-                        act["jolly_suit"] = o["jolly_suit"]
+                    with_layout(act, opts, rng)
                 try:
                     self.plan(st, pos, act)
                 except InvalidCards:

@@ -53,9 +53,11 @@ from games.engine import (
     IllegalAction,
     InvalidAmount,
     NotYourTurn,
+    Option,
     SeatSpec,
     State,
     UnknownAction,
+    check_table_config,
     seat_books,
     spec_matches,
 )
@@ -63,6 +65,20 @@ from games.rng import Rng, shuffled
 
 MATTA = "Kd"  # re di denari: the matta of Sette e mezzo and the card that designates the mattaro
 MAX_RAKE_BP = 1000  # rake is at most 10 %
+BANCO_OPTIONS: tuple[Option, ...] = (
+    Option("mode", "Tavolo", "choice", "cash", (("cash", "Cash"), ("tournament", "Torneo"))),
+    Option("min_bet", "Puntata minima", "int", 100, min=2),
+    Option(
+        "min_bank",
+        "Banco minimo",
+        "int",
+        100,
+        min=2,
+        help="Almeno la puntata minima; se assente: dalla puntata minima",
+        requires=(("min_bet", 2),),
+    ),
+    Option("rake_bp", "Rake in punti base (1000 = 10 %)", "int", 0, min=0, max=MAX_RAKE_BP),
+)
 CANONICAL = italian_deck()
 CARD_INDEX = {c: i for i, c in enumerate(CANONICAL)}
 
@@ -154,6 +170,10 @@ class BancoEngine(Engine):
 
     # -- configuration -------------------------------------------------------------------------
 
+    def config_options(self) -> tuple[Option, ...]:
+        """Return the table options every banking game shares (tavolo, puntata e banco minimi, rake)."""
+        return BANCO_OPTIONS
+
     def validate_config(self, config: dict[str, Any]) -> dict[str, Any]:
         """Return the configuration with defaults; raise ConfigError if invalid.
 
@@ -161,6 +181,7 @@ class BancoEngine(Engine):
         ``min_bank`` (the least banco the banker may offer), ``rake_bp`` (basis points of the
         rake %, cash only, at most 1000 = 10 %).
         """
+        check_table_config(self.config_options(), config)
         cfg = {"mode": "cash", "min_bet": 100, "rake_bp": 0, **config}
         cfg.setdefault("min_bank", cfg["min_bet"])
         if cfg["mode"] not in ("cash", "tournament"):

@@ -60,10 +60,20 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from games.engine import ConfigError, Event, State
+from games.engine import (
+    ConfigError,
+    Event,
+    HandOver,
+    IllegalAction,
+    Option,
+    State,
+    check_table_config,
+    spec_matches,
+)
 from games.registry import register
 from games.rng import Rng, shuffled
 from games.settemezzo.banco import (
+    BANCO_OPTIONS,
     CARD_INDEX,
     MATTA,
     BancoEngine,
@@ -74,6 +84,12 @@ from games.settemezzo.banco import (
 )
 
 SETTE_E_MEZZO = 15
+# "Premove: in alcuni casi il giocatore potrà impostare la sua decisione ancor prima che tocchi a
+# lui" (rules 004, Sette e mezzo): a seat waiting for its turn sets STO or TIRO (a punta that has
+# not bet yet with the amount too); when its turn comes the decision is played if it is allowed
+# then, else dropped and the player decides as usual.
+PREMOVE = "premove"
+PREMOVE_DECISIONS = ("sto", "tiro")
 ALLOWED_THRESHOLDS = frozenset({6, 8, 9, 10, 12, 13})
 DEFAULT_THRESHOLD = 9
 PREF_PUNTA = "sette_mezzo_soglia_punta"
@@ -130,6 +146,11 @@ def elimination_ranking(eliminated: list[dict[str, Any]]) -> list[list[int]]:
     return [sorted(groups[c]) for c in sorted(groups, reverse=True)]
 
 
+VARIANT = Option(
+    "variant", "Variante", "choice", "piatto", (("piatto", "Piatto"), ("classica", "Classica (solo cash)"))
+)
+
+
 @register
 class SetteEMezzo(BancoEngine):
     """Sette e mezzo: one banco (the banker against every punta) per engine hand."""
@@ -138,15 +159,18 @@ class SetteEMezzo(BancoEngine):
     title = "Sette e mezzo"
     max_seats: ClassVar[int] = 8
 
+    def config_options(self) -> tuple[Option, ...]:
+        """Return the banking games' table options and the variant (piatto or classica)."""
+        return (*BANCO_OPTIONS, VARIANT)
+
     def validate_config(self, config: dict[str, Any]) -> dict[str, Any]:
         """Add ``variant`` ("piatto" | "classica"; classica only at cash tables) to the common keys.
 
         ``min_bank`` is the minimum piatto (piatto) or the minimum of the maximum bet per punta
         (classica, the "banco minimo unitario"); default 10 × min_bet (piatto), min_bet (classica).
         """
+        check_table_config(self.config_options(), config)
         cfg = {"variant": "piatto", **config}
-        if cfg["variant"] not in ("piatto", "classica"):
-            raise ConfigError("variante non valida")
         if cfg["variant"] == "classica" and cfg.get("mode") == "tournament":
             raise ConfigError("i tornei di sette e mezzo si giocano solo nella variante piatto")
         if "min_bank" not in cfg:
@@ -154,6 +178,85 @@ class SetteEMezzo(BancoEngine):
             min_bet = cfg.get("min_bet", 100)
             cfg["min_bank"] = min_bet * factor if type(min_bet) is int else min_bet
         return super().validate_config(cfg)
+
+    # -- premove -------------------------------------------------------------------------------
+
+    def _waiting(self, state: State, seat: int) -> bool:
+        """Tell whether the seat still has a decision to come in this banco (not now)."""
+        if (
+            state["phase"] not in ("bet", "punta", "banker")
+            or state["actor"] == seat
+            or state["sitout"][k(seat)]
+        ):
+            return False
+        if seat == state["banker"]:
+            return True
+        hand = state["hands"].get(k(seat))
+        return hand is not None and hand["status"] in ("wait", "bet")
+
+    def premove_specs(self, state: State, seat: int) -> list[dict[str, Any]]:
+        """List the Premove decisions a waiting seat may set (and clearing the one it set)."""
+        if str(seat) not in state["chips"] or not self._waiting(state, seat):
+            return []
+        specs: list[dict[str, Any]] = []
+        for decision in PREMOVE_DECISIONS:
+            spec: dict[str, Any] = {
+                "type": PREMOVE,
+                "label": f"Premove: {decision.upper()}",
+                "decision": decision,
+            }
+            if seat != state["banker"] and state["hands"][k(seat)]["status"] in ("wait", "bet"):
+                cap = state["chips"][k(seat)]
+                spec["amount"] = {"min": min(state["config"]["min_bet"], cap), "max": cap}  # the bet too
+            specs.append(spec)
+        if k(seat) in state.get("premoves", {}):
+            specs.append({"type": PREMOVE, "label": "Annulla premove", "decision": None})
+        return specs
+
+    def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
+        """List what this seat may do now: its decision, or while it waits a Premove."""
+        if state["phase"] != "over" and state["actor"] != seat:
+            return self.premove_specs(state, seat)
+        return super().legal_actions(state, seat)
+
+    def apply(self, state: State, seat: int, action: dict[str, Any], rng: Rng) -> list[Event]:
+        """Apply a decision (then the Premoves of the seats whose turn comes) or set a Premove."""
+        if isinstance(action, dict) and action.get("type") == PREMOVE:
+            if state["phase"] == "over":
+                raise HandOver()
+            if not any(spec_matches(spec, action) for spec in self.premove_specs(state, seat)):
+                raise IllegalAction("Premove non ammesso ora")
+            premoves = state.setdefault("premoves", {})
+            if action["decision"] is None:
+                premoves.pop(k(seat), None)
+            else:
+                premoves[k(seat)] = {key: v for key, v in action.items() if key != "type"}
+            return [{"type": PREMOVE, "seat": seat, "decision": action["decision"], "to": [seat]}]
+        events = super().apply(state, seat, action, rng)
+        self._play_premoves(state, events, rng)
+        return events
+
+    def _play_premoves(self, state: State, events: list[Event], rng: Rng) -> None:
+        """Play the Premove of each seat whose turn has come, while it is allowed then."""
+        premoves = state.get("premoves")
+        while premoves and state["phase"] != "over" and state["actor"] is not None:
+            seat = state["actor"]
+            chosen = premoves.pop(k(seat), None)
+            if chosen is None:
+                return
+            decision = {
+                "type": chosen["decision"],
+                **({"amount": chosen["amount"]} if "amount" in chosen else {}),
+            }
+            specs = super().legal_actions(state, seat)
+            if "amount" in decision and state["phase"] != "bet":
+                del decision["amount"]  # no bet to place at this turn: the amount does not apply
+            if not any(spec_matches(spec, decision) for spec in specs):
+                events.append({"type": "premove_annullato", "seat": seat, "to": [seat]})
+                continue
+            events.append({"type": PREMOVE, "seat": seat, "decision": decision["type"], "played": True})
+            self.play_apply(state, seat, decision, events, rng)
+            self.run_auto(state, events, rng)
 
     def extra_prefs(self, prefs: dict[str, Any]) -> dict[str, Any]:
         """Keep the two automatic-play thresholds, in half points."""
@@ -528,6 +631,9 @@ class SetteEMezzo(BancoEngine):
             if mine and (h["down"] or h["up"]):
                 hands[key]["points"] = points(h["down"] + h["up"])
         out["hands"] = hands
+        premove = state.get("premoves", {}).get(k(seat)) if seat is not None else None
+        if premove is not None:
+            out["premove"] = dict(premove)  # only its own: a Premove is never shown to the others
         bank = state.get("bank")
         if bank is not None:
             sees = bank["shown"] or seat == state["banker"]

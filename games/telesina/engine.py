@@ -62,7 +62,7 @@ from typing import Any, ClassVar
 from games import betting, evaluator
 from games import poker_common as pc
 from games.cards import poker_deck, poker_lowest_rank
-from games.engine import Action, ConfigError, Event, IllegalAction, SeatSpec, State
+from games.engine import Action, ConfigError, Event, IllegalAction, Option, SeatSpec, State
 from games.registry import register
 from games.rng import Rng, shuffled
 from games.telesina.hand import ViewOfVele, showing_key
@@ -120,6 +120,29 @@ def default_choice(vele: list[str], dist: list[str], prefs: dict[str, Any]) -> t
     return v, d
 
 
+def telesina_options() -> tuple[Option, ...]:
+    """The vele and distribution options (T3, T5), from the layouts defined now."""
+    return (
+        Option(
+            "vele",
+            "Variante vele",
+            "choice",
+            LIBERA,
+            ((LIBERA, "Libera (sceglie il mazziere)"), *((key, lay.label) for key, lay in LAYOUTS.items())),
+        ),
+        Option(
+            "distribuzione",
+            "Distribuzione carta coperta",
+            "choice",
+            LIBERA,
+            (
+                (LIBERA, "Libera (sceglie il mazziere)"),
+                *((d, DISTRIBUZIONE_LABELS[d]) for d in DISTRIBUZIONI),
+            ),
+        ),
+    )
+
+
 @register
 class Telesina(pc.PokerTable):
     """Telesina, one hand per state; ``carry`` links the hands of a table."""
@@ -129,14 +152,13 @@ class Telesina(pc.PokerTable):
 
     # ------------------------------------------------------------------ configuration
 
+    def config_options(self) -> tuple[Option, ...]:
+        """Return the table options: the poker family's, the vele and the distribution (T3, T5)."""
+        return (*pc.TABLE_OPTIONS, *telesina_options())
+
     def validate_config(self, config: dict[str, Any]) -> dict[str, Any]:
         """Return the table options with defaults (vele and distribution: Libera); ConfigError if invalid."""
-        out = pc.validate_table(config, {"vele": LIBERA, "distribuzione": LIBERA})
-        if out["vele"] != LIBERA and out["vele"] not in LAYOUTS:
-            raise ConfigError("Variante vele non valida")
-        if out["distribuzione"] not in (*DISTRIBUZIONI, LIBERA):
-            raise ConfigError("Variante di distribuzione non valida")
-        return out
+        return pc.validate_table(config, telesina_options())
 
     # ------------------------------------------------------------------ new hand
 

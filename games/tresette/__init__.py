@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from games.engine import ConfigError
+from games.engine import ConfigError, Option
 from games.registry import register
 from games.tresette.deal import DEAL, TresetteDeal
 from games.tricks import State, TrickDealRules, TrickMatchMixin
@@ -27,6 +27,15 @@ class TresetteRules(TrickDealRules):
 
     deal: ClassVar[TresetteDeal] = DEAL
     game_defaults: ClassVar[dict[str, Any]] = dict.fromkeys(GAME_KEYS, False)
+    game_options: ClassVar[tuple[Option, ...]] = (
+        Option("a_perdere", "Tresette a perdere", "bool", False),
+        Option("accuso", "Accuso", "bool", False),
+        Option("cappotto", "Cappotto (mai nei tornei)", "bool", False),
+        Option("dichiarazioni", "Dichiarazioni (a coppie)", "bool", False),
+        Option("torneo", "Tavolo di torneo", "bool", False),
+    )
+    # a perdere sets lower_wins and decider_always itself (TresetteEngine.validate_config)
+    not_implemented: ClassVar[frozenset[str]] = frozenset()
 
     def validate_config(self, config: dict[str, Any]) -> None:
         """Check the variants and options against each other (rules 004, "Varianti" and options)."""

@@ -7,8 +7,17 @@ import hashlib
 
 import pytest
 
-from games.engine import ConfigError, IllegalAction, InvalidAmount, NotYourTurn, UnknownAction, dumps
+from games.engine import (
+    ConfigError,
+    IllegalAction,
+    InvalidAmount,
+    NotYourTurn,
+    UnknownAction,
+    action_from_spec,
+    dumps,
+)
 from games.registry import get
+from games.rng import SeededRng
 from games.settemezzo.banco import punta_caps, rake_of
 from games.settemezzo.engine import elimination_ranking, points, punta_wins
 from tests.banking_games.settemezzo_support import deck_rng, play, random_session
@@ -354,3 +363,73 @@ LAST_HAND = {
     "TOURNAMENT": ({"1": 142, "3": 2824, "7": 4120, "9": 737, "13": 11005}, 0),
     "CLASSICA": ({"1": 1635, "3": 2437, "5": 1616, "7": 2674, "9": 2517, "11": 2195, "13": 5055}, 699),
 }
+
+
+# -- Premove ("il giocatore potrà impostare la sua decisione ancor prima che tocchi a lui") ---------
+
+
+def _waiting_for_a_turn(seed: int):
+    """A cash banco of three in which some seat waits for its turn (it may set a Premove)."""
+    rng = SeededRng(f"premove-{seed}")
+    state = ENGINE.new(CASH, seats(20_000, 20_000, 20_000), rng)
+    for _ in range(60):
+        if ENGINE.is_over(state):
+            break
+        waiting = [
+            s for s in state["order"] if s not in ENGINE.to_act(state) and ENGINE.legal_actions(state, s)
+        ]
+        if waiting:
+            return state, waiting[0], rng
+        actor = ENGINE.to_act(state)[0]
+        specs = [s for s in ENGINE.legal_actions(state, actor) if s["type"] != "sitout"]
+        ENGINE.apply(state, actor, action_from_spec(specs[0], rng), rng)
+    return None
+
+
+def test_premove_is_set_privately_and_played_when_the_turn_comes():
+    played = 0
+    for seed in range(30):
+        found = _waiting_for_a_turn(seed)
+        if found is None:
+            continue
+        state, seat, rng = found
+        specs = ENGINE.legal_actions(state, seat)
+        assert {s["type"] for s in specs} == {"premove"} and {s["decision"] for s in specs} == {"sto", "tiro"}
+        sto = next(s for s in specs if s["decision"] == "sto")
+        action = {"type": "premove", "decision": "sto"}
+        if "amount" in sto:
+            action["amount"] = sto["amount"]["min"]
+        events = ENGINE.apply(state, seat, action, rng)
+        assert events == [{"type": "premove", "seat": seat, "decision": "sto", "to": [seat]}]  # private
+        assert ENGINE.view(state, seat)["premove"]["decision"] == "sto"
+        assert all("premove" not in ENGINE.view(state, s) for s in [None, *state["order"]] if s != seat)
+        assert any(s["decision"] is None for s in ENGINE.legal_actions(state, seat))  # may be cancelled
+        while not ENGINE.is_over(state) and seat not in ENGINE.to_act(state):
+            if state.get("premoves", {}).get(str(seat)) is None:
+                break
+            actor = ENGINE.to_act(state)[0]
+            specs = [s for s in ENGINE.legal_actions(state, actor) if s["type"] != "sitout"]
+            events = ENGINE.apply(state, actor, action_from_spec(specs[-1], rng), rng)
+            if any(e["type"] == "premove" and e.get("played") and e["seat"] == seat for e in events):
+                played += 1
+                assert str(seat) not in state["premoves"]
+                assert any(e["type"] == "sto" and e["seat"] == seat for e in events)
+                break
+    assert played > 0
+
+
+def test_premove_refused_to_the_seat_to_act_and_for_other_decisions():
+    found = _waiting_for_a_turn(1)
+    assert found is not None
+    state, seat, rng = found
+    actor = ENGINE.to_act(state)[0]
+    for who, action in [
+        (actor, {"type": "premove", "decision": "sto"}),  # his turn: he decides now
+        (seat, {"type": "premove", "decision": "sitout"}),
+        (seat, {"type": "premove", "decision": "sto", "amount": -1}),
+        (seat, {"type": "premove", "decision": None}),  # nothing set to cancel
+    ]:
+        before = copy.deepcopy(state)
+        with pytest.raises(IllegalAction):
+            ENGINE.apply(state, who, action, rng)
+        assert state == before

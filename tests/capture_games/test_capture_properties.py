@@ -135,9 +135,13 @@ def play_checked(game: str, fmt: str, seed: int, heavy: bool) -> dict[str, Any]:
         check_views(eng, st)
         assert loads(dumps(st)) == st
     out = eng.outcome(st)
-    # Totals are the sum of the smazzate; MP are the difference; VP as the table (20/10/0).
+    # Totals are the sum of the smazzate; MP are the difference (a cappotto: its VP's minimum, 1,
+    # RULINGS K6); VP as the table (20/10/0).
     assert out["points"] == [sum(h["points"][i] for h in st["history"]) for i in (0, 1)]
-    assert out["mp"] == [out["points"][0] - out["points"][1], out["points"][1] - out["points"][0]]
+    if out["reason"] == "cappotto":
+        assert out["mp"][out["winner"]] == 1 and sum(out["mp"]) == 0
+    else:
+        assert out["mp"] == [out["points"][0] - out["points"][1], out["points"][1] - out["points"][0]]
     if out["winner"] is None:
         assert out["vp"] == [10, 10] and not st["config"]["ko"]
     else:

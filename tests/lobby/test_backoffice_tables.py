@@ -109,3 +109,48 @@ def test_staff_replays_a_hand_in_the_back_office(client):
     assert page.status_code == 200 and "Passo 1" in page.content.decode()
     client.force_login(UserFactory(role=roles.MODERATORS))
     assert client.get(f"/backoffice/lobby/hand/{hand.pk}/replay/").status_code == 403
+
+
+def test_the_table_form_lists_each_games_own_options_and_refuses_others(client):
+    client.force_login(UserFactory(role=roles.STAFF))
+    page = client.get("/backoffice/lobby/table/add/").content.decode()
+    for name in registry.names():
+        engine = registry.get(name)
+        assert engine.title.replace("'", "&#x27;") in page
+        for option in engine.config_options():
+            assert (
+                f"<code>{option.key}</code> {option.label}".replace("'", "&#x27;").replace('"', "&quot;")
+                in page
+            )
+    scala40 = page[page.index("<summary>Scala 40</summary>") :].split("</details>")[0]
+    assert "<code>carte_scoperte</code>" in scala40 and "&quot;coppie&quot; (A coppie)" in scala40
+    burraco = page[page.index("<summary>Burraco</summary>") :].split("</details>")[0]
+    assert "carte_viste" not in burraco  # Burraco has no carte viste
+    form = {
+        "name": "Tavolo Torino",
+        "game": "burraco",
+        "config": '{"carte_viste": true}',
+        "realm": "real",
+        "seats": 4,
+        "min_players": 2,
+        "min_buy_in": 0,
+        "max_buy_in": 0,
+        "rake_bp": 0,
+        "rake_cap": 0,
+        "posta_partita": 100,
+        "posta_unitaria": 10,
+        "perdita_massima": 1000,
+        "tempo_giocata": 30,
+        "tempo_partita": 600,
+        "time_bank": 0,
+        "is_open": "on",
+        "seat_rows-TOTAL_FORMS": 0,
+        "seat_rows-INITIAL_FORMS": 0,
+    }
+    response = client.post("/backoffice/lobby/table/add/", form)
+    assert response.status_code == 200 and not Table.objects.exists()
+    assert "Opzione non prevista per questo gioco" in response.content.decode()
+    response = client.post("/backoffice/lobby/table/add/", {**form, "config": '{"format": "coppie"}'})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert Table.objects.get().config["format"] == "coppie"
+    assert Table.objects.get().config["format"] == "coppie"

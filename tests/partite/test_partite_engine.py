@@ -9,13 +9,16 @@ from typing import Any
 import pytest
 
 from games.cards import italian_deck
-from games.engine import ConfigError, HandOver, IllegalAction, NotYourTurn, dumps, loads
+from games.engine import ConfigError, HandOver, IllegalAction, NotYourTurn, Option, dumps, loads
 from games.partite import DealRules, PartiteEngine, cash_settlement, round_half_down
 from games.rng import Rng, SeededRng, shuffled
 
 
 class ScriptDeal(DealRules):
     """Each position plays its single card; the deal's points come from config["script"]."""
+
+    game_options = (Option("script", "Punti di ogni smazzata", "data", [[1, 0, 0]]),)
+    not_implemented = frozenset()  # the toy lets every match option through
 
     def start(self, st, rng):
         deck = shuffled(italian_deck(), rng)

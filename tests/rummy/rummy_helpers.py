@@ -129,6 +129,28 @@ def scala40_recount(record: dict[str, Any], closer_pos: int | None) -> list[int]
     return out
 
 
+def scala40_line_recount(record: dict[str, Any], closer_pos: int | None, lines: int) -> list[int]:
+    """What each line pays: its players' hands (the position p plays for line p % lines); "il
+    giocatore o la linea che ha chiuso ... avrà come punteggio 0"."""
+    out = [0] * lines
+    for p, pts in enumerate(scala40_recount(record, closer_pos)):
+        out[p % lines] += pts
+    if closer_pos is not None:
+        out[closer_pos % lines] = 0
+    return out
+
+
+def visible_hands(st: State, seat: int | None) -> set[int]:
+    """The positions whose hands a seat may see, from the rules: its own; a coppie "a carte
+    scoperte" also its partner's (the position opposite), never an opponent's; a spectator none."""
+    if seat is None:
+        return set()
+    own = {p for p, s in enumerate(st["seats"]) if s == seat}
+    if st["config"].get("carte_scoperte"):
+        own |= {(p + 2) % 4 for p in own}
+    return own
+
+
 def seat_of(st: State, pos: int) -> int:
     """The table seat moving a position."""
     return int(st["seats"][pos])

@@ -31,15 +31,17 @@ from .rummy_helpers import (
     norm,
     play_random,
     play_to_end,
-    scala40_recount,
+    scala40_line_recount,
     seats,
+    visible_hands,
 )
 
 BURRACO_CASES = [(fmt, mode) for fmt in BURRACO_FORMATS for mode in ("punti", "smazzate")]
-SCALA40_CASES = [(n, mode) for n in (2, 3, 4) for mode in ("punti", "smazzate")]
+SCALA40_LAYOUTS = [("individuale", 2), ("individuale", 3), ("individuale", 4), ("coppie", 4), ("4in2", 2)]
+SCALA40_CASES = [(fmt, n, mode) for fmt, n in SCALA40_LAYOUTS for mode in ("punti", "smazzate")]
 # at least 1,000 complete matches per game and format (issue 7), a punti and a smazzate
 FAST_BURRACO = 500  # per format and mode
-FAST_SCALA40 = {"punti": 400, "smazzate": 600}  # per number of players and mode
+FAST_SCALA40 = {"punti": 400, "smazzate": 600}  # per format, number of players and mode
 DEEP = 2
 DEEP_MOVES = 300
 
@@ -59,10 +61,13 @@ def burraco_match(fmt: str, mode: str, seed: int) -> tuple[Engine, State, Rng]:
     return engine, engine.new(cfg, seats(BURRACO_FORMATS[fmt], prefs), rng), rng
 
 
-def scala40_match(n: int, mode: str, seed: int) -> tuple[Engine, State, Rng]:
+def scala40_match(n: int, mode: str, seed: int, fmt: str = "individuale") -> tuple[Engine, State, Rng]:
     engine = get("scala40")
-    rng = SeededRng(f"scala40-{n}-{mode}-{seed}")
-    cfg: dict[str, Any] = {"mode": mode}
+    rng = SeededRng(f"scala40-{n}-{mode}-{seed}" if fmt == "individuale" else f"scala40-{fmt}-{mode}-{seed}")
+    cfg: dict[str, Any] = {"mode": mode, "format": fmt}
+    if fmt == "coppie":
+        cfg["carte_scoperte"] = rng.randbelow(2) == 1
+        cfg["pairs"] = ("fisse", "casuali")[rng.randbelow(2)]
     if mode == "punti":
         cfg["target"] = (101, 151)[rng.randbelow(2)]
     else:
@@ -79,7 +84,7 @@ def check_history(game: str, st: State) -> None:
             assert all(is_valid(m, BURRACO) for m in rec["detail"]["melds"])
         else:
             closer = None if rec["closed_by"] is None else st["seats"].index(rec["closed_by"])
-            assert rec["points"] == scala40_recount(rec, closer)
+            assert rec["points"] == scala40_line_recount(rec, closer, len(st["totals"]))
 
 
 def check_outcome(game: str, engine: Engine, st: State) -> None:
@@ -121,7 +126,7 @@ def check_deal_end(game: str, st: State, d: dict[str, Any], ended: int) -> None:
             d[k] for k in ("hands", "opened", "active", "in_mano")
         ]
         assert rec["closed_by"] == (None if d["closed_by"] is None else st["seats"][d["closed_by"]])
-        assert rec["points"] == scala40_recount(d, d["closed_by"])
+        assert rec["points"] == scala40_line_recount(d, d["closed_by"], len(st["totals"]))
 
 
 def play_checking_deal_ends(game: str, engine: Engine, st: State, rng: Rng) -> None:
@@ -145,10 +150,10 @@ def test_burraco_random_matches(fmt: str, mode: str) -> None:
         play_checking_deal_ends("burraco", engine, st, rng)
 
 
-@pytest.mark.parametrize(("n", "mode"), SCALA40_CASES)
-def test_scala40_random_matches(n: int, mode: str) -> None:
+@pytest.mark.parametrize(("fmt", "n", "mode"), SCALA40_CASES)
+def test_scala40_random_matches(fmt: str, n: int, mode: str) -> None:
     for seed in range(FAST_SCALA40[mode]):
-        engine, st, rng = scala40_match(n, mode, seed)
+        engine, st, rng = scala40_match(n, mode, seed, fmt)
         play_checking_deal_ends("scala40", engine, st, rng)
         if mode == "punti" and st.get("forfeit") is None:
             res = engine.outcome(st)
@@ -162,13 +167,8 @@ def test_scala40_random_matches(n: int, mode: str) -> None:
 def allowed_deal_cards(game: str, engine: Engine, st: State, seat: int | None) -> Counter[str]:
     """The cards a seat may see in the deal part of its view."""
     d = st["deal"]
-    visible: frozenset[int]
-    if game == "burraco":
-        visible = engine.visible_positions(st, seat)  # type: ignore[attr-defined]
-        public = list(d["scarti"])
-    else:
-        visible = frozenset(p for p, s in enumerate(st["seats"]) if s == seat)
-        public = d["scarti"][-1:]
+    visible = visible_hands(st, seat)
+    public = list(d["scarti"]) if game == "burraco" else d["scarti"][-1:]
     public += [c for m in d["melds"] for c in m["cards"]]
     r = d["raccolto"]  # the card taken from the discards, seen by everyone
     if r is not None:
@@ -183,6 +183,12 @@ def check_views(game: str, engine: Engine, st: State) -> None:
         if view["deal"] is not None:
             shown = norm(cards_in(view["deal"]))
             assert not shown - allowed_deal_cards(game, engine, st, seat), (seat, shown)
+            # exactly the hands the rules show this seat (own; a partner's a carte scoperte)
+            visible = visible_hands(st, seat)
+            for p, hand in enumerate(view["deal"]["hands"]):
+                assert (hand is not None) == (p in visible), (seat, p)
+                if hand is not None:
+                    assert norm(hand) == norm(st["deal"]["hands"][p])
             assert isinstance(view["deal"]["tallone"], int)
             if game == "burraco":
                 assert all(isinstance(x, int) for x in view["deal"]["pozzetti"])
@@ -299,10 +305,10 @@ def test_burraco_deep(fmt: str, mode: str) -> None:
         deep_play("burraco", engine, st, rng)
 
 
-@pytest.mark.parametrize(("n", "mode"), SCALA40_CASES)
-def test_scala40_deep(n: int, mode: str) -> None:
+@pytest.mark.parametrize(("fmt", "n", "mode"), SCALA40_CASES)
+def test_scala40_deep(fmt: str, n: int, mode: str) -> None:
     for seed in range(DEEP):
-        engine, st, rng = scala40_match(n, mode, 1000 + seed)
+        engine, st, rng = scala40_match(n, mode, 1000 + seed, fmt)
         deep_play("scala40", engine, st, rng)
 
 

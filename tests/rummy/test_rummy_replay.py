@@ -14,8 +14,9 @@ from games.rng import RecordingRng, ReplayRng, SeededRng
 from .rummy_helpers import play_random, seats
 
 # (game, config, players, moves, winner, points, smazzate, sha256 of the final state's JSON)
-# Scala 40 recomputed when the jolly taken back could no longer go back onto its own meld (its bots
-# had done so in these matches).
+# Regression pins. Scala 40 recomputed when the jolly taken back could no longer go back onto its
+# own meld (its bots had done so in these matches), then when its config gained the pairs options
+# (format, pairs, partners, carte_scoperte: the stored config, the play unchanged).
 GOLDEN: list[tuple[str, dict[str, Any], int, int, int, list[int], int, str]] = [
     ("burraco", {"format": "testa_a_testa"}, 2, 564, 0, [2715, 845], 3, "0f11de73a4a23770"),
     (
@@ -29,9 +30,9 @@ GOLDEN: list[tuple[str, dict[str, Any], int, int, int, list[int], int, str]] = [
         "340e16b17fc14086",
     ),
     ("burraco", {"format": "4in2", "target": 1005}, 2, 256, 0, [1280, 375], 2, "e02dd80aa8e7a581"),
-    ("scala40", {"mode": "punti", "target": 101}, 2, 1302, 0, [66, 174], 10, "0c30d7b4918ebdad"),
-    ("scala40", {"mode": "punti", "target": 151}, 3, 1531, 0, [51, 168, 229], 12, "b7d6b7d72a2db4cb"),
-    ("scala40", {"mode": "smazzate", "deals": 3}, 4, 345, 3, [29, 24, 23, 0], 2, "7697ac60806ec6a6"),
+    ("scala40", {"mode": "punti", "target": 101}, 2, 1302, 0, [66, 174], 10, "4facd1cb95a8314c"),
+    ("scala40", {"mode": "punti", "target": 151}, 3, 1531, 0, [51, 168, 229], 12, "4a957bd2e5fc3a81"),
+    ("scala40", {"mode": "smazzate", "deals": 3}, 4, 345, 3, [29, 24, 23, 0], 2, "8c09d0e3643d3856"),
 ]
 
 

@@ -18,9 +18,9 @@ from .rummy_helpers import play_checked, refused_unchanged, seat_of, seats
 ENGINE = get("scala40")
 
 
-def rigged(n: int = 2, **deal: Any) -> State:
+def rigged(n: int = 2, config: dict[str, Any] | None = None, **deal: Any) -> State:
     """A match whose smazzata is replaced by the given pieces (position 0 to move, after pesca)."""
-    st = ENGINE.new({"mode": "punti", "target": 101}, seats(n), SeededRng(0))
+    st = ENGINE.new({"mode": "punti", "target": 101, **(config or {})}, seats(n), SeededRng(0))
     d = st["deal"]
     d.update(
         {
@@ -332,8 +332,10 @@ def test_timeout_penalty_50_plus_hand() -> None:
     st["totals"] = [0, 0]
     ENGINE.apply(st, seat_of(st, 0), {"type": "tempo_scaduto"}, SeededRng(1))
     res = ENGINE.outcome(st)
-    assert res["winner"] == 1 and res["points"] == [67, 0] and res["mp"] == [-67, 67]
-    assert res["cash"]["differenza_punti"] == 7 and res["vp"] == [0, 20]
+    assert res["winner"] == 1 and res["points"] == [67, 0]
+    assert res["cash"]["differenza_effettiva"] == 67 and res["cash"]["differenza_punti"] == 7
+    # tournaments (RULINGS K6): 0 VP and at least 14, MP the VP's minimum, never the real score
+    assert res["vp"] == [0, 20] and res["mp"] == [-1, 1]
     st2 = rigged(hands=[["Kd"], ["Kd"] * 13])
     st2["totals"] = [0, 90]
     ENGINE.apply(st2, seat_of(st2, 0), {"type": "abbandona"}, SeededRng(1))
@@ -349,3 +351,106 @@ def test_views_show_only_own_hand_and_top_discard() -> None:
         assert all((h is not None) == (p == pos) for p, h in enumerate(v["hands"]))
         assert v["tallone"] == len(st["deal"]["tallone"]) and v["scarto"] == st["deal"]["scarti"][-1]
     assert ENGINE.view(st, None)["deal"]["hands"] == [None, None, None]
+
+
+# -- a coppie, a carte scoperte, 4 in 2 (rules 004 "Regole opzionali – Partite a coppie a carte scoperte") --
+
+
+def rigged_pairs(config: dict[str, Any] | None = None, **deal: Any) -> State:
+    """A Scala 40 a coppie (seats 1-4) whose smazzata is replaced by the given pieces, all opened."""
+    return rigged(4, {"format": "coppie", **(config or {})}, **{"opened": [True] * 4, **deal})
+
+
+def test_pairs_sit_opposite_and_share_a_line() -> None:
+    # "Due giocatori seduti di fronte ('nord' e 'sud') giocano contro altri due giocatori"
+    st = ENGINE.new({"format": "coppie"}, seats(4), SeededRng(3))
+    assert st["seats"] == [4, 3, 2, 1]  # clockwise; partners at positions p and p + 2
+    assert [ENGINE.line_of(st, s) for s in (4, 2, 3, 1)] == ["0", "0", "1", "1"]  # one tempo partita
+    assert st["totals"] == [0, 0] and st["out"] == [False, False]
+    fixed = ENGINE.new({"format": "coppie", "partners": [[1, 3], [2, 4]]}, seats(4), SeededRng(3))
+    assert {fixed["seats"][0], fixed["seats"][2]} in ({1, 3}, {2, 4})
+    drawn = ENGINE.new({"format": "coppie", "pairs": "casuali"}, seats(4), SeededRng(5))
+    assert sorted(drawn["seats"]) == [1, 2, 3, 4]
+    four_in_two = ENGINE.new({"format": "4in2"}, seats(2), SeededRng(3))
+    assert four_in_two["seats"] == [2, 1, 2, 1] and len(four_in_two["deal"]["hands"]) == 4
+
+
+def test_the_closing_line_pays_nothing_the_other_pays_both_hands() -> None:
+    # "Il giocatore o la linea che ha chiuso la partita avrà come punteggio 0"; the other line's
+    # players pay their hands, and one who never opened 100 "indipendentemente dalla somma".
+    st = rigged_pairs(
+        hands=[["Qh"], ["5c", "5d"], ["Kd", "Kc"], ["2h", "3h", "9s"]],
+        opened=[True, True, True, False],
+    )
+    play(st, 0, {"type": "scarta", "card": "Qh"})
+    rec = st["history"][-1]
+    assert rec["points"] == [0, 10 + 100]  # the partner's K K do not count
+    assert st["totals"] == [0, 110] and st["out"] == [False, True]
+    res = ENGINE.outcome(st)  # "il totale dei punti che ... una coppia deve raggiungere per uscire"
+    assert res["winner"] == 0 and res["lines"] == [[2, 4], [1, 3]]
+    assert res["mp"] == [110, -110] and res["cash"]["loser"] == 1 and res["cash"]["differenza_punti"] == 11
+    assert res["per_seat"]["4"]["won"] and res["per_seat"]["2"]["won"] and not res["per_seat"]["1"]["won"]
+
+
+def test_chiusura_in_mano_doubles_the_other_line() -> None:
+    # position 0 lays Q Q Q K K K (60) and closes with the 5 in the same turn
+    hand = ["Qh", "Qd", "Qc", "Kh", "Kd", "Kc", "5s"]
+    st = rigged_pairs(
+        hands=[hand, ["5c", "5d"], ["Kd"], ["9s"]],
+        opened=[False, True, True, True],
+        opened_at=[None, 1, 1, 1],
+    )
+    play(st, 0, {"type": "apri", "melds": [{"cards": hand[:3]}, {"cards": hand[3:6]}]})
+    play(st, 0, {"type": "scarta", "card": "5s"})
+    assert st["history"][-1]["in_mano"] and st["history"][-1]["points"] == [0, 2 * (10 + 9)]
+
+
+def test_pairs_forfeit_the_line_pays_its_hands_plus_50() -> None:
+    st = rigged_pairs(hands=[["Qh"], ["5c"], ["Kd", "7c"], ["9s"]])
+    ENGINE.apply(st, seat_of(st, 2), {"type": "abbandona"}, SeededRng(1))  # the partner of position 0
+    res = ENGINE.outcome(st)
+    assert res["winner"] == 1 and res["points"] == [50 + 10 + 10 + 7, 0]
+    assert res["forfeit"] == {"line": 0, "seats": [2, 4], "kind": "abbandona", "penalty": 77}
+    assert res["vp"] == [0, 20] and res["mp"] == [-1, 1]  # RULINGS K6
+    assert res["cash"]["differenza_punti"] == 8
+
+
+def test_carte_scoperte_partners_see_each_other_never_the_opponents() -> None:
+    # "i compagni, senza essere visti dagli avversari, giocano a carte scoperte"
+    st = rigged_pairs({"carte_scoperte": True}, hands=[["Qh"], ["5c"], ["Kd", "7c"], ["9s"]])
+    hands = {s: ENGINE.view(st, s)["deal"]["hands"] for s in (4, 3, 2, 1)}
+    assert hands[4] == [["Qh"], None, ["Kd", "7c"], None]  # position 0 (seat 4) and its partner
+    assert hands[2] == [["Qh"], None, ["Kd", "7c"], None]
+    assert hands[3] == [None, ["5c"], None, ["9s"]] == hands[1]
+    assert ENGINE.view(st, None)["deal"]["hands"] == [None] * 4  # spectators see no hand
+    plain = rigged_pairs(hands=[["Qh"], ["5c"], ["Kd", "7c"], ["9s"]])
+    assert ENGINE.view(plain, 4)["deal"]["hands"] == [["Qh"], None, None, None]
+    # the partner still cannot move for him
+    refused(st, 2, {"type": "scarta", "card": "Kd"})
+
+
+def test_four_in_two_moves_both_hands_of_its_line() -> None:
+    st = ENGINE.new({"format": "4in2"}, seats(2), SeededRng(3))
+    view = ENGINE.view(st, 2)["deal"]["hands"]
+    assert view[0] is not None and view[2] is not None and view[1] is None and view[3] is None
+    assert ENGINE.line_of(st, 2) == "0" and ENGINE.line_of(st, 1) == "1"
+
+
+@pytest.mark.parametrize(
+    ("config", "players"),
+    [
+        ({"format": "terzetti"}, 4),
+        ({"carte_scoperte": True}, 4),  # only a coppie
+        ({"format": "4in2", "carte_scoperte": True}, 2),
+        ({"format": "coppie", "carte_scoperte": "sì"}, 4),
+        ({"format": "coppie"}, 3),
+        ({"format": "coppie", "linee": 4}, 4),
+        ({"format": "4in2"}, 4),
+        ({"format": "coppie", "pairs": "scelte"}, 4),
+    ],
+)
+def test_pairs_configurations_refused(config: dict[str, Any], players: int) -> None:
+    from games.engine import ConfigError
+
+    with pytest.raises(ConfigError):
+        ENGINE.new(config, seats(players), SeededRng(0))

@@ -58,10 +58,11 @@ def test_money_pt_is_two_rake_plus_a_share_of_the_fictitious_pool() -> None:
 
 
 def test_k5_curve_matches_the_rules_example() -> None:
-    # "il 40° classificato perde 2 PT e il 60° ne perde 8" (66 entrants, default K5 curve).
-    assert k5_loss(40, 66) == 212
-    assert k5_loss(60, 66) == 818
-    assert k5_loss(33, 66) == 0 and k5_loss(66, 66) == TRAINING_COST
+    # "il 40° classificato perde 2 PT e il 60° ne perde 8" (66 entrants, default K5 curve, median
+    # 33.5: RULINGS K5).
+    assert k5_loss(40, 66) == 200
+    assert k5_loss(60, 66) == 815
+    assert k5_loss(33, 66) == 0 and k5_loss(34, 66) == 15 and k5_loss(66, 66) == TRAINING_COST
     losses = [k5_loss(p, 66) for p in range(1, 67)]
     assert losses == sorted(losses)
 
@@ -74,7 +75,7 @@ def test_training_pt() -> None:
     assert sum(plain.values()) == bonus  # every 10 PT paid comes back as prizes, plus the bonus
     assert plain["p10"] == -10 * PT
     danese = training_pt(danese_weights(10), placings, bonus=bonus, danese=True)
-    assert danese["p5"] == 0 and danese["p10"] == -10 * PT and danese["p6"] == -200
+    assert danese["p5"] == 0 and danese["p10"] == -10 * PT and danese["p6"] == -111  # median 5.5
     assert danese["p1"] == plain["p1"] + TRAINING_COST  # the winner pays nothing in K5
 
 

@@ -107,13 +107,23 @@ def danel_cut(
     return Cut(tuple(eliminated_order(out, random_list)), readmitted, tuple(random_list.ordered(staying)))
 
 
-def danel_placings(active: Mapping[str, Score], eliminated: Sequence[Eliminated]) -> Placings:
-    """Final placings: active lines by VP and MP, then eliminated lines by round (latest first), VP, MP.
+def danel_placings(
+    active: Mapping[str, Score], eliminated: Sequence[Eliminated], random_list: RandomList | None = None
+) -> Placings:
+    """Final placings of every line, still playing or eliminated, by total VP then MP (RULINGS K7).
 
-    Ex aequo only between lines equal in all of those (RULINGS K2: never split at random).
+    "La classifica finale viene stilata sulla base dei VP totalizzati in tutti i turni": an
+    eliminated line keeps the totals it left with and ranks among the others by them, so a line
+    re-admitted or still playing is not placed above an eliminated one with more VP. Lines equal
+    in VP and MP are ex aequo (RULINGS K2: prizes shared, never split at random); inside a group
+    they are listed in the order of the ``random_list`` (by name without one).
     """
-    top = sorted(active, key=lambda line: (-active[line].vp, -active[line].mp, line))
-    placings = group_sorted(top, key=lambda line: active[line], name=lambda line: line)
-    bottom = sorted(eliminated, key=lambda e: (-e.round_no, -e.score.vp, -e.score.mp, e.line))
-    placings.extend(group_sorted(bottom, key=lambda e: (e.round_no, e.score), name=lambda e: e.line))
-    return placings
+    totals = {**{e.line: e.score for e in eliminated}, **active}
+    if len(totals) != len(active) + len(eliminated):
+        raise FormatError("danel_twice", "Una linea è sia in gioco sia eliminata")
+    listed = random_list.rank if random_list is not None else None
+    order = sorted(
+        totals,
+        key=lambda line: (-totals[line].vp, -totals[line].mp, listed(line) if listed else 0, line),
+    )
+    return group_sorted(order, key=lambda line: totals[line], name=lambda line: line)

@@ -86,18 +86,18 @@ def match_result(points_a: int, points_b: int, scale: VpScale = DEFAULT_VP) -> t
 def forfeit_result(
     points_offender: int, points_other: int, scale: VpScale = DEFAULT_VP
 ) -> tuple[Score, Score]:
-    """Scores when a line lets the time run out or abandons (offender first).
+    """Scores when a line lets the time run out or abandons (offender first), RULINGS K6.
 
     The offender loses the match with 0 VP; the other line gets the VP of a win by its real margin
-    (at least by 1 MP), and at least 14 VP (so 20 with the default win/draw/loss table).
-    MP "calcolati dai VP in base ai corrispondenti minimi": decision, the other line gets the
-    larger of its real MP and the minimum MP that earns its VP, the offender the opposite, so a
-    line that was far ahead keeps its lead.
+    (at least by 1 MP), and at least 14 VP (so 20 with the default win/draw/loss table). "I MP di
+    entrambe le linee saranno calcolati dai VP in base ai corrispondenti minimi previsti dalla
+    tabella dei VP": the other line gets the minimum MP that earns its VP, the offender the
+    opposite, whatever the real score (792-1965 with the default table: +1 / -1).
     """
     real = points_other - points_offender
     best = scale.steps[-1][1]
     vp = min(best, max(VP_FORFEIT_MIN, scale.leader_vp(max(real, 1))))
-    mp = max(real, scale.min_mp_for(vp))
+    mp = scale.min_mp_for(vp)
     return Score(0, -mp), Score(vp, mp)
 
 

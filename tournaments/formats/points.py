@@ -47,16 +47,18 @@ def participation_bonus(entrants: int, smazzate: int, per_smazzata: int) -> int:
 def k5_loss(position: int, entrants: int, last_loss: int = TRAINING_COST) -> int:
     """RULINGS K5 default curve: the fictitious cost paid at ``position`` of a training Danese.
 
-    Linear from 0 at the median position (``(entrants + 1) // 2`` and above pay nothing) to
-    ``last_loss`` at the last place, floored (e.g. 66 entrants: 40th pays 2,12 PT, 60th 8,18 PT,
-    as the rules' "il 40° classificato perde 2 PT e il 60° ne perde 8").
+    Linear from 0 at the median position (N + 1) / 2, a half place for even N (positions at or
+    above it pay nothing), to ``last_loss`` at the last place, floored: loss = last_loss ×
+    (position − (N + 1) / 2) / (N − (N + 1) / 2) = last_loss × (2 × position − N − 1) / (N − 1).
+    66 entrants: the median is 33.5, the 40th pays exactly 2 PT and the 60th 8,15 PT, as the
+    rules' "il 40° classificato perde 2 PT e il 60° ne perde 8".
     """
     if not 1 <= position <= entrants:
         raise FormatError("position", "Posizione fuori classifica")
-    median = (entrants + 1) // 2
-    if position <= median:
+    above = 2 * position - entrants - 1  # twice the distance from the median
+    if above <= 0:
         return 0
-    return last_loss * (position - median) // (entrants - median)
+    return last_loss * above // (entrants - 1)
 
 
 def training_pt(
