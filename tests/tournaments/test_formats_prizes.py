@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.drawn import DrawnRng, rngs
 from tests.rules import rules_text
 from tournaments.formats import FormatError
 from tournaments.formats.money import (
@@ -278,13 +279,13 @@ def test_default_schemes_and_freeroll_in_bonus() -> None:
     }
 
 
-@given(placings=placings_st(), pool=st.integers(0, 10**6), seed=st.integers(0, 1000))
+@given(placings=placings_st(), pool=st.integers(0, 10**6), rng=rngs())
 def test_no_prize_depends_on_order_within_ex_aequo_or_on_chance(
-    placings: list[list[str]], pool: int, seed: int
+    placings: list[list[str]], pool: int, rng: DrawnRng
 ) -> None:
     """Prizes are a function of the placings alone: reordering ex aequo members changes nothing."""
-    from games.rng import SeededRng, shuffled
+    from games.rng import shuffled
 
     weights = scheme_weights(PrizeScheme.DANESE, sum(len(g) for g in placings))
-    reordered = [shuffled(g, SeededRng(seed)) for g in placings]
+    reordered = [shuffled(g, rng) for g in placings]
     assert award(pool, weights, reordered) == award(pool, weights, placings)
