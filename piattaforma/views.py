@@ -83,10 +83,10 @@ def profile(request: HttpRequest) -> HttpResponse:
 def game_options_edit(request: HttpRequest, game: str) -> HttpResponse:
     if game not in game_options.GAMES:
         raise Http404
-    current = actions.preferences_get(user=request.user, game=game)  # type: ignore[arg-type]
+    current = actions.preferences_get(user=request.user, game=game)  # type: ignore[arg-type]  # login_required: request.user is a User
     form = GameOptionsForm(game, request.POST or None, initial_values=current)
     if request.method == "POST" and form.is_valid():
-        actions.preferences_save(user=request.user, game=game, values=form.values)  # type: ignore[arg-type]
+        actions.preferences_save(user=request.user, game=game, values=form.values)  # type: ignore[arg-type]  # login_required: request.user is a User
         messages.success(request, _("Opzioni di gioco salvate."))
         return redirect("game_options", game=game)
     return render(

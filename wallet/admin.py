@@ -36,7 +36,7 @@ from wallet.models import (
 from wallet.money import format_eur
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]  # django-stubs' ModelAdmin is generic in its model
     """The ledger is append-only: nothing is added, changed or deleted from the back office."""
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -154,7 +154,7 @@ class AccountAdmin(ReadOnlyAdmin):
         )
 
 
-class PostingInline(admin.TabularInline):  # type: ignore[type-arg]
+class PostingInline(admin.TabularInline):  # type: ignore[type-arg]  # django-stubs' ModelAdmin is generic in its model
     model = Posting
     fields = ("account", "amount", "balance_after")
     readonly_fields = fields
@@ -211,7 +211,7 @@ class PostingAdmin(ReadOnlyAdmin):
 
 
 def _reason_page(
-    model_admin: admin.ModelAdmin,  # type: ignore[type-arg]
+    model_admin: admin.ModelAdmin,  # type: ignore[type-arg]  # django-stubs' ModelAdmin is generic in its model
     request: HttpRequest,
     queryset: QuerySet[Any],
     form: forms.Form,

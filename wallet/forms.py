@@ -20,7 +20,7 @@ class EuroField(forms.CharField):
             {"inputmode": "decimal", "placeholder": "0,00", "autocomplete": "off", "maxlength": "20"}
         )
 
-    def to_python(self, value: Any) -> int | None:  # type: ignore[override]
+    def to_python(self, value: Any) -> int | None:  # type: ignore[override]  # a money field cleans to cents, not to str
         text = super().to_python(value)
         if not text:
             return None

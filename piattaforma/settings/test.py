@@ -31,10 +31,8 @@ LOBBY_SCHEDULE_TASKS = False
 def worker_redis_settings(worker: str) -> dict[str, Any]:
     """The Redis settings of one pytest-xdist worker: its own channel-layer prefix and Celery keys."""
     keys = {"global_keyprefix": f"{worker}:"}
-    layer = {
-        **CHANNEL_LAYERS["default"],
-        "CONFIG": {**CHANNEL_LAYERS["default"]["CONFIG"], "prefix": f"asgi-{worker}"},
-    }
+    default: dict[str, Any] = CHANNEL_LAYERS["default"]
+    layer = {**default, "CONFIG": {**default["CONFIG"], "prefix": f"asgi-{worker}"}}
     return {
         "CHANNEL_LAYERS": {"default": layer},
         "CELERY_BROKER_TRANSPORT_OPTIONS": keys,

@@ -164,7 +164,7 @@ def allowed_deal_cards(game: str, engine: Engine, st: State, seat: int | None) -
     d = st["deal"]
     visible: frozenset[int]
     if game == "burraco":
-        visible = engine.visible_positions(st, seat)  # type: ignore[attr-defined]
+        visible = engine.visible_positions(st, seat)  # type: ignore[attr-defined]  # the base Engine type; Burraco has visible_positions
         public = list(d["scarti"])
     else:
         visible = frozenset(p for p, s in enumerate(st["seats"]) if s == seat)

@@ -32,7 +32,7 @@ def test_money_formatting_and_parsing():
         with pytest.raises(AmountError):
             parse_eur(bad)
     with pytest.raises(TypeError):
-        format_eur(1.5)  # type: ignore[arg-type]
+        format_eur(1.5)  # type: ignore[arg-type]  # a float on purpose
     rendered = Template("{% load wallet_money %}{{ v|euro }} {{ v|euro_signed }}").render(Context({"v": 150}))
     assert rendered == "€ 1,50 +€ 1,50"
 
