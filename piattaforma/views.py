@@ -5,7 +5,6 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
@@ -15,18 +14,15 @@ from django.views.decorators.http import require_GET
 
 from games import options as game_options
 from games import registry
-from lobby.models import Seat, Table
-from piattaforma import actions, health
+from piattaforma import actions, health, hooks
 from piattaforma.forms import GameOptionsForm, SignupForm
 
 
 def home(request: HttpRequest) -> HttpResponse:
     """What the site offers, from live data: the registered games with their open tables right now."""
-    open_tables = Table.objects.filter(is_open=True)
-    per_game = dict(open_tables.values_list("game").annotate(n=Count("id")).order_by())
-    seated = dict(
-        Seat.objects.filter(table__is_open=True).values_list("table__game").annotate(n=Count("id")).order_by()
-    )
+    counts = hooks.open_tables()  # the lobby counts its tables (the core does not import it)
+    per_game = {game: tables for game, (tables, _) in counts.items()}
+    seated = {game: players for game, (_, players) in counts.items()}
     games = []
     for name in registry.names():
         engine = registry.get(name)

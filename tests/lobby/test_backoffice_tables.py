@@ -172,3 +172,16 @@ def test_table_update_refuses_what_would_strand_the_seated_players():
     table.refresh_from_db()
     assert (table.realm, table.game, table.seats, table.time_bank) == before
     assert not AuditLog.objects.filter(action="table.update").exists()
+
+
+def test_the_home_page_counts_the_lobbys_open_tables_through_the_core_hook(client):
+    users = [funded_player() for _ in range(3)]
+    seat_players(poker_table(), users[:2])
+    seat_players(poker_table(name="Chiuso"), users[2:])
+    Table.objects.filter(name="Chiuso").update(is_open=False)
+    poker_table(name="Vuoto")
+    page = client.get("/")
+    assert (page.context["open_tables"], page.context["seated_players"]) == (2, 2)
+    poker = next(g for g in page.context["games"] if g["game"] == "poker5")
+    assert (poker["tables"], poker["seated"]) == (2, 2)
+    assert all(g["tables"] == g["seated"] == 0 for g in page.context["games"] if g["game"] != "poker5")
