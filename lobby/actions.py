@@ -124,23 +124,10 @@ def table_create(
 
 
 # What shapes the play of a hand: the hand in progress keeps the terms it was dealt on.
-TABLE_PLAY_FIELDS = frozenset(
-    [
-        "game",
-        "config",
-        "realm",
-        "seats",
-        "min_players",
-        "rake_bp",
-        "rake_cap",
-        "posta_partita",
-        "posta_unitaria",
-        "perdita_massima",
-        "tempo_giocata",
-        "tempo_partita",
-        "time_bank",
-    ]
-)
+TABLE_PLAY_FIELDS = frozenset((
+    "game", "config", "realm", "seats", "min_players", "rake_bp", "rake_cap", "posta_partita",
+    "posta_unitaria", "perdita_massima", "tempo_giocata", "tempo_partita", "time_bank",
+))  # fmt: skip
 
 
 def _table_checked(table: Table) -> None:
