@@ -271,10 +271,6 @@ def wait_version(page: Any, at_least: int) -> int:
     return version(page)
 
 
-def is_to_act(page: Any) -> bool:
-    return page.locator(f"{TABLE} [data-role=seats] [data-seat].me.to-act").count() > 0
-
-
 def action_types(page: Any) -> list[str]:
     return page.eval_on_selector_all(
         f"{TABLE} [data-role=actions] button[data-action]", "bs => bs.map(b => b.dataset.action)"
