@@ -4,6 +4,8 @@ VENV := .venv
 PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# pytest-xdist workers for `make test` (one per core; PYTEST_WORKERS=0 runs in this process)
+PYTEST_WORKERS ?= auto
 
 .PHONY: run test venv lint format lock bench clean
 
@@ -31,7 +33,7 @@ test: venv
 	$(VENV)/bin/ruff format --check .
 	DJANGO_SETTINGS_MODULE=piattaforma.settings.test $(PY) manage.py makemigrations --check --dry-run
 	$(VENV)/bin/mypy games wallet
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadscope $(PYTEST_ARGS)
 
 lint: venv
 	$(VENV)/bin/ruff check .

@@ -107,13 +107,6 @@ def post(b: Betting, seat: int, amount: int, *, live: bool = False) -> int:
     return paid
 
 
-def to_call(b: Betting, seat: int) -> int:
-    """Chips this seat must add to match the current bet (capped at its stack)."""
-    k = str(seat)
-    owed: int = min(b["current"] - b["round"][k], b["stack"][k])
-    return owed
-
-
 def options(
     b: Betting, seat: int, *, limit: str, min_bet: int, increment: int, reopen: bool = False
 ) -> dict[str, Any]:

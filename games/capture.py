@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from games.cards import ITALIAN_VALUE, italian_deck, label, suit
+from games.cards import ITALIAN_VALUE, italian_deck
 from games.engine import Action, Event, InvalidCards, State, UnknownAction
 from games.partite import DealRules, line_of
 from games.rng import Rng, shuffled
@@ -419,13 +419,3 @@ class CaptureDeal(DealRules):
             out["piles"] = [list(p) for p in deal["piles"]]
             out["moves"] = [dict(m) for m in deal["moves"]]
         return out
-
-
-def card_label(card: str) -> str:
-    """Return the Italian name of a card in the Italian style (for messages)."""
-    return label(card, "napoletane")
-
-
-def is_denari(card: str) -> bool:
-    """Tell whether a card is of denari (quadri)."""
-    return suit(card) == DENARI

@@ -18,7 +18,6 @@ RANKS = "A23456789TJQK"
 SUITS = "hdcs"  # highest first for poker tie-breaks: ♥ > ♦ > ♣ > ♠ (RULINGS P2)
 JOKERS = ("X1", "X2", "X3", "X4")
 
-SUIT_SYMBOL = {"h": "♥", "d": "♦", "c": "♣", "s": "♠"}
 SUIT_NAME_FRENCH = {"h": "cuori", "d": "quadri", "c": "fiori", "s": "picche"}
 SUIT_NAME_ITALIAN = {"h": "coppe", "d": "denari", "c": "bastoni", "s": "spade"}
 RANK_NAME_FRENCH = {

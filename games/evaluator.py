@@ -73,10 +73,10 @@ from games.cards import POKER_ORDER, RANK_INDEX, SUITS, CardError
 try:  # the lookup in C, built by scripts/build_native.py (``make venv``); else the Python one
     from games import _fasteval
 except ImportError:  # pragma: no cover - depends on the machine
-    _fasteval = None  # type: ignore[assignment]
+    _fasteval = None  # type: ignore[assignment]  # no C lookup here: the Python one serves
 else:
     if _fasteval.VERSION != 1:  # a build of another version of the source
-        _fasteval = None  # type: ignore[assignment]
+        _fasteval = None  # type: ignore[assignment]  # no C lookup here: the Python one serves
 NATIVE = _fasteval is not None
 
 CARTA_ALTA = 0

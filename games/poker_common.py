@@ -234,7 +234,7 @@ def rng_of(state: State) -> Rng:
     rng = state.get("_rng")
     if rng is None:
         raise RuntimeError("poker_common: no rng available")
-    return rng  # type: ignore[no-any-return]
+    return rng  # type: ignore[no-any-return]  # State values are Any; new() stored the hand's Rng there
 
 
 def check_turn(
@@ -631,11 +631,6 @@ def amount_button(typ: str, label: str, lo: int, hi: int, stack: int) -> Button:
     if lo == hi == stack:
         label = "RESTO"
     return (typ, label, lo, hi, None)
-
-
-def amount_spec(typ: str, label: str, lo: int, hi: int, stack: int) -> dict[str, Any]:
-    """A spec with an amount range; NB.1 of the rules: the button reads RESTO for the whole credit."""
-    return spec_of(amount_button(typ, label, lo, hi, stack))
 
 
 def betting_buttons(

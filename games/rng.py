@@ -34,7 +34,7 @@ class SystemRng:
 
 
 # CPython's randrange(n) draws with _randbelow_with_getrandbits, which SeededRng inlines.
-_INLINED_DRAWS = random.Random._randbelow is random.Random._randbelow_with_getrandbits  # type: ignore[attr-defined]
+_INLINED_DRAWS = random.Random._randbelow is random.Random._randbelow_with_getrandbits  # type: ignore[attr-defined]  # CPython's private draw method, compared to choose the inlined draws
 
 
 class SeededRng:
@@ -49,7 +49,7 @@ class SeededRng:
         # generator, so the copy protocol below saves only ``_random`` and binds again.
         self._bits: Callable[[int], int] = generator.getrandbits
         if not _INLINED_DRAWS:  # a Python whose Random draws otherwise: its own randrange draws
-            self.randbelow = generator.randrange  # type: ignore[method-assign,assignment]
+            self.randbelow = generator.randrange  # type: ignore[method-assign,assignment]  # a Python whose Random draws otherwise: the generator's own randrange
 
     def __getstate__(self) -> dict[str, random.Random]:
         return {"random": self._random}

@@ -132,15 +132,79 @@ def table_create(
 ) -> Table:
     """Create a cash table and its runtime row, checking the game's config."""
     table = Table(name=name, game=game, seats=seats, min_buy_in=min_buy_in, max_buy_in=max_buy_in, **fields)
-    table.full_clean()
-    engine = engine_for(table)
-    if not engine.min_seats <= seats <= engine.max_seats:
-        raise InvalidSeat(f"{engine.title}: da {engine.min_seats} a {engine.max_seats} posti")
-    table.config = engine.validate_config(table.config)
-    engine_config(table)
+    _table_checked(table)
     table.save()
     TableRuntime.objects.create(table=table)
     return table
+
+
+# What shapes the play of a hand: the hand in progress keeps the terms it was dealt on.
+TABLE_PLAY_FIELDS = frozenset((
+    "game", "config", "realm", "seats", "min_players", "rake_bp", "rake_cap", "posta_partita",
+    "posta_unitaria", "perdita_massima", "tempo_giocata", "tempo_partita", "time_bank",
+))  # fmt: skip
+
+
+def _table_checked(table: Table) -> None:
+    """A table's settings checked (model, the game's seats and config); its config normalised."""
+    table.full_clean()
+    engine = engine_for(table)
+    if not engine.min_seats <= table.seats <= engine.max_seats:
+        raise InvalidSeat(f"{engine.title}: da {engine.min_seats} a {engine.max_seats} posti")
+    table.config = engine.validate_config(table.config)
+    engine_config(table)
+
+
+def _table_changed(rt: TableRuntime, fields: dict[str, Any]) -> list[str]:
+    """Apply ``fields`` to the locked table in memory, checked; return the names that change.
+
+    Refused: what shapes play while a hand is running, the game or the realm while anyone is
+    seated (their credit and the next hand's carry are of that game and realm), a seat count below
+    a seated player's number.
+    """
+    table = rt.table
+    before = {name: getattr(table, name) for name in fields}
+    for name, value in fields.items():
+        setattr(table, name, value)
+    _table_checked(table)
+    changed = [name for name in fields if getattr(table, name) != before[name]]
+    if TABLE_PLAY_FIELDS.intersection(changed) and _hand_running(rt):
+        raise HandInProgress("Una mano è in corso: le impostazioni di gioco si cambiano a mano finita")
+    seated = Seat.objects.filter(table_id=rt.pk)
+    if {"game", "realm"}.intersection(changed) and seated.exists():
+        raise NotAllowed("Gioco e tipo di denaro si cambiano solo a tavolo vuoto")
+    if seated.filter(number__gt=table.seats).exists():
+        raise InvalidSeat("Un giocatore siede oltre il nuovo numero di posti")
+    return changed
+
+
+def table_check(*, table_id: int | None, fields: dict[str, Any]) -> dict[str, Any]:
+    """Check new settings as ``table_create`` (``table_id`` None) or ``table_update`` would; write nothing.
+
+    The back office's form calls it inside its transaction: the runtime row stays locked until the
+    update is saved. Returns the fields normalised (the game's config with its defaults).
+    """
+    if table_id is None:
+        table = Table(**fields)
+        _table_checked(table)
+    else:
+        rt = _lock(table_id)
+        _table_changed(rt, fields)
+        table = rt.table
+    return {name: getattr(table, name) for name in fields}
+
+
+@transaction.atomic
+def table_update(*, table_id: int, actor: User, **fields: Any) -> Table:
+    """Change a table's settings (the back office); refused, changing nothing, as ``_table_changed`` says."""
+    rt = _lock(table_id)
+    changed = _table_changed(rt, fields)
+    if "game" in changed:
+        rt.carry = None  # the old game's carry (button, match score) means nothing to the new one
+        rt.save(update_fields=["carry"])
+    rt.table.save()
+    audit_record(actor=actor, action="table.update", target=rt.table, data={"changed": changed})
+    return rt.table
 
 
 def _lock(table_id: int) -> TableRuntime:

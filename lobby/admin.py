@@ -20,7 +20,7 @@ from games import registry
 from games.engine import EngineError, Option
 from lobby import actions
 from lobby.errors import TableError
-from lobby.models import ChatMessage, Hand, Seat, Table, TableRuntime
+from lobby.models import ChatMessage, Hand, Seat, Table
 from lobby.replay import replay_hand
 from piattaforma.admin import ReadOnlyAdminMixin, site
 from piattaforma.converters import small_int
@@ -92,20 +92,21 @@ class TableForm(forms.ModelForm):
         self.fields["config"].help_text = config_options_help()
 
     def clean(self) -> dict[str, Any]:
+        """The lobby's own checks (``actions.table_check``): those of table_create or table_update."""
         data = super().clean() or {}
-        game = data.get("game")
-        if game:
-            engine = registry.get(game)
-            try:
-                data["config"] = engine.validate_config(data.get("config") or {})
-            except EngineError as exc:
-                raise ValidationError({"config": exc.message}) from exc
-            seats = data.get("seats")
-            if seats and not engine.min_seats <= seats <= engine.max_seats:
-                raise ValidationError(
-                    {"seats": f"{engine.title}: da {engine.min_seats} a {engine.max_seats} posti"}
-                )
+        if self.errors:
+            return data
+        fields = {name: data[name] for name in self._meta.fields if name in data}
+        try:
+            data.update(actions.table_check(table_id=self.instance.pk, fields=fields))
+        except EngineError as exc:
+            raise ValidationError({"config": exc.message}) from exc
+        except TableError as exc:
+            raise ValidationError(exc.message) from exc
         return data
+
+    def table_fields(self) -> dict[str, Any]:
+        return {name: self.cleaned_data[name] for name in self._meta.fields}
 
 
 class SeatInline(admin.TabularInline):
@@ -146,8 +147,12 @@ class TableAdmin(admin.ModelAdmin):
         return False
 
     def save_model(self, request: HttpRequest, obj: Table, form: Any, change: bool) -> None:
-        super().save_model(request, obj, form, change)
-        TableRuntime.objects.get_or_create(table=obj)
+        """Through the lobby's actions; the form checked the same (the runtime row is locked since)."""
+        if change:
+            actions.table_update(table_id=obj.pk, actor=request.user, **form.table_fields())  # type: ignore[arg-type]  # staff only: a User
+        else:
+            obj.pk = actions.table_create(**form.table_fields()).pk
+            obj._state.adding = False
 
     @admin.action(
         description=_("Annulla la mano in corso e rimborsa le puntate (G7)"), permissions=["change"]
@@ -170,8 +175,10 @@ class TableAdmin(admin.ModelAdmin):
         for table in queryset:
             try:
                 actions.table_cancel_hand(
-                    table_id=table.pk, actor=request.user, reason=form.cleaned_data["reason"]
-                )  # type: ignore[arg-type]
+                    table_id=table.pk,
+                    actor=request.user,  # type: ignore[arg-type]  # staff only: a User
+                    reason=form.cleaned_data["reason"],
+                )
                 self.message_user(request, _("%(t)s: mano annullata, puntate rimborsate.") % {"t": table})
             except TableError as exc:
                 self.message_user(request, f"{table}: {exc.message}", messages.WARNING)

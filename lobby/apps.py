@@ -11,8 +11,10 @@ class LobbyConfig(AppConfig):
         # the Telesina package itself, so the platform plugs it in once at start-up.
         from games.telesina import giro_pazzo
         from lobby.actions import tables_remove_player, tables_sessions_in_hand
+        from lobby.selectors import open_tables_per_game
         from piattaforma import hooks
 
         giro_pazzo.register()
         hooks.on_player_blocked(tables_remove_player)  # suspension / self-exclusion ends live sessions
         hooks.on_sessions_in_use(tables_sessions_in_hand)
+        hooks.on_open_tables(open_tables_per_game)  # the home page's counts

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Count
+
 from games import registry
 from games.engine import private_to
 from lobby.models import Hand, Seat, Table, TableRuntime
@@ -102,6 +104,15 @@ def _dealt(rt: TableRuntime, seat_no: int | None) -> int | None:
     if seat_no is None:
         return None
     return projection_seat(seat_no, dealt_seats(rt))
+
+
+def open_tables_per_game() -> dict[str, tuple[int, int]]:
+    """Per game: open tables and the players seated at them (the home page, through piattaforma.hooks)."""
+    tables = dict(Table.objects.filter(is_open=True).values_list("game").annotate(n=Count("id")).order_by())
+    seated = dict(
+        Seat.objects.filter(table__is_open=True).values_list("table__game").annotate(n=Count("id")).order_by()
+    )
+    return {game: (n, seated.get(game, 0)) for game, n in tables.items()}
 
 
 def lobby_tables() -> list[dict[str, Any]]:

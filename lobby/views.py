@@ -49,7 +49,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
             "free_seats": [n for n in range(1, table.seats + 1) if n not in taken],
             "waiting": waiting,
             "info": selectors.table_info(table),
-            "deck_style": preferences_get(user=request.user, game=table.game).get("stile_mazzo", "francesi"),  # type: ignore[arg-type]
+            "deck_style": preferences_get(user=request.user, game=table.game).get("stile_mazzo", "francesi"),  # type: ignore[arg-type]  # login_required: request.user is a User
             "italian_deck": "stile_mazzo" in game_options.defaults(table.game),
             "heartbeat_ms": int(settings.LOBBY_HEARTBEAT_SECONDS * 1000),  # lobby.presence
         },
@@ -84,7 +84,7 @@ def table_sit(request: HttpRequest, table_id: int) -> HttpResponse:
     try:
         actions.table_sit(
             table_id=table_id,
-            user=request.user,  # type: ignore[arg-type]
+            user=request.user,  # type: ignore[arg-type]  # login_required: request.user is a User
             seat_no=seat_no,
             buy_in=buy_in,
             idempotency_key=_idempotency_key(request),
@@ -101,7 +101,7 @@ def table_rebuy(request: HttpRequest, table_id: int) -> HttpResponse:
         amount = parse_eur(request.POST.get("amount", ""))
         result = actions.table_rebuy(
             table_id=table_id,
-            user=request.user,  # type: ignore[arg-type]
+            user=request.user,  # type: ignore[arg-type]  # login_required: request.user is a User
             amount=amount,
             idempotency_key=_idempotency_key(request),
         )
@@ -119,7 +119,7 @@ def table_rebuy(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_POST
 def table_leave(request: HttpRequest, table_id: int) -> HttpResponse:
     try:
-        result = actions.table_leave(table_id=table_id, user=request.user)  # type: ignore[arg-type]
+        result = actions.table_leave(table_id=table_id, user=request.user)  # type: ignore[arg-type]  # login_required: request.user is a User
     except TableError as exc:
         messages.error(request, exc.message)
         return redirect("lobby:table", table_id=table_id)
@@ -135,9 +135,9 @@ def table_leave(request: HttpRequest, table_id: int) -> HttpResponse:
 def table_waiting(request: HttpRequest, table_id: int) -> HttpResponse:
     try:
         if request.POST.get("leave"):
-            actions.waiting_leave(table_id=table_id, user=request.user)  # type: ignore[arg-type]
+            actions.waiting_leave(table_id=table_id, user=request.user)  # type: ignore[arg-type]  # login_required: request.user is a User
         else:
-            actions.waiting_join(table_id=table_id, user=request.user)  # type: ignore[arg-type]
+            actions.waiting_join(table_id=table_id, user=request.user)  # type: ignore[arg-type]  # login_required: request.user is a User
     except TableError as exc:
         messages.error(request, exc.message)
     return redirect("lobby:table", table_id=table_id)
@@ -210,7 +210,7 @@ def table_layouts(request: HttpRequest, table_id: int) -> JsonResponse:
     if not isinstance(action, dict):
         return JsonResponse({"code": "bad_request", "message": _("Richiesta non valida")}, status=400)
     try:
-        answer = layouts.seat_layouts(table_id=table_id, user=request.user, request=action)  # type: ignore[arg-type]
+        answer = layouts.seat_layouts(table_id=table_id, user=request.user, request=action)  # type: ignore[arg-type]  # login_required: request.user is a User
     except CodedError as exc:
         status = next((s for kind, s in LAYOUT_STATUS if isinstance(exc, kind)), 400)
         return JsonResponse(exc.as_dict(), status=status)

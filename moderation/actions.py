@@ -379,9 +379,9 @@ def _notify_sanctioned(
     if decision == "warn":
         text = f"Hai ricevuto un'ammonizione dai moderatori. Motivo: {reason}"
     elif decision == "mute":
-        text = f"Sei silenziato in chat fino alle {_until(ends_at)}. Motivo: {reason}"  # type: ignore[arg-type]
+        text = f"Sei silenziato in chat fino alle {_until(ends_at)}. Motivo: {reason}"  # type: ignore[arg-type]  # a mute or a suspension always has its end
     else:
-        text = f"La tua chat è sospesa fino al {_until(ends_at)}. Motivo: {reason}"  # type: ignore[arg-type]
+        text = f"La tua chat è sospesa fino al {_until(ends_at)}. Motivo: {reason}"  # type: ignore[arg-type]  # a mute or a suspension always has its end
     data = {"until": ends_at.isoformat()} if ends_at else {}
     notice_send(user_id=target.pk, code=f"moderation_{decision}", text=text[:500], data=data, now=now)
 

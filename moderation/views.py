@@ -147,7 +147,7 @@ def case_page(request: HttpRequest, report_id: int) -> HttpResponse:
 @require_POST
 def case_claim(request: HttpRequest, report_id: int) -> HttpResponse:
     try:
-        actions.report_claim(report_id=report_id, moderator=request.user)  # type: ignore[arg-type]
+        actions.report_claim(report_id=report_id, moderator=request.user)  # type: ignore[arg-type]  # behind the moderators-only check
     except ModerationError as exc:
         messages.error(request, exc.message)
     return redirect("moderation:case", report_id=report_id)
@@ -164,7 +164,7 @@ def case_decide(request: HttpRequest, report_id: int) -> HttpResponse:
     try:
         report = actions.report_decide(
             report_id=report_id,
-            moderator=request.user,  # type: ignore[arg-type]
+            moderator=request.user,  # type: ignore[arg-type]  # behind the moderators-only check
             decision=data["decision"],
             reason=data["reason"],
             minutes=data["minutes"],

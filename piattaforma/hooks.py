@@ -43,3 +43,24 @@ def sessions_in_use(user: Any) -> set[str]:
     for provider in _sessions_in_use:
         out |= provider(user)
     return out
+
+
+TablesCounter = Callable[[], dict[str, tuple[int, int]]]
+_open_tables: list[TablesCounter] = []
+
+
+def on_open_tables(counter: TablesCounter) -> TablesCounter:
+    """Register a counter of open tables per game: ``{game: (tables, players seated)}``."""
+    if counter not in _open_tables:
+        _open_tables.append(counter)
+    return counter
+
+
+def open_tables() -> dict[str, tuple[int, int]]:
+    """Open tables and the players seated at them, per game, over every app that runs tables."""
+    out: dict[str, tuple[int, int]] = {}
+    for counter in _open_tables:
+        for game, (tables, seated) in counter().items():
+            before = out.get(game, (0, 0))
+            out[game] = (before[0] + tables, before[1] + seated)
+    return out

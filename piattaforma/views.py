@@ -8,7 +8,6 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
@@ -18,18 +17,15 @@ from django.views.decorators.http import require_GET
 
 from games import options as game_options
 from games import registry
-from lobby.models import Seat, Table
-from piattaforma import actions, health
+from piattaforma import actions, health, hooks
 from piattaforma.forms import CheckedPasswordChangeForm, GameOptionsForm, SignupForm
 
 
 def home(request: HttpRequest) -> HttpResponse:
     """What the site offers, from live data: the registered games with their open tables right now."""
-    open_tables = Table.objects.filter(is_open=True)
-    per_game = dict(open_tables.values_list("game").annotate(n=Count("id")).order_by())
-    seated = dict(
-        Seat.objects.filter(table__is_open=True).values_list("table__game").annotate(n=Count("id")).order_by()
-    )
+    counts = hooks.open_tables()  # the lobby counts its tables (the core does not import it)
+    per_game = {game: tables for game, (tables, _) in counts.items()}
+    seated = {game: players for game, (_, players) in counts.items()}
     games = []
     for name in registry.names():
         engine = registry.get(name)
@@ -95,10 +91,10 @@ def profile(request: HttpRequest) -> HttpResponse:
 def game_options_edit(request: HttpRequest, game: str) -> HttpResponse:
     if game not in game_options.GAMES:
         raise Http404
-    current = actions.preferences_get(user=request.user, game=game)  # type: ignore[arg-type]
+    current = actions.preferences_get(user=request.user, game=game)  # type: ignore[arg-type]  # login_required: request.user is a User
     form = GameOptionsForm(game, request.POST or None, initial_values=current)
     if request.method == "POST" and form.is_valid():
-        actions.preferences_save(user=request.user, game=game, values=form.values)  # type: ignore[arg-type]
+        actions.preferences_save(user=request.user, game=game, values=form.values)  # type: ignore[arg-type]  # login_required: request.user is a User
         messages.success(request, _("Opzioni di gioco salvate."))
         return redirect("game_options", game=game)
     return render(

@@ -132,7 +132,7 @@ def _row(t: Tournament, mine: dict[int, str]) -> dict[str, Any]:
         "cost_split": "" if t.is_free else cost_label(t).removeprefix(format_euro(t.cost)).strip(),
         "fee": format_euro(t.fee),
         "guaranteed": format_euro(t.guaranteed) if t.guaranteed else "",
-        "entrants": t.live_count,  # type: ignore[attr-defined]
+        "entrants": t.live_count,  # type: ignore[attr-defined]  # annotated by the list query
         "max_players": t.max_players,
         "state": t.state,
         "state_label": t.get_state_display(),

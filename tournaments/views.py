@@ -76,7 +76,7 @@ def register(request: HttpRequest, tournament_id: int) -> HttpResponse:
             raise errors.InvalidPartner()
         reg = actions.registration_create(
             tournament_id=tournament_id,
-            user=request.user,  # type: ignore[arg-type]
+            user=request.user,  # type: ignore[arg-type]  # behind login_required
             idempotency_key=request.POST.get("idempotency_key") or uuid.uuid4().hex,
             partner=partner,
         )
@@ -94,7 +94,7 @@ def register(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @require_POST
 def cancel(request: HttpRequest, tournament_id: int) -> HttpResponse:
     try:
-        reg = actions.registration_cancel(tournament_id=tournament_id, user=request.user)  # type: ignore[arg-type]
+        reg = actions.registration_cancel(tournament_id=tournament_id, user=request.user)  # type: ignore[arg-type]  # behind login_required
     except CodedError as exc:
         messages.error(request, exc.message)
     else:

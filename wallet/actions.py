@@ -398,20 +398,6 @@ def hold_place(
     return ledger.run_idempotent(key=idempotency_key, action="hold", inputs=inputs, work=work)
 
 
-@transaction.atomic
-def hold_post(*, hold_id: int) -> dict[str, Any]:
-    """Move a pending hold's money to its destination."""
-    tx = _hold_settle(Hold.objects.get(pk=hold_id), HoldStatus.POSTED)
-    return _result(tx, hold_id=hold_id, status=HoldStatus.POSTED)
-
-
-@transaction.atomic
-def hold_void(*, hold_id: int) -> dict[str, Any]:
-    """Release a pending hold: the money is available again where it was."""
-    _hold_settle(Hold.objects.get(pk=hold_id), HoldStatus.VOIDED)
-    return {"hold_id": hold_id, "status": HoldStatus.VOIDED}
-
-
 def holds_expire(*, now: datetime | None = None) -> int:
     """Release every pending hold past its expiry; return how many expired."""
     now = now or timezone.now()

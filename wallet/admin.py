@@ -141,7 +141,7 @@ class AccountAdmin(ReadOnlyAdmin):
         )
 
 
-class PostingInline(admin.TabularInline):  # type: ignore[type-arg]
+class PostingInline(admin.TabularInline):  # type: ignore[type-arg]  # django-stubs' ModelAdmin is generic in its model
     model = Posting
     fields = ("account", "amount", "balance_after")
     readonly_fields = fields
@@ -198,7 +198,7 @@ class PostingAdmin(ReadOnlyAdmin):
 
 
 def _reason_page(
-    model_admin: admin.ModelAdmin,  # type: ignore[type-arg]
+    model_admin: admin.ModelAdmin,  # type: ignore[type-arg]  # django-stubs' ModelAdmin is generic in its model
     request: HttpRequest,
     queryset: QuerySet[Any],
     form: forms.Form,

@@ -36,7 +36,7 @@ class EuroField(forms.CharField):
             return format_eur_input(value)
         return value
 
-    def to_python(self, value: Any) -> int | None:  # type: ignore[override]
+    def to_python(self, value: Any) -> int | None:  # type: ignore[override]  # a money field cleans to cents, not to str
         text = super().to_python(value)
         if not text:
             return None

@@ -31,14 +31,12 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine import SeatSpec, State
-from games.poker_common import TABLE_DEFAULTS
 from games.rng import Rng
 from games.telesina.engine import DISTRIBUZIONE_LABELS, DISTRIBUZIONI, Telesina, seat_prefs
 from games.telesina.vele import LAYOUTS
 
 ENGINE = Telesina()
 VARIANT = "telesina"
-TABLE_KEYS = (*TABLE_DEFAULTS, "min_credit")
 
 
 def choices(config: dict[str, Any], prefs: Any) -> list[dict[str, Any]]:
@@ -65,13 +63,6 @@ def register() -> None:
     from games.poker5 import register_giro_pazzo_variant  # the poker package never imports this one
 
     register_giro_pazzo_variant(VARIANT, choices)
-
-
-def telesina_config(table_config: dict[str, Any], vele: str, distribuzione: str) -> dict[str, Any]:
-    """The Telesina options of a poker table's giro pazzo deal (same limit, invito, rake, clock…)."""
-    cfg = {key: table_config[key] for key in TABLE_KEYS if key in table_config}
-    cfg["vele"], cfg["distribuzione"] = vele, distribuzione
-    return ENGINE.validate_config(cfg)
 
 
 def start_hand(

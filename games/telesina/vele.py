@@ -114,9 +114,6 @@ LAYOUTS: dict[str, Layout] = {
     )
 }
 
-# What a table may fix (a layout or Libera: the dealer picks one at the start of the hand).
-VELE_OPTIONS = (*LAYOUTS, LIBERA)
-
 
 def layout(key: str) -> Layout:
     """Return the layout named ``key`` (KeyError if there is none)."""

@@ -510,7 +510,7 @@ def run_level(n: int, args: argparse.Namespace, reg: Registry, logroot: Path) ->
         errors.update(r["errors"])
         connect_failed.update(r["connect_failed"])
     secs = end - start
-    busy = (m1[0] - m0[0]) / max(1, m1[1] - m0[1]) * os.cpu_count()  # type: ignore[operator]
+    busy = (m1[0] - m0[0]) / max(1, m1[1] - m0[1]) * (os.cpu_count() or 1)
     return {
         "n": n,
         "layout": layout,

@@ -583,7 +583,7 @@ async def percall(actions: int) -> None:
         finally:
             spent["", "payload"] += time.process_time() - t0  # the deals' views too: see below
 
-    Table.payload = timed_payload  # type: ignore[method-assign]
+    Table.payload = timed_payload  # type: ignore[method-assign]  # the bench swaps the method in place to time it
     done: Counter[str] = Counter()
     while done.total() < actions:
         for table in tables:
@@ -598,7 +598,7 @@ async def percall(actions: int) -> None:
             spent[table.game, "act"] += time.process_time() - t0
             spent[table.game, "payload"] += spent["", "payload"] - views  # this act's views only
             done[table.game] += 1
-    Table.payload = build  # type: ignore[method-assign]
+    Table.payload = build  # type: ignore[method-assign]  # the bench swaps the method in place to time it
     print(f"floor percall ({_OWNER.mode}): 10 poker and 10 Scopa tables, CPU per act in ms")
     print("             acts    act  views  rest   (views: view, legal, to_act of every seat;")
     print("                                         rest: apply, the payloads' JSON, the clock)")

@@ -1,6 +1,10 @@
 """Test settings: the embedded default, or PostgreSQL/Redis when DATABASE_URL/REDIS_URL are set."""
 
+import os
+from typing import Any
+
 from piattaforma.settings.base import *  # noqa: F403
+from piattaforma.settings.base import CHANNEL_LAYERS, REDIS_URL
 
 DEBUG = False
 SECRET_KEY = "test-only-not-secret-" + "y" * 40
@@ -17,3 +21,24 @@ LOGGING = {"version": 1, "disable_existing_loggers": False}
 
 # Tests call the clock and deal actions themselves (no worker runs during most tests).
 LOBBY_SCHEDULE_TASKS = False
+
+# pytest-xdist: each worker (PYTEST_XDIST_WORKER = gw0, gw1, ...) gets its own test database from
+# pytest-django; on Redis it also gets its own channel-layer prefix (pub/sub channels are not per
+# db number) and its own broker and result keys, so one worker's groups, queues and results are
+# never seen by another (tests/piattaforma/test_plumbing.py checks it).
+
+
+def worker_redis_settings(worker: str) -> dict[str, Any]:
+    """The Redis settings of one pytest-xdist worker: its own channel-layer prefix and Celery keys."""
+    keys = {"global_keyprefix": f"{worker}:"}
+    default: dict[str, Any] = CHANNEL_LAYERS["default"]
+    layer = {**default, "CONFIG": {**default["CONFIG"], "prefix": f"asgi-{worker}"}}
+    return {
+        "CHANNEL_LAYERS": {"default": layer},
+        "CELERY_BROKER_TRANSPORT_OPTIONS": keys,
+        "CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS": keys,
+    }
+
+
+if REDIS_URL and os.environ.get("PYTEST_XDIST_WORKER"):
+    globals().update(worker_redis_settings(os.environ["PYTEST_XDIST_WORKER"]))

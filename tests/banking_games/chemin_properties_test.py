@@ -70,7 +70,7 @@ def check_refusals(state, rng):
         if isinstance(action, dict) and E.can_apply(state, seat, action):
             continue
         with pytest.raises(IllegalAction):
-            E.apply(state, seat, action, rng)  # type: ignore[arg-type]
+            E.apply(state, seat, action, rng)  # type: ignore[arg-type]  # junk actions on purpose
         assert state == before
 
 

@@ -78,7 +78,7 @@ class LiveServer:
         connection_created.connect(remember, weak=False, dispatch_uid="asgi-live-server")
         self._saved_context = django_asgi.ThreadSensitiveContext
         django_asgi.ThreadSensitiveContext = _NoThreadSensitiveContext
-        self.loop = reactor._asyncioEventloop  # type: ignore[attr-defined]
+        self.loop = reactor._asyncioEventloop  # type: ignore[attr-defined]  # Twisted's asyncio reactor keeps its loop private
         self.server = Server(
             application=application,
             endpoints=build_endpoint_description_strings(host="127.0.0.1", port=0),
@@ -269,10 +269,6 @@ def wait_version(page: Any, at_least: int) -> int:
         "n => Number(document.querySelector('#table')?.dataset.version || 0) >= n", arg=at_least
     )
     return version(page)
-
-
-def is_to_act(page: Any) -> bool:
-    return page.locator(f"{TABLE} [data-role=seats] [data-seat].me.to-act").count() > 0
 
 
 def action_types(page: Any) -> list[str]:

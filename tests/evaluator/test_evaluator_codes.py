@@ -20,7 +20,7 @@ def test_codes_are_one_bit_per_card_the_same_in_every_deck():
     assert ev.card_code("6s") > ev.card_code("5h")
     for bad in ("1h", "Ax", "", None, 5):
         with pytest.raises(CardError):
-            ev.card_code(bad)  # type: ignore[arg-type]
+            ev.card_code(bad)  # type: ignore[arg-type]  # junk on purpose
     with pytest.raises(CardError):
         ev.card_codes(["Ah", "Zz"])
 
@@ -65,9 +65,9 @@ def test_codes_that_are_not_five_cards_of_the_deck_are_refused():
     ]
     for codes in bad:
         with pytest.raises(CardError):
-            ev.evaluate_codes(codes, low)  # type: ignore[arg-type]
+            ev.evaluate_codes(codes, low)  # type: ignore[arg-type]  # junk on purpose
         with pytest.raises(CardError):
-            bound(codes)  # type: ignore[arg-type]
+            bound(codes)  # type: ignore[arg-type]  # junk on purpose
     with pytest.raises(CardError):
         ev.evaluate_codes(five, "4")  # no such deck
 

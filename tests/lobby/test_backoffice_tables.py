@@ -1,11 +1,14 @@
 """Back office of tables: configuration checks, hand replay, cancelling a hand (RULINGS G7)."""
 
+import json
+
 import pytest
 
 from games import registry
 from games.rng import SeededRng
 from lobby import actions
-from lobby.errors import NoHandInProgress
+from lobby.admin import TableForm
+from lobby.errors import HandInProgress, InvalidSeat, NoHandInProgress, NotAllowed
 from lobby.models import Hand, Table
 from lobby.replay import replay_hand
 from piattaforma import roles
@@ -153,4 +156,76 @@ def test_the_table_form_lists_each_games_own_options_and_refuses_others(client):
     response = client.post("/backoffice/lobby/table/add/", {**form, "config": '{"format": "coppie"}'})
     assert response.status_code == 302, response.content.decode()[:2000]
     assert Table.objects.get().config["format"] == "coppie"
-    assert Table.objects.get().config["format"] == "coppie"
+
+
+def _change_form(table: Table, **changes) -> dict:
+    form = {name: getattr(table, name) for name in TableForm.Meta.fields}
+    form.update(changes)
+    form["config"] = json.dumps(form["config"])
+    for flag in ("observers_allowed", "is_open"):
+        if form[flag]:
+            form[flag] = "on"
+        else:
+            del form[flag]
+    return {**form, "seat_rows-TOTAL_FORMS": 0, "seat_rows-INITIAL_FORMS": 0}
+
+
+def test_staff_change_a_tables_play_only_between_hands(client):
+    """The back office goes through table_update: mid-hand it refuses what shapes play, changing nothing."""
+    users = [funded_player() for _ in range(3)]
+    table = poker_table()
+    seat_players(table, users)
+    actions.table_start_hand(table_id=table.pk)
+    everyone_puts_the_invito(table)
+    staff = UserFactory(role=roles.STAFF)
+    client.force_login(staff)
+    url = f"/backoffice/lobby/table/{table.pk}/change/"
+    state_before, version_before = runtime(table).state, runtime(table).version
+    for change in ({"rake_bp": 200}, {"config": {**table.config, "limit": "NL"}}, {"seats": 5}):
+        response = client.post(url, _change_form(table, **change))
+        assert response.status_code == 200 and "Una mano è in corso" in response.content.decode(), change
+        table.refresh_from_db()
+        assert getattr(table, next(iter(change))) != next(iter(change.values()))
+    assert (runtime(table).state, runtime(table).version) == (state_before, version_before)
+    # what does not shape the hand is changed at once; the rest once the hand is over
+    assert client.post(url, _change_form(table, name="Roma 2", max_buy_in=60_000)).status_code == 302
+    table.refresh_from_db()
+    assert (table.name, table.max_buy_in) == ("Roma 2", 60_000)
+    play_hand_randomly(table, SeededRng(3))
+    assert client.post(url, _change_form(table, rake_bp=200)).status_code == 302
+    table.refresh_from_db()
+    assert table.rake_bp == 200
+    assert AuditLog.objects.filter(action="table.update", actor=staff).count() == 2
+
+
+def test_table_update_refuses_what_would_strand_the_seated_players():
+    users = [funded_player() for _ in range(3)]
+    table = poker_table()
+    seat_players(table, users)
+    before = (table.realm, table.game, table.seats, table.time_bank)
+    staff = UserFactory(role=roles.STAFF)
+    with pytest.raises(NotAllowed):
+        actions.table_update(table_id=table.pk, actor=staff, realm="play")
+    with pytest.raises(NotAllowed):
+        actions.table_update(table_id=table.pk, actor=staff, game="scopa", seats=2)
+    with pytest.raises(InvalidSeat):
+        actions.table_update(table_id=table.pk, actor=staff, seats=2)
+    actions.table_start_hand(table_id=table.pk)
+    with pytest.raises(HandInProgress):
+        actions.table_update(table_id=table.pk, actor=staff, time_bank=table.time_bank + 10)
+    table.refresh_from_db()
+    assert (table.realm, table.game, table.seats, table.time_bank) == before
+    assert not AuditLog.objects.filter(action="table.update").exists()
+
+
+def test_the_home_page_counts_the_lobbys_open_tables_through_the_core_hook(client):
+    users = [funded_player() for _ in range(3)]
+    seat_players(poker_table(), users[:2])
+    seat_players(poker_table(name="Chiuso"), users[2:])
+    Table.objects.filter(name="Chiuso").update(is_open=False)
+    poker_table(name="Vuoto")
+    page = client.get("/")
+    assert (page.context["open_tables"], page.context["seated_players"]) == (2, 2)
+    poker = next(g for g in page.context["games"] if g["game"] == "poker5")
+    assert (poker["tables"], poker["seated"]) == (2, 2)
+    assert all(g["tables"] == g["seated"] == 0 for g in page.context["games"] if g["game"] != "poker5")

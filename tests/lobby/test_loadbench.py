@@ -111,7 +111,7 @@ def test_a_thinking_bot_drops_its_decision_when_a_newer_view_arrives():
         bot.ws = Socket()
         await bot.on_state({**_payload(1, [1], legal), "version": 1})
         await bot.on_state({**_payload(1, newer_to_act, legal), "version": 2})
-        await asyncio.sleep(0.05)  # past every pause (0.5-1.5 x think)
+        await bot.thinking  # the pending decision's pause ends and it acts or drops
         return bot.ws.sent
 
     # The other seat moved on: the decision on version 1 is dropped, nothing is sent.

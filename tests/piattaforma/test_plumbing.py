@@ -1,8 +1,10 @@
 """Health, the authenticated WebSocket skeleton, the Celery round trip, production settings."""
 
+import asyncio
 import os
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 
 import pytest
@@ -147,3 +149,60 @@ def test_beat_schedules_every_periodic_task_that_exists():
     app.loader.import_default_modules()
     for name, entry in settings.CELERY_BEAT_SCHEDULE.items():
         assert entry["task"] in app.tasks, name
+
+
+needs_redis = pytest.mark.skipif(not settings.REDIS_URL, reason="the workers share Redis only (REDIS_URL)")
+
+
+@needs_redis
+async def test_two_test_workers_channel_layers_do_not_meet():
+    """pytest-xdist workers gw0 and gw1 both have a table 1: each group reaches its own worker only."""
+    from channels_redis.pubsub import RedisPubSubChannelLayer
+
+    from piattaforma.settings.test import worker_redis_settings
+
+    layers = [
+        RedisPubSubChannelLayer(**worker_redis_settings(w)["CHANNEL_LAYERS"]["default"]["CONFIG"])
+        for w in ("gw0", "gw1")
+    ]
+    channels = [await layer.new_channel() for layer in layers]
+    try:
+        for layer, channel in zip(layers, channels, strict=True):
+            await layer.group_add("table.1", channel)
+        for n, layer in enumerate(layers):
+            await layer.group_send("table.1", {"type": "table.message", "n": n})
+        # gw0 published first: had its message reached gw1, gw1's first message would be it.
+        for n, (layer, channel) in enumerate(zip(layers, channels, strict=True)):
+            assert (await asyncio.wait_for(layer.receive(channel), 10))["n"] == n
+    finally:
+        for layer in layers:
+            await layer.flush()
+
+
+@needs_redis
+def test_two_test_workers_celery_queues_do_not_meet():
+    """gw0 and gw1 both publish to a queue of the same name: each reads back only its own message."""
+    from kombu import Connection
+
+    from piattaforma.settings.test import worker_redis_settings
+
+    name = f"isolation-{uuid.uuid4().hex}"
+    connections = [
+        Connection(
+            settings.REDIS_URL, transport_options=worker_redis_settings(w)["CELERY_BROKER_TRANSPORT_OPTIONS"]
+        )
+        for w in ("gw0", "gw1")
+    ]
+    queues = [c.SimpleQueue(name) for c in connections]
+    try:
+        for n, queue in enumerate(queues):
+            queue.put({"n": n})
+        for n, queue in reversed(list(enumerate(queues))):  # gw1 reads first: gw0's message is older
+            message = queue.get(timeout=10)
+            message.ack()
+            assert message.payload == {"n": n}
+    finally:
+        for queue, connection in zip(queues, connections, strict=True):
+            queue.queue.delete()
+            queue.close()
+            connection.release()

@@ -16,7 +16,8 @@ from hypothesis import strategies as st_
 from games.cards import poker_deck
 from games.engine import IllegalAction, dumps, loads, private_to
 from games.poker5 import Poker5
-from games.rng import SeededRng
+from games.rng import Rng, SeededRng
+from tests.drawn import rngs
 
 E = Poker5()
 CARD = re.compile(r"\b[2-9TJQKA][hdcs]\b")
@@ -74,8 +75,11 @@ def garbage_actions(state, rng):
             yield some, {"type": spec["type"], "amount": spec["amount"]["min"] - 1}
 
 
-def play_table(seed: int, n: int, limit: str, cash: bool, hands: int, *, garbage_every: int = 0, record=None):
-    rng = SeededRng(seed)
+def play_table(
+    seed: int | Rng, n: int, limit: str, cash: bool, hands: int, *, garbage_every: int = 0, record=None
+):
+    """A table of ``hands`` hands; ``seed`` a seed, or an Rng (Hypothesis draws every choice)."""
+    rng = SeededRng(seed) if isinstance(seed, int) else seed
     cfg = {
         "limit": limit,
         "invito": 10 + rng.randbelow(3) * 10,
@@ -156,9 +160,9 @@ def test_many_random_hands_conserve(limit):
         play_table(10_000 + seed, 2 + seed % 5, limit, cash=seed % 2 == 0, hands=20)
 
 
-@given(seed=st_.integers(0, 2**32), n=st_.integers(2, 6), limit=st_.sampled_from(LIMITS), cash=st_.booleans())
-def test_hypothesis_hands(seed, n, limit, cash):
-    play_table(seed, n, limit, cash, hands=2, garbage_every=11)
+@given(rng=rngs(), n=st_.integers(2, 6), limit=st_.sampled_from(LIMITS), cash=st_.booleans())
+def test_hypothesis_hands(rng, n, limit, cash):
+    play_table(rng, n, limit, cash, hands=2, garbage_every=11)
 
 
 def _random_hand(deal_seed: int, action_seed: int, n: int, limit: str):

@@ -19,6 +19,7 @@ from games.engine import IllegalAction, dumps, loads, private_to
 from games.rng import SeededRng
 from games.telesina import LAYOUTS
 from games.telesina.engine import DISTRIBUZIONI
+from tests.drawn import rngs
 
 from .telesina_support import E
 
@@ -93,7 +94,8 @@ def garbage_actions(state):
 
 
 def play_table(seed, n, vele, dist, limit, cash, hands, *, garbage_every=0, record=None) -> str:
-    rng = SeededRng(seed)
+    """A table of ``hands`` hands; ``seed`` a seed, or an Rng (Hypothesis draws every choice)."""
+    rng = SeededRng(seed) if isinstance(seed, int) else seed
     cfg = {
         "limit": limit,
         "invito": 10 + rng.randbelow(3) * 10,
@@ -183,15 +185,15 @@ def test_many_random_hands_conserve(limit):
 
 
 @given(
-    seed=st_.integers(0, 2**32),
+    rng=rngs(),
     n=st_.integers(2, 6),
     vele=st_.sampled_from(VELE),
     dist=st_.sampled_from(DISTS),
     limit=st_.sampled_from(LIMITS),
     cash=st_.booleans(),
 )
-def test_hypothesis_hands(seed, n, vele, dist, limit, cash):
-    play_table(seed, n, vele, dist, limit, cash, hands=1, garbage_every=13)
+def test_hypothesis_hands(rng, n, vele, dist, limit, cash):
+    play_table(rng, n, vele, dist, limit, cash, hands=1, garbage_every=13)
 
 
 @pytest.mark.parametrize("vele", VELE)

@@ -327,3 +327,22 @@ def test_ten_missed_hands_sitting_out_stand_a_cash_player_up():
     out = E.outcome(t.st)
     assert out["sitout"] == [2] and out["stand_up"] == [2]
     assert E.carry(t.st)["missed"]["2"] == 10
+
+
+@pytest.mark.parametrize(("rake_cap", "rake"), [(None, 150), (100, 100)])
+def test_the_rules_rake_example(rake_cap, rake):
+    """Rules, Telesina "Regole specifiche dei tavoli cash": 3 players put € 10 each in the pot, rake 5 %:
+    € 30 × 5 % = € 1,50; with a cap of € 1 the rake is € 1 and the best hand wins € 29 = € 30 − € 1."""
+    chips = {1: 5_000, 2: 5_000, 3: 5_000}
+    t = Table(
+        3, hands=HANDS3, layout="nessuna", chips=chips, invito=1_000, rake_percent=500, rake_cap=rake_cap
+    )
+    assert sum(t.st["b"]["total"].values()) == 3_000  # the three € 10 in the pot
+    t.play_checks()
+    while t.phase == "mostra":
+        t.do(t.turn, "mostro")
+    out = E.outcome(t.st)
+    assert out["rake"] == rake
+    (winner,) = t.st["pots"][0]["winners"]
+    assert out["chips"][str(winner)] == 5_000 - 1_000 + 3_000 - rake
+    assert sorted(c for s, c in out["chips"].items() if s != str(winner)) == [4_000, 4_000]

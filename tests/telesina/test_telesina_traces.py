@@ -10,8 +10,10 @@ from __future__ import annotations
 from games.telesina import Telesina
 from tests.telesina.traces import TELESINA_TABLES, trace_digest
 
-GOLDEN = "4020cac6fed7f6aa06d976a76f7c847e5630eb2f9d3dcdeadf8fd7dd4775b971"
+# A regression pin, not a result from the rules: recomputed (and said so in the commit) whenever the
+# engine, the deal or the random policy changes on purpose. The rules' own examples are the golden tests.
+PINNED_DIGEST = "4020cac6fed7f6aa06d976a76f7c847e5630eb2f9d3dcdeadf8fd7dd4775b971"
 
 
-def test_random_hands_play_as_recorded():
-    assert trace_digest(Telesina(), TELESINA_TABLES, hands=100, seed=7) == GOLDEN
+def test_random_hands_match_their_pinned_digest():
+    assert trace_digest(Telesina(), TELESINA_TABLES, hands=100, seed=7) == PINNED_DIGEST

@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.rng import SeededRng
+from games.rng import Rng, SeededRng
+from tests.drawn import DrawnRng, rngs
 from tournaments.formats import FormatError
 from tournaments.formats.danel import Eliminated, danel_cut, danel_placings, danel_threshold
 from tournaments.formats.danese import (
@@ -166,7 +167,7 @@ def test_later_rounds_pair_by_vp_then_mp_then_list() -> None:
         add_results(totals, [("a", Score(20, 1)), ("a", Score(0, -1))])
 
 
-def play_round(tables: list[list[str]], rng: SeededRng) -> list[tuple[str, Score]]:
+def play_round(tables: list[list[str]], rng: Rng) -> list[tuple[str, Score]]:
     results: list[tuple[str, Score]] = []
     for a, b in tables:
         pa, pb = rng.randbelow(30), rng.randbelow(30)
@@ -175,11 +176,10 @@ def play_round(tables: list[list[str]], rng: SeededRng) -> list[tuple[str, Score
     return results
 
 
-@given(seed=st.integers(0, 10**6), half=st.integers(1, 40), rounds=st.integers(1, 6))
+@given(rng=rngs(), half=st.integers(1, 40), rounds=st.integers(1, 6))
 def test_danese_every_line_plays_once_per_round_and_pairing_is_pure(
-    seed: int, half: int, rounds: int
+    rng: DrawnRng, half: int, rounds: int
 ) -> None:
-    rng = SeededRng(seed)
     names = [f"l{i}" for i in range(2 * half)]
     rl = draw_random_list(names, rng)
     totals = {n: Score() for n in names}
@@ -228,9 +228,8 @@ def test_scheduled_ko_byes_and_placings() -> None:
     assert [(r.first, r.last) for r in rows(placings)] == [(1, 1), (2, 2), (3, 4), (5, 8), (9, 10)]
 
 
-@given(seed=st.integers(0, 10**6), lines=st.integers(2, 140))
-def test_ko_simulation_each_line_plays_at_most_once_a_round(seed: int, lines: int) -> None:
-    rng = SeededRng(seed)
+@given(rng=rngs(), lines=st.integers(2, 140))
+def test_ko_simulation_each_line_plays_at_most_once_a_round(rng: DrawnRng, lines: int) -> None:
     names = [f"x{i}" for i in range(lines)]
     rl = draw_random_list(names, rng)
     slots = ko_first_round(rl)
@@ -301,9 +300,8 @@ def test_danel_readmission_tie_settled_by_the_list() -> None:
     assert placings == [["w"], ["z", "y", "x"]]  # equal VP and MP: ex aequo, listed by the list
 
 
-@given(seed=st.integers(0, 10**6), half=st.integers(2, 40), total_rounds=st.integers(2, 5))
-def test_danel_never_eliminates_a_prize_position(seed: int, half: int, total_rounds: int) -> None:
-    rng = SeededRng(seed)
+@given(rng=rngs(), half=st.integers(2, 40), total_rounds=st.integers(2, 5))
+def test_danel_never_eliminates_a_prize_position(rng: DrawnRng, half: int, total_rounds: int) -> None:
     names = [f"l{i}" for i in range(2 * half)]
     rl = draw_random_list(names, rng)
     paid = len(danese_weights(len(names)))

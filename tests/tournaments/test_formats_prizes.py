@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import glob
 import itertools
 import re
 
@@ -10,6 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.drawn import DrawnRng, rngs
+from tests.rules import rules_text
 from tournaments.formats import FormatError
 from tournaments.formats.money import (
     check_pool_quota,
@@ -97,12 +98,8 @@ def test_danese_column_sums_and_lengths() -> None:
 
 
 def test_danese_table_matches_the_rules_text() -> None:
-    """Parse the table straight from the regulation, when the rules are available."""
-    paths = glob.glob("/work/shared/rules/004_*.txt")
-    if not paths:
-        pytest.skip("rules text not available")
-    with open(paths[0], encoding="utf-8") as fh:
-        lines = fh.read().splitlines()
+    """Parse the table straight from the regulation (../shared/rules)."""
+    lines = rules_text("004_").splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("Posizione in classifica"))
     parsed: dict[int, list[int]] = {c: [] for c in DANESE_TABLE}
     for line in lines[start + 3 : start + 100]:
@@ -282,13 +279,13 @@ def test_default_schemes_and_freeroll_in_bonus() -> None:
     }
 
 
-@given(placings=placings_st(), pool=st.integers(0, 10**6), seed=st.integers(0, 1000))
+@given(placings=placings_st(), pool=st.integers(0, 10**6), rng=rngs())
 def test_no_prize_depends_on_order_within_ex_aequo_or_on_chance(
-    placings: list[list[str]], pool: int, seed: int
+    placings: list[list[str]], pool: int, rng: DrawnRng
 ) -> None:
     """Prizes are a function of the placings alone: reordering ex aequo members changes nothing."""
-    from games.rng import SeededRng, shuffled
+    from games.rng import shuffled
 
     weights = scheme_weights(PrizeScheme.DANESE, sum(len(g) for g in placings))
-    reordered = [shuffled(g, SeededRng(seed)) for g in placings]
+    reordered = [shuffled(g, rng) for g in placings]
     assert award(pool, weights, reordered) == award(pool, weights, placings)

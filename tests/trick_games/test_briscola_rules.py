@@ -84,7 +84,7 @@ def test_deal_turned_briscola_and_drawing_order_two_players() -> None:
     draws_per_trick = []
     while not E.is_over(st) and st["deal_no"] == 1:
         seat = E.to_act(st)[0]
-        action = E.rules.auto_action(st, st["deal"]["turn"])  # type: ignore[attr-defined]
+        action = E.rules.auto_action(st, st["deal"]["turn"])  # type: ignore[attr-defined]  # registry.get gives the base Engine; this one has rules
         events = E.apply(st, seat, action, SeededRng(1))
         took = [e for e in events if e["type"] == "presa"]
         if took:
@@ -107,7 +107,7 @@ def test_four_players_seven_rounds_of_draws_then_three_tricks() -> None:
     while st["deal_no"] == 1 and not E.is_over(st):
         seat = E.to_act(st)[0]
         before = len(st["deal"]["stock"])
-        events = E.apply(st, seat, E.rules.auto_action(st, st["deal"]["turn"]), SeededRng(1))  # type: ignore[attr-defined]
+        events = E.apply(st, seat, E.rules.auto_action(st, st["deal"]["turn"]), SeededRng(1))  # type: ignore[attr-defined]  # registry.get gives the base Engine; this one has rules
         if any(e["type"] == "presa" for e in events):
             tricks += 1
             if st["deal_no"] == 1 and not E.is_over(st):
@@ -187,7 +187,7 @@ def test_timeout_when_ahead_leaves_a_zero_difference() -> None:
     while True:
         seat = E.to_act(st)[0]
         E.apply(st, seat, E.sample_action(st, seat, rng), rng)
-        pts = E.rules.deal.running_points(st["deal"])  # type: ignore[attr-defined]
+        pts = E.rules.deal.running_points(st["deal"])  # type: ignore[attr-defined]  # registry.get gives the base Engine; this one has rules
         if abs(pts[0] - pts[1]) > 30 and st["deal"]["trick"] == []:
             break
     leader_line = 0 if pts[0] > pts[1] else 1

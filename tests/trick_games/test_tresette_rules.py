@@ -74,8 +74,8 @@ def test_spizzichino_draws_winner_first_and_shown_to_both() -> None:
     assert [len(h) for h in deal["hands"].values()] == [10, 10] and len(deal["stock"]) == 20
     top = list(deal["stock"][:2])
     first = st["seats"][deal["turn"]]
-    events = play_card(st, E.rules.auto_action(st, deal["turn"])["card"])  # type: ignore[attr-defined]
-    events += play_card(st, E.rules.auto_action(st, st["deal"]["turn"])["card"])  # type: ignore[attr-defined]
+    events = play_card(st, E.rules.auto_action(st, deal["turn"])["card"])  # type: ignore[attr-defined]  # registry.get gives the base Engine; this one has rules
+    events += play_card(st, E.rules.auto_action(st, st["deal"]["turn"])["card"])  # type: ignore[attr-defined]  # registry.get gives the base Engine; this one has rules
     winner = next(e for e in events if e["type"] == "presa")["seat"]
     draws = [e for e in events if e["type"] == "pesca"]
     assert [e["seat"] for e in draws] == [winner, next(s for s in st["seats"] if s != winner)]
@@ -109,7 +109,7 @@ def test_accusi_napoletana_three_and_four_of_a_kind() -> None:
     events = play_card(st, "4s")  # automatic accuso, before the card (multiple accuso: sum)
     accusi = [e for e in events if e["type"] == "accuso"]
     assert [(e["combo"], e["points"]) for e in accusi] == [("napoletana:d", 3), ("tre:3", 3)]
-    assert E.rules.deal.accuso_points(st["deal"]) == [0, 6]  # type: ignore[attr-defined]
+    assert E.rules.deal.accuso_points(st["deal"]) == [0, 6]  # type: ignore[attr-defined]  # registry.get gives the base Engine; this one has rules
     events = play_card(st, "As")
     assert [e["combo"] for e in events if e["type"] == "accuso"] == ["tre:A"]
     assert E.rules.deal.accuso_points(st["deal"]) == [3, 6]  # type: ignore[attr-defined]  # pos 2: line 0

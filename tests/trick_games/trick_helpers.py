@@ -55,7 +55,7 @@ def rigged(
     st = engine.new(config, seats_for(config.get("format", "testa_a_testa"), fmt_prefs), SeededRng(0))
     st["dealer"] = 0
     st["deck_log"] = []
-    deal, decks, _ = engine.rules.start_with(st, deck)  # type: ignore[attr-defined]
+    deal, decks, _ = engine.rules.start_with(st, deck)  # type: ignore[attr-defined]  # the base Engine type; a trick engine has rules
     st["deal"] = deal
     st["deck_log"].extend(decks)
     return st

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 import uuid
@@ -25,7 +26,7 @@ def deferred_checks_now() -> None:
         connection.check_constraints()
 
 
-def raw_transaction(legs: list[tuple[Account, int]], *, realm: str = Realm.REAL) -> None:
+def raw_transaction(legs: list[tuple[Account, int]], *, realm: str = Realm.REAL) -> uuid.UUID:
     """Write postings then the transaction row with the ORM, bypassing wallet.ledger."""
     tx_id = uuid.uuid4()
     Posting.objects.bulk_create(
@@ -33,11 +34,27 @@ def raw_transaction(legs: list[tuple[Account, int]], *, realm: str = Realm.REAL)
     )
     Transaction.objects.create(id=tx_id, kind="transfer", realm=realm)
     deferred_checks_now()
+    return tx_id
 
 
-def rejected(write) -> None:
-    with pytest.raises(IntegrityError), transaction.atomic():
+# Each guard by the words of its refusal on SQLite | on PostgreSQL (wallet migrations 0001, 0002, 0006;
+# a CHECK constraint is named alike on both; the foreign key is Django's, checked at COMMIT).
+UNBALANCED = "wallet: unbalanced transaction"
+WRITTEN_TX = "wallet: postings must be written before their transaction row"
+ONE_REALM = "wallet: real and play money cannot mix in"
+ORPHAN = r"foreign key.*transaction_id"
+NON_ZERO = "posting_amount_non_zero"
+NON_NEGATIVE = "account_non_negative"
+CLOSED_EMPTY = "account_closed_is_empty"
+POSTING_APPEND_ONLY = r"wallet: postings are append-only|wallet: UPDATE of wallet_posting refused"
+TX_IMMUTABLE = r"wallet: transactions are immutable|wallet: UPDATE of wallet_transaction refused"
+
+
+def rejected(write, guard: str) -> None:
+    """``write`` is refused by the database, and by the guard ``guard`` names (a pattern of its error)."""
+    with pytest.raises(IntegrityError) as refused, transaction.atomic():
         write()
+    assert re.search(guard, str(refused.value), re.IGNORECASE | re.DOTALL), str(refused.value)
 
 
 @pytest.fixture
@@ -53,19 +70,22 @@ def accounts(funded, other_player):
 def test_balanced_raw_write_is_accepted(accounts):
     """Sanity: the guards refuse what is wrong, not everything."""
     cash, other, _ = accounts
-    raw_transaction([(cash, -100), (other, 100)])
+    tx_id = raw_transaction([(cash, -100), (other, 100)])
+    assert sorted(Posting.objects.filter(transaction_id=tx_id).values_list("account", "amount")) == sorted(
+        [(cash.pk, -100), (other.pk, 100)]
+    )
 
 
 def test_unbalanced_transaction_is_rejected(accounts):
     cash, other, _ = accounts
     before = Posting.objects.count()
-    rejected(lambda: raw_transaction([(cash, -100), (other, 99)]))
-    rejected(lambda: raw_transaction([(cash, -100)]))
+    rejected(lambda: raw_transaction([(cash, -100), (other, 99)]), UNBALANCED)
+    rejected(lambda: raw_transaction([(cash, -100)]), UNBALANCED)
     assert Posting.objects.count() == before
 
 
 def test_transaction_without_postings_is_rejected(accounts):
-    rejected(lambda: (Transaction.objects.create(kind="transfer"), deferred_checks_now()))
+    rejected(lambda: (Transaction.objects.create(kind="transfer"), deferred_checks_now()), UNBALANCED)
 
 
 def test_postings_without_their_transaction_are_rejected_at_commit(accounts):
@@ -77,38 +97,41 @@ def test_postings_without_their_transaction_are_rejected_at_commit(accounts):
         Posting.objects.create(transaction_id=tx_id, account=other, amount=5, balance_after=0)
         deferred_checks_now()
 
-    rejected(orphan)
+    rejected(orphan, ORPHAN)
 
 
 def test_postings_cannot_be_added_to_a_written_transaction(accounts):
     cash, other, _ = accounts
     tx = Transaction.objects.filter(kind="deposit").first()
-    rejected(lambda: Posting.objects.create(transaction=tx, account=cash, amount=7, balance_after=0))
+    rejected(
+        lambda: Posting.objects.create(transaction=tx, account=cash, amount=7, balance_after=0), WRITTEN_TX
+    )
     rejected(
         lambda: Posting.objects.bulk_create(
             [
                 Posting(transaction=tx, account=cash, amount=7, balance_after=0),
                 Posting(transaction=tx, account=other, amount=-7, balance_after=0),
             ]
-        )
+        ),
+        WRITTEN_TX,
     )
 
 
 def test_real_and_play_money_cannot_mix(accounts):
     cash, _, play = accounts
-    rejected(lambda: raw_transaction([(cash, -100), (play, 100)]))
+    rejected(lambda: raw_transaction([(cash, -100), (play, 100)]), ONE_REALM)
 
 
 def test_zero_posting_is_rejected(accounts):
     cash, other, _ = accounts
-    rejected(lambda: raw_transaction([(cash, 0), (other, 0)]))
+    rejected(lambda: raw_transaction([(cash, 0), (other, 0)]), NON_ZERO)
 
 
 def test_overdraw_is_rejected(accounts):
     cash, _, _ = accounts
-    rejected(lambda: Account.objects.filter(pk=cash.pk).update(balance=-1))
-    rejected(lambda: Account.objects.filter(pk=cash.pk).update(held=cash.balance + 1))
-    rejected(lambda: Account.objects.filter(pk=cash.pk).update(held=-1))
+    rejected(lambda: Account.objects.filter(pk=cash.pk).update(balance=-1), NON_NEGATIVE)
+    rejected(lambda: Account.objects.filter(pk=cash.pk).update(held=cash.balance + 1), NON_NEGATIVE)
+    rejected(lambda: Account.objects.filter(pk=cash.pk).update(held=-1), NON_NEGATIVE)
     # and through postings: the stored balance would have to go negative
     cash.refresh_from_db()
     assert cash.balance == 50_000 and cash.held == 0
@@ -121,18 +144,25 @@ def test_house_clearing_may_go_negative(accounts):
 
 def test_closed_account_must_be_empty(accounts):
     cash, _, _ = accounts
-    rejected(lambda: Account.objects.filter(pk=cash.pk).update(closed_at=timezone.now()))
+    rejected(lambda: Account.objects.filter(pk=cash.pk).update(closed_at=timezone.now()), CLOSED_EMPTY)
 
 
 def test_postings_and_transactions_are_append_only(accounts):
     posting = Posting.objects.first()
-    rejected(lambda: Posting.objects.filter(pk=posting.pk).update(amount=posting.amount + 1))
-    rejected(lambda: Transaction.objects.filter(pk=posting.transaction_id).update(realm=Realm.PLAY))
+    rejected(
+        lambda: Posting.objects.filter(pk=posting.pk).update(amount=posting.amount + 1), POSTING_APPEND_ONLY
+    )
+    rejected(
+        lambda: Transaction.objects.filter(pk=posting.transaction_id).update(realm=Realm.PLAY), TX_IMMUTABLE
+    )
     if connection.vendor == "postgresql":
-        rejected(lambda: Posting.objects.filter(pk=posting.pk)._raw_delete(connection.alias))
+        rejected(
+            lambda: Posting.objects.filter(pk=posting.pk)._raw_delete(connection.alias),
+            "wallet: DELETE of wallet_posting refused",
+        )
     else:  # SQLite ignores the delete of one posting of a written transaction (see migration 0002)
         with transaction.atomic():
-            Posting.objects.filter(pk=posting.pk)._raw_delete(connection.alias)
+            assert Posting.objects.filter(pk=posting.pk)._raw_delete(connection.alias) == 0
     assert Posting.objects.filter(pk=posting.pk, amount=posting.amount).exists()
 
 

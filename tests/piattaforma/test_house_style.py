@@ -1,0 +1,36 @@
+"""House rules that no linter checks (../shared/STYLE.md)."""
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGES = ("games", "wallet", "lobby", "piattaforma", "tournaments", "moderation", "scripts", "tests")
+IGNORE = re.compile(r"#\s*type:\s*ignore(?P<code>\[[a-z0-9_,-]+\])?(?P<rest>.*)$")
+
+
+def test_every_type_ignore_gives_its_code_and_a_reason():
+    """``# type: ignore[code]  # why`` and never a bare ``# type: ignore``."""
+    bare = []
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+                found = IGNORE.search(line)
+                if found and (not found["code"] or not found["rest"].strip().startswith("#")):
+                    bare.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert not bare, "\n".join(bare)
+
+
+# The composition roots, which gather every app by design: the WebSocket routes and the demo data.
+CORE_MAY_IMPORT_APPS = {"piattaforma/routing.py", "piattaforma/management/commands/seed_demo.py"}
+APP_IMPORT = re.compile(r"^\s*(?:from|import)\s+(lobby|tournaments|moderation)\b", re.MULTILINE)
+
+
+def test_the_core_does_not_import_the_apps():
+    """``piattaforma`` reaches the lobby, tournaments and moderation through hooks (piattaforma/hooks.py)."""
+    found = [
+        f"{path.relative_to(ROOT)}: {match.group(0).strip()}"
+        for path in sorted((ROOT / "piattaforma").rglob("*.py"))
+        if str(path.relative_to(ROOT)) not in CORE_MAY_IMPORT_APPS
+        for match in APP_IMPORT.finditer(path.read_text(encoding="utf-8"))
+    ]
+    assert not found, "\n".join(found)
