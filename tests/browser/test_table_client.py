@@ -5,7 +5,7 @@ with Playwright's ``route_web_socket``: the mock sends payloads built by
 ``lobby.selectors.table_payload`` from real engine states and records what the page sends back.
 The meld-layout endpoint (lobby:layouts) is routed too: it answers as the view does, from the
 engine's ``layouts`` for the state last shown.
-The DOM contract the client keeps is /work/notes/table-dom.md.
+The DOM contract the client keeps (its data-testid hooks and classes) is the one these tests use.
 """
 
 from __future__ import annotations
