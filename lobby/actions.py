@@ -164,15 +164,16 @@ def _table_changed(rt: TableRuntime, fields: dict[str, Any]) -> list[str]:
     """
     table = rt.table
     before = {name: getattr(table, name) for name in fields}
+    seated = Seat.objects.filter(table_id=rt.pk)
+    # first, before the new game's config is checked: no config makes this change possible
+    if any(fields[name] != before[name] for name in ("game", "realm") if name in fields) and seated.exists():
+        raise NotAllowed("Gioco e tipo di denaro si cambiano solo a tavolo vuoto")
     for name, value in fields.items():
         setattr(table, name, value)
     _table_checked(table)
     changed = [name for name in fields if getattr(table, name) != before[name]]
     if TABLE_PLAY_FIELDS.intersection(changed) and _hand_running(rt):
         raise HandInProgress("Una mano è in corso: le impostazioni di gioco si cambiano a mano finita")
-    seated = Seat.objects.filter(table_id=rt.pk)
-    if {"game", "realm"}.intersection(changed) and seated.exists():
-        raise NotAllowed("Gioco e tipo di denaro si cambiano solo a tavolo vuoto")
     if seated.filter(number__gt=table.seats).exists():
         raise InvalidSeat("Un giocatore siede oltre il nuovo numero di posti")
     return changed

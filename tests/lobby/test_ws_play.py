@@ -14,6 +14,7 @@ from games import registry
 from games.rng import SeededRng
 from lobby import actions, selectors
 from lobby.models import Hand, Seat
+from piattaforma import ratelimit
 from piattaforma.asgi import application
 from tests.lobby.helpers import (
     credit,
@@ -26,7 +27,20 @@ from tests.lobby.helpers import (
 )
 from tests.piattaforma.test_plumbing import ORIGIN, session_cookie
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("machine_speed")]
+
+
+@pytest.fixture
+def machine_speed(monkeypatch):
+    """These seats play at machine speed, past a person's frame rate: lift the WebSocket limits.
+
+    At the house limits (10 frames/s a socket) a refused ``act`` is answered on the acting seat's
+    socket while the loop below waits for the new version on the first seat's: a stall, not a
+    failure of the game. The limits themselves are tests/lobby/test_ws_floods.py's subject.
+    """
+    monkeypatch.setattr(ratelimit, "CONNECTION_RATE", 1e6)
+    monkeypatch.setattr(ratelimit, "CONNECTION_BURST", 1e6)
+    monkeypatch.setattr(ratelimit, "user_store", lambda: ratelimit.LocalUserStore(rate=1e6, burst=1e6))
 
 
 def hidden_cards_of_others(rt, seat_no):
