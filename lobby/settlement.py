@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils import timezone
+
 from games.engine import Engine
-from games.partite import cash_settlement, round_half_down
+from games.partite import ABBANDONA, cash_settlement, round_half_down
 from lobby.models import Hand, Table
+from piattaforma import hooks
 from wallet import actions as wallet_actions
 
 
@@ -88,6 +91,7 @@ def settle_hand(*, table: Table, hand: Hand, engine: Engine, outcome: dict[str, 
         deltas, rake = partite_deltas(table, hand, outcome)
     else:
         deltas, rake, pot = puntate_deltas(hand, outcome)
+    hooks.hand_settled(hand_summary(table=table, hand=hand, outcome=outcome, deltas=deltas))
     if not any(deltas.values()) and not rake and not pot:
         return
     wallet_actions.table_hand_settle(
@@ -99,6 +103,31 @@ def settle_hand(*, table: Table, hand: Hand, engine: Engine, outcome: dict[str, 
         realm=table.realm,
         hand_ref=f"{table.pk}:{hand.number}",
     )
+
+
+def hand_summary(
+    *, table: Table, hand: Hand, outcome: dict[str, Any], deltas: dict[str, int]
+) -> dict[str, Any]:
+    """What ``hooks.hand_settled`` reports of an ended hand: each seat's money and how it ended for him."""
+    forfeit = outcome.get("forfeit") or {}
+    forfeited = set(outcome["lines"][forfeit["line"]]) if forfeit and "lines" in outcome else set()
+    listed = outcome.get("sitout")  # the seats a game reports sitout at the hand's end (poker, bestia)
+    went_sitout = {int(n) for n in listed} if isinstance(listed, list) else set()
+    seats = []
+    for s in hand.seats:
+        if s["seat"] in forfeited:
+            end = "abandon" if forfeit.get("kind") == ABBANDONA else "timeout"
+        else:
+            end = "sitout" if s.get("sitout") or s["seat"] in went_sitout else "normal"
+        seats.append({"user_id": s["user_id"], "delta": deltas.get(s["session_ref"], 0), "end": end})
+    return {
+        "table_id": table.pk,
+        "game": hand.game,
+        "hand_id": hand.pk,
+        "ended_at": hand.ended_at or timezone.now(),
+        "realm": table.realm,
+        "seats": seats,
+    }
 
 
 def release_to_seat(*, table: Table, session_ref: str, amount: int) -> None:

@@ -5,3 +5,11 @@ class ModerationConfig(AppConfig):
     name = "moderation"
     verbose_name = "Moderazione"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from moderation import conduct, dumping
+        from piattaforma import hooks
+
+        hooks.on_tournament_conduct(conduct.on_tournament_conduct)
+        hooks.on_tournament_turn_completed(conduct.on_tournament_turn_completed)
+        hooks.on_hand_settled(dumping.on_hand_settled)

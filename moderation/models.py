@@ -256,3 +256,182 @@ class Notice(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} · {self.code}"
+
+
+# --- tournament conduct: automatic warnings (ammonizioni) and sanctions ------------------------------
+
+
+class ConductEvent(models.Model):
+    """A tournament offence the tournaments reported (timeout, abandon, no-show) and the warnings it gave."""
+
+    class Kind(models.TextChoices):
+        TIMEOUT = "timeout", _("Partita persa per tempo scaduto")
+        ABANDON = "abandon", _("Abbandono della partita")
+        ABSENT = "absent", _("Assenza al turno")
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    tournament_id = models.BigIntegerField()
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    training = models.BooleanField()
+    turn = models.PositiveIntegerField()
+    warnings = models.PositiveSmallIntegerField(default=0)  # ammonizioni it gave (cap: 2 a tournament)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name = _("infrazione in torneo")
+        verbose_name_plural = _("infrazioni in torneo")
+        ordering = ("-created_at", "-id")
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(
+                fields=["user", "tournament_id", "turn", "kind"], name="conduct_event_once"
+            ),
+        ]
+        indexes: ClassVar[list[models.Index]] = [
+            models.Index(fields=["user", "created_at"], name="conduct_event_user_time"),
+            models.Index(fields=["user", "tournament_id"], name="conduct_event_user_tourn"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.kind} · torneo {self.tournament_id}"
+
+
+class ConductRecord(models.Model):
+    """A player's running count: automatic warnings received and tournament turns completed."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, primary_key=True, on_delete=models.PROTECT, related_name="+"
+    )
+    received = models.PositiveIntegerField(default=0)
+    completed_turns = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        verbose_name = _("ammonizioni del giocatore")
+        verbose_name_plural = _("ammonizioni dei giocatori")
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.received} / {self.completed_turns}"
+
+
+class ConductMeasure(models.Model):
+    """An automatic measure: a freeroll ban (rules' thresholds) or a tournament block (the ladder)."""
+
+    class Kind(models.TextChoices):
+        FREEROLL_BAN = "freeroll_ban", _("Esclusione dai tornei Freeroll")
+        TOURNAMENT_BLOCK = "tournament_block", _("Blocco delle iscrizioni ai tornei")
+        NOTICE = "notice", _("Richiamo")
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    event = models.ForeignKey(ConductEvent, null=True, on_delete=models.PROTECT, related_name="measures")
+    tournament_id = models.BigIntegerField(null=True)
+    step = models.PositiveIntegerField()  # the warning threshold (bans) or the ladder's rung (blocks)
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField(null=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name = _("provvedimento automatico")
+        verbose_name_plural = _("provvedimenti automatici")
+        ordering = ("-created_at", "-id")
+        indexes: ClassVar[list[models.Index]] = [
+            models.Index(fields=["user", "kind", "ends_at"], name="conduct_measure_user_end"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.kind} · {self.step}"
+
+
+# --- collusion and dumping signals (staff only) ---------------------------------------------------
+
+
+class SignalHand(models.Model):
+    """A settled hand as the signals saw it (its id makes ingestion idempotent)."""
+
+    hand_id = models.BigIntegerField(unique=True)
+    table_id = models.BigIntegerField()
+    game = models.CharField(max_length=32)
+    ended_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name = _("mano osservata")
+        verbose_name_plural = _("mani osservate")
+
+    def __str__(self) -> str:
+        return f"mano {self.hand_id}"
+
+
+class SignalSeat(models.Model):
+    """One player's part in a settled hand: money won or lost and how the hand ended for him."""
+
+    class End(models.TextChoices):
+        NORMAL = "normal", _("Regolare")
+        ABANDON = "abandon", _("Abbandono")
+        TIMEOUT = "timeout", _("Tempo scaduto")
+        SITOUT = "sitout", _("Sit out")
+
+    hand = models.ForeignKey(SignalHand, on_delete=models.CASCADE, related_name="seats")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    delta = models.BigIntegerField()  # cents won (+) or lost (−)
+    end = models.CharField(max_length=8, choices=End.choices)
+    outlier = models.BooleanField(default=False)  # a loss far from the player's usual play
+
+    class Meta:
+        verbose_name = _("posto di una mano osservata")
+        verbose_name_plural = _("posti delle mani osservate")
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(fields=["user", "hand"], name="signal_seat_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.hand} · {self.user}"
+
+
+class PlayerSignal(models.Model):
+    """A player's running aggregates over settled hands, and the score that ranks him."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, primary_key=True, on_delete=models.PROTECT, related_name="+"
+    )
+    hands = models.PositiveIntegerField(default=0)
+    abandons = models.PositiveIntegerField(default=0)
+    timeouts = models.PositiveIntegerField(default=0)
+    sitouts = models.PositiveIntegerField(default=0)
+    net = models.BigIntegerField(default=0)  # Σ delta, cents
+    sum_sq = models.FloatField(default=0.0)  # Σ delta², for his usual spread
+    outliers = models.PositiveIntegerField(default=0)
+    score = models.IntegerField(default=0, db_index=True)
+    last_at = models.DateTimeField(null=True)
+
+    class Meta:
+        verbose_name = _("segnale del giocatore")
+        verbose_name_plural = _("segnali dei giocatori")
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.score}"
+
+
+class PairSignal(models.Model):
+    """Two players (a < b by id) over the hands they shared: money each way, forfeits, outliers."""
+
+    a = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    b = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    hands = models.PositiveIntegerField(default=0)
+    a_to_b = models.BigIntegerField(default=0)  # cents a lost that b won
+    b_to_a = models.BigIntegerField(default=0)
+    forfeits_a = models.PositiveIntegerField(default=0)  # a abandoned / timed out / sat out, b won
+    forfeits_b = models.PositiveIntegerField(default=0)
+    outliers_a = models.PositiveIntegerField(default=0)  # a's unusual losses in hands b won
+    outliers_b = models.PositiveIntegerField(default=0)
+    score = models.IntegerField(default=0, db_index=True)
+    last_at = models.DateTimeField(null=True)
+
+    class Meta:
+        verbose_name = _("segnale di una coppia")
+        verbose_name_plural = _("segnali delle coppie")
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(fields=["a", "b"], name="pair_signal_once"),
+            models.CheckConstraint(condition=models.Q(a__lt=models.F("b")), name="pair_signal_ordered"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.a} · {self.b} · {self.score}"

@@ -6,10 +6,26 @@ from datetime import datetime
 from typing import Any
 
 from django.db.models import F, Q
+from django.utils import timezone
 
-from moderation import filters
-from moderation.models import Category, ChatLine, Notice, Report, ReportEntry, Sanction
+from moderation import collusion, filters
+from moderation.models import (
+    Category,
+    ChatLine,
+    ConductEvent,
+    ConductMeasure,
+    ConductRecord,
+    Notice,
+    PairSignal,
+    PlayerSignal,
+    Report,
+    ReportEntry,
+    Sanction,
+    SignalHand,
+    SignalSeat,
+)
 from piattaforma import roles
+from tournaments.formats import ammonizioni
 
 UPHELD = ("warn", "mute", "suspend_chat", "suspend_account")
 SHOWN = (ChatLine.Outcome.SHOWN, ChatLine.Outcome.CENSORED)
@@ -184,3 +200,187 @@ def notices_unread(*, user_id: int) -> list[dict[str, Any]]:
             :20
         ]
     ]
+
+
+# --- tournament conduct (public card, end-of-match summary) ----------------------------------------
+
+
+def conduct_summary(
+    user: Any, *, tournament_id: int | None = None, now: datetime | None = None
+) -> dict[str, Any]:
+    """A player's warnings and automatic measures as plain data (the card and the end-of-match summary).
+
+    ``received``, ``bonus`` (1 per 30 completed turns), ``effective`` (never below 0, as shown),
+    the freeroll ban and tournament block in force (their end, or None), and the automatic measures
+    taken (of one tournament when ``tournament_id`` is given, else the last 20), newest first.
+    """
+    now = now or timezone.now()
+    user_id = user if isinstance(user, int) else user.pk
+    record = ConductRecord.objects.filter(user_id=user_id).values("received", "completed_turns").first()
+    received, turns = (record["received"], record["completed_turns"]) if record else (0, 0)
+    future_ends = dict(  # the latest end of each kind wins (a ban may follow the running one)
+        ConductMeasure.objects.filter(user_id=user_id, ends_at__gt=now)
+        .values_list("kind", "ends_at")
+        .order_by("ends_at")
+    )
+    events = ConductEvent.objects.filter(user_id=user_id)
+    measures = ConductMeasure.objects.filter(user_id=user_id).select_related("event")
+    if tournament_id is not None:
+        events, measures = (
+            events.filter(tournament_id=tournament_id),
+            measures.filter(tournament_id=tournament_id),
+        )
+    items = [
+        {
+            "kind": "warning",
+            "label": f"{e.get_kind_display()}: {e.warnings} ammonizion{'e' if e.warnings == 1 else 'i'}",
+            "warnings": e.warnings,
+            "tournament_id": e.tournament_id,
+            "turn": e.turn,
+            "at": e.created_at,
+            "ends_at": None,
+        }
+        for e in events[:20]
+        if e.warnings
+    ] + [
+        {
+            "kind": m.kind,
+            "label": str(m.get_kind_display()),
+            "step": m.step,
+            "tournament_id": m.tournament_id,
+            "turn": m.event.turn if m.event else None,
+            "at": m.created_at,
+            "ends_at": m.ends_at,
+        }
+        for m in measures[:20]
+    ]
+    items.sort(key=lambda x: x["at"], reverse=True)
+    ban_end = future_ends.get(ConductMeasure.Kind.FREEROLL_BAN)
+    block_end = future_ends.get(ConductMeasure.Kind.TOURNAMENT_BLOCK)
+    return {
+        "received": received,
+        "completed_turns": turns,
+        "bonus": turns // ammonizioni.TURNS_PER_BONUS,
+        "effective": ammonizioni.displayed_warnings(received, turns),
+        "freeroll_ban_until": ban_end,
+        "tournament_block_until": block_end,
+        "measures": items[:20],
+    }
+
+
+def freeroll_banned(*, user_id: int, now: datetime) -> bool:
+    """Whether the player may not enter a freeroll now (an automatic ban in force)."""
+    return ConductMeasure.objects.filter(
+        user_id=user_id, kind=ConductMeasure.Kind.FREEROLL_BAN, starts_at__lte=now, ends_at__gt=now
+    ).exists()
+
+
+def tournament_blocked(*, user_id: int, now: datetime) -> bool:
+    """Whether the ladder blocks the player's tournament registrations now."""
+    return ConductMeasure.objects.filter(
+        user_id=user_id, kind=ConductMeasure.Kind.TOURNAMENT_BLOCK, starts_at__lte=now, ends_at__gt=now
+    ).exists()
+
+
+# --- collusion and dumping signals (staff) -----------------------------------------------------------
+
+DASHBOARD_ROWS = 50
+
+
+def signals_dashboard(*, limit: int = DASHBOARD_ROWS) -> dict[str, Any]:
+    """The highest-ranked pairs and players: two indexed reads of the stored scores, never the history."""
+    pairs = []
+    for p in PairSignal.objects.select_related("a", "b").order_by("-score", "-hands")[:limit]:
+        loser_a = p.a_to_b >= p.b_to_a
+        pairs.append(
+            {
+                "a": p.a_id,
+                "b": p.b_id,
+                "a_nick": p.a.nickname,
+                "b_nick": p.b.nickname,
+                "from_nick": p.a.nickname if loser_a else p.b.nickname,
+                "to_nick": p.b.nickname if loser_a else p.a.nickname,
+                "net": abs(p.a_to_b - p.b_to_a),
+                "gross": p.a_to_b + p.b_to_a,
+                "one_way": round(100 * collusion.Pair(p.hands, p.a_to_b, p.b_to_a).one_way),
+                "hands": p.hands,
+                "forfeits": p.forfeits_a if loser_a else p.forfeits_b,
+                "outliers": p.outliers_a if loser_a else p.outliers_b,
+                "score": p.score,
+                "flagged": p.score >= collusion.FLAG_SCORE,
+                "last_at": p.last_at,
+            }
+        )
+    players = [
+        {
+            "id": p.user_id,
+            "nickname": p.user.nickname,
+            "status": p.user.status,
+            "hands": p.hands,
+            "abandons": p.abandons,
+            "timeouts": p.timeouts,
+            "sitouts": p.sitouts,
+            "outliers": p.outliers,
+            "net": p.net,
+            "score": p.score,
+            "flagged": p.score >= collusion.FLAG_SCORE,
+        }
+        for p in PlayerSignal.objects.select_related("user").order_by("-score", "-hands")[:limit]
+    ]
+    return {"pairs": pairs, "players": players}
+
+
+def signal_hands(*, user_id: int, other_id: int | None = None, limit: int = 100) -> list[dict[str, Any]]:
+    """The player's last observed hands (with ``other_id``: only those both played), each seat's part."""
+    mine = SignalSeat.objects.filter(user_id=user_id)
+    if other_id is not None:
+        mine = mine.filter(hand_id__in=SignalSeat.objects.filter(user_id=other_id).values("hand_id"))
+    hand_pks = list(mine.order_by("-hand_id").values_list("hand_id", flat=True)[:limit])
+    hands = {h.pk: h for h in SignalHand.objects.filter(pk__in=hand_pks)}
+    seats: dict[int, list[dict[str, Any]]] = {}
+    for s in SignalSeat.objects.filter(hand_id__in=hand_pks).select_related("user").order_by("user_id"):
+        seats.setdefault(s.hand_id, []).append(
+            {
+                "nickname": s.user.nickname,
+                "user_id": s.user_id,
+                "delta": s.delta,
+                "end": s.end,
+                "end_label": s.get_end_display(),
+                "outlier": s.outlier,
+            }
+        )
+    return [
+        {
+            "hand_id": hands[pk].hand_id,
+            "table_id": hands[pk].table_id,
+            "game": hands[pk].game,
+            "ended_at": hands[pk].ended_at,
+            "seats": seats.get(pk, []),
+        }
+        for pk in hand_pks
+        if pk in hands
+    ]
+
+
+def player_pairs(*, user_id: int, limit: int = 20) -> list[dict[str, Any]]:
+    """The pairs a player is part of, highest score first (money signed from his side)."""
+    rows = PairSignal.objects.filter(Q(a_id=user_id) | Q(b_id=user_id)).select_related("a", "b")
+    out = []
+    for p in rows.order_by("-score", "-hands")[:limit]:
+        mine_a = p.a_id == user_id
+        other = p.b if mine_a else p.a
+        lost, won = (p.a_to_b, p.b_to_a) if mine_a else (p.b_to_a, p.a_to_b)
+        out.append(
+            {
+                "a": p.a_id,
+                "b": p.b_id,
+                "other_nick": other.nickname,
+                "hands": p.hands,
+                "lost": lost,
+                "won": won,
+                "net": won - lost,
+                "score": p.score,
+                "flagged": p.score >= collusion.FLAG_SCORE,
+            }
+        )
+    return out

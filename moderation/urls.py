@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from moderation import views
+from moderation import views, views_conduct, views_signals
 
 app_name = "moderation"
 urlpatterns = [
@@ -12,4 +12,11 @@ urlpatterns = [
     path("segnalazioni/<int:report_id>/decidi/", views.case_decide, name="decide"),
     path("api/segnala/", views.report_api, name="report_api"),
     path("api/avvisi/", views.notices_api, name="notices_api"),
+]
+urlpatterns += [
+    path("giocatori/<str:nickname>/", views_conduct.player_card, name="player_card"),
+    path("segnali/", views_signals.dashboard, name="signals"),
+    path("segnali/coppie/<id:a>/<id:b>/", views_signals.pair_page, name="signals_pair"),
+    path("segnali/giocatori/<id:user_id>/", views_signals.player_page, name="signals_player"),
+    path("segnali/giocatori/<id:user_id>/sospendi/", views_signals.player_suspend, name="signals_suspend"),
 ]

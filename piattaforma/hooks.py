@@ -64,3 +64,55 @@ def open_tables() -> dict[str, tuple[int, int]]:
             before = out.get(game, (0, 0))
             out[game] = (before[0] + tables, before[1] + seated)
     return out
+
+
+ConductHandler = Callable[..., None]
+_tournament_conduct: list[ConductHandler] = []
+
+
+def on_tournament_conduct(handler: ConductHandler) -> ConductHandler:
+    """Register a handler of a player's offence in a tournament (moderation gives the warnings)."""
+    if handler not in _tournament_conduct:
+        _tournament_conduct.append(handler)
+    return handler
+
+
+def tournament_conduct(*, user_id: int, tournament_id: int, kind: str, training: bool, turn: int) -> None:
+    """Report an offence in a tournament turn: ``kind`` "timeout", "abandon" or "absent"."""
+    for handler in _tournament_conduct:
+        handler(user_id=user_id, tournament_id=tournament_id, kind=kind, training=training, turn=turn)
+
+
+TurnHandler = Callable[..., None]
+_tournament_turn_completed: list[TurnHandler] = []
+
+
+def on_tournament_turn_completed(handler: TurnHandler) -> TurnHandler:
+    """Register a handler of a tournament turn a player completed (each 30 earn a bonus warning)."""
+    if handler not in _tournament_turn_completed:
+        _tournament_turn_completed.append(handler)
+    return handler
+
+
+def tournament_turn_completed(*, user_id: int, tournament_id: int) -> None:
+    """Report that a player completed a tournament turn (played it to its end)."""
+    for handler in _tournament_turn_completed:
+        handler(user_id=user_id, tournament_id=tournament_id)
+
+
+HandHandler = Callable[[dict[str, Any]], None]
+_hand_settled: list[HandHandler] = []
+
+
+def on_hand_settled(handler: HandHandler) -> HandHandler:
+    """Register a handler called, inside the settlement's transaction, once per settled hand."""
+    if handler not in _hand_settled:
+        _hand_settled.append(handler)
+    return handler
+
+
+def hand_settled(summary: dict[str, Any]) -> None:
+    """Report a settled hand: ``{"table_id", "game", "hand_id", "ended_at", "realm", "seats": [{"user_id",
+    "delta" (cents or chips won, − lost), "end" ("normal" | "abandon" | "timeout" | "sitout")}]}``."""
+    for handler in _hand_settled:
+        handler(summary)

@@ -24,6 +24,18 @@ MODERATORS_EXCLUDED = {
     for verb in ("add", "change", "delete")
     for model in ("watchedentry", "chatline", "report", "reportentry", "sanction", "notice")
 }
+# Tournament conduct changes only through the tournaments' hooks; the collusion signals are the
+# staff's alone (moderators see chat, not money): not even to look at.
+MODERATORS_EXCLUDED |= {
+    f"moderation.{verb}_{model}"
+    for verb in ("add", "change", "delete")
+    for model in ("conductevent", "conductrecord", "conductmeasure")
+}
+MODERATORS_EXCLUDED |= {
+    f"moderation.{verb}_{model}"
+    for verb in ("add", "change", "delete", "view")
+    for model in ("signalhand", "signalseat", "playersignal", "pairsignal")
+}
 ROLE_EXCLUDED: dict[str, set[str]] = {MODERATORS: MODERATORS_EXCLUDED}
 
 

@@ -1,0 +1,242 @@
+"""Writes of the collusion and dumping signals: one settled hand in, the aggregates updated.
+
+``hand_settled_record`` is the handler of ``piattaforma.hooks.hand_settled``: it runs once per hand
+inside the settlement's transaction (in a savepoint), so a hand is counted exactly when its money
+moves. It is idempotent by hand id (``SignalHand``). Rows are locked players first, then pairs,
+each in key order, so two tables settling hands of the same players never deadlock. About nine
+queries a hand whatever the number of seats; the dashboard then reads the stored scores.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from moderation import collusion
+from moderation.errors import ModerationError
+from moderation.models import PairSignal, PlayerSignal, SignalHand, SignalSeat
+from piattaforma import roles
+from piattaforma.actions import audit_record, user_set_status
+from piattaforma.models import User
+
+log = logging.getLogger(__name__)
+MAX_SEATS = 10
+MAX_CENTS = 10**12
+REASON_MIN = 5
+
+
+def _bad(message: str) -> ModerationError:
+    return ModerationError("bad_hand_summary", message)
+
+
+def summary_check(summary: Any) -> dict[str, Any]:
+    """Validate a hand summary (``piattaforma.hooks.hand_settled``); raise ModerationError if malformed."""
+    if not isinstance(summary, dict):
+        raise _bad("Riepilogo della mano non valido")
+    hand_id, table_id, game = summary.get("hand_id"), summary.get("table_id"), summary.get("game")
+    if type(hand_id) is not int or type(table_id) is not int or hand_id <= 0 or table_id <= 0:
+        raise _bad("Mano o tavolo non validi")
+    if not isinstance(game, str) or not game or len(game) > 32:
+        raise _bad("Gioco non valido")
+    ended = summary.get("ended_at")
+    ended_at = (
+        ended if isinstance(ended, datetime) else parse_datetime(ended) if isinstance(ended, str) else None
+    )
+    if ended_at is None or timezone.is_naive(ended_at):
+        raise _bad("Ora di fine non valida")
+    seats = summary.get("seats")
+    if not isinstance(seats, list) or not 1 <= len(seats) <= MAX_SEATS:
+        raise _bad("Posti non validi")
+    clean, users = [], set()
+    for seat in seats:
+        if not isinstance(seat, dict):
+            raise _bad("Posto non valido")
+        user_id, delta, end = seat.get("user_id"), seat.get("delta"), seat.get("end", collusion.NORMAL)
+        if type(user_id) is not int or user_id <= 0 or user_id in users:
+            raise _bad("Giocatore non valido o ripetuto")
+        if type(delta) is not int or abs(delta) > MAX_CENTS:
+            raise _bad("Importo non valido")
+        if end not in collusion.ENDS:
+            raise _bad("Esito del posto non valido")
+        users.add(user_id)
+        clean.append({"user_id": user_id, "delta": delta, "end": end})
+    return {
+        "hand_id": hand_id,
+        "table_id": table_id,
+        "game": game,
+        "ended_at": ended_at,
+        "realm": summary.get("realm", "real"),
+        "seats": clean,
+    }
+
+
+def on_hand_settled(summary: dict[str, Any]) -> None:
+    """The hook's handler: record the hand, never letting a signals fault undo a settlement."""
+    try:
+        hand_settled_record(summary=summary)
+    except Exception:  # a bug here must not cost a player his winnings; the backfill catches up
+        log.exception("collusion signals: hand %r not recorded", summary.get("hand_id"))
+
+
+def hand_settled_record(*, summary: dict[str, Any]) -> bool:
+    """Fold one settled hand into the per-player and per-pair aggregates; return False if already seen.
+
+    Training tables (``realm`` "play") move no money and are left out.
+    """
+    data = summary_check(summary)
+    if data["realm"] != "real":
+        return False
+    try:
+        with transaction.atomic():
+            _record(data)
+    except IntegrityError:  # the hand was recorded already (a retry, or the backfill)
+        if SignalHand.objects.filter(hand_id=data["hand_id"]).exists():
+            return False
+        raise
+    return True
+
+
+def _record(data: dict[str, Any]) -> None:
+    """Insert the hand and update the aggregates (expects to run in its own savepoint)."""
+    at = data["ended_at"]
+    seats = sorted(data["seats"], key=lambda s: s["user_id"])
+    ids = [s["user_id"] for s in seats]
+    hand = SignalHand.objects.create(
+        hand_id=data["hand_id"], table_id=data["table_id"], game=data["game"], ended_at=at
+    )
+    PlayerSignal.objects.bulk_create([PlayerSignal(user_id=u) for u in ids], ignore_conflicts=True)
+    players = {
+        p.user_id: p
+        for p in PlayerSignal.objects.select_for_update().filter(user_id__in=ids).order_by("user_id")
+    }
+    outlier = {}
+    for seat in seats:
+        p = players[seat["user_id"]]
+        delta, end = seat["delta"], seat["end"]
+        outlier[p.user_id] = collusion.is_outlier(delta, hands=p.hands, net=p.net, sum_sq=p.sum_sq)
+        p.hands += 1
+        p.net += delta
+        p.sum_sq += float(delta) * float(delta)
+        p.abandons += end == collusion.ABANDON
+        p.timeouts += end == collusion.TIMEOUT
+        p.sitouts += end == collusion.SITOUT
+        p.outliers += outlier[p.user_id]
+        p.last_at = at
+        p.score = collusion.player_score(
+            hands=p.hands, abandons=p.abandons, timeouts=p.timeouts, sitouts=p.sitouts, outliers=p.outliers
+        )
+    SignalSeat.objects.bulk_create(
+        [
+            SignalSeat(
+                hand=hand, user_id=s["user_id"], delta=s["delta"], end=s["end"], outlier=outlier[s["user_id"]]
+            )
+            for s in seats
+        ]
+    )
+    PlayerSignal.objects.bulk_update(
+        players.values(),
+        ["hands", "abandons", "timeouts", "sitouts", "net", "sum_sq", "outliers", "score", "last_at"],
+    )
+    if len(ids) < 2:
+        return
+    keys = [(x, y) for i, x in enumerate(ids) for y in ids[i + 1 :]]
+    PairSignal.objects.bulk_create([PairSignal(a_id=x, b_id=y) for x, y in keys], ignore_conflicts=True)
+    pairs = {
+        (p.a_id, p.b_id): p
+        for p in PairSignal.objects.select_for_update()
+        .filter(a_id__in=ids, b_id__in=ids)
+        .order_by("a_id", "b_id")
+    }
+    moved = collusion.flows({s["user_id"]: s["delta"] for s in seats})
+    by_user = {s["user_id"]: s for s in seats}
+    for (x, y), p in pairs.items():
+        p.hands += 1
+        p.a_to_b += moved.get((x, y), 0)
+        p.b_to_a += moved.get((y, x), 0)
+        sx, sy = by_user[x], by_user[y]
+        if sy["delta"] > 0:  # b won: a's forfeit or unusual loss went his way
+            p.forfeits_a += sx["end"] in collusion.FORFEITS
+            p.outliers_a += outlier[x]
+        if sx["delta"] > 0:
+            p.forfeits_b += sy["end"] in collusion.FORFEITS
+            p.outliers_b += outlier[y]
+        p.last_at = at
+        p.score = collusion.pair_score(_pair(p))
+    PairSignal.objects.bulk_update(
+        pairs.values(),
+        [
+            "hands",
+            "a_to_b",
+            "b_to_a",
+            "forfeits_a",
+            "forfeits_b",
+            "outliers_a",
+            "outliers_b",
+            "score",
+            "last_at",
+        ],
+    )
+
+
+def _pair(p: PairSignal) -> collusion.Pair:
+    return collusion.Pair(
+        hands=p.hands,
+        a_to_b=p.a_to_b,
+        b_to_a=p.b_to_a,
+        forfeits_a=p.forfeits_a,
+        forfeits_b=p.forfeits_b,
+        outliers_a=p.outliers_a,
+        outliers_b=p.outliers_b,
+    )
+
+
+def signals_reset() -> None:
+    """Forget every aggregate and observed hand (the backfill rebuilds them from the hand history)."""
+    with transaction.atomic():
+        SignalSeat.objects.all().delete()
+        SignalHand.objects.all().delete()
+        PairSignal.objects.all().delete()
+        PlayerSignal.objects.all().delete()
+
+
+@transaction.atomic
+def account_suspend_pending_review(*, actor: User, user_id: int, reason: str, evidence: str = "") -> User:
+    """Suspend a game account suspected of dumping or collusion until staff have reviewed it (audited).
+
+    Goes through the platform's suspension (``user_set_status``): the player leaves his tables.
+    """
+    if not roles.has_staff_role(actor):
+        raise ModerationError("not_staff", "Solo lo staff può sospendere un conto di gioco.")
+    reason = (reason or "").strip()
+    if len(reason) < REASON_MIN:
+        raise ModerationError("reason_required", f"Scrivi la motivazione (almeno {REASON_MIN} caratteri).")
+    target = User.objects.select_for_update().filter(pk=user_id).first()
+    if target is None:
+        raise ModerationError("no_player", "Giocatore non trovato.")
+    if target.pk == actor.pk or not roles.may_manage_user(actor, target):
+        raise ModerationError("not_allowed", "Non puoi sospendere questo conto.")
+    if target.status == User.Status.SUSPENDED:
+        raise ModerationError("already_suspended", "Il conto è già sospeso.")
+    user_set_status(user=target, status=User.Status.SUSPENDED, actor=actor, reason=reason)
+    player = PlayerSignal.objects.filter(user_id=target.pk).values("score", "hands").first() or {}
+    top = PairSignal.objects.filter(Q(a_id=target.pk) | Q(b_id=target.pk)).order_by("-score").first()
+    audit_record(
+        actor=actor,
+        action="moderation.suspend_pending_review",
+        target=target,
+        reason=reason,
+        data={
+            "player": target.nickname,
+            "player_score": player.get("score"),
+            "hands": player.get("hands"),
+            "top_pair": [top.a_id, top.b_id, top.score] if top else None,
+            "evidence": evidence[:200],
+        },
+    )
+    return target
