@@ -1,5 +1,6 @@
 """Collusion and dumping signals on constructed hand histories, fed through the hand-settled hook."""
 
+import io
 import random
 from datetime import timedelta
 
@@ -189,3 +190,46 @@ def test_a_real_match_abandoned_at_a_cash_table_reaches_the_signals():
     assert seats[users[1].pk] == (seats[users[1].pk][0], "normal") and seats[users[1].pk][0] > 0
     pair = pair_of(*users)
     assert pair.hands == 1 and (pair.forfeits_a if pair.a_id == users[0].pk else pair.forfeits_b) == 1
+
+
+def _aggregates():
+    return (
+        sorted(
+            PlayerSignal.objects.values_list("user_id", "hands", "abandons", "timeouts", "sitouts", "net")
+        ),
+        sorted(
+            PairSignal.objects.values_list(
+                "a_id", "b_id", "hands", "a_to_b", "b_to_a", "forfeits_a", "forfeits_b"
+            )
+        ),
+        sorted(SignalHand.objects.values_list("hand_id", "table_id", "game")),
+    )
+
+
+def test_backfill_rebuilds_the_same_aggregates_from_the_hand_history():
+    from django.core.management import call_command
+
+    from games.rng import SeededRng
+    from lobby import actions as lobby_actions
+    from lobby.models import TableRuntime
+    from tests.lobby.helpers import funded_player, play_hand_randomly, poker_table, seat_players
+
+    users = [funded_player() for _ in range(3)]
+    table = poker_table()
+    seat_players(table, users)
+    rng = SeededRng(21)
+    played = 0
+    for i in range(7):
+        TableRuntime.objects.filter(pk=table.pk).update(start_at=None)  # no waiting between hands
+        if not lobby_actions.table_start_hand(table_id=table.pk):
+            break
+        play_hand_randomly(table, rng, skip_user=users[2] if i == 6 else None)  # the last: a time-out
+        played += 1
+    assert played == 7
+    live = _aggregates()
+    assert len(live[2]) == played and any(row[3] or row[4] for row in live[0])  # timeouts or sit-outs seen
+    out = io.StringIO()
+    call_command("signals_backfill", "--reset", stdout=out)
+    assert _aggregates() == live and f"mani aggiunte: {played}," in out.getvalue()
+    call_command("signals_backfill", stdout=out)  # again: nothing added
+    assert _aggregates() == live and "mani aggiunte: 0," in out.getvalue()
