@@ -1,11 +1,12 @@
 """Benchmark of the collusion and dumping signals: prints figures, asserts nothing.
 
 ``DATABASE_URL=postgres://… .venv/bin/python -m moderation.bench --signals [--hands N]``
-(PostgreSQL; it creates and drops its own ``test_…`` database). It
+(PostgreSQL; it creates and drops its own ``test_…_bench`` database). It
 
 1. generates the aggregates' input in bulk: N journaled hands (default 1,000,000) of 5,000
-   players who play in clubs of 20 (2 or 3 seats a hand, money from the losers to the winners,
-   now and then an abandon, a timeout or a sit-out, and one planted dumping pair), as
+   players who play in clubs of 20 (2 or 3 seats a hand, every pair of a club meeting, money
+   from the losers to the winners, now and then an abandon, a timeout or a sit-out, and one
+   planted dumping pair), as
    ``SignalHand``/``SignalSeat`` rows, then the per-player and per-pair aggregates from them with
    set-based SQL (the same arithmetic as the hook's ingestion, scored by ``moderation.collusion``);
 2. measures the staff dashboard page (``/moderazione/segnali/``, rendered through the test client
@@ -36,6 +37,8 @@ def _setup() -> Any:
 
     if connection.vendor != "postgresql":
         raise SystemExit("--signals needs PostgreSQL: set DATABASE_URL")
+    # its own database beside the test suite's (test_<name>), so both can run at once
+    connection.settings_dict["TEST"]["NAME"] = f"test_{connection.settings_dict['NAME']}_bench"
     name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
     return connection, name
 
@@ -104,7 +107,8 @@ FROM generate_series(1, %(n)s) h;
 INSERT INTO moderation_signalseat (hand_id, user_id, delta, "end", outlier)
 SELECT h,
        %(base)s + CASE WHEN h %% {dump} = 0 THEN k
-            ELSE (h %% {clubs}) * {size} + ((h / {clubs}) %% {size} + k * 7) %% {size} END,
+            ELSE (h %% {clubs}) * {size}
+                 + ((h / {clubs}) %% {size} + k * (1 + (h / ({clubs} * {size})) %% 9)) %% {size} END,
        CASE WHEN h %% {dump} = 0 THEN (CASE k WHEN 0 THEN -5000 ELSE 5000 END)
             WHEN k = (h / 7) %% n THEN -r
             WHEN n = 2 THEN r
@@ -208,10 +212,16 @@ def _hook_rate(ids: list[int], hands: int, seats: int, first_id: int) -> tuple[f
 
     rng = random.Random(seats)
     queries = [0]
+    spent: dict[str, float] = {}
 
     def count(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
         queries[0] += 1
-        return execute(sql, params, many, context)
+        t = time.perf_counter()
+        try:
+            return execute(sql, params, many, context)
+        finally:
+            key = " ".join(sql.split()[:3])[:60]
+            spent[key] = spent.get(key, 0.0) + time.perf_counter() - t
 
     inside = 0.0
     start = time.perf_counter()
@@ -233,6 +243,8 @@ def _hook_rate(ids: list[int], hands: int, seats: int, first_id: int) -> tuple[f
             t = time.perf_counter()
             hooks.hand_settled(summary)
             inside += time.perf_counter() - t
+    slowest = sorted(spent.items(), key=lambda kv: -kv[1])[:3]
+    print("    slowest statements: " + "; ".join(f"{k} {v * 1000 / hands:.1f} ms" for k, v in slowest))
     return hands / (time.perf_counter() - start), hands / inside, queries[0] / hands
 
 
@@ -245,7 +257,7 @@ def main(argv: list[str]) -> None:
         from django.test import Client
         from django.urls import reverse
 
-        from moderation import selectors
+        from moderation import collusion, selectors
         from moderation.models import PairSignal, SignalHand, SignalSeat
         from piattaforma import roles
         from tests.factories import UserFactory
@@ -266,7 +278,11 @@ def main(argv: list[str]) -> None:
         )
         top = PairSignal.objects.select_related("a", "b").order_by("-score").first()
         assert top is not None
-        print(f"  top pair: {top.a.nickname} → {top.b.nickname}, score {top.score}, {top.hands:,} hands")
+        flagged = PairSignal.objects.filter(score__gte=collusion.FLAG_SCORE).count()
+        print(
+            f"  top pair: {top.a.nickname} → {top.b.nickname}, score {top.score}, {top.hands:,} hands; "
+            f"{flagged} of {pairs:,} pairs at or above {collusion.FLAG_SCORE}"
+        )
         staff = UserFactory(role=roles.STAFF, nickname="bench_staff")
         client = Client()
         client.force_login(staff)

@@ -233,3 +233,30 @@ def test_backfill_rebuilds_the_same_aggregates_from_the_hand_history():
     assert _aggregates() == live and f"mani aggiunte: {played}," in out.getvalue()
     call_command("signals_backfill", stdout=out)  # again: nothing added
     assert _aggregates() == live and "mani aggiunte: 0," in out.getvalue()
+
+
+def test_ingestion_makes_the_same_few_queries_whatever_the_seats():
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    players = [UserFactory() for _ in range(6)]
+    settle([(p, 0, "normal") for p in players])  # rows exist: the steady state
+    counts = []
+    for seats in (2, 6):
+        with CaptureQueriesContext(connection) as ctx:
+            settle([(p, (-500 if i == 0 else 100), "normal") for i, p in enumerate(players[:seats])])
+        counts.append(len([q for q in ctx.captured_queries if "SAVEPOINT" not in q["sql"]]))
+    assert counts[0] == counts[1] <= 9, counts
+
+
+def test_dashboard_queries_do_not_grow_with_the_history(client, django_assert_max_num_queries):
+    from django.urls import reverse
+
+    from piattaforma import roles
+
+    players = [UserFactory() for _ in range(12)]
+    for i in range(60):
+        settle([(players[i % 12], -100, "normal"), (players[(i * 5 + 1) % 12], 100, "normal")])
+    client.force_login(UserFactory(role=roles.STAFF))
+    with django_assert_max_num_queries(8):
+        assert client.get(reverse("moderation:signals")).status_code == 200

@@ -1,0 +1,61 @@
+"""Two tables settling hands of the same players at once: no deadlock, no lost update.
+
+PostgreSQL only (see tests/tournaments/test_races.py): DATABASE_URL=postgres://… pytest this file.
+"""
+
+from __future__ import annotations
+
+import itertools
+from datetime import timedelta
+
+import pytest
+from django.db import connection, transaction
+from django.utils import timezone
+
+from moderation import collusion, dumping
+from moderation.models import PairSignal, PlayerSignal, SignalHand
+from tests.factories import UserFactory
+from tests.wallet.conftest import run_in_threads
+
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(connection.vendor != "postgresql", reason="needs PostgreSQL (set DATABASE_URL)"),
+]
+HANDS = 40
+
+
+def test_concurrent_hands_of_the_same_players_all_count():
+    players = [UserFactory() for _ in range(4)]
+    ids = itertools.count(1)
+    start = timezone.now() - timedelta(hours=1)
+
+    def summary(table: int, seats: list) -> dict:
+        hand = next(ids)
+        return {
+            "table_id": table,
+            "game": "poker5",
+            "hand_id": hand,
+            "ended_at": start + timedelta(seconds=hand),
+            "seats": [{"user_id": u.pk, "delta": d, "end": "normal"} for u, d in seats],
+        }
+
+    # table 1 lists the seats one way, table 2 the other: the locks are still taken in key order
+    plans = [
+        [summary(1, [(players[0], -100), (players[1], 50), (players[2], 50)]) for _ in range(HANDS)],
+        [summary(2, [(players[2], 100), (players[1], -60), (players[0], -40)]) for _ in range(HANDS)],
+    ]
+
+    def step(item: dict) -> None:
+        with transaction.atomic():  # as the settlement
+            assert dumping.hand_settled_record(summary=item)
+
+    run_in_threads(plans, step)
+    assert SignalHand.objects.count() == 2 * HANDS
+    hands = dict(PlayerSignal.objects.values_list("user_id", "hands"))
+    assert hands == {players[0].pk: 2 * HANDS, players[1].pk: 2 * HANDS, players[2].pk: 2 * HANDS}
+    assert PlayerSignal.objects.get(user=players[0]).net == HANDS * (-100 - 40)
+    a, b = collusion.pair_key(players[0].pk, players[2].pk)
+    pair = PairSignal.objects.get(a_id=a, b_id=b)
+    lost = pair.a_to_b if a == players[0].pk else pair.b_to_a
+    assert pair.hands == 2 * HANDS and lost == HANDS * (50 + 40)
