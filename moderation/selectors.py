@@ -8,7 +8,7 @@ from typing import Any
 from django.db.models import F, Q
 
 from moderation import filters
-from moderation.models import Category, ChatLine, Notice, Report, ReportEntry, Sanction
+from moderation.models import Category, ChatLine, HelpThread, Notice, Report, ReportEntry, Sanction
 from piattaforma import roles
 
 UPHELD = ("warn", "mute", "suspend_chat", "suspend_account")
@@ -139,8 +139,19 @@ def _readable(line: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def case_detail(*, report: Report) -> dict[str, Any]:
-    """What a moderator sees of a case: the reports and their context, the player's record (nickname only)."""
+def case_detail(*, report: Report, staff: bool = True) -> dict[str, Any]:
+    """What a moderator sees of a case: the reports and their context, the player's record (nickname only).
+
+    HELP conversations are the staff's: a moderator (``staff=False``) sees neither their lines
+    nor reports captured there, only how many there are.
+    """
+    reports = report.entries.select_related("reporter", "line__author")
+    lines_seen = ChatLine.objects.select_related("author").filter(author_id=report.target_id)
+    hidden = 0
+    if not staff:
+        hidden = reports.filter(channel__startswith="help:").count()
+        reports = reports.exclude(channel__startswith="help:")
+        lines_seen = lines_seen.exclude(channel__startswith="help:")
     entries = [
         {
             "reporter": e.reporter.nickname if e.reporter else None,
@@ -151,7 +162,7 @@ def case_detail(*, report: Report) -> dict[str, Any]:
             "created_at": e.created_at,
             "reliability": round(e.reliability, 2),
         }
-        for e in report.entries.select_related("reporter", "line__author")
+        for e in reports
     ]
     past = [
         {
@@ -168,19 +179,72 @@ def case_detail(*, report: Report) -> dict[str, Any]:
         {"kind": s.get_kind_display(), "starts_at": s.starts_at, "ends_at": s.ends_at, "reason": s.reason}
         for s in Sanction.objects.filter(user_id=report.target_id)[:20]
     ]
-    lines = [
-        _readable(_line_dict(x))
-        for x in ChatLine.objects.select_related("author")
-        .filter(author_id=report.target_id)
-        .order_by("-created_at")[:20]
-    ]
-    return {"entries": entries, "past": past, "sanctions": sanctions, "lines": lines}
+    lines = [_readable(_line_dict(x)) for x in lines_seen.order_by("-created_at")[:20]]
+    return {"entries": entries, "past": past, "sanctions": sanctions, "lines": lines, "help_hidden": hidden}
+
+
+def notice_dict(n: Notice) -> dict[str, Any]:
+    return {"id": n.pk, "code": n.code, "text": n.text, "data": n.data, "at": n.created_at.isoformat()}
 
 
 def notices_unread(*, user_id: int) -> list[dict[str, Any]]:
     return [
-        {"id": n.pk, "code": n.code, "text": n.text, "data": n.data, "at": n.created_at.isoformat()}
+        notice_dict(n)
         for n in Notice.objects.filter(user_id=user_id, read_at__isnull=True).order_by("created_at", "pk")[
             :20
         ]
+    ]
+
+
+HISTORY = 50  # lines sent to a chat on (re)connect
+
+
+def chat_payload(line: ChatLine) -> dict[str, Any]:
+    """A shown line as the chat clients receive it (``line``: its id, for "Segnala")."""
+    return {
+        "type": "chat",
+        "room": line.channel,
+        "nickname": line.author.nickname,
+        "text": line.shown_text or line.text,
+        "at": line.created_at.isoformat(),
+        "line": line.pk,
+    }
+
+
+def chat_history(*, channels: list[str], limit: int = HISTORY) -> list[dict[str, Any]]:
+    """The last lines shown on these channels, oldest first (a chat's history on (re)connect)."""
+    rows = list(
+        ChatLine.objects.select_related("author")
+        .filter(channel__in=channels, outcome__in=SHOWN)
+        .order_by("-created_at", "-pk")[:limit]
+    )
+    return [chat_payload(x) for x in reversed(rows)]
+
+
+def help_threads(*, limit: int = 100) -> list[dict[str, Any]]:
+    """The HELP conversations for the staff, those awaiting an answer first (nickname only)."""
+    return [
+        {
+            "player": t.player_id,
+            "nickname": t.player.nickname,
+            "waiting": t.waiting,
+            "last_text": t.last_text,
+            "last_at": t.last_at.isoformat(),
+        }
+        for t in HelpThread.objects.select_related("player").order_by("-waiting", "-last_at")[:limit]
+    ]
+
+
+def held_lines(*, user: Any, limit: int = 100) -> list[dict[str, Any]]:
+    """Lines the filter held, awaiting a moderator's release or rejection (HELP ones for staff only)."""
+    rows = ChatLine.objects.select_related("author").filter(outcome=ChatLine.Outcome.HELD)
+    if not roles.has_staff_role(user):
+        rows = rows.exclude(channel__startswith="help:")
+    return [
+        {
+            **_readable(_line_dict(x)),
+            "channel": x.channel,
+            "category": Category(x.category).label if x.category in Category.values else x.category,
+        }
+        for x in rows.order_by("created_at", "pk")[:limit]
     ]

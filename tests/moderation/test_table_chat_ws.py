@@ -1,0 +1,74 @@
+"""Table chat over the wire: spectators kept apart from the players during a hand, history on reconnect."""
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from lobby import actions
+from moderation import actions as moderation
+from piattaforma.asgi import application
+from tests.factories import UserFactory
+from tests.lobby.helpers import funded_player, poker_table, seat_players
+from tests.piattaforma.test_plumbing import ORIGIN, session_cookie
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@sync_to_async
+def table_in_play():
+    moderation.watched_list_reset()
+    players = [funded_player(nickname=n) for n in ("pia", "leo")]
+    table = poker_table()
+    seat_players(table, players)
+    actions.table_start_hand(table_id=table.pk)
+    spectator = UserFactory(nickname="curioso")
+    return table, {u.nickname: session_cookie(u) for u in [*players, spectator]}
+
+
+async def connect(table, cookie):
+    """Connect to the table; return the socket and the chat history it got (None: no history sent)."""
+    ws = WebsocketCommunicator(application, f"/ws/table/{table.pk}/", headers=[ORIGIN, (b"cookie", cookie)])
+    assert (await ws.connect(timeout=10))[0]
+    assert (await ws.receive_json_from(timeout=5))["type"] == "table.state"
+    history = None
+    if not await ws.receive_nothing(timeout=0.3):
+        msg = await ws.receive_json_from(timeout=5)
+        assert msg["type"] == "chat.history"
+        history = [(x["nickname"], x["text"]) for x in msg["lines"]]
+    return ws, history
+
+
+async def chat_lines(ws):
+    """The chat lines received until the socket goes quiet (table updates skipped)."""
+    out = []
+    while not await ws.receive_nothing(timeout=0.3):
+        msg = await ws.receive_json_from(timeout=5)
+        if msg["type"] == "chat":
+            out.append((msg["nickname"], msg["text"], msg.get("audience")))
+    return out
+
+
+async def test_spectators_talk_among_themselves_during_a_hand_and_history_follows_the_same_rule():
+    table, cookies = await table_in_play()
+    pia, history = await connect(table, cookies["pia"])
+    assert history is None  # no chat yet: nothing extra is sent
+    leo, _ = await connect(table, cookies["leo"])
+    spectator, _ = await connect(table, cookies["curioso"])
+
+    await pia.send_json_to({"type": "chat", "text": "buona fortuna leo"})
+    await spectator.send_json_to({"type": "chat", "text": "leo dovrebbe rilanciare"})
+    assert await chat_lines(pia) == [("pia", "buona fortuna leo", None)]
+    assert await chat_lines(leo) == [("pia", "buona fortuna leo", None)]
+    assert await chat_lines(spectator) == [
+        ("pia", "buona fortuna leo", None),
+        ("curioso", "leo dovrebbe rilanciare", "spectators"),
+    ]
+
+    for ws in (pia, spectator):
+        await ws.disconnect()
+    pia, history = await connect(table, cookies["pia"])  # reconnect: the players' chat only
+    assert history == [("pia", "buona fortuna leo")]
+    spectator, history = await connect(table, cookies["curioso"])
+    assert history == [("pia", "buona fortuna leo"), ("curioso", "leo dovrebbe rilanciare")]
+    for ws in (pia, leo, spectator):
+        await ws.disconnect()
