@@ -72,3 +72,37 @@ async def test_spectators_talk_among_themselves_during_a_hand_and_history_follow
     assert history == [("pia", "buona fortuna leo"), ("curioso", "leo dovrebbe rilanciare")]
     for ws in (pia, leo, spectator):
         await ws.disconnect()
+
+
+async def test_a_notice_reaches_the_players_table_socket_live():
+    table, cookies = await table_in_play()
+    pia, _ = await connect(table, cookies["pia"])
+    leo, _ = await connect(table, cookies["leo"])
+
+    @sync_to_async
+    def warn_pia():
+        from django.db import transaction
+        from django.utils import timezone
+
+        from piattaforma.models import User
+
+        with transaction.atomic():  # pushed after commit
+            moderation.notice_send(
+                user_id=User.objects.get(nickname="pia").pk,
+                code="moderation_warn",
+                text="Ammonizione",
+                now=timezone.now(),
+            )
+
+    await warn_pia()
+    while True:
+        msg = await pia.receive_json_from(timeout=5)
+        if msg["type"] == "notice":
+            break
+    assert (msg["code"], msg["text"]) == ("moderation_warn", "Ammonizione")
+    received = []
+    while not await leo.receive_nothing(timeout=0.3):
+        received.append((await leo.receive_json_from(timeout=5))["type"])
+    assert "notice" not in received  # it is pia's alone
+    for ws in (pia, leo):
+        await ws.disconnect()
