@@ -52,7 +52,9 @@ def table_history(*, table_id: int, user_id: int) -> dict[str, Any]:
 
 def room_history(*, room: rooms.Room) -> dict[str, Any]:
     """A room's last lines, sent on (re)connect."""
-    return {"type": "chat.history", "room": room.name, "lines": selectors.chat_history(channels=[room.name])}
+    help_player = room.key if room.kind == "help" else None
+    lines = selectors.chat_history(channels=[room.name], help_player=help_player)
+    return {"type": "chat.history", "room": room.name, "lines": lines}
 
 
 def _in_hand_at_a_table(user_id: int) -> bool:
@@ -78,7 +80,14 @@ def room_post(*, user: User, room: rooms.Room, text: str) -> dict[str, Any]:
     if refusal is not None:
         raise ModerationError("chat_forbidden", "Non puoi scrivere in questa chat.")
     in_hand = room.kind != "help" and (rooms.in_game(user, room) or _in_hand_at_a_table(user.pk))
-    shown = moderation.chat_screen(author=user, channel=room.name, text=text, in_hand=in_hand, skip=room.skip)
+    shown = moderation.chat_screen(
+        author=user,
+        channel=room.name,
+        text=text,
+        in_hand=in_hand,
+        skip=room.skip,
+        restricted=room.kind != "help",  # a silenced player can still reach the staff
+    )
     payload = {
         "type": "chat",
         "room": room.name,

@@ -105,17 +105,21 @@ def chat_screen(
     text: str,
     in_hand: bool = False,
     skip: frozenset[str] = frozenset(),
+    restricted: bool = True,
     now: datetime | None = None,
 ) -> Screened:
     """Apply the chat rules to a line before it is shown; raise ModerationError if it must not be.
 
     ``in_hand``: the author has cards in a hand or match in progress ("Durante il gioco"); the
     caller knows, moderation does not read its rows. ``skip``: watched categories that do not
-    apply on the channel (``rooms.HELP_SKIP``). Call it outside a transaction: a held or
-    blocked line is committed here (the moderators review it) before the refusal is raised.
+    apply on the channel (``rooms.HELP_SKIP``); ``restricted=False``: mutes and chat suspensions
+    do not apply (HELP: a silenced player can still reach the staff). Call it outside a
+    transaction: a held or blocked line is committed here (the moderators review it) before the
+    refusal is raised.
     """
     now = now or timezone.now()
-    check_chat_allowed(user=author, now=now)
+    if restricted:
+        check_chat_allowed(user=author, now=now)
     recent = selectors.recent_lines(user_id=author.pk, since=now - filters.REPEAT_WINDOW)
     verdict = filters.screen(text, watched=watched_list(), recent=recent, now=now, in_hand=in_hand, skip=skip)
     if verdict.outcome == "refused":

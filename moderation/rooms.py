@@ -8,8 +8,10 @@ Rooms are named like moderation's channels: ``lobby``, ``torneo:<id>``, ``help:<
   while the tournament is running an entrant is "durante il gioco" (the in-game watched
   entries apply to him).
 * help: the player and the staff, one to one ("gli Staff inviteranno gli utenti che richiedono
-  assistenza ad accedere alla chat help"); moderators are not staff and do not see it, and
-  complaints are what HELP is for, so the complaint entries do not apply there.
+  assistenza ad accedere alla chat help"); moderators are not staff and do not see it;
+  complaints are what HELP is for, so the complaint entries do not apply there; and a mute or a
+  chat suspension silences a player in the public chats, not towards the staff (the other
+  filters still apply, and staff may suspend the account of one who abuses it).
 """
 
 from __future__ import annotations

@@ -211,14 +211,23 @@ def chat_payload(line: ChatLine) -> dict[str, Any]:
     }
 
 
-def chat_history(*, channels: list[str], limit: int = HISTORY) -> list[dict[str, Any]]:
-    """The last lines shown on these channels, oldest first (a chat's history on (re)connect)."""
+def chat_history(
+    *, channels: list[str], limit: int = HISTORY, help_player: int | None = None
+) -> list[dict[str, Any]]:
+    """The last lines shown on these channels, oldest first (a chat's history on (re)connect).
+
+    ``help_player``: a HELP conversation's player; the other lines are the staff's (``staff``).
+    """
     rows = list(
         ChatLine.objects.select_related("author")
         .filter(channel__in=channels, outcome__in=SHOWN)
         .order_by("-created_at", "-pk")[:limit]
     )
-    return [chat_payload(x) for x in reversed(rows)]
+    out = [chat_payload(x) for x in reversed(rows)]
+    if help_player is not None:
+        for line, payload in zip(reversed(rows), out, strict=True):
+            payload["staff"] = line.author_id != help_player
+    return out
 
 
 def help_threads(*, limit: int = 100) -> list[dict[str, Any]]:

@@ -123,3 +123,79 @@ def test_the_help_desk_lists_conversations_waiting_for_an_answer_first(client, p
     assert [(t["nickname"], t["waiting"]) for t in threads] == [("altro", True), ("giocatore", False)]
     page = client.get(reverse("moderation:help_desk"), {"giocatore": people["other"].pk}).content.decode()
     assert f'data-player="{people["other"].pk}"' in page
+
+
+# --- who may write where: every role in every room ------------------------------------------------
+
+
+@pytest.fixture
+def rooms_and_people(people):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from moderation.models import Sanction
+    from tests.tournaments.conftest import make_tournament
+
+    muted = UserFactory(nickname="zittito")
+    Sanction.objects.create(
+        user=muted, kind="mute", ends_at=timezone.now() + timedelta(minutes=5), reason="insulti"
+    )
+    tournament = make_tournament(people["staff"])
+    return {**people, "muted": muted}, tournament
+
+
+@pytest.mark.parametrize(
+    "who,room,expected",
+    [
+        ("player", "lobby", "ok"),
+        ("mod", "lobby", "ok"),
+        ("staff", "lobby", "ok"),
+        ("muted", "lobby", "chat_muted"),
+        ("player", "torneo", "ok"),
+        ("mod", "torneo", "ok"),
+        ("staff", "torneo", "ok"),
+        ("muted", "torneo", "chat_muted"),
+        ("player", "own help", "ok"),
+        ("muted", "own help", "ok"),  # a silenced player can still reach the staff
+        ("mod", "player's help", "chat_forbidden"),
+        ("other", "player's help", "chat_forbidden"),
+        ("staff", "player's help", "ok"),
+    ],
+)
+def test_who_may_write_in_each_room(rooms_and_people, who, room, expected):
+    from lobby.chat import room_post
+    from moderation import rooms
+
+    everyone, tournament = rooms_and_people
+    user = everyone[who]
+    name = {
+        "lobby": "lobby",
+        "torneo": f"torneo:{tournament.pk}",
+        "own help": f"help:{user.pk}",
+        "player's help": f"help:{everyone['player'].pk}",
+    }[room]
+    try:
+        room_post(user=user, room=rooms.parse(name), text="buonasera, una domanda")
+        outcome = "ok"
+    except ModerationError as exc:
+        outcome = exc.code
+    assert outcome == expected
+    assert ChatLine.objects.filter(channel=name).exists() == (expected == "ok")
+
+
+def test_room_names_that_are_not_rooms():
+    from moderation import rooms
+
+    for name in (
+        "",
+        "lobby:1",
+        "torneo",
+        "torneo:0",
+        "torneo:-1",
+        "help:abc",
+        "table:3",
+        "LOBBY",
+        "torneo:1 ",
+    ):
+        assert rooms.parse(name) is None, name

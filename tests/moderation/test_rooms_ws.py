@@ -279,6 +279,9 @@ async def test_help_is_one_to_one_between_the_player_and_staff():
     await bruno.disconnect()
     bruno = await joined("/ws/chat/help/", p.cookie["bruno"])
     assert bruno.history == []
+    await anna.disconnect()
+    anna = await joined("/ws/chat/help/", p.cookie["anna"])  # her history: who is staff is marked
+    assert [(x["nickname"], x["staff"]) for x in anna.history] == [("anna", False), ("assistenza", True)]
     await say(anna, "porco dio")  # the filters still apply
     assert (await anna.receive_json_from(timeout=5))["code"] == "chat_watched"
     await say(anna, "RISPONDETEMI SUBITO")
