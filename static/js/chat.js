@@ -42,7 +42,10 @@ function start(panel) {
     let msg;
     try { msg = JSON.parse(event.data); } catch { return; }
     if (msg.type === "chat.history") msg.lines.forEach(add);
-    else if (msg.type === "chat") add(msg);
+    else if (msg.type === "chat") {
+      add(msg);
+      if (msg.nickname === me) say("");  // his own line is out (a held one released): the refusal is old news
+    }
     else if (msg.type === "error") say(msg.message || "Messaggio non inviato");
     else if (msg.type === "notice" && mod && panel.dataset.chatNotices) mod.show([msg]);
     log.scrollTop = log.scrollHeight;

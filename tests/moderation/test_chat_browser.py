@@ -188,3 +188,40 @@ def test_help_between_a_player_and_staff(browser, asgi_live, artifacts, viewport
     assert other.locator(f"{panel} p[data-line]").count() == 0
     for page in (player, staff, other):
         page.context.close()
+
+
+@pytest.mark.parametrize("viewport", ["laptop", "phone"])
+def test_a_moderator_publishes_a_held_lobby_line_and_the_lobby_sees_it(
+    browser,  # noqa: F811
+    asgi_live,  # noqa: F811
+    artifacts,  # noqa: F811
+    viewport,
+):
+    url, shot = asgi_live.url, _shooter(artifacts, viewport)
+    asgi_live.run(_people, "furbo", "onesto")
+
+    def make_moderator():
+        from piattaforma import roles
+        from tests.factories import UserFactory
+
+        UserFactory(nickname="moderatore", role=roles.MODERATORS)
+
+    asgi_live.run(make_moderator)
+    author = _open(browser, url, "furbo", viewport, "/lobby/")
+    reader = _open(browser, url, "onesto", viewport, "/lobby/")
+    panel = _ready(author, "lobby")
+    _ready(reader, "lobby")
+    _say(author, panel, "dividiamo la vincita dopo il torneo")  # collusion: held for review
+    author.wait_for_selector(f"{panel} [data-role=chat-status]:has-text('trattenuto')")
+
+    mod = _open(browser, url, "moderatore", viewport, "/moderazione/")
+    held = mod.wait_for_selector("[data-testid=held-lines] li[data-held]:has-text('dividiamo la vincita')")
+    shot(mod, "held-queue")
+    held.query_selector("button[value=mostra]").click()
+    mod.wait_for_selector(".messages li:has-text('Messaggio pubblicato')")
+    assert "Nessun messaggio in attesa" in mod.inner_text("[data-testid=held-lines]")
+    reader.wait_for_selector(f"{panel} p[data-line]:has-text('dividiamo la vincita')")  # live, no reload
+    author.wait_for_selector(f"{panel} .chat-notice[data-code=line_released]")
+    shot(author, "held-released")
+    for page in (author, reader, mod):
+        page.context.close()

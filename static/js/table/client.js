@@ -560,7 +560,13 @@ export function start(root) {
     else if (msg.type === "chat" || msg.type === "chat.history") {  // history: on (re)connect
       const log = $("chat-log");
       for (const m of msg.type === "chat" ? [msg] : msg.lines) {
-        if (!m.line || !log.querySelector(`[data-line="${m.line}"]`)) log.append(chat.line(m));
+        if (m.line && log.querySelector(`[data-line="${m.line}"]`)) continue;
+        const p = chat.line(m);
+        if (m.audience === "spectators" || String(m.room || "").startsWith("spettatori:")) {
+          p.classList.add("chat-spectators");  // written during a hand: the players do not see it
+          p.title = "Solo tra spettatori";
+        }
+        log.append(p);
       }
       log.scrollTop = log.scrollHeight;
     } else if (msg.type === "notice") chat.show([msg]);  // moderation's notices, pushed live
