@@ -264,7 +264,10 @@ def _rescore(report: Report, *, now: datetime) -> None:
 def _locked_case(*, report_id: int, moderator: User) -> Report:
     if not roles.can_moderate(moderator):
         raise _refuse("not_moderator", "Solo i moderatori e lo staff possono farlo.")
-    report = Report.objects.select_for_update().select_related("target").filter(pk=report_id).first()
+    cases = Report.objects.select_for_update().select_related("target").filter(pk=report_id)
+    if not roles.has_staff_role(moderator):  # a case made only of HELP reports is the staff's
+        cases = selectors.outside_help(cases)
+    report = cases.first()
     if report is None or report.status == Report.Status.CLOSED:
         raise _refuse("report_not_open", "La segnalazione non è più aperta.")
     if report.status == Report.Status.ESCALATED and not roles.has_staff_role(moderator):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.db.models import F, Q
+from django.db.models import Exists, F, OuterRef, Q
 
 from moderation import filters
 from moderation.models import Category, ChatLine, HelpThread, Notice, Report, ReportEntry, Sanction
@@ -98,13 +98,21 @@ def human_reporters(*, report_id: int) -> list[int]:
     )
 
 
+def outside_help(reports: Any) -> Any:
+    """The cases with at least one report from outside HELP (a moderator's; HELP is the staff's)."""
+    public = ReportEntry.objects.filter(report=OuterRef("pk")).exclude(channel__startswith="help:")
+    return reports.filter(Exists(public))
+
+
 def queue(*, user: Any) -> list[dict[str, Any]]:
     """The open cases a moderator may take, highest score first (staff also see the escalated ones)."""
     statuses = [Report.Status.OPEN, Report.Status.CLAIMED]
-    if roles.has_staff_role(user):
+    staff = roles.has_staff_role(user)
+    if staff:
         statuses.append(Report.Status.ESCALATED)
     cases = list(
-        Report.objects.filter(status__in=statuses)
+        (Report.objects if staff else outside_help(Report.objects.all()))
+        .filter(status__in=statuses)
         .select_related("target", "claimed_by")
         .order_by("-score", "opened_at")[:200]
     )

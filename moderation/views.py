@@ -175,10 +175,9 @@ def help_threads_api(request: HttpRequest) -> JsonResponse:
 
 @_moderator_only
 def case_page(request: HttpRequest, report_id: int) -> HttpResponse:
-    report = get_object_or_404(
-        Report.objects.select_related("target", "claimed_by", "decided_by"), pk=report_id
-    )
     staff = roles.has_staff_role(request.user)
+    cases = Report.objects.select_related("target", "claimed_by", "decided_by")
+    report = get_object_or_404(cases if staff else selectors.outside_help(cases), pk=report_id)
     decisions = [
         (v, label) for v, label in Report.Decision.choices if v in actions.MODERATOR_DECISIONS or staff
     ]

@@ -107,6 +107,24 @@ def test_a_moderator_sees_neither_help_lines_nor_help_reports_of_a_case(people):
     assert len(staff_view["entries"]) == 1 and len(staff_view["lines"]) == 1
 
 
+def test_a_case_made_only_of_help_reports_is_the_staffs(client, people):
+    player = people["player"]
+    held(player, channel=f"help:{player.pk}")
+    report = Report.objects.get(target=player)
+    assert selectors.queue(user=people["mod"]) == []
+    assert [c["id"] for c in selectors.queue(user=people["staff"])] == [report.pk]
+    with pytest.raises(ModerationError) as info:
+        actions.report_claim(report_id=report.pk, moderator=people["mod"])
+    assert info.value.code == "report_not_open"
+    client.force_login(people["mod"])
+    assert client.get(reverse("moderation:case", args=[report.pk])).status_code == 404
+    actions.report_claim(report_id=report.pk, moderator=people["staff"])
+    # the same player then insults someone in the lobby: the case is the moderators' too
+    held(player)
+    assert [c["id"] for c in selectors.queue(user=people["mod"])] == [report.pk]
+    assert client.get(reverse("moderation:case", args=[report.pk])).status_code == 200
+
+
 @pytest.mark.parametrize("who,status", [(None, 302), ("player", 403), ("mod", 403), ("staff", 200)])
 def test_the_help_desk_is_for_staff_only(client, people, who, status):
     if who:
