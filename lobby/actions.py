@@ -21,7 +21,7 @@ from django.utils import timezone
 from games import registry
 from games.engine import Engine
 from games.rng import RecordingRng, SystemRng
-from lobby import bots, broadcast, selectors, settlement
+from lobby import bots, broadcast, chat, selectors, settlement
 from lobby.errors import (
     AlreadySeated,
     ChatRefused,
@@ -1107,13 +1107,15 @@ def table_chat_post(*, table_id: int, user: User, text: str) -> ChatMessage:
     rt = TableRuntime.objects.select_related("table").filter(pk=table_id).first()
     seat = Seat.objects.filter(table=table, user=user).first()
     in_hand = bool(rt and seat and _hand_running(rt) and seat.number in _dealt_seats(rt))
-    shown = moderation.chat_screen(author=user, channel=f"table:{table_id}", text=text, in_hand=in_hand)
+    running = bool(rt and _hand_running(rt))
+    channel = chat.table_channel(table_id=table_id, spectator=seat is None, hand_running=running)
+    shown = moderation.chat_screen(author=user, channel=channel, text=text, in_hand=in_hand)
     with transaction.atomic():
         message = ChatMessage.objects.create(table=table, user=user, text=shown.text)
         # robust: a channel-layer outage loses the line's broadcast, never the posting (it is stored)
         transaction.on_commit(
             lambda: broadcast.chat_posted(
-                table_id, user.nickname, shown.text, message.created_at, shown.line_id
+                table_id, user.nickname, shown.text, message.created_at, shown.line_id, channel
             ),
             robust=True,
         )

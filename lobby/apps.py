@@ -18,3 +18,6 @@ class LobbyConfig(AppConfig):
         hooks.on_player_blocked(tables_remove_player)  # suspension / self-exclusion ends live sessions
         hooks.on_sessions_in_use(tables_sessions_in_hand)
         hooks.on_open_tables(open_tables_per_game)  # the home page's counts
+        from lobby.chat import push
+
+        hooks.on_chat_push(push)  # moderation's released lines and notices, delivered live

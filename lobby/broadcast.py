@@ -58,8 +58,13 @@ async def _send_all(layer: Any, messages: list[tuple[str, dict[str, Any]]]) -> N
         await layer.group_send(group, message)
 
 
-def chat_posted(table_id: int, nickname: str, text: str, at: datetime, line: int | None = None) -> None:
-    """Send a chat line to everyone at the table (``line``: moderation's id, for "Segnala")."""
+def chat_posted(
+    table_id: int, nickname: str, text: str, at: datetime, line: int | None = None, channel: str = ""
+) -> None:
+    """Send a chat line to everyone at the table (``line``: moderation's id, for "Segnala").
+
+    A line of the spectators' channel (``lobby.chat``) is marked for spectators: seated sockets skip it.
+    """
     layer = get_channel_layer()
     if layer is None:
         return
@@ -71,4 +76,6 @@ def chat_posted(table_id: int, nickname: str, text: str, at: datetime, line: int
         "at": at.isoformat(),
         "line": line,
     }
+    if channel.startswith("spettatori:"):
+        message["audience"] = "spectators"
     async_to_sync(layer.group_send)(public_group(table_id), {"type": "table.message", "payload": message})

@@ -20,7 +20,7 @@ from channels.db import database_sync_to_async
 from django.db import connections
 
 from games.engine import CodedError
-from lobby import actions, broadcast, presence, selectors
+from lobby import actions, broadcast, chat, presence, selectors
 from lobby.errors import TableError
 from lobby.models import Seat, Table
 from piattaforma.consumers import AuthenticatedJsonConsumer
@@ -66,6 +66,7 @@ class TableConsumer(AuthenticatedJsonConsumer):
         self.groups_joined = [
             broadcast.public_group(self.table_id),
             broadcast.user_group(self.table_id, self.user.pk),
+            chat.notices_group(self.user.pk),  # moderation's notices, pushed live
         ]
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
@@ -75,6 +76,9 @@ class TableConsumer(AuthenticatedJsonConsumer):
         )
         presence.opened(self)
         await self.send_snapshot()
+        history = await db(chat.table_history)(table_id=self.table_id, user_id=self.user.pk)
+        if history["lines"]:  # the chat so far, on (re)connect
+            await self.send_json(history)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Call the message's handler, without Channels' hop to close old connections first.
@@ -117,12 +121,16 @@ class TableConsumer(AuthenticatedJsonConsumer):
         if payload["version"] < getattr(self, "last_version", 0):
             return  # a broadcast of a newer version overtook this read: never send an older view
         self.last_version = payload["version"]
+        self.seated = chat.is_seated(payload["seats"], self.user.nickname)
         await self.send_json(payload)
 
     async def table_message(self, event: dict[str, Any]) -> None:
         """A broadcast from the group: forward it unless it is the public copy meant for others."""
         payload = event["payload"]
+        if payload.get("audience") == "spectators" and getattr(self, "seated", False):
+            return  # a spectators' line during a hand (lobby.chat): not for the players
         if payload.get("type") == "table.state":
+            self.seated = chat.is_seated(payload["seats"], self.user.nickname)
             if payload.get("audience") == "public" and any(
                 s["nickname"] == self.user.nickname for s in payload["seats"]
             ):

@@ -17,13 +17,14 @@ from moderation.models import (
     SEVERITY,
     Category,
     ChatLine,
+    HelpThread,
     Notice,
     Report,
     ReportEntry,
     Sanction,
     WatchedEntry,
 )
-from piattaforma import roles
+from piattaforma import hooks, roles
 from piattaforma.actions import audit_record, user_set_status
 from piattaforma.models import User
 
@@ -36,7 +37,7 @@ SUSPEND_DAYS = (1, 365)
 REASON_MIN = 5
 SYSTEM_RELIABILITY = 0.7  # the filter's own flags weigh like a fairly reliable reporter
 REPEAT_OFFENDER_DAYS = 90
-CHANNEL = re.compile(r"(?:[a-z]{1,16}(?::\d{1,12})?)?")  # "table:12", later "lobby", "help:7"; "" none
+CHANNEL = re.compile(r"(?:[a-z]{1,16}(?::\d{1,12})?)?")  # "table:12", "lobby", "torneo:3", "help:7"; "" none
 
 _watched: dict[str, Any] = {"at": 0.0, "list": None}
 
@@ -98,18 +99,29 @@ def check_chat_allowed(*, user: User, now: datetime) -> None:
 
 
 def chat_screen(
-    *, author: User, channel: str, text: str, in_hand: bool = False, now: datetime | None = None
+    *,
+    author: User,
+    channel: str,
+    text: str,
+    in_hand: bool = False,
+    skip: frozenset[str] = frozenset(),
+    restricted: bool = True,
+    now: datetime | None = None,
 ) -> Screened:
     """Apply the chat rules to a line before it is shown; raise ModerationError if it must not be.
 
     ``in_hand``: the author has cards in a hand or match in progress ("Durante il gioco"); the
-    caller knows, moderation does not read its rows. Call it outside a transaction: a held or
-    blocked line is committed here (the moderators review it) before the refusal is raised.
+    caller knows, moderation does not read its rows. ``skip``: watched categories that do not
+    apply on the channel (``rooms.HELP_SKIP``); ``restricted=False``: mutes and chat suspensions
+    do not apply (HELP: a silenced player can still reach the staff). Call it outside a
+    transaction: a held or blocked line is committed here (the moderators review it) before the
+    refusal is raised.
     """
     now = now or timezone.now()
-    check_chat_allowed(user=author, now=now)
+    if restricted:
+        check_chat_allowed(user=author, now=now)
     recent = selectors.recent_lines(user_id=author.pk, since=now - filters.REPEAT_WINDOW)
-    verdict = filters.screen(text, watched=watched_list(), recent=recent, now=now, in_hand=in_hand)
+    verdict = filters.screen(text, watched=watched_list(), recent=recent, now=now, in_hand=in_hand, skip=skip)
     if verdict.outcome == "refused":
         raise ModerationError(verdict.code, CHAT_MESSAGES[verdict.code])
     with transaction.atomic():
@@ -252,7 +264,10 @@ def _rescore(report: Report, *, now: datetime) -> None:
 def _locked_case(*, report_id: int, moderator: User) -> Report:
     if not roles.can_moderate(moderator):
         raise _refuse("not_moderator", "Solo i moderatori e lo staff possono farlo.")
-    report = Report.objects.select_for_update().select_related("target").filter(pk=report_id).first()
+    cases = Report.objects.select_for_update().select_related("target").filter(pk=report_id)
+    if not roles.has_staff_role(moderator):  # a case made only of HELP reports is the staff's
+        cases = selectors.outside_help(cases)
+    report = cases.first()
     if report is None or report.status == Report.Status.CLOSED:
         raise _refuse("report_not_open", "La segnalazione non è più aperta.")
     if report.status == Report.Status.ESCALATED and not roles.has_staff_role(moderator):
@@ -392,8 +407,111 @@ def _notify_sanctioned(
 def notice_send(
     *, user_id: int, code: str, text: str, data: dict[str, Any] | None = None, now: datetime
 ) -> Notice:
-    """Leave a message for a player (read by the table client and the notices page)."""
-    return Notice.objects.create(user_id=user_id, code=code, text=text, data=data or {}, created_at=now)
+    """Leave a message for a player; pushed live to his open chats after commit (polled as a fallback)."""
+    notice = Notice.objects.create(user_id=user_id, code=code, text=text, data=data or {}, created_at=now)
+    payload = {"type": "notice", **selectors.notice_dict(notice)}
+    transaction.on_commit(lambda: hooks.chat_push(f"notices:{user_id}", payload), robust=True)
+    return notice
+
+
+ENDED_TEXT = {
+    Sanction.Kind.MUTE: "Il silenziamento è terminato: puoi di nuovo scrivere in chat.",
+    Sanction.Kind.CHAT_SUSPENSION: "La sospensione della chat è terminata: puoi di nuovo scrivere in chat.",
+}
+
+
+def sanctions_notify_ended(*, now: datetime | None = None) -> int:
+    """Tell players whose mute or chat suspension has ended (beat, every few seconds); return how many.
+
+    The mute itself ends on time without this (``check_chat_allowed`` compares with now); this
+    only tells the player, once, and only when nothing else still keeps him silent.
+    """
+    now = now or timezone.now()
+    told = 0
+    ended = Sanction.objects.filter(
+        kind__in=tuple(ENDED_TEXT), ends_at__lte=now, end_notified_at__isnull=True
+    ).order_by("ends_at", "pk")[:500]
+    for sanction_id in list(ended.values_list("pk", flat=True)):
+        with transaction.atomic():
+            sanction = Sanction.objects.select_for_update().get(pk=sanction_id)
+            if sanction.end_notified_at is not None:
+                continue  # another worker told him
+            sanction.end_notified_at = now
+            sanction.save(update_fields=["end_notified_at"])
+            if selectors.chat_restriction(user_id=sanction.user_id, now=now) is None:
+                notice_send(
+                    user_id=sanction.user_id,
+                    code="moderation_mute_end",
+                    text=ENDED_TEXT[sanction.kind],  # type: ignore[index]  # kind is one of ENDED_TEXT's
+                    now=now,
+                )
+                told += 1
+    return told
+
+
+# --- held lines -----------------------------------------------------------------------------------
+
+
+def help_visible(*, user: User, channel: str) -> bool:
+    """HELP conversations are the staff's: a moderator does not see them."""
+    return not channel.startswith("help:") or roles.has_staff_role(user)
+
+
+@transaction.atomic
+def chat_line_review(
+    *, line_id: int, moderator: User, release: bool, now: datetime | None = None
+) -> ChatLine:
+    """Release (show) or reject a line the filter held; audited; a released line reaches its chat now."""
+    now = now or timezone.now()
+    if not roles.can_moderate(moderator):
+        raise _refuse("not_moderator", "Solo i moderatori e lo staff possono farlo.")
+    line = ChatLine.objects.select_for_update().select_related("author").filter(pk=line_id).first()
+    if line is None or not help_visible(user=moderator, channel=line.channel):
+        raise _refuse("line_not_found", "Messaggio non trovato.")
+    if line.outcome != ChatLine.Outcome.HELD:
+        raise _refuse("line_not_held", "Il messaggio non è più in attesa di revisione.")
+    if line.author_id == moderator.pk:
+        raise _refuse("report_own", "Non puoi esaminare un tuo messaggio.")
+    line.outcome = ChatLine.Outcome.SHOWN if release else ChatLine.Outcome.REJECTED
+    line.shown_text = line.text if release else ""
+    line.reviewed_by, line.reviewed_at = moderator, now
+    line.save(update_fields=["outcome", "shown_text", "reviewed_by", "reviewed_at"])
+    audit_record(
+        actor=moderator,
+        action="moderation.release" if release else "moderation.reject",
+        target=line,
+        data={"player": line.author.nickname, "channel": line.channel, "text": line.text},
+    )
+    if release:
+        payload = selectors.chat_payload(line)
+        transaction.on_commit(lambda: hooks.chat_push(line.channel, payload), robust=True)
+        text = "Il tuo messaggio trattenuto è stato approvato da un moderatore ed è ora visibile."
+    else:
+        text = "Il tuo messaggio trattenuto non è stato pubblicato da un moderatore."
+    code = "line_released" if release else "line_rejected"
+    notice_send(user_id=line.author_id, code=code, text=text, now=now)
+    return line
+
+
+# --- HELP -----------------------------------------------------------------------------------------
+
+
+def help_thread_touch(*, player_id: int, from_staff: bool, text: str, now: datetime | None = None) -> None:
+    """Keep the staff's list of HELP conversations current after a line (waiting: the player wrote last)."""
+    now = now or timezone.now()
+    updated = HelpThread.objects.filter(player_id=player_id).update(
+        last_at=now, waiting=not from_staff, last_text=text[:200]
+    )
+    if not updated:
+        try:
+            with transaction.atomic():
+                HelpThread.objects.create(
+                    player_id=player_id, last_at=now, waiting=not from_staff, last_text=text[:200]
+                )
+        except IntegrityError:  # the player's other socket created it meanwhile
+            HelpThread.objects.filter(player_id=player_id).update(
+                last_at=now, waiting=not from_staff, last_text=text[:200]
+            )
 
 
 def notices_mark_read(*, user: User, ids: list[int], now: datetime | None = None) -> int:

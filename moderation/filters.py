@@ -264,8 +264,12 @@ def screen(
     recent: Sequence[Recent],
     now: datetime,
     in_hand: bool = False,
+    skip: frozenset[str] = frozenset(),
 ) -> Verdict:
-    """Apply the chat rules to one line, in the rules' order: manners first, then the watched list."""
+    """Apply the chat rules to one line, in the rules' order: manners first, then the watched list.
+
+    ``skip``: watched categories that do not apply on this channel (complaints belong in HELP).
+    """
     parts = units(text)
     norm = normalise(text, parts)
     if shouting(text):
@@ -278,7 +282,7 @@ def screen(
         >= REPEAT_LIMIT
     ):
         return Verdict("refused", text, norm, code="chat_repeated", category="flood")
-    found = watched.matches(text, in_hand=in_hand, parts=parts)
+    found = [f for f in watched.matches(text, in_hand=in_hand, parts=parts) if f[0].category not in skip]
     if not found:
         return Verdict("shown", text, norm)
     matches = [

@@ -105,6 +105,7 @@ class ChatLine(models.Model):
         CENSORED = "censored", _("Censurato")
         HELD = "held", _("Trattenuto")
         BLOCKED = "blocked", _("Bloccato")
+        REJECTED = "rejected", _("Trattenuto e respinto")
 
     channel = models.CharField(max_length=40)
     author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
@@ -116,6 +117,11 @@ class ChatLine(models.Model):
     matches = models.JSONField(default=list, blank=True)
     in_hand = models.BooleanField(default=False)
     created_at = models.DateTimeField(default=timezone.now)
+    # a held line released (shown) or rejected by a moderator
+    reviewed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    reviewed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name = _("messaggio di chat")
@@ -223,6 +229,7 @@ class Sanction(models.Model):
     report = models.ForeignKey(
         Report, null=True, blank=True, on_delete=models.PROTECT, related_name="sanctions"
     )
+    end_notified_at = models.DateTimeField(null=True, blank=True)  # the player was told it ended
 
     class Meta:
         verbose_name = _("provvedimento")
@@ -441,3 +448,20 @@ class PairSignal(models.Model):
 
     def __str__(self) -> str:
         return f"{self.a} · {self.b} · {self.score}"
+
+
+class HelpThread(models.Model):
+    """A player's HELP conversation with the staff (its lines are ChatLines on channel "help:<player id>")."""
+
+    player = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    last_at = models.DateTimeField(default=timezone.now, db_index=True)
+    waiting = models.BooleanField(default=True)  # the player wrote last: a staff answer is due
+    last_text = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        verbose_name = _("conversazione HELP")
+        verbose_name_plural = _("conversazioni HELP")
+        ordering = ("-waiting", "-last_at")
+
+    def __str__(self) -> str:
+        return f"HELP {self.player}"

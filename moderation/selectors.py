@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.db.models import F, Q
+from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
 from moderation import collusion, filters
@@ -15,6 +15,7 @@ from moderation.models import (
     ConductEvent,
     ConductMeasure,
     ConductRecord,
+    HelpThread,
     Notice,
     PairSignal,
     PlayerSignal,
@@ -114,13 +115,21 @@ def human_reporters(*, report_id: int) -> list[int]:
     )
 
 
+def outside_help(reports: Any) -> Any:
+    """The cases with at least one report from outside HELP (a moderator's; HELP is the staff's)."""
+    public = ReportEntry.objects.filter(report=OuterRef("pk")).exclude(channel__startswith="help:")
+    return reports.filter(Exists(public))
+
+
 def queue(*, user: Any) -> list[dict[str, Any]]:
     """The open cases a moderator may take, highest score first (staff also see the escalated ones)."""
     statuses = [Report.Status.OPEN, Report.Status.CLAIMED]
-    if roles.has_staff_role(user):
+    staff = roles.has_staff_role(user)
+    if staff:
         statuses.append(Report.Status.ESCALATED)
     cases = list(
-        Report.objects.filter(status__in=statuses)
+        (Report.objects if staff else outside_help(Report.objects.all()))
+        .filter(status__in=statuses)
         .select_related("target", "claimed_by")
         .order_by("-score", "opened_at")[:200]
     )
@@ -155,8 +164,19 @@ def _readable(line: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def case_detail(*, report: Report) -> dict[str, Any]:
-    """What a moderator sees of a case: the reports and their context, the player's record (nickname only)."""
+def case_detail(*, report: Report, staff: bool = True) -> dict[str, Any]:
+    """What a moderator sees of a case: the reports and their context, the player's record (nickname only).
+
+    HELP conversations are the staff's: a moderator (``staff=False``) sees neither their lines
+    nor reports captured there, only how many there are.
+    """
+    reports = report.entries.select_related("reporter", "line__author")
+    lines_seen = ChatLine.objects.select_related("author").filter(author_id=report.target_id)
+    hidden = 0
+    if not staff:
+        hidden = reports.filter(channel__startswith="help:").count()
+        reports = reports.exclude(channel__startswith="help:")
+        lines_seen = lines_seen.exclude(channel__startswith="help:")
     entries = [
         {
             "reporter": e.reporter.nickname if e.reporter else None,
@@ -167,7 +187,7 @@ def case_detail(*, report: Report) -> dict[str, Any]:
             "created_at": e.created_at,
             "reliability": round(e.reliability, 2),
         }
-        for e in report.entries.select_related("reporter", "line__author")
+        for e in reports
     ]
     past = [
         {
@@ -184,18 +204,17 @@ def case_detail(*, report: Report) -> dict[str, Any]:
         {"kind": s.get_kind_display(), "starts_at": s.starts_at, "ends_at": s.ends_at, "reason": s.reason}
         for s in Sanction.objects.filter(user_id=report.target_id)[:20]
     ]
-    lines = [
-        _readable(_line_dict(x))
-        for x in ChatLine.objects.select_related("author")
-        .filter(author_id=report.target_id)
-        .order_by("-created_at")[:20]
-    ]
-    return {"entries": entries, "past": past, "sanctions": sanctions, "lines": lines}
+    lines = [_readable(_line_dict(x)) for x in lines_seen.order_by("-created_at")[:20]]
+    return {"entries": entries, "past": past, "sanctions": sanctions, "lines": lines, "help_hidden": hidden}
+
+
+def notice_dict(n: Notice) -> dict[str, Any]:
+    return {"id": n.pk, "code": n.code, "text": n.text, "data": n.data, "at": n.created_at.isoformat()}
 
 
 def notices_unread(*, user_id: int) -> list[dict[str, Any]]:
     return [
-        {"id": n.pk, "code": n.code, "text": n.text, "data": n.data, "at": n.created_at.isoformat()}
+        notice_dict(n)
         for n in Notice.objects.filter(user_id=user_id, read_at__isnull=True).order_by("created_at", "pk")[
             :20
         ]
@@ -384,3 +403,66 @@ def player_pairs(*, user_id: int, limit: int = 20) -> list[dict[str, Any]]:
             }
         )
     return out
+
+
+HISTORY = 50  # lines sent to a chat on (re)connect
+
+
+def chat_payload(line: ChatLine) -> dict[str, Any]:
+    """A shown line as the chat clients receive it (``line``: its id, for "Segnala")."""
+    return {
+        "type": "chat",
+        "room": line.channel,
+        "nickname": line.author.nickname,
+        "text": line.shown_text or line.text,
+        "at": line.created_at.isoformat(),
+        "line": line.pk,
+    }
+
+
+def chat_history(
+    *, channels: list[str], limit: int = HISTORY, help_player: int | None = None
+) -> list[dict[str, Any]]:
+    """The last lines shown on these channels, oldest first (a chat's history on (re)connect).
+
+    ``help_player``: a HELP conversation's player; the other lines are the staff's (``staff``).
+    """
+    rows = list(
+        ChatLine.objects.select_related("author")
+        .filter(channel__in=channels, outcome__in=SHOWN)
+        .order_by("-created_at", "-pk")[:limit]
+    )
+    out = [chat_payload(x) for x in reversed(rows)]
+    if help_player is not None:
+        for line, payload in zip(reversed(rows), out, strict=True):
+            payload["staff"] = line.author_id != help_player
+    return out
+
+
+def help_threads(*, limit: int = 100) -> list[dict[str, Any]]:
+    """The HELP conversations for the staff, those awaiting an answer first (nickname only)."""
+    return [
+        {
+            "player": t.player_id,
+            "nickname": t.player.nickname,
+            "waiting": t.waiting,
+            "last_text": t.last_text,
+            "last_at": t.last_at.isoformat(),
+        }
+        for t in HelpThread.objects.select_related("player").order_by("-waiting", "-last_at")[:limit]
+    ]
+
+
+def held_lines(*, user: Any, limit: int = 100) -> list[dict[str, Any]]:
+    """Lines the filter held, awaiting a moderator's release or rejection (HELP ones for staff only)."""
+    rows = ChatLine.objects.select_related("author").filter(outcome=ChatLine.Outcome.HELD)
+    if not roles.has_staff_role(user):
+        rows = rows.exclude(channel__startswith="help:")
+    return [
+        {
+            **_readable(_line_dict(x)),
+            "channel": x.channel,
+            "category": Category(x.category).label if x.category in Category.values else x.category,
+        }
+        for x in rows.order_by("created_at", "pk")[:limit]
+    ]

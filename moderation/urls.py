@@ -12,6 +12,9 @@ urlpatterns = [
     path("segnalazioni/<int:report_id>/decidi/", views.case_decide, name="decide"),
     path("api/segnala/", views.report_api, name="report_api"),
     path("api/avvisi/", views.notices_api, name="notices_api"),
+    path("messaggi/<int:line_id>/revisione/", views.line_review, name="line_review"),
+    path("help/", views.help_desk, name="help_desk"),
+    path("help/api/", views.help_threads_api, name="help_threads_api"),
 ]
 urlpatterns += [
     path("giocatori/<str:nickname>/", views_conduct.player_card, name="player_card"),

@@ -87,17 +87,27 @@ def notices_api(request: HttpRequest) -> JsonResponse:
 # --- the moderators' queue (moderators and staff only) ---------------------------------------------
 
 
-def _moderator_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """Let only moderators and staff through: others get 403, anonymous visitors the login page."""
+View = Callable[..., HttpResponse]
 
-    @wraps(view)
-    @login_required
-    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if not roles.can_moderate(request.user):
-            raise PermissionDenied
-        return view(request, *args, **kwargs)
 
-    return wrapped
+def _only(allowed: Callable[[Any], bool]) -> Callable[[View], View]:
+    """Let through only users ``allowed`` accepts: others get 403, anonymous visitors the login page."""
+
+    def decorator(view: View) -> View:
+        @wraps(view)
+        @login_required
+        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            if not allowed(request.user):
+                raise PermissionDenied
+            return view(request, *args, **kwargs)
+
+        return wrapped
+
+    return decorator
+
+
+_moderator_only = _only(roles.can_moderate)  # moderators and staff
+_staff_only = _only(roles.has_staff_role)  # HELP is the staff's: not moderators
 
 
 class DecisionForm(forms.Form):
@@ -113,16 +123,61 @@ class DecisionForm(forms.Form):
 def queue_page(request: HttpRequest) -> HttpResponse:
     staff = roles.has_staff_role(request.user)
     return render(
-        request, "moderation/queue.html", {"cases": selectors.queue(user=request.user), "staff": staff}
+        request,
+        "moderation/queue.html",
+        {
+            "cases": selectors.queue(user=request.user),
+            "held": selectors.held_lines(user=request.user),
+            "staff": staff,
+        },
     )
 
 
 @_moderator_only
+@require_POST
+def line_review(request: HttpRequest, line_id: int) -> HttpResponse:
+    """Release (``esito=mostra``) or reject (``esito=rifiuta``) a held line."""
+    verdict = request.POST.get("esito")
+    if verdict not in ("mostra", "rifiuta"):
+        messages.error(request, _("Scelta non valida."))
+        return redirect("moderation:queue")
+    try:
+        actions.chat_line_review(
+            line_id=line_id,
+            moderator=request.user,  # type: ignore[arg-type]  # behind the moderators-only check
+            release=verdict == "mostra",
+        )
+    except ModerationError as exc:
+        messages.error(request, exc.message)
+        return redirect("moderation:queue")
+    done = _("Messaggio pubblicato.") if verdict == "mostra" else _("Messaggio respinto.")
+    messages.success(request, done)
+    return redirect("moderation:queue")
+
+
+@_staff_only
+def help_desk(request: HttpRequest) -> HttpResponse:
+    """The staff's HELP desk: the players' conversations, and the one chosen (``?giocatore=<id>``)."""
+    threads = selectors.help_threads()
+    try:
+        chosen = int(request.GET.get("giocatore", "") or 0)
+    except ValueError:
+        chosen = 0
+    current = next((t for t in threads if t["player"] == chosen), None)
+    return render(request, "moderation/help_desk.html", {"threads": threads, "current": current})
+
+
+@_staff_only
+def help_threads_api(request: HttpRequest) -> JsonResponse:
+    """The HELP conversations as JSON (the desk refreshes its list)."""
+    return JsonResponse({"threads": selectors.help_threads()})
+
+
+@_moderator_only
 def case_page(request: HttpRequest, report_id: int) -> HttpResponse:
-    report = get_object_or_404(
-        Report.objects.select_related("target", "claimed_by", "decided_by"), pk=report_id
-    )
     staff = roles.has_staff_role(request.user)
+    cases = Report.objects.select_related("target", "claimed_by", "decided_by")
+    report = get_object_or_404(cases if staff else selectors.outside_help(cases), pk=report_id)
     decisions = [
         (v, label) for v, label in Report.Decision.choices if v in actions.MODERATOR_DECISIONS or staff
     ]
@@ -131,7 +186,7 @@ def case_page(request: HttpRequest, report_id: int) -> HttpResponse:
         "moderation/case.html",
         {
             "report": report,
-            "detail": selectors.case_detail(report=report),
+            "detail": selectors.case_detail(report=report, staff=staff),
             "mine": report.claimed_by_id == request.user.pk,
             "can_claim": report.status != Report.Status.CLOSED
             and report.claimed_by_id != request.user.pk

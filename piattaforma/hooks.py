@@ -116,3 +116,20 @@ def hand_settled(summary: dict[str, Any]) -> None:
     "delta" (cents or chips won, − lost), "end" ("normal" | "abandon" | "timeout" | "sitout")}]}``."""
     for handler in _hand_settled:
         handler(summary)
+
+
+ChatPusher = Callable[[str, dict[str, Any]], None]
+_chat_pushers: list[ChatPusher] = []
+
+
+def on_chat_push(pusher: ChatPusher) -> ChatPusher:
+    """Register the live stack's delivery of a payload to a chat room or to a player's notices."""
+    if pusher not in _chat_pushers:
+        _chat_pushers.append(pusher)
+    return pusher
+
+
+def chat_push(address: str, payload: dict[str, Any]) -> None:
+    """Deliver a payload live: to a chat channel ("lobby", "table:3", "help:7"…) or "notices:<user id>"."""
+    for pusher in _chat_pushers:
+        pusher(address, payload)

@@ -298,3 +298,15 @@ def pair_invitation(*, tournament: Tournament, user_id: int | None) -> str:
         return ""
     inviter = open_invitation(tournament=tournament, user_id=user_id)
     return inviter.user.nickname if inviter else ""
+
+
+def chat_role(*, tournament_id: int | None, user_id: int) -> str | None:
+    """The player's part in the tournament's chat: ``playing`` (an entrant while it runs),
+    ``entrant``, ``watcher``; None when the tournament is not shown (missing, or ended long ago).
+    """
+    t = _visible(timezone.now()).filter(pk=tournament_id).only("state").first()
+    if t is None:
+        return None
+    if not t.registrations.filter(user_id=user_id, state__in=LIVE).exists():
+        return "watcher"
+    return "playing" if t.state == Tournament.State.RUNNING else "entrant"

@@ -156,6 +156,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "wallet-reconcile-nightly": {"task": "wallet.reconcile", "schedule": crontab(hour=3, minute=30)},
     # Wallet: release holds whose expiry passed (holds placed with an expiry).
     "wallet-expire-holds": {"task": "wallet.expire_holds", "schedule": 60.0},
+    # Moderation: tell players their mute or chat suspension has ended (the end itself needs no job).
+    "moderation-sanctions-ended": {
+        "task": "moderation.sanctions_ended",
+        "schedule": 15.0,
+        "options": {"expires": 15.0},
+    },
     # Tournaments: open and close registrations on time (closing 2 minutes before the start).
     "tournaments-sweep": {"task": "tournaments.sweep", "schedule": 10.0},
 }

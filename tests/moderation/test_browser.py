@@ -46,6 +46,12 @@ def _mute_is_over():
     )
 
 
+def _beat_tells_the_end():
+    from moderation.tasks import sanctions_ended
+
+    return sanctions_ended()
+
+
 def _open(chromium, url, nickname, viewport, path):
     page = chromium.new_context(locale="it-IT", viewport=VIEWPORTS[viewport]).new_page()
     login(page, url, nickname, PASSWORD)
@@ -95,8 +101,9 @@ def test_insult_report_claim_mute_and_its_end(browser, asgi_live, artifacts, vie
     # and reports the player too: it merges into the same case
     victim.wait_for_selector(".report-dialog", state="hidden")
     victim.click("[data-role=report-player]")
-    form = victim.wait_for_selector("form[data-role=report-form]:has(input[name=nickname])")
-    form.query_selector("input[name=nickname]").fill("bullo")
+    # nobody else is seated, but bullo spoke in the chat: he is offered in the list
+    form = victim.wait_for_selector("form[data-role=report-form]:has(select[name=nickname])")
+    form.query_selector("select[name=nickname]").select_option("bullo")
     form.query_selector("select[name=reason]").select_option("intimidation")
     form.query_selector("button[type=submit]").click()
     victim.wait_for_selector("[data-role=report-result][data-ok='1']")
@@ -119,21 +126,20 @@ def test_insult_report_claim_mute_and_its_end(browser, asgi_live, artifacts, vie
     mod.wait_for_selector(".messages li:has-text('Decisione registrata')")
     assert "Nessuna segnalazione aperta" in mod.inner_text("[data-testid=moderation-queue]")
 
-    # the player sees the mute and its end, and cannot write until then
-    bully.reload()
-    connected(bully)
+    # the player sees the mute and its end, pushed to the open table (no reload, no poll), and cannot
+    # write until then
     notice = bully.wait_for_selector("[data-role=chat-log] .chat-notice[data-code=moderation_mute]")
     assert re.search(r"silenziato in chat fino alle \d\d:\d\d", notice.inner_text())
     bully.fill("[data-role=chat-form] input", "perché?")
     bully.press("[data-role=chat-form] input", "Enter")
     bully.wait_for_selector("[data-role=notice]:has-text('sei silenziato fino alle')")
     shot(bully, "4-muted")
-    victim.reload()
-    connected(victim)
     victim.wait_for_selector("[data-role=chat-log] .chat-notice[data-code=report_handled]")
 
     # ten minutes later he may write again
     asgi_live.run(_mute_is_over)
+    assert asgi_live.run(_beat_tells_the_end) == 1  # the beat's task: he is told the mute is over
+    bully.wait_for_selector("[data-role=chat-log] .chat-notice[data-code=moderation_mute_end]")
     bully.fill("[data-role=chat-form] input", "scusate, buona partita")
     bully.press("[data-role=chat-form] input", "Enter")
     victim.wait_for_selector("[data-role=chat-log] p:has-text('scusate, buona partita')")

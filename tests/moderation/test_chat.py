@@ -26,7 +26,7 @@ def sent(monkeypatch):
     out = []
     monkeypatch.setattr(
         "lobby.broadcast.chat_posted",
-        lambda table_id, nick, text, at, line=None: out.append((nick, text, line)),
+        lambda table_id, nick, text, at, line=None, channel="": out.append((nick, text, line)),
     )
     return out
 

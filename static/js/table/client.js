@@ -557,11 +557,19 @@ export function start(root) {
     if (msg.type === "table.state" || msg.type === "error") { sentFor = null; root.dataset.busy = "0"; }
     if (msg.type === "table.state") renderState(msg);
     else if (msg.type === "error") notice(msg.message || "Giocata non ammessa");
-    else if (msg.type === "chat") {
+    else if (msg.type === "chat" || msg.type === "chat.history") {  // history: on (re)connect
       const log = $("chat-log");
-      log.append(chat.line(msg));
+      for (const m of msg.type === "chat" ? [msg] : msg.lines) {
+        if (m.line && log.querySelector(`[data-line="${m.line}"]`)) continue;
+        const p = chat.line(m);
+        if (m.audience === "spectators" || String(m.room || "").startsWith("spettatori:")) {
+          p.classList.add("chat-spectators");  // written during a hand: the players do not see it
+          p.title = "Solo tra spettatori";
+        }
+        log.append(p);
+      }
       log.scrollTop = log.scrollHeight;
-    }
+    } else if (msg.type === "notice") chat.show([msg]);  // moderation's notices, pushed live
   }
 
   function connect() {

@@ -1,11 +1,12 @@
-// Chat moderation on the table page: "Segnala" on a chat line and on a player (reason from the
-// rules' list, optional note; POST to moderation:report_api), and the player's notices from
-// moderation (a warning, a mute and its end, a report handled), polled and shown in the chat.
+// Chat moderation on the table page and the chat panels (lobby, tournament): "Segnala" on a chat
+// line and on a player (reason from the rules' list, optional note; POST to
+// moderation:report_api), and the player's notices from moderation (a warning, a mute and its end,
+// a report handled): pushed over the socket (show) and polled as a fallback, shown in the chat.
 //
 // DOM contract: chat lines are p[data-line] with button[data-report-line]; the chat has
 // button[data-role=report-player]; the dialog is form[data-role=report-form] (select[name=reason],
-// textarea[name=note]; reporting a player: select[name=nickname] of the seated players, or
-// input[name=nickname] when nobody else is seated); its answer is [data-role=report-result];
+// textarea[name=note]; reporting a player: select[name=nickname] of the seated players and of
+// those who spoke in the chat, or input[name=nickname] when there is nobody else); its answer is [data-role=report-result];
 // notices are p.chat-notice[data-notice] in the chat log.
 
 import { h } from "./dom.js";
@@ -27,8 +28,10 @@ async function call(url, body) {
   return { ok: res.ok, data };
 }
 
-/** Set up reporting and notices for a table; returns line(msg), the chat line for a chat message. */
+/** Set up reporting and notices for a chat (a table id, or a room: "lobby", "torneo:5").
+ *  Returns line(msg), the chat line for a chat message, show(notices) and poll(). */
 export function chatModeration(root, log, tableId) {
+  const channel = /^\d+$/.test(String(tableId)) ? `table:${tableId}` : String(tableId);
   const me = document.querySelector("[data-testid=nickname]")?.textContent.trim() || "";
   let reasons = null;
   const dialog = h("div", { class: "report-dialog", hidden: true, role: "dialog", "aria-label": "Segnala" });
@@ -43,8 +46,8 @@ export function chatModeration(root, log, tableId) {
       if (!ok) return;
       reasons = data.reasons;
     }
-    const players = [...root.querySelectorAll("[data-seat][data-nickname]")].map((s) => s.dataset.nickname)
-      .filter((n) => n && n !== me);
+    const players = [...new Set([...root.querySelectorAll("[data-seat][data-nickname], [data-speaker]")]
+      .map((s) => s.dataset.nickname || s.dataset.speaker))].filter((n) => n && n !== me);
     const who = target.line
       ? h("p", {}, h("strong", {}, `${target.nickname}: `), target.text)
       : h("label", {}, "Giocatore ", players.length
@@ -62,7 +65,7 @@ export function chatModeration(root, log, tableId) {
     form.addEventListener("submit", async (e) => {
       e.preventDefault();
       const f = form.elements;
-      const body = { reason: f.reason.value, note: f.note.value, channel: `table:${tableId}` };
+      const body = { reason: f.reason.value, note: f.note.value, channel };
       if (target.line) body.line = target.line; else body.nickname = f.nickname?.value || "";
       const result = form.querySelector("[data-role=report-result]");
       try {
@@ -93,7 +96,7 @@ export function chatModeration(root, log, tableId) {
 
   return {
     line(msg) {
-      const p = h("p", { dataset: { line: msg.line ?? "" } }, h("strong", {}, `${msg.nickname}: `), msg.text);
+      const p = h("p", { dataset: { line: msg.line ?? "", speaker: msg.nickname } }, h("strong", {}, `${msg.nickname}: `), msg.text);
       if (msg.line && msg.nickname !== me) {
         p.append(" ", h("button", { type: "button", class: "link report-line", title: "Segnala", "aria-label": "Segnala",
           dataset: { reportLine: msg.line }, onclick: () => open(msg) }, "⚑"));
@@ -101,5 +104,6 @@ export function chatModeration(root, log, tableId) {
       return p;
     },
     poll,
+    show: showNotices,
   };
 }
