@@ -18,3 +18,8 @@ class LobbyConfig(AppConfig):
         hooks.on_player_blocked(tables_remove_player)  # suspension / self-exclusion ends live sessions
         hooks.on_sessions_in_use(tables_sessions_in_hand)
         hooks.on_open_tables(open_tables_per_game)  # the home page's counts
+        from lobby import operations
+
+        hooks.on_game_deactivated(operations.tables_game_deactivated)  # rules 004, "Disattivazione giochi"
+        hooks.on_site_closing(operations.tables_site_closing)  # rules 004, "Orari del sito"
+        hooks.on_switch_preview(operations.tables_switch_preview)

@@ -16,14 +16,13 @@ LEGAL_TABLE_CAP_CENTS = 100_000
 MAX_RAKE_BP = 1_000  # 10 %
 
 
-class Table(models.Model):
-    """A cash table as staff configure it in the back office."""
+class TableSettings(models.Model):
+    """What a cash table is played with: game, options, stakes, rake, clocks, seats (tables and templates)."""
 
     class Realm(models.TextChoices):
         REAL = "real", _("Denaro reale")
         PLAY = "play", _("Allenamento")
 
-    name = models.CharField(_("nome"), max_length=60)
     game = models.CharField(_("gioco"), max_length=32, db_index=True)
     config = models.JSONField(_("opzioni del gioco"), default=dict, blank=True)
     realm = models.CharField(_("tipo"), max_length=8, choices=Realm.choices, default=Realm.REAL)
@@ -52,6 +51,23 @@ class Table(models.Model):
     )
     time_bank = models.PositiveSmallIntegerField(_("time bank (s)"), default=0)
     observers_allowed = models.BooleanField(_("osservatori ammessi"), default=True)
+
+    class Meta:
+        abstract = True
+
+
+# The settings a template hands to the tables opened from it (lobby.operations.table_open_from_template).
+TABLE_SETTINGS_FIELDS = (
+    "game", "config", "realm", "seats", "min_players", "min_buy_in", "max_buy_in", "rake_bp", "rake_cap",
+    "posta_partita", "posta_unitaria", "perdita_massima", "tempo_giocata", "tempo_partita", "time_bank",
+    "observers_allowed",
+)  # fmt: skip
+
+
+class Table(TableSettings):
+    """A cash table as staff configure it in the back office."""
+
+    name = models.CharField(_("nome"), max_length=60)
     is_open = models.BooleanField(_("aperto"), default=True)
     created_at = models.DateTimeField(default=timezone.now)
 
@@ -263,3 +279,24 @@ class WaitingEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} · {self.user}"
+
+
+class TableTemplate(TableSettings):
+    """A model of cash table staff open tables from ("Tavoli da modello"): every setting but the name."""
+
+    name = models.CharField(_("nome del modello"), max_length=60, unique=True)
+    table_name = models.CharField(
+        _("nome dei tavoli"),
+        max_length=50,
+        help_text=_("I tavoli aperti si chiamano così, seguito da un numero."),
+    )
+    active = models.BooleanField(_("in uso"), default=True)
+    created_at = models.DateTimeField(_("creato il"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("modello di tavolo")
+        verbose_name_plural = _("modelli di tavolo")
+        ordering = ("game", "name")
+
+    def __str__(self) -> str:
+        return self.name

@@ -189,3 +189,6 @@ class AuditLogAdmin(ReadOnlyAdmin):
     list_filter = ("action",)
     search_fields = ("actor__nickname", "target_id", "reason")
     readonly_fields = ("created_at", "actor", "action", "target_type", "target_id", "reason", "data")
+
+
+from piattaforma import admin_ops  # noqa: E402, F401  (site operations: switches, hours, notices)

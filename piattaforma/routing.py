@@ -4,10 +4,11 @@ from django.urls import path, re_path
 
 import piattaforma.converters  # noqa: F401  # registers <id:...>
 from lobby.consumers import TableConsumer
-from piattaforma.consumers import NotFoundConsumer, PingConsumer
+from piattaforma.consumers import NotFoundConsumer, NoticeConsumer, PingConsumer
 
 websocket_urlpatterns = [
     path("ws/ping/", PingConsumer.as_asgi()),
     path("ws/table/<id:table_id>/", TableConsumer.as_asgi()),
+    path("ws/avvisi/", NoticeConsumer.as_asgi()),
     re_path(r"", NotFoundConsumer.as_asgi()),  # last: any other path (a 30-digit table id...)
 ]
