@@ -96,3 +96,22 @@ def tournaments_switch_preview(*, game: str, realms: set[str], until: Any) -> li
             f"{format_eur(tournament.cost)} ciascuno."
         )
     return lines
+
+
+def tournament_cancel_preview(*, tournament_id: int) -> dict[str, Any]:
+    """What ``actions.tournament_cancel`` would refund, writing nothing: each live entry, paid back whole."""
+    tournament = Tournament.objects.get(pk=tournament_id)
+    regs = (
+        tournament.registrations.filter(state__in=(*Registration.ACTIVE, Registration.State.ADMITTED))
+        .select_related("user")
+        .order_by("pk")
+    )
+    rows = [
+        {
+            "nickname": reg.user.nickname,
+            "state": reg.get_state_display(),
+            "amount": tournament.cost if reg.entry_transaction else 0,
+        }
+        for reg in regs
+    ]
+    return {"tournament": tournament, "rows": rows, "total": sum(r["amount"] for r in rows)}

@@ -119,3 +119,25 @@ def test_a_switch_needs_a_reason_and_a_known_game(staff):
             game="dama", money_enabled=False, training_enabled=True, actor=staff, reason="prova!"
         )
     assert siteops.game_enabled("scopa")
+
+
+def test_fault_cancellation_is_previewed_with_each_refund_then_refunds_zero_sum(client, staff, players):
+    t = make_tournament(staff)
+    for p in players[:3]:
+        enter(t, p)
+    authorise_all(t)
+    client.force_login(staff)
+    url = "/backoffice/tournaments/tournament/"
+    page = client.post(url, {"action": "cancel_for_fault", "_selected_action": [t.pk]}).content.decode()
+    for p in players[:3]:
+        assert p.nickname in page
+    assert page.count("10,00") >= 3 and "30,00" in page  # each entry back whole, and the total
+    t.refresh_from_db()
+    assert t.state == Tournament.State.REGISTRATION  # the preview changed nothing
+    paid = {p.pk: cash(p) for p in players[:3]}
+    client.post(url, {"action": "cancel_for_fault", "_selected_action": [t.pk], "reason": "Guasto al server"})
+    t.refresh_from_db()
+    assert t.state == Tournament.State.CANCELLED
+    assert all(cash(p) == paid[p.pk] + t.cost for p in players[:3])
+    assert wallet_selectors.tournament_pool_get(tournament_ref=t.ledger_ref) == 0
+    assert sum(Account.objects.values_list("balance", flat=True)) == 0
