@@ -1,9 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class LobbyConfig(AppConfig):
     name = "lobby"
-    verbose_name = "Lobby e tavoli"
+    verbose_name = _("Lobby e tavoli")
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:

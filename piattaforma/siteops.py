@@ -31,6 +31,7 @@ from piattaforma.models import GameNotice, GameSwitch, SiteHours, User
 
 NOTICES_GROUP = "site-notices"
 REALMS = ("real", "play")  # lobby.models.Table.Realm: money and training sections
+SWITCH_NOTICE = timedelta(hours=2)  # how long the notice of a deactivation stays up with no planned end
 
 logger = logging.getLogger(__name__)
 
@@ -219,6 +220,15 @@ def game_switch_set(
     )
     if before - after:
         hooks.game_deactivated(game=game, realms=before - after, until=switch.reactivate_at, actor=actor)
+        section = "money" if "real" in before - after else "allenamento"
+        notice_publish(
+            text=f"{registry.get(game).title}: gioco disattivato nella sezione {section}. I tavoli si "
+            "chiudono alla fine della mano o della partita in corso; i tornei programmati sono annullati "
+            "e rimborsati.",
+            ends_at=switch.reactivate_at or timezone.now() + SWITCH_NOTICE,
+            actor=actor,
+            level=GameNotice.Level.WARNING,
+        )
     if after - before:
         hooks.game_reactivated(game=game, realms=after - before, actor=actor)
     return switch

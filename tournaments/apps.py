@@ -1,9 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class TournamentsConfig(AppConfig):
     name = "tournaments"
-    verbose_name = "Tornei"
+    verbose_name = _("Tornei")
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:

@@ -8,7 +8,7 @@ from lobby import actions, operations
 from lobby.errors import TableClosed
 from lobby.models import TABLE_SETTINGS_FIELDS, Hand, Seat, Table, TableTemplate
 from piattaforma import roles, siteops
-from piattaforma.models import AuditLog
+from piattaforma.models import AuditLog, GameNotice
 from tests.factories import UserFactory
 from tests.lobby.helpers import (
     SCOPA_STAKES,
@@ -78,6 +78,8 @@ def test_a_scopa_table_closes_after_its_match_when_scopa_is_switched_off(staff):
     other.refresh_from_db()
     assert other.is_open
     assert AuditLog.objects.filter(action="game.switch", actor=staff).exists()
+    notice = GameNotice.objects.get()  # players are told, in the lobby and at the tables
+    assert notice.text.startswith("Scopa: gioco disattivato nella sezione money") and notice.sent_at
     assert AuditLog.objects.filter(action="table.close", target_id=str(table.pk)).exists()
 
 
