@@ -24,3 +24,6 @@ class LobbyConfig(AppConfig):
         hooks.on_game_deactivated(operations.tables_game_deactivated)  # rules 004, "Disattivazione giochi"
         hooks.on_site_closing(operations.tables_site_closing)  # rules 004, "Orari del sito"
         hooks.on_switch_preview(operations.tables_switch_preview)
+        from lobby.reports import rake_report
+
+        hooks.on_report(rake_report)  # the back office's reports

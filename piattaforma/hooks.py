@@ -132,3 +132,19 @@ def switch_preview(*, game: str, realms: set[str], until: Any) -> list[str]:
     for provider in _switch_preview:
         out += provider(game=game, realms=realms, until=until)
     return out
+
+
+ReportBuilder = Callable[..., Any]
+_reports: list[ReportBuilder] = []
+
+
+def on_report(builder: ReportBuilder) -> ReportBuilder:
+    """Register a builder of a back-office report: ``builder(since=...)`` returns a ``reports.Report``."""
+    if builder not in _reports:
+        _reports.append(builder)
+    return builder
+
+
+def reports(*, since: Any) -> list[Any]:
+    """Build every app's report of the period from ``since`` to now."""
+    return [builder(since=since) for builder in _reports]

@@ -16,3 +16,6 @@ class TournamentsConfig(AppConfig):
         )  # rules 004, "Disattivazione giochi"
         hooks.on_game_reactivated(operations.tournaments_game_reactivated)
         hooks.on_switch_preview(operations.tournaments_switch_preview)
+        from tournaments.reports import tournaments_report
+
+        hooks.on_report(tournaments_report)

@@ -38,13 +38,14 @@
   const connect = () => {
     const scheme = window.location.protocol === "https:" ? "wss" : "ws";
     const socket = new WebSocket(`${scheme}://${window.location.host}${path}`);
-    socket.addEventListener("open", () => { delay = 1000; });
+    socket.addEventListener("open", () => { delay = 1000; box.dataset.live = "open"; });
     socket.addEventListener("message", (event) => {
       let message;
       try { message = JSON.parse(event.data); } catch { return; }
       if (message && message.type === "notice") show(message);
     });
     socket.addEventListener("close", (event) => {
+      delete box.dataset.live;
       if (event.code >= 4400 && event.code < 4500) return; // refused (not logged in): no retry
       window.setTimeout(connect, delay);
       delay = Math.min(delay * 2, 30000);

@@ -71,6 +71,7 @@ def test_staff_open_a_burraco_table_publish_a_notice_and_switch_scopa_off(asgi_l
     player.set_viewport_size(size)
     login(player, asgi_live.url, "gino", PASSWORD)
     player.goto(asgi_live.url + "/lobby/")
+    player.wait_for_selector("[data-site-notices][data-live=open]", state="attached")  # listening
 
     staff = new_context().new_page()
     staff.set_viewport_size(size)
@@ -139,3 +140,11 @@ def test_staff_open_a_burraco_table_publish_a_notice_and_switch_scopa_off(asgi_l
     assert player.locator("text=Burraco 1").count() >= 1
     assert no_horizontal_scroll(player)
     shot(player, "7-lobby-after-switch")
+
+    # 4. the reports: the refunds and the deposits of this session are in them, with their charts
+    staff.goto(asgi_live.url + "/backoffice/rapporti/?giorni=7")
+    assert staff.locator("svg.chart").count() == 5
+    payments = staff.locator("[data-testid=report-pagamenti]")
+    payments.locator("summary").click()
+    assert "€ 2.000,00" in payments.inner_text()  # the two players' deposits of € 1.000,00
+    shot(staff, "8-reports")
