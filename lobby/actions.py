@@ -619,7 +619,9 @@ def table_start_hand(*, table_id: int) -> bool:
     if rt.start_at is not None and rt.start_at <= timezone.now():
         rt.start_at = None  # the due start is this call (a player's earlier call leaves it pending)
         rt.save(update_fields=["start_at"])
-    if _hand_running(rt) or not rt.table.is_open:
+    from lobby.operations import hand_start_refused  # closed table, game switched off, site closed
+
+    if _hand_running(rt) or hand_start_refused(rt):
         return False
     table = rt.table
     engine = next_hand_engine(rt)

@@ -18,13 +18,15 @@ from django.utils.translation import gettext_lazy as _
 
 from games import registry
 from games.engine import EngineError, Option
-from lobby import actions
+from lobby import actions, operations
 from lobby.errors import TableError
-from lobby.models import ChatMessage, Hand, Seat, Table
+from lobby.models import TABLE_SETTINGS_FIELDS, ChatMessage, Hand, Seat, Table, TableTemplate
 from lobby.replay import replay_hand
+from piattaforma import siteops
 from piattaforma.admin import ReadOnlyAdminMixin, site
 from piattaforma.converters import small_int
 from piattaforma.jsoninput import JSONFormField
+from wallet.forms import EuroField
 
 
 def option_values(option: Option) -> str:
@@ -59,9 +61,49 @@ def config_options_help() -> SafeString:
     return format_html_join("", "{}", ((r,) for r in rows))
 
 
-class TableForm(forms.ModelForm):
+# Money of a table's settings, typed in euro ("12,50") in the back office and stored in cents.
+MONEY_FIELDS = {
+    "min_buy_in": _("entrata minima (€)"),
+    "max_buy_in": _("entrata massima (€)"),
+    "rake_cap": _("tetto del rake per mano (€)"),
+    "posta_partita": _("posta partita (€)"),
+    "posta_unitaria": _("posta unitaria (€)"),
+    "perdita_massima": _("perdita massima (€)"),
+}
+
+
+def euro_money_fields(form: forms.BaseForm) -> None:
+    """Replace a table form's cent fields by euro fields (``wallet.money.parse_eur``); they clean to cents."""
+    for name, label in MONEY_FIELDS.items():
+        if name in form.fields:
+            old = form.fields[name]
+            form.fields[name] = EuroField(
+                label=label, allow_zero=True, required=old.required, help_text=old.help_text
+            )
+
+
+class TableSettingsForm(forms.ModelForm):
+    """A form of a table's settings (a table, a template): the game's options listed, money in euro."""
+
     game = forms.ChoiceField(label=_("gioco"))
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = [(n, registry.get(n).title) for n in registry.names()]
+        self.fields["config"].help_text = config_options_help()
+        euro_money_fields(self)
+
+    def checked(self, check: Any) -> dict[str, Any]:
+        """Run the lobby's own check; its refusals become the form's errors."""
+        try:
+            return dict(check())
+        except EngineError as exc:
+            raise ValidationError({"config": exc.message}) from exc
+        except TableError as exc:
+            raise ValidationError(exc.message) from exc
+
+
+class TableForm(TableSettingsForm):
     class Meta:
         model = Table
         fields = (
@@ -86,23 +128,15 @@ class TableForm(forms.ModelForm):
         )
         field_classes = {"config": JSONFormField}
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["game"].choices = [(n, registry.get(n).title) for n in registry.names()]
-        self.fields["config"].help_text = config_options_help()
-
     def clean(self) -> dict[str, Any]:
         """The lobby's own checks (``actions.table_check``): those of table_create or table_update."""
         data = super().clean() or {}
         if self.errors:
             return data
         fields = {name: data[name] for name in self._meta.fields if name in data}
-        try:
-            data.update(actions.table_check(table_id=self.instance.pk, fields=fields))
-        except EngineError as exc:
-            raise ValidationError({"config": exc.message}) from exc
-        except TableError as exc:
-            raise ValidationError(exc.message) from exc
+        if fields.get("is_open") and not siteops.game_enabled(fields["game"], fields["realm"]):
+            raise ValidationError(siteops.GameDisabled.default_message)  # no new table of a game off
+        data.update(self.checked(lambda: actions.table_check(table_id=self.instance.pk, fields=fields)))
         return data
 
     def table_fields(self) -> dict[str, Any]:
@@ -139,7 +173,7 @@ class TableAdmin(admin.ModelAdmin):
     list_filter = ("game", "realm", "is_open")
     search_fields = ("name",)
     inlines = (SeatInline,)
-    actions = ("cancel_hand",)
+    actions = ("cancel_hand", "close_tables", "cancel_session")
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         # A table is closed (is_open), never deleted: deleting it would delete its seats, whose
@@ -183,6 +217,150 @@ class TableAdmin(admin.ModelAdmin):
             except TableError as exc:
                 self.message_user(request, f"{table}: {exc.message}", messages.WARNING)
         return None
+
+    @admin.action(
+        description=_("Chiudi i tavoli (alla fine della mano o partita in corso)"), permissions=["change"]
+    )
+    def close_tables(self, request: HttpRequest, queryset: QuerySet[Table]) -> None:
+        for table in queryset.order_by("pk"):
+            out = operations.table_close(
+                table_id=table.pk, actor=_staff(request), reason="Chiuso dal back office"
+            )
+            if out["after_hand"]:
+                self.message_user(
+                    request, _("%(t)s: si chiude alla fine della mano in corso.") % {"t": table}
+                )
+            else:
+                self.message_user(request, _("%(t)s: chiuso.") % {"t": table})
+
+    @admin.action(
+        description=_("Annulla la sessione per guasto tecnico (anteprima dei rimborsi)"),
+        permissions=["change"],
+    )
+    def cancel_session(self, request: HttpRequest, queryset: QuerySet[Table]) -> HttpResponse | None:
+        form = CancelForm(request.POST if "reason" in request.POST else None)
+        if form.is_valid() and "confirm" in request.POST:
+            for table in queryset.order_by("pk"):
+                try:
+                    out = operations.table_session_cancel(
+                        table_id=table.pk, actor=_staff(request), reason=form.cleaned_data["reason"]
+                    )
+                except TableError as exc:
+                    self.message_user(request, f"{table}: {exc.message}", messages.WARNING)
+                    continue
+                self.message_user(
+                    request,
+                    _("%(t)s: sessione annullata, %(n)s giocatori rimborsati.")
+                    % {"t": table, "n": len(out["paid"])},
+                )
+            return None
+        previews = [operations.table_session_cancel_preview(table_id=t.pk) for t in queryset.order_by("pk")]
+        return render(
+            request,
+            "admin/lobby/session_cancel.html",
+            {
+                **self.admin_site.each_context(request),
+                "form": form,
+                "previews": previews,
+                "queryset": queryset,
+                "action": "cancel_session",
+                "opts": self.model._meta,
+                "title": _("Annulla la sessione per guasto tecnico"),
+            },
+        )
+
+
+def _staff(request: HttpRequest) -> Any:
+    return request.user  # behind the back-office login: a User
+
+
+class TableTemplateForm(TableSettingsForm):
+    class Meta:
+        model = TableTemplate
+        fields = ("name", "table_name", "active", *TABLE_SETTINGS_FIELDS)
+        field_classes = {"config": JSONFormField}
+
+    def clean(self) -> dict[str, Any]:
+        """The settings are checked as a table's would be when opened (``operations.template_check``)."""
+        data = super().clean() or {}
+        if self.errors:
+            return data
+        fields = {k: data[k] for k in TABLE_SETTINGS_FIELDS}
+        data["config"] = self.checked(lambda: operations.template_check(fields=fields))["config"]
+        return data
+
+
+class OpenTablesForm(forms.Form):
+    count = forms.IntegerField(label=_("Quanti tavoli aprire"), min_value=1, max_value=20, initial=1)
+
+
+@admin.register(TableTemplate, site=site)
+class TableTemplateAdmin(admin.ModelAdmin):
+    form = TableTemplateForm
+    list_display = (
+        "name",
+        "game",
+        "realm",
+        "seats",
+        "min_buy_in",
+        "max_buy_in",
+        "rake_bp",
+        "active",
+        "open_tables",
+    )
+    list_filter = ("game", "realm", "active")
+    search_fields = ("name", "table_name")
+    actions = ("open_tables_action",)
+
+    @admin.display(description=_("tavoli aperti"))
+    def open_tables(self, obj: TableTemplate) -> int:
+        return Table.objects.filter(name__startswith=obj.table_name, game=obj.game, is_open=True).count()
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # a template goes out of use (``active``); the audit log points at it
+
+    def save_model(self, request: HttpRequest, obj: TableTemplate, form: Any, change: bool) -> None:
+        from piattaforma.actions import audit_record
+
+        super().save_model(request, obj, form, change)
+        audit_record(
+            actor=_staff(request),
+            action="table_template.save",
+            target=obj,
+            data={"changed": form.changed_data},
+        )
+
+    @admin.action(description=_("Apri tavoli da questi modelli"), permissions=["change"])
+    def open_tables_action(
+        self, request: HttpRequest, queryset: QuerySet[TableTemplate]
+    ) -> HttpResponse | None:
+        form = OpenTablesForm(request.POST if "count" in request.POST else None)
+        if form.is_valid():
+            for template in queryset.order_by("pk"):
+                for _n in range(form.cleaned_data["count"]):
+                    try:
+                        table = operations.table_open_from_template(
+                            template_id=template.pk, actor=_staff(request)
+                        )
+                    except (TableError, siteops.SiteOpsError) as exc:
+                        self.message_user(request, f"{template}: {exc.message}", messages.ERROR)
+                        break
+                    self.message_user(
+                        request, _("Aperto il tavolo %(t)s.") % {"t": table.name}, messages.SUCCESS
+                    )
+            return None
+        return render(
+            request,
+            "admin/lobby/open_tables.html",
+            {
+                **self.admin_site.each_context(request),
+                "form": form,
+                "queryset": queryset,
+                "action": "open_tables_action",
+                "opts": self.model._meta,
+                "title": _("Apri tavoli da modello"),
+            },
+        )
 
 
 @admin.register(Hand, site=site)

@@ -1,9 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class LobbyConfig(AppConfig):
     name = "lobby"
-    verbose_name = "Lobby e tavoli"
+    verbose_name = _("Lobby e tavoli")
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
@@ -21,3 +22,11 @@ class LobbyConfig(AppConfig):
         from lobby.chat import push
 
         hooks.on_chat_push(push)  # moderation's released lines and notices, delivered live
+        from lobby import operations
+
+        hooks.on_game_deactivated(operations.tables_game_deactivated)  # rules 004, "Disattivazione giochi"
+        hooks.on_site_closing(operations.tables_site_closing)  # rules 004, "Orari del sito"
+        hooks.on_switch_preview(operations.tables_switch_preview)
+        from lobby.reports import rake_report
+
+        hooks.on_report(rake_report)  # the back office's reports

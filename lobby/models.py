@@ -16,14 +16,13 @@ LEGAL_TABLE_CAP_CENTS = 100_000
 MAX_RAKE_BP = 1_000  # 10 %
 
 
-class Table(models.Model):
-    """A cash table as staff configure it in the back office."""
+class TableSettings(models.Model):
+    """What a cash table is played with: game, options, stakes, rake, clocks, seats (tables and templates)."""
 
     class Realm(models.TextChoices):
         REAL = "real", _("Denaro reale")
         PLAY = "play", _("Allenamento")
 
-    name = models.CharField(_("nome"), max_length=60)
     game = models.CharField(_("gioco"), max_length=32, db_index=True)
     config = models.JSONField(_("opzioni del gioco"), default=dict, blank=True)
     realm = models.CharField(_("tipo"), max_length=8, choices=Realm.choices, default=Realm.REAL)
@@ -52,6 +51,23 @@ class Table(models.Model):
     )
     time_bank = models.PositiveSmallIntegerField(_("time bank (s)"), default=0)
     observers_allowed = models.BooleanField(_("osservatori ammessi"), default=True)
+
+    class Meta:
+        abstract = True
+
+
+# The settings a template hands to the tables opened from it (lobby.operations.table_open_from_template).
+TABLE_SETTINGS_FIELDS = (
+    "game", "config", "realm", "seats", "min_players", "min_buy_in", "max_buy_in", "rake_bp", "rake_cap",
+    "posta_partita", "posta_unitaria", "perdita_massima", "tempo_giocata", "tempo_partita", "time_bank",
+    "observers_allowed",
+)  # fmt: skip
+
+
+class Table(TableSettings):
+    """A cash table as staff configure it in the back office."""
+
+    name = models.CharField(_("nome"), max_length=60)
     is_open = models.BooleanField(_("aperto"), default=True)
     created_at = models.DateTimeField(default=timezone.now)
 
@@ -122,19 +138,25 @@ class Seat(models.Model):
         PLAYING = "playing", _("In gioco")
         SITOUT = "sitout", _("Sitout")
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seat_rows")
-    number = models.PositiveSmallIntegerField()
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats")
-    session_ref = models.CharField(max_length=64, unique=True)  # the wallet's table-credit account ref
-    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PLAYING)
-    leave_after_hand = models.BooleanField(default=False)
+    table = models.ForeignKey(
+        Table, verbose_name=_("tavolo"), on_delete=models.CASCADE, related_name="seat_rows"
+    )
+    number = models.PositiveSmallIntegerField(_("posto"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("giocatore"), on_delete=models.PROTECT, related_name="seats"
+    )
+    session_ref = models.CharField(
+        _("sessione al tavolo"), max_length=64, unique=True
+    )  # the wallet's table-credit account ref
+    status = models.CharField(_("stato"), max_length=8, choices=Status.choices, default=Status.PLAYING)
+    leave_after_hand = models.BooleanField(_("esce a fine mano"), default=False)
     ready = models.BooleanField(default=False)  # giochi a partite: "Sono pronto per iniziare"
     connections = models.PositiveSmallIntegerField(default=0)  # his live SeatSocket rows, counted
     time_bank = models.PositiveIntegerField(default=0)  # seconds left; never regenerates in a session (G5)
     away = models.BooleanField(default=False)  # sitout because every connection dropped
     sitout_since = models.DateTimeField(null=True, blank=True)
-    missed_hands = models.PositiveSmallIntegerField(default=0)
-    joined_at = models.DateTimeField(default=timezone.now)
+    missed_hands = models.PositiveSmallIntegerField(_("mani saltate"), default=0)
+    joined_at = models.DateTimeField(_("seduto il"), default=timezone.now)
 
     class Meta:
         verbose_name = _("posto")
@@ -167,18 +189,24 @@ class SeatSocket(models.Model):
 class Hand(models.Model):
     """The history of one hand (or match): its deck orders, steps and result."""
 
-    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="hands")
-    number = models.PositiveIntegerField()
-    game = models.CharField(max_length=32)
-    config = models.JSONField(default=dict)
-    seats = models.JSONField(default=list)  # the seat specs dealt in, with user ids and nicknames
-    carry_in = models.JSONField(null=True, blank=True)  # what the hand started from (previous carry)
-    start_draws = models.JSONField(default=list)  # RNG draws of new(): with the seats, rebuilds the deal
-    deck_log = models.JSONField(default=list)  # every deck order of the hand (RULINGS G4)
-    outcome = models.JSONField(null=True, blank=True)
-    cancelled = models.BooleanField(default=False)
-    started_at = models.DateTimeField(default=timezone.now)
-    ended_at = models.DateTimeField(null=True, blank=True)
+    table = models.ForeignKey(Table, verbose_name=_("tavolo"), on_delete=models.PROTECT, related_name="hands")
+    number = models.PositiveIntegerField(_("numero"))
+    game = models.CharField(_("gioco"), max_length=32)
+    config = models.JSONField(_("opzioni del gioco"), default=dict)
+    seats = models.JSONField(_("posti"), default=list)  # the seat specs dealt in, with user ids and nicknames
+    carry_in = models.JSONField(
+        _("riporto dalla mano precedente"), null=True, blank=True
+    )  # what the hand started from (previous carry)
+    start_draws = models.JSONField(
+        _("estrazioni della distribuzione"), default=list
+    )  # RNG draws of new(): with the seats, rebuilds the deal
+    deck_log = models.JSONField(
+        _("ordine dei mazzi"), default=list
+    )  # every deck order of the hand (RULINGS G4)
+    outcome = models.JSONField(_("esito"), null=True, blank=True)
+    cancelled = models.BooleanField(_("annullata"), default=False)
+    started_at = models.DateTimeField(_("iniziata il"), default=timezone.now)
+    ended_at = models.DateTimeField(_("finita il"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("mano")
@@ -234,12 +262,16 @@ class HandStep(models.Model):
 class ChatMessage(models.Model):
     """A table chat line, kept for moderation."""
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    text = models.CharField(max_length=200)
-    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    table = models.ForeignKey(Table, verbose_name=_("tavolo"), on_delete=models.CASCADE, related_name="chat")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("giocatore"), on_delete=models.PROTECT, related_name="+"
+    )
+    text = models.CharField(_("testo"), max_length=200)
+    created_at = models.DateTimeField(_("scritto il"), default=timezone.now, db_index=True)
 
     class Meta:
+        verbose_name = _("messaggio della chat del tavolo")
+        verbose_name_plural = _("chat dei tavoli")
         ordering = ("created_at", "id")
 
     def __str__(self) -> str:
@@ -256,6 +288,8 @@ class WaitingEntry(models.Model):
     offer_expires_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("giocatore in attesa")
+        verbose_name_plural = _("lista d'attesa")
         ordering = ("created_at", "id")
         constraints: ClassVar[list[models.BaseConstraint]] = [
             models.UniqueConstraint(fields=["table", "user"], name="waiting_once_per_table")
@@ -263,3 +297,24 @@ class WaitingEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} · {self.user}"
+
+
+class TableTemplate(TableSettings):
+    """A model of cash table staff open tables from ("Tavoli da modello"): every setting but the name."""
+
+    name = models.CharField(_("nome del modello"), max_length=60, unique=True)
+    table_name = models.CharField(
+        _("nome dei tavoli"),
+        max_length=50,
+        help_text=_("I tavoli aperti si chiamano così, seguito da un numero."),
+    )
+    active = models.BooleanField(_("in uso"), default=True)
+    created_at = models.DateTimeField(_("creato il"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("modello di tavolo")
+        verbose_name_plural = _("modelli di tavolo")
+        ordering = ("game", "name")
+
+    def __str__(self) -> str:
+        return self.name

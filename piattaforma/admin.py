@@ -32,6 +32,10 @@ class BackofficeSite(admin.AdminSite):
     def has_permission(self, request: HttpRequest) -> bool:
         return roles.backoffice_allowed(request.user)
 
+    def get_urls(self) -> list[Any]:
+
+        return [*admin_ops.report_urls(self), *super().get_urls()]
+
 
 site = BackofficeSite(name="backoffice")
 
@@ -189,3 +193,6 @@ class AuditLogAdmin(ReadOnlyAdmin):
     list_filter = ("action",)
     search_fields = ("actor__nickname", "target_id", "reason")
     readonly_fields = ("created_at", "actor", "action", "target_type", "target_id", "reason", "data")
+
+
+from piattaforma import admin_ops  # noqa: E402  (site operations: switches, hours, notices)

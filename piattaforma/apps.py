@@ -1,9 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class PiattaformaConfig(AppConfig):
     name = "piattaforma"
-    verbose_name = "Piattaforma"
+    verbose_name = _("Piattaforma")
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:

@@ -97,3 +97,24 @@ class NotFoundConsumer(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         await self.close(code=CLOSE_NOT_FOUND)
+
+
+class NoticeConsumer(AuthenticatedJsonConsumer):
+    """Pushes game notices and the site's closing warnings to every page a player has open.
+
+    The lobby and the table pages open it beside their own socket (``static/js/notices.js``); it
+    joins one channel group (``siteops.NOTICES_GROUP``), so the table runtime is not involved.
+    """
+
+    async def on_authenticated(self) -> None:
+        from piattaforma.siteops import NOTICES_GROUP
+
+        await self.channel_layer.group_add(NOTICES_GROUP, self.channel_name)
+
+    async def disconnect(self, code: int) -> None:
+        from piattaforma.siteops import NOTICES_GROUP
+
+        await self.channel_layer.group_discard(NOTICES_GROUP, self.channel_name)
+
+    async def site_notice(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "notice", **event["payload"]})

@@ -133,3 +133,87 @@ def chat_push(address: str, payload: dict[str, Any]) -> None:
     """Deliver a payload live: to a chat channel ("lobby", "table:3", "help:7"…) or "notices:<user id>"."""
     for pusher in _chat_pushers:
         pusher(address, payload)
+
+
+# Game switches and site hours (piattaforma.siteops): the apps that run tables and tournaments apply
+# the effects the rules list ("Disattivazione giochi", "Orari del sito") in their own handlers.
+GameSwitchHandler = Callable[..., None]
+_game_deactivated: list[GameSwitchHandler] = []
+_game_reactivated: list[GameSwitchHandler] = []
+
+
+def on_game_deactivated(handler: GameSwitchHandler) -> GameSwitchHandler:
+    """Register a handler called, inside the switch's transaction, when a game goes off in some realms."""
+    if handler not in _game_deactivated:
+        _game_deactivated.append(handler)
+    return handler
+
+
+def game_deactivated(*, game: str, realms: set[str], until: Any, actor: Any) -> None:
+    """Apply a game's deactivation in ``realms`` ("real", "play") until ``until`` (None: unknown)."""
+    for handler in _game_deactivated:
+        handler(game=game, realms=realms, until=until, actor=actor)
+
+
+def on_game_reactivated(handler: GameSwitchHandler) -> GameSwitchHandler:
+    """Register a handler called, inside the switch's transaction, when a game comes back on."""
+    if handler not in _game_reactivated:
+        _game_reactivated.append(handler)
+    return handler
+
+
+def game_reactivated(*, game: str, realms: set[str], actor: Any) -> None:
+    """Apply a game's reactivation in ``realms``."""
+    for handler in _game_reactivated:
+        handler(game=game, realms=realms, actor=actor)
+
+
+SiteClosingHandler = Callable[[], int]
+_site_closing: list[SiteClosingHandler] = []
+
+
+def on_site_closing(handler: SiteClosingHandler) -> SiteClosingHandler:
+    """Register a handler called while the site is closed (each tick of the site-hours task)."""
+    if handler not in _site_closing:
+        _site_closing.append(handler)
+    return handler
+
+
+def site_closing() -> int:
+    """Let every app close what must not run while the site is closed; return how many things it closed."""
+    return sum(handler() for handler in _site_closing)
+
+
+SwitchPreview = Callable[..., list[str]]
+_switch_preview: list[SwitchPreview] = []
+
+
+def on_switch_preview(provider: SwitchPreview) -> SwitchPreview:
+    """Register a provider of what switching a game off would do, in lines for the back office."""
+    if provider not in _switch_preview:
+        _switch_preview.append(provider)
+    return provider
+
+
+def switch_preview(*, game: str, realms: set[str], until: Any) -> list[str]:
+    """Say, writing nothing, what switching ``game`` off in ``realms`` would do."""
+    out: list[str] = []
+    for provider in _switch_preview:
+        out += provider(game=game, realms=realms, until=until)
+    return out
+
+
+ReportBuilder = Callable[..., Any]
+_reports: list[ReportBuilder] = []
+
+
+def on_report(builder: ReportBuilder) -> ReportBuilder:
+    """Register a builder of a back-office report: ``builder(since=...)`` returns a ``reports.Report``."""
+    if builder not in _reports:
+        _reports.append(builder)
+    return builder
+
+
+def reports(*, since: Any) -> list[Any]:
+    """Build every app's report of the period from ``since`` to now."""
+    return [builder(since=since) for builder in _reports]

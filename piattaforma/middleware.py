@@ -8,8 +8,11 @@ view already set is left alone.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
 from django.utils.deprecation import MiddlewareMixin
 
 HEADER = "Content-Security-Policy"
@@ -32,3 +35,24 @@ class ContentSecurityPolicyMiddleware(MiddlewareMixin):
         if config and HEADER not in response:
             response.headers[HEADER] = build_policy(config)
         return response
+
+
+class SiteClosedMiddleware:
+    """During the daily closing ("Orari del sito") players get the closing page; staff keep working."""
+
+    OPEN_PREFIXES = ("/backoffice/", "/static/", "/healthz", "/i18n/", "/account/accedi/")
+
+    def __init__(self, get_response: Any) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> Any:
+        from piattaforma import siteops
+
+        if not request.path.startswith(self.OPEN_PREFIXES) and siteops.site_closed():
+            user = getattr(request, "user", None)
+            if not (user is not None and user.is_authenticated and user.is_staff):
+                hours = siteops.site_hours()
+                response = render(request, "site_closed.html", {"hours": hours}, status=503)
+                response["Retry-After"] = "900"
+                return response
+        return self.get_response(request)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import time
 from typing import Any, ClassVar
 
 from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
@@ -138,3 +139,97 @@ class AuditLog(models.Model):
 
     def __str__(self) -> str:
         return f"{self.created_at:%Y-%m-%d %H:%M} {self.action}"
+
+
+# --- site operations (rules 004, "Orari del sito", "Disattivazione giochi", "Avvisi di gioco") ---
+
+
+class GameSwitch(models.Model):
+    """Whether a game may be played, per section (money, training); a game with no row is on."""
+
+    game = models.CharField(_("gioco"), max_length=32, unique=True)
+    money_enabled = models.BooleanField(_("attivo nella sezione money"), default=True)
+    training_enabled = models.BooleanField(
+        _("attivo nella sezione allenamento"),
+        default=True,
+        help_text=_("Il concessionario può lasciare attivo il gioco in allenamento."),
+    )
+    reactivate_at = models.DateTimeField(
+        _("riattivazione prevista"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "Si annullano i tornei programmati che sarebbero iniziati prima di questa data (tutti se vuota)."
+        ),
+    )
+    reason = models.TextField(_("motivazione"), blank=True)
+    changed_by = models.ForeignKey(
+        User,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("modificato da"),
+    )
+    changed_at = models.DateTimeField(_("modificato il"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("attivazione gioco")
+        verbose_name_plural = _("attivazione giochi")
+        ordering = ("game",)
+
+    def __str__(self) -> str:
+        return self.game
+
+
+class SiteHours(models.Model):
+    """The site's daily hours (one row): the closing and the pause of tournament registrations."""
+
+    closed_from = models.TimeField(_("chiusura dalle"), default=time(5, 30))
+    closed_until = models.TimeField(_("chiusura fino alle"), default=time(5, 45))
+    no_registration_from = models.TimeField(_("iscrizioni ai tornei sospese dalle"), default=time(4, 0))
+    no_registration_until = models.TimeField(_("iscrizioni ai tornei sospese fino alle"), default=time(5, 30))
+    warn_minutes = models.PositiveSmallIntegerField(
+        _("preavviso della chiusura (minuti)"),
+        default=15,
+        help_text=_("Da quanti minuti prima della chiusura i giocatori collegati ricevono un avviso."),
+    )
+    enabled = models.BooleanField(_("orari in vigore"), default=True)
+
+    class Meta:
+        verbose_name = _("orari del sito")
+        verbose_name_plural = _("orari del sito")
+
+    def __str__(self) -> str:
+        return f"{self.closed_from:%H:%M}–{self.closed_until:%H:%M}"
+
+
+class GameNotice(models.Model):
+    """A game notice ("avviso di gioco") staff publish to the lobby and the tables, between two times."""
+
+    class Level(models.TextChoices):
+        INFO = "info", _("Informazione")
+        WARNING = "warning", _("Attenzione")
+
+    text = models.CharField(_("testo"), max_length=300)
+    level = models.CharField(_("tipo"), max_length=8, choices=Level.choices, default=Level.INFO)
+    starts_at = models.DateTimeField(_("visibile dal"), default=timezone.now)
+    ends_at = models.DateTimeField(_("visibile fino al"))
+    sent_at = models.DateTimeField(_("inviato ai collegati il"), null=True, blank=True)
+    created_by = models.ForeignKey(
+        User, null=True, blank=True, on_delete=models.PROTECT, related_name="+", verbose_name=_("creato da")
+    )
+    created_at = models.DateTimeField(_("creato il"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("avviso di gioco")
+        verbose_name_plural = _("avvisi di gioco")
+        ordering = ("-starts_at", "-id")
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.CheckConstraint(
+                condition=models.Q(ends_at__gt=models.F("starts_at")), name="notice_ends_after_start"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.text[:60]

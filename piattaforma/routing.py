@@ -5,7 +5,7 @@ from django.urls import path, re_path
 import piattaforma.converters  # noqa: F401  # registers <id:...>
 from lobby.chat_consumers import ChatConsumer
 from lobby.consumers import TableConsumer
-from piattaforma.consumers import NotFoundConsumer, PingConsumer
+from piattaforma.consumers import NotFoundConsumer, NoticeConsumer, PingConsumer
 
 websocket_urlpatterns = [
     path("ws/ping/", PingConsumer.as_asgi()),
@@ -14,5 +14,6 @@ websocket_urlpatterns = [
     path("ws/chat/torneo/<id:key>/", ChatConsumer.as_asgi(), {"room": "torneo"}),
     path("ws/chat/help/", ChatConsumer.as_asgi(), {"room": "help"}),
     path("ws/chat/help/<id:key>/", ChatConsumer.as_asgi(), {"room": "help"}),
+    path("ws/avvisi/", NoticeConsumer.as_asgi()),
     re_path(r"", NotFoundConsumer.as_asgi()),  # last: any other path (a 30-digit table id...)
 ]

@@ -7,3 +7,11 @@ from celery import shared_task
 def ping(value: str = "pong") -> str:
     """Answer with the value sent: a broker and worker round trip."""
     return value
+
+
+@shared_task(name="piattaforma.site_tick")
+def site_tick() -> dict[str, object]:
+    """Beat, every minute: notices that start, the closing's warnings and effects (piattaforma.siteops)."""
+    from piattaforma import siteops
+
+    return siteops.site_tick()

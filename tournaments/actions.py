@@ -19,6 +19,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from piattaforma import siteops
 from piattaforma.actions import audit_record
 from piattaforma.models import User
 from tournaments import errors
@@ -186,6 +187,7 @@ def check_registration(
     """
     if tournament.state not in Tournament.OPEN_STATES:
         raise errors.RegistrationClosed()
+    siteops.check_registration_allowed(game=tournament.game)  # game switch, site hours (rules 004)
     if tournament.state == Tournament.State.RESERVED and not tournament.invited.filter(pk=user.pk).exists():
         raise errors.NotInvited()
     live = tournament.registrations.filter(state__in=Registration.ACTIVE)
@@ -279,6 +281,7 @@ def registration_cancel(*, tournament_id: int, user: User) -> Registration:
             raise errors.NotRegistered()
         if tournament.state not in Tournament.OPEN_STATES:
             raise errors.CancellationClosed()
+        siteops.check_cancellation_allowed(game=tournament.game)  # rules 004, "Disattivazione giochi" 4
         if registration.state == RegState.PENDING:
             raise errors.AuthorisationPending()
         if registration.state == RegState.CANCEL_PENDING:

@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from games.engine import CodedError
 from piattaforma.admin import site
 from piattaforma.models import User
-from tournaments import actions
+from tournaments import actions, operations
 from tournaments.models import Registration, Tournament, TournamentSchedule
 from tournaments.selectors import cost_label
 
@@ -147,6 +147,9 @@ class TournamentAdmin(TournamentAdminBase):
                 **self.admin_site.each_context(request),
                 "form": form,
                 "queryset": queryset,
+                "previews": [
+                    operations.tournament_cancel_preview(tournament_id=t.pk) for t in queryset.order_by("pk")
+                ],
                 "action": request.POST.get("action"),
                 "opts": self.model._meta,
             },

@@ -1,7 +1,21 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class TournamentsConfig(AppConfig):
     name = "tournaments"
-    verbose_name = "Tornei"
+    verbose_name = _("Tornei")
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from piattaforma import hooks
+        from tournaments import operations
+
+        hooks.on_game_deactivated(
+            operations.tournaments_game_deactivated
+        )  # rules 004, "Disattivazione giochi"
+        hooks.on_game_reactivated(operations.tournaments_game_reactivated)
+        hooks.on_switch_preview(operations.tournaments_switch_preview)
+        from tournaments.reports import tournaments_report
+
+        hooks.on_report(tournaments_report)

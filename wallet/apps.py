@@ -5,3 +5,9 @@ class WalletConfig(AppConfig):
     name = "wallet"
     verbose_name = "Conto di gioco"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from piattaforma import hooks
+        from wallet.reports import payments_report
+
+        hooks.on_report(payments_report)  # the back office's reports

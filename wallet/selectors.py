@@ -226,3 +226,56 @@ def reconciliation_report() -> dict[str, Any]:
         "unbalanced": [str(pk) for pk in unbalanced],
         "realm_totals": totals,
     }
+
+
+# --- figures of the back office's reports (piattaforma.reports) ----------------------------------
+
+
+def hand_rake_rows(*, since: datetime, realm: str = Realm.REAL) -> list[tuple[date, str, int]]:
+    """(local day, table reference, rake) of every settled hand with rake since ``since``."""
+    rows = Transaction.objects.filter(kind=TransactionKind.HAND, realm=realm, created_at__gte=since)
+    out = []
+    for at, data in rows.values_list("created_at", "data"):
+        rake = int((data or {}).get("rake") or 0)
+        if rake:
+            out.append((timezone.localdate(at), str(data.get("hand", "")).split(":")[0], rake))
+    return out
+
+
+def tournament_fee_rows(*, since: datetime) -> list[tuple[date, str, int]]:
+    """(local day, tournament reference, fee) of entries since ``since``; a refund counts its fee back."""
+    entries = Transaction.objects.filter(kind=TransactionKind.TOURNAMENT_ENTRY, created_at__gte=since)
+    out = [
+        (timezone.localdate(at), str(data.get("tournament", "")), int(data.get("rake") or 0))
+        for at, data in entries.values_list("created_at", "data")
+    ]
+    refunds = Transaction.objects.filter(
+        kind=TransactionKind.TOURNAMENT_REFUND, created_at__gte=since, reverses__isnull=False
+    )
+    out += [
+        (timezone.localdate(at), str(data.get("tournament", "")), -int(data.get("rake") or 0))
+        for at, data in refunds.values_list("created_at", "reverses__data")
+    ]
+    return [row for row in out if row[2]]
+
+
+def prize_rows(*, since: datetime) -> list[tuple[date, str, int]]:
+    """(local day, tournament reference, amount) of the prizes paid since ``since``."""
+    postings = Posting.objects.filter(
+        transaction__kind=TransactionKind.PRIZE, transaction__created_at__gte=since, amount__gt=0
+    )
+    return [
+        (timezone.localdate(at), str((data or {}).get("tournament", "")), int(amount))
+        for at, data, amount in postings.values_list("transaction__created_at", "transaction__data", "amount")
+    ]
+
+
+def payment_rows(*, since: datetime) -> list[tuple[date, str, int]]:
+    """(local day, "deposit" or "withdrawal", amount) of the payments settled since ``since``."""
+    settled = Payment.objects.filter(status=Payment.Status.SETTLED, created_at__gte=since)
+    return [
+        (timezone.localdate(decided or at), direction, int(amount))
+        for at, decided, direction, amount in settled.values_list(
+            "created_at", "decided_at", "direction", "amount"
+        )
+    ]

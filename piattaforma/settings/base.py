@@ -77,6 +77,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "axes.middleware.AxesMiddleware",
+    "piattaforma.middleware.SiteClosedMiddleware",  # rules 004, "Orari del sito"
 ]
 
 ROOT_URLCONF = "piattaforma.urls"
@@ -164,6 +165,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     },
     # Tournaments: open and close registrations on time (closing 2 minutes before the start).
     "tournaments-sweep": {"task": "tournaments.sweep", "schedule": 10.0},
+    # Site operations: notices that start, warnings before the daily closing, tables at the closing.
+    "site-tick": {"task": "piattaforma.site_tick", "schedule": 60.0, "options": {"expires": 60.0}},
 }
 
 AUTH_USER_MODEL = "piattaforma.User"

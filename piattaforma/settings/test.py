@@ -21,6 +21,9 @@ LOGGING = {"version": 1, "disable_existing_loggers": False}
 
 # Tests call the clock and deal actions themselves (no worker runs during most tests).
 LOBBY_SCHEDULE_TASKS = False
+# The site's daily hours (piattaforma.siteops) would make the suite depend on the time it runs at:
+# off here, on in the tests of the hours themselves.
+SITE_HOURS_ENFORCED = False
 
 # pytest-xdist: each worker (PYTEST_XDIST_WORKER = gw0, gw1, ...) gets its own test database from
 # pytest-django; on Redis it also gets its own channel-layer prefix (pub/sub channels are not per

@@ -7,7 +7,7 @@ import pytest
 from games import registry
 from games.rng import SeededRng
 from lobby import actions
-from lobby.admin import TableForm
+from lobby.admin import MONEY_FIELDS, TableForm
 from lobby.errors import HandInProgress, InvalidSeat, NoHandInProgress, NotAllowed
 from lobby.models import Hand, Table
 from lobby.replay import replay_hand
@@ -23,6 +23,7 @@ from tests.lobby.helpers import (
     runtime,
     seat_players,
 )
+from wallet.money import format_eur_input
 
 pytestmark = pytest.mark.django_db
 
@@ -71,10 +72,10 @@ def test_staff_configure_tables_and_bad_config_is_refused(client):
         "realm": "real",
         "seats": 6,
         "min_players": 2,
-        "min_buy_in": 1000,
-        "max_buy_in": 50000,
+        "min_buy_in": "10,00",  # euro in the back office
+        "max_buy_in": "500,00",
         "rake_bp": 500,
-        "rake_cap": 300,
+        "rake_cap": "3,00",
         "posta_partita": 0,
         "posta_unitaria": 0,
         "perdita_massima": 0,
@@ -88,7 +89,7 @@ def test_staff_configure_tables_and_bad_config_is_refused(client):
     }
     response = client.post("/backoffice/lobby/table/add/", form)
     assert response.status_code == 200 and not Table.objects.exists()
-    response = client.post("/backoffice/lobby/table/add/", {**form, "max_buy_in": 150000, "config": "{}"})
+    response = client.post("/backoffice/lobby/table/add/", {**form, "max_buy_in": "1.500,00", "config": "{}"})
     assert response.status_code == 200 and not Table.objects.exists()  # above the € 1.000 legal cap
     response = client.post("/backoffice/lobby/table/add/", {**form, "rake_bp": 1500, "config": "{}"})
     assert response.status_code == 200 and not Table.objects.exists()  # rake above 10 %
@@ -96,6 +97,7 @@ def test_staff_configure_tables_and_bad_config_is_refused(client):
     assert response.status_code == 302, response.content.decode()[:2000]
     table = Table.objects.get()
     assert table.config["limit"] == "NL" and table.runtime.version == 0
+    assert (table.min_buy_in, table.max_buy_in, table.rake_cap) == (1_000, 50_000, 300)  # stored in cents
 
 
 def test_staff_replays_a_hand_in_the_back_office(client):
@@ -140,9 +142,9 @@ def test_the_table_form_lists_each_games_own_options_and_refuses_others(client):
         "max_buy_in": 0,
         "rake_bp": 0,
         "rake_cap": 0,
-        "posta_partita": 100,
-        "posta_unitaria": 10,
-        "perdita_massima": 1000,
+        "posta_partita": "1,00",
+        "posta_unitaria": "0,10",
+        "perdita_massima": "10,00",
         "tempo_giocata": 30,
         "tempo_partita": 600,
         "time_bank": 0,
@@ -162,6 +164,8 @@ def _change_form(table: Table, **changes) -> dict:
     form = {name: getattr(table, name) for name in TableForm.Meta.fields}
     form.update(changes)
     form["config"] = json.dumps(form["config"])
+    for name in MONEY_FIELDS:  # typed in euro in the back office
+        form[name] = format_eur_input(form[name])
     for flag in ("observers_allowed", "is_open"):
         if form[flag]:
             form[flag] = "on"

@@ -24,9 +24,54 @@ DEMO_USERS = (
 
 DEMO_DEPOSIT = 50_000  # € 500,00 of sandbox money for each demo player
 DEMO_PLAY_MONEY = 100_000
-DEMO_TABLES = (
+PARTITE = (
+    ("asso", "Asso piglia tutto"), ("cirulla", "Cirulla"), ("tresette", "Tresette"), ("burraco", "Burraco"),
+    ("scala40", "Scala 40"),
+)  # fmt: skip
+PUNTATE = (
+    ("telesina", "Telesina", 5), ("bestia", "Bestia", 5), ("chemin", "Chemin de fer", 6),
+    ("mazzetti", "Mazzetti", 6), ("settemezzo", "Sette e mezzo", 6),
+)  # fmt: skip
+
+
+def _partite(game: str, title: str) -> dict[str, Any]:
+    """A demo template of a gioco a partite: 1 contro 1, € 1,00 a partita (RULINGS C1)."""
+    return {
+        "name": f"{title} · 1 contro 1 · € 1,00",
+        "table_name": title,
+        "game": game,
+        "seats": 2,
+        "min_buy_in": 2_000,
+        "max_buy_in": 20_000,
+        "rake_bp": 500,
+        "posta_partita": 100,
+        "posta_unitaria": 10,
+        "perdita_massima": 2_000,
+        "tempo_partita": 900,
+    }
+
+
+def _puntate(game: str, title: str, seats: int) -> dict[str, Any]:
+    """A demo template of a gioco a puntate: € 10–200 at the table, 5 % rake capped at € 3."""
+    return {
+        "name": f"{title} · {seats} posti · € 10–200",
+        "table_name": title,
+        "game": game,
+        "seats": seats,
+        "min_buy_in": 1_000,
+        "max_buy_in": 20_000,
+        "rake_bp": 500,
+        "rake_cap": 300,
+    }
+
+
+# Every demo table is opened from a template (lobby.models.TableTemplate), one per game at least;
+# "tables" names the tables opened from it (none: one table named after the template's table_name).
+DEMO_TEMPLATES: tuple[dict[str, Any], ...] = (
     {
-        "name": "Roma",
+        "name": "Poker 5 carte · Pot limit · invito € 1",
+        "table_name": "Poker",
+        "tables": ("Roma",),
         "game": "poker5",
         "seats": 5,
         "min_buy_in": 1_000,
@@ -37,7 +82,9 @@ DEMO_TABLES = (
         "time_bank": 60,
     },
     {
-        "name": "Allenamento Milano",
+        "name": "Poker 5 carte · allenamento",
+        "table_name": "Allenamento Poker",
+        "tables": ("Allenamento Milano",),
         "game": "poker5",
         "seats": 6,
         "min_buy_in": 1_000,
@@ -46,7 +93,9 @@ DEMO_TABLES = (
         "config": {"limit": "NL", "invito": 50},
     },
     {
-        "name": "Napoli",
+        "name": "Scopa · 1 contro 1 · € 1,00",
+        "table_name": "Scopa",
+        "tables": ("Napoli",),
         "game": "scopa",
         "seats": 2,
         "min_buy_in": 1_000,
@@ -58,7 +107,9 @@ DEMO_TABLES = (
         "config": {"mode": "punti", "target": 11},
     },
     {
-        "name": "Bari",
+        "name": "Briscola · 1 contro 1 · € 1,00",
+        "table_name": "Briscola",
+        "tables": ("Bari",),
         "game": "briscola",
         "seats": 2,
         "min_buy_in": 1_000,
@@ -69,6 +120,8 @@ DEMO_TABLES = (
         "perdita_massima": 1_000,
         "config": {"mode": "punti", "target": 61},
     },
+    *(_partite(game, title) for game, title in PARTITE),
+    *(_puntate(game, title, seats) for game, title, seats in PUNTATE),
 )
 
 
@@ -115,17 +168,28 @@ def seed_bots() -> int:
 
 
 def seed_tables() -> int:
-    """Create the demo cash tables that do not exist yet; return how many were created."""
+    """Create the demo table templates and open their tables, those that do not exist yet; return how many."""
     from games import registry
-    from lobby import actions as lobby_actions
-    from lobby.models import Table
+    from lobby import operations
+    from lobby.models import TABLE_SETTINGS_FIELDS, Table, TableTemplate
 
     created = 0
-    for spec in DEMO_TABLES:
-        if Table.objects.filter(name=spec["name"]).exists() or spec["game"] not in registry.names():
+    for spec in DEMO_TEMPLATES:
+        if spec["game"] not in registry.names():
             continue
-        lobby_actions.table_create(**spec)
-        created += 1
+        settings = {k: v for k, v in spec.items() if k in TABLE_SETTINGS_FIELDS}
+        template, _new = TableTemplate.objects.get_or_create(
+            name=spec["name"], defaults={"table_name": spec["table_name"], **settings}
+        )
+        for name in spec.get("tables") or ("",):
+            exists = (
+                Table.objects.filter(name=name)
+                if name
+                else Table.objects.filter(name__startswith=template.table_name, game=template.game)
+            )
+            if not exists.exists():
+                operations.table_open_from_template(template_id=template.pk, actor=None, name=name)
+                created += 1
     return created
 
 
@@ -167,6 +231,9 @@ class Command(BaseCommand):
         self.stdout.write("Ogni giocatore ha € 500,00 di deposito di prova e 1.000 di gioco di allenamento.")
         self.stdout.write(
             "Ai tavoli Roma (poker), Napoli (scopa) e Bari (briscola) giocano dei bot, segnalati come tali."
+        )
+        self.stdout.write(
+            "Un tavolo per ognuno dei 13 giochi, aperto da un modello (back office: Modelli di tavolo)."
         )
         self.stdout.write("Tornei programmati e sit&go: /tornei/")
         self.stdout.write("Back office: /backoffice/ (utente 'staff'; 'moderatore' vede solo la moderazione)")

@@ -1,0 +1,55 @@
+// Game notices ("Avvisi di gioco") and the site's closing warnings: the ones in force come with the
+// page; a logged-in player's page also listens on /ws/avvisi/ and shows new ones as they are
+// published. Each notice leaves the page at its end time. A file, as the CSP allows no inline script.
+(() => {
+  const box = document.querySelector("[data-site-notices]");
+  if (!box) return;
+  const list = box.querySelector("ul");
+
+  const expire = (item) => {
+    const ends = Date.parse(item.dataset.ends || "");
+    if (Number.isNaN(ends)) return;
+    const left = ends - Date.now();
+    if (left <= 0) { item.remove(); return; }
+    window.setTimeout(() => item.remove(), Math.min(left, 2147483647));
+  };
+
+  const show = (notice) => {
+    const id = String(notice.id);
+    let item = list.querySelector(`[data-notice-id="${CSS.escape(id)}"]`);
+    if (!item) {
+      item = document.createElement("li");
+      item.dataset.noticeId = id;
+      item.dataset.testid = "site-notice";
+      item.setAttribute("data-testid", "site-notice");
+      list.prepend(item);
+    }
+    item.className = `site-notice site-notice--${notice.level === "warning" ? "warning" : "info"}`;
+    item.textContent = String(notice.text || "");
+    item.dataset.ends = String(notice.ends_at || "");
+    expire(item);
+  };
+
+  list.querySelectorAll("[data-notice-id]").forEach(expire);
+
+  const path = box.dataset.ws;
+  if (!path) return;
+  let delay = 1000;
+  const connect = () => {
+    const scheme = window.location.protocol === "https:" ? "wss" : "ws";
+    const socket = new WebSocket(`${scheme}://${window.location.host}${path}`);
+    socket.addEventListener("open", () => { delay = 1000; box.dataset.live = "open"; });
+    socket.addEventListener("message", (event) => {
+      let message;
+      try { message = JSON.parse(event.data); } catch { return; }
+      if (message && message.type === "notice") show(message);
+    });
+    socket.addEventListener("close", (event) => {
+      delete box.dataset.live;
+      if (event.code >= 4400 && event.code < 4500) return; // refused (not logged in): no retry
+      window.setTimeout(connect, delay);
+      delay = Math.min(delay * 2, 30000);
+    });
+  };
+  connect();
+})();

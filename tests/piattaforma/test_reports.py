@@ -1,0 +1,121 @@
+"""Back-office reports against a ledger built here: rake, GGR, tournament fees, payments; CSV; access."""
+
+import csv
+import io
+
+import pytest
+
+from games.rng import SeededRng
+from lobby import actions
+from piattaforma import reports, roles
+from tests.factories import UserFactory
+from tests.lobby.helpers import (
+    everyone_puts_the_invito,
+    funded_player,
+    house_rake,
+    play_hand_randomly,
+    poker_table,
+    seat_players,
+)
+from tests.tournaments.conftest import authorise_all, enter, make_tournament
+from tournaments import actions as tournament_actions
+from wallet import actions as wallet_actions
+from wallet.models import Payment
+
+pytestmark = pytest.mark.django_db
+
+
+def build_ledger():
+    staff = UserFactory(role=roles.STAFF)
+    users = [funded_player(amount=100_000) for _ in range(3)]  # three deposits of € 1.000
+    table = poker_table()
+    seat_players(table, users, buy_in=10_000)
+    for seed in (1, 2):
+        actions.table_start_hand(table_id=table.pk)
+        everyone_puts_the_invito(table)
+        play_hand_randomly(table, SeededRng(seed))
+    hands_rake = house_rake()  # the tournament fees go to the same house account below
+    assert hands_rake > 0
+    t = make_tournament(staff)  # € 10,00 = 9,00 + 1,00
+    for u in users:
+        enter(t, u)
+    authorise_all(t)
+    other = make_tournament(staff, game="briscola", name="Briscola")
+    enter(other, users[0])
+    authorise_all(other)
+    tournament_actions.tournament_cancel(tournament_id=other.pk, actor=staff, reason="Guasto del server")
+    out = wallet_actions.withdrawal_request(user=users[1], amount=5_000, idempotency_key="w1")
+    payment = Payment.objects.get(direction="withdrawal")
+    wallet_actions.withdrawal_approve(payment_id=payment.pk, actor=staff)
+    assert out
+    return staff, users, hands_rake
+
+
+def by_slug(days=7):
+    return {r.slug: r for r in reports.all_reports(days=days)}
+
+
+def test_reports_match_the_ledger_built():
+    _staff, _users, hands_rake = build_ledger()
+    built = by_slug()
+    rake = built["rake"]
+    assert {row["game"] for row in rake.rows} <= {"poker5"}
+    assert sum(row["rake"] for row in rake.rows) == hands_rake
+    assert house_rake() == hands_rake + 300  # and the house holds exactly rake plus the fees kept
+    fees = built["tornei"]
+    by_game = {row["game"]: row["fees"] for row in fees.rows}
+    assert by_game["scopa"] == 300  # three fees of € 1,00
+    assert by_game["briscola"] == 0  # paid, then refunded with the cancellation
+    ggr = built["ggr"]
+    assert sum(row["ggr"] for row in ggr.rows) == hands_rake + 300
+    pay = built["pagamenti"]
+    assert sum(row["deposits"] for row in pay.rows) == 300_000
+    assert sum(row["withdrawals"] for row in pay.rows) == 5_000
+    tables = {row["game"]: row for row in built["tavoli"].rows}
+    assert tables["poker5"]["tables"] == 1 and tables["poker5"]["seated"] == 3
+
+
+def test_csv_has_a_line_a_row_and_euro_amounts(client):
+    staff, _users, _rake = build_ledger()
+    client.force_login(staff)
+    response = client.get("/backoffice/rapporti/pagamenti.csv?giorni=7")
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
+    lines = list(csv.reader(io.StringIO(response.content.decode())))
+    assert lines[0] == ["Giorno", "Depositi", "Prelievi", "Saldo"]
+    assert lines[1][1:] == ["3000.00", "50.00", "2950.00"]
+    page = client.get("/backoffice/rapporti/?giorni=30")
+    html = page.content.decode()
+    assert page.status_code == 200
+    for slug in ("ggr", "rake", "tornei", "pagamenti", "tavoli"):
+        assert f'data-testid="report-{slug}"' in html
+    assert html.count('<svg class="chart"') == 5  # one chart a report, drawn on the server
+    assert client.get("/backoffice/rapporti/nessuno.csv").status_code == 404
+
+
+def test_the_chart_draws_one_bar_a_category_and_series():
+    report = reports.Report(
+        slug="x",
+        title="Prova",
+        columns=[
+            reports.Column("game", "Gioco"),
+            reports.Column("a", "A", "eur"),
+            reports.Column("b", "B", "eur"),
+        ],
+        rows=[{"game": "scopa", "a": 100, "b": -50}, {"game": "poker5", "a": 300, "b": 0}],
+        x="game",
+        series=["a", "b"],
+    )
+    svg = str(reports.bar_chart(report))
+    assert svg.count("<rect") == 4 and "style=" not in svg
+    assert "scopa · A: € 1,00" in svg and "poker5 · B: € 0,00" in svg
+    assert "Nessun dato" in str(
+        reports.bar_chart(reports.Report(slug="y", title="Vuoto", columns=[], series=["a"]))
+    )
+
+
+@pytest.mark.parametrize("role", ["anonymous", roles.PLAYERS, roles.MODERATORS])
+def test_only_staff_see_reports(client, role):
+    if role != "anonymous":
+        client.force_login(UserFactory(role=role))
+    for url in ("/backoffice/rapporti/", "/backoffice/rapporti/pagamenti.csv"):
+        assert client.get(url).status_code in (302, 403)
