@@ -18,3 +18,4 @@ class LobbyConfig(AppConfig):
         hooks.on_player_blocked(tables_remove_player)  # suspension / self-exclusion ends live sessions
         hooks.on_sessions_in_use(tables_sessions_in_hand)
         hooks.on_open_tables(open_tables_per_game)  # the home page's counts
+        hooks.on_player_leave_tables(tables_remove_player)  # session-time limit, reality check "Esci"

@@ -64,3 +64,19 @@ def open_tables() -> dict[str, tuple[int, int]]:
             before = out.get(game, (0, 0))
             out[game] = (before[0] + tables, before[1] + seated)
     return out
+
+
+_player_leave_tables: list[PlayerHandler] = []
+
+
+def on_player_leave_tables(handler: PlayerHandler) -> PlayerHandler:
+    """Register a handler that takes a player who may still play away from every table after the hand."""
+    if handler not in _player_leave_tables:
+        _player_leave_tables.append(handler)
+    return handler
+
+
+def player_leave_tables(user: Any) -> None:
+    """Stand the player up at the end of the hand (session-time limit reached, "Esci" of a reality check)."""
+    for handler in _player_leave_tables:
+        handler(user)

@@ -7,3 +7,11 @@ from celery import shared_task
 def ping(value: str = "pong") -> str:
     """Answer with the value sent: a broker and worker round trip."""
     return value
+
+
+@shared_task(name="piattaforma.lift_self_exclusions")
+def lift_self_exclusions() -> int:
+    """Every minute (beat): reactivate the players whose self-exclusion ended."""
+    from piattaforma.actions import self_exclusions_lift
+
+    return len(self_exclusions_lift())
