@@ -1081,7 +1081,12 @@ def play_limit_set(
 def check_play_limits(*, user: User, stake: int, now: datetime | None = None) -> None:
     """Refuse to put ``stake`` cents at play (sitting down, a rebuy, a tournament entry) when it
     could take the player's net loss past a loss limit, or when his time at the tables reached a
-    session-time limit. The one check the lobby and tournaments reach through the wallet."""
+    session-time limit. The one check the lobby and tournaments reach through the wallet.
+
+    Worst case of a period = its net result so far (hands, tournament entries, refunds, prizes)
+    minus the money still at the tables minus the stake: a player who keeps to his limit can never
+    lose more than it, whatever happens at the tables he sits at.
+    """
     now = now or timezone.now()
     limits = [
         (lim.kind, lim.period, value)
@@ -1091,6 +1096,7 @@ def check_play_limits(*, user: User, stake: int, now: datetime | None = None) ->
     if not limits:
         return
     starts = _local_period_starts(now)
+    at_tables = selectors.money_at_tables(user=user)
     for kind, period, value in sorted(limits, key=lambda x: (x[0] != PlayLimit.Kind.TIME, x[1])):
         label = PlayLimit.Period(period).label
         if kind == PlayLimit.Kind.TIME:
@@ -1103,9 +1109,11 @@ def check_play_limits(*, user: User, stake: int, now: datetime | None = None) ->
                     limit=value,
                 )
         else:
-            loss = max(0, -selectors.net_result(user=user, since=starts[period]))
-            if loss + stake > value:
-                left = max(0, value - loss)
+            # the worst case: the period's result so far, minus everything still at the tables
+            # (open table credits and rebuys waiting for the end of a hand), minus this stake
+            exposed = -selectors.net_result(user=user, since=starts[period]) + at_tables
+            if exposed + stake > value:
+                left = max(0, value - exposed)
                 raise LossLimitReached(
                     f"Questa giocata potrebbe superare il tuo limite di perdita {label} di "
                     f"{format_eur(value)}: puoi mettere in gioco ancora {format_eur(left)}.",

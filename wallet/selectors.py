@@ -19,6 +19,8 @@ from wallet.models import (
     Account,
     AccountKind,
     DepositLimit,
+    Hold,
+    HoldStatus,
     LimitPeriod,
     Payment,
     PlayLimit,
@@ -189,6 +191,20 @@ def net_result(*, user: User, since: datetime) -> int:
         transaction__created_at__gte=since,
     ).aggregate(s=Sum("amount", default=0))["s"]
     return int(total)
+
+
+def money_at_tables(*, user: User) -> int:
+    """Real money the player has at the tables now: open table credits and rebuys waiting for a hand's end."""
+    credits = Account.objects.filter(
+        owner=user, kind=AccountKind.TABLE_CREDIT, realm=Realm.REAL, closed_at__isnull=True
+    ).aggregate(s=Sum("balance", default=0))["s"]
+    rebuys = Hold.objects.filter(
+        account__owner=user,
+        account__realm=Realm.REAL,
+        purpose=Hold.Purpose.REBUY,
+        status=HoldStatus.PENDING,
+    ).aggregate(s=Sum("amount", default=0))["s"]
+    return int(credits) + int(rebuys)
 
 
 def play_session_get(*, user: User, now: datetime | None = None) -> dict[str, Any] | None:
