@@ -416,13 +416,14 @@ def check_table_buy_in(
     """Authorise a buy-in (player may play; table min/max; €1.000 legal cap) and lock conto and credit."""
     if realm == Realm.REAL:
         check_player_can_play(user)
-        check_play_limits(user=user, stake=amount)
     _amount(amount)
     if not (min_amount <= amount <= max_amount):
         raise BuyInOutOfRange(min=min_amount, max=max_amount)
     if realm == Realm.REAL and amount > LEGAL_TABLE_CAP:
         raise TableCapExceeded()
     locked = ledger.accounts_lock([cash_key(user.pk, realm), table_key(table_session_ref, realm, user.pk)])
+    if realm == Realm.REAL:  # under the conto's lock: one player's stakes are checked one at a time
+        check_play_limits(user=user, stake=amount)
     table = locked[table_key(table_session_ref, realm)]
     if table.owner_id != user.pk or table.transferred_in or table.closed_at is not None:
         raise InvalidState("Sessione al tavolo già aperta o chiusa.")
@@ -486,10 +487,11 @@ def table_rebuy(
     def work() -> dict[str, Any]:
         if realm == Realm.REAL:
             check_player_can_play(user)
-            check_play_limits(user=user, stake=amount)
         _amount(amount)
         tkey = table_key(table_session_ref, realm)
         locked = ledger.accounts_lock([cash_key(user.pk, realm), tkey], create=False)
+        if realm == Realm.REAL:  # under the conto's lock, as the buy-in
+            check_play_limits(user=user, stake=amount)
         cash, table = locked[cash_key(user.pk, realm)], locked[tkey]
         if table.owner_id != user.pk or table.closed_at is not None:
             raise InvalidState("Non sei seduto a questo tavolo.")
@@ -660,7 +662,6 @@ def check_tournament_entry(*, user: User, pool_quota: int, rake: int) -> None:
     check_player_can_play(user)
     _amount(pool_quota, allow_zero=True)
     _amount(rake, allow_zero=True)
-    check_play_limits(user=user, stake=pool_quota + rake)
     if pool_quota * 100 < (pool_quota + rake) * MIN_POOL_SHARE_PERCENT:
         raise InvalidEntryCost()
 
@@ -692,6 +693,7 @@ def tournament_enter(
             house_key(AccountKind.HOUSE_RAKE),
         ]
         locked = ledger.accounts_lock(keys)
+        check_play_limits(user=user, stake=cost)  # under the conto's lock, as the buy-in
         cash, bonus = locked[keys[0]], locked[keys[1]]
         from_bonus = min(bonus.available, cost) if use_bonus else 0
         from_cash = cost - from_bonus
