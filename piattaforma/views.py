@@ -162,6 +162,9 @@ def identity_document_file(request: HttpRequest, document_id: int) -> FileRespon
         raise PermissionDenied
     document = get_object_or_404(IdentityDocument, pk=document_id)
     response = FileResponse(document.file.open("rb"), content_type=document.content_type)
-    response["Content-Disposition"] = f'inline; filename="documento-{document.pk}"'
+    # images open in the browser; a PDF downloads (the site's CSP forbids the browser's PDF plugin)
+    disposition = "attachment" if document.content_type == "application/pdf" else "inline"
+    extension = {"application/pdf": "pdf", "image/jpeg": "jpg", "image/png": "png"}[document.content_type]
+    response["Content-Disposition"] = f'{disposition}; filename="documento-{document.pk}.{extension}"'
     response["Cache-Control"] = "private, no-store"
     return response

@@ -323,6 +323,7 @@ def test_document_file_is_for_reviewing_staff_only(client, pending, newcomer):
     response = client.get(url)
     assert response.status_code == 200
     assert response["Content-Type"] == "application/pdf"
+    assert response["Content-Disposition"] == f'attachment; filename="documento-{pending.pk}.pdf"'
     assert b"".join(response.streaming_content) == PDF
 
 
@@ -334,6 +335,10 @@ def test_backoffice_review_queue(client, pending, newcomer):
     client.force_login(staff)
     page = client.get(changelist)
     assert page.status_code == 200 and newcomer.nickname in page.content.decode()
+    detail = client.get(f"{changelist}{pending.pk}/change/").content.decode()
+    assert (
+        reverse("identity_document_file", args=[pending.pk]) in detail and newcomer.codice_fiscale in detail
+    )
     # reject through the admin action: first the reason page, then the decision
     form = client.post(changelist, {"action": "reject", "_selected_action": [pending.pk]})
     assert "Motivazione del rifiuto" in form.content.decode()
