@@ -30,3 +30,4 @@ class LobbyConfig(AppConfig):
         from lobby.reports import rake_report
 
         hooks.on_report(rake_report)  # the back office's reports
+        hooks.on_player_leave_tables(tables_remove_player)  # session-time limit, reality check "Esci"

@@ -5,13 +5,17 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import Group
+from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
 from django.utils import timezone
 
 from games import options as game_options
+from games.engine import CodedError
 from piattaforma import hooks, roles
-from piattaforma.models import AuditLog, GamePreference, User
+from piattaforma.identity import document_content_type, normalise_codice_fiscale
+from piattaforma.models import AuditLog, GamePreference, IdentityDocument, User
 
 
 def audit_record(
@@ -34,10 +38,27 @@ def audit_record(
 
 
 @transaction.atomic
-def user_sign_up(*, nickname: str, email: str, date_of_birth: date, password: str) -> User:
-    """Open a game account with the players role."""
+def user_sign_up(
+    *,
+    nickname: str,
+    email: str,
+    date_of_birth: date,
+    password: str,
+    first_name: str = "",
+    last_name: str = "",
+    sex: str = "",
+    codice_fiscale: str = "",
+) -> User:
+    """Open a game account with the players role (identity data checked by the sign-up form)."""
     user = User.objects.create_user(
-        nickname=nickname, email=email, password=password, date_of_birth=date_of_birth
+        nickname=nickname,
+        email=email,
+        password=password,
+        date_of_birth=date_of_birth,
+        first_name=first_name.strip(),
+        last_name=last_name.strip(),
+        sex=sex,
+        codice_fiscale=normalise_codice_fiscale(codice_fiscale),
     )
     user.groups.add(Group.objects.get(name=roles.PLAYERS))
     audit_record(actor=user, action="user.sign_up", target=user)
@@ -107,3 +128,158 @@ def preferences_save(*, user: User, game: str, values: dict[str, Any]) -> dict[s
     clean = game_options.validate(game, values)
     GamePreference.objects.update_or_create(user=user, game=game, defaults={"values": clean})
     return clean
+
+
+def self_exclusions_lift(*, now: datetime | None = None) -> list[int]:
+    """Reactivate every player whose self-exclusion ended (``self_excluded_until`` passed).
+
+    A permanent self-exclusion (no end date) never ends here. Each player in his own transaction,
+    locked and re-read, so a player who changed state meanwhile is left alone. Audited, actor None
+    (the scheduled job).
+    """
+    now = now or timezone.now()
+    lifted: list[int] = []
+    due = User.objects.filter(
+        status=User.Status.SELF_EXCLUDED, self_excluded_until__isnull=False, self_excluded_until__lte=now
+    ).order_by("pk")
+    for pk in due.values_list("pk", flat=True):
+        with transaction.atomic():
+            user = User.objects.select_for_update().filter(pk=pk).first()
+            if (
+                user is None
+                or user.status != User.Status.SELF_EXCLUDED
+                or user.self_excluded_until is None
+                or user.self_excluded_until > now
+            ):
+                continue
+            until = user.self_excluded_until
+            user_set_status(
+                user=user,
+                status=User.Status.ACTIVE,
+                actor=None,
+                reason=f"Autoesclusione terminata il {timezone.localtime(until):%d/%m/%Y %H:%M}",
+            )
+            lifted.append(pk)
+    return lifted
+
+
+# --- identity documents ---------------------------------------------------------------------------
+
+
+class IdentityError(CodedError):
+    """An identity-document action was refused; nothing was written."""
+
+    code = "identity_error"
+    default_message = "Operazione sul documento non riuscita."
+
+
+class DocumentInvalid(IdentityError):
+    code = "document_invalid"
+    default_message = "Il file deve essere un PDF, un'immagine JPEG o PNG."
+
+
+class DocumentTooLarge(IdentityError):
+    code = "document_too_large"
+    default_message = "Il file è troppo grande."
+
+
+class DocumentPending(IdentityError):
+    code = "document_pending"
+    default_message = "Hai già un documento in revisione: attendi l'esito prima di caricarne un altro."
+
+
+class AlreadyVerified(IdentityError):
+    code = "identity_already_verified"
+    default_message = "La tua identità è già verificata."
+
+
+class ReviewNotAllowed(IdentityError):
+    code = "permission_denied"
+    default_message = "Non hai il permesso di esaminare i documenti d'identità."
+
+
+class ReviewInvalid(IdentityError):
+    code = "invalid_state"
+    default_message = "Il documento è già stato esaminato."
+
+
+def identity_document_upload(*, user: User, kind: str, upload: UploadedFile[bytes]) -> IdentityDocument:
+    """Store a player's identity document for staff review (PDF, JPEG or PNG, within the size cap).
+
+    The type is read from the file's first bytes and must match its extension; the file is kept in
+    the private storage under a random name. One document in review at a time.
+    """
+    if kind not in IdentityDocument.Kind.values:
+        raise DocumentInvalid("Scegli il tipo di documento.")
+    limit = settings.IDENTITY_DOCUMENT_MAX_BYTES
+    size = upload.size or 0
+    if size > limit:
+        raise DocumentTooLarge(
+            f"Il file è troppo grande: al massimo {limit // (1024 * 1024)} MB.", limit=limit
+        )
+    if size == 0:
+        raise DocumentInvalid("Il file è vuoto.")
+    upload.seek(0)
+    head = upload.read(16)
+    upload.seek(0)
+    content_type = document_content_type(upload.name or "", head)
+    if content_type is None:
+        raise DocumentInvalid()
+    if user.identity_verified:
+        raise AlreadyVerified()
+    document = IdentityDocument(
+        user=user, kind=kind, original_name=(upload.name or "")[-200:], content_type=content_type, size=size
+    )
+    document.file.save("documento", upload, save=False)  # written before the row: removed on failure
+    try:
+        with transaction.atomic():
+            User.objects.select_for_update().filter(pk=user.pk).first()  # one upload at a time per player
+            if IdentityDocument.objects.filter(user=user, status=IdentityDocument.Status.PENDING).exists():
+                raise DocumentPending()
+            document.save()
+            audit_record(
+                actor=user,
+                action="identity.document_upload",
+                target=document,
+                data={"kind": kind, "size": size, "content_type": content_type},
+            )
+    except BaseException:
+        if document.file.name:
+            document.file.storage.delete(document.file.name)
+        raise
+    return document
+
+
+@transaction.atomic
+def identity_document_review(
+    *, document_id: int, actor: User, approve: bool, reason: str = ""
+) -> IdentityDocument:
+    """Approve (the player is verified: he may withdraw) or reject with a reason a document in review.
+
+    Needs ``piattaforma.review_identitydocument`` (staff; moderators and players never), never on
+    one's own document; audited.
+    """
+    if not actor.has_perm("piattaforma.review_identitydocument"):
+        raise ReviewNotAllowed()
+    document = IdentityDocument.objects.select_for_update().select_related("user").get(pk=document_id)
+    if document.user_id == actor.pk:
+        raise ReviewNotAllowed("Il proprio documento lo esamina un altro membro dello staff.")
+    if document.status != IdentityDocument.Status.PENDING:
+        raise ReviewInvalid()
+    reason = reason.strip()
+    if not approve and len(reason) < 5:
+        raise ReviewInvalid("Indica la motivazione del rifiuto.")
+    now = timezone.now()
+    document.status = IdentityDocument.Status.APPROVED if approve else IdentityDocument.Status.REJECTED
+    document.reviewed_at, document.reviewed_by, document.reason = now, actor, "" if approve else reason
+    document.save(update_fields=["status", "reviewed_at", "reviewed_by", "reason"])
+    if approve:
+        User.objects.filter(pk=document.user_id).update(identity_verified_at=now)
+    audit_record(
+        actor=actor,
+        action="identity.document_approve" if approve else "identity.document_reject",
+        target=document,
+        reason=reason,
+        data={"user": document.user_id},
+    )
+    return document

@@ -18,10 +18,12 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from piattaforma import actions, roles
-from piattaforma.models import AuditLog, GamePreference, User
+from piattaforma.models import AuditLog, GamePreference, IdentityDocument, User
 
 
 class BackofficeSite(admin.AdminSite):
@@ -77,10 +79,28 @@ class UserAdmin(UserAdminBase):
     list_filter = ("status", "is_staff", "is_bot", "groups")
     search_fields = ("nickname", "email")
     ordering = ("nickname",)
-    readonly_fields = ("status", "status_changed_at", "self_excluded_until", "date_joined", "last_login")
+    readonly_fields = (
+        "status",
+        "status_changed_at",
+        "self_excluded_until",
+        "date_joined",
+        "last_login",
+        # identity: checked at sign-up (codice fiscale against the data), verified by a document;
+        # the reality-check interval is the player's own choice
+        "first_name",
+        "last_name",
+        "sex",
+        "codice_fiscale",
+        "identity_verified_at",
+        "reality_check_minutes",
+    )
     fieldsets = (
         (None, {"fields": ("nickname", "email", "password")}),
-        (_("Dati personali"), {"fields": ("date_of_birth",)}),
+        (
+            _("Dati personali"),
+            {"fields": ("first_name", "last_name", "sex", "date_of_birth", "codice_fiscale")},
+        ),
+        (_("Gioco responsabile"), {"fields": ("identity_verified_at", "reality_check_minutes")}),
         (
             _("Stato"),
             {"fields": ("status", "status_changed_at", "self_excluded_until", "is_active", "is_bot")},
@@ -196,3 +216,98 @@ class AuditLogAdmin(ReadOnlyAdmin):
 
 
 from piattaforma import admin_ops  # noqa: E402  (site operations: switches, hours, notices)
+
+
+class DocumentReviewForm(forms.Form):
+    reason = forms.CharField(label=_("Motivazione del rifiuto"), widget=forms.Textarea, min_length=5)
+
+
+@admin.register(IdentityDocument, site=site)
+class IdentityDocumentAdmin(ReadOnlyAdmin):
+    """The staff's review queue of identity documents: approve, or reject with a reason (audited)."""
+
+    list_display = ("uploaded_at", "user", "player_name", "codice_fiscale", "kind", "status", "reviewed_by")
+    list_filter = ("status", "kind")
+    search_fields = ("user__nickname", "user__codice_fiscale", "user__last_name")
+    list_select_related = ("user", "reviewed_by")
+    readonly_fields = (
+        "user",
+        "player_name",
+        "codice_fiscale",
+        "date_of_birth",
+        "kind",
+        "document_link",
+        "content_type",
+        "size",
+        "status",
+        "uploaded_at",
+        "reviewed_by",
+        "reviewed_at",
+        "reason",
+    )
+    fields = readonly_fields
+    actions = ("approve", "reject")
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[IdentityDocument]:
+        return super().get_queryset(request).order_by("status", "uploaded_at")
+
+    @admin.display(description=_("nome e cognome"))
+    def player_name(self, obj: IdentityDocument) -> str:
+        return f"{obj.user.first_name} {obj.user.last_name}".strip()
+
+    @admin.display(description=_("codice fiscale"))
+    def codice_fiscale(self, obj: IdentityDocument) -> str:
+        return obj.user.codice_fiscale
+
+    @admin.display(description=_("data di nascita"))
+    def date_of_birth(self, obj: IdentityDocument) -> Any:
+        return obj.user.date_of_birth
+
+    @admin.display(description=_("documento"))
+    def document_link(self, obj: IdentityDocument) -> str:
+        url = reverse("identity_document_file", args=[obj.pk])
+        return format_html('<a href="{}" target="_blank" rel="noopener">{}</a>', url, _("Apri il file"))
+
+    def has_review_permission(self, request: HttpRequest) -> bool:
+        return bool(request.user.has_perm("piattaforma.review_identitydocument"))
+
+    def _review(
+        self, request: HttpRequest, queryset: QuerySet[IdentityDocument], *, approve: bool, reason: str
+    ) -> None:
+        actor = _actor(request)
+        assert actor is not None
+        for document in queryset:
+            try:
+                actions.identity_document_review(
+                    document_id=document.pk, actor=actor, approve=approve, reason=reason
+                )
+            except actions.IdentityError as exc:
+                self.message_user(request, f"{document}: {exc.message}", messages.ERROR)
+            else:
+                done = _("Documento approvato: %s") if approve else _("Documento rifiutato: %s")
+                self.message_user(request, done % document.user, messages.SUCCESS)
+
+    @admin.action(
+        description=_("Approva i documenti selezionati (identità verificata)"), permissions=["review"]
+    )
+    def approve(self, request: HttpRequest, queryset: QuerySet[IdentityDocument]) -> None:
+        self._review(request, queryset, approve=True, reason="")
+
+    @admin.action(description=_("Rifiuta i documenti selezionati"), permissions=["review"])
+    def reject(self, request: HttpRequest, queryset: QuerySet[IdentityDocument]) -> HttpResponse | None:
+        form = DocumentReviewForm(request.POST if "reason" in request.POST else None)
+        if form.is_valid():
+            self._review(request, queryset, approve=False, reason=form.cleaned_data["reason"])
+            return None
+        return render(
+            request,
+            "wallet/admin/reason_form.html",
+            {
+                **self.admin_site.each_context(request),
+                "form": form,
+                "queryset": queryset,
+                "heading": _("Rifiuto del documento d'identità"),
+                "action": request.POST.get("action"),
+                "opts": self.model._meta,
+            },
+        )

@@ -14,7 +14,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games import options as game_options
-from piattaforma.models import NICKNAME_VALIDATOR, User
+from piattaforma.identity import codice_fiscale_problems, normalise_codice_fiscale
+from piattaforma.models import NICKNAME_VALIDATOR, IdentityDocument, Sex, User
 
 
 def age_on(born: date, today: date) -> int:
@@ -47,7 +48,20 @@ class CheckedPasswordChangeForm(PasswordChangeForm):
 
 
 class SignupForm(forms.ModelForm):
-    """Open a game account: nickname, e-mail, date of birth (18+), password twice, terms."""
+    """Open a game account: identity (name, surname, sex, birth date 18+, codice fiscale), nickname,
+    e-mail, password twice, terms. The codice fiscale must agree with the rest (piattaforma.identity)."""
+
+    first_name = forms.CharField(label=_("Nome"), max_length=60)
+    last_name = forms.CharField(label=_("Cognome"), max_length=60)
+    sex = forms.ChoiceField(label=_("Sesso"), choices=[("", "—"), *Sex.choices])
+    codice_fiscale = forms.CharField(
+        label=_("Codice fiscale"),
+        max_length=20,
+        help_text=_("16 caratteri, come sulla tessera sanitaria: deve corrispondere ai dati indicati."),
+        widget=forms.TextInput(
+            attrs={"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"}
+        ),
+    )
 
     password1 = forms.CharField(label=_("Password"), widget=forms.PasswordInput, strip=False)
     password2 = forms.CharField(label=_("Conferma password"), widget=forms.PasswordInput, strip=False)
@@ -58,7 +72,7 @@ class SignupForm(forms.ModelForm):
 
     class Meta:
         model = User
-        fields = ("nickname", "email", "date_of_birth")
+        fields = ("first_name", "last_name", "sex", "date_of_birth", "codice_fiscale", "nickname", "email")
         widgets = {"date_of_birth": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
 
     def clean_nickname(self) -> str:
@@ -85,8 +99,26 @@ class SignupForm(forms.ModelForm):
             raise forms.ValidationError(_("Data di nascita non valida."), code="invalid_date")
         return born
 
+    def clean_codice_fiscale(self) -> str:
+        code = normalise_codice_fiscale(self.cleaned_data["codice_fiscale"])
+        if User.objects.filter(codice_fiscale=code).exists():
+            raise forms.ValidationError(
+                _("Esiste già un conto di gioco con questo codice fiscale."), code="cf_taken"
+            )
+        return code
+
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
+        code = data.get("codice_fiscale")
+        if code:
+            for problem in codice_fiscale_problems(
+                code,
+                first_name=data.get("first_name", ""),
+                last_name=data.get("last_name", ""),
+                date_of_birth=data.get("date_of_birth"),
+                sex=data.get("sex", ""),
+            ):
+                self.add_error("codice_fiscale", forms.ValidationError(problem.message, code=problem.code))
         p1, p2 = data.get("password1"), data.get("password2")
         if p1 and p2 and p1 != p2:
             self.add_error(
@@ -132,3 +164,16 @@ class GameOptionsForm(forms.Form):
             for key, message in exc.errors.items():
                 self.add_error(key if key in self.fields else None, message)
         return data
+
+
+class IdentityDocumentForm(forms.Form):
+    """Upload an identity document: its type and the file (checked again by the action)."""
+
+    kind = forms.ChoiceField(label=_("Tipo di documento"), choices=IdentityDocument.Kind.choices)
+    file = forms.FileField(
+        label=_("File del documento"),
+        help_text=_("PDF, JPEG o PNG, fronte e retro leggibili, al massimo 5 MB."),
+        widget=forms.ClearableFileInput(
+            attrs={"accept": ".pdf,.jpg,.jpeg,.png,application/pdf,image/jpeg,image/png"}
+        ),
+    )

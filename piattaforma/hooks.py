@@ -217,3 +217,19 @@ def on_report(builder: ReportBuilder) -> ReportBuilder:
 def reports(*, since: Any) -> list[Any]:
     """Build every app's report of the period from ``since`` to now."""
     return [builder(since=since) for builder in _reports]
+
+
+_player_leave_tables: list[PlayerHandler] = []
+
+
+def on_player_leave_tables(handler: PlayerHandler) -> PlayerHandler:
+    """Register a handler that takes a player who may still play away from every table after the hand."""
+    if handler not in _player_leave_tables:
+        _player_leave_tables.append(handler)
+    return handler
+
+
+def player_leave_tables(user: Any) -> None:
+    """Stand the player up at the end of the hand (session-time limit reached, "Esci" of a reality check)."""
+    for handler in _player_leave_tables:
+        handler(user)

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import uuid
 from datetime import time
 from typing import Any, ClassVar
 
 from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
 from django.contrib.auth.models import PermissionsMixin
-from django.core.validators import RegexValidator
+from django.core.files.storage import Storage, storages
+from django.core.validators import MaxValueValidator, RegexValidator
 from django.db import models
 from django.db.models.functions import Lower
 from django.utils import timezone
@@ -44,6 +46,11 @@ class UserManager(BaseUserManager["User"]):
         return self.create_user(nickname, email, password, **extra)
 
 
+class Sex(models.TextChoices):
+    MALE = "M", _("maschile")
+    FEMALE = "F", _("femminile")
+
+
 class User(AbstractBaseUser, PermissionsMixin):
     """A person with a game account; the nickname is shown everywhere instead of the e-mail."""
 
@@ -55,6 +62,24 @@ class User(AbstractBaseUser, PermissionsMixin):
     nickname = models.CharField(_("nickname"), max_length=20, unique=True, validators=[NICKNAME_VALIDATOR])
     email = models.EmailField(_("e-mail"))
     date_of_birth = models.DateField(_("data di nascita"))
+    # Identity (rules 004 / ADM: the conto di gioco is held by an identified adult). Blank only for
+    # bots and accounts made outside the sign-up form (superusers); the sign-up form requires them.
+    first_name = models.CharField(_("nome"), max_length=60, blank=True)
+    last_name = models.CharField(_("cognome"), max_length=60, blank=True)
+    sex = models.CharField(_("sesso"), max_length=1, choices=Sex.choices, blank=True)
+    codice_fiscale = models.CharField(_("codice fiscale"), max_length=16, blank=True)
+    identity_verified_at = models.DateTimeField(
+        _("identità verificata il"),
+        null=True,
+        blank=True,
+        help_text=_("Impostata quando lo staff approva un documento d'identità: serve per prelevare."),
+    )
+    reality_check_minutes = models.PositiveSmallIntegerField(
+        _("promemoria di gioco ogni (minuti)"),
+        default=60,
+        validators=[MaxValueValidator(240)],
+        help_text=_("Durante il gioco ricorda il tempo passato e il risultato; 0 = mai."),
+    )
     status = models.CharField(_("stato"), max_length=16, choices=Status.choices, default=Status.ACTIVE)
     status_changed_at = models.DateTimeField(_("stato cambiato il"), null=True, blank=True)
     self_excluded_until = models.DateTimeField(_("autoescluso fino al"), null=True, blank=True)
@@ -81,10 +106,19 @@ class User(AbstractBaseUser, PermissionsMixin):
                 condition=models.Q(status__in=["active", "suspended", "self_excluded"]),
                 name="user_status_valid",
             ),
+            # one game account per person
+            models.UniqueConstraint(
+                "codice_fiscale", condition=~models.Q(codice_fiscale=""), name="user_codice_fiscale_unique"
+            ),
         ]
 
     def __str__(self) -> str:
         return self.nickname
+
+    @property
+    def identity_verified(self) -> bool:
+        """Tell whether staff approved an identity document of this player (needed to withdraw)."""
+        return self.identity_verified_at is not None
 
     def get_full_name(self) -> str:
         return self.nickname
@@ -233,3 +267,60 @@ class GameNotice(models.Model):
 
     def __str__(self) -> str:
         return self.text[:60]
+
+
+def _document_storage() -> Storage:
+    return storages["identity_documents"]
+
+
+def _document_path(instance: IdentityDocument, filename: str) -> str:
+    # a random name: the player's file name is kept in ``original_name`` only
+    return f"documenti/{instance.user_id}/{uuid.uuid4().hex}"
+
+
+class IdentityDocument(models.Model):
+    """A player's identity document, uploaded for staff review; stored privately, never served publicly."""
+
+    class Kind(models.TextChoices):
+        IDENTITY_CARD = "carta_identita", _("Carta d'identità")
+        DRIVING_LICENCE = "patente", _("Patente di guida")
+        PASSPORT = "passaporto", _("Passaporto")
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("In revisione")
+        APPROVED = "approved", _("Approvato")
+        REJECTED = "rejected", _("Rifiutato")
+
+    user = models.ForeignKey(User, on_delete=models.PROTECT, related_name="identity_documents")
+    kind = models.CharField(_("tipo di documento"), max_length=16, choices=Kind.choices)
+    file = models.FileField(_("file"), storage=_document_storage, upload_to=_document_path, max_length=200)
+    original_name = models.CharField(_("nome del file"), max_length=200)
+    content_type = models.CharField(_("formato"), max_length=32)
+    size = models.PositiveIntegerField(_("dimensione (byte)"))
+    status = models.CharField(_("stato"), max_length=10, choices=Status.choices, default=Status.PENDING)
+    uploaded_at = models.DateTimeField(_("caricato il"), default=timezone.now, db_index=True)
+    reviewed_at = models.DateTimeField(_("esaminato il"), null=True, blank=True)
+    reviewed_by = models.ForeignKey(
+        User,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("esaminato da"),
+    )
+    reason = models.TextField(_("motivazione del rifiuto"), blank=True)
+
+    class Meta:
+        verbose_name = _("documento d'identità")
+        verbose_name_plural = _("documenti d'identità")
+        ordering = ("uploaded_at", "id")
+        permissions = [("review_identitydocument", _("Può approvare o rifiutare i documenti d'identità"))]
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            # one document in review at a time per player
+            models.UniqueConstraint(
+                fields=["user"], condition=models.Q(status="pending"), name="identitydocument_one_pending"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.get_kind_display()} · {self.get_status_display()}"

@@ -15,3 +15,11 @@ def site_tick() -> dict[str, object]:
     from piattaforma import siteops
 
     return siteops.site_tick()
+
+
+@shared_task(name="piattaforma.lift_self_exclusions")
+def lift_self_exclusions() -> int:
+    """Every minute (beat): reactivate the players whose self-exclusion ended."""
+    from piattaforma.actions import self_exclusions_lift
+
+    return len(self_exclusions_lift())

@@ -40,6 +40,10 @@ urlpatterns = [
     ),
     path("profilo/", views.profile, name="profile"),
     path("profilo/opzioni/<slug:game>/", views.game_options_edit, name="game_options"),
+    path("profilo/identita/", views.identity, name="identity"),
+    path(
+        "backoffice-documenti/<int:document_id>/", views.identity_document_file, name="identity_document_file"
+    ),
     path("conto/", include("wallet.urls")),
     path("lobby/", include("lobby.urls")),
     path("moderazione/", include("moderation.urls")),

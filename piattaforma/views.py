@@ -8,17 +8,19 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import redirect, render
+from django.core.exceptions import PermissionDenied
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_http_methods
 
 from games import options as game_options
 from games import registry
 from piattaforma import actions, health, hooks
-from piattaforma.forms import CheckedPasswordChangeForm, GameOptionsForm, SignupForm
+from piattaforma.forms import CheckedPasswordChangeForm, GameOptionsForm, IdentityDocumentForm, SignupForm
+from piattaforma.models import IdentityDocument, User
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -64,6 +66,10 @@ def signup(request: HttpRequest) -> HttpResponse:
             email=data["email"],
             date_of_birth=data["date_of_birth"],
             password=data["password1"],
+            first_name=data["first_name"],
+            last_name=data["last_name"],
+            sex=data["sex"],
+            codice_fiscale=data["codice_fiscale"],
         )
         login(request, user, backend="piattaforma.auth.NicknameOrEmailBackend")
         messages.success(
@@ -119,3 +125,46 @@ def healthz(request: HttpRequest) -> JsonResponse:
     parts = health.report(deep=deep)
     ok = all(v == "ok" for v in parts.values())
     return JsonResponse({"status": "ok" if ok else "failing", **parts}, status=200 if ok else 503)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def identity(request: HttpRequest) -> HttpResponse:
+    """The player's identity verification: its state, his documents, the upload of a new one."""
+    user = request.user
+    assert isinstance(user, User)
+    form = IdentityDocumentForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            actions.identity_document_upload(
+                user=user, kind=form.cleaned_data["kind"], upload=form.cleaned_data["file"]
+            )
+        except actions.IdentityError as exc:
+            form.add_error("file", exc.message)
+        else:
+            messages.success(request, _("Documento caricato: lo staff lo esaminerà al più presto."))
+            return redirect("identity")
+    documents = IdentityDocument.objects.filter(user=user).order_by("-uploaded_at", "-id")
+    pending = any(d.status == IdentityDocument.Status.PENDING for d in documents)
+    return render(
+        request,
+        "profile/identity.html",
+        {"form": form, "documents": documents, "pending": pending, "verified": user.identity_verified},
+        status=400 if request.method == "POST" else 200,
+    )
+
+
+@login_required
+@require_GET
+def identity_document_file(request: HttpRequest, document_id: int) -> FileResponse:
+    """A document's file, for staff who review documents only (the storage has no public URL)."""
+    if not request.user.has_perm("piattaforma.review_identitydocument"):
+        raise PermissionDenied
+    document = get_object_or_404(IdentityDocument, pk=document_id)
+    response = FileResponse(document.file.open("rb"), content_type=document.content_type)
+    # images open in the browser; a PDF downloads (the site's CSP forbids the browser's PDF plugin)
+    disposition = "attachment" if document.content_type == "application/pdf" else "inline"
+    extension = {"application/pdf": "pdf", "image/jpeg": "jpg", "image/png": "png"}[document.content_type]
+    response["Content-Disposition"] = f'{disposition}; filename="documento-{document.pk}.{extension}"'
+    response["Cache-Control"] = "private, no-store"
+    return response

@@ -29,12 +29,15 @@ from wallet import ledger, selectors
 from wallet.errors import (
     BuyInOutOfRange,
     DepositLimitExceeded,
+    IdentityNotVerified,
     InsufficientFunds,
     InvalidAmount,
     InvalidEntryCost,
     InvalidState,
+    LossLimitReached,
     NotPermitted,
     PlayerNotAllowed,
+    PlayTimeLimitReached,
     TableCapExceeded,
 )
 from wallet.ledger import (
@@ -54,9 +57,11 @@ from wallet.models import (
     Hold,
     HoldStatus,
     Payment,
+    PlayLimit,
     Posting,
     Realm,
     ReconciliationRun,
+    SelfSetLimit,
     Transaction,
     TransactionKind,
 )
@@ -93,21 +98,8 @@ def _result(tx: Transaction | None, **extra: Any) -> dict[str, Any]:
 # --- deposits and withdrawals ------------------------------------------------------------------
 
 
-def _local_period_starts(now: datetime) -> dict[str, datetime]:
-    """Calendar periods in the site's time zone (Europe/Rome): today, this ISO week, this month."""
-    local = timezone.localtime(now)
-    day = local.replace(hour=0, minute=0, second=0, microsecond=0)
-    return {
-        DepositLimit.Period.DAY: day,
-        DepositLimit.Period.WEEK: day - timedelta(days=day.weekday()),
-        DepositLimit.Period.MONTH: day.replace(day=1),
-    }
-
-
-def _effective_limit(limit: DepositLimit, now: datetime) -> int | None:
-    if limit.pending_from is not None and limit.pending_from <= now:
-        return None if limit.pending_remove else limit.pending_amount
-    return limit.amount
+_local_period_starts = selectors.period_starts
+_effective_limit = selectors.limit_in_force
 
 
 def check_deposit(*, user: User, amount: int, now: datetime) -> dict[str, Locked]:
@@ -219,9 +211,12 @@ def withdrawal_request(*, user: User, amount: int, idempotency_key: str) -> dict
     """Reserve ``amount`` of the conto for a withdrawal that staff will approve or reject.
 
     Allowed whatever the player's status: a suspended or self-excluded player can always take
-    their money out. Bonus money is never withdrawable (it is a separate account).
+    their money out. Bonus money is never withdrawable (it is a separate account). The player's
+    identity must have been verified by staff (an approved document) first.
     """
     _amount(amount)
+    if not user.identity_verified:
+        raise IdentityNotVerified()
 
     def work() -> dict[str, Any]:
         locked = ledger.accounts_lock([cash_key(user.pk), house_key(AccountKind.PAYMENTS_CLEARING)])
@@ -427,6 +422,8 @@ def check_table_buy_in(
     if realm == Realm.REAL and amount > LEGAL_TABLE_CAP:
         raise TableCapExceeded()
     locked = ledger.accounts_lock([cash_key(user.pk, realm), table_key(table_session_ref, realm, user.pk)])
+    if realm == Realm.REAL:  # under the conto's lock: one player's stakes are checked one at a time
+        check_play_limits(user=user, stake=amount)
     table = locked[table_key(table_session_ref, realm)]
     if table.owner_id != user.pk or table.transferred_in or table.closed_at is not None:
         raise InvalidState("Sessione al tavolo già aperta o chiusa.")
@@ -493,6 +490,8 @@ def table_rebuy(
         _amount(amount)
         tkey = table_key(table_session_ref, realm)
         locked = ledger.accounts_lock([cash_key(user.pk, realm), tkey], create=False)
+        if realm == Realm.REAL:  # under the conto's lock, as the buy-in
+            check_play_limits(user=user, stake=amount)
         cash, table = locked[cash_key(user.pk, realm)], locked[tkey]
         if table.owner_id != user.pk or table.closed_at is not None:
             raise InvalidState("Non sei seduto a questo tavolo.")
@@ -694,6 +693,7 @@ def tournament_enter(
             house_key(AccountKind.HOUSE_RAKE),
         ]
         locked = ledger.accounts_lock(keys)
+        check_play_limits(user=user, stake=cost)  # under the conto's lock, as the buy-in
         cash, bonus = locked[keys[0]], locked[keys[1]]
         from_bonus = min(bonus.available, cost) if use_bonus else 0
         from_cash = cost - from_bonus
@@ -961,6 +961,21 @@ def transaction_reverse(
 # --- player protection ---------------------------------------------------------------------------
 
 
+def _limit_change(limit: SelfSetLimit, amount: int | None, now: datetime) -> datetime:
+    """Change a locked self-set limit: lowering (or a first limit) applies now, raising or removing
+    after the 7-day delay; return when the requested value applies. The caller saves the row."""
+    current = _effective_limit(limit, now)
+    limit.amount = current  # a matured pending change becomes the limit in force
+    limit.pending_amount, limit.pending_remove, limit.pending_from = None, False, None
+    if amount is not None and (current is None or amount <= current):
+        limit.amount = amount
+        return now
+    limit.pending_amount = amount
+    limit.pending_remove = amount is None
+    limit.pending_from = now + DEPOSIT_LIMIT_RAISE_DELAY
+    return limit.pending_from
+
+
 @transaction.atomic
 def deposit_limit_set(
     *, user: User, period: str, amount: int | None, now: datetime | None = None
@@ -972,16 +987,7 @@ def deposit_limit_set(
         _amount(amount)
     now = now or timezone.now()
     limit, _ = DepositLimit.objects.select_for_update().get_or_create(user=user, period=period)
-    current = _effective_limit(limit, now)
-    limit.amount = current  # a matured pending change becomes the limit in force
-    limit.pending_amount, limit.pending_remove, limit.pending_from = None, False, None
-    if amount is not None and (current is None or amount <= current):
-        limit.amount = amount
-        applies_from = now
-    else:
-        limit.pending_amount = amount
-        limit.pending_remove = amount is None
-        limit.pending_from = applies_from = now + DEPOSIT_LIMIT_RAISE_DELAY
+    applies_from = _limit_change(limit, amount, now)
     limit.save()
     audit_record(
         actor=user, action="wallet.deposit_limit_set", target=limit, data={"period": period, "amount": amount}
@@ -1036,6 +1042,135 @@ def user_self_exclude(
 def new_idempotency_key(prefix: str = "web") -> str:
     """A fresh key for a form or client that does not bring its own."""
     return f"{prefix}:{uuid.uuid4().hex}"
+
+
+# --- loss and session-time limits --------------------------------------------------------------------
+
+MAX_PLAY_MINUTES = {"day": 24 * 60, "week": 7 * 24 * 60, "month": 31 * 24 * 60}
+
+
+@transaction.atomic
+def play_limit_set(
+    *, user: User, kind: str, period: str, amount: int | None, now: datetime | None = None
+) -> dict[str, Any]:
+    """Set a loss limit (cents) or a session-time limit (minutes): as the deposit limits, a lowering
+    (or a first limit) applies now, a raise or a removal after 7 days. Audited."""
+    if kind not in PlayLimit.Kind.values or period not in PlayLimit.Period.values:
+        raise InvalidState("Limite non valido.")
+    if amount is not None:
+        _amount(amount)
+        if kind == PlayLimit.Kind.TIME and amount > MAX_PLAY_MINUTES[period]:
+            raise InvalidAmount("Il limite di tempo supera la durata del periodo.")
+    now = now or timezone.now()
+    limit, _ = PlayLimit.objects.select_for_update().get_or_create(user=user, kind=kind, period=period)
+    applies_from = _limit_change(limit, amount, now)
+    limit.save()
+    audit_record(
+        actor=user,
+        action="wallet.play_limit_set",
+        target=limit,
+        data={"kind": kind, "period": period, "amount": amount},
+    )
+    return {
+        "kind": kind,
+        "period": period,
+        "amount": limit.amount,
+        "requested": amount,
+        "applies_from": applies_from.isoformat(),
+    }
+
+
+def check_play_limits(*, user: User, stake: int, now: datetime | None = None) -> None:
+    """Refuse to put ``stake`` cents at play (sitting down, a rebuy, a tournament entry) when it
+    could take the player's net loss past a loss limit, or when his time at the tables reached a
+    session-time limit. The one check the lobby and tournaments reach through the wallet.
+
+    Worst case of a period = its net result so far (hands, tournament entries, refunds, prizes)
+    minus the money still at the tables minus the stake: a player who keeps to his limit can never
+    lose more than it, whatever happens at the tables he sits at.
+    """
+    now = now or timezone.now()
+    limits = [
+        (lim.kind, lim.period, value)
+        for lim in PlayLimit.objects.filter(user=user)
+        if (value := _effective_limit(lim, now)) is not None
+    ]
+    if not limits:
+        return
+    starts = _local_period_starts(now)
+    at_tables = selectors.money_at_tables(user=user)
+    for kind, period, value in sorted(limits, key=lambda x: (x[0] != PlayLimit.Kind.TIME, x[1])):
+        label = PlayLimit.Period(period).label
+        if kind == PlayLimit.Kind.TIME:
+            played = selectors.play_seconds(user=user, since=starts[period], now=now)
+            if played >= value * 60:
+                raise PlayTimeLimitReached(
+                    f"Hai raggiunto il tuo limite di tempo di gioco {label} ({value} minuti): "
+                    "potrai tornare al tavolo nel prossimo periodo.",
+                    period=period,
+                    limit=value,
+                )
+        else:
+            # the worst case: the period's result so far, minus everything still at the tables
+            # (open table credits and rebuys waiting for the end of a hand), minus this stake
+            exposed = -selectors.net_result(user=user, since=starts[period]) + at_tables
+            if exposed + stake > value:
+                left = max(0, value - exposed)
+                raise LossLimitReached(
+                    f"Questa giocata potrebbe superare il tuo limite di perdita {label} di "
+                    f"{format_eur(value)}: puoi mettere in gioco ancora {format_eur(left)}.",
+                    period=period,
+                    limit=value,
+                    remaining=left,
+                )
+
+
+def play_time_enforce(*, now: datetime | None = None) -> list[int]:
+    """Stand up, at the end of their hand, the seated players past a session-time limit.
+
+    Run every minute by the beat; each player in his own transaction through the core hook
+    ``player_leave_tables`` (the lobby registers its handler). Returns the players sent away.
+    """
+    now = now or timezone.now()
+    seated = Account.objects.filter(
+        kind=AccountKind.TABLE_CREDIT, realm=Realm.REAL, closed_at__isnull=True, owner__isnull=False
+    ).values("owner_id")
+    candidates = (
+        PlayLimit.objects.filter(kind=PlayLimit.Kind.TIME, user_id__in=seated)
+        .values_list("user_id", flat=True)
+        .distinct()
+    )
+    sent: list[int] = []
+    for user in User.objects.filter(pk__in=list(candidates)).order_by("pk"):
+        try:
+            check_play_limits(user=user, stake=0, now=now)
+        except PlayTimeLimitReached:
+            pass
+        except LossLimitReached:
+            continue  # a loss limit does not end a session already paid for
+        else:
+            continue
+        with transaction.atomic():
+            hooks.player_leave_tables(user)
+        sent.append(user.pk)
+    return sent
+
+
+@transaction.atomic
+def reality_check_set(*, user: User, minutes: int) -> None:
+    """Set how often the reality check reminds the player during play (0 = never). Audited."""
+    if isinstance(minutes, bool) or not isinstance(minutes, int) or not 0 <= minutes <= 240:
+        raise InvalidAmount("Intervallo del promemoria non valido.")
+    User.objects.filter(pk=user.pk).update(reality_check_minutes=minutes)
+    user.reality_check_minutes = minutes
+    audit_record(actor=user, action="wallet.reality_check_set", target=user, data={"minutes": minutes})
+
+
+@transaction.atomic
+def play_stop(*, user: User) -> None:
+    """The player stops playing ("Esci" of a reality check): he leaves every table after the hand."""
+    hooks.player_leave_tables(user)
+    audit_record(actor=user, action="wallet.play_stop", target=user)
 
 
 # --- reconciliation ------------------------------------------------------------------------------

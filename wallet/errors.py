@@ -70,3 +70,21 @@ class InvalidEntryCost(WalletError):
 class ConcurrentUpdate(WalletError):
     code = "concurrent_update"
     default_message = "Il saldo è cambiato durante l'operazione; riprova."
+
+
+class IdentityNotVerified(WalletError):
+    code = "identity_not_verified"
+    default_message = (
+        "Per prelevare devi prima verificare la tua identità: carica un documento nella pagina "
+        "Verifica dell'identità."
+    )
+
+
+class LossLimitReached(WalletError):
+    code = "loss_limit_reached"
+    default_message = "Hai raggiunto il limite di perdita che hai impostato."
+
+
+class PlayTimeLimitReached(WalletError):
+    code = "play_time_limit_reached"
+    default_message = "Hai raggiunto il limite di tempo di gioco che hai impostato."

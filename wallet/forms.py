@@ -63,6 +63,37 @@ class LimitsForm(forms.Form):
     PERIODS = tuple(DepositLimit.Period.values)
 
 
+class PlayLimitsForm(forms.Form):
+    """Loss limits (euro), session-time limits (minutes) and the reality-check interval; empty = none."""
+
+    loss_day = EuroField(label=_("Limite di perdita giornaliero (€)"), required=False)
+    loss_week = EuroField(label=_("Limite di perdita settimanale (€)"), required=False)
+    loss_month = EuroField(label=_("Limite di perdita mensile (€)"), required=False)
+    time_day = forms.IntegerField(
+        label=_("Tempo di gioco giornaliero (minuti)"), required=False, min_value=1, max_value=24 * 60
+    )
+    time_week = forms.IntegerField(
+        label=_("Tempo di gioco settimanale (minuti)"), required=False, min_value=1, max_value=7 * 24 * 60
+    )
+    time_month = forms.IntegerField(
+        label=_("Tempo di gioco mensile (minuti)"), required=False, min_value=1, max_value=31 * 24 * 60
+    )
+    reality_check_minutes = forms.TypedChoiceField(
+        label=_("Promemoria durante il gioco"),
+        coerce=int,
+        choices=[
+            (0, _("mai")),
+            (15, _("ogni 15 minuti")),
+            (30, _("ogni 30 minuti")),
+            (60, _("ogni ora")),
+            (120, _("ogni 2 ore")),
+        ],
+        help_text=_("Ti ricorda da quanto tempo giochi e il risultato della sessione."),
+    )
+
+    FIELDS = tuple((kind, period) for kind in ("loss", "time") for period in DepositLimit.Period.values)
+
+
 class SelfExclusionForm(forms.Form):
     DURATIONS = (
         ("30", _("30 giorni")),

@@ -293,23 +293,40 @@ class Withdrawal(Payment):
         verbose_name_plural = _("prelievi da approvare")
 
 
-class DepositLimit(models.Model):
-    """A player's self-set deposit limit for a period; raises wait, decreases apply at once."""
+class LimitPeriod(models.TextChoices):
+    DAY = "day", _("giornaliero")
+    WEEK = "week", _("settimanale")
+    MONTH = "month", _("mensile")
 
-    class Period(models.TextChoices):
-        DAY = "day", _("giornaliero")
-        WEEK = "week", _("settimanale")
-        MONTH = "month", _("mensile")
 
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="deposit_limits"
-    )
-    period = models.CharField(max_length=8, choices=Period.choices)
-    amount = models.BigIntegerField(_("limite (centesimi)"), null=True, blank=True)  # None = no limit
+class SelfSetLimit(models.Model):
+    """A limit the player sets himself for a period: a lowering applies at once, a raise or a removal
+    waits 7 days (``pending_*``; ``wallet.actions._limit_change``)."""
+
+    Period = LimitPeriod
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    period = models.CharField(max_length=8, choices=LimitPeriod.choices)
+    amount = models.BigIntegerField(_("limite"), null=True, blank=True)  # None = no limit
     pending_amount = models.BigIntegerField(null=True, blank=True)
     pending_remove = models.BooleanField(default=False)
     pending_from = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        abstract = True
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.period} {self.amount}"
+
+
+class DepositLimit(SelfSetLimit):
+    """A player's self-set deposit limit for a period (cents); raises wait, decreases apply at once."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="deposit_limits"
+    )
+    amount = models.BigIntegerField(_("limite (centesimi)"), null=True, blank=True)  # None = no limit
 
     class Meta:
         verbose_name = _("limite di deposito")
@@ -321,8 +338,33 @@ class DepositLimit(models.Model):
             ),
         ]
 
+
+class PlayLimit(SelfSetLimit):
+    """A player's self-set loss limit (cents of net loss) or session-time limit (minutes at the
+    tables) for a period, beside the deposit limits and with the same 7-day rule for raises."""
+
+    class Kind(models.TextChoices):
+        LOSS = "loss", _("limite di perdita")
+        TIME = "time", _("limite di tempo di gioco")
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="play_limits")
+    kind = models.CharField(_("tipo"), max_length=8, choices=Kind.choices)
+    amount = models.BigIntegerField(_("limite (centesimi o minuti)"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("limite di gioco")
+        verbose_name_plural = _("limiti di gioco")
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(
+                fields=["user", "kind", "period"], name="playlimit_user_kind_period_unique"
+            ),
+            models.CheckConstraint(
+                condition=Q(amount__isnull=True) | Q(amount__gt=0), name="playlimit_amount_positive"
+            ),
+        ]
+
     def __str__(self) -> str:
-        return f"{self.user_id} {self.period} {self.amount}"
+        return f"{self.user_id} {self.kind} {self.period} {self.amount}"
 
 
 class IdempotencyKey(models.Model):

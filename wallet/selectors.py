@@ -2,26 +2,34 @@
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from django.core.paginator import Paginator
 from django.db.models import Count, F, Q, Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from piattaforma.models import User
 from wallet.models import (
     Account,
     AccountKind,
     DepositLimit,
+    Hold,
+    HoldStatus,
+    LimitPeriod,
     Payment,
+    PlayLimit,
     Posting,
     Realm,
     Transaction,
     TransactionKind,
 )
+from wallet.money import format_eur
 
 
 def balance_get(*, user: User) -> dict[str, int]:
@@ -84,22 +92,140 @@ def ledger_totals() -> dict[str, int]:
     return dict(rows)
 
 
-def deposit_limits_get(*, user: User, now: datetime | None = None) -> dict[str, dict[str, Any]]:
+def period_starts(now: datetime) -> dict[str, datetime]:
+    """Calendar periods in the site's time zone (Europe/Rome): today, this ISO week, this month."""
+    local = timezone.localtime(now)
+    day = local.replace(hour=0, minute=0, second=0, microsecond=0)
+    return {
+        LimitPeriod.DAY: day,
+        LimitPeriod.WEEK: day - timedelta(days=day.weekday()),
+        LimitPeriod.MONTH: day.replace(day=1),
+    }
+
+
+def limit_in_force(limit: Any, now: datetime) -> int | None:
+    """A self-set limit's value now: its pending change once the change's date has come."""
+    if limit.pending_from is not None and limit.pending_from <= now:
+        return None if limit.pending_remove else limit.pending_amount
+    amount: int | None = limit.amount
+    return amount
+
+
+def play_time_exhausted(*, user: User, now: datetime) -> tuple[str, int] | None:
+    """The first (period, minutes) session-time limit whose time the player has used up, or None."""
+    for lim in PlayLimit.objects.filter(user=user, kind=PlayLimit.Kind.TIME).order_by("period"):
+        value = limit_in_force(lim, now)
+        if (
+            value is not None
+            and play_seconds(user=user, since=period_starts(now)[lim.period], now=now) >= value * 60
+        ):
+            return lim.period, value
+    return None
+
+
+def _limits_view(rows: Any, now: datetime) -> dict[str, dict[str, Any]]:
     """Each period's limit in force now and any raise waiting for its cooling-off delay."""
-    now = now or timezone.now()
     out: dict[str, dict[str, Any]] = {
         p: {"amount": None, "pending_amount": None, "pending_remove": False, "pending_from": None}
-        for p in DepositLimit.Period.values
+        for p in LimitPeriod.values
     }
-    for lim in DepositLimit.objects.filter(user=user):
+    for lim in rows:
         matured = lim.pending_from is not None and lim.pending_from <= now
-        out[lim.period] = {
+        out[lim.period] = {  # the same rule as limit_in_force, with what is still pending
             "amount": (None if lim.pending_remove else lim.pending_amount) if matured else lim.amount,
             "pending_amount": None if matured else lim.pending_amount,
             "pending_remove": False if matured else lim.pending_remove,
             "pending_from": None if matured else lim.pending_from,
         }
     return out
+
+
+def deposit_limits_get(*, user: User, now: datetime | None = None) -> dict[str, dict[str, Any]]:
+    """Each period's deposit limit in force now and any raise waiting for its cooling-off delay."""
+    return _limits_view(DepositLimit.objects.filter(user=user), now or timezone.now())
+
+
+def play_limits_get(*, user: User, kind: str, now: datetime | None = None) -> dict[str, dict[str, Any]]:
+    """Each period's loss limit (cents) or session-time limit (minutes), as ``deposit_limits_get``."""
+    return _limits_view(PlayLimit.objects.filter(user=user, kind=kind), now or timezone.now())
+
+
+def play_seconds(*, user: User, since: datetime, now: datetime) -> int:
+    """Seconds the player spent seated at real-money tables between ``since`` and ``now``.
+
+    A table session lasts from its buy-in (the table-credit account's creation) to its cash-out
+    (the account's closing): the ledger already records both.
+    """
+    rows = Account.objects.filter(
+        owner=user, kind=AccountKind.TABLE_CREDIT, realm=Realm.REAL, created_at__lt=now
+    ).filter(Q(closed_at__isnull=True) | Q(closed_at__gt=since))
+    total = timedelta()
+    for start, end in rows.values_list("created_at", "closed_at"):
+        span = min(end or now, now) - max(start, since)
+        if span > timedelta():
+            total += span
+    return int(total.total_seconds())
+
+
+# Movements that are the result of play: hands at the tables (on the table credit), tournament
+# entries, refunds and prizes (on conto and bonus). Deposits, withdrawals, buy-ins and cash-outs
+# only move the player's own money between his accounts.
+PLAY_RESULT_KINDS = (
+    TransactionKind.TOURNAMENT_ENTRY,
+    TransactionKind.TOURNAMENT_REFUND,
+    TransactionKind.PRIZE,
+)
+
+
+def net_result(*, user: User, since: datetime) -> int:
+    """The player's net result of play (cents, negative = loss) in real money since ``since``."""
+    at_tables = Q(account__kind=AccountKind.TABLE_CREDIT, transaction__kind=TransactionKind.HAND)
+    tournaments = Q(
+        account__kind__in=[AccountKind.PLAYER_CASH, AccountKind.PLAYER_BONUS],
+        transaction__kind__in=PLAY_RESULT_KINDS,
+    )
+    total = Posting.objects.filter(
+        at_tables | tournaments,
+        account__owner=user,
+        account__realm=Realm.REAL,
+        transaction__created_at__gte=since,
+    ).aggregate(s=Sum("amount", default=0))["s"]
+    return int(total)
+
+
+def money_at_tables(*, user: User) -> int:
+    """Real money the player has at the tables now: open table credits and rebuys waiting for a hand's end."""
+    credits = Account.objects.filter(
+        owner=user, kind=AccountKind.TABLE_CREDIT, realm=Realm.REAL, closed_at__isnull=True
+    ).aggregate(s=Sum("balance", default=0))["s"]
+    rebuys = Hold.objects.filter(
+        account__owner=user,
+        account__realm=Realm.REAL,
+        purpose=Hold.Purpose.REBUY,
+        status=HoldStatus.PENDING,
+    ).aggregate(s=Sum("amount", default=0))["s"]
+    return int(credits) + int(rebuys)
+
+
+def play_session_get(*, user: User, now: datetime | None = None) -> dict[str, Any] | None:
+    """The player's current session at real-money tables: since when he is seated (the earliest of
+    his open table sessions), and its net result so far (winnings on the table credits); None if he
+    is not seated."""
+    now = now or timezone.now()
+    rows = list(
+        Account.objects.filter(
+            owner=user, kind=AccountKind.TABLE_CREDIT, realm=Realm.REAL, closed_at__isnull=True
+        ).values_list("created_at", "balance", "transferred_in")
+    )
+    if not rows:
+        return None
+    started = min(r[0] for r in rows)
+    return {
+        "started_at": started,
+        "seconds": max(0, int((now - started).total_seconds())),
+        "net_result": sum(balance - transferred for _, balance, transferred in rows),
+        "tables": len(rows),
+    }
 
 
 @dataclass(frozen=True)
@@ -171,6 +297,18 @@ def statement_page(
     ]
     filters = {"kind": kind, "account": account, "date_from": date_from, "date_to": date_to}
     return StatementPage(items, current.number, paginator.num_pages, paginator.count, filters)
+
+
+def pending_withdrawals_of(*, user: User) -> list[dict[str, Any]]:
+    """The player's withdrawals waiting for staff approval (their money is reserved), newest first."""
+    rows = (
+        Payment.objects.filter(
+            user=user, direction=Payment.Direction.WITHDRAWAL, status=Payment.Status.PENDING
+        )
+        .order_by("-created_at", "-id")
+        .values("id", "amount", "created_at")
+    )
+    return [dict(row) for row in rows]
 
 
 def pending_withdrawals() -> list[dict[str, Any]]:
@@ -279,3 +417,57 @@ def payment_rows(*, since: datetime) -> list[tuple[date, str, int]]:
             "created_at", "decided_at", "direction", "amount"
         )
     ]
+
+
+def _duration_text(seconds: int) -> str:
+    minutes = seconds // 60
+    if minutes < 60:
+        return ngettext("%(m)d minuto", "%(m)d minuti", minutes) % {"m": minutes}
+    return _("%(h)d h %(m)02d min") % {"h": minutes // 60, "m": minutes % 60}
+
+
+def reality_check_get(
+    *, user: User, acknowledged: dict[str, Any] | None, now: datetime | None = None
+) -> dict[str, Any]:
+    """The reality check now: whether the player is seated, for how long and with what net result,
+    whether a reminder is due (every ``user.reality_check_minutes`` of play, counted from the
+    session's start or from his last "Continua" in this session) and whether his session-time
+    limit is used up. Texts are in the request's language."""
+    now = now or timezone.now()
+    session = play_session_get(user=user, now=now)
+    labels = {"title": _("Promemoria di gioco"), "continue": _("Continua"), "stop": _("Esci dai tavoli")}
+    if session is None:
+        return {"playing": False, "due": False, "time_limit_reached": False, "labels": labels}
+    session_id = session["started_at"].isoformat()
+    since = session["started_at"]
+    if acknowledged and acknowledged.get("session") == session_id:
+        with contextlib.suppress(ValueError, TypeError):  # a session value we did not write: ignored
+            since = max(since, datetime.fromisoformat(str(acknowledged.get("at"))))
+    interval = user.reality_check_minutes
+    due = interval > 0 and (now - since).total_seconds() >= interval * 60
+    exhausted = play_time_exhausted(user=user, now=now)
+    net = session["net_result"]
+    result = f"+{format_eur(net)}" if net > 0 else format_eur(net)
+    message = _("Stai giocando da %(time)s. Risultato della sessione: %(result)s.") % {
+        "time": _duration_text(session["seconds"]),
+        "result": result,
+    }
+    limit_message = ""
+    if exhausted is not None:
+        limit_message = _(
+            "Hai raggiunto il tuo limite di tempo di gioco (%(m)d minuti): "
+            "lasci il tavolo alla fine della mano."
+        ) % {"m": exhausted[1]}
+    return {
+        "playing": True,
+        "session": session_id,
+        "seconds": session["seconds"],
+        "net_result": session["net_result"],
+        "net_result_text": result,
+        "interval_minutes": interval,
+        "due": due,
+        "message": message,
+        "time_limit_reached": exhausted is not None,
+        "time_limit_message": limit_message,
+        "labels": labels,
+    }

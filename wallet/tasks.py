@@ -20,3 +20,9 @@ def reconcile() -> dict[str, Any]:
 def expire_holds() -> int:
     """Release the pending holds whose expiry has passed."""
     return actions.holds_expire()
+
+
+@shared_task(name="wallet.enforce_play_time")  # type: ignore[untyped-decorator]  # celery has no types
+def enforce_play_time() -> int:
+    """Every minute: seated players past a session-time limit leave their tables after the hand."""
+    return len(actions.play_time_enforce())

@@ -12,6 +12,10 @@ urlpatterns = [
     path("prelievo/", views.withdrawal, name="withdrawal"),
     path("limiti/", views.limits, name="limits"),
     path("autoesclusione/", views.self_exclusion, name="self_exclusion"),
+    path("limiti-di-gioco/", views.play_limits, name="play_limits"),
+    path("promemoria/", views.reality_check, name="reality_check"),
+    path("promemoria/continua/", views.reality_check_continue, name="reality_check_continue"),
+    path("promemoria/esci/", views.reality_check_stop, name="reality_check_stop"),
     path("api/saldo/", api.BalanceView.as_view(), name="api_balance"),
     path("api/movimenti/", api.StatementView.as_view(), name="api_statement"),
 ]

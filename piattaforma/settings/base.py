@@ -167,6 +167,14 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "tournaments-sweep": {"task": "tournaments.sweep", "schedule": 10.0},
     # Site operations: notices that start, warnings before the daily closing, tables at the closing.
     "site-tick": {"task": "piattaforma.site_tick", "schedule": 60.0, "options": {"expires": 60.0}},
+    # Responsible gaming: lift self-exclusions whose end date has passed (permanent ones never end).
+    "piattaforma-self-exclusions": {"task": "piattaforma.lift_self_exclusions", "schedule": 60.0},
+    # Responsible gaming: players past their session-time limit leave their tables after the hand.
+    "wallet-play-time-limits": {
+        "task": "wallet.enforce_play_time",
+        "schedule": 60.0,
+        "options": {"expires": 60.0},
+    },
 }
 
 AUTH_USER_MODEL = "piattaforma.User"
@@ -232,10 +240,21 @@ USE_TZ = True
 STATIC_URL = "/static/"
 STATIC_ROOT: Path | None = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Identity documents (piattaforma.IdentityDocument) live in a private folder OUTSIDE any served
+# path: no URL maps to it and the storage's url() refuses; staff open a document through a view
+# that checks the permission (piattaforma.views.identity_document_file). Production:
+# PRIVATE_MEDIA_ROOT on a disk (or volume) every Daphne process mounts, backed up with the database.
+PRIVATE_MEDIA_ROOT = Path(os.environ.get("PRIVATE_MEDIA_ROOT", VAR_DIR / "private"))
+PRIVATE_STORAGE = {
+    "BACKEND": "piattaforma.storage.PrivateFileSystemStorage",
+    "OPTIONS": {"location": str(PRIVATE_MEDIA_ROOT), "file_permissions_mode": 0o600},
+}
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    "identity_documents": PRIVATE_STORAGE,
 }
+IDENTITY_DOCUMENT_MAX_BYTES = 5 * 1024 * 1024
 
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "noreply@piattaforma.invalid")

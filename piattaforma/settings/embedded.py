@@ -3,7 +3,7 @@
 import os
 
 from piattaforma.settings.base import *  # noqa: F403
-from piattaforma.settings.base import SECRET_KEY, env_bool
+from piattaforma.settings.base import PRIVATE_STORAGE, SECRET_KEY, env_bool
 
 DEBUG = env_bool("DEBUG", True)
 SECRET_KEY = SECRET_KEY or "embedded-only-not-secret-" + "x" * 40
@@ -11,6 +11,7 @@ ALLOWED_HOSTS = ["localhost", "127.0.0.1", "[::1]", *os.environ.get("ALLOWED_HOS
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    "identity_documents": PRIVATE_STORAGE,  # var/private/ (PRIVATE_MEDIA_ROOT), never served
 }
 WHITENOISE_USE_FINDERS = True
 STATIC_ROOT = None  # served from the app folders through the finders; collectstatic is for production

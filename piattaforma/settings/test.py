@@ -13,6 +13,7 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast has
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.InMemoryStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    "identity_documents": {"BACKEND": "piattaforma.storage.PrivateInMemoryStorage"},
 }
 WHITENOISE_USE_FINDERS = True
 STATIC_ROOT = None  # served from the app folders through the finders; collectstatic is for production

@@ -19,6 +19,10 @@ def signup_data(**overrides):
         "nickname": "Scopone",
         "email": "scopone@example.invalid",
         "date_of_birth": "1985-03-02",
+        "first_name": "Giovanna",
+        "last_name": "Scopetti",
+        "sex": "F",
+        "codice_fiscale": "scpgnn85c42f839m",  # typed in lower case: stored upper case
         "password1": "Settebello-2026",
         "password2": "Settebello-2026",
         "accetto": "on",

@@ -70,17 +70,23 @@ def test_logged_in_menu_is_in_english(client):
 
 
 def po_entries(path):
-    """Return {msgid: (msgstr, fuzzy)} for the live entries of a .po file (no plurals in this catalog)."""
+    """Return {msgid: (msgstr, fuzzy)} for the live entries of a .po file.
+
+    A plural entry's msgstr is its forms joined by "\x00" after the plural msgid (all must be there).
+    """
     entries, current, field, fuzzy = {}, {}, None, False
     for line in [*path.read_text(encoding="utf-8").splitlines(), ""]:
         if line.startswith("#,"):
             fuzzy = "fuzzy" in line
-        elif line.startswith(("msgid ", "msgstr ")):
+        elif line.startswith(("msgid ", "msgstr ", "msgid_plural ", "msgstr[")):
             field, _, quoted = line.partition(" ")
             current[field] = ast.literal_eval(quoted)
         elif line.startswith('"') and field:
             current[field] += ast.literal_eval(line)
         elif not line.strip() and current:
+            if "msgid_plural" in current:
+                forms = [current.get("msgstr[0]", ""), current.get("msgstr[1]", "")]
+                current["msgstr"] = "\x00".join([current["msgid_plural"], *forms]) if all(forms) else ""
             entries[current["msgid"]] = (current.get("msgstr", ""), fuzzy)
             current, field, fuzzy = {}, None, False
     return entries
@@ -95,6 +101,12 @@ def test_catalog_is_complete_and_compiled():
         compiled = gettext.GNUTranslations(fp)
     for msgid, (msgstr, fuzzy) in entries.items():
         assert msgstr and not fuzzy, f"untranslated or fuzzy: {msgid!r}"
+        if "\x00" in msgstr:  # plural: every form has the placeholders, the .mo has both forms
+            plural, *forms = msgstr.split("\x00")
+            for n, form in zip((1, 2), forms, strict=True):
+                assert sorted(PLACEHOLDER.findall(form)) == sorted(PLACEHOLDER.findall(msgid)), msgid
+                assert compiled.ngettext(msgid, plural, n) == form, f"django.mo is stale for {msgid!r}"
+            continue
         assert sorted(PLACEHOLDER.findall(msgstr)) == sorted(PLACEHOLDER.findall(msgid)), msgid
         # The committed .mo must be compiled from this .po (a fresh machine has no msgfmt).
         assert compiled.gettext(msgid) == msgstr, f"django.mo is stale for {msgid!r}"

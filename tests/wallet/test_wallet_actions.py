@@ -248,8 +248,9 @@ def test_rebuy_during_hand_is_credited_after_the_hand(funded):
 
 def test_buy_in_hot_path_query_count(funded, django_assert_num_queries):
     # key lookup, savepoint, lock (x2: the table account is created), get_or_create (select, savepoint,
-    # insert, release), balance update, postings, transaction, key insert, release savepoint
-    with django_assert_num_queries(13 if connection.vendor == "sqlite" else 12):
+    # insert, release), balance update, postings, transaction, key insert, release savepoint, and the
+    # player's loss and session-time limits (one indexed read: wallet.actions.check_play_limits)
+    with django_assert_num_queries(14 if connection.vendor == "sqlite" else 13):
         buy_in(funded, "hot", 1_000)
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from django.utils import timezone
 
 from piattaforma import actions, roles
 from piattaforma.models import User
@@ -20,6 +21,28 @@ DEMO_USERS = (
     ("moderatore", "moderatore@demo.invalid", roles.MODERATORS),
     ("staff", "staff@demo.invalid", roles.STAFF),
 )
+DEMO_BIRTH = date(1990, 5, 17)
+# Invented people (born in Roma on DEMO_BIRTH) whose codici fiscali are computed by the library,
+# so every demo account has a valid, consistent one; the demo players' identity is verified.
+DEMO_IDENTITIES = {
+    "mario": ("Mario", "Rossi", "M"),
+    "giulia": ("Giulia", "Bianchi", "F"),
+    "luca": ("Luca", "Esposito", "M"),
+    "anna": ("Anna", "Romano", "F"),
+    "moderatore": ("Marco", "Ferrari", "M"),
+    "staff": ("Sara", "Colombo", "F"),
+}
+
+
+def demo_identity(nickname: str) -> dict[str, Any]:
+    """The demo account's identity fields, with its codice fiscale."""
+    from piattaforma.identity import codice_fiscale_for
+
+    first, last, sex = DEMO_IDENTITIES[nickname]
+    code = codice_fiscale_for(
+        first_name=first, last_name=last, date_of_birth=DEMO_BIRTH, sex=sex, birthplace="Roma"
+    )
+    return {"first_name": first, "last_name": last, "sex": sex, "codice_fiscale": code}
 
 
 DEMO_DEPOSIT = 50_000  # € 500,00 of sandbox money for each demo player
@@ -212,9 +235,13 @@ class Command(BaseCommand):
             user = User.objects.filter(nickname__iexact=nickname).first()
             if user is None:
                 user = User.objects.create_user(
-                    nickname=nickname, email=email, password=DEMO_PASSWORD, date_of_birth=date(1990, 5, 17)
+                    nickname=nickname, email=email, password=DEMO_PASSWORD, date_of_birth=DEMO_BIRTH
                 )
                 actions.user_set_role(user=user, role=role)
+            if not user.codice_fiscale:  # accounts seeded before the identity fields existed
+                User.objects.filter(pk=user.pk).update(
+                    **demo_identity(nickname), date_of_birth=DEMO_BIRTH, identity_verified_at=timezone.now()
+                )
             if role == roles.PLAYERS:
                 fund(user)
         seed_tables()
