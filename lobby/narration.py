@@ -206,6 +206,20 @@ def _result(e: dict[str, Any], who: str, n: Namer) -> str:
     return _("Contro %(who)s vince %(side)s") % {"who": n.seat(e.get("punta")), "side": side}
 
 
+def _apri(e: dict[str, Any], who: str, n: Namer) -> str:
+    return _("%(who)s apre con %(melds)s (%(value)s punti)") % {
+        "who": who,
+        "melds": _melds(e.get("melds")),
+        "value": e.get("value", ""),
+    }
+
+
+def _girata(e: dict[str, Any], who: str, n: Namer) -> str:
+    vele = e.get("vele") if isinstance(e.get("vele"), dict) else {}
+    shown = ", ".join(f"{k} {card_text(c)}" for k, c in vele.items())
+    return _("Si girano le vele: %(vele)s") % {"vele": shown}
+
+
 def _simple(template: str) -> Handler:
     """A line with the player's name and the event's own fields (amount, cards, card…)."""
 
@@ -232,6 +246,8 @@ def _simple(template: str) -> Handler:
             "size": e.get("size", ""),
             "piatto": _money(e.get("piatto")),
             "won": _money(e.get("won")),
+            "incasso": _money(e.get("incasso")),
+            "pot": _money(e.get("pot")),
             "vele": e.get("vele", ""),
             "distribuzione": str(e.get("distribuzione", "")).replace("_", " "),
         }
@@ -255,7 +271,7 @@ HANDLERS: dict[str, Handler] = {
     # rummy (Burraco, Scala 40)
     "raccogli": _raccogli,
     "cala": _cala,
-    "apri": _simple(N_("%(who)s apre")),
+    "apri": _apri,
     "scarta": _simple(N_("%(who)s scarta %(card)s")),
     "carta_pescata": _simple(N_("%(who)s pesca %(card)s")),
     "attacca": _attacca,
@@ -338,7 +354,59 @@ HANDLERS: dict[str, Handler] = {
     "sballa": _simple(N_("%(who)s sballa")),
     "reveal": _simple(N_("%(who)s scopre %(cards)s")),
     "non_gioca": _simple(N_("%(who)s non gioca")),
+    # the rest of what the engines record
+    "attendo": _simple(N_("%(who)s attende")),
+    "cappotto": _simple(N_("Cappotto per %(line)s")),
+    "chiama_fuori": _simple(N_("%(who)s chiama fuori")),
+    "dichiarazione": _simple(N_("%(who)s dichiara")),
+    "dimezzo": _simple(N_("%(who)s dimezza il banco (incassa %(incasso)s)")),
+    "egalite": _simple(N_("Égalité: nessuno vince il colpo")),
+    "fine_banco": _simple(N_("%(who)s lascia il banco (incassa %(incasso)s)")),
+    "girata": _girata,
+    "giro_pazzo": _simple(N_("Giro pazzo")),
+    "inviti": _simple(N_("Si mettono gli inviti")),
+    "mano": _simple(N_("Nuova mano, mazziere %(dealer)s")),
+    "mazziere": _simple(N_("Mazziere: %(who)s")),
+    "nessun_banco": _simple(N_("Nessuno tiene il banco")),
+    "nessun_seguito": _simple(N_("Nessuno tiene il seguito")),
+    "nessuna_puntata": _simple(N_("Nessuna puntata")),
+    "non_aperto": _simple(N_("Nessuno apre: l'apertura minima sale")),
+    "nuova_taglia": _simple(N_("Il mazzo viene tagliato di nuovo")),
+    "partecipo": _simple(N_("%(who)s partecipa al parol con %(amount)s")),
+    "passo_buio": _simple(N_("%(who)s non apre al buio")),
+    "passo_parol": _simple(N_("%(who)s non partecipa al parol")),
+    "penale_banco": _simple(N_("Penale per %(who)s (banco): %(amount)s")),
+    "penale_punta": _simple(N_("Penale per %(who)s (punto): %(amount)s")),
+    "penalty": _simple(N_("Penale per %(who)s: %(amount)s")),
+    "piatto_di_parol": _simple(N_("Piatto di parol: %(pot)s resta in tavola")),
+    "pochi_giocatori": _simple(N_("Non ci sono abbastanza giocatori")),
+    "puntate_annullate": _simple(N_("Puntate annullate")),
+    "quarta": _simple(N_("%(who)s riceve la quarta carta %(cards)s")),
+    "rimescolo": _simple(N_("Gli scarti vengono rimescolati (%(count)s carte)")),
+    "ritiro": _simple(N_("%(who)s si ritira (incassa %(incasso)s)")),
+    "salta_banco": _simple(N_("%(who)s salta il banco")),
+    "skip_banco": _simple(N_("%(who)s salta il banco")),
+    "scelta_carta": _simple(N_("%(who)s sceglie di scoprire %(card)s")),
+    "scelto": _simple(N_("%(who)s ha scelto la carta da scoprire")),
+    "scoperte": _simple(N_("Carte scoperte: %(cards)s")),
+    "senza_puntate": _simple(N_("Le carte restanti si danno senza puntate")),
+    "sorteggio_banco": _simple(N_("Il sorteggio dà il banco a %(who)s")),
+    "stallo": _simple(N_("Stallo: la smazzata si chiude")),
+    "tengo": _simple(N_("%(who)s tiene")),
+    "timeout": _simple(N_("Tempo scaduto per %(who)s")),
+    "ultimo_colpo": _simple(N_("Ultimo colpo")),
 }
+
+# A public record and the private one that says more about the same move of the same seat: the
+# viewer who may read both (staff, or the seat itself) gets the private one only.
+SAME_MOVE = {"pesca": ("pesca", "carta_pescata"), "carta_coperta": ("carta",), "deal": ("deal",)}
+
+
+def _said_privately(event: dict[str, Any], events: list[dict[str, Any]]) -> bool:
+    if "to" in event or event.get("seat") is None:
+        return False
+    kinds = SAME_MOVE.get(str(event.get("type")), ())
+    return any("to" in e and e.get("seat") == event["seat"] and e.get("type") in kinds for e in events)
 
 
 def event_line(event: dict[str, Any], namer: Namer) -> str | None:
@@ -356,7 +424,7 @@ def event_line(event: dict[str, Any], namer: Namer) -> str | None:
 
 def step_lines(*, seat: int, action: dict[str, Any], events: list[dict[str, Any]], namer: Namer) -> list[str]:
     """A step in words: its events' lines, or the action's type when no event says anything."""
-    lines = [line for line in (event_line(e, namer) for e in events) if line]
+    lines = [line for e in events if not _said_privately(e, events) and (line := event_line(e, namer))]
     if not lines:
         lines = [f"{namer.seat(seat)}: {str(action.get('type', '')).replace('_', ' ')}"]
     return lines

@@ -79,6 +79,20 @@ PHASES = {
     "scelta": N_("Scelta del gioco"),
     "fine": N_("Fine della mano"),
     "over": N_("Fine"),
+    "mostra": N_("Mostra"),
+    "scopri": N_("Scopri"),
+    "gioco": N_("Gioco"),
+    "dichiarazione": N_("Dichiarazioni"),
+    "accept": N_("Scelta del banco"),
+    "accetta": N_("Scelta del banco"),
+    "build": N_("Mazzetti"),
+    "bet": N_("Puntate"),
+    "punta": N_("Gioco del punto"),
+    "banker": N_("Gioco del banco"),
+    "banco": N_("Gioco del banco"),
+    "decisione": N_("Decisione"),
+    "asta": N_("Asta del banco"),
+    "seguito": N_("Seguito"),
 }
 
 
@@ -86,6 +100,10 @@ def _chapter(view: dict[str, Any]) -> tuple[Any, str]:
     """Where a moment of the hand stands (its key) and that stretch's name ("Smazzata 2", "Giro 3")."""
     if isinstance(view.get("deal"), dict) or "deal_no" in view:
         number = view.get("deal_no")
+        deal = view.get("deal") if isinstance(view.get("deal"), dict) else {}
+        if isinstance(deal.get("round"), int) and deal.get("round", 0) > 1:  # Scopa & co.: each deal of 3
+            label = _("Smazzata %(n)s · giro %(r)s") % {"n": number, "r": deal["round"]}
+            return ("smazzata", number, deal["round"]), label
         return ("smazzata", number), _("Smazzata %(n)s") % {"n": number}
     phase = view.get("phase")
     street = view.get("street")
@@ -167,6 +185,7 @@ def replay_frames(
         if staff:
             frame["view"] = public[index]
             frame["views"] = {str(n): _view(engine, state, n) for n in names}
+            frame["decks"] = len(state.get("deck_log") or [])  # the deck orders drawn so far
         else:
             frame["view"] = _view(engine, state, seat)
         frames.append(frame)

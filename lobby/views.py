@@ -145,7 +145,11 @@ def table_waiting(request: HttpRequest, table_id: int) -> HttpResponse:
 @login_required
 def my_hands(request: HttpRequest) -> HttpResponse:
     """The player's own last hands."""
-    return render(request, "lobby/my_hands.html", {"hands": selectors.player_hands(user_id=request.user.pk)})
+    from games import registry
+
+    hands = selectors.player_hands(user_id=request.user.pk)
+    titles = {name: registry.get(name).title for name in {h.game for h in hands}}
+    return render(request, "lobby/my_hands.html", {"hands": [(h, titles[h.game]) for h in hands]})
 
 
 @login_required

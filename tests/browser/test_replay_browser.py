@@ -185,3 +185,62 @@ def test_another_players_hand_is_not_found_in_the_browser(browser, live_server):
     response = page.goto(f"{live_server.url}/lobby/le-mie-mani/{hand.pk}/")
     assert response.status == 404
     context.close()
+
+
+FAMILIES = ["scopa", "briscola", "burraco", "scala40", "telesina", "bestia", "settemezzo", "chemin"]
+
+
+def mid_hand(game: str) -> tuple[Hand, object, int, int, set[str], set[str]]:
+    """A played hand of ``game`` and a frame where the first player holds cards another does not see."""
+    import json
+    import re
+
+    from games import registry
+    from tests.lobby.test_replay import played_hand
+
+    card = re.compile(r'"([2-9TJQKA][hdcs]|X[1-4])"')
+    engine = registry.get(game)
+    for seed in (3, 4, 5, 6, 7, 8):
+        hand, users = played_hand(game, seed=seed)
+        states = replay_hand(hand)
+        for user in users:
+            seat = next((s["seat"] for s in hand.seats if s["user_id"] == user.pk), None)
+            if seat is None:
+                continue
+            others = [s["seat"] for s in hand.seats if s["seat"] != seat]
+            for index, state in enumerate(states):
+                mine = set(card.findall(json.dumps(engine.view(state, seat))))
+                seen = [set(card.findall(json.dumps(engine.view(state, o)))) for o in others]
+                hidden = set().union(*seen) - mine
+                if index >= 2 and mine and hidden:
+                    return hand, user, seat, index, mine, hidden
+    raise AssertionError(f"{game}: no frame with cards on both sides")
+
+
+@pytest.mark.parametrize("game", FAMILIES)
+def test_a_player_replays_a_hand_of_each_family(browser, live_server, game):
+    SHOTS.mkdir(exist_ok=True)
+    hand, user, _seat, step, mine, hidden = mid_hand(game)
+    for size in SIZES:
+        context, page, errors = open_page(
+            browser, live_server, user, f"/lobby/le-mie-mani/{hand.pk}/?step={step}", size
+        )
+        assert page.get_attribute(ROOT, "data-step") == str(step)
+        on_page = all_dom_cards(page)
+        assert not (on_page & hidden), (game, on_page & hidden)
+        assert on_page & mine, game
+        page.screenshot(path=str(SHOTS / f"player-{game}-{size}.png"), full_page=True)
+        assert no_horizontal_scroll(page), game
+        assert errors == [], errors
+        context.close()
+    staff = UserFactory(role=roles.STAFF)
+    context, page, errors = open_page(
+        browser, live_server, staff, f"/backoffice/lobby/hand/{hand.pk}/replay/?step={step}", "desktop"
+    )
+    felt = set(
+        page.eval_on_selector_all(f"{ROOT} .replay-table [data-card]", "els => els.map(e => e.dataset.card)")
+    )
+    assert hidden <= felt | {"X1", "X2", "X3", "X4"}, (game, hidden - felt)  # on the felt, not only the deck
+    page.screenshot(path=str(SHOTS / f"staff-{game}-desktop.png"), full_page=True)
+    assert errors == [], errors
+    context.close()

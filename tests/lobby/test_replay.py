@@ -244,3 +244,19 @@ def test_a_hand_seated_players_left_is_still_replayed(client):
         actions.table_leave(table_id=hand.table_id, user=seat.user)
     client.force_login(users[1])
     assert client.get(f"/lobby/le-mie-mani/{hand.pk}/replay.json").status_code == 200
+
+
+def test_every_line_of_the_replay_has_its_english():
+    """Each Italian template the narration and the chapters use is translated in locale/en."""
+    import gettext
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    with (root / "locale/en/LC_MESSAGES/django.mo").open("rb") as mo:
+        po = gettext.GNUTranslations(mo)._catalog  # type: ignore[attr-defined]  # the compiled catalogue
+    found = []
+    for name in ("lobby/narration.py", "lobby/replay.py"):
+        found += re.findall(r'\b(?:_|N_)\(\s*"((?:[^"\\]|\\.)*)"\s*\)', (root / name).read_text())
+    assert len(found) > 150
+    missing = [m for m in found if not po.get(m.replace('\\"', '"'))]
+    assert missing == []

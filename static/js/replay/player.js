@@ -59,16 +59,36 @@ export function startReplay(root) {
     return { view, seat, seats: meta.seats.map((s) => ({ number: s.number, nickname: s.nickname })), to_act: frame.to_act, over: frame.over };
   }
 
+  /** The public view with what a seat's own view shows in its place (a covered card, null, made
+   * visible; same shapes only): staff see the centre's covered cards too (Chemin de fer's punto). */
+  function reveal(pub, own) {
+    if (pub === null || pub === undefined) return isCardish(own) ? own : pub;
+    if (Array.isArray(pub)) return Array.isArray(own) && own.length === pub.length ? pub.map((x, i) => reveal(x, own[i])) : pub;
+    if (typeof pub === "object") {
+      if (!own || typeof own !== "object" || Array.isArray(own)) return pub;
+      const out = {};
+      for (const [k, v] of Object.entries(pub)) out[k] = k in own ? reveal(v, own[k]) : v;
+      return out;
+    }
+    return pub;
+  }
+  const isCardish = (v) => (typeof v === "string" && /^([2-9TJQKA][hdcs]|X[1-4])$/.test(v))
+    || (Array.isArray(v) && v.length > 0 && v.every((c) => c === null || isCardish(c)));
+
   function modelOf(frame) {
-    const model = buildModel(payloadOf(frame, frame.view, viewerSeat));
+    const view = staff && frame.views ? Object.values(frame.views).reduce(reveal, frame.view) : frame.view;
+    const model = buildModel(payloadOf(frame, view, viewerSeat));
     if (staff && frame.views) {
       // Every seat as that seat saw itself: its own cards from its own view.
       for (const [no, view] of Object.entries(frame.views)) {
-        const own = buildModel(payloadOf(frame, view, Number(no))).seats.get(Number(no));
+        const ownModel = buildModel(payloadOf(frame, view, Number(no)));
+        const own = ownModel.seats.get(Number(no));
         const seat = model.seats.get(Number(no));
         if (!own || !seat) continue;
         for (const k of SEAT_CARD_FIELDS) if (own[k] !== null && own[k] !== undefined) seat[k] = own[k];
         if (own.cards) { seat.up = null; seat.count = null; seat.covered = 0; }
+        seat.info = own.info; // what the seat's own view says of it (a banking game's covered card)
+        seat.handNote = ownModel.handNote; // the seat's own hand in words ("Tris di Q")
       }
     }
     return model;
@@ -84,10 +104,12 @@ export function startReplay(root) {
     seats.replaceChildren(...[...model.seats.values()].map((s) => {
       const el = seatEl(model, s, p);
       if (staff && s.cards) el.classList.add("seat--open");
+      if (staff && s.handNote) el.append(h("div", { class: "seat-info seat-punto" }, s.handNote));
       return el;
     }));
     placeSeats(seats);
     seats.dataset.count = String(seats.children.length);
+    for (const row of seats.querySelectorAll(".seat-cards .tc-cards")) fitRow(row);
     $("view").replaceChildren(centre(model, p));
     renderHand(model);
     const below = $("below");
@@ -100,6 +122,20 @@ export function startReplay(root) {
     if (staff) renderStaff(frame);
     root.dataset.step = String(index);
     root.dataset.ready = "1";
+  }
+
+  /** Overlap a row of cards just enough to fit its box (the rank in each corner stays visible):
+   * a seat's cards (class replay-fanned) or the viewer's hand (table.css's own "fanned"). */
+  function fitRow(row, { gap = 3, fanned = "replay-fanned" } = {}) {
+    if (row.classList.contains("tc-cards--fan")) return; // covered cards: already a fan
+    const cards = [...row.children].filter((c) => c.classList.contains("tc-card"));
+    const avail = row.clientWidth || row.parentElement.clientWidth;
+    if (cards.length < 2 || !avail) return;
+    const w = cards[0].getBoundingClientRect().width;
+    const need = cards.length * (w + gap) - gap;
+    if (need <= avail) return;
+    row.classList.add(fanned);
+    row.style.setProperty("--overlap", `${Math.min(w * 0.62, (need - avail) / (cards.length - 1) + gap)}px`);
   }
 
   function renderHand(model) {
@@ -117,6 +153,7 @@ export function startReplay(root) {
       row.append(c);
     }
     el.append(h("span", { class: "zone-title" }, t("yours"), model.handNote ? h("strong", { class: "hand-note" }, ` · ${model.handNote}`) : null), row);
+    fitRow(row, { gap: 6, fanned: "fanned" });
   }
 
   // --- the position: counter, slider, chapter, step list ----------------------------------------
@@ -178,6 +215,7 @@ export function startReplay(root) {
     box.hidden = false;
     const step = frame.index > 0 ? meta.steps[frame.index - 1] : null;
     const draws = step ? step.draws : meta.start_draws;
+    const inUse = Math.max(0, (frame.decks ?? (meta.deck_log || []).length) - 1); // the deck this moment deals from
     box.replaceChildren(
       h("section", { class: "replay-panel", dataset: { role: "step-detail" } },
         h("h2", {}, step ? `${t("step")} ${step.index} · ${step.name}` : t("deal")),
@@ -186,9 +224,10 @@ export function startReplay(root) {
       h("section", { class: "replay-panel", dataset: { role: "deck" } },
         h("h2", {}, t("deck")),
         (meta.deck_log || []).length
-          ? h("ol", { class: "replay-decks" }, meta.deck_log.map((deck, i) => h("li", {},
-            h("span", { class: "zone-title" }, `${t("shuffle")} ${i + 1} · ${deck.length}`),
-            h("span", { class: "tc-cards replay-deck" }, deck.map((c) => card(c, "small"))))))
+          ? h("ol", { class: "replay-decks" }, meta.deck_log.map((deck, i) => h("li", { class: i === inUse ? "in-use" : null },
+            h("details", { open: i === inUse },
+              h("summary", {}, `${t("shuffle")} ${i + 1} · ${deck.length}`),
+              h("span", { class: "tc-cards replay-deck" }, deck.map((c) => card(c, "small")))))))
           : h("p", { class: "muted" }, t("none"))));
   }
 
@@ -223,7 +262,7 @@ export function startReplay(root) {
     timer = null;
     root.dataset.playing = "0";
     const b = root.querySelector('[data-go="play"]');
-    b.textContent = t("play");
+    $("play-label").textContent = t("play");
     b.setAttribute("aria-pressed", "false");
   }
 
@@ -231,7 +270,7 @@ export function startReplay(root) {
     if (index >= meta.total - 1) go(0);
     root.dataset.playing = "1";
     const b = root.querySelector('[data-go="play"]');
-    b.textContent = t("pause");
+    $("play-label").textContent = t("pause");
     b.setAttribute("aria-pressed", "true");
     const tick = async () => {
       if (index >= meta.total - 1) { stop(); return; }
