@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -11,27 +12,33 @@ from django.utils.translation import gettext_noop as N_
 from games import registry
 from games.engine import CodedError, private_to
 from games.rng import ReplayRng
-from lobby.models import Hand
+from lobby.models import Hand, HandStep
 from lobby.narration import Namer, step_lines
 
 # What of a seat the engine receives when a hand is dealt (lobby.actions) and replayed (here).
 ENGINE_SPEC_KEYS = ("seat", "chips", "sitout", "prefs", "new")
 
 
-def replay_hand(hand: Hand) -> list[dict[str, Any]]:
+def replay_hand(hand: Hand, steps: Sequence[HandStep] | None = None) -> list[dict[str, Any]]:
     """Return the engine state at the start of the hand and after each step, replayed exactly.
 
     The deal is rebuilt from the recorded RNG draws, so the replay needs no stored state: any
     difference from what was played raises (``ReplayError`` or the engine's own error).
+    ``steps``: the hand's steps in order (``lobby.selectors.hand_steps``); read here if not given.
     """
+    return [copy.deepcopy(state) for state in walk_hand(hand, steps)]
+
+
+def walk_hand(hand: Hand, steps: Sequence[HandStep] | None = None) -> Iterator[dict[str, Any]]:
+    """Yield the one live state of the replay at the start and after each step (mutated in place:
+    copy what must outlive the next step). ``replay_hand`` without a deep copy of every state."""
     engine = registry.get(hand.game)
     specs = [{k: s[k] for k in ENGINE_SPEC_KEYS if k in s} for s in hand.seats]
     state = engine.new(hand.config, specs, ReplayRng(hand.start_draws), hand.carry_in)
-    states = [copy.deepcopy(state)]
-    for step in hand.steps.order_by("seq"):
+    yield state
+    for step in hand.steps.order_by("seq") if steps is None else steps:
         engine.apply(state, step.seat, step.action, ReplayRng(step.draws))
-        states.append(copy.deepcopy(state))
-    return states
+        yield state
 
 
 # --- Frames of a visual replay ------------------------------------------------------------------
@@ -130,7 +137,13 @@ def _window(start: Any, count: Any, total: int) -> tuple[int, int]:
 
 
 def replay_frames(
-    hand: Hand, *, seat: int | None, staff: bool = False, start: Any = None, count: Any = None
+    hand: Hand,
+    steps: Sequence[HandStep],
+    *,
+    seat: int | None,
+    staff: bool = False,
+    start: Any = None,
+    count: Any = None,
 ) -> dict[str, Any]:
     """Return a hand's replay for one viewer: its steps in words and a window of its frames.
 
@@ -141,54 +154,54 @@ def replay_frames(
     if not staff and seat is None:
         raise ValueError("a player's replay needs his seat")
     engine = registry.get(hand.game)
-    steps = list(hand.steps.order_by("seq"))
     first, end = _window(start, count, len(steps) + 1)
-    states = replay_hand(hand)
     names = {int(s["seat"]): str(s.get("nickname") or s["seat"]) for s in hand.seats}
-    namer = Namer(names, _lines(engine, states[0]))
-    public = [_view(engine, st, None) for st in states]
+    namer: Namer | None = None
     chapters: list[dict[str, Any]] = []
+    frames = []
     last_key: Any = object()
-    for index, view in enumerate(public):
-        key, label = _chapter(view)
+    final: dict[str, Any] = {}
+    # One pass over the live state: a chapter key from each moment's public view, and the frames
+    # of the window copied out (a view may share lists with the state the next step changes).
+    for index, state in enumerate(walk_hand(hand, steps)):
+        if namer is None:
+            namer = Namer(names, _lines(engine, state))
+        public = _view(engine, state, None)
+        key, label = _chapter(public)
         if key != last_key:
             chapters.append({"index": index, "label": label})
             last_key = key
+        if first <= index < end:
+            frame: dict[str, Any] = {
+                "index": index,
+                "to_act": list(engine.to_act(state)),
+                "over": engine.is_over(state),
+            }
+            if staff:
+                frame["view"] = copy.deepcopy(public)
+                frame["views"] = {str(n): copy.deepcopy(_view(engine, state, n)) for n in names}
+                frame["decks"] = len(state.get("deck_log") or [])  # the deck orders drawn so far
+            else:
+                frame["view"] = copy.deepcopy(_view(engine, state, seat))
+            frames.append(frame)
+        final = state
+    assert namer is not None  # walk_hand yields the dealt state first
     out_steps = []
     for index, step in enumerate(steps, start=1):
         mine = staff or step.seat == seat
         events = step.events if staff else [e for e in step.events if private_to(e, seat)]
+        action = step.action if mine else {"type": step.action.get("type")}
         row: dict[str, Any] = {
             "index": index,
             "seat": step.seat,
             "name": namer.seat(step.seat),
-            "lines": step_lines(
-                seat=step.seat,
-                action=step.action if mine else {"type": step.action.get("type")},
-                events=events,
-                namer=namer,
-            ),
+            "lines": step_lines(seat=step.seat, action=action, events=events, namer=namer),
             "automatic": step.automatic,
-            "action": step.action if mine else {"type": step.action.get("type")},
+            "action": action,
         }
         if staff:
             row["draws"] = step.draws
         out_steps.append(row)
-    frames = []
-    for index in range(first, end):
-        state = states[index]
-        frame: dict[str, Any] = {
-            "index": index,
-            "to_act": engine.to_act(state),
-            "over": engine.is_over(state),
-        }
-        if staff:
-            frame["view"] = public[index]
-            frame["views"] = {str(n): _view(engine, state, n) for n in names}
-            frame["decks"] = len(state.get("deck_log") or [])  # the deck orders drawn so far
-        else:
-            frame["view"] = _view(engine, state, seat)
-        frames.append(frame)
     payload: dict[str, Any] = {
         "hand": hand.pk,
         "number": hand.number,
@@ -198,13 +211,13 @@ def replay_frames(
         "family": engine.family,
         "viewer": "staff" if staff else seat,
         "seats": [{"number": n, "nickname": names[n]} for n in sorted(names)],
-        "total": len(states),
+        "total": len(steps) + 1,
         "start": first,
         "frames": frames,
         "steps": out_steps,
         "chapters": chapters,
     }
     if staff:
-        payload["deck_log"] = states[-1].get("deck_log", hand.deck_log)
+        payload["deck_log"] = copy.deepcopy(final.get("deck_log", hand.deck_log))
         payload["start_draws"] = hand.start_draws
     return payload

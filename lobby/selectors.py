@@ -8,7 +8,7 @@ from django.db.models import Count
 
 from games import registry
 from games.engine import private_to
-from lobby.models import Hand, Seat, Table, TableRuntime
+from lobby.models import Hand, HandStep, Seat, Table, TableRuntime
 
 
 def seat_rows(table_id: int) -> list[Seat]:
@@ -206,8 +206,17 @@ def hand_replay_frames(
     from lobby.replay import replay_frames
 
     if staff:
-        return replay_frames(hand, seat=None, staff=True, start=start, count=count)
+        return replay_frames(hand, hand_steps(hand), seat=None, staff=True, start=start, count=count)
     seat = _dealt_user(hand, viewer_id) if viewer_id is not None else None
     if seat is None:
         return None
-    return replay_frames(hand, seat=seat, start=start, count=count)
+    return replay_frames(hand, hand_steps(hand), seat=seat, start=start, count=count)
+
+
+def hand_steps(hand: Hand) -> list[HandStep]:
+    """A hand's steps in order (seat, action, automatic, draws, events): where replays read them.
+
+    The one place to change if the steps come from elsewhere (an action journal): a replacement
+    returns objects with the same attributes.
+    """
+    return list(hand.steps.order_by("seq"))
