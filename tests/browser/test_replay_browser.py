@@ -237,6 +237,19 @@ def test_a_player_replays_a_hand_of_each_family(browser, live_server, game):
     context, page, errors = open_page(
         browser, live_server, staff, f"/backoffice/lobby/hand/{hand.pk}/replay/?step={step}", "desktop"
     )
+    # a turn: the steps of one seat in a row (Burraco: pesca, cala, scarta); the jump skips them
+    seats = [s.seat for s in hand.steps.order_by("seq")]
+    expected = step + 1
+    while expected < len(seats) and seats[expected - 1] == seats[step - 1]:
+        expected += 1
+    page.click(f"{ROOT} [data-go=next-turn]")
+    page.wait_for_selector(f"{ROOT}[data-step='{expected}']")
+    page.click(f"{ROOT} [data-go=prev-turn]")
+    page.wait_for_function(f"n => Number(document.querySelector('{ROOT}').dataset.step) < n", arg=expected)
+    back = int(page.get_attribute(ROOT, "data-step"))
+    assert back <= step and (back <= 1 or seats[back - 2] != seats[back - 1]), (back, seats[:expected])
+    page.goto(f"{live_server.url}/backoffice/lobby/hand/{hand.pk}/replay/?step={step}")
+    page.wait_for_selector(f"{ROOT}[data-ready='1']")
     felt = set(
         page.eval_on_selector_all(f"{ROOT} .replay-table [data-card]", "els => els.map(e => e.dataset.card)")
     )

@@ -177,7 +177,8 @@ export function startReplay(root) {
     for (const b of root.querySelectorAll("[data-go]")) {
       const go = b.dataset.go;
       if (go === "play") continue;
-      b.disabled = (["first", "prev", "prev-chapter"].includes(go) && index === 0) || (["last", "next", "next-chapter"].includes(go) && index === last);
+      b.disabled = (["first", "prev", "prev-chapter", "prev-turn"].includes(go) && index === 0)
+        || (["last", "next", "next-chapter", "next-turn"].includes(go) && index === last);
     }
     const list = $("steps");
     for (const li of list.querySelectorAll("[aria-current]")) li.removeAttribute("aria-current");
@@ -257,6 +258,21 @@ export function startReplay(root) {
     return before.length ? before[before.length - 1] : 0;
   }
 
+  /** The first step of the next (or this, then the previous) turn: where the seat that acts changes. */
+  function turnJump(dir) {
+    const seatAt = (i) => (i >= 1 ? meta.steps[i - 1].seat : null);
+    let i = index;
+    if (dir > 0) {
+      const now = seatAt(i);
+      do i += 1; while (i < meta.total - 1 && seatAt(i) === now);
+      return Math.min(i, meta.total - 1);
+    }
+    if (i <= 1) return 0;
+    const turnStart = (j) => { const s = seatAt(j); while (j > 1 && seatAt(j - 1) === s) j -= 1; return j; };
+    const start = turnStart(i);
+    return start < i ? start : turnStart(i - 1);
+  }
+
   function stop() {
     clearTimeout(timer);
     timer = null;
@@ -287,6 +303,8 @@ export function startReplay(root) {
     next: () => go(index + 1),
     "prev-chapter": () => go(chapterJump(-1)),
     "next-chapter": () => go(chapterJump(1)),
+    "prev-turn": () => go(turnJump(-1)),
+    "next-turn": () => go(turnJump(1)),
     play: () => (timer ? stop() : play()),
   };
   for (const b of root.querySelectorAll("[data-go]")) {
@@ -299,7 +317,9 @@ export function startReplay(root) {
   $("chapters").addEventListener("change", (e) => { stop(); go(e.target.value); });
   root.addEventListener("keydown", (e) => {
     if (e.target.closest("select, input")) return;
-    const key = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last", PageUp: "prev-chapter", PageDown: "next-chapter" }[e.key];
+    const key = e.shiftKey
+      ? { ArrowLeft: "prev-turn", ArrowRight: "next-turn" }[e.key]
+      : { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last", PageUp: "prev-chapter", PageDown: "next-chapter" }[e.key];
     if (!key) return;
     e.preventDefault();
     stop();
