@@ -9,22 +9,21 @@ from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
+import piattaforma.converters  # noqa: F401  # registers <id:...>
 from games import registry
-from games.engine import EngineError, Option
-from lobby import actions, operations
+from games.engine import CodedError, EngineError, Option
+from lobby import actions, operations, selectors
 from lobby.errors import TableError
 from lobby.models import TABLE_SETTINGS_FIELDS, ChatMessage, Hand, Seat, Table, TableTemplate
-from lobby.replay import replay_hand
 from piattaforma import siteops
 from piattaforma.admin import ReadOnlyAdminMixin, site
-from piattaforma.converters import small_int
 from piattaforma.jsoninput import JSONFormField
 from wallet.forms import EuroField
 
@@ -379,29 +378,48 @@ class HandAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     def get_urls(self) -> list[Any]:
         return [
             path("<id:pk>/replay/", self.admin_site.admin_view(self.replay_view), name="lobby_hand_replay"),
+            path(
+                "<id:pk>/replay.json",
+                self.admin_site.admin_view(self.replay_json),
+                name="lobby_hand_replay_json",
+            ),
             *super().get_urls(),
         ]
 
     def replay_view(self, request: HttpRequest, pk: int) -> HttpResponse:
-        hand = get_object_or_404(Hand, pk=pk)
+        """The hand on the felt with every seat's cards, the deck orders and the RNG draws."""
+        from lobby.views import replay_page_context
+
+        hand = get_object_or_404(Hand.objects.select_related("table"), pk=pk)
         if not self.has_view_permission(request, hand):
             return HttpResponse(status=403)
-        states = replay_hand(hand)
-        steps = list(hand.steps.order_by("seq"))
-        index = max(0, min(small_int(request.GET.get("step")) or 0, len(states) - 1))  # junk: the first
         return render(
             request,
             "admin/lobby/hand_replay.html",
             {
                 **self.admin_site.each_context(request),
-                "hand": hand,
-                "index": index,
-                "last": len(states) - 1,
-                "step": steps[index - 1] if index else None,
-                "state_json": json.dumps(states[index], indent=1, ensure_ascii=False),
+                **replay_page_context(request, hand, seat=None),
+                "title": registry.get(hand.game).title,
                 "opts": self.model._meta,
             },
         )
+
+    def replay_json(self, request: HttpRequest, pk: int) -> HttpResponse:
+        """The staff frames of a hand (``?start=&count=``); a bad window: 400 with its code."""
+        hand = get_object_or_404(Hand.objects.select_related("table"), pk=pk)
+        if not self.has_view_permission(request, hand):
+            return JsonResponse({"code": "forbidden", "message": "Non autorizzato"}, status=403)
+        try:
+            payload = selectors.hand_replay_frames(
+                hand=hand,
+                viewer_id=request.user.pk,
+                staff=True,
+                start=request.GET.get("start"),
+                count=request.GET.get("count"),
+            )
+        except CodedError as exc:
+            return JsonResponse(exc.as_dict(), status=400)
+        return JsonResponse(payload)
 
 
 @admin.register(ChatMessage, site=site)

@@ -8,7 +8,7 @@ from django.db.models import Count
 
 from games import registry
 from games.engine import private_to
-from lobby.models import Hand, Seat, Table, TableRuntime
+from lobby.models import Hand, HandStep, Seat, Table, TableRuntime
 
 
 def seat_rows(table_id: int) -> list[Seat]:
@@ -189,33 +189,34 @@ def _dealt_user(hand: Hand, user_id: int) -> int | None:
     return next((s["seat"] for s in hand.seats if s.get("user_id") == user_id), None)
 
 
-def player_hand_detail(*, hand: Hand, user_id: int) -> dict[str, Any] | None:
-    """What a player may see of one of his past hands: his seat's final view and the public steps.
+def hand_seat_of(*, hand: Hand, user_id: int) -> int | None:
+    """The seat a user was dealt into in this hand; None if he was not."""
+    return _dealt_user(hand, user_id)
 
-    The hand is rebuilt by replay; the view is the engine's projection for his seat, so another
-    player's covered cards never appear, and private events show only when they were his.
+
+def hand_replay_frames(
+    *, hand: Hand, viewer_id: int | None, staff: bool = False, start: Any = None, count: Any = None
+) -> dict[str, Any] | None:
+    """A hand's visual replay for one viewer (``lobby.replay.replay_frames``); None if not his.
+
+    The one place the replay reads a hand's steps from: a player gets only his own hands, built
+    from his seat's ``view`` at each step; ``staff`` (the caller checked the permission) every
+    seat's cards, the deck orders and the RNG draws. A bad window raises ``BadReplayWindow``.
     """
-    from lobby.replay import replay_hand
+    from lobby.replay import replay_frames
 
-    seat = _dealt_user(hand, user_id)
+    if staff:
+        return replay_frames(hand, hand_steps(hand), seat=None, staff=True, start=start, count=count)
+    seat = _dealt_user(hand, viewer_id) if viewer_id is not None else None
     if seat is None:
         return None
-    engine = registry.get(hand.game)
-    final = replay_hand(hand)[-1]
-    steps = [
-        {
-            "seq": step.seq,
-            "seat": step.seat,
-            "action": step.action if step.seat == seat else {"type": step.action.get("type")},
-            "automatic": step.automatic,
-            "events": [e for e in step.events if private_to(e, seat)],
-        }
-        for step in hand.steps.order_by("seq")
-    ]
-    return {
-        "hand": hand,
-        "seat": seat,
-        "view": engine.view(final, seat),
-        "steps": steps,
-        "outcome": hand.outcome,
-    }
+    return replay_frames(hand, hand_steps(hand), seat=seat, start=start, count=count)
+
+
+def hand_steps(hand: Hand) -> list[HandStep]:
+    """A hand's steps in order (seat, action, automatic, draws, events): where replays read them.
+
+    The one place to change if the steps come from elsewhere (an action journal): a replacement
+    returns objects with the same attributes.
+    """
+    return list(hand.steps.order_by("seq"))

@@ -18,4 +18,5 @@ urlpatterns = [
     path("le-mie-mani/", views.my_hands, name="my_hands"),
     path("le-mie-mani.json", views.my_hands_json, name="my_hands_json"),
     path("le-mie-mani/<id:hand_id>/", views.my_hand, name="my_hand"),
+    path("le-mie-mani/<id:hand_id>/replay.json", views.my_hand_replay, name="my_hand_replay"),
 ]

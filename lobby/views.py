@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import uuid
 
 from django.conf import settings
@@ -146,7 +145,11 @@ def table_waiting(request: HttpRequest, table_id: int) -> HttpResponse:
 @login_required
 def my_hands(request: HttpRequest) -> HttpResponse:
     """The player's own last hands."""
-    return render(request, "lobby/my_hands.html", {"hands": selectors.player_hands(user_id=request.user.pk)})
+    from games import registry
+
+    hands = selectors.player_hands(user_id=request.user.pk)
+    titles = {name: registry.get(name).title for name in {h.game for h in hands}}
+    return render(request, "lobby/my_hands.html", {"hands": [(h, titles[h.game]) for h in hands]})
 
 
 @login_required
@@ -179,14 +182,54 @@ def _hand_summary(hand: Hand, user_id: int) -> dict[str, object]:
 
 @login_required
 def my_hand(request: HttpRequest, hand_id: int) -> HttpResponse:
-    """One of the player's hands, as his seat saw it."""
-    hand = get_object_or_404(Hand, pk=hand_id, ended_at__isnull=False)
-    detail = selectors.player_hand_detail(hand=hand, user_id=request.user.pk)
-    if detail is None:
+    """One of the player's hands, replayed on the felt as his seat saw it."""
+    hand = get_object_or_404(Hand.objects.select_related("table"), pk=hand_id, ended_at__isnull=False)
+    seat = selectors.hand_seat_of(hand=hand, user_id=request.user.pk)
+    if seat is None:
         raise Http404
-    return render(
-        request, "lobby/my_hand.html", {**detail, "view_json": json.dumps(detail["view"], indent=1)}
+    return render(request, "lobby/my_hand.html", replay_page_context(request, hand, seat=seat))
+
+
+def replay_page_context(request: HttpRequest, hand: Hand, *, seat: int | None) -> dict[str, object]:
+    """What the replay page's shell carries: where its frames come from and how to draw them."""
+    from games import registry
+
+    step = small_int(request.GET.get("step")) or 0  # a junk ?step= starts from the deal
+    style = "francesi"
+    if request.user.is_authenticated:
+        style = preferences_get(user=request.user, game=hand.game).get("stile_mazzo", "francesi")  # type: ignore[arg-type]  # authenticated: a User
+    url = (
+        reverse("lobby:my_hand_replay", args=[hand.pk])
+        if seat is not None
+        else reverse("backoffice:lobby_hand_replay_json", args=[hand.pk])
     )
+    return {
+        "hand": hand,
+        "seat": seat,
+        "replay_url": url,
+        "initial_step": step,
+        "deck_style": style,
+        "italian_deck": "stile_mazzo" in game_options.defaults(hand.game),
+        "family": registry.get(hand.game).family,
+    }
+
+
+@login_required
+def my_hand_replay(request: HttpRequest, hand_id: int) -> JsonResponse:
+    """The frames of one of the player's hands (``?start=&count=``: a window of them)."""
+    hand = get_object_or_404(Hand.objects.select_related("table"), pk=hand_id, ended_at__isnull=False)
+    try:
+        payload = selectors.hand_replay_frames(
+            hand=hand,
+            viewer_id=request.user.pk,
+            start=request.GET.get("start"),
+            count=request.GET.get("count"),
+        )
+    except CodedError as exc:
+        return JsonResponse(exc.as_dict(), status=400)
+    if payload is None:
+        raise Http404
+    return JsonResponse(payload)
 
 
 LAYOUT_STATUS: list[tuple[type[CodedError], int]] = [

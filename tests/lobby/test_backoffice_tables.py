@@ -111,7 +111,8 @@ def test_staff_replays_a_hand_in_the_back_office(client):
     listing = client.get("/backoffice/lobby/hand/")
     assert f"/backoffice/lobby/hand/{hand.pk}/replay/" in listing.content.decode()
     page = client.get(f"/backoffice/lobby/hand/{hand.pk}/replay/?step=1")
-    assert page.status_code == 200 and "Passo 1" in page.content.decode()
+    assert page.status_code == 200 and 'data-step="1"' in page.content.decode()
+    assert 'data-viewer="staff"' in page.content.decode()
     client.force_login(UserFactory(role=roles.MODERATORS))
     assert client.get(f"/backoffice/lobby/hand/{hand.pk}/replay/").status_code == 403
 

@@ -1,0 +1,262 @@
+"""The visual replay of a hand (issue 22, issue 20 item 8): frames per viewer, steps in words.
+
+A player's replay is built from his seat's ``view`` at each step and the events private to him:
+fetched over HTTP, it never holds another seat's covered card or the deck. Staff see every seat.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from games import registry
+from games.engine import private_to
+from games.rng import SeededRng
+from lobby import actions
+from lobby.models import Hand, Seat
+from lobby.narration import card_text
+from lobby.replay import VIEW_KEYS_DROPPED, replay_hand
+from piattaforma import roles
+from tests.factories import UserFactory
+from tests.lobby.helpers import funded_player, play_hand_randomly, runtime, seat_players
+from tests.lobby.test_every_engine import table_for
+
+pytestmark = pytest.mark.django_db
+
+CARD = re.compile(r'"([2-9TJQKA][hdcs]|X[1-4])"')
+
+
+def played_hand(game: str, seed: int = 3) -> tuple[Hand, list]:
+    """One hand (or match) of ``game`` played to its end with random legal moves."""
+    engine = registry.get(game)
+    table = table_for(game)
+    users = [funded_player() for _ in range(table.seats)]
+    seat_players(table, users, buy_in=20_000)
+    rng = SeededRng(seed)
+    for _ in range(8):
+        if engine.family == "partite":
+            for user in users:
+                actions.table_ready(table_id=table.pk, user=user)
+        else:
+            actions.table_start_hand(table_id=table.pk)
+        if runtime(table).state is None:
+            continue
+        play_hand_randomly(table, rng, max_steps=5_000, abandon_after=150)
+        hand = Hand.objects.filter(table=table, ended_at__isnull=False).order_by("-number").first()
+        if hand is not None and hand.steps.count() >= 3 and replay_hand(hand)[-1].get("deck_log"):
+            return hand, users
+    raise AssertionError(f"{game}: no dealt hand of three steps or more")
+
+
+def fetch_all(client, url: str) -> tuple[list[dict], dict]:
+    """Every frame of a replay, window after window, and the last payload."""
+    frames: list[dict] = []
+    start = 0
+    while True:
+        res = client.get(url, {"start": start, "count": 60})
+        assert res.status_code == 200, res.content[:300]
+        data = res.json()
+        frames += data["frames"]
+        start = data["start"] + len(data["frames"])
+        if start >= data["total"]:
+            return frames, data
+
+
+def own_view(engine, state, seat):
+    view = engine.view(state, seat)
+    for key in VIEW_KEYS_DROPPED:
+        view.pop(key, None)
+    return view
+
+
+def seen_by(hand: Hand, seat: int) -> set[str]:
+    """Every card this seat was shown during the hand: in its views and its events."""
+    engine = registry.get(hand.game)
+    seen: set[str] = set()
+    for state in replay_hand(hand):
+        seen |= set(CARD.findall(json.dumps(engine.view(state, seat))))
+    for step in hand.steps.all():
+        seen |= set(CARD.findall(json.dumps([e for e in step.events if private_to(e, seat)])))
+    return seen
+
+
+@pytest.mark.parametrize(
+    "game", ["poker5", "telesina", "scopa", "briscola", "burraco", "scala40", "bestia", "settemezzo"]
+)
+def test_a_players_replay_holds_only_what_his_seat_saw(client, game):
+    hand, users = played_hand(game)
+    engine = registry.get(game)
+    player = users[0]
+    seat = next(s["seat"] for s in hand.seats if s["user_id"] == player.pk)
+    client.force_login(player)
+    url = f"/lobby/le-mie-mani/{hand.pk}/replay.json"
+    frames, data = fetch_all(client, url)
+    states = replay_hand(hand)
+    assert len(frames) == len(states) == data["total"] == hand.steps.count() + 1
+    for frame, state in zip(frames, states, strict=True):
+        assert frame["view"] == own_view(engine, state, seat)
+        assert "views" not in frame
+    text = json.dumps([frames, data], ensure_ascii=False)
+    assert "deck_log" not in text and "draws" not in text
+    dealt = {c for deck in states[-1]["deck_log"] for c in deck if isinstance(c, str)}
+    seen = seen_by(hand, seat)
+    unseen = dealt - seen
+    assert set(CARD.findall(text)) <= seen
+    words = " ".join(line for step in data["steps"] for line in step["lines"])
+    for code in unseen - {"X1", "X2", "X3", "X4"}:  # every jolly reads "jolly"
+        assert card_text(code) not in words, (code, words)
+    # another seat's action reaches him as its type only
+    for step in data["steps"]:
+        if step["seat"] != seat:
+            assert set(step["action"]) == {"type"}
+    # the checks above have teeth: at some moment another seat held cards his frame did not show
+    others = [s["seat"] for s in hand.seats if s["seat"] != seat]
+    assert any(
+        set(CARD.findall(json.dumps(engine.view(state, other)))) - set(CARD.findall(json.dumps(frame)))
+        for frame, state in zip(frames, states, strict=True)
+        for other in others
+    )
+
+
+@pytest.mark.parametrize(
+    "game",
+    [
+        "poker5",
+        "telesina",
+        "scopa",
+        "asso",
+        "cirulla",
+        "briscola",
+        "tresette",
+        "burraco",
+        "scala40",
+        "bestia",
+        "chemin",
+        "mazzetti",
+        "settemezzo",
+    ],
+)
+def test_staff_replay_shows_every_seat_the_deck_and_the_draws(client, game):
+    hand, _ = played_hand(game, seed=5)
+    engine = registry.get(game)
+    client.force_login(UserFactory(role=roles.STAFF))
+    frames, data = fetch_all(client, f"/backoffice/lobby/hand/{hand.pk}/replay.json")
+    states = replay_hand(hand)
+    seats = [s["seat"] for s in hand.seats]
+    for frame, state in zip(frames, states, strict=True):
+        assert frame["view"] == own_view(engine, state, None)
+        assert frame["views"] == {str(n): own_view(engine, state, n) for n in seats}
+    assert data["deck_log"] == states[-1]["deck_log"] and data["start_draws"] == hand.start_draws
+    steps = list(hand.steps.order_by("seq"))
+    assert [s["draws"] for s in data["steps"]] == [s.draws for s in steps]
+    assert all(s["lines"] and all(isinstance(x, str) and x for x in s["lines"]) for s in data["steps"])
+    assert data["chapters"][0]["index"] == 0
+
+
+def test_steps_read_as_sentences_for_poker_and_scopa(client):
+    hand, _users = played_hand("poker5", seed=7)
+    client.force_login(UserFactory(role=roles.STAFF))
+    data = client.get(f"/backoffice/lobby/hand/{hand.pk}/replay.json").json()
+    words = [line for s in data["steps"] for line in s["lines"]]
+    names = {s["nickname"] for s in hand.seats}
+    assert any(re.fullmatch(r".+ mette l'invito di € \d+,\d\d", w) for w in words), words
+    assert any(w.split(" ")[0] in names for w in words)
+    assert not any("Posto" in w for w in words)
+    hand, _users = played_hand("scopa", seed=7)
+    data = client.get(f"/backoffice/lobby/hand/{hand.pk}/replay.json").json()
+    words = [line for s in data["steps"] for line in s["lines"]]
+    assert any(re.fullmatch(r".+ gioca (10|[2-9AJQK])[♥♦♣♠]( e prende .+)?( — Scopa!)?", w) for w in words), (
+        words
+    )
+    assert any(w.startswith("Smazzata 1") for w in (c["label"] for c in data["chapters"]))
+
+
+def test_the_steps_are_english_in_english(client):
+    hand, _users = played_hand("poker5", seed=7)
+    client.force_login(UserFactory(role=roles.STAFF))
+    data = client.get(f"/backoffice/lobby/hand/{hand.pk}/replay.json", HTTP_ACCEPT_LANGUAGE="en").json()
+    words = [line for s in data["steps"] for line in s["lines"]]
+    assert any(" puts in the invito of € " in w for w in words), words
+
+
+def test_a_player_cannot_open_another_players_hand(client):
+    hand, users = played_hand("poker5")
+    stranger = funded_player()
+    client.force_login(stranger)
+    assert client.get(f"/lobby/le-mie-mani/{hand.pk}/").status_code == 404
+    assert client.get(f"/lobby/le-mie-mani/{hand.pk}/replay.json").status_code == 404
+    assert client.get(f"/lobby/le-mie-mani/{hand.pk}/replay.json", {"start": "x"}).status_code == 404
+    assert client.get(f"/backoffice/lobby/hand/{hand.pk}/replay.json").status_code == 302  # not staff: login
+    client.force_login(users[0])
+    assert client.get(f"/lobby/le-mie-mani/{hand.pk}/").status_code == 200
+    assert client.get(f"/backoffice/lobby/hand/{hand.pk}/replay/").status_code == 302
+    client.logout()
+    assert client.get(f"/lobby/le-mie-mani/{hand.pk}/replay.json").status_code == 302
+
+
+def test_a_moderator_cannot_open_the_staff_replay_and_staff_can(client):
+    hand, _ = played_hand("poker5")
+    client.force_login(UserFactory(role=roles.MODERATORS))
+    assert client.get(f"/backoffice/lobby/hand/{hand.pk}/replay/").status_code == 403
+    res = client.get(f"/backoffice/lobby/hand/{hand.pk}/replay.json")
+    assert res.status_code == 403 and "frames" not in res.content.decode()
+    client.force_login(UserFactory(role=roles.STAFF))
+    page = client.get(f"/backoffice/lobby/hand/{hand.pk}/replay/")
+    assert page.status_code == 200 and 'data-viewer="staff"' in page.content.decode()
+    assert client.get(f"/backoffice/lobby/hand/{hand.pk}/replay.json").status_code == 200
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"start": "abc"},
+        {"start": "-1"},
+        {"start": "9" * 5000},
+        {"start": "\u00b2"},
+        {"count": "0"},
+        {"count": "201"},
+        {"count": "x"},
+        {"start": "99999"},
+    ],
+)
+def test_a_bad_window_is_a_clean_error(client, params):
+    hand, users = played_hand("poker5")
+    client.force_login(users[0])
+    res = client.get(f"/lobby/le-mie-mani/{hand.pk}/replay.json", params)
+    assert res.status_code == 400 and res.json()["code"] == "bad_step" and res.json()["message"]
+    client.force_login(UserFactory(role=roles.STAFF))
+    res = client.get(f"/backoffice/lobby/hand/{hand.pk}/replay.json", params)
+    assert res.status_code == 400 and res.json()["code"] == "bad_step"
+
+
+def test_the_replay_page_starts_at_the_step_asked_and_a_junk_one_at_the_deal(client):
+    hand, users = played_hand("poker5")
+    client.force_login(users[0])
+    assert 'data-step="3"' in client.get(f"/lobby/le-mie-mani/{hand.pk}/", {"step": "3"}).content.decode()
+    assert 'data-step="0"' in client.get(f"/lobby/le-mie-mani/{hand.pk}/", {"step": "x²"}).content.decode()
+
+
+def test_a_hand_seated_players_left_is_still_replayed(client):
+    hand, users = played_hand("poker5")
+    for seat in Seat.objects.filter(table=hand.table):
+        actions.table_leave(table_id=hand.table_id, user=seat.user)
+    client.force_login(users[1])
+    assert client.get(f"/lobby/le-mie-mani/{hand.pk}/replay.json").status_code == 200
+
+
+def test_every_line_of_the_replay_has_its_english():
+    """Each Italian template the narration and the chapters use is translated in locale/en."""
+    import gettext
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    with (root / "locale/en/LC_MESSAGES/django.mo").open("rb") as mo:
+        po = gettext.GNUTranslations(mo)._catalog  # type: ignore[attr-defined]  # the compiled catalogue
+    found = []
+    for name in ("lobby/narration.py", "lobby/replay.py"):
+        found += re.findall(r'\b(?:_|N_)\(\s*"((?:[^"\\]|\\.)*)"\s*\)', (root / name).read_text())
+    assert len(found) > 150
+    missing = [m for m in found if not po.get(m.replace('\\"', '"'))]
+    assert missing == []
