@@ -1,6 +1,7 @@
 """Celery tasks of the tournaments: authorisations, turns, prizes and the beat sweeper."""
 
 from celery import shared_task
+from django.conf import settings
 
 from tournaments import actions, running
 
@@ -33,4 +34,9 @@ def pay(*, tournament_id: int) -> bool:
 def sweep() -> dict[str, int]:
     """Open and close registrations that are due, ask the regulator again where no answer came;
     start, advance and pay the tournaments whose task was lost."""
-    return {**actions.tournaments_sweep(), **running.running_sweep()}
+    bots = 0
+    if getattr(settings, "TOURNAMENTS_DEMO_BOTS", False):
+        from tournaments.demo import demo_bots_sweep
+
+        bots = demo_bots_sweep()
+    return {**actions.tournaments_sweep(), **running.running_sweep(), "demo_bots": bots}
