@@ -20,6 +20,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
+from typing import Any
 
 from games.rng import SeededRng
 from tournaments.formats.balancing import apply_moves, balance
@@ -90,7 +91,7 @@ def main(argv: list[str]) -> None:
 # --- the live runtime: a tournament's turns on lobby tables (needs the database) ------------------
 
 
-def _live_setup(entrants: int, fmt: str, game: str = "scopa") -> tuple[object, list[object]]:
+def _live_setup(entrants: int, fmt: str, game: str = "scopa") -> tuple[Any, list[Any]]:
     """A free tournament of ``entrants`` bots, closed with every one admitted (the entry path is
     measured elsewhere: here only seating and playing count)."""
     from datetime import date, timedelta
@@ -138,13 +139,13 @@ def _live_setup(entrants: int, fmt: str, game: str = "scopa") -> tuple[object, l
     return t, bots
 
 
-def _end_turn_by_abandon(t: object) -> int:
+def _end_turn_by_abandon(t: Any) -> int:
     """End every match of the current turn: one seat of each table abandons ("Abbandona")."""
     from lobby import actions as lobby
     from lobby.models import Seat
     from tournaments.models import TournamentMatch
 
-    ids = TournamentMatch.objects.filter(tournament=t, turn=t.turn, ended_at__isnull=True).values_list(  # type: ignore[attr-defined]
+    ids = TournamentMatch.objects.filter(tournament=t, turn=t.turn, ended_at__isnull=True).values_list(
         "table_id", flat=True
     )
     for seat in Seat.objects.filter(table_id__in=list(ids), number=1).select_related("user"):
@@ -152,7 +153,7 @@ def _end_turn_by_abandon(t: object) -> int:
     return len(ids)
 
 
-def _play_turn_by_bots(t: object) -> int:
+def _play_turn_by_bots(t: Any) -> int:
     """Play every match of the current turn with the bots' own moves (lobby.table_bot_move)."""
     from lobby import actions as lobby
     from lobby.models import TableRuntime
@@ -160,7 +161,7 @@ def _play_turn_by_bots(t: object) -> int:
 
     moves = 0
     open_ids = list(
-        TournamentMatch.objects.filter(tournament=t, turn=t.turn, ended_at__isnull=True).values_list(  # type: ignore[attr-defined]
+        TournamentMatch.objects.filter(tournament=t, turn=t.turn, ended_at__isnull=True).values_list(
             "table_id", flat=True
         )
     )
@@ -168,7 +169,7 @@ def _play_turn_by_bots(t: object) -> int:
         for table_id, version in TableRuntime.objects.filter(pk__in=open_ids).values_list("pk", "version"):
             moves += lobby.table_bot_move(table_id=table_id, version=version)
         open_ids = list(
-            TournamentMatch.objects.filter(tournament=t, turn=t.turn, ended_at__isnull=True).values_list(  # type: ignore[attr-defined]
+            TournamentMatch.objects.filter(tournament=t, turn=t.turn, ended_at__isnull=True).values_list(
                 "table_id", flat=True
             )
         )

@@ -99,7 +99,8 @@ def sitgo_fill_with_bots(*, tournament_id: int, now: Any = None, wait: timedelta
         return 0
     live = t.registrations.filter(state__in=Registration.ACTIVE)
     people = live.filter(user__is_bot=False)
-    if not people.exists() or people.order_by("created_at").first().created_at > now - wait:  # type: ignore[union-attr]
+    first = people.order_by("created_at").first()
+    if first is None or first.created_at > now - wait:
         return 0
     taken = set(live.values_list("user_id", flat=True))
     added, number = 0, 1
