@@ -21,7 +21,7 @@ from django.utils import timezone
 from games import registry
 from games.engine import Engine
 from games.rng import RecordingRng, SystemRng
-from lobby import bots, broadcast, chat, selectors, settlement
+from lobby import bots, broadcast, chat, selectors, settlement, tournament_tables
 from lobby.errors import (
     AlreadySeated,
     ChatRefused,
@@ -47,6 +47,7 @@ from lobby.models import (
 )
 from lobby.replay import ENGINE_SPEC_KEYS
 from moderation import actions as moderation
+from piattaforma import hooks
 from piattaforma.actions import audit_record, preferences_get
 from piattaforma.models import User
 from wallet import actions as wallet_actions
@@ -236,6 +237,8 @@ def table_sit(*, table_id: int, user: User, seat_no: int, buy_in: int, idempoten
     table = rt.table
     if not table.is_open:
         raise TableClosed()
+    if table.tournament_id is not None:
+        raise NotAllowed("Al tavolo di un torneo siedono solo i suoi giocatori")
     if not 1 <= seat_no <= table.seats:
         raise InvalidSeat()
     if Seat.objects.filter(table=table, user=user).exists():
@@ -297,11 +300,13 @@ def _stand_up(rt: TableRuntime, seat: Seat) -> int:
         if refund:
             settlement.release_to_seat(table=rt.table, session_ref=seat.session_ref, amount=refund)
         rt.carry = carry
-    result = wallet_actions.table_cash_out(
-        table_session_ref=seat.session_ref,
-        idempotency_key=f"cashout:{seat.session_ref}",
-        realm=rt.table.realm,
-    )
+    result = {}
+    if rt.table.tournament_id is None:  # a tournament table holds no credit
+        result = wallet_actions.table_cash_out(
+            table_session_ref=seat.session_ref,
+            idempotency_key=f"cashout:{seat.session_ref}",
+            realm=rt.table.realm,
+        )
     number = seat.number
     seat.delete()
     _offer_seat(rt.table, number)
@@ -392,6 +397,8 @@ WAITING_OFFER_SECONDS = 60
 def waiting_join(*, table_id: int, user: User) -> WaitingEntry:
     """Join the waiting list of a full table."""
     rt = _lock(table_id)
+    if rt.table.tournament_id is not None:
+        raise NotAllowed("Un tavolo di torneo non ha lista d'attesa")
     if Seat.objects.filter(table=rt.table, user=user).exists():
         raise AlreadySeated()
     entry, _ = WaitingEntry.objects.get_or_create(table=rt.table, user=user)
@@ -553,6 +560,8 @@ def table_rebuy(*, table_id: int, user: User, amount: int, idempotency_key: str)
     """Add credit from the conto; during a hand it is reserved now and credited after the hand."""
     rt = _lock(table_id)
     seat = _seat_of(rt, user)
+    if rt.table.tournament_id is not None:
+        raise NotAllowed("Al tavolo di un torneo non si porta denaro")
     in_hand = _hand_running(rt) and seat.number in _dealt_seats(rt)
     result = wallet_actions.table_rebuy(
         user=user,
@@ -624,6 +633,8 @@ def table_start_hand(*, table_id: int) -> bool:
     if _hand_running(rt) or hand_start_refused(rt):
         return False
     table = rt.table
+    if table.tournament_id is not None and rt.hand_no:
+        return False  # a tournament table plays one match
     engine = next_hand_engine(rt)
     if engine.family == "partite" and not _partite_ready(rt):
         return False
@@ -635,7 +646,8 @@ def table_start_hand(*, table_id: int) -> bool:
     )
     if engine.family == "partite":
         # a match starts only for players who can pay the perdita massima (C1)
-        specs = [s for s in _seat_specs(rt, seats) if s["chips"] >= max(1, table.perdita_massima)]
+        floor = 0 if table.tournament_id is not None else max(1, table.perdita_massima)
+        specs = [s for s in _seat_specs(rt, seats) if s["chips"] >= floor]
     else:
         # chips at the table, or money the game holds for the seat across hands (a banco)
         specs = [
@@ -806,6 +818,9 @@ def _finish_hand(rt: TableRuntime, engine: Engine, hand: Hand) -> None:
             seat.save(update_fields=["missed_hands"])
             if _must_stand_up(rt.table, seat):
                 _stand_up(rt, seat)
+    hooks.match_ended(tournament_tables.match_result(rt, hand, outcome))
+    if rt.table.tournament_id is not None:
+        return  # one match: the tournament seats its next turn elsewhere
     if engine.family == "partite":
         # The end-of-match panel: another match, a top-up, or leave; undecided players stand up.
         rt.ready_deadline = timezone.now() + timedelta(seconds=READY_SECONDS)

@@ -70,6 +70,9 @@ class Table(TableSettings):
     name = models.CharField(_("nome"), max_length=60)
     is_open = models.BooleanField(_("aperto"), default=True)
     created_at = models.DateTimeField(default=timezone.now)
+    # A tournament's table (lobby/tournament_tables.py): no buy-in, rake or waiting list, one match,
+    # no money at the table. The id of the tournament, not a key: the lobby knows no tournament.
+    tournament_id = models.PositiveBigIntegerField(_("torneo"), null=True, blank=True, db_index=True)
 
     class Meta:
         verbose_name = _("tavolo cash")

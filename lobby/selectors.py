@@ -118,7 +118,7 @@ def open_tables_per_game() -> dict[str, tuple[int, int]]:
 def lobby_tables() -> list[dict[str, Any]]:
     """Return the open tables with their live seat counts, for the lobby."""
     out = []
-    for table in Table.objects.filter(is_open=True).order_by("game", "name"):
+    for table in Table.objects.filter(is_open=True, tournament_id__isnull=True).order_by("game", "name"):
         engine = registry.get(table.game)
         out.append(
             {

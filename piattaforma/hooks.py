@@ -66,12 +66,35 @@ def open_tables() -> dict[str, tuple[int, int]]:
     return out
 
 
+MatchHandler = Callable[[dict[str, Any]], None]
+_match_ended: list[MatchHandler] = []
+
+
+def on_match_ended(handler: MatchHandler) -> MatchHandler:
+    """Register a handler called, inside the ending hand's transaction, when a hand or match ends."""
+    if handler not in _match_ended:
+        _match_ended.append(handler)
+    return handler
+
+
+def match_ended(result: dict[str, Any]) -> None:
+    """A hand or match ended at a live table: tell the apps that wait for it (tournaments).
+
+    ``result``: ``table_id``, ``tournament_id`` (None at a cash table), ``hand_no``, ``game``,
+    ``outcome`` (the engine's report) and ``seats`` (``seat``, ``user_id``, ``acted``: whether he
+    made any move of his own, ``connected``: an open connection at the end).
+    """
+    for handler in _match_ended:
+        handler(result)
+
+
 ConductHandler = Callable[..., None]
 _tournament_conduct: list[ConductHandler] = []
 
 
 def on_tournament_conduct(handler: ConductHandler) -> ConductHandler:
     """Register a handler of a player's offence in a tournament (moderation gives the warnings)."""
+    """Register a handler of a player's conduct in a tournament match (moderation's ammonizioni)."""
     if handler not in _tournament_conduct:
         _tournament_conduct.append(handler)
     return handler

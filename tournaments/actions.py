@@ -458,6 +458,11 @@ def _close(tournament: Tournament, now: datetime) -> dict[str, Any]:
     tournament.save(update_fields=["state", "closed_at", "cancelled_reason"])
     if tournament.repeat and tournament.kind == Tournament.Kind.SITGO:
         _repeat_sitgo(tournament)
+    if tournament.kind == Tournament.Kind.SITGO and not closing.cancelled and _schedule_tasks():
+        from tournaments.tasks import start  # a full sit&go starts at once (the sweep if this is lost)
+
+        tournament_id = tournament.pk
+        transaction.on_commit(lambda: start.delay(tournament_id=tournament_id), robust=True)
     return {
         "admitted": 0 if closing.cancelled else sum(len(lines[i]) for i in closing.admitted),
         "excluded": sum(len(lines[i]) for i in (*closing.excluded, *closing.refused)),

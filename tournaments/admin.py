@@ -12,10 +12,11 @@ from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import CodedError
-from piattaforma.admin import site
+from piattaforma.admin import ReadOnlyAdmin, site
 from piattaforma.models import User
 from tournaments import actions, operations
-from tournaments.models import Registration, Tournament, TournamentSchedule
+from tournaments.formats.money import format_euro
+from tournaments.models import Payout, Registration, Tournament, TournamentMatch, TournamentSchedule
 from tournaments.selectors import cost_label
 
 if TYPE_CHECKING:
@@ -40,6 +41,8 @@ class RegistrationInline(RegistrationInlineBase):
         "cancel_ticket",
         "entry_transaction",
         "refund_transaction",
+        "position",
+        "prize",
         "created_at",
     )
     readonly_fields = fields
@@ -88,7 +91,10 @@ class TournamentAdmin(TournamentAdminBase):
         return f"{getattr(obj, 'n_live', 0)}/{obj.max_players}"
 
     def get_readonly_fields(self, request: HttpRequest, obj: Tournament | None = None) -> Any:
-        always = ("state", "adm_code", "closed_at", "cancelled_reason", "created_by", "created_at")
+        always = (
+            *("state", "adm_code", "closed_at", "cancelled_reason", "created_by", "created_at"),
+            *("progress", "turn", "started_at", "finished_at", "paid_at", "prize_transaction"),
+        )
         if obj is None:
             return always
         return (
@@ -189,3 +195,33 @@ class TournamentScheduleAdmin(ScheduleAdminBase):
         )
         obj.pk = created.pk
         obj.refresh_from_db()
+
+
+@admin.register(Payout, site=site)
+class PayoutAdmin(ReadOnlyAdmin):
+    list_display = ("tournament", "user", "position", "prize_display", "paid_at")
+    list_filter = ("tournament__game",)
+    search_fields = ("user__nickname", "tournament__name")
+    readonly_fields = ("tournament", "user", "position", "prize", "state", "entry_transaction")
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Registration]:
+        return super().get_queryset(request).filter(prize__gt=0).select_related("tournament", "user")
+
+    @admin.display(description=_("premio"))
+    def prize_display(self, obj: Registration) -> str:
+        return format_euro(obj.prize)
+
+    @admin.display(description=_("pagato il"))
+    def paid_at(self, obj: Registration) -> Any:
+        return obj.tournament.paid_at
+
+
+@admin.register(TournamentMatch, site=site)
+class TournamentMatchAdmin(ReadOnlyAdmin):
+    list_display = ("tournament", "turn", "number", "phase", "line_a", "line_b", "table_id", "ended_at")
+    list_filter = ("phase",)
+    search_fields = ("tournament__name",)
+    readonly_fields = (
+        *("tournament", "turn", "number", "phase", "line_a", "line_b"),
+        *("table_id", "result", "started_at", "ended_at"),
+    )

@@ -19,3 +19,6 @@ class TournamentsConfig(AppConfig):
         from tournaments.reports import tournaments_report
 
         hooks.on_report(tournaments_report)
+        from tournaments.running import match_record
+
+        hooks.on_match_ended(match_record)  # a tournament learns its matches' results only here

@@ -8,6 +8,11 @@ Run with ``.venv/bin/python -m tournaments.bench`` (``--quick`` for fewer repeti
   10,000-entrant Danese pool with ex aequo groups.
 
 Target: under one second each (issue 11).
+
+``--live`` (Django, a throw-away test database: SQLite in memory, or PostgreSQL with DATABASE_URL)
+prints instead the live-runtime figures of issue 19: seating and starting a 1,024-entrant Danese
+turn (from the last match's end to every table of the next turn dealt; goal < 2 s), and the CPU
+per entrant of a whole 256-entrant KO played by bots (``--quick``: 256 and 32 entrants).
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
+from typing import Any
 
 from games.rng import SeededRng
 from tournaments.formats.balancing import apply_moves, balance
@@ -82,5 +88,150 @@ def main(argv: list[str]) -> None:
     print(f"danese award, {ENTRANTS} entrants ({groups} ex aequo groups): {t * 1000:.1f} ms")
 
 
+# --- the live runtime: a tournament's turns on lobby tables (needs the database) ------------------
+
+
+def _live_setup(entrants: int, fmt: str, game: str = "scopa") -> tuple[Any, list[Any]]:
+    """A free tournament of ``entrants`` bots, closed with every one admitted (the entry path is
+    measured elsewhere: here only seating and playing count)."""
+    from datetime import date, timedelta
+
+    from django.utils import timezone
+
+    from piattaforma.models import User
+    from tournaments.models import Registration, Tournament
+
+    tag = f"b{time.monotonic_ns() % 10**9}"
+    User.objects.bulk_create(
+        [
+            User(
+                nickname=f"{tag}u{i}",
+                email=f"{tag}u{i}@bench.invalid",
+                date_of_birth=date(1990, 1, 1),
+                is_bot=True,
+            )
+            for i in range(entrants)
+        ]
+    )
+    bots = list(User.objects.filter(nickname__startswith=f"{tag}u").order_by("pk"))
+    now = timezone.now()
+    t = Tournament.objects.create(
+        name=f"bench {fmt} {entrants}",
+        game=game,
+        format=fmt,
+        kind=Tournament.Kind.SCHEDULED,
+        turns=3,
+        smazzate=1,
+        min_players=2,
+        max_players=entrants,
+        registration_opens_at=now - timedelta(hours=1),
+        starts_at=now - timedelta(seconds=1),
+        state=Tournament.State.CLOSED,
+    )
+    Registration.objects.bulk_create(
+        [
+            Registration(
+                tournament=t, user=b, state=Registration.State.ADMITTED, idempotency_key=f"{tag}-{b.pk}"
+            )
+            for b in bots
+        ]
+    )
+    return t, bots
+
+
+def _end_turn_by_abandon(t: Any) -> int:
+    """End every match of the current turn: one seat of each table abandons ("Abbandona")."""
+    from lobby import actions as lobby
+    from lobby.models import Seat
+    from tournaments.models import TournamentMatch
+
+    ids = TournamentMatch.objects.filter(tournament=t, turn=t.turn, ended_at__isnull=True).values_list(
+        "table_id", flat=True
+    )
+    for seat in Seat.objects.filter(table_id__in=list(ids), number=1).select_related("user"):
+        lobby.table_leave(table_id=seat.table_id, user=seat.user)
+    return len(ids)
+
+
+def _play_turn_by_bots(t: Any) -> int:
+    """Play every match of the current turn with the bots' own moves (lobby.table_bot_move)."""
+    from lobby import actions as lobby
+    from lobby.models import TableRuntime
+    from tournaments.models import TournamentMatch
+
+    moves = 0
+    open_ids = list(
+        TournamentMatch.objects.filter(tournament=t, turn=t.turn, ended_at__isnull=True).values_list(
+            "table_id", flat=True
+        )
+    )
+    while open_ids:
+        for table_id, version in TableRuntime.objects.filter(pk__in=open_ids).values_list("pk", "version"):
+            moves += lobby.table_bot_move(table_id=table_id, version=version)
+        open_ids = list(
+            TournamentMatch.objects.filter(tournament=t, turn=t.turn, ended_at__isnull=True).values_list(
+                "table_id", flat=True
+            )
+        )
+    return moves
+
+
+def live(argv: list[str]) -> None:
+    """Print the live-runtime figures: a 1,024-entrant Danese turn, and a 256-entrant KO by bots."""
+    import os
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "piattaforma.settings.test")
+    import django
+
+    django.setup()
+    from django.db import connection
+
+    from tournaments import running
+
+    danese_n = 256 if "--quick" in argv else 1024
+    ko_n = 32 if "--quick" in argv else 256
+    name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
+    try:
+        print(f"database: {connection.vendor} ({name})")
+        t, _bots = _live_setup(danese_n, "danese")
+        start = time.perf_counter()
+        running.tournament_start(tournament_id=t.pk)
+        first = time.perf_counter() - start
+        print(
+            f"danese {danese_n}: start (random list, {danese_n // 2} tables seated and dealt): {first:.2f} s"
+        )
+        t.refresh_from_db()
+        _end_turn_by_abandon(t)
+        start, cpu0 = time.perf_counter(), time.process_time()
+        running.tournament_advance(tournament_id=t.pk)
+        turn, cpu = time.perf_counter() - start, time.process_time() - cpu0
+        t.refresh_from_db()
+        print(
+            f"danese {danese_n}: last match ended -> turn {t.turn} standings, {danese_n // 2} tables closed, "
+            f"{danese_n // 2} new tables seated and dealt: {turn:.2f} s, CPU {cpu:.2f} s (goal < 2 s)"
+        )
+
+        t, _bots = _live_setup(ko_n, "ko")
+        cpu0, wall0 = time.process_time(), time.perf_counter()
+        running.tournament_start(tournament_id=t.pk)
+        t.refresh_from_db()
+        moves = 0
+        while t.state == "running":
+            moves += _play_turn_by_bots(t)
+            running.tournament_advance(tournament_id=t.pk)
+            t.refresh_from_db()
+        cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
+        print(
+            f"ko {ko_n} played by bots (scopa, 1 smazzata a match, {ko_n - 1} matches, {moves} moves): "
+            f"CPU {cpu:.1f} s = {cpu / ko_n * 1000:.0f} ms per entrant, {cpu / max(1, moves) * 1000:.2f} ms "
+            f"per move; wall {wall:.1f} s; state {t.state}"
+        )
+    finally:
+        connection.creation.destroy_test_db(name, verbosity=0)
+
+
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    if "--live" in sys.argv[1:]:
+        live(sys.argv[1:])
+    else:
+        main(sys.argv[1:])

@@ -29,6 +29,10 @@ DEMO_TOURNAMENTS: tuple[tuple[str, str, int, dict[str, Any]], ...] = (
      "max_players": 2, "repeat": True, "smazzate": 3}),
     ("Cirulla sit&go 8", SITGO, 0, {"game": "cirulla", "pool_quota": 180, "fee": 20, "max_players": 8,
      "repeat": True, "turns": 3}),
+    ("Scopa danese sit&go 8", SITGO, 0, {"game": "scopa", "format": "danese", "pool_quota": 90, "fee": 10,
+     "max_players": 8, "repeat": True, "turns": 3, "smazzate": 1}),
+    ("Briscola KO sit&go 4", SITGO, 0, {"game": "briscola", "format": "ko", "pool_quota": 180, "fee": 20,
+     "max_players": 4, "repeat": True, "smazzate": 1}),
     ("Burraco 4in2 sit&go 4", SITGO, 0, {"game": "burraco", "format": "ko", "table": "4in2",
      "pool_quota": 450, "fee": 50, "max_players": 4, "repeat": True}),
 )  # fmt: skip
@@ -55,3 +59,68 @@ def seed_tournaments(*, actor: User, bots: list[User]) -> int:
             )
             actions.registration_authorise(registration_id=reg.pk, authorizer=SimulatedRegulator(delay=0))
     return created
+
+
+# Sit&go bots of the demo (settings.TOURNAMENTS_DEMO_BOTS): when a person has waited this long in
+# an open sit&go, bots take the places left, so one person can play a sit&go through.
+DEMO_BOT_WAIT = timedelta(seconds=10)
+DEMO_BOT_FUNDS = 100_000
+
+
+def _demo_bot(number: int) -> User:
+    """The demo's n-th tournament bot (created and funded once)."""
+    from datetime import date
+
+    from wallet import actions as wallet
+
+    nickname = f"bot.torneo{number}"
+    bot = User.objects.filter(nickname__iexact=nickname).first()
+    if bot is None:
+        bot = User.objects.create_user(
+            nickname=nickname, email=f"{nickname}@demo.invalid", password=None, date_of_birth=date(2000, 1, 1)
+        )
+        bot.is_bot = True
+        bot.save(update_fields=["is_bot"])
+    wallet.deposit_create(user=bot, amount=DEMO_BOT_FUNDS, idempotency_key=f"demo-bot-funds-{bot.pk}")
+    return bot
+
+
+def sitgo_fill_with_bots(*, tournament_id: int, now: Any = None, wait: timedelta = DEMO_BOT_WAIT) -> int:
+    """Fill an open sit&go with bots once a person has waited ``wait`` in it (demo only); return how many.
+
+    Each bot registers through the ordinary action (it pays its entry) and the simulated regulator
+    answers at once, so the sit&go closes and starts as any other.
+    """
+    from tournaments.models import Registration
+
+    now = now or timezone.now()
+    t = Tournament.objects.filter(pk=tournament_id, kind=Tournament.Kind.SITGO).first()
+    if t is None or t.state not in Tournament.OPEN_STATES:
+        return 0
+    live = t.registrations.filter(state__in=Registration.ACTIVE)
+    people = live.filter(user__is_bot=False)
+    first = people.order_by("created_at").first()
+    if first is None or first.created_at > now - wait:
+        return 0
+    taken = set(live.values_list("user_id", flat=True))
+    added, number = 0, 1
+    open_states = Tournament.OPEN_STATES
+    while number <= 4 * t.max_players and live.count() < t.max_players:
+        if not Tournament.objects.filter(pk=t.pk, state__in=open_states).exists():
+            break  # full: it closed (and starts)
+        bot = _demo_bot(number)
+        number += 1
+        if bot.pk in taken:
+            continue
+        reg = actions.registration_create(
+            tournament_id=t.pk, user=bot, idempotency_key=f"demo-sitgo-{t.pk}-{bot.pk}"
+        )
+        actions.registration_authorise(registration_id=reg.pk, authorizer=SimulatedRegulator(delay=0))
+        added += 1
+    return added
+
+
+def demo_bots_sweep(*, now: Any = None) -> int:
+    """Beat, in the demo: fill every open sit&go a person is waiting in."""
+    ids = Tournament.objects.filter(kind=Tournament.Kind.SITGO, state__in=Tournament.OPEN_STATES)
+    return sum(sitgo_fill_with_bots(tournament_id=pk, now=now) for pk in ids.values_list("pk", flat=True))

@@ -159,6 +159,14 @@ class Tournament(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     created_at = models.DateTimeField(default=timezone.now)
+    # The running tournament (tournaments/running.py): the random list, the lines and their
+    # members, the totals and the phase's own data (danEL eliminations, KO slots), as plain JSON.
+    progress = models.JSONField(default=dict, blank=True)
+    turn = models.PositiveSmallIntegerField(_("turno in corso"), default=0)
+    started_at = models.DateTimeField(_("iniziato il"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("terminato il"), null=True, blank=True)
+    paid_at = models.DateTimeField(_("premi pagati il"), null=True, blank=True)
+    prize_transaction = models.CharField(_("movimento dei premi"), max_length=40, blank=True)
 
     class Meta:
         verbose_name = _("torneo")
@@ -315,6 +323,9 @@ class Registration(models.Model):
     cancel_ticket = models.CharField(_("autorizzazione della cancellazione"), max_length=40, blank=True)
     # How many times the regulator has been asked without an answer (timeouts), for the sweeper.
     attempts = models.PositiveSmallIntegerField(default=0)
+    # The final placing (ex aequo share the first position of their group) and the prize won.
+    position = models.PositiveIntegerField(_("posizione"), null=True, blank=True)
+    prize = models.PositiveIntegerField(_("premio (centesimi)"), default=0)
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -332,6 +343,15 @@ class Registration(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament_id}/{self.user_id} {self.state}"
+
+
+class Payout(Registration):
+    """A registration that won a prize: staff see every payout in the back office ("Premi pagati")."""
+
+    class Meta:
+        proxy = True
+        verbose_name = _("premio pagato")
+        verbose_name_plural = _("premi pagati")
 
 
 class TournamentSchedule(models.Model):
@@ -361,3 +381,36 @@ class TournamentSchedule(models.Model):
 
     def __str__(self) -> str:
         return f"{self.template.name} {self.weekdays} {self.start_time:%H:%M}"
+
+
+class TournamentMatch(models.Model):
+    """One match of a turn: two lines at a live table (or a KO bye), and its result when it ends.
+
+    ``table_id`` is the lobby table's id as the lobby's actions returned it, not a key: the
+    tournament learns the result from ``piattaforma.hooks.match_ended``, never from lobby rows.
+    """
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="matches")
+    turn = models.PositiveSmallIntegerField(_("turno"))
+    number = models.PositiveSmallIntegerField(_("tavolo"))
+    phase = models.CharField(_("fase"), max_length=8, default="girone")  # girone | ko
+    line_a = models.CharField(max_length=40)
+    line_b = models.CharField(max_length=40, blank=True)  # empty: a KO bye
+    table_id = models.PositiveBigIntegerField(_("tavolo live"), null=True, blank=True, db_index=True)
+    # {"a": {"vp", "mp", "points"}, "b": {...}, "winner": "a"|"b"|None, "forfeit": kind, "offender": line}
+    result = models.JSONField(null=True, blank=True)
+    started_at = models.DateTimeField(default=timezone.now)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("partita di torneo")
+        verbose_name_plural = _("partite di torneo")
+        ordering = ("tournament", "turn", "number")
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(
+                fields=["tournament", "turn", "number"], name="tmatch_one_per_table_turn"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id} T{self.turn} #{self.number}"

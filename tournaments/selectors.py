@@ -310,3 +310,135 @@ def chat_role(*, tournament_id: int | None, user_id: int) -> str | None:
     if not t.registrations.filter(user_id=user_id, state__in=LIVE).exists():
         return "watcher"
     return "playing" if t.state == Tournament.State.RUNNING else "entrant"
+
+
+# --- a running or finished tournament: standings, matches, results ----------------------------
+
+
+def _line_names(t: Tournament) -> dict[str, str]:
+    """Each line's label: the nickname, or the pair's two nicknames."""
+    from piattaforma.models import User
+
+    lines: dict[str, list[int]] = (t.progress or {}).get("lines", {})
+    ids = {uid for members in lines.values() for uid in members}
+    names = dict(User.objects.filter(pk__in=ids).values_list("pk", "nickname"))
+    return {line: " / ".join(names.get(uid, "?") for uid in members) for line, members in lines.items()}
+
+
+def standings_by_turn(*, tournament: Tournament) -> list[dict[str, Any]]:
+    """The standings after every turn played so far (VP, then MP; the turn's own VP and MP beside).
+
+    Rebuilt from the matches' results: a line's totals are the sum of its matches up to that turn.
+    Latest turn first.
+    """
+    from tournaments.models import TournamentMatch
+
+    names = _line_names(tournament)
+    if not names:
+        return []
+    totals = {line: [0, 0] for line in names}
+    out = []
+    matches = TournamentMatch.objects.filter(tournament=tournament).order_by("turn", "number")
+    by_turn: dict[int, list[TournamentMatch]] = {}
+    for m in matches:
+        by_turn.setdefault(m.turn, []).append(m)
+    for turn, ms in sorted(by_turn.items()):
+        this_turn: dict[str, tuple[int, int]] = {}
+        for m in ms:
+            if m.result is None or m.result.get("bye"):
+                continue
+            for side, line in (("a", m.line_a), ("b", m.line_b)):
+                vp, mp = int(m.result[side]["vp"]), int(m.result[side]["mp"])
+                this_turn[line] = (vp, mp)
+                totals[line] = [totals[line][0] + vp, totals[line][1] + mp]
+        order = sorted(totals, key=lambda line: (-totals[line][0], -totals[line][1], names[line]))
+        complete = all(m.result is not None for m in ms)
+        out.append(
+            {
+                "turn": turn,
+                "complete": complete,
+                "rows": [
+                    {
+                        "position": i,
+                        "name": names[line],
+                        "vp": totals[line][0],
+                        "mp": totals[line][1],
+                        "turn_vp": this_turn[line][0] if line in this_turn else None,
+                        "turn_mp": this_turn[line][1] if line in this_turn else None,
+                    }
+                    for i, line in enumerate(order, start=1)
+                ],
+            }
+        )
+    return list(reversed(out))
+
+
+def current_matches(*, tournament: Tournament, user_id: int | None) -> list[dict[str, Any]]:
+    """The current turn's matches: who plays whom, the result when over, and the table to watch
+    (or "vai al tuo tavolo" for the player's own match)."""
+    from tournaments.models import TournamentMatch
+
+    if tournament.state != Tournament.State.RUNNING:
+        return []
+    names = _line_names(tournament)
+    lines = tournament.progress.get("lines", {})
+    out = []
+    for m in TournamentMatch.objects.filter(tournament=tournament, turn=tournament.turn).order_by("number"):
+        mine = user_id is not None and any(
+            user_id in lines.get(line, []) for line in (m.line_a, m.line_b) if line
+        )
+        result = ""
+        if m.result is not None and not m.result.get("bye"):
+            result = f"{m.result['a']['vp']}–{m.result['b']['vp']} VP"
+        out.append(
+            {
+                "number": m.number,
+                "a": names.get(m.line_a, ""),
+                "b": names.get(m.line_b, "") if m.line_b else _("passa il turno"),
+                "over": m.ended_at is not None,
+                "result": result,
+                "table_id": m.table_id if m.ended_at is None else None,
+                "mine": mine,
+            }
+        )
+    return out
+
+
+def final_results(*, tournament: Tournament) -> list[dict[str, Any]]:
+    """The final placings with each player's prize (a finished tournament)."""
+    if tournament.state != Tournament.State.FINISHED:
+        return []
+    regs = (
+        tournament.registrations.filter(state=RS.ADMITTED, position__isnull=False)
+        .select_related("user")
+        .order_by("position", "user__nickname")
+    )
+    return [
+        {
+            "position": r.position,
+            "nickname": r.user.nickname,
+            "prize": format_euro(r.prize) if r.prize else "",
+        }
+        for r in regs
+    ]
+
+
+def my_tournaments(*, user_id: int, limit: int = 20) -> list[dict[str, Any]]:
+    """A player's tournaments, latest first: state, his placing and prize (his profile)."""
+    regs = (
+        Registration.objects.filter(user_id=user_id)
+        .select_related("tournament")
+        .order_by("-created_at", "-pk")[:limit]
+    )
+    return [
+        {
+            "id": r.tournament_id,
+            "name": r.tournament.name,
+            "code": r.tournament.code,
+            "state": r.tournament.get_state_display(),
+            "registration": r.get_state_display(),
+            "position": r.position,
+            "prize": format_euro(r.prize) if r.prize else "",
+        }
+        for r in regs
+    ]

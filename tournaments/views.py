@@ -62,6 +62,9 @@ def tournament_lobby(request: HttpRequest, tournament_id: int) -> HttpResponse:
             and mine is not None
             and mine.state == Registration.State.AUTHORISED,
             "idempotency_key": uuid.uuid4().hex,
+            "standings": selectors.standings_by_turn(tournament=tournament),
+            "matches": selectors.current_matches(tournament=tournament, user_id=request.user.pk),
+            "results": selectors.final_results(tournament=tournament),
         },
     )
 

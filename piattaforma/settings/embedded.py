@@ -15,3 +15,5 @@ STORAGES = {
 }
 WHITENOISE_USE_FINDERS = True
 STATIC_ROOT = None  # served from the app folders through the finders; collectstatic is for production
+# The demo's sit&go: bots take the places left once a person has waited 10 s (tournaments.demo).
+TOURNAMENTS_DEMO_BOTS = env_bool("TOURNAMENTS_DEMO_BOTS", True)

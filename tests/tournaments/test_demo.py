@@ -14,6 +14,6 @@ def test_seed_demo_opens_tournaments_of_several_games():
     call_command("seed_demo", stdout=io.StringIO())
     call_command("seed_demo", stdout=io.StringIO())
     open_ones = Tournament.objects.filter(state="registration")
-    assert open_ones.filter(kind="scheduled").count() == 5 and open_ones.filter(kind="sitgo").count() == 3
+    assert open_ones.filter(kind="scheduled").count() == 5 and open_ones.filter(kind="sitgo").count() == 5
     assert open_ones.values("game").distinct().count() >= 5
     assert Registration.objects.filter(state="authorised", user__is_bot=True).count() == 3

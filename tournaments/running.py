@@ -1,0 +1,437 @@
+"""Every write of a running tournament: the start, the turns on live tables, results, placings, prizes.
+
+The pure rules are in ``tournaments/formats``; this module applies them to the stored tournament.
+Lock order: the tournament row first (``actions._lock``), then its matches and registrations, then
+(through the lobby's actions) the live tables' runtime rows, then the wallet's accounts. A match's
+result arrives through ``piattaforma.hooks.match_ended`` inside the lobby's transaction, which holds
+that table's runtime row: ``match_record`` then locks only the match row (never the tournament), so
+the two orders never cross. The next turn is started by a task after that commit (and by the beat's
+sweep), within seconds of the last match's end.
+
+Lines: a line is one player (its id is the user id) or a pair (``"uid+uid"``). Its totals are
+``[VP, MP]``; the standings after each turn are rebuilt from the matches (``selectors``).
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games.rng import SystemRng
+from lobby import tournament_tables
+from piattaforma import hooks
+from tournaments.actions import _lock
+from tournaments.formats.danel import Eliminated, danel_cut, danel_placings
+from tournaments.formats.danese import Score, danese_pairing, danese_placings
+from tournaments.formats.danko import danko_placings, playoff_first_round, qualify
+from tournaments.formats.draw import RandomList, draw_random_list, pair_random_list, random_pairs
+from tournaments.formats.ko import ko_first_round, ko_losers, ko_next_round, ko_placings
+from tournaments.formats.ko import largest_power_of_two_at_most as power_at_most
+from tournaments.formats.money import split_evenly
+from tournaments.formats.prizes import Format, award, default_scheme, scheme_weights
+from tournaments.formats.standings import Placings, position_of
+from tournaments.models import Registration, Tournament, TournamentMatch
+from wallet import actions as wallet
+from wallet import selectors as wallet_selectors
+
+logger = logging.getLogger(__name__)
+State = Tournament.State
+GIRONE, KO = "girone", "ko"
+GIRONE_FORMATS = (Tournament.Format.DANESE, Tournament.Format.DANEL)
+WITH_KO = (Tournament.Format.DANKO, Tournament.Format.DANELKO)
+WITH_CUTS = (Tournament.Format.DANEL, Tournament.Format.DANELKO)
+# engine options a game may lack (Scala 40 has no "ko": its match always ends with a winner)
+CONDUCT = {"abbandona": "abandon", "tempo_scaduto": "timeout"}
+
+
+def _schedule(task_name: str, tournament_id: int) -> None:
+    """Send a tournament task after commit (the sweep redoes it if it is lost)."""
+    if not getattr(settings, "TOURNAMENTS_SCHEDULE_TASKS", settings.LOBBY_SCHEDULE_TASKS):
+        return
+    from tournaments import tasks
+
+    task = getattr(tasks, task_name)
+    transaction.on_commit(lambda: task.delay(tournament_id=tournament_id), robust=True)
+
+
+# --- lines, weights, the match's table -----------------------------------------------------------
+
+
+def _draw_lines(t: Tournament, regs: list[Registration], rng: Any) -> tuple[dict[str, list[int]], RandomList]:
+    """The lines that play and their random list ("A inizio torneo viene generato casualmente un elenco")."""
+    if t.lines == Tournament.Lines.INDIVIDUAL:
+        rl = draw_random_list([str(r.user_id) for r in regs], rng)
+        return {line: [int(line)] for line in rl.order}, rl
+    if t.lines == Tournament.Lines.RANDOM_PAIRS:
+        players = draw_random_list([str(r.user_id) for r in regs], rng)
+        pairs = random_pairs(players)
+        return {line: [int(a), int(b)] for line, (a, b) in pairs.items()}, pair_random_list(players, pairs)
+    by_pk = {r.pk: r for r in regs}
+    members: dict[str, list[int]] = {}
+    for r in regs:
+        if r.pair_id is not None and r.pair_id in by_pk:
+            first = by_pk[r.pair_id]
+            members[f"{first.user_id}+{r.user_id}"] = [first.user_id, r.user_id]
+    rl = draw_random_list(list(members), rng)
+    return {line: members[line] for line in rl.order}, rl
+
+
+def prize_weights(t: Tournament, lines: int) -> tuple[int, ...]:
+    """The rules' percentages for this tournament and number of lines (RULINGS K1)."""
+    scheme = default_scheme(Format(t.format), sitgo=t.kind == Tournament.Kind.SITGO)
+    return scheme_weights(scheme, lines)
+
+
+def match_config(t: Tournament, *, ko: bool, options: set[str]) -> dict[str, Any]:
+    """The engine options of one match (testa a testa, 4 in 2 or pairs; smazzate or points)."""
+    config: dict[str, Any] = {"on_timeout": "forfeit"}  # rules 004: a timeout loses the match
+    if t.table == Tournament.Table.FOUR_IN_TWO:
+        config["format"] = "4in2"
+    elif t.table == Tournament.Table.PAIRS:
+        config.update(format="coppie", pairs="fisse", partners=[[1, 3], [2, 4]])
+    if t.smazzate:
+        config.update(mode="smazzate", deals=t.smazzate)
+    elif t.points_to_win:
+        config.update(mode="punti", target=t.points_to_win)
+    if ko and "ko" in options:
+        config["ko"] = True  # spareggi, then the game's last-capture / last-move rule (RULINGS I5)
+    return {k: v for k, v in config.items() if k in options}
+
+
+def _seat_players(t: Tournament, line_a: str, line_b: str) -> list[int]:
+    """User ids by seat: 1 and 2 (testa a testa, 4 in 2), or 1+3 against 2+4 (pairs)."""
+    lines = t.progress["lines"]
+    a, b = lines[line_a], lines[line_b]
+    if t.table == Tournament.Table.PAIRS:
+        return [a[0], b[0], a[1], b[1]]
+    return [a[0], b[0]]
+
+
+def _open_table(t: Tournament, match: TournamentMatch) -> int:
+    from games import registry
+
+    options = {o.key for o in registry.get(t.game).config_options()}
+    return tournament_tables.tournament_table_open(
+        tournament_id=t.pk,
+        name=f"{t.code} T{match.turn} #{match.number}",
+        game=t.game,
+        config=match_config(t, ko=match.phase == KO, options=options),
+        players=_seat_players(t, match.line_a, match.line_b),
+        tempo_giocata=t.tempo_giocata,
+        tempo_partita=t.tempo_partita_min * 60,
+    )
+
+
+# --- start and turns -----------------------------------------------------------------------------
+
+
+@transaction.atomic
+def tournament_start(*, tournament_id: int, now: datetime | None = None) -> bool:
+    """Start a closed tournament when due: draw the random list, seat the first turn, deal every match."""
+    now = now or timezone.now()
+    t = _lock(tournament_id)
+    if t.state != State.CLOSED or (t.starts_at is not None and t.starts_at > now):
+        return False
+    regs = list(t.registrations.filter(state=Registration.State.ADMITTED).order_by("created_at", "pk"))
+    lines, rl = _draw_lines(t, regs, SystemRng())
+    order = [str(r.user_id) for r in regs]  # registration order: who gets a split's odd cents (K2)
+    t.progress = {
+        "lines": lines,
+        "random_list": rl.to_json(),
+        "registration_order": order,
+        "phase": KO if t.format == Tournament.Format.KO else GIRONE,
+        "totals": {line: [0, 0] for line in lines},
+        "active": list(rl.order),
+        "eliminated": [],  # danEL: [line, turn, vp, mp]
+        "ko_out": [],  # KO: the lines out in each KO round
+    }
+    if t.format == Tournament.Format.KO:
+        t.progress["slots"] = ko_first_round(rl)
+    t.state = State.RUNNING
+    t.started_at = now
+    _start_turn(t, 1, now)
+    return True
+
+
+def _start_turn(t: Tournament, turn: int, now: datetime) -> None:
+    """Pair the turn, open its tables and deal (expects the tournament row locked; saves it)."""
+    p = t.progress
+    rl = RandomList.from_json(p["random_list"])
+    if p["phase"] == GIRONE:
+        totals = {line: Score(*p["totals"][line]) for line in p["active"]}
+        slots = danese_pairing(totals, rl, first_round=turn == 1)
+    else:
+        slots = p["slots"]
+    t.turn = turn
+    t.save(update_fields=["progress", "state", "started_at", "turn"])
+    for number, slot in enumerate(slots, start=1):
+        match = TournamentMatch(
+            tournament=t,
+            turn=turn,
+            number=number,
+            phase=p["phase"],
+            line_a=slot[0],
+            line_b=slot[1] if len(slot) > 1 else "",
+            started_at=now,
+        )
+        if not match.line_b:  # a KO bye: through without playing
+            match.result = {"winner": "a", "bye": True}
+            match.ended_at = now
+        match.save()
+        if match.line_b:
+            match.table_id = _open_table(t, match)
+            match.save(update_fields=["table_id"])
+    if all(m.line_b == "" for m in t.matches.filter(turn=turn)):
+        _schedule("advance", t.pk)
+
+
+def match_record(result: dict[str, Any]) -> None:
+    """A match ended at a live table (``hooks.match_ended``, inside the lobby's transaction).
+
+    Stores the lines' VP and MP as the engine reported them (the per-game lines, K6 forfeits and
+    cappotto are the engine's), reports timeouts, abandonments and absences to moderation, and asks
+    for the next turn after commit. Locks only the match row (see the module docstring).
+    """
+    if result.get("tournament_id") is None:
+        return
+    match = (
+        TournamentMatch.objects.select_for_update()
+        .filter(table_id=result["table_id"], ended_at__isnull=True)
+        .select_related("tournament")
+        .first()
+    )
+    if match is None:
+        return
+    t = match.tournament
+    outcome = result["outcome"]
+    line_of = {uid: line for line, members in t.progress["lines"].items() for uid in members}
+    side_of = {match.line_a: "a", match.line_b: "b"}
+    sides: dict[str, dict[str, Any]] = {}
+    seat_side: dict[int, str] = {}
+    for seat in result["seats"]:
+        side = side_of[line_of[seat["user_id"]]]
+        seat_side[seat["seat"]] = side
+        report = outcome["per_seat"][str(seat["seat"])]
+        sides[side] = {"vp": int(report["vp"]), "mp": int(report["mp"]), "points": int(report["points"])}
+        sides[side]["won"] = bool(report["won"])
+    winner = next((s for s in ("a", "b") if sides[s]["won"]), None)
+    if winner is None and match.phase == KO:
+        # Decision: a KO match the engine left level (a game without spareggi): the line earlier
+        # in the random list prevails, as in every tie the rules settle "casualmente".
+        rl = RandomList.from_json(t.progress["random_list"])
+        winner = "a" if rl.rank(match.line_a) < rl.rank(match.line_b) else "b"
+    forfeit = outcome.get("forfeit") or None
+    data: dict[str, Any] = {"a": sides["a"], "b": sides["b"], "winner": winner}
+    if forfeit:
+        offender_seats = {int(s) for s in outcome["lines"][int(forfeit["line"])]}
+        offender = next(seat_side[s] for s in offender_seats if s in seat_side)
+        kind = CONDUCT.get(str(forfeit.get("kind")), "timeout")
+        seats = [s for s in result["seats"] if s["seat"] in offender_seats]
+        if kind == "timeout" and not any(s["acted"] for s in seats):
+            kind = "absent"  # never made a move of his own: "assente all'inizio", lost by forfeit
+        data.update(forfeit=kind, offender=offender)
+        for seat in seats:
+            _conduct_on_commit(seat["user_id"], t.pk, kind, match.turn)
+    match.result = data
+    match.ended_at = timezone.now()
+    match.save(update_fields=["result", "ended_at"])
+    _schedule("advance", t.pk)
+
+
+def _conduct_on_commit(user_id: int, tournament_id: int, kind: str, turn: int) -> None:
+    """Tell moderation after commit: its bookkeeping never undoes a match's end."""
+    transaction.on_commit(
+        lambda: hooks.tournament_conduct(
+            user_id=user_id, tournament_id=tournament_id, kind=kind, training=False, turn=turn
+        ),
+        robust=True,
+    )
+
+
+@transaction.atomic
+def tournament_advance(*, tournament_id: int, now: datetime | None = None) -> bool:
+    """When every match of the turn has ended: standings, cuts, the next turn or the end (idempotent)."""
+    now = now or timezone.now()
+    t = _lock(tournament_id)
+    if t.state != State.RUNNING:
+        return False
+    matches = list(t.matches.filter(turn=t.turn).order_by("number"))
+    if not matches or any(m.ended_at is None for m in matches):
+        return False
+    finished = _fold(t, matches)
+    tournament_tables.tournament_tables_close(table_ids=[m.table_id for m in matches if m.table_id])
+    if finished:
+        _finish(t, now)
+    else:
+        _start_turn(t, t.turn + 1, now)
+    return True
+
+
+def _line_winner(m: TournamentMatch) -> str:
+    return m.line_a if m.result["winner"] == "a" else m.line_b
+
+
+def _fold(t: Tournament, matches: list[TournamentMatch]) -> bool:
+    """Add the turn's results to the tournament's progress; return whether the tournament is over."""
+    p = t.progress
+    rl = RandomList.from_json(p["random_list"])
+    if p["phase"] == KO:
+        winners = {_line_winner(m) for m in matches}
+        slots = p["slots"]
+        p["ko_out"].append(ko_losers(slots, winners))
+        if len(slots) == 1:
+            p["champion"] = _line_winner(matches[0])
+            return True
+        p["slots"] = ko_next_round(slots, winners)
+        return False
+    for m in matches:
+        for side, line in (("a", m.line_a), ("b", m.line_b)):
+            vp, mp = p["totals"][line]
+            p["totals"][line] = [vp + m.result[side]["vp"], mp + m.result[side]["mp"]]
+    if t.format in WITH_CUTS and t.turn < t.turns:
+        active = {line: Score(*p["totals"][line]) for line in p["active"]}
+        done = [Eliminated(line, turn, Score(vp, mp)) for line, turn, vp, mp in p["eliminated"]]
+        cut = danel_cut(
+            active,
+            round_no=t.turn,
+            total_rounds=t.turns,
+            prize_positions=len(prize_weights(t, len(p["lines"]))),
+            random_list=rl,
+            already_eliminated=done,
+        )
+        kept = [e for e in done if e.line != cut.readmitted]
+        p["eliminated"] = [[e.line, e.round_no, e.score.vp, e.score.mp] for e in (*kept, *cut.eliminated)]
+        p["active"] = list(cut.active)
+    if t.turn < t.turns:
+        return False
+    if t.format not in WITH_KO:
+        return True
+    totals = {line: Score(*p["totals"][line]) for line in p["active"]}
+    # Decision: fewer lines left than the qualifiers (danEL cuts): the largest power of two of them.
+    wanted = min(t.ko_qualifiers, power_at_most(len(totals)))
+    qualified, rest = qualify(totals, wanted, rl)
+    p["qualified"], p["not_qualified"] = qualified, rest
+    p["phase"] = KO
+    p["slots"] = playoff_first_round(qualified, rl)
+    return False
+
+
+def final_placings(t: Tournament) -> Placings:
+    """The final placings of a finished tournament's lines, by its format."""
+    p = t.progress
+    rl = RandomList.from_json(p["random_list"])
+    totals = {line: Score(*p["totals"][line]) for line in p["lines"]}
+    eliminated = [Eliminated(line, turn, Score(vp, mp)) for line, turn, vp, mp in p["eliminated"]]
+    if t.format == Tournament.Format.KO:
+        return ko_placings(p["ko_out"], p["champion"])
+    if t.format == Tournament.Format.DANESE:
+        return danese_placings(totals)
+    active = {line: totals[line] for line in p["active"]}
+    if t.format == Tournament.Format.DANEL:
+        return danel_placings(active, eliminated, rl)
+    lower = None
+    if t.format == Tournament.Format.DANELKO:
+        rest = {line: totals[line] for line in p["not_qualified"]}
+        lower = danel_placings(rest, eliminated, rl)
+    return danko_placings(p["ko_out"], p["champion"], totals, p["not_qualified"], lower)
+
+
+def _finish(t: Tournament, now: datetime) -> None:
+    """The last turn is over: placings on every registration; the prizes are paid by a task."""
+    placings = final_placings(t)
+    t.progress["placings"] = placings
+    positions = position_of(placings)
+    for line, members in t.progress["lines"].items():
+        Registration.objects.filter(
+            tournament=t, user_id__in=members, state=Registration.State.ADMITTED
+        ).update(position=positions[line])
+    t.state = State.FINISHED
+    t.finished_at = now
+    t.save(update_fields=["progress", "state", "finished_at"])
+    _schedule("pay", t.pk)
+
+
+# --- money at the end ----------------------------------------------------------------------------
+
+
+def line_prizes(t: Tournament, pool: int) -> dict[int, int]:
+    """Each player's prize: the lines' prizes by the rules' table (K1, ex aequo K2), a pair's split
+    evenly between its two members (decision: the odd cent to the first registered)."""
+    p = t.progress
+    placings = p["placings"]
+    lines = p["lines"]
+    reg_order = {uid: i for i, uid in enumerate(p["registration_order"])}
+    line_order = sorted(lines, key=lambda line: min(reg_order.get(str(u), 0) for u in lines[line]))
+    by_line = award(pool, prize_weights(t, len(lines)), placings, line_order)
+    out: dict[int, int] = {}
+    for line, amount in by_line.items():
+        members = sorted(lines[line], key=lambda u: reg_order.get(str(u), 0))
+        for uid, share in zip(members, split_evenly(amount, len(members)), strict=True):
+            out[uid] = out.get(uid, 0) + share
+    return out
+
+
+@transaction.atomic
+def tournament_pay(*, tournament_id: int, now: datetime | None = None) -> dict[str, Any] | None:
+    """Pay a finished tournament's prizes from its pool (guarantee topped up first); the pool ends at zero.
+
+    Idempotent: the wallet's keys make a retry pay nothing twice; returns None when nothing is due.
+    """
+    now = now or timezone.now()
+    t = _lock(tournament_id)
+    if t.state != State.FINISHED or t.paid_at is not None:
+        return None
+    ref = t.ledger_ref
+    top_up = 0
+    if t.guaranteed:
+        top_up = wallet.tournament_guarantee_top_up(
+            tournament_ref=ref, guaranteed=t.guaranteed, idempotency_key=f"tournament-guarantee:{t.pk}"
+        )["top_up"]
+    pool = wallet_selectors.tournament_pool_get(tournament_ref=ref)
+    prizes = {uid: amount for uid, amount in line_prizes(t, pool).items() if amount > 0}
+    if prizes:
+        paid = wallet.tournament_prizes_pay(
+            tournament_ref=ref, prizes=prizes, idempotency_key=f"tournament-prizes:{t.pk}", in_bonus=t.is_free
+        )
+        t.prize_transaction = paid["transaction_id"] or ""
+        if paid["pool_left"] != 0:
+            raise RuntimeError(f"tournament {t.pk}: the pool is not empty after the prizes")
+    for uid, amount in prizes.items():
+        Registration.objects.filter(tournament=t, user_id=uid, state=Registration.State.ADMITTED).update(
+            prize=amount
+        )
+    t.paid_at = now
+    t.save(update_fields=["paid_at", "prize_transaction"])
+    return {"pool": pool, "top_up": top_up, "prizes": prizes}
+
+
+# --- the beat's safety net -----------------------------------------------------------------------
+
+
+def running_sweep(*, now: datetime | None = None) -> dict[str, int]:
+    """Start due tournaments, advance turns whose matches all ended, pay finished ones (beat)."""
+    now = now or timezone.now()
+    out = {"started": 0, "advanced": 0, "paid": 0}
+    for pk in Tournament.objects.filter(state=State.CLOSED).values_list("pk", flat=True):
+        out["started"] += _safely(tournament_start, pk, now)
+    for pk in Tournament.objects.filter(state=State.RUNNING).values_list("pk", flat=True):
+        out["advanced"] += _safely(tournament_advance, pk, now)
+    for pk in Tournament.objects.filter(state=State.FINISHED, paid_at__isnull=True).values_list(
+        "pk", flat=True
+    ):
+        out["paid"] += _safely(tournament_pay, pk, now)
+    return out
+
+
+def _safely(action: Any, tournament_id: int, now: datetime) -> int:
+    """One tournament failing stops no other's."""
+    try:
+        return int(bool(action(tournament_id=tournament_id, now=now)))
+    except Exception:
+        logger.exception("tournament %s: %s failed", tournament_id, action.__name__)
+        return 0
