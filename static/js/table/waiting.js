@@ -3,7 +3,7 @@
 // the perdita massima), sitting out or gone, too few players. The viewer short of credit gets a
 // top-up form on the felt; topping up restarts the table (issue 20, items 1 and 4).
 
-import { h, money } from "./dom.js";
+import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
 /** Cents as the Italian amount a person types: 1050 -> "10,50". */
@@ -11,6 +11,9 @@ export function euroText(cents) {
   const abs = Math.abs(cents);
   return `${cents < 0 ? "-" : ""}${Math.floor(abs / 100)},${String(abs % 100).padStart(2, "0")}`;
 }
+
+/** Table credit is money at every table (a gioco a partite's scores are not): "€ 16,50". */
+const money = (cents) => `€ ${euroText(cents).replace(/\B(?=(\d{3})+,)/g, ".")}`;
 
 /** An amount typed the Italian way ("5", "5,5", "1.234,56", "€ 5,00") in cents; null if not one. */
 export function parseEuro(text) {
