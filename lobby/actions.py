@@ -286,6 +286,27 @@ def table_leave(*, table_id: int, user: User) -> dict[str, Any]:
     return {"left": True, "amount": amount}
 
 
+@transaction.atomic
+def table_leave_next(*, table_id: int, user: User, leave: bool) -> dict[str, Any]:
+    """Giochi a puntate: "Esci alla prossima mano" (rules 004), or take it back.
+
+    In a hand he is dealt into he plays it to its end and then stands up with his credit
+    (``_finish_hand``); with no hand of his running he stands up now, as "Lascia il tavolo".
+    Giochi a partite have no such option: their end-of-match panel asks (``_partite_ready``).
+    """
+    rt = _lock(table_id)
+    seat = _seat_of(rt, user)
+    if engine_for(rt.table).family != "puntate":
+        raise HandInProgress("Ai giochi a partite si lascia il tavolo alla fine della partita")
+    if leave and not (_hand_running(rt) and seat.number in _dealt_seats(rt)):
+        return {"left": True, "amount": _stand_up(rt, seat)}
+    if seat.leave_after_hand != leave:
+        seat.leave_after_hand = leave
+        seat.save(update_fields=["leave_after_hand"])
+        _bump(rt)
+    return {"left": False, "after_hand": leave}
+
+
 def _stand_up(rt: TableRuntime, seat: Seat) -> int:
     """Close a seat's table session: cash out its whole credit (expects the runtime row locked).
 

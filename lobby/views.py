@@ -145,6 +145,21 @@ def table_leave(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+def table_leave_next(request: HttpRequest, table_id: int) -> JsonResponse:
+    """ "Esci alla prossima mano" from the table page (JSON): ``leave=1`` asks it, ``leave=0`` undoes it."""
+    try:
+        result = actions.table_leave_next(
+            table_id=table_id,
+            user=request.user,  # type: ignore[arg-type]  # login_required: request.user is a User
+            leave=request.POST.get("leave") == "1",
+        )
+    except TableError as exc:
+        return JsonResponse({"code": exc.code, "message": exc.message}, status=400)
+    return JsonResponse(result)
+
+
+@login_required
+@require_POST
 def table_waiting(request: HttpRequest, table_id: int) -> HttpResponse:
     try:
         if request.POST.get("leave"):

@@ -256,7 +256,7 @@ def test_5_sitout_at_the_invito_is_italian_and_seen_by_the_others(live, new_cont
     live.run(actions.table_start_hand, table_id=table.pk)
     page = _page(new_context, anna, table.pk)
     button = page.wait_for_selector(f"{TABLE} [data-role=actions] button[data-action=sitout]")
-    assert button.inner_text() == "Salta la mano (sitout)"
+    assert button.inner_text() == "SITOUT (salta la mano)"
     before = int(page.get_attribute(TABLE, "data-version"))
     button.click()
     wait_version(page, before + 1)
@@ -419,3 +419,124 @@ def test_11_the_periodic_sweeps_stay_out_of_the_log():
     )
     assert quiet.filter(record(logging.INFO, "Task %s[%s] succeeded", "lobby.bot_move", "x"))
     assert quiet.filter(record(logging.ERROR, "Task %s[%s] raised", "lobby.sweep_deadlines", "x"))
+
+
+# --- expected: the summary on the felt, the toggles, the sounds -------------------------------------
+
+
+def test_expected_scopa_end_of_match_summary_on_the_felt(live, new_context):
+    carla, dario, table = live.run(scopa_pair, 5_000)
+    live.run(start_scopa, table.pk, [carla, dario])
+    live.run(play_match_out, table.pk)
+    page = _page(new_context, carla, table.pk)
+    summary = page.wait_for_selector(f"{TABLE} .felt [data-role=summary]")
+    text = summary.inner_text()
+    assert "Fine della partita" in text and ("Vince" in text or "Pareggio" in text)
+    rows = page.eval_on_selector_all(
+        f"{TABLE} [data-role=summary] tr[data-row]", "rs => rs.map(r => r.dataset.row)"
+    )
+    assert (
+        rows[:4] == ["carte", "denari", "settebello", "primiera"] and "scope" in rows and rows[-1] == "punti"
+    )
+    final = live.run(runtime_info, table.pk)["state"]
+    points = final["history"][-1]["points"]
+    shown = page.eval_on_selector_all(
+        f"{TABLE} [data-role=summary] tr[data-row=punti] td", "cs => cs.map(c => Number(c.textContent))"
+    )
+    assert shown == points
+    shot(page, "issue20-summary-scopa-desktop")
+    page.set_viewport_size(PHONE)
+    page.wait_for_timeout(300)
+    shot(page, "issue20-summary-scopa-phone")
+
+
+def poker_to_showdown(table_id: int) -> dict:
+    """Careful play (never PASSO) until a hand ends with cards shown; return its state."""
+    from games import registry
+    from lobby import actions
+    from lobby.models import Seat, TableRuntime
+
+    order = (
+        "invito",
+        "variante",
+        "dai_carte",
+        "partecipo",
+        "punto",
+        "busso",
+        "vedo",
+        "va_bene",
+        "mostro",
+        "cambio",
+    )
+    for _ in range(600):
+        rt = TableRuntime.objects.select_related("table").get(pk=table_id)
+        engine = registry.get(rt.game or rt.table.game)
+        if rt.state is not None and engine.is_over(rt.state) and rt.state.get("shown"):
+            return rt.state
+        if rt.state is None or engine.is_over(rt.state):
+            actions.table_start_hand(table_id=table_id)
+            continue
+        seat_no = engine.to_act(rt.state)[0]
+        legal = engine.legal_actions(rt.state, seat_no)
+        user = Seat.objects.get(table_id=table_id, number=seat_no).user
+        spec = next((a for kind in order for a in legal if a["type"] == kind), legal[0])
+        action = {k: v for k, v in spec.items() if k not in ("label", "confirm", "amount")}
+        if spec.get("amount"):
+            action["amount"] = spec["amount"]["min"]
+        actions.table_act(table_id=table_id, user=user, action=action, version=rt.version)
+    raise AssertionError("no showdown came")
+
+
+def test_expected_poker_end_of_hand_names_the_winning_hand(live, new_context):
+    (anna, _bruno), table = live.run(poker_pair)
+    page = _page(new_context, anna, table.pk)
+    state = live.run(poker_to_showdown, table.pk)
+    wait_version(page, live.run(runtime_info, table.pk)["version"])
+    summary = page.wait_for_selector(f"{TABLE} .felt [data-role=summary]")
+    text = summary.inner_text()
+    assert "Fine della mano" in text and "→" in text
+    assert "(" in text  # the shown hand's name, e.g. "(Coppia di J)"
+    assert state["shown"]
+    shot(page, "issue20-summary-poker-desktop")
+
+
+def seat_flags(table_id: int) -> dict[str, tuple[str, bool]]:
+    from lobby.models import Seat
+
+    return {s.user.nickname: (s.status, s.leave_after_hand) for s in Seat.objects.filter(table_id=table_id)}
+
+
+def test_expected_sitout_next_hand_and_leave_after_this_hand_toggles(live, new_context):
+    from lobby import actions
+
+    (_anna, bruno), table = live.run(poker_pair)
+    live.run(actions.table_start_hand, table_id=table.pk)
+    page = _page(new_context, bruno, table.pk)
+    page.check(f"{TABLE} [data-role=toggles] [data-role=leave-next]")
+    page.wait_for_function(
+        "() => document.querySelector('#table [data-seat=\"2\"]')?.textContent.includes('Lascia il tavolo')"
+    )
+    assert live.run(seat_flags, table.pk)["Bruno"] == ("playing", True)  # still in the hand
+    page.uncheck(f"{TABLE} [data-role=toggles] [data-role=leave-next]")
+    page.wait_for_function(
+        "() => !document.querySelector('#table [data-seat=\"2\"]')?.textContent.includes('Lascia il tavolo')"
+    )
+    assert live.run(seat_flags, table.pk)["Bruno"] == ("playing", False)
+    page.check(f"{TABLE} [data-role=toggles] [data-role=sitout-next]")
+    page.wait_for_selector(f"{TABLE} [data-role=back]")  # SONO TORNATO
+    assert live.run(seat_flags, table.pk)["Bruno"][0] == "sitout"
+    shot(page, "issue20-toggles-desktop")
+
+
+def test_expected_own_turn_sound_and_mute_switch(live, new_context):
+    from lobby import actions
+
+    (anna, _bruno), table = live.run(poker_pair)
+    page = _page(new_context, anna, table.pk)
+    live.run(actions.table_start_hand, table_id=table.pk)  # the invito is asked of everyone
+    page.wait_for_function("() => document.querySelector('#table').dataset.lastSound === 'turn'")
+    switch = page.locator(f"{TABLE} [data-role=sound]")
+    assert switch.get_attribute("aria-pressed") == "true"
+    switch.click()
+    assert page.locator(f"{TABLE} [data-role=sound]").get_attribute("aria-pressed") == "false"
+    assert page.evaluate("localStorage.getItem('tavolo-audio')") == "off"

@@ -25,6 +25,8 @@ import { buildModel } from "./model.js";
 import { centre, detailsEl, eventLine, meldsEl, placeSeats, resultEl, scoresEl, seatEl, seatName, tickClocks } from "./felt.js";
 import { loadHistory } from "./history.js";
 import { t } from "./i18n.js";
+import { summaryEl } from "./summary.js";
+import { muted, play, setMuted } from "./sounds.js";
 import { euroText, parseEuro, waitingEl } from "./waiting.js";
 import { chatModeration } from "./report.js";
 
@@ -360,7 +362,7 @@ export function start(root) {
     const s = spec || form.specs[0];
     const fixed = s.amount && s.amount.min === s.amount.max;
     // The rules' SITOUT at the invito is worded for the page (issue 20: a raw English word).
-    const name = form.type === "sitout" ? t("Salta la mano (sitout)") : (s.label || s.type);
+    const name = form.type === "sitout" ? t("SITOUT (salta la mano)") : (s.label || s.type);
     const text = fixed && s.amount.min > 0 ? `${name} ${money(s.amount.min)}` : name;
     wrap.append(h("button", { type: "button", dataset: { action: form.type, ...(s.amount && !fixed ? { amount: "" } : {}) }, disabled: !spec, onclick: () => {
       if (!spec) return;
@@ -541,6 +543,9 @@ export function start(root) {
     // Why the table waits (issue 20): who is short of credit, sitting out or gone, and a top-up.
     const why = waitingEl(model, p, { topUp, seatName: (n) => seatName(model, n) });
     if (why) view.append(why);
+    // The end of a hand or match, on the felt: who won what, and the score sheet.
+    const summary = summaryEl(model, p, { seatName: (n) => seatName(model, n), shown: shownPunti });
+    if (summary) view.append(summary);
     // The side panel's seat count, live (issue 20).
     const count = document.querySelector("[data-role=seated-count]");
     if (count) count.textContent = String((p.seats || []).length);
@@ -550,7 +555,48 @@ export function start(root) {
     for (const el of [resultEl(model, model.result), resultEl(model, model.dealResult, "Risultato della smazzata"), scoresEl(model), detailsEl(model)]) if (el) below.append(el);
     renderHand(p);
     renderActions(p);
+    renderToggles(p);
     tickClocks(root);
+    // The viewer's turn comes: a sound (once per decision).
+    const mine = model.seats.get(p.seat);
+    const turnKey = mine && mine.toAct && p.deadline ? `${p.hand}:${p.deadline}` : null;
+    if (turnKey && turnKey !== lastTurn) play(root, "turn");
+    lastTurn = turnKey;
+  }
+
+  // --- toggles: "Sitout prossima mano", "Esci alla prossima mano" (giochi a puntate), the sound ---
+  let lastTurn = null;
+  function toggle(role, text, on, change) {
+    const input = h("input", { type: "checkbox", dataset: { role }, checked: on ? true : undefined });
+    input.addEventListener("change", () => change(input.checked, input));
+    return h("label", { class: "toggle" }, input, ` ${text}`);
+  }
+  async function leaveNext(leave, input) {
+    const token = document.querySelector("input[name=csrfmiddlewaretoken]")?.value || "";
+    try {
+      const res = await fetch(root.dataset.leaveNextUrl, { method: "POST", credentials: "same-origin",
+        body: new URLSearchParams({ leave: leave ? "1" : "0", csrfmiddlewaretoken: token }),
+        headers: { Accept: "application/json", "X-CSRFToken": token } });
+      const data = await res.json().catch(() => ({}));
+      if (!res.ok) { input.checked = !leave; notice(data.message || t("Giocata non ammessa")); return; }
+      if (data.left) window.location.assign(root.dataset.lobbyUrl || "/lobby/");
+    } catch { input.checked = !leave; }
+  }
+  function renderToggles(p) {
+    const box = $("toggles");
+    if (!box) return;
+    box.replaceChildren();
+    const me = model.seats.get(p.seat);
+    if (me && root.dataset.family === "puntate") {
+      if (me.status !== "sitout") {
+        box.append(toggle("sitout-next", t("Sitout prossima mano"), false, (on) => send({ type: "sitout", sitout: on })));
+      }
+      box.append(toggle("leave-next", t("Esci alla prossima mano"), !!me.leaving, leaveNext));
+    }
+    const sound = h("button", { type: "button", class: "secondary small sound-switch", dataset: { role: "sound" },
+      "aria-pressed": muted() ? "false" : "true" }, muted() ? t("Audio spento") : t("Audio attivo"));
+    sound.addEventListener("click", () => { setMuted(!muted()); renderToggles(p); });
+    box.append(sound);
   }
 
   function renderState(msg) {
@@ -563,12 +609,22 @@ export function start(root) {
     root.dataset.game = msg.game || "";
     root.dataset.over = msg.over ? "1" : "0";
     if (!$("confirm").hidden) { $("confirm").hidden = true; pendingConfirm = null; }
+    notePunti(msg);
     renderAll();
     logEvents(msg);
   }
 
   /** The last moves at the table, newest first (a new hand starts a new log). */
   let logHand = null;
+  const shownPunti = {}; // seat -> the hand he showed (MOSTRO), for the end-of-hand summary
+  let puntiHand = null;
+  function notePunti(msg) {
+    if (msg.hand !== puntiHand) { puntiHand = msg.hand; for (const k of Object.keys(shownPunti)) delete shownPunti[k]; }
+    for (const e of msg.events || []) {
+      if (e && e.type === "mostro" && typeof e.punto === "string") shownPunti[e.seat] = e.punto;
+      if (e && e.scopa) play(root, "scopa");
+    }
+  }
   function logEvents(msg) {
     const log = $("log");
     if (!log) return;
@@ -639,7 +695,16 @@ export function start(root) {
     else if (e.key === "Escape" && (ui.layout || ui.swap) && last) { ui.layout = null; ui.swap = null; renderActions(last); }
   });
 
-  setInterval(() => tickClocks(root), 1000);
+  let lateFor = null;
+  setInterval(() => {
+    tickClocks(root);
+    // Ten seconds left on the viewer's own decision: a warning sound, once.
+    const mine = root.querySelector("[data-role=seats] .seat.me.to-act .clock[data-deadline]");
+    if (mine && new Date(mine.dataset.deadline) - Date.now() < 10000 && lateFor !== mine.dataset.deadline) {
+      lateFor = mine.dataset.deadline;
+      play(root, "late");
+    }
+  }, 1000);
   setInterval(() => {
     const beatMs = Number(root.dataset.heartbeatMs || 0);
     if (beating && beatMs > 0 && socket?.readyState === WebSocket.OPEN && Date.now() - heard > 3 * beatMs) socket.close();
