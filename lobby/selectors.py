@@ -224,6 +224,18 @@ def stakes_label(table: Table, family: str) -> str:
     return " · ".join(parts)
 
 
+def default_buy_in(table: Table) -> int:
+    """The buy-in the sit form proposes (cents).
+
+    A gioco a partite deals a match only to a credit that covers the perdita massima (C1): with a
+    buy-in equal to it, any lost match leaves the player unable to play the next (issue 20). The
+    form proposes two perdite massime (within the table's limits); other games their minimum.
+    """
+    if registry.get(table.game).family == "partite" and table.perdita_massima:
+        return max(table.min_buy_in, min(table.max_buy_in, 2 * table.perdita_massima))
+    return table.min_buy_in
+
+
 def table_info(table: Table) -> dict[str, Any]:
     """The table info panel: game, stakes, limits and times, in the lobby's words."""
     engine = registry.get(table.game)

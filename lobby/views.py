@@ -51,6 +51,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
             "free_seats": [n for n in range(1, table.seats + 1) if n not in taken],
             "waiting": waiting,
             "info": selectors.table_info(table),
+            "default_buy_in": selectors.default_buy_in(table),
             "deck_style": preferences_get(user=request.user, game=table.game).get("stile_mazzo", "francesi"),  # type: ignore[arg-type]  # login_required: request.user is a User
             "italian_deck": "stile_mazzo" in game_options.defaults(table.game),
             "heartbeat_ms": int(settings.LOBBY_HEARTBEAT_SECONDS * 1000),  # lobby.presence

@@ -352,6 +352,12 @@ def test_10_the_table_speaks_english(live, new_context):
     open_table(page, live.url, table.pk)
     page.wait_for_selector(f"{TABLE} [data-role=view] .waiting")
     assert page.inner_text(f"{TABLE} [data-role=view] .waiting") == "Waiting for players…"
+    # the match dealt: the felt's own words too
+    live.run(start_scopa, table.pk, [carla, _dario])
+    page.wait_for_selector(f"{TABLE} [data-role=hand] [data-card]")
+    felt = page.inner_text(f"{TABLE} .felt")
+    assert "CARDS ON THE TABLE" in felt.upper() and "Carte in tavola".upper() not in felt.upper()
+    assert "Your cards".upper() in page.inner_text(f"{TABLE} [data-role=hand]").upper()
     shot(page, "issue20-10-english-desktop")
 
 
@@ -535,8 +541,92 @@ def test_expected_own_turn_sound_and_mute_switch(live, new_context):
     page = _page(new_context, anna, table.pk)
     live.run(actions.table_start_hand, table_id=table.pk)  # the invito is asked of everyone
     page.wait_for_function("() => document.querySelector('#table').dataset.lastSound === 'turn'")
+    # screen readers: the turn is announced, every control of the table has a name, seats are named groups
+    assert page.inner_text(f"{TABLE} [data-role=sr-status]") == "Tocca a te"
+    unnamed = page.evaluate(
+        """() => [...document.querySelectorAll('#table button, #table input, #table select')].filter(el => {
+          const name = el.getAttribute('aria-label') || el.textContent.trim() || el.placeholder
+            || (el.id && document.querySelector(`label[for="${el.id}"]`)) || el.closest('label');
+          return !name;
+        }).map(el => el.outerHTML.slice(0, 80))"""
+    )
+    assert unnamed == []
+    assert page.get_attribute(f"{TABLE} [data-role=seats] [data-seat='1']", "aria-label").startswith(
+        "Anna, tu"
+    )
     switch = page.locator(f"{TABLE} [data-role=sound]")
     assert switch.get_attribute("aria-pressed") == "true"
     switch.click()
     assert page.locator(f"{TABLE} [data-role=sound]").get_attribute("aria-pressed") == "false"
     assert page.evaluate("localStorage.getItem('tavolo-audio')") == "off"
+
+
+# --- expected: per-game layouts --------------------------------------------------------------------
+
+
+def pairs_table(game: str = "scopa"):
+    """Four funded players at a table of pairs (coppie fisse), the match dealt."""
+    from lobby import actions
+    from tests.lobby.helpers import funded_player, scopa_table, seat_players
+
+    users = [funded_player(50_000, nickname=n) for n in ("Anna", "Bruno", "Carla", "Dario")]
+    table = scopa_table(game=game, seats=4, config={"format": "coppie", "mode": "smazzate", "deals": 1})
+    seat_players(table, users, buy_in=5_000)
+    actions.table_start_hand(table_id=table.pk)
+    for user in users:
+        actions.table_ready(table_id=table.pk, user=user)
+    return users, table
+
+
+def test_expected_pairs_sit_north_east_south_west_with_the_partner_opposite(live, new_context):
+    users, table = live.run(pairs_table)
+    page = _page(new_context, users[0], table.pk)
+    page.wait_for_selector(f"{TABLE} [data-role=seats] .seat.partner")
+    compass = page.eval_on_selector_all(
+        f"{TABLE} [data-role=seats] [data-seat]",
+        "els => Object.fromEntries(els.map(e => [e.dataset.seat, e.dataset.compass]))",
+    )
+    partner = page.eval_on_selector_all(
+        f"{TABLE} [data-role=seats] .seat.partner", "els => els.map(e => e.dataset.seat)"
+    )
+    assert compass["1"] == "S" and sorted(compass.values()) == ["E", "N", "O", "S"]
+    assert len(partner) == 1 and compass[partner[0]] == "N"  # the partner sits opposite
+    shot(page, "issue20-pairs-scopa-desktop")
+    page.set_viewport_size(PHONE)
+    page.wait_for_timeout(300)
+    shot(page, "issue20-pairs-scopa-phone")
+
+
+def burraco_match():
+    from lobby import actions
+    from tests.lobby.helpers import funded_player, scopa_table, seat_players
+
+    users = [funded_player(50_000, nickname=n) for n in ("Anna", "Bruno")]
+    table = scopa_table(game="burraco", config={}, name="Burraco Torino")
+    seat_players(table, users, buy_in=5_000)
+    actions.table_start_hand(table_id=table.pk)
+    for user in users:
+        actions.table_ready(table_id=table.pk, user=user)
+    return users, table
+
+
+def test_expected_burraco_melds_lie_on_the_felt(live, new_context):
+    users, table = live.run(burraco_match)
+    page = _page(new_context, users[0], table.pk)
+    page.wait_for_selector(f"{TABLE} .felt [data-role=melds]")
+    assert page.locator(f"{TABLE} [data-role=below] [data-role=melds]").count() == 0
+    shot(page, "issue20-burraco-felt-desktop")
+    page.set_viewport_size(PHONE)
+    page.wait_for_timeout(300)
+    shot(page, "issue20-burraco-felt-phone")
+
+
+def test_1_the_sit_form_proposes_more_than_one_perdita_massima(live, new_context):
+    from tests.lobby.helpers import funded_player, scopa_table
+
+    def setup():
+        return funded_player(50_000, nickname="Ugo"), scopa_table(min_buy_in=2_000)  # perdita massima € 20
+
+    ugo, table = live.run(setup)
+    page = _page(new_context, ugo, table.pk, seated=False)
+    assert page.input_value("input[name=buy_in]") == "40,00"  # one lost match leaves a full one to play

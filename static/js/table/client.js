@@ -471,7 +471,7 @@ export function start(root) {
     });
     const playing = row.querySelector("[data-playable]") !== null;
     el.classList.toggle("hand--playing", playing);
-    const hint = !playing ? "" : picking ? t(" · tocca le carte da scegliere") : t(" · tocca una carta per giocarla (doppio clic o Invio)");
+    const hint = !playing ? "" : picking ? t(" · tocca le carte da scegliere") : t(" · tocca una carta per giocarla");
     el.append(h("span", { class: "zone-title" }, t("Le tue carte"), model.handNote ? h("strong", { class: "hand-note" }, ` · ${model.handNote}`) : null, hint), row);
     fitHand(row, hand.length);
   }
@@ -536,6 +536,19 @@ export function start(root) {
     seats.replaceChildren(...[...model.seats.values()].filter((s) => !s.missing || p.view).map((s) => seatEl(model, s, p)));
     placeSeats(seats);
     seats.dataset.count = String(seats.children.length);
+    markPairs(seats, p);
+    // Screen readers: each seat is a group named by its player and state (WCAG 1.3.1, 4.1.2).
+    for (const el of seats.children) {
+      const s = model.seats.get(Number(el.dataset.seat));
+      if (!s) continue;
+      const parts = [s.nickname];
+      if (s.me) parts.push(t("tu"));
+      if (s.toAct) parts.push(t("di turno"));
+      if (s.status === "sitout") parts.push(t("Sitout"));
+      if (el.dataset.compass) parts.push(el.dataset.compass);
+      el.setAttribute("role", "group");
+      el.setAttribute("aria-label", parts.join(", "));
+    }
     const view = $("view");
     view.replaceChildren();
     if (!p.view) view.append(h("p", { class: "waiting" }, t("In attesa dei giocatori…")));
@@ -551,7 +564,8 @@ export function start(root) {
     if (count) count.textContent = String((p.seats || []).length);
     const below = $("below");
     below.replaceChildren();
-    if (model.melds) below.append(meldsEl(model, attachOnClick));
+    // Burraco, Scala 40: the melds lie on the felt (issue 20), the viewer's nearest to him.
+    if (model.melds) view.append(meldsEl(model, attachOnClick));
     for (const el of [resultEl(model, model.result), resultEl(model, model.dealResult, "Risultato della smazzata"), scoresEl(model), detailsEl(model)]) if (el) below.append(el);
     renderHand(p);
     renderActions(p);
@@ -560,8 +574,36 @@ export function start(root) {
     // The viewer's turn comes: a sound (once per decision).
     const mine = model.seats.get(p.seat);
     const turnKey = mine && mine.toAct && p.deadline ? `${p.hand}:${p.deadline}` : null;
-    if (turnKey && turnKey !== lastTurn) play(root, "turn");
+    if (turnKey && turnKey !== lastTurn) {
+      play(root, "turn");
+      const sr = $("sr-status"); // screen readers hear it; nothing moves on the page
+      if (sr) sr.textContent = t("Tocca a te");
+    }
     lastTurn = turnKey;
+  }
+
+  // --- pairs (coppie): the seats at N, E, S, O as the rules place them, the partner opposite ------
+  const COMPASS = { b: "S", l: "O", t: "N", r: "E" };
+  function markPairs(seats, p) {
+    const lines = model.seatLines;
+    if (!lines || !lines.some((l) => l.length > 1) || seats.children.length !== 4) return;
+    const lineOf = (no) => lines.findIndex((l) => l.some((pos) => Number(model.posSeat(pos)) === no));
+    const mine = lineOf(p.seat);
+    seats.classList.add("seats--pairs");
+    for (const el of seats.children) {
+      const no = Number(el.dataset.seat);
+      const line = lineOf(no);
+      el.dataset.line = String(line);
+      const compass = COMPASS[el.style.getPropertyValue("--area")];
+      if (compass) {
+        el.dataset.compass = compass;
+        el.querySelector(".seat-head")?.prepend(h("span", { class: "seat-compass", title: t("Posizione") }, compass));
+      }
+      if (mine >= 0 && line === mine && no !== p.seat) {
+        el.classList.add("partner");
+        el.querySelector(".seat-head")?.append(h("span", { class: "badge badge-partner" }, t("Compagno")));
+      }
+    }
   }
 
   // --- toggles: "Sitout prossima mano", "Esci alla prossima mano" (giochi a puntate), the sound ---
@@ -588,9 +630,8 @@ export function start(root) {
     box.replaceChildren();
     const me = model.seats.get(p.seat);
     if (me && root.dataset.family === "puntate") {
-      if (me.status !== "sitout") {
-        box.append(toggle("sitout-next", t("Sitout prossima mano"), false, (on) => send({ type: "sitout", sitout: on })));
-      }
+      // checked while he sits out: unchecking it is SONO TORNATO
+      box.append(toggle("sitout-next", t("Sitout prossima mano"), me.status === "sitout", (on) => send({ type: "sitout", sitout: on })));
       box.append(toggle("leave-next", t("Esci alla prossima mano"), !!me.leaving, leaveNext));
     }
     const sound = h("button", { type: "button", class: "secondary small sound-switch", dataset: { role: "sound" },

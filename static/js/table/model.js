@@ -61,6 +61,10 @@ export function buildModel(p) {
     model.lines = deal.lines ?? resultLines(view) ?? null;
   }
   if (!model.lines && model.result?.lines) model.lines = resultLines(view);
+  // Pairs (coppie) whose deal does not list its lines: partners sit at alternate positions.
+  if (!model.lines && model.config?.format === "coppie" && Array.isArray(view.positions) && view.positions.length === 4) {
+    model.lines = [[0, 2], [1, 3]];
+  }
   // Values per line (totals, deals won…): on the seat when every line is one seat, else a table.
   const lines = model.lines || (Array.isArray(view.positions) ? view.positions.map((_, i) => [i]) : null);
   for (const [key, values] of model.lineValues) {
