@@ -160,30 +160,60 @@ def test_2_end_of_match_scores_are_on_each_seat(live, new_context):
 # --- 3: the poker bet box is in euro -----------------------------------------------------------------
 
 
-def poker_to_a_bet(table_id: int, users):
-    """Deal poker hands, each seat playing carefully (never PASSO), until a seat must choose an amount."""
+CAREFUL = (
+    "invito",
+    "variante",
+    "dai_carte",
+    "partecipo",
+    "punto",
+    "busso",
+    "vedo",
+    "va_bene",
+    "mostro",
+    "cambio",
+)
+
+
+def careful_poker(table_id: int, until, order=CAREFUL):
+    """Deal poker hands, each seat playing carefully (never PASSO), until ``until(rt, engine, legal)``.
+
+    ``legal`` is the seat to act's legal actions (empty between hands). Returns the state then.
+    """
     from games import registry
     from lobby import actions
     from lobby.models import Seat, TableRuntime
 
-    order = ("invito", "variante", "dai_carte", "partecipo", "busso", "vedo", "va_bene", "mostro", "cambio")
-    for _ in range(400):
+    for _ in range(600):
         rt = TableRuntime.objects.select_related("table").get(pk=table_id)
         engine = registry.get(rt.game or rt.table.game)
-        if rt.state is None or engine.is_over(rt.state):
+        running = rt.state is not None and not engine.is_over(rt.state)
+        seat_no = engine.to_act(rt.state)[0] if running else None
+        legal = engine.legal_actions(rt.state, seat_no) if running else []
+        if rt.state is not None and until(rt, engine, legal):
+            return rt.state
+        if not running:
             actions.table_start_hand(table_id=table_id)
             continue
-        seat_no = engine.to_act(rt.state)[0]
-        legal = engine.legal_actions(rt.state, seat_no)
         user = Seat.objects.get(table_id=table_id, number=seat_no).user
-        if any(a.get("amount") and a["amount"]["max"] > a["amount"]["min"] for a in legal):
-            return user
         spec = next((a for kind in order for a in legal if a["type"] == kind), legal[0])
         action = {k: v for k, v in spec.items() if k not in ("label", "confirm", "amount")}
         if spec.get("amount"):
             action["amount"] = spec["amount"]["min"]
         actions.table_act(table_id=table_id, user=user, action=action, version=rt.version)
-    raise AssertionError("no bet came")
+    raise AssertionError("the hands never got there")
+
+
+def poker_to_a_bet(table_id: int, users):
+    """Play carefully until a seat must choose an amount (a range); return its user."""
+    from games import registry
+    from lobby.models import Seat
+
+    def betting(rt, engine, legal):
+        return any(a.get("amount") and a["amount"]["max"] > a["amount"]["min"] for a in legal)
+
+    state = careful_poker(table_id, betting, order=tuple(k for k in CAREFUL if k != "punto"))
+    seat_no = registry.get("poker5").to_act(state)[0]
+    return Seat.objects.get(table_id=table_id, number=seat_no).user
 
 
 def poker_pair(seats: int = 2, buy_in: int = 10_000, **config):
@@ -458,39 +488,9 @@ def test_expected_scopa_end_of_match_summary_on_the_felt(live, new_context):
 
 def poker_to_showdown(table_id: int) -> dict:
     """Careful play (never PASSO) until a hand ends with cards shown; return its state."""
-    from games import registry
-    from lobby import actions
-    from lobby.models import Seat, TableRuntime
-
-    order = (
-        "invito",
-        "variante",
-        "dai_carte",
-        "partecipo",
-        "punto",
-        "busso",
-        "vedo",
-        "va_bene",
-        "mostro",
-        "cambio",
+    return careful_poker(
+        table_id, lambda rt, engine, legal: engine.is_over(rt.state) and bool(rt.state.get("shown"))
     )
-    for _ in range(600):
-        rt = TableRuntime.objects.select_related("table").get(pk=table_id)
-        engine = registry.get(rt.game or rt.table.game)
-        if rt.state is not None and engine.is_over(rt.state) and rt.state.get("shown"):
-            return rt.state
-        if rt.state is None or engine.is_over(rt.state):
-            actions.table_start_hand(table_id=table_id)
-            continue
-        seat_no = engine.to_act(rt.state)[0]
-        legal = engine.legal_actions(rt.state, seat_no)
-        user = Seat.objects.get(table_id=table_id, number=seat_no).user
-        spec = next((a for kind in order for a in legal if a["type"] == kind), legal[0])
-        action = {k: v for k, v in spec.items() if k not in ("label", "confirm", "amount")}
-        if spec.get("amount"):
-            action["amount"] = spec["amount"]["min"]
-        actions.table_act(table_id=table_id, user=user, action=action, version=rt.version)
-    raise AssertionError("no showdown came")
 
 
 def test_expected_poker_end_of_hand_names_the_winning_hand(live, new_context):
@@ -564,18 +564,27 @@ def test_expected_own_turn_sound_and_mute_switch(live, new_context):
 # --- expected: per-game layouts --------------------------------------------------------------------
 
 
-def pairs_table(game: str = "scopa"):
-    """Four funded players at a table of pairs (coppie fisse), the match dealt."""
+def partite_match(game: str, nicknames, **table):
+    """Funded players seated at a table of a gioco a partite, every one ready: the match dealt."""
     from lobby import actions
     from tests.lobby.helpers import funded_player, scopa_table, seat_players
 
-    users = [funded_player(50_000, nickname=n) for n in ("Anna", "Bruno", "Carla", "Dario")]
-    table = scopa_table(game=game, seats=4, config={"format": "coppie", "mode": "smazzate", "deals": 1})
+    users = [funded_player(50_000, nickname=n) for n in nicknames]
+    table = scopa_table(game=game, seats=len(users), **table)
     seat_players(table, users, buy_in=5_000)
     actions.table_start_hand(table_id=table.pk)
     for user in users:
         actions.table_ready(table_id=table.pk, user=user)
     return users, table
+
+
+def pairs_table():
+    """Four players at a Scopa table of pairs (coppie fisse)."""
+    return partite_match(
+        "scopa",
+        ("Anna", "Bruno", "Carla", "Dario"),
+        config={"format": "coppie", "mode": "smazzate", "deals": 1},
+    )
 
 
 def test_expected_pairs_sit_north_east_south_west_with_the_partner_opposite(live, new_context):
@@ -598,16 +607,7 @@ def test_expected_pairs_sit_north_east_south_west_with_the_partner_opposite(live
 
 
 def burraco_match():
-    from lobby import actions
-    from tests.lobby.helpers import funded_player, scopa_table, seat_players
-
-    users = [funded_player(50_000, nickname=n) for n in ("Anna", "Bruno")]
-    table = scopa_table(game="burraco", config={}, name="Burraco Torino")
-    seat_players(table, users, buy_in=5_000)
-    actions.table_start_hand(table_id=table.pk)
-    for user in users:
-        actions.table_ready(table_id=table.pk, user=user)
-    return users, table
+    return partite_match("burraco", ("Anna", "Bruno"), config={}, name="Burraco Torino")
 
 
 def test_expected_burraco_melds_lie_on_the_felt(live, new_context):
