@@ -289,6 +289,27 @@ def table_leave(*, table_id: int, user: User) -> dict[str, Any]:
     return {"left": True, "amount": amount}
 
 
+@transaction.atomic
+def table_leave_next(*, table_id: int, user: User, leave: bool) -> dict[str, Any]:
+    """Giochi a puntate: "Esci alla prossima mano" (rules 004), or take it back.
+
+    In a hand he is dealt into he plays it to its end and then stands up with his credit
+    (``_finish_hand``); with no hand of his running he stands up now, as "Lascia il tavolo".
+    Giochi a partite have no such option: their end-of-match panel asks (``_partite_ready``).
+    """
+    rt = _lock(table_id)
+    seat = _seat_of(rt, user)
+    if engine_for(rt.table).family != "puntate":
+        raise HandInProgress("Ai giochi a partite si lascia il tavolo alla fine della partita")
+    if leave and not (_hand_running(rt) and seat.number in _dealt_seats(rt)):
+        return {"left": True, "amount": _stand_up(rt, seat)}
+    if seat.leave_after_hand != leave:
+        seat.leave_after_hand = leave
+        seat.save(update_fields=["leave_after_hand"])
+        _bump(rt)
+    return {"left": False, "after_hand": leave}
+
+
 def _stand_up(rt: TableRuntime, seat: Seat) -> int:
     """Close a seat's table session: cash out its whole credit (expects the runtime row locked).
 
@@ -508,11 +529,15 @@ def _sockets_gone(rt: TableRuntime, seats: list[Seat]) -> None:
     (RULINGS G5).
     """
     puntate = engine_for(rt.table).family == "puntate"
+    # issue 20 (6): at a gioco a partite between matches (no match, or the end-of-match panel) a
+    # player with no connection left is sat out too: no match starts for him, and the countdown
+    # stands him up (_partite_ready), instead of dealing him a match he loses on time.
+    between_matches = not puntate and (rt.state is None or hand_engine(rt).is_over(rt.state))
     changed = False
     for seat in seats:
         seat.connections = seat.sockets.count()
         fields = ["connections"]
-        if seat.connections == 0 and puntate and seat.status == Seat.Status.PLAYING:
+        if seat.connections == 0 and (puntate or between_matches) and seat.status == Seat.Status.PLAYING:
             seat.status = Seat.Status.SITOUT
             seat.sitout_since = timezone.now()
             seat.away = True
@@ -572,6 +597,10 @@ def table_rebuy(*, table_id: int, user: User, amount: int, idempotency_key: str)
         idempotency_key=idempotency_key,
         realm=rt.table.realm,
     )
+    # issue 20 (1): a top-up between hands may be what the table waits for (a seat short of the
+    # perdita massima, or of the invito): a stalled table (no deal pending) tries the next one now.
+    if not _hand_running(rt) and rt.start_at is None:
+        _start_later(rt, 0)
     _bump(rt)
     return result
 
@@ -710,7 +739,11 @@ def _partite_ready(rt: TableRuntime) -> bool:
             rt.ready_deadline = None
             _bump(rt)
         return False
-    if all(s.ready or s.user.is_bot for s in seats):  # bots are always ready
+    # issue 20 (1, 6): a seat short of the perdita massima, or whose player left (no connection),
+    # cannot start a match: he must top up (the table says so) or come back, else the countdown
+    # stands him up as it does an undecided player ("se non ha un credito sufficiente...").
+    unable = {s.pk for s in seats if not s.user.is_bot and (s.away or _short_of_match(table, s))}
+    if all((s.ready or s.user.is_bot) and s.pk not in unable for s in seats):  # bots are always ready
         return True
     if rt.ready_deadline is None:
         rt.ready_deadline = now + timedelta(seconds=READY_SECONDS)
@@ -719,15 +752,21 @@ def _partite_ready(rt: TableRuntime) -> bool:
         return False
     if now < rt.ready_deadline:
         return False
-    if rt.state is None:
+    if rt.state is None and not unable:
         return True  # before the first match: the countdown is over, the match starts anyway
     for seat in seats:  # end-of-match panel: no decision means standing up
-        if not (seat.ready or seat.user.is_bot):
+        if not (seat.ready or seat.user.is_bot) or seat.pk in unable:
             _stand_up(rt, seat)
     rt.state = rt.dealt = rt.steps = None
     rt.ready_deadline = None
     _bump(rt)
     return False
+
+
+def _short_of_match(table: Table, seat: Seat) -> bool:
+    """Tell whether a seat's table credit cannot pay the perdita massima (C1: no match for him)."""
+    credit = wallet_selectors.table_credit_get(table_session_ref=seat.session_ref, realm=table.realm)
+    return int(credit["balance"]) < max(1, table.perdita_massima)
 
 
 @transaction.atomic
@@ -765,6 +804,15 @@ def _apply(rt: TableRuntime, seat_no: int, action: dict[str, Any], *, automatic:
     was_due = seat_no in engine.to_act(rt.state)
     rng = new_rng()
     events = engine.apply(rt.state, seat_no, action, rng)  # raises, changing nothing, if refused
+    # issue 20 (5): a player who answers SITOUT at the invito (P14) is sat out at the table too:
+    # every view shows it and the next hands skip him until SONO TORNATO. (A timeout's sitout is
+    # the clock's, in _timeout.)
+    said_sitout = any(e.get("type") == "sitout" and e.get("reason") == "invito" for e in events)
+    gone = [seat_no] if said_sitout and not automatic else []
+    if gone:
+        Seat.objects.filter(table_id=rt.pk, number__in=gone, status=Seat.Status.PLAYING).update(
+            status=Seat.Status.SITOUT, sitout_since=timezone.now()
+        )
     if rt.bank_seat is not None and rt.bank_seat == seat_no and rt.bank_started is not None:
         used = int((timezone.now() - rt.bank_started).total_seconds())
         banked = Seat.objects.filter(table_id=rt.pk, number=seat_no).first()

@@ -55,6 +55,8 @@ def table_payload(
         "to_act": [],
         "events": [],
     }
+    if state is None or engine.is_over(state):
+        payload["waiting"] = table_waiting(rt, seats, engine.family)
     if state is not None:
         payload["view"] = engine.view(state, seat_no)
         payload["to_act"] = engine.to_act(state)
@@ -63,6 +65,53 @@ def table_payload(
             payload["legal"] = engine.legal_actions(state, seat_no)
         payload["events"] = [e for e in (events or []) if private_to(e, seat_no)]
     return payload
+
+
+def min_credit(table: Table, family: str) -> int:
+    """The table credit a seat needs to be dealt in (cents).
+
+    Giochi a partite: the perdita massima (a match starts only for players who can pay it, C1).
+    Giochi a puntate: the invito where the game has one (P15's "credito residuo minimo", default
+    the invito), else one cent.
+    """
+    if family == "partite":
+        return max(1, table.perdita_massima)
+    invito = table.config.get("invito") if isinstance(table.config, dict) else None
+    return max(1, int(invito)) if isinstance(invito, int) else 1
+
+
+def table_waiting(rt: TableRuntime, seats: list[Seat], family: str) -> dict[str, Any]:
+    """Why a table between hands (or at the end of a match) is not dealing, as data the page words.
+
+    Every seat's table credit and whether it is short of the minimum to be dealt in (``short``:
+    the cents missing) or sitting out; how many players can play and how many the table needs.
+    Read only between hands: one credit query per seat, never on the action path of a hand.
+    """
+    from wallet import selectors as wallet_selectors
+
+    table = rt.table
+    engine = registry.get(rt.game or table.game)
+    need = min_credit(table, family)
+    rows = []
+    playing = 0
+    for s in seats:
+        credit = int(
+            wallet_selectors.table_credit_get(table_session_ref=s.session_ref, realm=table.realm)["balance"]
+        )
+        short = max(0, need - credit)
+        sitout = s.status == Seat.Status.SITOUT
+        if not short and not sitout and not s.leave_after_hand:
+            playing += 1
+        rows.append({"number": s.number, "credit": credit, "short": short, "sitout": sitout, "away": s.away})
+    return {
+        "family": family,
+        "min_credit": need,
+        # a match of a gioco a partite starts when the table is complete
+        "players_needed": table.seats if family == "partite" else max(table.min_players, engine.min_seats),
+        "seats_total": table.seats,
+        "playing": playing,
+        "seats": rows,
+    }
 
 
 def table_snapshot(*, table_id: int, user_id: int | None) -> dict[str, Any]:
@@ -127,15 +176,38 @@ def lobby_tables() -> list[dict[str, Any]]:
                 "game": table.game,
                 "title": engine.title,
                 "seats": table.seats,
-                "seated": table.seat_rows.count(),
+                "seated": (seated := table.seat_rows.count()),
+                "free": max(0, table.seats - seated),
                 "waiting": table.waiting.count(),
                 "min_buy_in": table.min_buy_in,
                 "max_buy_in": table.max_buy_in,
                 "realm": table.realm,
                 "stakes": stakes_label(table, engine.family),
+                "variant": variant_label(table),
             }
         )
     return out
+
+
+# The table options that tell one table of a game from another, as the lobby's variant filter shows them.
+VARIANT_KEYS = {
+    "limit": {"PL": "Pot limit", "FL": "Limite fisso", "NL": "No limit"},
+    "mode": {"punti": "A punti", "smazzate": "A smazzate"},
+    "format": {"testa_a_testa": "Testa a testa", "coppie": "A coppie"},
+    "variant": {},
+    "vele": {},
+}
+
+
+def variant_label(table: Table) -> str:
+    """The variant of a table in a few words (limit, a punti/a smazzate, pairs, vele...): the lobby filter."""
+    config = table.config if isinstance(table.config, dict) else {}
+    parts = []
+    for key, names in VARIANT_KEYS.items():
+        value = config.get(key)
+        if isinstance(value, str) and value:
+            parts.append(names.get(value, value.replace("_", " ").capitalize()))
+    return " · ".join(parts)
 
 
 def stakes_label(table: Table, family: str) -> str:
@@ -150,6 +222,18 @@ def stakes_label(table: Table, family: str) -> str:
     if "limit" in table.config:
         parts.append(str(table.config["limit"]))
     return " · ".join(parts)
+
+
+def default_buy_in(table: Table) -> int:
+    """The buy-in the sit form proposes (cents).
+
+    A gioco a partite deals a match only to a credit that covers the perdita massima (C1): with a
+    buy-in equal to it, any lost match leaves the player unable to play the next (issue 20). The
+    form proposes two perdite massime (within the table's limits); other games their minimum.
+    """
+    if registry.get(table.game).family == "partite" and table.perdita_massima:
+        return max(table.min_buy_in, min(table.max_buy_in, 2 * table.perdita_massima))
+    return table.min_buy_in
 
 
 def table_info(table: Table) -> dict[str, Any]:

@@ -13,6 +13,7 @@ urlpatterns = [
     path("tavolo/<id:table_id>/siediti/", views.table_sit, name="sit"),
     path("tavolo/<id:table_id>/lascia/", views.table_leave, name="leave"),
     path("tavolo/<id:table_id>/ricarica/", views.table_rebuy, name="rebuy"),
+    path("tavolo/<id:table_id>/esci-alla-prossima/", views.table_leave_next, name="leave_next"),
     path("tavolo/<id:table_id>/attesa/", views.table_waiting, name="waiting"),
     path("tavolo/<id:table_id>/disposizioni/", views.table_layouts, name="layouts"),
     path("le-mie-mani/", views.my_hands, name="my_hands"),

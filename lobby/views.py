@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 
 from games import options as game_options
 from games.engine import CodedError, IllegalAction
-from lobby import actions, layouts, selectors
+from lobby import actions, client_text, layouts, selectors
 from lobby.errors import NoHandInProgress, NotSeated, TableError
 from lobby.models import Hand, Seat, Table, WaitingEntry
 from piattaforma import jsoninput
@@ -25,7 +25,9 @@ from wallet.money import AmountError, parse_eur
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
-    return render(request, "lobby/lobby.html", {"tables": selectors.lobby_tables()})
+    tables = selectors.lobby_tables()
+    variants = sorted({t["variant"] for t in tables if t["variant"]})
+    return render(request, "lobby/lobby.html", {"tables": tables, "variants": variants})
 
 
 def lobby_tables_json(request: HttpRequest) -> JsonResponse:
@@ -48,9 +50,11 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
             "free_seats": [n for n in range(1, table.seats + 1) if n not in taken],
             "waiting": waiting,
             "info": selectors.table_info(table),
+            "default_buy_in": selectors.default_buy_in(table),
             "deck_style": preferences_get(user=request.user, game=table.game).get("stile_mazzo", "francesi"),  # type: ignore[arg-type]  # login_required: request.user is a User
             "italian_deck": "stile_mazzo" in game_options.defaults(table.game),
             "heartbeat_ms": int(settings.LOBBY_HEARTBEAT_SECONDS * 1000),  # lobby.presence
+            "client_text": client_text.catalog(),  # the table client's words in this language
         },
     )
 
@@ -93,6 +97,11 @@ def table_sit(request: HttpRequest, table_id: int) -> HttpResponse:
     return redirect("lobby:table", table_id=table_id)
 
 
+def _wants_json(request: HttpRequest) -> bool:
+    """The table page's own calls (a top-up from the felt) ask for JSON instead of a redirect."""
+    return "application/json" in request.headers.get("Accept", "")
+
+
 @login_required
 @require_POST
 def table_rebuy(request: HttpRequest, table_id: int) -> HttpResponse:
@@ -105,12 +114,17 @@ def table_rebuy(request: HttpRequest, table_id: int) -> HttpResponse:
             idempotency_key=_idempotency_key(request),
         )
     except CodedError as exc:  # AmountError included: the parser's message says what is wrong
+        if _wants_json(request):
+            return JsonResponse({"code": exc.code, "message": exc.message}, status=400)
         messages.error(request, exc.message)
     else:
         if result.get("status") == "pending":
-            messages.info(request, "Ricarica registrata: il credito sarà disponibile alla fine della mano.")
+            text = _("Ricarica registrata: il credito sarà disponibile alla fine della mano.")
         else:
-            messages.success(request, "Credito al tavolo aggiornato.")
+            text = _("Credito al tavolo aggiornato.")
+        if _wants_json(request):
+            return JsonResponse({"status": result.get("status", "done"), "message": text})
+        (messages.info if result.get("status") == "pending" else messages.success)(request, text)
     return redirect("lobby:table", table_id=table_id)
 
 
@@ -127,6 +141,21 @@ def table_leave(request: HttpRequest, table_id: int) -> HttpResponse:
         return redirect("lobby:lobby")
     messages.info(request, "Lascerai il tavolo alla fine della mano in corso.")
     return redirect("lobby:table", table_id=table_id)
+
+
+@login_required
+@require_POST
+def table_leave_next(request: HttpRequest, table_id: int) -> JsonResponse:
+    """ "Esci alla prossima mano" from the table page (JSON): ``leave=1`` asks it, ``leave=0`` undoes it."""
+    try:
+        result = actions.table_leave_next(
+            table_id=table_id,
+            user=request.user,  # type: ignore[arg-type]  # login_required: request.user is a User
+            leave=request.POST.get("leave") == "1",
+        )
+    except TableError as exc:
+        return JsonResponse({"code": exc.code, "message": exc.message}, status=400)
+    return JsonResponse(result)
 
 
 @login_required

@@ -284,7 +284,9 @@ MINIMUM_AGE = 18
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # the periodic sweeps' INFO lines (every 5 s) are dropped: piattaforma/logfilters.py
+    "filters": {"quiet_periodic": {"()": "piattaforma.logfilters.QuietPeriodicTasks"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["quiet_periodic"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {
         "django.channels.server": {"level": "WARNING"},

@@ -277,6 +277,11 @@ def action_types(page: Any) -> list[str]:
     )
 
 
+def euro_text(cents: int) -> str:
+    """Cents as a person types them in the amount box: 1250 -> "12,50"."""
+    return f"{cents // 100},{cents % 100:02d}"
+
+
 def _confirm_if_asked(page: Any) -> None:
     yes = page.locator(f"{TABLE} [data-role=confirm] button[data-confirm=yes]")
     if yes.count() and yes.first.is_visible():
@@ -285,8 +290,8 @@ def _confirm_if_asked(page: Any) -> None:
 
 def click_action(page: Any, action: str, amount: int | None = None) -> None:
     """Press the button of a legal action (typing the amount first when one is asked)."""
-    if amount is not None:
-        page.fill(f"{TABLE} [data-role=amount] input[name=amount]", str(amount))
+    if amount is not None:  # cents, typed in euro as a person does ("12,50")
+        page.fill(f"{TABLE} [data-role=amount] input[name=amount]", euro_text(amount))
     before = version(page)
     page.click(f'{TABLE} [data-role=actions] button[data-action="{action}"]')
     _confirm_if_asked(page)

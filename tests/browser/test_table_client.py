@@ -29,6 +29,7 @@ from games.rng import SeededRng
 from lobby import actions, layouts, selectors, views
 from lobby.models import Seat, TableRuntime
 from piattaforma.models import User
+from tests.browser.live import euro_text
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -385,14 +386,15 @@ def test_amount_box_clamps_and_sends_the_typed_value(open_table):
     lo, hi = spec["amount"]["min"], spec["amount"]["max"]
     box = t.page.locator("[data-role=amount]")
     amount = box.locator("input[name=amount]")
-    assert amount.input_value() == str(lo)
+    # issue 20: the box is in euro, typed the Italian way, and sends cents
+    assert amount.input_value() == euro_text(lo)
     assert box.locator("input[type=range]").count() == 1
-    amount.fill(str(hi * 10))
+    amount.fill(euro_text(hi * 10))
     amount.press("Tab")
-    assert amount.input_value() == str(hi)  # clamped to the largest the server allows
+    assert amount.input_value() == euro_text(hi)  # clamped to the largest the server allows
     box.locator("[data-multiple=Min]").click()
-    assert amount.input_value() == str(lo)
-    amount.fill(str(lo + 37))
+    assert amount.input_value() == euro_text(lo)
+    amount.fill(euro_text(lo + 37))
     amount.press("Tab")
     action_button(t.page, spec["type"]).click()
     t.wait_sent(1)
@@ -400,13 +402,13 @@ def test_amount_box_clamps_and_sends_the_typed_value(open_table):
     t.push({"type": "error", "code": "stale_version", "message": "Giocata non ammessa"})  # the answer
     t.page.wait_for_function("() => document.getElementById('table').dataset.busy === '0'")
     # Enter in the box presses the one button that takes an amount.
-    amount.fill(str(lo + 1))
+    amount.fill(euro_text(lo + 1))
     amount.press("Enter")
     t.wait_sent(2)
     assert t.acts()[1]["action"] == {**concrete(spec), "amount": lo + 1}
     # The slider moves the same value.
     box.locator("input[type=range]").fill(str(hi))
-    assert amount.input_value() == str(hi)
+    assert amount.input_value() == euro_text(hi)
 
 
 def test_confirmation_is_asked_in_the_page(open_table, artifacts):
@@ -915,7 +917,7 @@ def test_mazzetti_bet_on_a_chosen_mazzetto(open_table):
     form.locator("[aria-label=mazzetto] button").nth(1).click()
     assert form.locator("[aria-label=mazzetto] button[aria-pressed=true]").inner_text() == "Mazzetto 2"
     amount = t.page.locator("[data-role=amount] input[name=amount]")
-    amount.fill(str(specs[1]["amount"]["min"]))
+    amount.fill(euro_text(specs[1]["amount"]["min"]))
     action_button(t.page, "punto").click()
     t.wait_sent(1)
     assert t.acts()[0]["action"] == {

@@ -24,6 +24,10 @@ import { layoutChoices } from "./melds.js";
 import { buildModel } from "./model.js";
 import { centre, detailsEl, eventLine, meldsEl, placeSeats, resultEl, scoresEl, seatEl, seatName, tickClocks } from "./felt.js";
 import { loadHistory } from "./history.js";
+import { t } from "./i18n.js";
+import { summaryEl } from "./summary.js";
+import { muted, play, setMuted } from "./sounds.js";
+import { euroText, parseEuro, waitingEl } from "./waiting.js";
 import { chatModeration } from "./report.js";
 
 export function start(root) {
@@ -58,7 +62,7 @@ export function start(root) {
 
   function send(msg) {
     if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(msg));
-    else notice("Tentativo di riconnessione in corso", true);
+    else notice(t("Tentativo di riconnessione in corso"), true);
   }
 
   // --- sending an action: the in-page confirmation first when the spec asks for one ----------
@@ -82,29 +86,34 @@ export function start(root) {
     pendingConfirm = yes;
     box.replaceChildren(h("p", {}, text),
       h("div", { class: "confirm-buttons" },
-        h("button", { type: "button", dataset: { confirm: "yes" }, onclick: () => { box.hidden = true; const f = pendingConfirm; pendingConfirm = null; if (f) f(); } }, "Sì"),
-        h("button", { type: "button", class: "secondary", dataset: { confirm: "no" }, onclick: () => { box.hidden = true; pendingConfirm = null; } }, "No")));
+        h("button", { type: "button", dataset: { confirm: "yes" }, onclick: () => { box.hidden = true; const f = pendingConfirm; pendingConfirm = null; if (f) f(); } }, t("Sì")),
+        h("button", { type: "button", class: "secondary", dataset: { confirm: "no" }, onclick: () => { box.hidden = true; pendingConfirm = null; } }, t("No"))));
     box.hidden = false;
     box.querySelector("[data-confirm=yes]").focus();
   }
 
-  // --- the amount box: typing, slider, multiples; clamped to what the server allows ----------
+  // --- the amount box: euro typed the Italian way ("5" is € 5,00, "2,50"), a slider, multiples; ----
+  // clamped to what the server allows, and sent in cents (issue 20: the box showed cents).
   function amountBox(specs) {
     const lo = Math.min(...specs.map((s) => s.amount.min));
     const hi = Math.max(...specs.map((s) => s.amount.max));
     const start = ui.amount !== null && ui.amount >= lo && ui.amount <= hi ? ui.amount : lo;
-    const input = h("input", { type: "number", name: "amount", min: lo, max: hi, step: 1, value: start, inputmode: "numeric", "aria-label": "Importo" });
-    const slider = h("input", { type: "range", min: lo, max: hi, step: 1, value: start, "aria-label": "Importo (cursore)" });
-    const shown = h("output", { class: "amount-money" }, money(start));
+    const step = lo % 100 === 0 && hi % 100 === 0 ? 100 : 1;
+    const input = h("input", { type: "text", name: "amount", value: euroText(start), inputmode: "decimal", autocomplete: "off",
+      size: 9, "aria-label": t("Importo (€)"), dataset: { cents: String(start) } });
+    const slider = h("input", { type: "range", min: lo, max: hi, step, value: start, "aria-label": t("Importo (cursore)"), "aria-valuetext": money(start) });
+    const shown = h("output", { class: "amount-money", "aria-live": "polite" }, money(start));
     const set = (n, fromSlider = false) => {
       const v = Math.min(hi, Math.max(lo, Math.round(Number.isFinite(n) ? n : lo)));
       ui.amount = v;
-      input.value = String(v);
+      input.value = euroText(v);
+      input.dataset.cents = String(v);
       if (!fromSlider) slider.value = String(v);
+      slider.setAttribute("aria-valuetext", money(v));
       shown.textContent = money(v);
     };
-    input.addEventListener("change", () => set(Number.parseInt(input.value, 10)));
-    input.addEventListener("input", () => { const n = Number.parseInt(input.value, 10); if (Number.isFinite(n)) { shown.textContent = money(n); ui.amount = n; } });
+    input.addEventListener("change", () => set(parseEuro(input.value) ?? lo));
+    input.addEventListener("input", () => { const n = parseEuro(input.value); if (n !== null) { shown.textContent = money(n); ui.amount = n; input.dataset.cents = String(n); } });
     slider.addEventListener("input", () => set(Number(slider.value), true));
     const pot = model.pots.find(([k]) => k === "pot" || k === "piatto")?.[1];
     const marks = [["Min", lo]];
@@ -121,18 +130,18 @@ export function start(root) {
     input.addEventListener("keydown", (e) => {
       if (e.key !== "Enter") return;
       e.preventDefault();
-      set(Number.parseInt(input.value, 10));
+      set(parseEuro(input.value) ?? lo);
       const buttons = [...$("actions").querySelectorAll("button[data-action][data-amount]")];
       if (buttons.length === 1) buttons[0].click();
     });
-    return h("div", { class: "amount", dataset: { role: "amount" } }, h("label", {}, "Importo ", input), shown, slider, multiples);
+    return h("div", { class: "amount", dataset: { role: "amount" } }, h("label", {}, `${t("Importo (€)")} `, input), shown, slider, multiples);
   }
 
   function readAmount(spec) {
     const input = $("actions").querySelector("input[name=amount]");
-    const n = Number.parseInt(input?.value ?? "", 10);
-    if (!Number.isInteger(n) || n < spec.amount.min || n > spec.amount.max) {
-      notice(`Importo non ammesso: da ${money(spec.amount.min)} a ${money(spec.amount.max)}`);
+    const n = parseEuro(input?.value ?? "");
+    if (n === null || n < spec.amount.min || n > spec.amount.max) {
+      notice(t("Importo non ammesso: da {min} a {max}", { min: money(spec.amount.min), max: money(spec.amount.max) }));
       return null;
     }
     return n;
@@ -274,10 +283,10 @@ export function start(root) {
     if (p.ready_deadline && me && !me.ready && (!p.view || p.over)) {
       const seconds = Math.max(0, Math.round((new Date(p.ready_deadline) - Date.now()) / 1000));
       box.append(h("button", { type: "button", dataset: { role: "ready" }, onclick: () => send({ type: "ready" }) },
-        p.over ? `Un'altra partita (${seconds} s)` : `Sono pronto per iniziare (${seconds} s)`));
+        p.over ? t("Un'altra partita ({s} s)", { s: seconds }) : t("Sono pronto per iniziare ({s} s)", { s: seconds })));
     }
     if (me && me.status === "sitout" && !me.leaving) {
-      box.append(h("button", { type: "button", dataset: { role: "back" }, onclick: () => send({ type: "sitout", sitout: false }) }, "SONO TORNATO"));
+      box.append(h("button", { type: "button", dataset: { role: "back" }, onclick: () => send({ type: "sitout", sitout: false }) }, t("SONO TORNATO")));
     }
     // Cards picked for discards and melds.
     const hand = handCards();
@@ -285,7 +294,7 @@ export function start(root) {
     for (const g of plan.picks) {
       if (g.kind === "enum") {
         const spec = specForPick(g.specs, picked);
-        box.append(h("button", { type: "button", dataset: { action: g.type }, disabled: !spec, title: spec ? "" : "Scegli le carte",
+        box.append(h("button", { type: "button", dataset: { action: g.type }, disabled: !spec, title: spec ? "" : t("Scegli le carte"),
           onclick: () => spec && act(spec) }, g.specs[0].label || g.type, picked.length ? ` (${picked.length})` : ""));
       } else {
         for (const spec of g.specs) {
@@ -301,7 +310,7 @@ export function start(root) {
     }
     for (const g of plan.singles) {
       const spec = picked.length === 1 ? g.specs.find((s) => s.card === picked[0]) : null;
-      box.append(h("button", { type: "button", dataset: { action: g.type }, disabled: !spec, title: spec ? "" : "Scegli una carta",
+      box.append(h("button", { type: "button", dataset: { action: g.type }, disabled: !spec, title: spec ? "" : t("Scegli una carta"),
         onclick: () => spec && act(spec) }, g.specs[0].label || g.type));
     }
     if (plan.opening) box.append(openingEl(plan.opening, picked));
@@ -352,7 +361,9 @@ export function start(root) {
     }
     const s = spec || form.specs[0];
     const fixed = s.amount && s.amount.min === s.amount.max;
-    const text = fixed && s.amount.min > 0 ? `${s.label || s.type} ${money(s.amount.min)}` : (s.label || s.type);
+    // The rules' SITOUT at the invito is worded for the page (issue 20: a raw English word).
+    const name = form.type === "sitout" ? t("SITOUT (salta la mano)") : (s.label || s.type);
+    const text = fixed && s.amount.min > 0 ? `${name} ${money(s.amount.min)}` : name;
     wrap.append(h("button", { type: "button", dataset: { action: form.type, ...(s.amount && !fixed ? { amount: "" } : {}) }, disabled: !spec, onclick: () => {
       if (!spec) return;
       if (spec.amount) {
@@ -460,8 +471,8 @@ export function start(root) {
     });
     const playing = row.querySelector("[data-playable]") !== null;
     el.classList.toggle("hand--playing", playing);
-    const hint = !playing ? "" : picking ? " · tocca le carte da scegliere" : " · tocca una carta per giocarla";
-    el.append(h("span", { class: "zone-title" }, "Le tue carte", model.handNote ? h("strong", { class: "hand-note" }, ` · ${model.handNote}`) : null, hint), row);
+    const hint = !playing ? "" : picking ? t(" · tocca le carte da scegliere") : t(" · tocca una carta per giocarla");
+    el.append(h("span", { class: "zone-title" }, t("Le tue carte"), model.handNote ? h("strong", { class: "hand-note" }, ` · ${model.handNote}`) : null, hint), row);
     fitHand(row, hand.length);
   }
 
@@ -476,11 +487,31 @@ export function start(root) {
     const go = () => {
       const hand = handCards();
       const picked = ui.picked.map((i) => hand[i]).filter(Boolean);
-      if (picked.length < (spec.cards.min ?? 1)) { notice("Scegli prima le carte da attaccare"); return; }
+      if (picked.length < (spec.cards.min ?? 1)) { notice(t("Scegli prima le carte da attaccare")); return; }
       meldAct(spec, picked);
     };
     el.addEventListener("click", go);
     el.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); go(); } });
+  }
+
+  // --- topping up the table credit from the felt (lobby:rebuy answers JSON), then playing on ----
+  const rebuyUrl = root.dataset.rebuyUrl;
+  async function topUp(cents) {
+    const token = document.querySelector("input[name=csrfmiddlewaretoken]")?.value || "";
+    const body = new URLSearchParams({ amount: euroText(cents), csrfmiddlewaretoken: token });
+    try {
+      const res = await fetch(rebuyUrl, { method: "POST", credentials: "same-origin", body,
+        headers: { Accept: "application/json", "X-CSRFToken": token } });
+      const data = await res.json().catch(() => ({}));
+      if (!res.ok) { notice(data.message || t("Ricarica non riuscita")); return false; }
+      notice(data.message || t("Credito al tavolo aggiornato."));
+      // a gioco a partite: topping up at the end-of-match panel is choosing another match
+      if (root.dataset.family === "partite" && last && (!last.view || last.over)) send({ type: "ready" });
+      return true;
+    } catch {
+      notice(t("Ricarica non riuscita"));
+      return false;
+    }
   }
 
   // --- the whole table ---------------------------------------------------------------------------
@@ -499,21 +530,114 @@ export function start(root) {
     const hand = handCards();
     plan = planActions(p.legal, hand);
     ui.picked = ui.picked.filter((i) => i < hand.length);
+    // Between hands a seat's table credit comes with the "waiting" block (a stack out of money shows € 0,00).
+    if (!p.view && settings.money) for (const w of p.waiting?.seats || []) { const s = model.seats.get(w.number); if (s && s.chips === undefined) s.chips = w.credit; }
     const seats = $("seats");
     seats.replaceChildren(...[...model.seats.values()].filter((s) => !s.missing || p.view).map((s) => seatEl(model, s, p)));
     placeSeats(seats);
     seats.dataset.count = String(seats.children.length);
+    markPairs(seats, p);
+    // Screen readers: each seat is a group named by its player and state (WCAG 1.3.1, 4.1.2).
+    for (const el of seats.children) {
+      const s = model.seats.get(Number(el.dataset.seat));
+      if (!s) continue;
+      const parts = [s.nickname];
+      if (s.me) parts.push(t("tu"));
+      if (s.toAct) parts.push(t("di turno"));
+      if (s.status === "sitout") parts.push(t("Sitout"));
+      if (el.dataset.compass) parts.push(el.dataset.compass);
+      el.setAttribute("role", "group");
+      el.setAttribute("aria-label", parts.join(", "));
+    }
     const view = $("view");
     view.replaceChildren();
-    if (!p.view) view.append(h("p", { class: "waiting" }, "In attesa dei giocatori…"));
+    if (!p.view) view.append(h("p", { class: "waiting" }, t("In attesa dei giocatori…")));
     else view.append(centre(model, p));
+    // Why the table waits (issue 20): who is short of credit, sitting out or gone, and a top-up.
+    const why = waitingEl(model, p, { topUp, seatName: (n) => seatName(model, n) });
+    if (why) view.append(why);
+    // The end of a hand or match, on the felt: who won what, and the score sheet.
+    const summary = summaryEl(model, p, { seatName: (n) => seatName(model, n), shown: shownPunti });
+    if (summary) view.append(summary);
+    // The side panel's seat count, live (issue 20).
+    const count = document.querySelector("[data-role=seated-count]");
+    if (count) count.textContent = String((p.seats || []).length);
     const below = $("below");
     below.replaceChildren();
-    if (model.melds) below.append(meldsEl(model, attachOnClick));
+    // Burraco, Scala 40: the melds lie on the felt (issue 20), the viewer's nearest to him.
+    if (model.melds) view.append(meldsEl(model, attachOnClick));
     for (const el of [resultEl(model, model.result), resultEl(model, model.dealResult, "Risultato della smazzata"), scoresEl(model), detailsEl(model)]) if (el) below.append(el);
     renderHand(p);
     renderActions(p);
+    renderToggles(p);
     tickClocks(root);
+    // The viewer's turn comes: a sound (once per decision).
+    const mine = model.seats.get(p.seat);
+    const turnKey = mine && mine.toAct && p.deadline ? `${p.hand}:${p.deadline}` : null;
+    if (turnKey && turnKey !== lastTurn) {
+      play(root, "turn");
+      const sr = $("sr-status"); // screen readers hear it; nothing moves on the page
+      if (sr) sr.textContent = t("Tocca a te");
+    }
+    lastTurn = turnKey;
+  }
+
+  // --- pairs (coppie): the seats at N, E, S, O as the rules place them, the partner opposite ------
+  const COMPASS = { b: "S", l: "O", t: "N", r: "E" };
+  function markPairs(seats, p) {
+    const lines = model.seatLines;
+    if (!lines || !lines.some((l) => l.length > 1) || seats.children.length !== 4) return;
+    const lineOf = (no) => lines.findIndex((l) => l.some((pos) => Number(model.posSeat(pos)) === no));
+    const mine = lineOf(p.seat);
+    seats.classList.add("seats--pairs");
+    for (const el of seats.children) {
+      const no = Number(el.dataset.seat);
+      const line = lineOf(no);
+      el.dataset.line = String(line);
+      const compass = COMPASS[el.style.getPropertyValue("--area")];
+      if (compass) {
+        el.dataset.compass = compass;
+        el.querySelector(".seat-head")?.prepend(h("span", { class: "seat-compass", title: t("Posizione") }, compass));
+      }
+      if (mine >= 0 && line === mine && no !== p.seat) {
+        el.classList.add("partner");
+        el.querySelector(".seat-head")?.append(h("span", { class: "badge badge-partner" }, t("Compagno")));
+      }
+    }
+  }
+
+  // --- toggles: "Sitout prossima mano", "Esci alla prossima mano" (giochi a puntate), the sound ---
+  let lastTurn = null;
+  function toggle(role, text, on, change) {
+    const input = h("input", { type: "checkbox", dataset: { role }, checked: on ? true : undefined });
+    input.addEventListener("change", () => change(input.checked, input));
+    return h("label", { class: "toggle" }, input, ` ${text}`);
+  }
+  async function leaveNext(leave, input) {
+    const token = document.querySelector("input[name=csrfmiddlewaretoken]")?.value || "";
+    try {
+      const res = await fetch(root.dataset.leaveNextUrl, { method: "POST", credentials: "same-origin",
+        body: new URLSearchParams({ leave: leave ? "1" : "0", csrfmiddlewaretoken: token }),
+        headers: { Accept: "application/json", "X-CSRFToken": token } });
+      const data = await res.json().catch(() => ({}));
+      if (!res.ok) { input.checked = !leave; notice(data.message || t("Giocata non ammessa")); return; }
+      if (data.left) window.location.assign(root.dataset.lobbyUrl || "/lobby/");
+    } catch { input.checked = !leave; }
+  }
+  function renderToggles(p) {
+    const box = $("toggles");
+    if (!box) return;
+    box.replaceChildren();
+    const me = model.seats.get(p.seat);
+    if (me && root.dataset.family === "puntate") {
+      // checked while he sits out: unchecking it is SONO TORNATO
+      box.append(toggle("sitout-next", t("Sitout prossima mano"), me.status === "sitout", (on) => send({ type: "sitout", sitout: on })));
+      box.append(toggle("leave-next", t("Esci alla prossima mano"), !!me.leaving, leaveNext));
+    }
+    const sound = h("button", { type: "button", class: "secondary small sound-switch", dataset: { role: "sound" },
+      "aria-pressed": muted() ? "false" : "true" }, muted() ? t("Audio spento") : t("Audio attivo"));
+    sound.addEventListener("click", () => { setMuted(!muted()); renderToggles(p); });
+    box.append(sound);
   }
 
   function renderState(msg) {
@@ -526,12 +650,22 @@ export function start(root) {
     root.dataset.game = msg.game || "";
     root.dataset.over = msg.over ? "1" : "0";
     if (!$("confirm").hidden) { $("confirm").hidden = true; pendingConfirm = null; }
+    notePunti(msg);
     renderAll();
     logEvents(msg);
   }
 
   /** The last moves at the table, newest first (a new hand starts a new log). */
   let logHand = null;
+  const shownPunti = {}; // seat -> the hand he showed (MOSTRO), for the end-of-hand summary
+  let puntiHand = null;
+  function notePunti(msg) {
+    if (msg.hand !== puntiHand) { puntiHand = msg.hand; for (const k of Object.keys(shownPunti)) delete shownPunti[k]; }
+    for (const e of msg.events || []) {
+      if (e && e.type === "mostro" && typeof e.punto === "string") shownPunti[e.seat] = e.punto;
+      if (e && e.scopa) play(root, "scopa");
+    }
+  }
   function logEvents(msg) {
     const log = $("log");
     if (!log) return;
@@ -539,7 +673,7 @@ export function start(root) {
     const lines = (msg.events || []).map((e) => eventLine(model, e)).filter(Boolean);
     if (!lines.length) { log.hidden = !log.querySelector("li"); return; }
     let list = log.querySelector("ol");
-    if (!list) { list = h("ol", { class: "log-lines" }); log.append(h("span", { class: "zone-title" }, "Ultime giocate"), list); }
+    if (!list) { list = h("ol", { class: "log-lines" }); log.append(h("span", { class: "zone-title" }, t("Ultime giocate")), list); }
     for (const line of lines) list.prepend(line);
     while (list.children.length > 6) list.lastElementChild.remove();
     log.hidden = false;
@@ -556,7 +690,7 @@ export function start(root) {
     }
     if (msg.type === "table.state" || msg.type === "error") { sentFor = null; root.dataset.busy = "0"; }
     if (msg.type === "table.state") renderState(msg);
-    else if (msg.type === "error") notice(msg.message || "Giocata non ammessa");
+    else if (msg.type === "error") notice(msg.message || t("Giocata non ammessa"));
     else if (msg.type === "chat" || msg.type === "chat.history") {  // history: on (re)connect
       const log = $("chat-log");
       for (const m of msg.type === "chat" ? [msg] : msg.lines) {
@@ -578,7 +712,7 @@ export function start(root) {
     socket.addEventListener("open", () => {
       heard = Date.now();
       root.dataset.connected = "1";
-      if (retries) { notice("Connessione ristabilita"); socket.send(JSON.stringify({ type: "sync", version })); }
+      if (retries) { notice(t("Connessione ristabilita")); socket.send(JSON.stringify({ type: "sync", version })); }
       else clearNotice();
       retries = 0;
     });
@@ -591,8 +725,8 @@ export function start(root) {
       // Ten attempts, one to five seconds apart (data-max-retries / data-retry-ms change them).
       const most = Number(root.dataset.maxRetries || 10);
       const step = Number(root.dataset.retryMs || 1000);
-      if (retries > most) { notice("Tentativo di riconnessione fallito - controlla la tua connessione", true); return; }
-      notice("Tentativo di riconnessione in corso", true);
+      if (retries > most) { notice(t("Tentativo di riconnessione fallito - controlla la tua connessione"), true); return; }
+      notice(t("Tentativo di riconnessione in corso"), true);
       setTimeout(connect, Math.min(step * retries, step * 5));
     });
   }
@@ -610,7 +744,16 @@ export function start(root) {
     else if (e.key === "Escape" && (ui.layout || ui.swap) && last) { ui.layout = null; ui.swap = null; renderActions(last); }
   });
 
-  setInterval(() => tickClocks(root), 1000);
+  let lateFor = null;
+  setInterval(() => {
+    tickClocks(root);
+    // Ten seconds left on the viewer's own decision: a warning sound, once.
+    const mine = root.querySelector("[data-role=seats] .seat.me.to-act .clock[data-deadline]");
+    if (mine && new Date(mine.dataset.deadline) - Date.now() < 10000 && lateFor !== mine.dataset.deadline) {
+      lateFor = mine.dataset.deadline;
+      play(root, "late");
+    }
+  }, 1000);
   setInterval(() => {
     const beatMs = Number(root.dataset.heartbeatMs || 0);
     if (beating && beatMs > 0 && socket?.readyState === WebSocket.OPEN && Date.now() - heard > 3 * beatMs) socket.close();

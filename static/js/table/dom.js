@@ -1,6 +1,7 @@
 // Small DOM helpers shared by the table modules: element builder, cards, money and labels.
 
 import { cardLabel, cardSvg, isCardCode, isCovered } from "../cards.js";
+import { t } from "./i18n.js";
 
 
 /** Build an element: h("div", {class: "x", dataset: {seat: 1}, onclick}, child, "text", [more]). */
@@ -129,11 +130,11 @@ const PHASES = {
 
 /** The Italian name of an engine phase ("cambio" → "Cambio carte"); unknown ones humanised. */
 export function phaseLabel(phase) {
-  return PHASES[phase] || label(phase);
+  return PHASES[phase] ? t(PHASES[phase]) : label(phase);
 }
 
 export function label(key) {
-  if (LABELS[key]) return LABELS[key];
+  if (LABELS[key]) return t(LABELS[key]);
   const s = String(key).replace(/_/g, " ");
   return s.charAt(0).toUpperCase() + s.slice(1);
 }

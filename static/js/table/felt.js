@@ -194,7 +194,15 @@ export function meldsEl(model, onMeld) {
     if (!groups.has(owner)) groups.set(owner, []);
     groups.get(owner).push(m);
   }
-  for (const [owner, list] of groups) {
+  // the viewer's own melds last: they sit at the bottom of the felt, next to him
+  const mineFirst = (owner) => {
+    const [kind, n] = owner.split(":");
+    if (kind === "pos") return Number(posSeat(n)) === model.me;
+    const line = model.seatLines && model.seatLines[n];
+    return !!line && line.some((pos) => Number(posSeat(pos)) === model.me);
+  };
+  const ordered = [...groups].sort(([a], [b]) => Number(mineFirst(a)) - Number(mineFirst(b)));
+  for (const [owner, list] of ordered) {
     const [kind, n] = owner.split(":");
     let who;
     if (kind === "pos") who = seatName(model, posSeat(n));

@@ -58,9 +58,13 @@ export function buildModel(p) {
     delete d.phase;
     if (d.result !== undefined) { model.dealResult = d.result; delete d.result; }
     read(model, d, me, model.posSeat, seat, true);
-    model.lines = deal.lines ?? view.result?.lines ?? null;
+    model.lines = deal.lines ?? resultLines(view) ?? null;
   }
-  if (!model.lines && model.result?.lines) model.lines = model.result.lines;
+  if (!model.lines && model.result?.lines) model.lines = resultLines(view);
+  // Pairs (coppie) whose deal does not list its lines: partners sit at alternate positions.
+  if (!model.lines && model.config?.format === "coppie" && Array.isArray(view.positions) && view.positions.length === 4) {
+    model.lines = [[0, 2], [1, 3]];
+  }
   // Values per line (totals, deals won…): on the seat when every line is one seat, else a table.
   const lines = model.lines || (Array.isArray(view.positions) ? view.positions.map((_, i) => [i]) : null);
   for (const [key, values] of model.lineValues) {
@@ -75,6 +79,15 @@ export function buildModel(p) {
     if (s.missing) { s.me = s.no === me; s.toAct = (p.to_act || []).includes(s.no); }
   }
   return model;
+}
+
+/** A match result names its lines by seat number, the deal by position: positions, as the deal's. */
+function resultLines(view) {
+  const lines = view.result?.lines;
+  const pos = view.positions;
+  if (!Array.isArray(lines)) return null;
+  if (!Array.isArray(pos)) return lines;
+  return lines.map((line) => line.map((n) => (pos.includes(Number(n)) ? pos.indexOf(Number(n)) : Number(n))));
 }
 
 function pushInfo(s, key, value) {

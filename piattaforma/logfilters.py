@@ -1,0 +1,34 @@
+"""Logging filters: keep the server's log readable.
+
+The beat sends its periodic sweeps every few seconds (``CELERY_BEAT_SCHEDULE``) and the worker
+logs each one received and succeeded at INFO: three lines every 5 seconds that bury the useful
+ones (issue 20). ``QuietPeriodicTasks`` drops those INFO lines of the frequent periodic tasks only;
+their warnings and errors, and every line of any other task, still reach the log.
+"""
+
+from __future__ import annotations
+
+import logging
+
+# Periodic tasks that run every few seconds (names of the task and of its beat entry).
+QUIET = (
+    "lobby.sweep_deadlines",
+    "lobby-sweep-deadlines",
+    "tournaments.sweep",
+    "tournaments-sweep",
+    "wallet.expire_holds",
+    "wallet-expire-holds",
+)
+
+
+class QuietPeriodicTasks(logging.Filter):
+    """Drop the INFO lines about the frequent periodic tasks (sent, received, succeeded)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno > logging.INFO:
+            return True
+        try:
+            text = record.getMessage()
+        except Exception:  # a record whose arguments do not fit its message: keep it as it is
+            return True
+        return not any(name in text for name in QUIET)
