@@ -742,7 +742,12 @@ def _partite_ready(rt: TableRuntime) -> bool:
     # issue 20 (1, 6): a seat short of the perdita massima, or whose player left (no connection),
     # cannot start a match: he must top up (the table says so) or come back, else the countdown
     # stands him up as it does an undecided player ("se non ha un credito sufficiente...").
-    unable = {s.pk for s in seats if not s.user.is_bot and (s.away or _short_of_match(table, s))}
+    # A tournament table holds no credit and deals at once: an absent player loses on his clock.
+    unable = (
+        set()
+        if table.tournament_id is not None
+        else {s.pk for s in seats if not s.user.is_bot and (s.away or _short_of_match(table, s))}
+    )
     if all((s.ready or s.user.is_bot) and s.pk not in unable for s in seats):  # bots are always ready
         return True
     if rt.ready_deadline is None:
