@@ -25,6 +25,7 @@ from tests.lobby.test_every_engine import table_for
 
 pytestmark = pytest.mark.django_db
 
+
 @pytest.fixture(autouse=True)
 def italian():
     """Each test starts in Italian (a request in English leaves its language active in the thread)."""
