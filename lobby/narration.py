@@ -214,6 +214,17 @@ def _apri(e: dict[str, Any], who: str, n: Namer) -> str:
     }
 
 
+def _scoperte(e: dict[str, Any], who: str, n: Namer) -> str:
+    """Telesina: the covered card each seat chose to turn up (``{seat: card}``)."""
+    cards = e.get("cards")
+    if isinstance(cards, dict):
+        who_card = ((n.seat(int(k)) if str(k).isdigit() else str(k), card_text(c)) for k, c in cards.items())
+        shown = ", ".join(f"{name} {card}" for name, card in who_card)
+    else:
+        shown = cards_text(cards)
+    return _("Carte scoperte: %(cards)s") % {"cards": shown}
+
+
 def _girata(e: dict[str, Any], who: str, n: Namer) -> str:
     vele = e.get("vele") if isinstance(e.get("vele"), dict) else {}
     shown = ", ".join(f"{k} {card_text(c)}" for k, c in vele.items())
@@ -388,7 +399,7 @@ HANDLERS: dict[str, Handler] = {
     "skip_banco": _simple(N_("%(who)s salta il banco")),
     "scelta_carta": _simple(N_("%(who)s sceglie di scoprire %(card)s")),
     "scelto": _simple(N_("%(who)s ha scelto la carta da scoprire")),
-    "scoperte": _simple(N_("Carte scoperte: %(cards)s")),
+    "scoperte": _scoperte,
     "senza_puntate": _simple(N_("Le carte restanti si danno senza puntate")),
     "sorteggio_banco": _simple(N_("Il sorteggio dà il banco a %(who)s")),
     "stallo": _simple(N_("Stallo: la smazzata si chiude")),

@@ -25,6 +25,16 @@ from tests.lobby.test_every_engine import table_for
 
 pytestmark = pytest.mark.django_db
 
+
+@pytest.fixture(autouse=True)
+def italian():
+    """Each test starts in Italian (a request in English leaves its language active in the thread)."""
+    from django.utils import translation
+
+    with translation.override("it"):
+        yield
+
+
 CARD = re.compile(r'"([2-9TJQKA][hdcs]|X[1-4])"')
 
 
@@ -260,3 +270,43 @@ def test_every_line_of_the_replay_has_its_english():
     assert len(found) > 150
     missing = [m for m in found if not po.get(m.replace('\\"', '"'))]
     assert missing == []
+
+
+@pytest.mark.parametrize(
+    ("event", "line"),
+    [
+        (
+            {"type": "gioca", "seat": 1, "card": "7d", "take": ["3c", "4s"], "scopa": True},
+            "Mario gioca 7♦ e prende 3♣ 4♠ — Scopa!",
+        ),
+        ({"type": "punto", "seat": 2, "amount": 200}, "Giulia punta € 2,00"),
+        ({"type": "rilancio", "seat": 1, "amount": 1550, "resto": True}, "Mario rilancia a € 15,50 (resto)"),
+        ({"type": "scoperte", "cards": {"1": "Kc", "2": "Td"}}, "Carte scoperte: Mario K♣, Giulia 10♦"),
+        (
+            {"type": "fine_partita", "winner": 1, "points": [8, 11]},
+            "Fine della partita: vince Giulia (8 – 11)",
+        ),
+        ({"type": "cala", "seat": 2, "cards": ["X1", "5h", "6h"]}, "Giulia cala jolly 5♥ 6♥"),
+        ({"type": "mai_visto", "seat": 1}, "Mario: mai visto"),
+        ({"type": "mai_visto"}, None),
+    ],
+)
+def test_events_in_words(event, line):
+    from lobby.narration import Namer, event_line
+
+    assert event_line(event, Namer({1: "Mario", 2: "Giulia"}, [[1], [2]])) == line
+
+
+def test_a_private_record_replaces_its_public_twin():
+    from lobby.narration import Namer, step_lines
+
+    events = [
+        {"type": "pesca", "pos": 0, "seat": 1},
+        {"type": "carta_pescata", "pos": 0, "card": "Js", "seat": 1, "to": [1]},
+    ]
+    namer = Namer({1: "Mario"})
+    assert step_lines(seat=1, action={"type": "pesca"}, events=events, namer=namer) == ["Mario pesca J♠"]
+    public = [e for e in events if "to" not in e]
+    assert step_lines(seat=1, action={"type": "pesca"}, events=public, namer=namer) == [
+        "Mario pesca dal tallone"
+    ]

@@ -115,7 +115,7 @@ export function startReplay(root) {
     const below = $("below");
     below.replaceChildren();
     if (model.melds) below.append(meldsEl(model, null));
-    for (const el of [resultEl(model, model.result), resultEl(model, model.dealResult, "Risultato della smazzata"), scoresEl(model)]) if (el) below.append(el);
+    for (const el of [resultEl(model, model.result), resultEl(model, model.dealResult, t("dealResult")), scoresEl(model)]) if (el) below.append(el);
     const rest = detailsEl(model);
     if (rest) below.append(h("details", { class: "replay-rest" }, h("summary", {}, t("details")), rest));
     renderPosition();
