@@ -11,7 +11,15 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from moderation import actions
-from moderation.models import ChatLine, Report, Sanction, WatchedEntry
+from moderation.models import (
+    ChatLine,
+    ConductEvent,
+    ConductMeasure,
+    PairSignal,
+    Report,
+    Sanction,
+    WatchedEntry,
+)
 from piattaforma.actions import audit_record
 from piattaforma.admin import ReadOnlyAdmin, site
 from piattaforma.models import User
@@ -76,3 +84,34 @@ class SanctionAdmin(ReadOnlyAdmin):
     list_display = ("user", "kind", "starts_at", "ends_at", "by")
     list_filter = ("kind",)
     search_fields = ("user__nickname",)
+
+
+# --- tournament conduct and the collusion signals (read-only: hooks write them) ---------------------
+
+
+@admin.register(ConductEvent, site=site)
+class ConductEventAdmin(ReadOnlyAdmin):
+    list_display = ("created_at", "user", "tournament_id", "turn", "kind", "training", "warnings")
+    list_filter = ("kind", "training")
+    search_fields = ("user__nickname",)
+
+
+@admin.register(ConductMeasure, site=site)
+class ConductMeasureAdmin(ReadOnlyAdmin):
+    list_display = ("created_at", "user", "kind", "step", "starts_at", "ends_at", "tournament_id")
+    list_filter = ("kind",)
+    search_fields = ("user__nickname",)
+
+
+@admin.register(PairSignal, site=site)
+class PairSignalAdmin(ReadOnlyAdmin):
+    """Staff only (moderators have no permission on the signals): the dashboard ranks and drills down."""
+
+    list_display = ("a", "b", "score", "hands", "a_to_b", "b_to_a", "last_at", "dashboard_link")
+    search_fields = ("a__nickname", "b__nickname")
+    ordering = ("-score", "-hands")
+
+    @admin.display(description=_("Segnali"))
+    def dashboard_link(self, obj: PairSignal) -> str:
+        url = reverse("moderation:signals_pair", args=[obj.a_id, obj.b_id])
+        return format_html('<a href="{}">{}</a>', url, _("Mani"))

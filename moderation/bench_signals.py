@@ -184,7 +184,7 @@ def _generate(n: int, ids: list[int]) -> None:
 def _score() -> tuple[int, int]:
     """Score every aggregate row as the ingestion does (moderation.collusion)."""
     from moderation import collusion
-    from moderation.dumping import _pair
+    from moderation.dumping import _pair, _save
     from moderation.models import PairSignal, PlayerSignal
 
     players = list(PlayerSignal.objects.all())
@@ -192,11 +192,11 @@ def _score() -> tuple[int, int]:
         p.score = collusion.player_score(
             hands=p.hands, abandons=p.abandons, timeouts=p.timeouts, sitouts=p.sitouts, outliers=p.outliers
         )
-    PlayerSignal.objects.bulk_update(players, ["score"], batch_size=2000)
+    _save(PlayerSignal, players, ("score",))
     pairs = list(PairSignal.objects.all())
     for q in pairs:
         q.score = collusion.pair_score(_pair(q))
-    PairSignal.objects.bulk_update(pairs, ["score"], batch_size=2000)
+    _save(PairSignal, pairs, ("score",))
     return len(players), len(pairs)
 
 

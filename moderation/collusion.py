@@ -76,8 +76,8 @@ class Pair:
 
 def pair_score(p: Pair) -> int:
     """Rank a pair: one-way money (5 × log2(1 + net in euros) × one-wayness²), the losing side's
-    forfeits and unusual losses beyond the other side's (15 and 10 points each), and the hands
-    shared while the money goes one way (up to 10 points)."""
+    forfeits and unusual losses beyond the other side's (15 and 10 points each, × one-wayness), and
+    the hands shared while the money goes one way (up to 10 points)."""
     net = abs(p.a_to_b - p.b_to_a)
     one_way = p.one_way
     money = one_way * one_way * math.log2(1 + net / 100) * MONEY_WEIGHT
@@ -86,7 +86,10 @@ def pair_score(p: Pair) -> int:
     else:
         forfeits, outliers = p.forfeits_b - p.forfeits_a, p.outliers_b - p.outliers_a
     together = min(p.hands, TOGETHER_CAP) / TOGETHER_CAP * 10 if one_way >= 0.5 else 0.0
-    return round(money + 15 * max(forfeits, 0) + 10 * max(outliers, 0) + together)
+    # forfeits and unusual losses weigh as much as the money goes the same way: between honest
+    # regulars a few abandons fall on one side by chance while the money goes both ways
+    conduct = (15 * max(forfeits, 0) + 10 * max(outliers, 0)) * one_way
+    return round(money + conduct + together)
 
 
 def player_score(*, hands: int, abandons: int, timeouts: int, sitouts: int, outliers: int) -> int:

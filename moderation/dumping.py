@@ -67,12 +67,18 @@ def summary_check(summary: Any) -> dict[str, Any]:
             raise _bad("Esito del posto non valido")
         users.add(user_id)
         clean.append({"user_id": user_id, "delta": delta, "end": end})
+    realm = summary.get("realm", "real")
+    if realm not in ("real", "play"):
+        raise _bad("Tipo di tavolo non valido")
+    # checked now: a foreign key is verified only at the settlement's commit, too late to refuse
+    if User.objects.filter(pk__in=users).count() != len(users):
+        raise _bad("Giocatore non trovato")
     return {
         "hand_id": hand_id,
         "table_id": table_id,
         "game": game,
         "ended_at": ended_at,
-        "realm": summary.get("realm", "real"),
+        "realm": realm,
         "seats": clean,
     }
 

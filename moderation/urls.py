@@ -18,6 +18,7 @@ urlpatterns = [
 ]
 urlpatterns += [
     path("giocatori/<str:nickname>/", views_conduct.player_card, name="player_card"),
+    path("api/provvedimenti/", views_conduct.conduct_api, name="conduct_api"),
     path("segnali/", views_signals.dashboard, name="signals"),
     path("segnali/coppie/<id:a>/<id:b>/", views_signals.pair_page, name="signals_pair"),
     path("segnali/giocatori/<id:user_id>/", views_signals.player_page, name="signals_player"),

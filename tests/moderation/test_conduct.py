@@ -194,3 +194,22 @@ def test_bad_conduct_input_is_refused_and_changes_nothing(kwargs):
     with pytest.raises(ModerationError):
         conduct.turn_completed_record(user_id=player.pk, tournament_id=-3)
     assert not ConductRecord.objects.exists()
+
+
+def test_conduct_api_gives_the_player_his_own_measures_of_a_tournament(client):
+    from django.urls import reverse
+
+    player, other = UserFactory(), UserFactory()
+    offence(player, 42, turn=3)
+    offence(other, 42, kind="absent")
+    url = reverse("moderation:conduct_api")
+    assert client.get(url).status_code == 403  # visitors
+    client.force_login(player)
+    body = client.get(url, {"torneo": "42"}).json()
+    assert (body["received"], body["effective"]) == (1, 1)
+    assert sorted(m["kind"] for m in body["measures"]) == ["notice", "warning"]  # not the other's
+    assert all(m["tournament_id"] == 42 for m in body["measures"])
+    assert client.get(url, {"torneo": "43"}).json()["measures"] == []
+    for bad in ("x", "-1", "0", "9" * 40):
+        response = client.get(url, {"torneo": bad})
+        assert response.status_code == 400 and response.json()["code"] == "bad_request"

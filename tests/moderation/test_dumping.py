@@ -151,6 +151,8 @@ def _summary(**over):
         {"seats": "tutti"},
         {"seats": [{"user_id": 1, "delta": 1.5, "end": "normal"}]},
         {"seats": [{"user_id": 1, "delta": 1, "end": "nap"}]},
+        {"seats": [{"user_id": 10**9, "delta": 0, "end": "normal"}]},
+        {"realm": "fantasia"},
         {
             "seats": [
                 {"user_id": 1, "delta": 1, "end": "normal"},
@@ -262,3 +264,10 @@ def test_dashboard_queries_do_not_grow_with_the_history(client, django_assert_ma
     client.force_login(UserFactory(role=roles.STAFF))
     with django_assert_max_num_queries(8):
         assert client.get(reverse("moderation:signals")).status_code == 200
+
+
+def test_chance_abandons_between_honest_regulars_are_not_enough():
+    balanced = collusion.Pair(hands=50, a_to_b=30_000, b_to_a=27_000, forfeits_a=3)
+    one_way = collusion.Pair(hands=50, a_to_b=30_000, b_to_a=0, forfeits_a=3)
+    assert collusion.pair_score(balanced) < collusion.FLAG_SCORE <= collusion.pair_score(one_way)
+    assert collusion.pair_score(collusion.Pair(hands=0, a_to_b=0, b_to_a=0)) == 0

@@ -117,3 +117,16 @@ def test_public_card_shows_the_effective_warnings_to_players(client):
     assert 'data-testid="effective-warnings">2<' in html  # 3 received − 1 bonus
     assert "dumper" not in html and "@" not in html.split("<main", 1)[1]  # no e-mail on the card
     assert client.get(reverse("moderation:player_card", args=["nessuno"])).status_code == 404
+
+
+def test_back_office_shows_conduct_to_moderators_but_the_signals_to_staff_only(client, dumping_pair):
+    conduct.conduct_record(user_id=dumping_pair[0].pk, tournament_id=1, kind="timeout", training=True, turn=1)
+    pairs, events = "/backoffice/moderation/pairsignal/", "/backoffice/moderation/conductevent/"
+    client.force_login(UserFactory(role=roles.STAFF))
+    assert client.get(pairs).status_code == 200 and client.get(events).status_code == 200
+    a, b = sorted(u.pk for u in dumping_pair)
+    assert reverse("moderation:signals_pair", args=[a, b]) in client.get(pairs).content.decode()
+    client.force_login(UserFactory(role=roles.MODERATORS))
+    assert client.get(pairs).status_code == 403
+    assert client.get(events).status_code == 200
+    assert client.post(events + "add/", {}).status_code == 403  # read-only: the hooks write them
