@@ -210,7 +210,7 @@ def through_owner(func: F) -> F:
             return func(*args, **kwargs)
         return owner.call_from_thread(func, kwargs)
 
-    return wrapper  # type: ignore[return-value]
+    return wrapper  # type: ignore[return-value]  # functools.wraps keeps the signature; mypy cannot see it
 
 
 def committed(table_id: int, version: int, events: list[dict[str, Any]]) -> None:
