@@ -221,3 +221,27 @@ async def test_the_sweeper_brings_a_dead_owners_table_up_to_date_and_frees_it():
     assert not await sync_to_async(TableLease.objects.filter(table=table).exists)()
     for s in sockets:
         await s.disconnect()
+
+
+async def test_a_sync_caller_writes_through_the_owner_after_its_decisions():
+    """An HTTP view's table_sit while the owner holds decisions in memory: the owner is parked,
+    its state written to the row, the seat taken, and everyone gets the new version."""
+    table, _users, cookies = await setup_table()
+    sockets = [await connect(table, c) for c in cookies]
+    snaps = [await ws.receive_json_from(timeout=10) for ws in sockets]
+    actor = next(i for i, m in enumerate(snaps) if m["seat"] in m["to_act"])
+    action = legal_move(snaps[actor], random.Random(2), avoid=("passo", "passo_parol", "sitout"))
+    await sockets[actor].send_json_to({"type": "act", "action": action, "version": snaps[0]["version"]})
+    snaps = [await ws.receive_json_from(timeout=10) for ws in sockets]
+    owner = ownership.local_owner(table.pk)
+    assert owner is not None and owner.dirty  # the decision is in the journal, not in the row
+    newcomer = await sync_to_async(funded_player)()
+    await sync_to_async(actions.table_sit, thread_sensitive=False)(
+        table_id=table.pk, user=newcomer, seat_no=3, buy_in=10_000, idempotency_key="sit-through-owner"
+    )
+    after = [await ws.receive_json_from(timeout=10) for ws in sockets]
+    assert all(m["version"] == snaps[0]["version"] + 1 and len(m["seats"]) == 3 for m in after)
+    rt = await sync_to_async(runtime)(table)
+    assert rt.version == owner.rt.version == after[0]["version"] and rt.state == owner.rt.state
+    for ws in sockets:
+        await ws.disconnect()
