@@ -43,7 +43,7 @@ def setup_table(players: int = 2, bots: int = 0):
 
 async def connect(table, cookie):
     ws = WebsocketCommunicator(application, f"/ws/table/{table.pk}/", headers=[ORIGIN, (b"cookie", cookie)])
-    connected, _ = await ws.connect()
+    connected, _ = await ws.connect(timeout=10)  # the owner starts with the first connection
     assert connected
     return ws
 
