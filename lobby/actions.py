@@ -21,7 +21,7 @@ from django.utils import timezone
 from games import registry
 from games.engine import Engine
 from games.rng import RecordingRng, SystemRng
-from lobby import bots, broadcast, chat, selectors, settlement, tournament_tables
+from lobby import bots, broadcast, chat, runtime, selectors, settlement, tournament_tables
 from lobby.errors import (
     AlreadySeated,
     ChatRefused,
@@ -46,6 +46,7 @@ from lobby.models import (
     WaitingEntry,
 )
 from lobby.replay import ENGINE_SPEC_KEYS
+from lobby.runtime import ownership
 from moderation import actions as moderation
 from piattaforma import hooks
 from piattaforma.actions import audit_record, preferences_get
@@ -196,6 +197,7 @@ def table_check(*, table_id: int | None, fields: dict[str, Any]) -> dict[str, An
     return {name: getattr(table, name) for name in fields}
 
 
+@ownership.through_owner
 @transaction.atomic
 def table_update(*, table_id: int, actor: User, **fields: Any) -> Table:
     """Change a table's settings (the back office); refused, changing nothing, as ``_table_changed`` says."""
@@ -230,6 +232,7 @@ def _seat_of(rt: TableRuntime, user: User) -> Seat:
 # --- sitting down and standing up ------------------------------------------------------------
 
 
+@ownership.through_owner
 @transaction.atomic
 def table_sit(*, table_id: int, user: User, seat_no: int, buy_in: int, idempotency_key: str) -> Seat:
     """Sit down at a free seat with a buy-in moved from the conto to a new table-credit account."""
@@ -274,6 +277,7 @@ def table_sit(*, table_id: int, user: User, seat_no: int, buy_in: int, idempoten
     return seat
 
 
+@ownership.through_owner
 @transaction.atomic
 def table_leave(*, table_id: int, user: User) -> dict[str, Any]:
     """Stand up: now between hands, else at the end of the hand; the credit goes back to the conto."""
@@ -351,7 +355,7 @@ def tables_sweep_sitouts() -> int:
     """Stand up the sitout players who stayed away too long, between hands (beat)."""
     done = 0
     seats = Seat.objects.filter(status=Seat.Status.SITOUT, table__game__in=list(STAND_UP_RULES))
-    for table_id in seats.values_list("table_id", flat=True).distinct():
+    for table_id in ownership.unowned(seats.values_list("table_id", flat=True).distinct()):
         with transaction.atomic():
             rt = _lock(table_id)
             dealt = _dealt_seats(rt) if _hand_running(rt) else set()
@@ -414,6 +418,7 @@ def tables_sessions_in_hand(user: User) -> set[str]:
 WAITING_OFFER_SECONDS = 60
 
 
+@ownership.through_owner
 @transaction.atomic
 def waiting_join(*, table_id: int, user: User) -> WaitingEntry:
     """Join the waiting list of a full table."""
@@ -427,6 +432,7 @@ def waiting_join(*, table_id: int, user: User) -> WaitingEntry:
     return entry
 
 
+@ownership.through_owner
 @transaction.atomic
 def waiting_leave(*, table_id: int, user: User) -> None:
     """Leave the waiting list (an offered seat goes to the next in line)."""
@@ -467,7 +473,7 @@ def _expire_offers(table: Table) -> int:
 def waiting_offers_sweep() -> int:
     """Expire waiting-list offers on every table (beat)."""
     total = 0
-    for table_id in (
+    for table_id in ownership.unowned(
         WaitingEntry.objects.filter(offer_expires_at__lt=timezone.now())
         .values_list("table_id", flat=True)
         .distinct()
@@ -480,6 +486,7 @@ def waiting_offers_sweep() -> int:
     return total
 
 
+@ownership.through_owner
 @transaction.atomic
 def seat_connected(*, table_id: int, user: User, process: str) -> int | None:
     """A connection of a seated player opened: back from a disconnection, he is back in play.
@@ -508,6 +515,7 @@ def seat_connected(*, table_id: int, user: User, process: str) -> int | None:
     return socket.pk
 
 
+@ownership.through_owner
 @transaction.atomic
 def seat_disconnected(*, table_id: int, socket_id: int) -> None:
     """A counted connection closed (the id ``seat_connected`` returned). A seat since left, or a
@@ -570,7 +578,7 @@ def presence_sweep(*, now: Any = None) -> int:
     cutoff = (now or timezone.now()) - timedelta(seconds=presence_ttl())
     stale = SeatSocket.objects.filter(seen_at__lt=cutoff)
     dropped = 0
-    for table_id in sorted(set(stale.values_list("seat__table_id", flat=True))):
+    for table_id in ownership.unowned(sorted(set(stale.values_list("seat__table_id", flat=True)))):
         with transaction.atomic():
             rt = _lock(table_id)
             rows = stale.filter(seat__table_id=table_id)
@@ -580,6 +588,7 @@ def presence_sweep(*, now: Any = None) -> int:
     return dropped
 
 
+@ownership.through_owner
 @transaction.atomic
 def table_rebuy(*, table_id: int, user: User, amount: int, idempotency_key: str) -> dict[str, Any]:
     """Add credit from the conto; during a hand it is reserved now and credited after the hand."""
@@ -605,6 +614,7 @@ def table_rebuy(*, table_id: int, user: User, amount: int, idempotency_key: str)
     return result
 
 
+@ownership.through_owner
 @transaction.atomic
 def table_sitout(*, table_id: int, user: User, sitout: bool) -> None:
     """Go sitout, or come back ("sono tornato")."""
@@ -650,6 +660,7 @@ def _seat_specs(rt: TableRuntime, seats: list[Seat]) -> list[dict[str, Any]]:
     return specs
 
 
+@ownership.through_owner
 @transaction.atomic
 def table_start_hand(*, table_id: int) -> bool:
     """Deal the next hand if enough players are seated and playing; return whether one started."""
@@ -774,6 +785,7 @@ def _short_of_match(table: Table, seat: Seat) -> bool:
     return int(credit["balance"]) < max(1, table.perdita_massima)
 
 
+@ownership.through_owner
 @transaction.atomic
 def table_ready(*, table_id: int, user: User) -> bool:
     """Giochi a partite: "Sono pronto per iniziare" (or "another match"); start when all are ready."""
@@ -788,6 +800,7 @@ def table_ready(*, table_id: int, user: User) -> bool:
     return table_start_hand(table_id=table_id)
 
 
+@ownership.through_owner
 @transaction.atomic
 def table_act(*, table_id: int, user: User, action: dict[str, Any], version: int | None = None) -> StepResult:
     """Apply a player's action; refused actions raise and change nothing."""
@@ -884,8 +897,15 @@ def _finish_hand(rt: TableRuntime, engine: Engine, hand: Hand) -> None:
 
 def _after_change(rt: TableRuntime, engine: Engine, *, events: list[dict[str, Any]] | None = None) -> None:
     """Bump the version, set the next deadline, save, and send views and the deadline after commit."""
-    table = rt.table
     now = timezone.now()
+    set_deadline(rt, engine, now)
+    _arm_timer(rt, now)
+    _bump(rt, events=events)
+
+
+def set_deadline(rt: TableRuntime, engine: Engine, now: Any) -> None:
+    """Set the deadline of the decision now due (none when no one must decide); saves nothing."""
+    table = rt.table
     if rt.state is not None and not engine.is_over(rt.state) and engine.to_act(rt.state):
         seconds = float(table.tempo_giocata)
         if rt.clocks is not None:
@@ -898,8 +918,6 @@ def _after_change(rt: TableRuntime, engine: Engine, *, events: list[dict[str, An
     else:
         rt.deadline = None
         rt.turn_started = None
-    _arm_timer(rt, now)
-    _bump(rt, events=events)
 
 
 def _arm_timer(rt: TableRuntime, now: Any) -> None:
@@ -931,8 +949,12 @@ def _committed(table_id: int, version: int, events: list[dict[str, Any]]) -> Non
     """After commit: every connection gets its view; a bot seat that must decide gets its task.
 
     Only for the table's latest version (an older one is skipped: the newer commit does this),
-    from the rows the broadcast read, so waking the bots costs no query of its own.
+    from the rows the broadcast read, so waking the bots costs no query of its own. On the owner
+    runtime the table's owner sends the views and keeps the clocks (``lobby.runtime``).
     """
+    if runtime.enabled():
+        ownership.committed(table_id, version, events)
+        return
     try:
         sent = broadcast.table_changed(table_id, version, events)
     except Exception:  # the channel layer is down: the action stands, clients resync on the heartbeat
@@ -952,6 +974,7 @@ def _committed(table_id: int, version: int, events: list[dict[str, Any]]) -> Non
 # --- clocks -------------------------------------------------------------------------------------
 
 
+@ownership.through_owner
 @transaction.atomic
 def table_timeout(*, table_id: int, version: int) -> int:
     """Apply the engine's timeout decisions if the table has not moved since ``version``.
@@ -965,6 +988,7 @@ def table_timeout(*, table_id: int, version: int) -> int:
     return _timeout(rt)
 
 
+@ownership.through_owner
 @transaction.atomic
 def table_deadline_fired(*, table_id: int, eta: Any = None) -> int:
     """The table's deadline task fired (armed for ``eta``): time out the decision, or re-arm.
@@ -1050,7 +1074,11 @@ def tables_sweep_bots(*, now: Any = None) -> int:
 def _sweep_each(action: Any, due: Any) -> int:
     """Call ``action(table_id=, version=)`` for each due row: one table failing stops no other's clock."""
     done = 0
+    due = list(due)
+    free = set(ownership.unowned({row[0] for row in due}))  # a live owner keeps its own clocks
     for row in due:
+        if row[0] not in free:
+            continue
         kwargs = dict(zip(("table_id", "version"), row, strict=False))
         try:
             done += int(action(**kwargs))
@@ -1064,9 +1092,12 @@ def tables_sweep(*, now: Any = None) -> int:
 
     Deadlines, next deals, bot moves, waiting-list offers, sit-out stand-ups and the presence of
     server processes that stopped beating; each part is idempotent (row lock, version checks).
+    On the owner runtime, a table whose owner lives is its owner's business: the sweeper only
+    brings the row of a table whose owner died up to date from the journal and frees its lease.
     """
     return (
-        presence_sweep(now=now)
+        ownership.sweep_orphans()
+        + presence_sweep(now=now)
         + tables_sweep_bots(now=now)  # before the deadlines: a bot's timeout would sit it out
         + tables_sweep_deadlines(now=now)
         + tables_sweep_starts(now=now)
@@ -1076,14 +1107,14 @@ def tables_sweep(*, now: Any = None) -> int:
 
 
 def _schedule_deadline(table_id: int, eta: Any) -> None:
-    if settings.LOBBY_SCHEDULE_TASKS:
+    if settings.LOBBY_SCHEDULE_TASKS and not runtime.enabled():  # owners keep their own clocks
         from lobby.tasks import table_deadline
 
         table_deadline.apply_async(kwargs={"table_id": table_id, "eta": eta.isoformat()}, eta=eta)
 
 
 def _schedule_bot(table_id: int, version: int) -> None:
-    if settings.LOBBY_SCHEDULE_TASKS:
+    if settings.LOBBY_SCHEDULE_TASKS and not runtime.enabled():  # owners keep their own clocks
         from lobby.tasks import table_bot_move
 
         table_bot_move.apply_async(
@@ -1091,6 +1122,7 @@ def _schedule_bot(table_id: int, version: int) -> None:
         )
 
 
+@ownership.through_owner
 @transaction.atomic
 def table_bot_move(*, table_id: int, version: int) -> int:
     """Let the bots that must decide now make their move (nothing if the table moved on)."""
@@ -1122,12 +1154,13 @@ def _start_later(rt: TableRuntime, delay: int) -> None:
 
 
 def _schedule_start(table_id: int, delay: int) -> None:
-    if settings.LOBBY_SCHEDULE_TASKS:
+    if settings.LOBBY_SCHEDULE_TASKS and not runtime.enabled():  # owners keep their own clocks
         from lobby.tasks import table_start
 
         table_start.apply_async(kwargs={"table_id": table_id}, countdown=delay)
 
 
+@ownership.through_owner
 @transaction.atomic
 def table_cancel_hand(*, table_id: int, actor: User, reason: str) -> bool:
     """Cancel the hand in progress for a technical fault: every bet of it is returned (RULINGS G7).

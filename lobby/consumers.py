@@ -16,18 +16,19 @@ from collections.abc import Callable
 from typing import Any
 
 from channels.consumer import get_handler_name
-from channels.db import database_sync_to_async
-from django.db import connections
 
 from games.engine import CodedError
-from lobby import actions, broadcast, chat, presence, selectors
-from lobby.errors import TableError
+from lobby import actions, broadcast, chat, presence, runtime, selectors
+from lobby.errors import TableElsewhere, TableError
 from lobby.models import Seat, Table
+from lobby.runtime import ownership
+from lobby.runtime.owner import TableOwner
 from piattaforma.consumers import AuthenticatedJsonConsumer
 from wallet.money import parse_cents
 
 CLOSE_NO_TABLE = 4404
 CLOSE_NO_OBSERVERS = 4403
+CLOSE_ELSEWHERE = 4409  # the table's owner is another server process
 
 
 def db(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -40,7 +41,7 @@ def db(func: Callable[..., Any]) -> Callable[..., Any]:
     own messages one at a time. SQLite serialises writers anyway (and its in-memory test database
     refuses concurrent ones): there the calls stay on the one thread.
     """
-    return database_sync_to_async(func, thread_sensitive=connections["default"].vendor != "postgresql")
+    return runtime.blocking(func)
 
 
 @db
@@ -63,22 +64,38 @@ class TableConsumer(AuthenticatedJsonConsumer):
         if refusal:
             await self.close(code=CLOSE_NO_TABLE if refusal == "missing" else CLOSE_NO_OBSERVERS)
             return
-        self.groups_joined = [
-            broadcast.public_group(self.table_id),
-            broadcast.user_group(self.table_id, self.user.pk),
-            chat.notices_group(self.user.pk),  # moderation's notices, pushed live
-        ]
+        if runtime.enabled():
+            # the owner runtime: views come from the table's owner, only chat through the group
+            try:
+                self.owner = await ownership.owner_for(self.table_id)
+            except TableElsewhere:  # another live process owns the table (issue 18: not routed yet)
+                await self.close(code=CLOSE_ELSEWHERE)
+                return
+            self.owner.audience.add(self.user.pk, self)
+            self.groups_joined = [broadcast.public_group(self.table_id), chat.notices_group(self.user.pk)]
+        else:
+            self.groups_joined = [
+                broadcast.public_group(self.table_id),
+                broadcast.user_group(self.table_id, self.user.pk),
+                chat.notices_group(self.user.pk),  # moderation's notices, pushed live
+            ]
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
         # the row counting this connection for a seat (None: a spectator's), dropped on close
-        self.socket_id = await db(actions.seat_connected)(
-            table_id=self.table_id, user=self.user, process=presence.PROCESS
-        )
+        self.socket_id = await self.run(actions.seat_connected, process=presence.PROCESS, user=self.user)
         presence.opened(self)
         await self.send_snapshot()
         history = await db(chat.table_history)(table_id=self.table_id, user_id=self.user.pk)
         if history["lines"]:  # the chat so far, on (re)connect
             await self.send_json(history)
+
+    owner: TableOwner | None = None
+
+    async def run(self, action: Callable[..., Any], **kwargs: Any) -> Any:
+        """A table action of this connection's table: under its owner, or one transaction on a thread."""
+        if self.owner is not None:
+            return await self.owner.call(action, table_id=self.table_id, **kwargs)
+        return await db(action)(table_id=self.table_id, **kwargs)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Call the message's handler, without Channels' hop to close old connections first.
@@ -104,8 +121,10 @@ class TableConsumer(AuthenticatedJsonConsumer):
         """Stop counting this connection for its seat (once; before the channel layer, which may be down)."""
         presence.closed(self)
         socket_id, self.socket_id = getattr(self, "socket_id", None), None
+        if self.owner is not None:
+            self.owner.audience.remove(self.user.pk, self)
         if socket_id is not None:
-            await db(actions.seat_disconnected)(table_id=self.table_id, socket_id=socket_id)
+            await self.run(actions.seat_disconnected, socket_id=socket_id)
 
     async def disconnect(self, code: int) -> None:
         await self.uncount()
@@ -117,7 +136,10 @@ class TableConsumer(AuthenticatedJsonConsumer):
         await self.send_json({"type": "table.version", "version": version})
 
     async def send_snapshot(self) -> None:
-        payload = await db(selectors.table_snapshot)(table_id=self.table_id, user_id=self.user.pk)
+        if self.owner is not None:
+            payload = self.owner.snapshot(self.user.pk)
+        else:
+            payload = await db(selectors.table_snapshot)(table_id=self.table_id, user_id=self.user.pk)
         if payload["version"] < getattr(self, "last_version", 0):
             return  # a broadcast of a newer version overtook this read: never send an older view
         self.last_version = payload["version"]
@@ -153,9 +175,12 @@ class TableConsumer(AuthenticatedJsonConsumer):
                     return
                 if "amount" in action:  # a bet: integer cents, through the platform's one check
                     parse_cents(action["amount"])
-                await db(actions.table_act)(
-                    table_id=self.table_id, user=self.user, action=action, version=version
-                )
+                if self.owner is not None:
+                    await self.owner.act(self.user, action, version)
+                else:
+                    await db(actions.table_act)(
+                        table_id=self.table_id, user=self.user, action=action, version=version
+                    )
             elif kind == "sync":
                 await self.send_snapshot()
             elif kind == "chat":
@@ -168,13 +193,11 @@ class TableConsumer(AuthenticatedJsonConsumer):
                 if not isinstance(message.get("sitout"), bool):  # "false" is a truthy string
                     await self.send_error("bad_message", "Messaggio non valido")
                     return
-                await db(actions.table_sitout)(
-                    table_id=self.table_id, user=self.user, sitout=message["sitout"]
-                )
+                await self.run(actions.table_sitout, user=self.user, sitout=message["sitout"])
             elif kind == "ready":
-                await db(actions.table_ready)(table_id=self.table_id, user=self.user)
+                await self.run(actions.table_ready, user=self.user)
             elif kind == "leave":
-                await db(actions.table_leave)(table_id=self.table_id, user=self.user)
+                await self.run(actions.table_leave, user=self.user)
             else:
                 await self.send_error("unknown_type", "Tipo di messaggio sconosciuto")
         except CodedError as exc:  # engine, table and wallet refusals: code + Italian message

@@ -60,3 +60,10 @@ class NotAllowed(TableError):
 class ChatRefused(TableError):
     code = "chat_refused"
     default_message = "Messaggio non inviato"
+
+
+class TableElsewhere(TableError):
+    """The table's lease is held by another server process (``lobby.runtime.ownership``)."""
+
+    code = "table_elsewhere"
+    default_message = "Il tavolo è servito da un altro server: riconnessione in corso"

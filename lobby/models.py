@@ -250,6 +250,10 @@ class HandStep(models.Model):
     draws = models.JSONField(default=list)
     events = models.JSONField(default=list)
     version = models.BigIntegerField()
+    # The owner runtime's journal (lobby.runtime): the decision deadline and the lines' tempo
+    # partita after this step, so a takeover resumes the clocks with the time that was left.
+    deadline = models.DateTimeField(null=True, blank=True)
+    clocks = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -321,3 +325,23 @@ class TableTemplate(TableSettings):
 
     def __str__(self) -> str:
         return self.name
+
+
+class TableLease(models.Model):
+    """Which server process owns a live table now (``lobby.runtime.ownership``).
+
+    The owner renews ``expires_at`` on its heartbeat; a lease past it belongs to a process that
+    died, and any process may take the table over (from the runtime row and the journal).
+    """
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, primary_key=True, related_name="lease")
+    process = models.CharField(max_length=100, db_index=True)
+    channel = models.CharField(max_length=200, blank=True)  # the owner's channel-layer name
+    expires_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        verbose_name = _("proprietario del tavolo")
+        verbose_name_plural = _("proprietari dei tavoli")
+
+    def __str__(self) -> str:
+        return f"{self.table_id} @ {self.process}"

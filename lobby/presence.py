@@ -78,6 +78,12 @@ async def beat() -> None:
     counted = [c.socket_id for c in connections if c.socket_id is not None]
     await db(actions.presence_beat)(process=PROCESS, socket_ids=counted)
     versions: dict[int, int] = await db(selectors.table_versions)(sorted({c.table_id for c in connections}))
+    from lobby.runtime import ownership
+
+    owners = ownership.local_owners()
+    if owners:  # the owner runtime: its leases renewed, each owner's version is the table's
+        await db(ownership.lease_renew)([o.table_id for o in owners], process=PROCESS)
+        versions.update({o.table_id: o.version() for o in owners})
     for connection in connections:
         if connection in _open and connection.table_id in versions:
             with contextlib.suppress(Exception):  # a socket closing meanwhile

@@ -11,3 +11,12 @@ from games.rng import RecordingRng, SeededRng
 def seeded_deals(monkeypatch):
     seeds = itertools.count(1000)
     monkeypatch.setattr("lobby.actions.new_rng", lambda: RecordingRng(SeededRng(next(seeds))))
+
+
+@pytest.fixture(autouse=True)
+async def stop_table_owners():
+    """The owner runtime: every table owner of the test's loop stops with the test."""
+    yield
+    from lobby.runtime import ownership
+
+    await ownership.stop_all()

@@ -1,0 +1,144 @@
+"""``python -m lobby.loadbench.owner``: server CPU per action, owner runtime beside the rows one.
+
+A script, never a test. In one process, on the database of ``DATABASE_URL`` (migrated here):
+``--tables`` Poker 5 carte tables of three bots each. Every seat has a stand-in socket that
+takes the text of each view (so each version is built and encoded per seat as for real sockets;
+the WebSocket framing is not in here, the full benchmark has it). For ``--seconds``:
+
+- ``owner``: the owners of every table, bots moving on the owners' timers with no think time,
+  the journal group-committed;
+- ``rows``: the same tables played by ``lobby.actions.table_bot_move`` (a transaction per move,
+  the runtime row locked, views built by ``lobby.broadcast``), tables round robin on a thread.
+
+It prints actions applied, actions/s, process CPU per action, journal commits, and the memory an
+open table's owner holds (tracemalloc, loading the owners).
+
+    DATABASE_URL=postgres://... python -m lobby.loadbench.owner --tables 50 --seconds 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import time
+import tracemalloc
+from typing import Any
+
+
+def setup(tables: int) -> list[int]:
+    from django.core.management import call_command
+
+    from lobby import actions
+    from tests.factories import UserFactory
+    from wallet import actions as wallet_actions
+
+    call_command("migrate", verbosity=0)
+    ids = []
+    stamp = int(time.time())
+    for t in range(tables):
+        table = actions.table_create(
+            name=f"bench {stamp}-{t}", game="poker5", seats=3, min_buy_in=1_000, max_buy_in=20_000,
+            config={"limit": "PL", "invito": 100},
+        )  # fmt: skip
+        for n in range(3):
+            user = UserFactory(is_bot=True)
+            wallet_actions.deposit_create(user=user, amount=100_000, idempotency_key=f"b{stamp}-{t}-{n}")
+            sit_key = f"s{stamp}-{t}-{n}"
+            seat = {"seat_no": n + 1, "buy_in": 20_000, "idempotency_key": sit_key}
+            actions.table_sit(table_id=table.pk, user=user, **seat)
+        ids.append(table.pk)
+    return ids
+
+
+class Sink:
+    """A stand-in socket: keeps the size of what it was sent."""
+
+    last_version = 0
+
+    def __init__(self) -> None:
+        self.bytes = 0
+
+    async def send(self, text_data: str | None = None, **_: Any) -> None:
+        self.bytes += len(text_data or "")
+
+
+async def run_owner(ids: list[int], seconds: float) -> dict[str, Any]:
+    from lobby import actions, bots
+    from lobby.runtime import ownership
+    from lobby.runtime.journal import journal
+
+    bots.BOT_DELAY_SECONDS = 0.0
+    tracemalloc.start()
+    before = tracemalloc.take_snapshot()
+    owners = [await ownership.owner_for(t) for t in ids]
+    after = tracemalloc.take_snapshot()
+    memory = sum(s.size_diff for s in after.compare_to(before, "filename")) / len(ids)
+    tracemalloc.stop()
+    for owner in owners:
+        for seat in owner.seats:
+            owner.audience.add(seat.user_id, Sink())
+        owner.audience.add(0, Sink())  # a spectator
+    start_cpu, start = time.process_time(), time.perf_counter()
+    start_commits = journal().commits
+    for owner in owners:  # the first deal; then each hand's end arms the next one at once
+        await owner.call(actions.table_start_hand, table_id=owner.table_id)
+    await asyncio.sleep(seconds)
+    cpu, wall = time.process_time() - start_cpu, time.perf_counter() - start
+    applied = sum(o.applied for o in owners)
+    commits = journal().commits - start_commits
+    await ownership.stop_all()
+    return {"actions": applied, "wall": wall, "cpu": cpu, "commits": commits, "memory": memory}
+
+
+def run_rows(ids: list[int], seconds: float) -> dict[str, Any]:
+    from lobby import actions
+    from lobby.models import TableRuntime
+
+    done = 0
+    start_cpu, start = time.process_time(), time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for table_id in ids:
+            rt = TableRuntime.objects.select_related("table").get(pk=table_id)
+            if rt.state is None or actions.hand_engine(rt).is_over(rt.state):
+                rt.start_at = None
+                rt.save(update_fields=["start_at"])
+                actions.table_start_hand(table_id=table_id)
+                continue
+            done += actions.table_bot_move(table_id=table_id, version=rt.version)
+    return {"actions": done, "wall": time.perf_counter() - start, "cpu": time.process_time() - start_cpu}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--seconds", type=float, default=20)
+    args = parser.parse_args()
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "piattaforma.settings.test")
+    import django
+
+    django.setup()
+    from django.conf import settings
+
+    settings.LOBBY_SCHEDULE_TASKS = False
+    from lobby import actions
+
+    actions.NEXT_HAND_DELAY_SECONDS = 0  # both runtimes deal again at once
+    settings.LOBBY_RUNTIME = "rows"
+    rows = run_rows(setup(args.tables), args.seconds)
+    settings.LOBBY_RUNTIME = "owner"
+    owner = asyncio.run(run_owner(setup(args.tables), args.seconds))
+    db = settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1]
+    print(f"{args.tables} poker tables x 3 bots, {args.seconds:.0f} s each, database {db}")
+    print("runtime  actions  actions/s  CPU ms/action  commits  memory/table")
+    for name, r in (("rows", rows), ("owner", owner)):
+        per = 1000 * r["cpu"] / max(1, r["actions"])
+        mem = f"{r['memory'] / 1024:.0f} KB" if "memory" in r else "-"
+        print(
+            f"{name:7}  {r['actions']:7d}  {r['actions'] / r['wall']:9.0f}  {per:13.2f}"
+            f"  {r.get('commits', '-')!s:>7}  {mem:>12}"
+        )
+
+
+if __name__ == "__main__":
+    main()

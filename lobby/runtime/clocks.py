@@ -1,0 +1,56 @@
+"""The owner's timers: the decision deadline (and time bank), bot moves, the next deal.
+
+After every change the owner calls ``arm``: each timer is set again from the runtime (the deadline,
+``start_at``, a bot seat due), so a timer never outlives the version it was set for. A timer does
+not act itself: it queues a job on its owner, which applies it in order with everything else
+(a late timeout and a player's action can never both apply).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from datetime import datetime
+
+from django.utils import timezone
+
+from lobby import bots
+
+
+class Clocks:
+    """The pending timers of one table."""
+
+    def __init__(self, fire: Callable[[str], None]) -> None:
+        self.fire = fire  # queues a job ("deadline", "start", "bot") on the owner
+        self.handles: dict[str, asyncio.TimerHandle] = {}
+
+    def set(self, kind: str, at: datetime | None = None, delay: float | None = None) -> None:
+        """Fire ``kind`` at ``at`` (or in ``delay`` seconds); replaces a pending one of that kind."""
+        self.cancel(kind)
+        if at is not None:
+            delay = (at - timezone.now()).total_seconds()
+        if delay is None:
+            return
+        loop = asyncio.get_running_loop()
+        self.handles[kind] = loop.call_later(max(0.0, delay), self._fired, kind)
+
+    def _fired(self, kind: str) -> None:
+        self.handles.pop(kind, None)
+        self.fire(kind)
+
+    def cancel(self, kind: str) -> None:
+        handle = self.handles.pop(kind, None)
+        if handle is not None:
+            handle.cancel()
+
+    def cancel_all(self) -> None:
+        for kind in list(self.handles):
+            self.cancel(kind)
+
+    def pending(self) -> dict[str, float]:
+        """Seconds left on each pending timer (the tests, the benchmarks' failover check)."""
+        loop = asyncio.get_running_loop()
+        return {kind: h.when() - loop.time() for kind, h in self.handles.items()}
+
+
+BOT_DELAY_SECONDS = bots.BOT_DELAY_SECONDS
