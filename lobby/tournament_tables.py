@@ -50,36 +50,48 @@ def match_result(rt: TableRuntime, hand: Hand, outcome: dict[str, Any]) -> dict[
 
 
 @transaction.atomic
-def tournament_table_open(
+def tournament_tables_open(
     *,
     tournament_id: int,
-    name: str,
     game: str,
     config: dict[str, Any],
-    players: Sequence[int],
+    tables: Sequence[tuple[str, Sequence[int]]],
     tempo_giocata: int,
     tempo_partita: int,
     realm: str = Table.Realm.REAL,
-) -> int:
-    """Open a tournament table, seat ``players`` (user ids, seat 1, 2, ... in order) and deal the match.
+) -> list[int]:
+    """Open a turn's tournament tables, seat each one's players and deal every match.
 
-    No buy-in, rake or waiting list; every seat is ready at once (the match starts now: a player
-    who is not there loses it on his clock, rules 004 "assente all'inizio"). Returns the table id.
+    ``tables``: (name, user ids by seat 1, 2, ...) per table, all of one size. The settings are
+    checked once, as ``table_create`` checks a table (one turn's tables share them); the rows are
+    written in bulk; then each match is dealt by ``table_start_hand``. No buy-in, rake or waiting
+    list; every seat is ready at once (the match starts now: a player who is not there loses it
+    on his clock, rules 004 "assente all'inizio"). Returns the table ids, in order.
     """
-    table = actions.table_create(
-        name=name[:60],
-        game=game,
-        seats=len(players),
-        min_buy_in=0,
-        max_buy_in=0,
-        min_players=len(players),
-        config=config,
-        realm=realm,
-        tempo_giocata=tempo_giocata,
-        tempo_partita=tempo_partita,
-        observers_allowed=True,
-        tournament_id=tournament_id,
+    if not tables:
+        return []
+    sizes = {len(players) for _name, players in tables}
+    if len(sizes) != 1:
+        raise NotAllowed("I tavoli di un turno hanno lo stesso numero di posti")
+    fields: dict[str, Any] = {
+        "game": game,
+        "seats": sizes.pop(),
+        "min_buy_in": 0,
+        "max_buy_in": 0,
+        "config": config,
+        "realm": realm,
+        "tempo_giocata": tempo_giocata,
+        "tempo_partita": tempo_partita,
+        "observers_allowed": True,
+        "tournament_id": tournament_id,
+    }
+    prototype = Table(name=tables[0][0][:60], min_players=fields["seats"], **fields)
+    actions._table_checked(prototype)  # the checks of table_create, once
+    fields["config"] = prototype.config
+    rows = Table.objects.bulk_create(
+        [Table(name=name[:60], min_players=len(players), **fields) for name, players in tables]
     )
+    TableRuntime.objects.bulk_create([TableRuntime(table=table) for table in rows])
     Seat.objects.bulk_create(
         [
             Seat(
@@ -89,12 +101,14 @@ def tournament_table_open(
                 session_ref=f"torneo-{table.pk}-{number}-{uuid.uuid4().hex[:8]}",
                 ready=True,
             )
+            for table, (_name, players) in zip(rows, tables, strict=True)
             for number, user_id in enumerate(players, start=1)
         ]
     )
-    if not actions.table_start_hand(table_id=table.pk):
-        raise NotAllowed("La partita del torneo non è partita")  # a bug: every seat is taken
-    return table.pk
+    for table in rows:
+        if not actions.table_start_hand(table_id=table.pk):
+            raise NotAllowed("La partita del torneo non è partita")  # a bug: every seat is taken
+    return [table.pk for table in rows]
 
 
 @transaction.atomic

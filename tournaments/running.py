@@ -112,19 +112,24 @@ def _seat_players(t: Tournament, line_a: str, line_b: str) -> list[int]:
     return [a[0], b[0]]
 
 
-def _open_table(t: Tournament, match: TournamentMatch) -> int:
+def _open_tables(t: Tournament, matches: list[TournamentMatch]) -> None:
+    """Open the live tables of a turn's matches through the lobby, and note each one's table id."""
     from games import registry
 
+    if not matches:
+        return
     options = {o.key for o in registry.get(t.game).config_options()}
-    return tournament_tables.tournament_table_open(
+    ids = tournament_tables.tournament_tables_open(
         tournament_id=t.pk,
-        name=f"{t.code} T{match.turn} #{match.number}",
         game=t.game,
-        config=match_config(t, ko=match.phase == KO, options=options),
-        players=_seat_players(t, match.line_a, match.line_b),
+        config=match_config(t, ko=matches[0].phase == KO, options=options),
+        tables=[(f"{t.code} T{m.turn} #{m.number}", _seat_players(t, m.line_a, m.line_b)) for m in matches],
         tempo_giocata=t.tempo_giocata,
         tempo_partita=t.tempo_partita_min * 60,
     )
+    for match, table_id in zip(matches, ids, strict=True):
+        match.table_id = table_id
+    TournamentMatch.objects.bulk_update(matches, ["table_id"])
 
 
 # --- start and turns -----------------------------------------------------------------------------
@@ -169,6 +174,7 @@ def _start_turn(t: Tournament, turn: int, now: datetime) -> None:
         slots = p["slots"]
     t.turn = turn
     t.save(update_fields=["progress", "state", "started_at", "turn"])
+    matches = []
     for number, slot in enumerate(slots, start=1):
         match = TournamentMatch(
             tournament=t,
@@ -182,11 +188,11 @@ def _start_turn(t: Tournament, turn: int, now: datetime) -> None:
         if not match.line_b:  # a KO bye: through without playing
             match.result = {"winner": "a", "bye": True}
             match.ended_at = now
-        match.save()
-        if match.line_b:
-            match.table_id = _open_table(t, match)
-            match.save(update_fields=["table_id"])
-    if all(m.line_b == "" for m in t.matches.filter(turn=turn)):
+        matches.append(match)
+    TournamentMatch.objects.bulk_create(matches)
+    playing = [m for m in matches if m.line_b]
+    _open_tables(t, playing)
+    if not playing:
         _schedule("advance", t.pk)
 
 

@@ -28,7 +28,7 @@ from tests.tournaments.running_helpers import (
     play_turn,
     pool,
 )
-from tournaments import running
+from tournaments import actions, running
 from tournaments.models import Registration, Tournament, TournamentMatch
 from wallet import selectors as wallet_selectors
 from wallet.models import Posting
@@ -92,8 +92,6 @@ def test_scheduled_ko_with_byes_and_a_guarantee(staff):
     for p in players:
         enter(t, p)
     authorise_all(t)
-    from tournaments import actions
-
     actions.tournament_close(tournament_id=t.pk, now=t.starts_at - timedelta(minutes=2))
     assert not running.tournament_start(tournament_id=t.pk)  # not yet: it starts at its time
     assert running.tournament_start(tournament_id=t.pk, now=t.starts_at)
@@ -256,3 +254,49 @@ def test_staff_see_every_payout_players_do_not(staff, client):
     assert winner.nickname in page and "18,00" in page  # 2 × 9,00, all to the winner (K1)
     match_url = reverse("backoffice:tournaments_tournamentmatch_changelist")
     assert client.get(match_url).status_code == 200
+
+
+def test_the_hook_twice_or_for_an_unknown_table_changes_nothing(staff):
+    t, _players = full_tournament(staff, 2, format=F.KO)
+    table = open_tables(t)[0]
+    captured: list[dict] = []
+    hooks.on_match_ended(captured.append)
+    try:
+        play_hand_randomly(table, SeededRng(2), max_steps=500)
+    finally:
+        hooks._match_ended.remove(captured.append)
+    (result,) = captured
+    match = TournamentMatch.objects.get(table_id=table.pk)
+    before = (match.result, match.ended_at)
+    running.match_record(result)  # delivered again: already ended, nothing changes
+    running.match_record({**result, "table_id": 10**9})  # no such match
+    match.refresh_from_db()
+    assert (match.result, match.ended_at) == before
+    assert TournamentMatch.objects.filter(tournament=t).count() == 1
+
+
+def test_fixed_pairs_at_tables_of_four(staff):
+    t = make_tournament(
+        staff, kind=Tournament.Kind.SITGO, max_players=8, lines="fixed_pairs", table="4", turns=2, smazzate=1
+    )
+    players = [funded_player() for _ in range(8)]
+    for first, second in zip(players[::2], players[1::2], strict=True):
+        actions.registration_create(
+            tournament_id=t.pk, user=first, idempotency_key=f"p{first.pk}", partner=second
+        )
+        enter(t, second)
+    authorise_all(t)
+    t.refresh_from_db()
+    assert t.state == Tournament.State.CLOSED
+    assert running.tournament_start(tournament_id=t.pk)
+    t.refresh_from_db()
+    pairs = {tuple(m) for m in t.progress["lines"].values()}
+    assert pairs == {(a.pk, b.pk) for a, b in zip(players[::2], players[1::2], strict=True)}
+    (m1, _m2) = TournamentMatch.objects.filter(tournament=t, turn=1)
+    assert Seat.objects.filter(table_id=m1.table_id).count() == 4
+    paid = finish_and_pay(t)
+    check_money(t, players, paid)
+    # partners share their line's prize (the odd cent to the first registered)
+    for a, b in zip(players[::2], players[1::2], strict=True):
+        ra, rb = (Registration.objects.get(tournament=t, user=u) for u in (a, b))
+        assert ra.position == rb.position and 0 <= ra.prize - rb.prize <= 1
