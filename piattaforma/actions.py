@@ -14,6 +14,7 @@ from django.utils import timezone
 from games import options as game_options
 from games.engine import CodedError
 from piattaforma import hooks, roles
+from piattaforma.audit import audit_append
 from piattaforma.identity import document_content_type, normalise_codice_fiscale
 from piattaforma.models import AuditLog, GamePreference, IdentityDocument, User
 
@@ -26,14 +27,14 @@ def audit_record(
     reason: str = "",
     data: dict[str, Any] | None = None,
 ) -> AuditLog:
-    """Append one line to the audit log."""
-    return AuditLog.objects.create(
+    """Append one line to the audit log's hash chain (``piattaforma.audit``)."""
+    return audit_append(
         actor=actor,
         action=action,
         target_type=target._meta.label if target is not None else "",
         target_id=str(target.pk) if target is not None else "",
         reason=reason,
-        data=data or {},
+        data=data,
     )
 
 

@@ -209,10 +209,24 @@ class ReadOnlyAdmin(ReadOnlyAdminMixin, ReadOnlyAdminBase):
 
 @admin.register(AuditLog, site=site)
 class AuditLogAdmin(ReadOnlyAdmin):
-    list_display = ("created_at", "actor", "action", "target_type", "target_id")
+    """The audit log, read-only for everybody (no add, change or delete: rows are kept five years)."""
+
+    list_display = ("seq", "created_at", "actor", "action", "target_type", "target_id")
     list_filter = ("action",)
     search_fields = ("actor__nickname", "target_id", "reason")
-    readonly_fields = ("created_at", "actor", "action", "target_type", "target_id", "reason", "data")
+    list_select_related = ("actor",)
+    readonly_fields = (
+        "seq",
+        "created_at",
+        "actor",
+        "action",
+        "target_type",
+        "target_id",
+        "reason",
+        "data",
+        "prev_hash",
+        "row_hash",
+    )
 
 
 from piattaforma import admin_ops  # noqa: E402  (site operations: switches, hours, notices)

@@ -156,23 +156,60 @@ class GamePreference(models.Model):
 
 
 class AuditLog(models.Model):
-    """Who did what in the back office or on a player's account; append-only."""
+    """Who did what in the back office or on a player's account; append-only and hash-chained.
 
-    created_at = models.DateTimeField(default=timezone.now, db_index=True)
-    actor = models.ForeignKey(User, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
-    action = models.CharField(max_length=64, db_index=True)
-    target_type = models.CharField(max_length=64, blank=True)
-    target_id = models.CharField(max_length=64, blank=True)
-    reason = models.TextField(blank=True)
-    data = models.JSONField(default=dict, blank=True)
+    Rows are written only by ``piattaforma.audit.audit_append`` (through ``actions.audit_record``):
+    each carries its place in the chain (``seq``, 1, 2, 3… with no gap), the previous row's hash and
+    the SHA-256 of its own content plus that hash, so a row changed, removed or moved breaks the
+    chain (``manage.py audit_verify``). Kept five years (README, "Audit log").
+    """
+
+    seq = models.PositiveBigIntegerField(_("numero progressivo"), unique=True)
+    created_at = models.DateTimeField(_("data e ora"), default=timezone.now, db_index=True)
+    actor = models.ForeignKey(
+        User, null=True, blank=True, on_delete=models.PROTECT, related_name="+", verbose_name=_("autore")
+    )
+    action = models.CharField(_("azione"), max_length=64, db_index=True)
+    target_type = models.CharField(_("tipo di oggetto"), max_length=64, blank=True)
+    target_id = models.CharField(_("id dell'oggetto"), max_length=64, blank=True)
+    reason = models.TextField(_("motivazione"), blank=True)
+    data = models.JSONField(_("dati"), default=dict, blank=True)
+    prev_hash = models.CharField(_("impronta della riga precedente"), max_length=64)
+    row_hash = models.CharField(
+        _("impronta"),
+        max_length=64,
+        help_text=_("SHA-256 del contenuto della riga e dell'impronta precedente."),
+    )
 
     class Meta:
         verbose_name = _("registro di audit")
         verbose_name_plural = _("registro di audit")
-        ordering = ("-created_at", "-id")
+        ordering = ("-seq",)
 
     def __str__(self) -> str:
         return f"{self.created_at:%Y-%m-%d %H:%M} {self.action}"
+
+
+class AuditChain(models.Model):
+    """The head of the audit chain (one row): its lock serialises appends; it holds the last row's hash.
+
+    An append first bumps ``last_seq`` with an ``UPDATE``: on PostgreSQL that takes the row lock, on
+    SQLite the database write lock, and either is held to the end of the writer's transaction, so
+    appends happen one at a time in commit order and a rolled-back append leaves no gap.
+    """
+
+    last_seq = models.PositiveBigIntegerField(default=0)
+    last_hash = models.CharField(max_length=64)
+
+    class Meta:
+        verbose_name = _("catena di audit")
+        verbose_name_plural = _("catena di audit")
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.CheckConstraint(condition=models.Q(id=1), name="auditchain_single_row")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.last_seq} {self.last_hash[:12]}"
 
 
 # --- site operations (rules 004, "Orari del sito", "Disattivazione giochi", "Avvisi di gioco") ---

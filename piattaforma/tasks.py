@@ -23,3 +23,11 @@ def lift_self_exclusions() -> int:
     from piattaforma.actions import self_exclusions_lift
 
     return len(self_exclusions_lift())
+
+
+@shared_task(name="piattaforma.audit_verify")
+def audit_verify() -> dict[str, object]:
+    """Nightly (beat): verify the audit log's hash chain; on a break, record it and alert staff."""
+    from piattaforma.audit import audit_chain_check
+
+    return audit_chain_check().as_dict()

@@ -16,14 +16,13 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.conf import settings
-from django.core.mail import mail_admins, send_mail
 from django.db import connection, transaction
 from django.db.models import Q, Sum
 from django.utils import timezone
 
 from piattaforma import hooks
 from piattaforma.actions import audit_record, user_set_status
+from piattaforma.alerts import alert_staff
 from piattaforma.models import User
 from wallet import ledger, selectors
 from wallet.errors import (
@@ -1205,10 +1204,4 @@ def ledger_reconcile() -> dict[str, Any]:
 def _alert_staff(run_id: int, problems: list[dict[str, Any]], totals: dict[str, int]) -> None:
     subject = f"[Conto di gioco] Riconciliazione {run_id}: {len(problems)} differenze"
     lines = [f"Totali per ambito: {totals}", "", *(str(p) for p in problems[:100])]
-    body = "\n".join(lines)
-    recipients = list(
-        User.objects.filter(is_staff=True, is_active=True).exclude(email="").values_list("email", flat=True)
-    )
-    if recipients:
-        send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, recipients)
-    mail_admins(subject, body)
+    alert_staff(subject=subject, body="\n".join(lines))

@@ -156,6 +156,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # At 03:30 Rome time (CELERY_TIMEZONE), when the tables are quietest.
     "wallet-reconcile-nightly": {"task": "wallet.reconcile", "schedule": crontab(hour=3, minute=30)},
     # Wallet: release holds whose expiry passed (holds placed with an expiry).
+    # Audit: verify the audit log's hash chain, log its head, alert staff on a break (03:45 Rome).
+    "piattaforma-audit-verify": {"task": "piattaforma.audit_verify", "schedule": crontab(hour=3, minute=45)},
     "wallet-expire-holds": {"task": "wallet.expire_holds", "schedule": 60.0},
     # Moderation: tell players their mute or chat suspension has ended (the end itself needs no job).
     "moderation-sanctions-ended": {

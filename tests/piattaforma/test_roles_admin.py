@@ -10,6 +10,7 @@ from django.contrib.auth.models import Group
 
 from lobby.models import ChatMessage, Hand, Table
 from piattaforma import roles
+from piattaforma.actions import audit_record
 from piattaforma.models import AuditLog, User
 from tests.factories import PASSWORD, UserFactory
 from tests.lobby.helpers import funded_player, poker_table, seat_players
@@ -187,7 +188,7 @@ def test_role_groups_are_not_edited_in_the_back_office(client):
 
 
 def test_audit_log_rows_cannot_be_changed_or_deleted(client):
-    log = AuditLog.objects.create(action="prova", reason="originale")
+    log = audit_record(actor=None, action="prova", reason="originale")
     for actor in (UserFactory(role=roles.STAFF), superuser()):
         client.force_login(actor)
         base = f"/backoffice/piattaforma/auditlog/{log.pk}"
