@@ -1,21 +1,27 @@
-"""The tamper-evident audit log: appending to the hash chain, and verifying it.
+"""The tamper-evident audit log: appending, sealing rows into the hash chain, verifying it.
 
-Each ``AuditLog`` row has a place in the chain (``seq`` = 1, 2, 3… with no gap), the hash of the
-row before it (``prev_hash``, 64 zeros for the first) and its own hash: SHA-256 of a canonical JSON
-of its content and ``prev_hash``. The ``AuditChain`` head row holds the last ``seq`` and hash.
+Each sealed ``AuditLog`` row has a place in the chain (``seq`` = 1, 2, 3… with no gap), the hash of
+the row before it (``prev_hash``, 64 zeros for the first) and its own hash: SHA-256 of a canonical
+JSON of its content and ``prev_hash``. The ``AuditChain`` head row holds the last ``seq`` and hash.
 
-Appends are serialised by the head row: ``audit_append`` starts with ``UPDATE … SET last_seq =
-last_seq + 1``, which on PostgreSQL takes the head's row lock and on SQLite the database write lock
-(the embedded settings open every transaction IMMEDIATE anyway); both are held until the writer's
-transaction ends, so two writers never link to the same row, the chain order is the commit order,
-and a rolled-back append takes its number back with it.
+Writing happens in two steps so that the chain never makes two business transactions wait for
+each other. ``audit_append`` inserts the row in the action's own transaction, with no chain fields
+and no lock beyond the insert: the line exists exactly when the action committed. Right after that
+commit (``on_commit``) ``audit_seal`` chains every unsealed row in one short transaction of its
+own, holding the head row's lock (``SELECT … FOR UPDATE`` on PostgreSQL; SQLite transactions open
+IMMEDIATE, so the database write lock): concurrent sealers take turns, each extends the chain from
+the head the previous one committed, so two rows never link to the same predecessor. Holding the
+head lock across the actions themselves (the simpler design) would deadlock an action that writes
+its audit line and then locks a ledger account against one that does the reverse. A row is
+unsealed for the milliseconds between the commit and the seal; the beat task
+``piattaforma.audit_seal`` (every minute) seals rows whose process died in between.
 
-``audit_verify`` reads the rows in ``seq`` order and names the first one that breaks the chain: a
-row whose content changed (its hash differs), a row missing before it (a gap in ``seq``), a row out
-of place (its ``prev_hash`` is not the previous row's hash), or rows missing at the end (the head
-names a later row). Someone able to rewrite the whole table and the head could recompute every
-hash: the nightly verification logs the head's hash (``audit.chain_head``), which the log shipping
-keeps outside the database, so a rewritten chain no longer matches the heads logged before it.
+``audit_verify`` reads the sealed rows in ``seq`` order and names the first one that breaks the
+chain: a row whose content changed (its hash differs), a row missing before it (a gap in ``seq``),
+a row out of place (its ``prev_hash`` is not the previous row's hash), or rows missing at the end
+(the head names a later row). Someone able to rewrite the whole table and the head could recompute
+every hash: the nightly verification logs the head's hash (``audit.chain_head``), which the log
+shipping keeps outside the database, so a rewritten chain no longer matches the heads logged before.
 """
 
 from __future__ import annotations
@@ -29,7 +35,6 @@ from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import IntegrityError, transaction
-from django.db.models import F
 from django.utils import timezone
 
 from piattaforma.models import AuditChain, AuditLog, User
@@ -73,21 +78,21 @@ def row_digest(
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def _take_head() -> tuple[int, str]:
-    """Bump the head's ``last_seq`` (taking its lock) and return the new number and the last hash."""
-    if AuditChain.objects.filter(pk=HEAD_PK).update(last_seq=F("last_seq") + 1) == 0:
-        # No head yet (a new database, or a test database flushed): start it after the last row.
-        last = AuditLog.objects.order_by("-seq").values_list("seq", "row_hash").first()
-        try:
-            with transaction.atomic():
-                AuditChain.objects.create(
-                    pk=HEAD_PK, last_seq=last[0] if last else 0, last_hash=last[1] if last else GENESIS
-                )
-        except IntegrityError:
-            pass  # another writer created it first: its lock now decides the order
-        AuditChain.objects.filter(pk=HEAD_PK).update(last_seq=F("last_seq") + 1)
-    seq, last_hash = AuditChain.objects.values_list("last_seq", "last_hash").get(pk=HEAD_PK)
-    return seq, last_hash
+def _locked_head() -> AuditChain:
+    """Return the chain's head row, locked until the transaction ends (created on first use)."""
+    head = AuditChain.objects.select_for_update().filter(pk=HEAD_PK).first()
+    if head is not None:
+        return head
+    # No head yet (a new database, or a test database flushed): start it after the last sealed row.
+    last = AuditLog.objects.filter(seq__isnull=False).order_by("-seq").values_list("seq", "row_hash").first()
+    try:
+        with transaction.atomic():
+            AuditChain.objects.create(
+                pk=HEAD_PK, last_seq=last[0] if last else 0, last_hash=last[1] if last else GENESIS
+            )
+    except IntegrityError:
+        pass  # another sealer created it first
+    return AuditChain.objects.select_for_update().get(pk=HEAD_PK)
 
 
 def audit_append(
@@ -98,26 +103,45 @@ def audit_append(
     target_id: str = "",
     reason: str = "",
     data: dict[str, Any] | None = None,
-    created_at: datetime | None = None,
 ) -> AuditLog:
-    """Append one row to the audit chain; holds the head's lock until the caller's transaction ends."""
-    with transaction.atomic():
-        seq, prev_hash = _take_head()
-        row = AuditLog(
-            seq=seq,
-            created_at=created_at or timezone.now(),
-            actor=actor,
-            action=action,
-            target_type=target_type,
-            target_id=target_id,
-            reason=reason,
-            data=canonical_data(data),
-            prev_hash=prev_hash,
-        )
-        row.row_hash = row_hash_of(row)
-        row.save(force_insert=True)
-        AuditChain.objects.filter(pk=HEAD_PK).update(last_hash=row.row_hash)
+    """Insert one audit row in the caller's transaction; it joins the chain right after the commit."""
+    row = AuditLog.objects.create(
+        created_at=timezone.now(),
+        actor=actor,
+        action=action,
+        target_type=target_type,
+        target_id=target_id,
+        reason=reason,
+        data=canonical_data(data),
+    )
+    transaction.on_commit(_seal_after_commit)
     return row
+
+
+def _seal_after_commit() -> None:
+    try:
+        audit_seal()
+    except Exception:  # the row is committed; the beat task seals it if this seal failed
+        logger.exception("audit.seal_failed")
+
+
+def audit_seal(*, batch: int = 5000) -> int:
+    """Chain every unsealed row, oldest insert first, under the head's lock; return how many."""
+    sealed = 0
+    while True:
+        with transaction.atomic():
+            head = _locked_head()
+            rows = list(AuditLog.objects.filter(seq__isnull=True).order_by("id")[:batch])
+            for row in rows:
+                row.seq, row.prev_hash = head.last_seq + 1, head.last_hash
+                row.row_hash = row_hash_of(row)
+                head.last_seq, head.last_hash = row.seq, row.row_hash
+            if rows:
+                AuditLog.objects.bulk_update(rows, ["seq", "prev_hash", "row_hash"])
+                head.save(update_fields=["last_seq", "last_hash"])
+        sealed += len(rows)
+        if len(rows) < batch:
+            return sealed
 
 
 def row_hash_of(row: Any) -> str:
@@ -147,6 +171,7 @@ class ChainReport:
     broken_seq: int | None = None
     broken_id: int | None = None
     message: str = ""
+    unsealed: int = 0  # rows committed and not chained yet (sealed within the minute)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -173,7 +198,9 @@ def audit_verify(*, chunk_size: int = 2000) -> ChainReport:
             message=message,
         )
 
-    rows = AuditLog.objects.order_by("seq").values(*_FIELDS, "prev_hash", "row_hash")
+    rows = (
+        AuditLog.objects.filter(seq__isnull=False).order_by("seq").values(*_FIELDS, "prev_hash", "row_hash")
+    )
     for row in rows.iterator(chunk_size=chunk_size):
         if row["seq"] != expected_seq:
             return broken(
@@ -200,13 +227,17 @@ def audit_verify(*, chunk_size: int = 2000) -> ChainReport:
             None,
             f"la catena finisce alla riga {expected_seq - 1} ma la testa indica la riga {head_seq}",
         )
-    return ChainReport(ok=True, rows_checked=checked, head_seq=head_seq, head_hash=head_hash)
+    unsealed = AuditLog.objects.filter(seq__isnull=True).count()
+    return ChainReport(
+        ok=True, rows_checked=checked, head_seq=head_seq, head_hash=head_hash, unsealed=unsealed
+    )
 
 
 def audit_chain_check() -> ChainReport:
-    """Verify the chain (beat, nightly); log the head; on a break, record it and alert staff."""
+    """Seal, then verify the chain (beat, nightly); log the head; on a break, record it and alert staff."""
     from piattaforma.alerts import alert_staff
 
+    audit_seal()
     report = audit_verify()
     if report.ok:
         logger.info(

@@ -158,13 +158,14 @@ class GamePreference(models.Model):
 class AuditLog(models.Model):
     """Who did what in the back office or on a player's account; append-only and hash-chained.
 
-    Rows are written only by ``piattaforma.audit.audit_append`` (through ``actions.audit_record``):
-    each carries its place in the chain (``seq``, 1, 2, 3… with no gap), the previous row's hash and
-    the SHA-256 of its own content plus that hash, so a row changed, removed or moved breaks the
-    chain (``manage.py audit_verify``). Kept five years (README, "Audit log").
+    Rows are written only by ``piattaforma.audit.audit_append`` (through ``actions.audit_record``),
+    in the action's own transaction; right after its commit ``audit_seal`` gives each new row its
+    place in the chain (``seq``, 1, 2, 3… with no gap), the previous row's hash and the SHA-256 of
+    its own content plus that hash, so a row changed, removed or moved breaks the chain
+    (``manage.py audit_verify``). Kept five years (README, "Audit log").
     """
 
-    seq = models.PositiveBigIntegerField(_("numero progressivo"), unique=True)
+    seq = models.PositiveBigIntegerField(_("numero progressivo"), null=True, blank=True, unique=True)
     created_at = models.DateTimeField(_("data e ora"), default=timezone.now, db_index=True)
     actor = models.ForeignKey(
         User, null=True, blank=True, on_delete=models.PROTECT, related_name="+", verbose_name=_("autore")
@@ -174,10 +175,12 @@ class AuditLog(models.Model):
     target_id = models.CharField(_("id dell'oggetto"), max_length=64, blank=True)
     reason = models.TextField(_("motivazione"), blank=True)
     data = models.JSONField(_("dati"), default=dict, blank=True)
-    prev_hash = models.CharField(_("impronta della riga precedente"), max_length=64)
+    prev_hash = models.CharField(_("impronta della riga precedente"), max_length=64, blank=True, default="")
     row_hash = models.CharField(
         _("impronta"),
         max_length=64,
+        blank=True,
+        default="",
         help_text=_("SHA-256 del contenuto della riga e dell'impronta precedente."),
     )
 
@@ -191,11 +194,10 @@ class AuditLog(models.Model):
 
 
 class AuditChain(models.Model):
-    """The head of the audit chain (one row): its lock serialises appends; it holds the last row's hash.
+    """The head of the audit chain (one row): the last sealed row's number and hash.
 
-    An append first bumps ``last_seq`` with an ``UPDATE``: on PostgreSQL that takes the row lock, on
-    SQLite the database write lock, and either is held to the end of the writer's transaction, so
-    appends happen one at a time in commit order and a rolled-back append leaves no gap.
+    Sealing locks this row (``SELECT … FOR UPDATE`` on PostgreSQL; on SQLite every transaction
+    already holds the database write lock from its start), so sealers run one at a time.
     """
 
     last_seq = models.PositiveBigIntegerField(default=0)

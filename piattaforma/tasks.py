@@ -31,3 +31,11 @@ def audit_verify() -> dict[str, object]:
     from piattaforma.audit import audit_chain_check
 
     return audit_chain_check().as_dict()
+
+
+@shared_task(name="piattaforma.audit_seal")
+def audit_seal() -> int:
+    """Every minute (beat): chain audit rows whose seal after commit did not happen (a process died)."""
+    from piattaforma.audit import audit_seal as seal
+
+    return seal()

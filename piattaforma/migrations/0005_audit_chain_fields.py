@@ -20,17 +20,17 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='auditlog',
             name='prev_hash',
-            field=models.CharField(default='', max_length=64, verbose_name='impronta della riga precedente'),
+            field=models.CharField(blank=True, default='', max_length=64, verbose_name='impronta della riga precedente'),
         ),
         migrations.AddField(
             model_name='auditlog',
             name='row_hash',
-            field=models.CharField(default='', help_text="SHA-256 del contenuto della riga e dell'impronta precedente.", max_length=64, verbose_name='impronta'),
+            field=models.CharField(blank=True, default='', help_text="SHA-256 del contenuto della riga e dell'impronta precedente.", max_length=64, verbose_name='impronta'),
         ),
         migrations.AddField(
             model_name='auditlog',
             name='seq',
-            field=models.PositiveBigIntegerField(null=True, verbose_name='numero progressivo'),
+            field=models.PositiveBigIntegerField(blank=True, null=True, unique=True, verbose_name='numero progressivo'),
         ),
         migrations.AlterField(
             model_name='auditlog',

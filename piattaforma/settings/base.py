@@ -158,6 +158,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # Wallet: release holds whose expiry passed (holds placed with an expiry).
     # Audit: verify the audit log's hash chain, log its head, alert staff on a break (03:45 Rome).
     "piattaforma-audit-verify": {"task": "piattaforma.audit_verify", "schedule": crontab(hour=3, minute=45)},
+    # Audit: chain the rows whose seal right after their commit was lost (piattaforma.audit).
+    "piattaforma-audit-seal": {
+        "task": "piattaforma.audit_seal",
+        "schedule": 60.0,
+        "options": {"expires": 60.0},
+    },
     "wallet-expire-holds": {"task": "wallet.expire_holds", "schedule": 60.0},
     # Moderation: tell players their mute or chat suspension has ended (the end itself needs no job).
     "moderation-sanctions-ended": {

@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from piattaforma import roles
 from piattaforma.actions import audit_record
-from piattaforma.audit import GENESIS, audit_chain_check, audit_verify, row_digest
+from piattaforma.audit import GENESIS, audit_chain_check, audit_seal, audit_verify, row_digest
 from piattaforma.models import AuditChain, AuditLog
 from tests.factories import UserFactory
 
@@ -30,16 +30,43 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def chain():
     staff = UserFactory(role=roles.STAFF)
-    return [
+    rows = [
         audit_record(
             actor=staff, action=f"prova.{i}", target=staff, reason=f"motivo {i}", data={"i": i, "€": "è"}
         )
         for i in range(5)
     ]
+    audit_seal()
+    for row in rows:
+        row.refresh_from_db()
+    return rows
 
 
 def _last_seq() -> int:
-    return AuditLog.objects.order_by("-seq").values_list("seq", flat=True).first() or 0
+    return AuditLog.objects.filter(seq__isnull=False).count()
+
+
+def test_a_row_joins_the_chain_right_after_its_transaction_commits(django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=False) as callbacks, transaction.atomic():
+        row = audit_record(actor=None, action="prova.dopo_il_commit")
+    row.refresh_from_db()
+    assert row.seq is None and row.row_hash == ""  # committed, not chained yet
+    for callback in callbacks:
+        callback()
+    row.refresh_from_db()
+    assert row.seq is not None and row.row_hash
+    assert audit_verify().ok
+
+
+def test_unsealed_rows_are_counted_and_sealed_by_the_beat_task(chain):
+    from piattaforma import tasks
+
+    audit_record(actor=None, action="prova.persa")  # its process died before the seal
+    report = audit_verify()
+    assert report.ok and report.unsealed == 1
+    assert tasks.audit_seal() == 1
+    report = audit_verify()
+    assert report.ok and report.unsealed == 0 and report.head_seq == chain[-1].seq + 1
 
 
 def test_appends_link_each_row_to_the_one_before(chain):
@@ -59,6 +86,7 @@ def test_a_rolled_back_append_leaves_no_gap(chain):
         audit_record(actor=None, action="prova.annullata")
         raise RuntimeError
     audit_record(actor=None, action="prova.dopo")
+    audit_seal()
     assert not AuditLog.objects.filter(action="prova.annullata").exists()
     assert AuditLog.objects.get(action="prova.dopo").seq == chain[-1].seq + 1
     assert audit_verify().ok
@@ -66,6 +94,7 @@ def test_a_rolled_back_append_leaves_no_gap(chain):
 
 def test_data_reads_back_as_hashed():
     row = audit_record(actor=None, action="prova.dati", data={"quando": timezone.now(), 3: (1, 2)})
+    audit_seal()
     row.refresh_from_db()
     assert row.data["3"] == [1, 2]
     assert audit_verify().ok
@@ -130,8 +159,7 @@ def test_deleted_rows_at_the_end_are_found(chain):
 
 
 def test_deleted_first_row_is_named(chain):
-    first = AuditLog.objects.order_by("seq").first()
-    assert first is not None
+    first = AuditLog.objects.get(seq=1)
     AuditLog.objects.filter(pk=first.pk).delete()
     report = audit_verify()
     assert (report.ok, report.problem, report.broken_seq) == (False, "missing", first.seq + 1)
@@ -165,6 +193,8 @@ def test_an_empty_chain_is_whole():
     report = audit_verify()
     assert report.ok and report.rows_checked == 0 and report.head_hash == GENESIS
     row = audit_record(actor=None, action="prova.prima")
+    audit_seal()
+    row.refresh_from_db()
     assert (row.seq, row.prev_hash) == (1, GENESIS)
     assert audit_verify().ok
 
@@ -209,11 +239,8 @@ def test_the_migration_chains_rows_written_before_the_chain(chain):
     from django.apps import apps
 
     migration = importlib.import_module("piattaforma.migrations.0006_audit_chain_existing_rows")
-    older = AuditLog.objects.order_by("seq").first()
-    assert older is not None
-    # seq is required now: move every row far away and empty its links, as before the chain
-    for offset, row in enumerate(AuditLog.objects.order_by("-seq")):
-        AuditLog.objects.filter(pk=row.pk).update(seq=1_000_000 + offset, prev_hash="", row_hash="")
+    older = AuditLog.objects.get(seq=1)
+    AuditLog.objects.update(seq=None, prev_hash="", row_hash="")  # as before the chain
     AuditChain.objects.all().delete()
     migration.chain_existing_rows(apps, None)
     assert audit_verify().ok

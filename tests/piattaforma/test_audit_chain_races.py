@@ -11,7 +11,8 @@ from django.db import connection, transaction
 
 from piattaforma.actions import audit_record
 from piattaforma.audit import audit_verify
-from piattaforma.models import AuditLog
+from piattaforma.models import AuditLog, User
+from tests.factories import UserFactory
 from tests.wallet.conftest import run_in_threads
 
 pytestmark = [
@@ -23,22 +24,22 @@ WRITERS, APPENDS = 8, 40
 
 
 def test_concurrent_appends_keep_the_chain_valid():
-    before = AuditLog.objects.count()
     plans = [[(w, i) for i in range(APPENDS)] for w in range(WRITERS)]
 
     def step(item: tuple[int, int]) -> None:
         writer, i = item
-        with transaction.atomic():  # as an action: other work, then the audit line, then commit
+        with transaction.atomic():  # as an action: its audit lines commit with it, then are sealed
             audit_record(actor=None, action="prova.concorrente", data={"writer": writer, "i": i})
             if i % 7 == 3:
                 audit_record(actor=None, action="prova.concorrente", data={"writer": writer, "i": -i})
 
     run_in_threads(plans, step)
     extra = WRITERS * len([i for i in range(APPENDS) if i % 7 == 3])
-    assert AuditLog.objects.count() == before + WRITERS * APPENDS + extra
+    assert AuditLog.objects.filter(action="prova.concorrente").count() == WRITERS * APPENDS + extra
     report = audit_verify()
     assert report.ok, report.message
-    assert report.rows_checked == AuditLog.objects.count()
+    assert report.unsealed == 0
+    assert report.rows_checked == AuditLog.objects.count() == report.head_seq
 
 
 def test_concurrent_appends_with_rollbacks_leave_no_gap():
@@ -57,4 +58,25 @@ def test_concurrent_appends_with_rollbacks_leave_no_gap():
     run_in_threads(plans, step)
     kept = sum(1 for w in range(WRITERS) for i in range(APPENDS) if (w + i) % 3)
     assert AuditLog.objects.filter(action="prova.forse").count() == kept
+    report = audit_verify()
+    assert report.ok and report.unsealed == 0 and report.rows_checked == kept
+
+
+def test_audit_lines_and_row_locks_in_either_order_never_deadlock():
+    """One action writes its audit line then locks a row, another locks the row then writes its line."""
+    player = UserFactory()
+    plans = [[("audit_first", i) for i in range(APPENDS)], [("lock_first", i) for i in range(APPENDS)]]
+
+    def step(item: tuple[str, int]) -> None:
+        order, i = item
+        with transaction.atomic():
+            if order == "audit_first":
+                audit_record(actor=None, action="prova.ordine", data={"i": i})
+                User.objects.select_for_update().get(pk=player.pk)
+            else:
+                User.objects.select_for_update().get(pk=player.pk)
+                audit_record(actor=None, action="prova.ordine", data={"i": i})
+
+    run_in_threads(plans, step, timeout=120)
+    assert AuditLog.objects.filter(action="prova.ordine").count() == 2 * APPENDS
     assert audit_verify().ok

@@ -22,6 +22,6 @@ class Command(BaseCommand):
         self.stdout.write(
             self.style.SUCCESS(
                 f"Catena di audit integra: {report.rows_checked} righe, ultima {report.head_seq}, "
-                f"impronta {report.head_hash}"
+                f"impronta {report.head_hash}; {report.unsealed} righe in attesa di sigillo"
             )
         )
