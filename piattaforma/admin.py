@@ -26,6 +26,34 @@ from piattaforma import actions, roles
 from piattaforma.models import AuditLog, GamePreference, IdentityDocument, User
 
 
+class AuditedAdminMixin:
+    """Every add, change and delete made through a back-office form is an audit line too.
+
+    The admin's own ``LogEntry`` is neither chained nor kept; the audit line carries the same change
+    message (the fields changed). Actions that mean more (a table's update, a role change) write
+    their own line besides this one.
+    """
+
+    def log_addition(self, request: HttpRequest, obj: Any, message: Any) -> Any:
+        actions.audit_record(
+            actor=_actor(request), action="backoffice.add", target=obj, data={"change": message}
+        )
+        return super().log_addition(request, obj, message)  # type: ignore[misc]  # a ModelAdmin mixin
+
+    def log_change(self, request: HttpRequest, obj: Any, message: Any) -> Any:
+        actions.audit_record(
+            actor=_actor(request), action="backoffice.change", target=obj, data={"change": message}
+        )
+        return super().log_change(request, obj, message)  # type: ignore[misc]  # a ModelAdmin mixin
+
+    def log_deletions(self, request: HttpRequest, queryset: Any) -> Any:
+        for obj in queryset:
+            actions.audit_record(
+                actor=_actor(request), action="backoffice.delete", target=obj, data={"repr": str(obj)}
+            )
+        return super().log_deletions(request, queryset)  # type: ignore[misc]  # a ModelAdmin mixin
+
+
 class BackofficeSite(admin.AdminSite):
     site_header = _("Back office della piattaforma")
     site_title = _("Back office")
@@ -33,6 +61,15 @@ class BackofficeSite(admin.AdminSite):
 
     def has_permission(self, request: HttpRequest) -> bool:
         return roles.backoffice_allowed(request.user)
+
+    def register(self, model_or_iterable: Any, admin_class: Any = None, **options: Any) -> None:
+        """Register as usual, with every admin class made to write the audit log (``AuditedAdminMixin``)."""
+        admin_class = admin_class or admin.ModelAdmin
+        if not issubclass(admin_class, AuditedAdminMixin):
+            admin_class = type(
+                admin_class.__name__, (AuditedAdminMixin, admin_class), {"__module__": admin_class.__module__}
+            )
+        super().register(model_or_iterable, admin_class, **options)
 
     def get_urls(self) -> list[Any]:
 

@@ -153,6 +153,9 @@ def do_deposit(
     payment.provider_ref = outcome.reference
     payment.transaction = tx
     payment.save(update_fields=["status", "provider_ref", "transaction"])
+    audit_record(
+        actor=user, action="wallet.deposit", target=payment, data={"amount": amount, "status": payment.status}
+    )
     return _result(tx, payment_id=payment.pk, status=payment.status, balance=locked["cash"].balance)
 
 
@@ -203,6 +206,12 @@ def deposit_settle(*, payment_id: int, provider_ref: str, succeeded: bool) -> di
             },
         )
         Payment.objects.filter(pk=payment_id).update(transaction=tx)
+    audit_record(
+        actor=None,
+        action="wallet.deposit_settle",
+        target=payment,
+        data={"amount": payment.amount, "status": status, "provider_ref": provider_ref},
+    )
     return _result(tx, payment_id=payment.pk, status=status)
 
 
@@ -233,6 +242,7 @@ def withdrawal_request(*, user: User, amount: int, idempotency_key: str) -> dict
             provider=get_provider().name,
             hold=hold,
         )
+        audit_record(actor=user, action="wallet.withdrawal_request", target=payment, data={"amount": amount})
         return {"payment_id": payment.pk, "hold_id": hold.pk, "status": payment.status, "held": cash.held}
 
     return ledger.run_idempotent(

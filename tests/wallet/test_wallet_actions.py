@@ -55,6 +55,8 @@ def test_retry_returns_first_result_and_reused_key_is_refused(player):
     first = actions.deposit_create(user=player, amount=1_000, idempotency_key="same")
     again = actions.deposit_create(user=player, amount=1_000, idempotency_key="same")
     assert again["transaction_id"] == first["transaction_id"] and again["replayed"] is True
+    line = AuditLog.objects.get(action="wallet.deposit", actor=player)  # one line: the retry wrote none
+    assert line.data == {"amount": 1_000, "status": Payment.Status.SETTLED}
     assert balance(player)["cash"] == 1_000
     before = ledger_snapshot()
     with pytest.raises(IdempotencyConflict) as exc:
@@ -66,8 +68,9 @@ def test_retry_returns_first_result_and_reused_key_is_refused(player):
 def test_deposit_hot_path_query_count(player, django_assert_num_queries):
     actions.deposit_create(user=player, amount=100, idempotency_key="warm")  # accounts exist now
     # key lookup, savepoint, lock, limits, payment insert, balance update, postings, transaction
-    # (PostgreSQL: postings and transaction in one statement), payment update, key insert, release
-    with django_assert_num_queries(11 if connection.vendor == "sqlite" else 10):
+    # (PostgreSQL: postings and transaction in one statement), payment update, audit line, key
+    # insert, release (the audit line is chained after the commit, outside this count)
+    with django_assert_num_queries(12 if connection.vendor == "sqlite" else 11):
         actions.deposit_create(user=player, amount=100, idempotency_key="hot")
 
 
@@ -134,6 +137,12 @@ def test_withdrawal_holds_then_staff_approves(funded, staff):
     assert Payment.objects.get(pk=req["payment_id"]).status == Payment.Status.SETTLED
     assert Hold.objects.get(pk=req["hold_id"]).status == "posted"
     assert AuditLog.objects.filter(action="wallet.withdrawal_approve").count() == 1
+    request_line = AuditLog.objects.get(action="wallet.withdrawal_request")
+    assert (request_line.actor, request_line.target_id, request_line.data) == (
+        funded,
+        str(req["payment_id"]),
+        {"amount": 20_000},
+    )
     with pytest.raises(InvalidState):
         actions.withdrawal_reject(payment_id=req["payment_id"], actor=staff, reason="troppo tardi")
 
@@ -153,6 +162,7 @@ def test_withdrawal_more_than_available_refused(funded):
     with pytest.raises(InsufficientFunds):
         actions.withdrawal_request(user=funded, amount=50_001, idempotency_key="w")
     assert ledger_snapshot() == before
+    assert not AuditLog.objects.filter(action="wallet.withdrawal_request").exists()
 
 
 def test_holds_expire(funded):
@@ -439,3 +449,11 @@ def test_asynchronous_deposit_is_credited_when_the_provider_settles(player):
     actions.deposit_settle(payment_id=failed["payment_id"], provider_ref="ko", succeeded=False)
     assert Payment.objects.get(pk=failed["payment_id"]).status == Payment.Status.FAILED
     assert balance(player)["cash"] == 2_000
+    # each deposit started and each settlement is an audit line, the repeated settlement is not
+    lines = AuditLog.objects.filter(target_type="wallet.Payment").order_by("id")
+    assert [(a.action, a.target_id, a.data["status"]) for a in lines] == [
+        ("wallet.deposit", str(r["payment_id"]), Payment.Status.PENDING),
+        ("wallet.deposit_settle", str(r["payment_id"]), Payment.Status.SETTLED),
+        ("wallet.deposit", str(failed["payment_id"]), Payment.Status.PENDING),
+        ("wallet.deposit_settle", str(failed["payment_id"]), Payment.Status.FAILED),
+    ]
