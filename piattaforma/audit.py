@@ -88,7 +88,7 @@ def _locked_head() -> AuditChain:
     try:
         with transaction.atomic():
             AuditChain.objects.create(
-                pk=HEAD_PK, last_seq=last[0] if last else 0, last_hash=last[1] if last else GENESIS
+                pk=HEAD_PK, last_seq=(last[0] or 0) if last else 0, last_hash=last[1] if last else GENESIS
             )
     except IntegrityError:
         pass  # another sealer created it first
