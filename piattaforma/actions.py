@@ -16,7 +16,7 @@ from games.engine import CodedError
 from piattaforma import hooks, roles
 from piattaforma.audit import audit_append
 from piattaforma.identity import document_content_type, normalise_codice_fiscale
-from piattaforma.models import AuditLog, GamePreference, IdentityDocument, User
+from piattaforma.models import ActivitySample, AuditLog, GamePreference, IdentityDocument, User
 
 
 def audit_record(
@@ -284,3 +284,14 @@ def identity_document_review(
         data={"user": document.user_id},
     )
     return document
+
+
+def activity_sample_record(*, now: datetime | None = None) -> ActivitySample:
+    """Record how many tables are open and how many players sit at them now (the reports' time series)."""
+    per_game = hooks.open_tables()
+    return ActivitySample.objects.create(
+        sampled_at=now or timezone.now(),
+        tables=sum(t for t, _ in per_game.values()),
+        seated=sum(s for _, s in per_game.values()),
+        per_game={game: {"tables": t, "seated": s} for game, (t, s) in sorted(per_game.items())},
+    )

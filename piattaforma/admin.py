@@ -248,7 +248,7 @@ class ReadOnlyAdmin(ReadOnlyAdminMixin, ReadOnlyAdminBase):
 class AuditLogAdmin(ReadOnlyAdmin):
     """The audit log, read-only for everybody (no add, change or delete: rows are kept five years)."""
 
-    list_display = ("seq", "created_at", "actor", "action", "target_type", "target_id")
+    list_display = ("seq", "created_at", "actor", "action", "target")
     list_filter = ("action",)
     search_fields = ("actor__nickname", "target_id", "reason")
     list_select_related = ("actor",)
@@ -264,6 +264,11 @@ class AuditLogAdmin(ReadOnlyAdmin):
         "prev_hash",
         "row_hash",
     )
+    empty_value_display = _("sistema")
+
+    @admin.display(description=_("oggetto"))
+    def target(self, obj: AuditLog) -> str:
+        return f"{obj.target_type} {obj.target_id}".strip() or "—"
 
 
 from piattaforma import admin_ops  # noqa: E402  (site operations: switches, hours, notices)

@@ -47,7 +47,8 @@ HEAD_PK = 1
 
 def canonical_data(data: dict[str, Any] | None) -> dict[str, Any]:
     """Return ``data`` as it reads back from the database (JSON types only), so its hash is stable."""
-    return json.loads(json.dumps(data or {}, cls=DjangoJSONEncoder))  # type: ignore[no-any-return]
+    normalised: dict[str, Any] = json.loads(json.dumps(data or {}, cls=DjangoJSONEncoder))
+    return normalised
 
 
 def row_digest(

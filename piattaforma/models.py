@@ -185,12 +185,12 @@ class AuditLog(models.Model):
     )
 
     class Meta:
-        verbose_name = _("registro di audit")
-        verbose_name_plural = _("registro di audit")
+        verbose_name = _("voce del registro di audit")
+        verbose_name_plural = _("voci del registro di audit")
         ordering = ("-seq",)
 
     def __str__(self) -> str:
-        return f"{self.created_at:%Y-%m-%d %H:%M} {self.action}"
+        return f"{timezone.localtime(self.created_at):%d/%m/%Y %H:%M} {self.action}"
 
 
 class AuditChain(models.Model):
@@ -212,6 +212,23 @@ class AuditChain(models.Model):
 
     def __str__(self) -> str:
         return f"{self.last_seq} {self.last_hash[:12]}"
+
+
+class ActivitySample(models.Model):
+    """How busy the site was at one moment (beat, every five minutes): open tables, players seated."""
+
+    sampled_at = models.DateTimeField(_("rilevato il"), default=timezone.now, db_index=True)
+    tables = models.PositiveIntegerField(_("tavoli aperti"))
+    seated = models.PositiveIntegerField(_("giocatori seduti"))
+    per_game = models.JSONField(_("per gioco"), default=dict, blank=True)
+
+    class Meta:
+        verbose_name = _("rilevazione di attività")
+        verbose_name_plural = _("rilevazioni di attività")
+        ordering = ("-sampled_at",)
+
+    def __str__(self) -> str:
+        return f"{self.sampled_at:%Y-%m-%d %H:%M} {self.tables}/{self.seated}"
 
 
 # --- site operations (rules 004, "Orari del sito", "Disattivazione giochi", "Avvisi di gioco") ---

@@ -238,8 +238,52 @@ def tables_report() -> Report:
     )
 
 
+def concurrency_report(*, since: datetime, hourly: bool) -> Report:
+    """Open tables and players seated over time, from the five-minute samples: peak and mean per period.
+
+    Per hour for a period of two days at most, else per day.
+    """
+    from piattaforma.models import ActivitySample
+
+    periods: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    samples = ActivitySample.objects.filter(sampled_at__gte=since).order_by("sampled_at")
+    for at, tables, seated in samples.values_list("sampled_at", "tables", "seated"):
+        local = timezone.localtime(at)
+        periods[local.strftime("%d/%m %H:00" if hourly else "%d/%m/%Y")].append((tables, seated))
+    rows = [
+        {
+            "period": period,
+            "peak_seated": max(s for _, s in values),
+            "mean_seated": round(sum(s for _, s in values) / len(values)),
+            "peak_tables": max(t for t, _ in values),
+            "samples": len(values),
+        }
+        for period, values in periods.items()
+    ]
+    return Report(
+        slug="concorrenza",
+        title=_("Giocatori seduti e tavoli aperti nel tempo"),
+        columns=[
+            Column("period", _("Ora") if hourly else _("Giorno")),
+            Column("peak_seated", _("Giocatori seduti (picco)"), "int"),
+            Column("mean_seated", _("Giocatori seduti (media)"), "int"),
+            Column("peak_tables", _("Tavoli aperti (picco)"), "int"),
+            Column("samples", _("Rilevazioni"), "int"),
+        ],
+        rows=rows,
+        x="period",
+        series=["peak_seated", "peak_tables"],
+        note=_("Rilevati ogni cinque minuti; per ora se il periodo è di due giorni al massimo."),
+    )
+
+
 def all_reports(*, days: int, now: datetime | None = None) -> list[Report]:
-    """Every report of the last ``days`` days: the apps' own, then GGR and the open tables."""
+    """Every report of the last ``days`` days: the apps' own, then GGR, the concurrency series and now."""
     since = days_back(days, now=now)
     built = hooks.reports(since=since)
-    return [ggr_report(since=since, built=built), *built, tables_report()]
+    return [
+        ggr_report(since=since, built=built),
+        *built,
+        concurrency_report(since=since, hourly=days <= 2),
+        tables_report(),
+    ]

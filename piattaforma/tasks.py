@@ -39,3 +39,11 @@ def audit_seal() -> int:
     from piattaforma.audit import audit_seal as seal
 
     return seal()
+
+
+@shared_task(name="piattaforma.sample_activity")
+def sample_activity() -> int:
+    """Every five minutes (beat): record the open tables and seated players, for the reports."""
+    from piattaforma.actions import activity_sample_record
+
+    return activity_sample_record().seated

@@ -8,6 +8,7 @@ class WalletConfig(AppConfig):
 
     def ready(self) -> None:
         from piattaforma import hooks
-        from wallet.reports import payments_report
+        from wallet.reports import active_players_report, payments_report
 
         hooks.on_report(payments_report)  # the back office's reports
+        hooks.on_report(active_players_report)

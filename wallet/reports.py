@@ -38,3 +38,16 @@ def payments_report(*, since: datetime) -> Report:
         series=["deposits", "withdrawals"],
         note=_("Pagamenti completati (i prelievi approvati dallo staff)."),
     )
+
+
+def active_players_report(*, since: datetime) -> Report:
+    """Players who staked real money (a seat, a rebuy, a hand, a tournament entry) per day."""
+    rows = [{"day": day, "players": n} for day, n in selectors.active_player_counts(since=since)]
+    return Report(
+        slug="giocatori-attivi",
+        title=_("Giocatori attivi per giorno"),
+        columns=[Column("day", _("Giorno"), "date"), Column("players", _("Giocatori attivi"), "int")],
+        rows=rows,
+        series=["players"],
+        note=_("Giocatori con almeno un movimento di gioco in denaro reale nel giorno."),
+    )

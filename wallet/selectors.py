@@ -9,7 +9,7 @@ from typing import Any
 
 from django.core.paginator import Paginator
 from django.db.models import Count, F, Q, Sum
-from django.db.models.functions import Coalesce
+from django.db.models.functions import Coalesce, TruncDate
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -378,6 +378,32 @@ def hand_rake_rows(*, since: datetime, realm: str = Realm.REAL) -> list[tuple[da
         if rake:
             out.append((timezone.localdate(at), str(data.get("hand", "")).split(":")[0], rake))
     return out
+
+
+PLAY_KINDS = (
+    TransactionKind.BUY_IN,
+    TransactionKind.REBUY,
+    TransactionKind.HAND,
+    TransactionKind.TOURNAMENT_ENTRY,
+)
+
+
+def active_player_counts(*, since: datetime, realm: str = Realm.REAL) -> list[tuple[date, int]]:
+    """(local day, players) where a player counts once a day if he staked money at a table or a tournament."""
+    day = TruncDate("transaction__created_at", tzinfo=timezone.get_current_timezone())
+    rows = (
+        Posting.objects.filter(
+            transaction__kind__in=PLAY_KINDS,
+            transaction__realm=realm,
+            transaction__created_at__gte=since,
+            account__owner__isnull=False,
+        )
+        .annotate(day=day)
+        .values("day")
+        .annotate(players=Count("account__owner", distinct=True))
+        .order_by("day")
+    )
+    return [(r["day"], r["players"]) for r in rows]
 
 
 def tournament_fee_rows(*, since: datetime) -> list[tuple[date, str, int]]:

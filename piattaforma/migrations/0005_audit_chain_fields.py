@@ -15,7 +15,7 @@ class Migration(migrations.Migration):
     operations = [
         migrations.AlterModelOptions(
             name='auditlog',
-            options={'ordering': ('-seq',), 'verbose_name': 'registro di audit', 'verbose_name_plural': 'registro di audit'},
+            options={'ordering': ('-seq',), 'verbose_name': 'voce del registro di audit', 'verbose_name_plural': 'voci del registro di audit'},
         ),
         migrations.AddField(
             model_name='auditlog',

@@ -164,6 +164,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "schedule": 60.0,
         "options": {"expires": 60.0},
     },
+    # Reports: open tables and seated players every five minutes (the concurrency time series).
+    "piattaforma-sample-activity": {
+        "task": "piattaforma.sample_activity",
+        "schedule": 300.0,
+        "options": {"expires": 300.0},
+    },
     "wallet-expire-holds": {"task": "wallet.expire_holds", "schedule": 60.0},
     # Moderation: tell players their mute or chat suspension has ended (the end itself needs no job).
     "moderation-sanctions-ended": {

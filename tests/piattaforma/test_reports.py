@@ -73,6 +73,9 @@ def test_reports_match_the_ledger_built():
     assert sum(row["withdrawals"] for row in pay.rows) == 5_000
     tables = {row["game"]: row for row in built["tavoli"].rows}
     assert tables["poker5"]["tables"] == 1 and tables["poker5"]["seated"] == 3
+    # three players staked real money today (the seats, the hands, the entries); the fourth user
+    # (staff) and the house accounts do not count
+    assert [row["players"] for row in built["giocatori-attivi"].rows] == [3]
 
 
 def test_csv_has_a_line_a_row_and_euro_amounts(client):
@@ -86,9 +89,10 @@ def test_csv_has_a_line_a_row_and_euro_amounts(client):
     page = client.get("/backoffice/rapporti/?giorni=30")
     html = page.content.decode()
     assert page.status_code == 200
-    for slug in ("ggr", "rake", "tornei", "pagamenti", "tavoli"):
+    for slug in ("ggr", "rake", "tornei", "pagamenti", "giocatori-attivi", "concorrenza", "tavoli"):
         assert f'data-testid="report-{slug}"' in html
-    assert html.count('<svg class="chart"') == 5  # one chart a report, drawn on the server
+    # one chart a report with data, drawn on the server; no activity sample yet: no chart there
+    assert html.count('<svg class="chart"') == 6
     assert client.get("/backoffice/rapporti/nessuno.csv").status_code == 404
 
 
@@ -119,3 +123,51 @@ def test_only_staff_see_reports(client, role):
         client.force_login(UserFactory(role=role))
     for url in ("/backoffice/rapporti/", "/backoffice/rapporti/pagamenti.csv"):
         assert client.get(url).status_code in (302, 403)
+
+
+def test_active_players_count_each_player_once_a_day_and_only_real_money():
+    from django.utils import timezone
+
+    users = [funded_player(amount=50_000) for _ in range(2)]
+    table = poker_table()
+    seat_players(table, users, buy_in=10_000)  # a buy-in each, then the hand's postings
+    actions.table_start_hand(table_id=table.pk)
+    everyone_puts_the_invito(table)
+    play_hand_randomly(table, SeededRng(3))
+    idle = funded_player(amount=50_000)  # deposited, never played: not active
+    wallet_actions.play_money_top_up(user=idle, amount=1_000, idempotency_key="p")  # play money only
+    rows = {row["day"]: row["players"] for row in by_slug(days=3)["giocatori-attivi"].rows}
+    assert rows == {timezone.localdate(): 2}
+
+
+def test_concurrency_is_a_time_series_of_samples():
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from piattaforma import tasks
+    from piattaforma.actions import activity_sample_record
+    from piattaforma.models import ActivitySample
+
+    users = [funded_player(amount=50_000) for _ in range(3)]
+    table = poker_table()
+    now = (timezone.now() - timedelta(days=1)).replace(minute=30, second=0, microsecond=0)
+    activity_sample_record(now=now - timedelta(hours=1))  # the table is open, nobody sits yet
+    seat_players(table, users[:2], buy_in=10_000)
+    activity_sample_record(now=now - timedelta(minutes=5))
+    seat_players(poker_table(), users[2:], buy_in=10_000)
+    activity_sample_record(now=now)
+    assert tasks.sample_activity() == 3  # the beat task records the same, now
+    sample = ActivitySample.objects.latest("sampled_at")
+    assert (sample.tables, sample.seated) == (2, 3)
+    assert sample.per_game == {"poker5": {"tables": 2, "seated": 3}}
+    hourly = reports.concurrency_report(since=now - timedelta(hours=2), hourly=True)
+    by_hour = {row["period"]: row for row in hourly.rows}
+    this_hour = timezone.localtime(now).strftime("%d/%m %H:00")
+    assert (by_hour[this_hour]["peak_seated"], by_hour[this_hour]["peak_tables"]) == (3, 2)
+    assert by_hour[this_hour]["mean_seated"] == round((2 + 3) / 2)
+    before = timezone.localtime(now - timedelta(hours=1)).strftime("%d/%m %H:00")
+    assert (by_hour[before]["peak_seated"], by_hour[before]["peak_tables"]) == (0, 1)
+    daily = {r.slug: r for r in reports.all_reports(days=7)}["concorrenza"]
+    assert daily.columns[0].label == "Giorno"
+    assert sum(row["samples"] for row in daily.rows) == 4
