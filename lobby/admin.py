@@ -62,12 +62,12 @@ def config_options_help() -> SafeString:
 
 # Money of a table's settings, typed in euro ("12,50") in the back office and stored in cents.
 MONEY_FIELDS = {
-    "min_buy_in": _("entrata minima (€)"),
-    "max_buy_in": _("entrata massima (€)"),
-    "rake_cap": _("tetto del rake per mano (€)"),
-    "posta_partita": _("posta partita (€)"),
-    "posta_unitaria": _("posta unitaria (€)"),
-    "perdita_massima": _("perdita massima (€)"),
+    "min_buy_in": _("Entrata minima (€)"),
+    "max_buy_in": _("Entrata massima (€)"),
+    "rake_cap": _("Tetto del rake per mano (€)"),
+    "posta_partita": _("Posta partita (€)"),
+    "posta_unitaria": _("Posta unitaria (€)"),
+    "perdita_massima": _("Perdita massima (€)"),
 }
 
 
@@ -84,7 +84,7 @@ def euro_money_fields(form: forms.BaseForm) -> None:
 class TableSettingsForm(forms.ModelForm):
     """A form of a table's settings (a table, a template): the game's options listed, money in euro."""
 
-    game = forms.ChoiceField(label=_("gioco"))
+    game = forms.ChoiceField(label=_("Gioco"))
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -59,3 +59,12 @@ def test_suspending_needs_a_reason_and_is_audited(client):
 def test_audit_log_is_read_only_for_staff(client):
     client.force_login(UserFactory(role=roles.STAFF))
     assert client.get("/backoffice/piattaforma/auditlog/add/").status_code == 403
+
+
+def test_django_strings_its_italian_catalog_leaves_empty_are_italian_here(client):
+    """Django 6.1's Italian catalogs lack a few admin strings: locale/it fills them in."""
+    client.force_login(UserFactory(role=roles.STAFF))
+    page = client.get("/backoffice/tournaments/tournament/add/").content.decode()
+    assert "- Scegli un&#x27;opzione -" in page and "Select an option" not in page
+    script = client.get("/backoffice/jsi18n/").content.decode()
+    assert "Scegli tutti: %s" in script and "sei %(offset)s ora indietro" in script
