@@ -161,6 +161,8 @@ def identity_document_file(request: HttpRequest, document_id: int) -> FileRespon
     if not request.user.has_perm("piattaforma.review_identitydocument"):
         raise PermissionDenied
     document = get_object_or_404(IdentityDocument, pk=document_id)
+    # who looked at a person's identity document is on record (personal data)
+    actions.audit_record(actor=request.user, action="identity.document_view", target=document)
     response = FileResponse(document.file.open("rb"), content_type=document.content_type)
     # images open in the browser; a PDF downloads (the site's CSP forbids the browser's PDF plugin)
     disposition = "attachment" if document.content_type == "application/pdf" else "inline"

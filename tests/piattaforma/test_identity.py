@@ -319,9 +319,12 @@ def test_document_file_is_for_reviewing_staff_only(client, pending, newcomer):
     ]:
         client.force_login(user)
         assert client.get(url).status_code == status
-    client.force_login(UserFactory(role=roles.STAFF))
+    assert not AuditLog.objects.filter(action="identity.document_view").exists()  # refused: no line
+    reviewer = UserFactory(role=roles.STAFF)
+    client.force_login(reviewer)
     response = client.get(url)
     assert response.status_code == 200
+    assert AuditLog.objects.get(action="identity.document_view", target_id=str(pending.pk)).actor == reviewer
     assert response["Content-Type"] == "application/pdf"
     assert response["Content-Disposition"] == f'attachment; filename="documento-{pending.pk}.pdf"'
     assert b"".join(response.streaming_content) == PDF
