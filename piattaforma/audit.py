@@ -10,7 +10,10 @@ and no lock beyond the insert: the line exists exactly when the action committed
 commit (``on_commit``) ``audit_seal`` chains every unsealed row in one short transaction of its
 own, holding the head row's lock (``SELECT … FOR UPDATE`` on PostgreSQL; SQLite transactions open
 IMMEDIATE, so the database write lock): concurrent sealers take turns, each extends the chain from
-the head the previous one committed, so two rows never link to the same predecessor. Holding the
+the head the previous one committed, so two rows never link to the same predecessor; a sealer
+that finds the head locked gives way (``SKIP LOCKED``) to the one at work, and a row committed
+while that one was already sealing waits for the next seal (the next audited commit, or the beat
+task within the minute). Holding the
 head lock across the actions themselves (the simpler design) would deadlock an action that writes
 its audit line and then locks a ledger account against one that does the reverse. A row is
 unsealed for the milliseconds between the commit and the seal; the beat task
@@ -79,11 +82,17 @@ def row_digest(
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def _locked_head() -> AuditChain:
-    """Return the chain's head row, locked until the transaction ends (created on first use)."""
-    head = AuditChain.objects.select_for_update().filter(pk=HEAD_PK).first()
+def _locked_head(*, wait: bool = True) -> AuditChain | None:
+    """Return the chain's head row, locked until the transaction ends (created on first use).
+
+    With ``wait=False``, return None at once when another sealer holds the lock: that sealer
+    seals every row committed before it looks, and the beat task any row committed after.
+    """
+    head = AuditChain.objects.select_for_update(skip_locked=not wait).filter(pk=HEAD_PK).first()
     if head is not None:
         return head
+    if AuditChain.objects.filter(pk=HEAD_PK).exists():
+        return None  # locked by another sealer (only when not waiting)
     # No head yet (a new database, or a test database flushed): start it after the last sealed row.
     last = AuditLog.objects.filter(seq__isnull=False).order_by("-seq").values_list("seq", "row_hash").first()
     try:
@@ -121,24 +130,30 @@ def audit_append(
 
 def _seal_after_commit() -> None:
     try:
-        audit_seal()
+        audit_seal(wait=False)
     except Exception:  # the row is committed; the beat task seals it if this seal failed
         logger.exception("audit.seal_failed")
 
 
-def audit_seal(*, batch: int = 5000) -> int:
-    """Chain every unsealed row, oldest insert first, under the head's lock; return how many."""
+def audit_seal(*, batch: int = 5000, wait: bool = True) -> int:
+    """Chain every unsealed row, oldest insert first, under the head's lock; return how many.
+
+    ``wait=False`` (right after an action's commit) gives way when another sealer is at work.
+    Rows are updated in batches of 100 (PostgreSQL plans a larger ``CASE`` slowly).
+    """
     sealed = 0
     while True:
         with transaction.atomic():
-            head = _locked_head()
+            head = _locked_head(wait=wait)
+            if head is None:
+                return sealed
             rows = list(AuditLog.objects.filter(seq__isnull=True).order_by("id")[:batch])
             for row in rows:
                 row.seq, row.prev_hash = head.last_seq + 1, head.last_hash
                 row.row_hash = row_hash_of(row)
                 head.last_seq, head.last_hash = row.seq, row.row_hash
             if rows:
-                AuditLog.objects.bulk_update(rows, ["seq", "prev_hash", "row_hash"])
+                AuditLog.objects.bulk_update(rows, ["seq", "prev_hash", "row_hash"], batch_size=100)
                 head.save(update_fields=["last_seq", "last_hash"])
         sealed += len(rows)
         if len(rows) < batch:
