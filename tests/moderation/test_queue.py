@@ -96,6 +96,24 @@ def test_moderators_never_see_the_ledger_or_personal_data(client, moderator, sta
         assert client.get(reverse(name)).status_code == 200
 
 
+def test_the_header_shows_a_moderator_no_conto_and_a_player_his_balance(client, moderator, staff):
+    """A moderator's header has no balance chip (€ 0,00), no "Conto", no ledger links; a player's has."""
+    wallet_links = (reverse("wallet:balance"), reverse("wallet:statement"), "header-balance", "€ 0,00")
+    client.force_login(moderator)
+    for name in ("lobby:lobby", "moderation:queue", "profile"):
+        html = client.get(reverse(name)).content.decode()
+        for needle in wallet_links:
+            assert needle not in html, (name, needle)
+        assert 'data-testid="header-role"' in html and 'data-testid="nav-moderation"' in html
+    client.force_login(staff)
+    html = client.get(reverse("lobby:lobby")).content.decode()
+    assert 'data-testid="header-balance"' in html and 'data-testid="nav-moderation"' in html
+    client.force_login(UserFactory())
+    html = client.get(reverse("lobby:lobby")).content.decode()
+    assert 'data-testid="header-balance"' in html and reverse("wallet:balance") in html
+    assert 'data-testid="nav-moderation"' not in html and 'data-testid="header-role"' not in html
+
+
 def test_the_queue_lists_cases_by_score(client, case, moderator):
     worse = UserFactory(nickname="razzista")
     actions.report_file(reporter=UserFactory(), line_id=say(worse, "bah").pk, reason="racism")
