@@ -301,6 +301,45 @@ def tournament_blocked(*, user_id: int, now: datetime) -> bool:
     ).exists()
 
 
+def _measure_chain_end(*, user_id: int, kind: str, now: datetime) -> datetime | None:
+    """The end of the measure in force now and of those chained after it (each starts as one ends)."""
+    rows = ConductMeasure.objects.filter(user_id=user_id, kind=kind, ends_at__gt=now)
+    if not rows.filter(starts_at__lte=now).exists():
+        return None
+    return rows.order_by("-ends_at").values_list("ends_at", flat=True).first()
+
+
+ENTRY_REFUSALS = (  # (measure, refusal code, message): the ladder's block first, it stops everything
+    (
+        ConductMeasure.Kind.TOURNAMENT_BLOCK,
+        "tournament_blocked",
+        "Le tue iscrizioni ai tornei sono bloccate fino al {when} (infrazioni ripetute).",
+    ),
+    (
+        ConductMeasure.Kind.FREEROLL_BAN,
+        "freeroll_banned",
+        "Non puoi partecipare ai tornei Freeroll fino al {when} (ammonizioni effettive).",
+    ),
+)
+
+
+def tournament_entry_refusal(
+    *, user_id: int, freeroll: bool, now: datetime | None = None
+) -> tuple[str, str] | None:
+    """Why the player may not register for a tournament now (code, Italian message), or None.
+
+    The ladder's block stops every registration; a freeroll ban of the warnings stops freerolls.
+    """
+    now = now or timezone.now()
+    for kind, code, message in ENTRY_REFUSALS:
+        if kind == ConductMeasure.Kind.FREEROLL_BAN and not freeroll:
+            continue
+        until = _measure_chain_end(user_id=user_id, kind=kind, now=now)
+        if until is not None:
+            return code, message.format(when=timezone.localtime(until).strftime("%d/%m/%Y %H:%M"))
+    return None
+
+
 # --- collusion and dumping signals (staff) -----------------------------------------------------------
 
 DASHBOARD_ROWS = 50

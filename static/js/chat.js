@@ -56,7 +56,7 @@ function start(panel) {
     socket = new WebSocket(`${scheme}://${location.host}${panel.dataset.chat}`);
     socket.addEventListener("open", () => {
       panel.dataset.connected = "1";
-      if (retries) say("");
+      if (retries) { say(""); mod?.poll(); }  // notices pushed while the socket was closed
       retries = 0;
     });
     socket.addEventListener("message", onMessage);

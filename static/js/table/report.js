@@ -1,7 +1,9 @@
 // Chat moderation on the table page and the chat panels (lobby, tournament): "Segnala" on a chat
 // line and on a player (reason from the rules' list, optional note; POST to
 // moderation:report_api), and the player's notices from moderation (a warning, a mute and its end,
-// a report handled): pushed over the socket (show) and polled as a fallback, shown in the chat.
+// a report handled): pushed over the socket (show), shown in the chat. The unread ones are fetched
+// once when the page opens, when it comes back into view or online, and when a chat socket
+// reconnects (poll): what was pushed while no socket was open. No timer polls the server.
 //
 // DOM contract: chat lines are p[data-line] with button[data-report-line]; the chat has
 // button[data-role=report-player]; the dialog is form[data-role=report-form] (select[name=reason],
@@ -13,7 +15,6 @@ import { h } from "./dom.js";
 
 const REPORT_URL = "/moderazione/api/segnala/";
 const NOTICES_URL = "/moderazione/api/avvisi/";
-const NOTICE_POLL_MS = 30000;
 
 function csrf() {
   return document.querySelector("input[name=csrfmiddlewaretoken]")?.value || "";
@@ -92,7 +93,8 @@ export function chatModeration(root, log, tableId) {
     try { const { ok, data } = await call(NOTICES_URL); if (ok) showNotices(data.notices || []); } catch { /* next time */ }
   }
   poll();
-  setInterval(poll, Number(root.dataset.noticePollMs || NOTICE_POLL_MS));
+  document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") poll(); });
+  window.addEventListener("online", poll);
 
   return {
     line(msg) {
