@@ -15,6 +15,7 @@ import { h } from "./dom.js";
 
 const REPORT_URL = "/moderazione/api/segnala/";
 const NOTICES_URL = "/moderazione/api/avvisi/";
+const CONDUCT_URL = "/moderazione/api/provvedimenti/";
 
 function csrf() {
   return document.querySelector("input[name=csrfmiddlewaretoken]")?.value || "";
@@ -27,6 +28,46 @@ async function call(url, body) {
   const res = await fetch(url, init);
   const data = await res.json().catch(() => ({}));
   return { ok: res.ok, data };
+}
+
+function when(iso) {
+  const d = new Date(iso);
+  const two = (n) => String(n).padStart(2, "0");
+  return `${two(d.getDate())}/${two(d.getMonth() + 1)}/${d.getFullYear()} ${two(d.getHours())}:${two(d.getMinutes())}`;
+}
+
+/** At a tournament table (root[data-tournament]) the end-of-match summary ([data-role=summary], drawn
+ *  again on every view) lists the player's automatic measures of that tournament: rules 004, "A fine
+ *  partita, nel resoconto che appare sul tavolo, sono sempre visualizzati tutti i provvedimenti presi
+ *  automaticamente dal sistema". Fetched when the summary first appears and again when a conduct
+ *  notice arrives (moderation may record them a moment after the match's end). */
+function conductInSummary(root) {
+  const tournament = root.dataset.tournament;
+  if (!tournament) return () => {};
+  let data = null;
+  let loading = null;
+  const draw = () => {
+    const box = root.querySelector("[data-role=summary]");
+    if (!box || box.querySelector("[data-role=conduct]") || !data?.measures?.length) return;
+    box.append(h("div", { class: "summary-conduct", dataset: { role: "conduct" } },
+      h("h4", {}, "Provvedimenti automatici"),
+      h("ul", {}, data.measures.map((m) => h("li", { dataset: { kind: m.kind } },
+        m.ends_at ? `${m.label} fino al ${when(m.ends_at)}` : m.label))),
+      h("p", {}, `Ammonizioni effettive: ${data.effective}`)));
+  };
+  const load = () => {
+    loading ??= call(`${CONDUCT_URL}?torneo=${encodeURIComponent(tournament)}`)
+      .then(({ ok, data: body }) => { data = ok ? body : {}; })
+      .catch(() => { data = {}; })
+      .finally(() => { loading = null; root.querySelector("[data-role=conduct]")?.remove(); draw(); });
+    return loading;
+  };
+  new MutationObserver(() => {
+    if (!root.querySelector("[data-role=summary]")) return;
+    if (data === null && !loading) load();
+    else draw();
+  }).observe(root, { childList: true, subtree: true });
+  return load;
 }
 
 /** Set up reporting and notices for a chat (a table id, or a room: "lobby", "torneo:5").
@@ -81,7 +122,10 @@ export function chatModeration(root, log, tableId) {
     form.elements.reason.focus();
   }
 
+  const conductReload = conductInSummary(root);
+
   function showNotices(notices) {
+    if (notices.some((n) => String(n.code || "").startsWith("conduct_"))) conductReload();
     for (const n of notices) {
       if (log.querySelector(`[data-notice="${n.id}"]`)) continue;
       log.append(h("p", { class: "chat-notice", dataset: { notice: n.id, code: n.code } }, n.text));
