@@ -8,7 +8,7 @@ from typing import Any
 from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
-from moderation import collusion, filters
+from moderation import collusion, filters, rooms
 from moderation.models import (
     Category,
     ChatLine,
@@ -182,6 +182,7 @@ def case_detail(*, report: Report, staff: bool = True) -> dict[str, Any]:
             "reporter": e.reporter.nickname if e.reporter else None,
             "category": Category(e.category).label if e.category in Category.values else e.category,
             "note": e.note,
+            "where": rooms.channel_label(e.channel) if e.channel else "",
             "line": _readable(_line_dict(e.line)) if e.line else None,
             "context": [_readable(x) for x in e.context],
             "created_at": e.created_at,
@@ -204,8 +205,19 @@ def case_detail(*, report: Report, staff: bool = True) -> dict[str, Any]:
         {"kind": s.get_kind_display(), "starts_at": s.starts_at, "ends_at": s.ends_at, "reason": s.reason}
         for s in Sanction.objects.filter(user_id=report.target_id)[:20]
     ]
-    lines = [_readable(_line_dict(x)) for x in lines_seen.order_by("-created_at")[:20]]
-    return {"entries": entries, "past": past, "sanctions": sanctions, "lines": lines, "help_hidden": hidden}
+    lines = [
+        {**_readable(_line_dict(x)), "where": rooms.channel_label(x.channel)}
+        for x in lines_seen.order_by("-created_at")[:20]
+    ]
+    return {
+        "entries": entries,
+        "past": past,
+        "sanctions": sanctions,
+        "lines": lines,
+        "help_hidden": hidden,
+        # the tournaments' automatic warnings count for the "reiterazione" of a chat offence too
+        "conduct": conduct_summary(report.target),
+    }
 
 
 def notice_dict(n: Notice) -> dict[str, Any]:
@@ -501,6 +513,7 @@ def held_lines(*, user: Any, limit: int = 100) -> list[dict[str, Any]]:
         {
             **_readable(_line_dict(x)),
             "channel": x.channel,
+            "where": rooms.channel_label(x.channel),
             "category": Category(x.category).label if x.category in Category.values else x.category,
         }
         for x in rows.order_by("created_at", "pk")[:limit]

@@ -84,6 +84,8 @@ def test_moderators_and_staff_see_the_queue_with_nicknames_only(client, case, wh
         "sei un *******" in html and "(scritto: sei un incapace)" in html
     )  # what was shown, what was written
     assert "mi offende" in html and "vittima" in html
+    assert "Tavolo 1 ·" in html and "table:1" not in html  # where it was said, in words
+    assert "Ammonizioni automatiche nei tornei: 0 effettive (0 ricevute)." in html
 
 
 def test_moderators_never_see_the_ledger_or_personal_data(client, moderator, staff):
