@@ -30,6 +30,13 @@ async function call(url, body) {
   return { ok: res.ok, data };
 }
 
+/** A speaker's nickname: a link to his public card ("scheda personale", rules 004: "visualizzabile
+ *  da tutti i giocatori cliccando sul nickname"), in a new tab so that nobody leaves his table. */
+export function speaker(nickname) {
+  return h("strong", {}, h("a", { class: "chat-nick", href: `/moderazione/giocatori/${encodeURIComponent(nickname)}/`,
+    target: "_blank", rel: "noopener", title: "Scheda del giocatore" }, nickname), ": ");
+}
+
 function when(iso) {
   const d = new Date(iso);
   const two = (n) => String(n).padStart(2, "0");
@@ -142,7 +149,7 @@ export function chatModeration(root, log, tableId) {
 
   return {
     line(msg) {
-      const p = h("p", { dataset: { line: msg.line ?? "", speaker: msg.nickname } }, h("strong", {}, `${msg.nickname}: `), msg.text);
+      const p = h("p", { dataset: { line: msg.line ?? "", speaker: msg.nickname } }, speaker(msg.nickname), msg.text);
       if (msg.line && msg.nickname !== me) {
         p.append(" ", h("button", { type: "button", class: "link report-line", title: "Segnala", "aria-label": "Segnala",
           dataset: { reportLine: msg.line }, onclick: () => open(msg) }, "⚑"));
