@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db.models import Exists, F, OuterRef, Q
@@ -105,6 +105,35 @@ def reliability(*, user_id: int) -> float:
 
 def sanctions_count(*, user_id: int, since: datetime) -> int:
     return Sanction.objects.filter(user_id=user_id, starts_at__gte=since).count()
+
+
+REPEAT_OFFENDER_DAYS = 90
+# The chat's escalation ladder (rules 004: sanctions by the gravity of the offence, "tenendo anche
+# conto della reiterazione"): the decision the case page proposes for a player with n chat
+# sanctions in the last 90 days, (decision, minutes of mute, days of chat suspension). The
+# moderator weighs the case and may choose otherwise; old sanctions fall out of the window.
+CHAT_LADDER: tuple[tuple[str, int | None, int | None], ...] = (
+    (Report.Decision.WARN, None, None),
+    (Report.Decision.MUTE, 10, None),
+    (Report.Decision.MUTE, 60, None),
+    (Report.Decision.MUTE, 1440, None),
+    (Report.Decision.SUSPEND_CHAT, None, 7),
+    (Report.Decision.SUSPEND_CHAT, None, 30),
+)
+
+
+def suggested_decision(*, user_id: int, now: datetime | None = None) -> dict[str, Any]:
+    """The ladder's proposal for a case on ``user_id``: his chat sanctions of the last 90 days set it."""
+    now = now or timezone.now()
+    prior = sanctions_count(user_id=user_id, since=now - timedelta(days=REPEAT_OFFENDER_DAYS))
+    decision, minutes, days = CHAT_LADDER[min(prior, len(CHAT_LADDER) - 1)]
+    return {
+        "prior": prior,
+        "decision": str(decision),
+        "label": Report.Decision(decision).label,
+        "minutes": minutes,
+        "days": days,
+    }
 
 
 def human_reporters(*, report_id: int) -> list[int]:

@@ -234,6 +234,41 @@ def test_mute_for_ten_minutes_ends_on_time(case, moderator, monkeypatch):
     assert actions.chat_screen(author=bully, channel="table:1", text="eccomi").text == "eccomi"
 
 
+def test_the_case_page_proposes_the_ladders_next_rung_for_repeat_offences(client, case, moderator):
+    """Warning, then mutes of 10 minutes, 1 hour, 1 day, then chat suspensions of 7 and 30 days,
+    by the chat sanctions of the last 90 days; older ones no longer count."""
+    bully = case.target
+    now = timezone.now()
+    expected = [
+        ("warn", None, None),
+        ("mute", 10, None),
+        ("mute", 60, None),
+        ("mute", 1440, None),
+        ("suspend_chat", None, 7),
+        ("suspend_chat", None, 30),
+        ("suspend_chat", None, 30),
+    ]
+    for prior, (decision, minutes, days) in enumerate(expected):
+        got = selectors.suggested_decision(user_id=bully.pk, now=now)
+        assert (got["prior"], got["decision"], got["minutes"], got["days"]) == (
+            prior,
+            decision,
+            minutes,
+            days,
+        )
+        Sanction.objects.create(user=bully, kind="mute", reason="x", starts_at=now - timedelta(days=prior))
+    later = now + timedelta(days=91)  # 91 days on, every one of them is out of the window
+    assert selectors.suggested_decision(user_id=bully.pk, now=later)["prior"] == 0
+    client.force_login(moderator)
+    actions.report_claim(report_id=case.pk, moderator=moderator)
+    html = client.get(reverse("moderation:case", args=[case.pk])).content.decode()
+    assert "Proposta per reiterazione: Sospendi la chat (7 provvedimenti negli ultimi 90 giorni)." in html
+    assert (
+        '<option value="suspend_chat" selected>' in html
+        and 'name="days" id="days" min="1" max="365" value="30"' in html
+    )
+
+
 def test_suspend_chat(case, moderator):
     start = timezone.now()
     decide(case, moderator, decision="suspend_chat", reason="recidivo", days=7, now=start)
