@@ -371,8 +371,8 @@ class LineMatch(MatchReport):
         """Return the automatic move of this position (timeouts at training tables)."""
 
     @abstractmethod
-    def forfeit(self, state: State, line: int, kind: str) -> list[Event]:
-        """End the match lost by ``line`` (timeout or abandon); return the events with seats."""
+    def forfeit(self, state: State, line: int, kind: str, *, seat: int | None = None) -> list[Event]:
+        """End the match lost by ``line`` (timeout or abandon) by ``seat``; return the events with seats."""
 
     def lines(self, state: State) -> int:
         """Return the number of lines of the match (two unless a game says otherwise)."""
@@ -423,7 +423,7 @@ class LineMatch(MatchReport):
             self.check_player(state, seat)
             if set(action) != {"type"}:
                 raise IllegalAction()
-            return self.forfeit(state, self.seat_line(state, seat), action["type"])
+            return self.forfeit(state, self.seat_line(state, seat), action["type"], seat=seat)
         return self.deal_move(state, self.turn_of(state, seat), action, rng)
 
     def timeout_action(self, state: State, seat: int) -> Action:
@@ -725,8 +725,12 @@ class PartiteEngine(LineMatch):
             return by_decider, "ultima_presa"
         return None, "pareggio"
 
-    def forfeit(self, state: State, line: int, kind: str) -> list[Event]:
-        """End the match lost by ``line`` (timeout or abandon) with the game's penalty."""
+    def forfeit(self, state: State, line: int, kind: str, *, seat: int | None = None) -> list[Event]:
+        """End the match lost by ``line`` (timeout or abandon) with the game's penalty.
+
+        ``seat``: the player who timed out or abandoned (in pairs his partner is not to blame: the
+        automatic warnings go to him alone).
+        """
         offender = line
         cfg = state["config"]
         penalty = max(0, int(self.rules.penalty(state, offender)))
@@ -740,6 +744,8 @@ class PartiteEngine(LineMatch):
             totals = [totals[0] + so_far[0], totals[1] + so_far[1]]
         totals[1 - offender] += penalty
         state["forfeit"] = {"line": offender, "kind": kind, "penalty": penalty}
+        if seat is not None:
+            state["forfeit"]["seat"] = seat
         if so_far is not None:
             state["forfeit"]["deal_points"] = so_far
         return [

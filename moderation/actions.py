@@ -36,7 +36,7 @@ MUTE_MINUTES = (1, 24 * 60)
 SUSPEND_DAYS = (1, 365)
 REASON_MIN = 5
 SYSTEM_RELIABILITY = 0.7  # the filter's own flags weigh like a fairly reliable reporter
-REPEAT_OFFENDER_DAYS = 90
+REPEAT_OFFENDER_DAYS = selectors.REPEAT_OFFENDER_DAYS
 CHANNEL = re.compile(r"(?:[a-z]{1,16}(?::\d{1,12})?)?")  # "table:12", "lobby", "torneo:3", "help:7"; "" none
 
 _watched: dict[str, Any] = {"at": 0.0, "list": None}

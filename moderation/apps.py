@@ -7,9 +7,10 @@ class ModerationConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from moderation import conduct, dumping
+        from moderation import conduct, dumping, selectors
         from piattaforma import hooks
 
         hooks.on_tournament_conduct(conduct.on_tournament_conduct)
         hooks.on_tournament_turn_completed(conduct.on_tournament_turn_completed)
         hooks.on_hand_settled(dumping.on_hand_settled)
+        hooks.on_tournament_entry_check(selectors.tournament_entry_refusal)

@@ -6,10 +6,12 @@ completed turn through ``tournament_turn_completed``; these are their handlers.
 Warnings (rules 004, "Ammonizioni automatiche", training tournaments only, via
 ``tournaments.formats.ammonizioni``): a timeout or an abandonment ("Abbandona" loses the match as
 on a timeout) gives 1; a no-show ("absent": registered and never played, so timed out every turn)
-gives 2 at once; at most 2 a tournament. Each 30 completed turns earn a bonus; effective = received
-− bonuses. Reaching the 10th, 20th, 30th, 40th effective warning bans the player from freerolls
-for 3, 5 more, 10 more, 20 more days, then 10 more days every 10 warnings; a new ban starts when
-the running one ends ("per ulteriori … giorni").
+gives 2 at once; in a tournament of pairs a timeout or abandonment gives 2 ("2 ammonizioni in caso
+di timeout nei tornei a coppie"); at most 2 a tournament. Each 30 completed turns earn a bonus;
+effective = received − bonuses. Reaching the 10th, 20th, 30th, 40th effective warning bans the
+player from freerolls for 3, 5 more, 10 more, 20 more days, then 10 more days every 10 warnings; a
+new ban starts when the running one ends ("per ulteriori … giorni"). The tournaments ask
+``selectors.tournament_entry_refusal`` (through ``hooks.tournament_entry_refusal``) at registration.
 
 The ladder (every tournament, training or money, as the rules' "reiterazione"): each tournament
 in which a player had an offence counts once; the offences of the last 30 days set the rung of
@@ -41,7 +43,15 @@ LADDER: tuple[timedelta, ...] = (
     timedelta(days=3),
     timedelta(days=7),
 )
-KIND_WARNINGS = {ConductEvent.Kind.TIMEOUT: 1, ConductEvent.Kind.ABANDON: 1, ConductEvent.Kind.ABSENT: 2}
+# Timeouts each kind counts as: a no-show timed out every turn, so the cap gives him 2 at once.
+KIND_TIMEOUTS = {ConductEvent.Kind.TIMEOUT: 1, ConductEvent.Kind.ABANDON: 1, ConductEvent.Kind.ABSENT: 2}
+
+
+def kind_warnings(kind: str, *, pairs: bool) -> int:
+    """Warnings one offence gives in a training tournament (``ammonizioni.tournament_warnings``)."""
+    return ammonizioni.tournament_warnings(
+        ammonizioni.TournamentConduct(pairs=pairs, timeouts=KIND_TIMEOUTS[kind])
+    )
 
 
 def _bad(message: str) -> ModerationError:
@@ -78,7 +88,14 @@ def _extend(*, user_id: int, kind: str, days: timedelta, now: datetime) -> tuple
 
 
 def conduct_record(
-    *, user_id: int, tournament_id: int, kind: str, training: bool, turn: int, now: datetime | None = None
+    *,
+    user_id: int,
+    tournament_id: int,
+    kind: str,
+    training: bool,
+    turn: int,
+    pairs: bool = False,
+    now: datetime | None = None,
 ) -> ConductEvent | None:
     """Record an offence in a tournament, give its warnings and the measures they trigger.
 
@@ -90,14 +107,20 @@ def conduct_record(
     for value in (user_id, tournament_id):
         if type(value) is not int or value <= 0:
             raise _bad("Giocatore o torneo non validi")
-    if type(turn) is not int or turn < 0 or type(training) is not bool:
+    if type(turn) is not int or turn < 0 or type(training) is not bool or type(pairs) is not bool:
         raise _bad("Turno non valido")
     if not User.objects.filter(pk=user_id).exists():
         raise _bad("Giocatore non trovato")
     try:
         with transaction.atomic():
             return _conduct(
-                user_id=user_id, tournament_id=tournament_id, kind=kind, training=training, turn=turn, now=now
+                user_id=user_id,
+                tournament_id=tournament_id,
+                kind=kind,
+                training=training,
+                turn=turn,
+                pairs=pairs,
+                now=now,
             )
     except IntegrityError:
         if ConductEvent.objects.filter(
@@ -108,12 +131,14 @@ def conduct_record(
 
 
 def _conduct(
-    *, user_id: int, tournament_id: int, kind: str, training: bool, turn: int, now: datetime
+    *, user_id: int, tournament_id: int, kind: str, training: bool, turn: int, pairs: bool, now: datetime
 ) -> ConductEvent:
     record = _record(user_id)  # the lock that orders this player's events
     earlier = ConductEvent.objects.filter(user_id=user_id, tournament_id=tournament_id)
     given = sum(earlier.values_list("warnings", flat=True))
-    warnings = min(KIND_WARNINGS[kind], ammonizioni.MAX_PER_TOURNAMENT - given) if training else 0
+    warnings = (
+        min(kind_warnings(kind, pairs=pairs), ammonizioni.MAX_PER_TOURNAMENT - given) if training else 0
+    )
     new_offence = not earlier.exists()
     event = ConductEvent.objects.create(
         user_id=user_id,
@@ -222,9 +247,13 @@ def turn_completed_record(*, user_id: int, tournament_id: int) -> int:
     return record.completed_turns
 
 
-def on_tournament_conduct(*, user_id: int, tournament_id: int, kind: str, training: bool, turn: int) -> None:
+def on_tournament_conduct(
+    *, user_id: int, tournament_id: int, kind: str, training: bool, turn: int, pairs: bool = False
+) -> None:
     """Handler of ``hooks.tournament_conduct``."""
-    conduct_record(user_id=user_id, tournament_id=tournament_id, kind=kind, training=training, turn=turn)
+    conduct_record(
+        user_id=user_id, tournament_id=tournament_id, kind=kind, training=training, turn=turn, pairs=pairs
+    )
 
 
 def on_tournament_turn_completed(*, user_id: int, tournament_id: int) -> None:

@@ -20,6 +20,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from moderation.models import Category
 from piattaforma import roles
 
@@ -51,6 +53,26 @@ def parse(name: str) -> Room | None:
         return Room("lobby", "lobby", None)
     kind, key = match.group(2), int(match.group(3))
     return Room(name, kind, key, HELP_SKIP if kind == "help" else frozenset())
+
+
+CHANNEL = re.compile(r"(table|spettatori|torneo|help):(\d+)")
+
+
+def channel_label(channel: str) -> str:
+    """Where a line was said, in words for the moderators' pages ("Tavolo 4", "Chat della lobby")."""
+    if channel == "lobby":
+        return _("Chat della lobby")
+    match = CHANNEL.fullmatch(channel or "")
+    if match is None:
+        return channel
+    kind, key = match.groups()
+    labels = {
+        "table": _("Tavolo %(n)s"),
+        "spettatori": _("Spettatori del tavolo %(n)s"),
+        "torneo": _("Chat del torneo %(n)s"),
+        "help": _("HELP"),
+    }
+    return labels[kind] % {"n": key}
 
 
 def may_enter(user: Any, room: Room) -> str | None:

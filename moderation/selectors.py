@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
-from moderation import collusion, filters
+from moderation import collusion, filters, rooms
 from moderation.models import (
     Category,
     ChatLine,
@@ -107,6 +107,35 @@ def sanctions_count(*, user_id: int, since: datetime) -> int:
     return Sanction.objects.filter(user_id=user_id, starts_at__gte=since).count()
 
 
+REPEAT_OFFENDER_DAYS = 90
+# The chat's escalation ladder (rules 004: sanctions by the gravity of the offence, "tenendo anche
+# conto della reiterazione"): the decision the case page proposes for a player with n chat
+# sanctions in the last 90 days, (decision, minutes of mute, days of chat suspension). The
+# moderator weighs the case and may choose otherwise; old sanctions fall out of the window.
+CHAT_LADDER: tuple[tuple[str, int | None, int | None], ...] = (
+    (Report.Decision.WARN, None, None),
+    (Report.Decision.MUTE, 10, None),
+    (Report.Decision.MUTE, 60, None),
+    (Report.Decision.MUTE, 1440, None),
+    (Report.Decision.SUSPEND_CHAT, None, 7),
+    (Report.Decision.SUSPEND_CHAT, None, 30),
+)
+
+
+def suggested_decision(*, user_id: int, now: datetime | None = None) -> dict[str, Any]:
+    """The ladder's proposal for a case on ``user_id``: his chat sanctions of the last 90 days set it."""
+    now = now or timezone.now()
+    prior = sanctions_count(user_id=user_id, since=now - timedelta(days=REPEAT_OFFENDER_DAYS))
+    decision, minutes, days = CHAT_LADDER[min(prior, len(CHAT_LADDER) - 1)]
+    return {
+        "prior": prior,
+        "decision": str(decision),
+        "label": Report.Decision(decision).label,
+        "minutes": minutes,
+        "days": days,
+    }
+
+
 def human_reporters(*, report_id: int) -> list[int]:
     return list(
         ReportEntry.objects.filter(report_id=report_id, reporter__isnull=False)
@@ -182,6 +211,7 @@ def case_detail(*, report: Report, staff: bool = True) -> dict[str, Any]:
             "reporter": e.reporter.nickname if e.reporter else None,
             "category": Category(e.category).label if e.category in Category.values else e.category,
             "note": e.note,
+            "where": rooms.channel_label(e.channel) if e.channel else "",
             "line": _readable(_line_dict(e.line)) if e.line else None,
             "context": [_readable(x) for x in e.context],
             "created_at": e.created_at,
@@ -204,8 +234,19 @@ def case_detail(*, report: Report, staff: bool = True) -> dict[str, Any]:
         {"kind": s.get_kind_display(), "starts_at": s.starts_at, "ends_at": s.ends_at, "reason": s.reason}
         for s in Sanction.objects.filter(user_id=report.target_id)[:20]
     ]
-    lines = [_readable(_line_dict(x)) for x in lines_seen.order_by("-created_at")[:20]]
-    return {"entries": entries, "past": past, "sanctions": sanctions, "lines": lines, "help_hidden": hidden}
+    lines = [
+        {**_readable(_line_dict(x)), "where": rooms.channel_label(x.channel)}
+        for x in lines_seen.order_by("-created_at")[:20]
+    ]
+    return {
+        "entries": entries,
+        "past": past,
+        "sanctions": sanctions,
+        "lines": lines,
+        "help_hidden": hidden,
+        # the tournaments' automatic warnings count for the "reiterazione" of a chat offence too
+        "conduct": conduct_summary(report.target),
+    }
 
 
 def notice_dict(n: Notice) -> dict[str, Any]:
@@ -299,6 +340,45 @@ def tournament_blocked(*, user_id: int, now: datetime) -> bool:
     return ConductMeasure.objects.filter(
         user_id=user_id, kind=ConductMeasure.Kind.TOURNAMENT_BLOCK, starts_at__lte=now, ends_at__gt=now
     ).exists()
+
+
+def _measure_chain_end(*, user_id: int, kind: str, now: datetime) -> datetime | None:
+    """The end of the measure in force now and of those chained after it (each starts as one ends)."""
+    rows = ConductMeasure.objects.filter(user_id=user_id, kind=kind, ends_at__gt=now)
+    if not rows.filter(starts_at__lte=now).exists():
+        return None
+    return rows.order_by("-ends_at").values_list("ends_at", flat=True).first()
+
+
+ENTRY_REFUSALS = (  # (measure, refusal code, message): the ladder's block first, it stops everything
+    (
+        ConductMeasure.Kind.TOURNAMENT_BLOCK,
+        "tournament_blocked",
+        "Le tue iscrizioni ai tornei sono bloccate fino al {when} (infrazioni ripetute).",
+    ),
+    (
+        ConductMeasure.Kind.FREEROLL_BAN,
+        "freeroll_banned",
+        "Non puoi partecipare ai tornei Freeroll fino al {when} (ammonizioni effettive).",
+    ),
+)
+
+
+def tournament_entry_refusal(
+    *, user_id: int, freeroll: bool, now: datetime | None = None
+) -> tuple[str, str] | None:
+    """Why the player may not register for a tournament now (code, Italian message), or None.
+
+    The ladder's block stops every registration; a freeroll ban of the warnings stops freerolls.
+    """
+    now = now or timezone.now()
+    for kind, code, message in ENTRY_REFUSALS:
+        if kind == ConductMeasure.Kind.FREEROLL_BAN and not freeroll:
+            continue
+        until = _measure_chain_end(user_id=user_id, kind=kind, now=now)
+        if until is not None:
+            return code, message.format(when=timezone.localtime(until).strftime("%d/%m/%Y %H:%M"))
+    return None
 
 
 # --- collusion and dumping signals (staff) -----------------------------------------------------------
@@ -462,6 +542,7 @@ def held_lines(*, user: Any, limit: int = 100) -> list[dict[str, Any]]:
         {
             **_readable(_line_dict(x)),
             "channel": x.channel,
+            "where": rooms.channel_label(x.channel),
             "category": Category(x.category).label if x.category in Category.values else x.category,
         }
         for x in rows.order_by("created_at", "pk")[:limit]

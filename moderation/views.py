@@ -181,6 +181,7 @@ def case_page(request: HttpRequest, report_id: int) -> HttpResponse:
     decisions = [
         (v, label) for v, label in Report.Decision.choices if v in actions.MODERATOR_DECISIONS or staff
     ]
+    suggested = selectors.suggested_decision(user_id=report.target_id)
     return render(
         request,
         "moderation/case.html",
@@ -193,7 +194,10 @@ def case_page(request: HttpRequest, report_id: int) -> HttpResponse:
             and (report.status != Report.Status.ESCALATED or staff),
             "staff": staff,
             "decisions": decisions,
-            "form": DecisionForm(initial={"minutes": 10, "days": 7}),
+            "suggested": suggested,
+            "form": DecisionForm(
+                initial={"minutes": suggested["minutes"] or 10, "days": suggested["days"] or 7}
+            ),
         },
     )
 

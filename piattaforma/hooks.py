@@ -94,16 +94,43 @@ _tournament_conduct: list[ConductHandler] = []
 
 def on_tournament_conduct(handler: ConductHandler) -> ConductHandler:
     """Register a handler of a player's offence in a tournament (moderation gives the warnings)."""
-    """Register a handler of a player's conduct in a tournament match (moderation's ammonizioni)."""
     if handler not in _tournament_conduct:
         _tournament_conduct.append(handler)
     return handler
 
 
-def tournament_conduct(*, user_id: int, tournament_id: int, kind: str, training: bool, turn: int) -> None:
-    """Report an offence in a tournament turn: ``kind`` "timeout", "abandon" or "absent"."""
+def tournament_conduct(
+    *, user_id: int, tournament_id: int, kind: str, training: bool, turn: int, pairs: bool = False
+) -> None:
+    """Report an offence in a tournament turn: ``kind`` "timeout", "abandon" or "absent"; ``pairs``: a
+    tournament of pairs (its warnings count double)."""
     for handler in _tournament_conduct:
-        handler(user_id=user_id, tournament_id=tournament_id, kind=kind, training=training, turn=turn)
+        handler(
+            user_id=user_id, tournament_id=tournament_id, kind=kind, training=training, turn=turn, pairs=pairs
+        )
+
+
+EntryCheck = Callable[..., tuple[str, str] | None]
+_tournament_entry_checks: list[EntryCheck] = []
+
+
+def on_tournament_entry_check(check: EntryCheck) -> EntryCheck:
+    """Register a check of a player's tournament registration (moderation's bans and blocks)."""
+    if check not in _tournament_entry_checks:
+        _tournament_entry_checks.append(check)
+    return check
+
+
+def tournament_entry_refusal(*, user_id: int, freeroll: bool) -> tuple[str, str] | None:
+    """Why the player may not register for a tournament now, as (code, Italian message), or None.
+
+    ``freeroll``: a free tournament with a bonus prize (the automatic bans of the warnings apply).
+    """
+    for check in _tournament_entry_checks:
+        refusal = check(user_id=user_id, freeroll=freeroll)
+        if refusal:
+            return refusal
+    return None
 
 
 TurnHandler = Callable[..., None]

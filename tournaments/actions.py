@@ -19,7 +19,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from piattaforma import siteops
+from piattaforma import hooks, siteops
 from piattaforma.actions import audit_record
 from piattaforma.models import User
 from tournaments import errors
@@ -194,6 +194,10 @@ def check_registration(
     if live.filter(user=user).exists():
         raise errors.AlreadyRegistered()
     wallet.check_player_can_play(user)
+    refusal = hooks.tournament_entry_refusal(user_id=user.pk, freeroll=tournament.is_freeroll)
+    if refusal is not None:  # moderation's automatic bans and the ladder's block
+        code, message = refusal
+        raise errors.CONDUCT_REFUSALS.get(code, errors.TournamentError)(message)
     joins, places = None, 1
     if tournament.lines == Tournament.Lines.FIXED_PAIRS:
         joins = open_invitation(tournament=tournament, user_id=user.pk)

@@ -82,3 +82,23 @@ class InvalidPartner(TournamentError):
     default_message = (
         "Compagno non valido: deve essere un altro giocatore abilitato, non ancora iscritto al torneo."
     )
+
+
+class TournamentBlocked(TournamentError):
+    """Moderation's ladder blocks the player's registrations (repeated offences)."""
+
+    code = "tournament_blocked"
+    default_message = "Le tue iscrizioni ai tornei sono bloccate per infrazioni ripetute."
+
+
+class FreerollBanned(TournamentError):
+    """An automatic freeroll ban of the warnings is in force."""
+
+    code = "freeroll_banned"
+    default_message = "Non puoi partecipare ai tornei Freeroll per ammonizioni effettive."
+
+
+CONDUCT_REFUSALS: dict[str, type[TournamentError]] = {
+    TournamentBlocked.code: TournamentBlocked,
+    FreerollBanned.code: FreerollBanned,
+}

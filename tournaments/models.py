@@ -150,6 +150,13 @@ class Tournament(models.Model):
         on_delete=models.PROTECT,
         related_name="tournaments",
     )
+    # Rules 004, "Tavoli e tornei di allenamento": no money; timeouts and abandonments give the
+    # automatic warnings (moderation/conduct.py).
+    training = models.BooleanField(
+        _("allenamento"),
+        default=False,
+        help_text=_("Torneo di allenamento: ammonizioni automatiche per timeout e abbandoni."),
+    )
     description = models.TextField(_("descrizione"), blank=True)
     state = models.CharField(_("stato"), max_length=12, choices=State.choices, default=State.ANNOUNCED)
     adm_code = models.CharField(_("codice AAMS/ADM"), max_length=40, blank=True)
@@ -218,6 +225,11 @@ class Tournament(models.Model):
     def is_free(self) -> bool:
         """A free entry (freeroll): no payment, so no regulator authorisation and no refund."""
         return self.cost == 0
+
+    @property
+    def is_freeroll(self) -> bool:
+        """A freeroll: free, with a bonus prize (not a training tournament); the warnings' bans apply."""
+        return self.is_free and not self.training
 
     @property
     def is_pairs(self) -> bool:

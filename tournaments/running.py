@@ -233,29 +233,44 @@ def match_record(result: dict[str, Any]) -> None:
         winner = "a" if rl.rank(match.line_a) < rl.rank(match.line_b) else "b"
     forfeit = outcome.get("forfeit") or None
     data: dict[str, Any] = {"a": sides["a"], "b": sides["b"], "winner": winner}
+    offenders: set[int] = set()
     if forfeit:
         offender_seats = {int(s) for s in outcome["lines"][int(forfeit["line"])]}
         offender = next(seat_side[s] for s in offender_seats if s in seat_side)
         kind = CONDUCT.get(str(forfeit.get("kind")), "timeout")
         seats = [s for s in result["seats"] if s["seat"] in offender_seats]
+        if isinstance(forfeit.get("seat"), int) and any(s["seat"] == forfeit["seat"] for s in seats):
+            # the one who timed out or left: in pairs his partner is not to blame (rules 004)
+            seats = [s for s in seats if s["seat"] == forfeit["seat"]]
         if kind == "timeout" and not any(s["acted"] for s in seats):
             kind = "absent"  # never made a move of his own: "assente all'inizio", lost by forfeit
         data.update(forfeit=kind, offender=offender)
         for seat in seats:
-            _conduct_on_commit(seat["user_id"], t.pk, kind, match.turn)
+            offenders.add(seat["user_id"])
+            _conduct_on_commit(t, seat["user_id"], kind, match.turn)
+    for seat in result["seats"]:  # a turn played to its end (each 30 earn a bonus warning)
+        if seat["user_id"] not in offenders:
+            _turn_completed_on_commit(seat["user_id"], t.pk)
     match.result = data
     match.ended_at = timezone.now()
     match.save(update_fields=["result", "ended_at"])
     _schedule("advance", t.pk)
 
 
-def _conduct_on_commit(user_id: int, tournament_id: int, kind: str, turn: int) -> None:
+def _conduct_on_commit(t: Tournament, user_id: int, kind: str, turn: int) -> None:
     """Tell moderation after commit: its bookkeeping never undoes a match's end."""
+    tournament_id, training, pairs = t.pk, t.training, t.is_pairs
     transaction.on_commit(
         lambda: hooks.tournament_conduct(
-            user_id=user_id, tournament_id=tournament_id, kind=kind, training=False, turn=turn
+            user_id=user_id, tournament_id=tournament_id, kind=kind, training=training, turn=turn, pairs=pairs
         ),
         robust=True,
+    )
+
+
+def _turn_completed_on_commit(user_id: int, tournament_id: int) -> None:
+    transaction.on_commit(
+        lambda: hooks.tournament_turn_completed(user_id=user_id, tournament_id=tournament_id), robust=True
     )
 
 

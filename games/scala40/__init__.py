@@ -291,7 +291,7 @@ class Scala40Engine(RummyMoves):
             return ranked[0]
         return None
 
-    def forfeit(self, state: State, line: int, kind: str) -> list[Event]:
+    def forfeit(self, state: State, line: int, kind: str, *, seat: int | None = None) -> list[Event]:
         """End the match lost by ``line``: its hands plus 50 points (rules), then the difference."""
         st = state
         lines = self.lines(st)
@@ -303,6 +303,8 @@ class Scala40Engine(RummyMoves):
         totals[line] += penalty
         st["forfeit"] = {"line": line, "seats": sorted({st["seats"][p] for p in mine}), "kind": kind}
         st["forfeit"]["penalty"] = penalty
+        if seat is not None:  # who timed out or left (his partner is not to blame)
+            st["forfeit"]["seat"] = seat
         others = [x for x in range(lines) if x != line and not st["out"][x]]
         order = sorted(others, key=lambda x: (totals[x], (x - st["dealer"] - 1) % n))
         return [

@@ -12,6 +12,22 @@ register = template.Library()
 
 
 @register.simple_tag(takes_context=True)
+def site_role(context: dict[str, Any]) -> str | None:
+    """The header's kind of user: "player", "moderator" (no conto: moderators never see money), "staff".
+
+    A player costs no query (``is_staff`` is false); moderators and staff one or two on their groups.
+    """
+    from piattaforma import roles
+
+    user = context.get("user")
+    if user is None or not user.is_authenticated:
+        return None
+    if roles.has_staff_role(user):
+        return "staff"
+    return "moderator" if roles.can_moderate(user) else "player"
+
+
+@register.simple_tag(takes_context=True)
 def player_balance(context: dict[str, Any]) -> int | None:
     """The logged-in player's available balance in cents (None for a visitor), for the header."""
     user = context.get("user")

@@ -8,7 +8,7 @@
 // connects when it is opened. The panel gets data-connected="1" while its socket is open.
 
 import { h } from "./table/dom.js";
-import { chatModeration } from "./table/report.js";
+import { chatModeration, speaker } from "./table/report.js";
 
 const CLOSED_FOR_GOOD = { 4401: "Accedi per usare la chat.", 4403: "Non puoi accedere a questa chat.", 4404: "Questa chat non esiste più." };
 
@@ -32,7 +32,7 @@ function start(panel) {
   function add(msg) {
     if (msg.line && log.querySelector(`[data-line="${msg.line}"]`)) return;  // a history already shown
     const p = panel.dataset.chatReport && mod ? mod.line(msg)
-      : h("p", { dataset: { line: msg.line ?? "", speaker: msg.nickname } }, h("strong", {}, `${msg.nickname}: `), msg.text);
+      : h("p", { dataset: { line: msg.line ?? "", speaker: msg.nickname } }, speaker(msg.nickname), msg.text);
     if (msg.staff) p.classList.add("chat-staff");
     if (msg.nickname === me) p.classList.add("chat-mine");
     log.append(p);
@@ -56,7 +56,7 @@ function start(panel) {
     socket = new WebSocket(`${scheme}://${location.host}${panel.dataset.chat}`);
     socket.addEventListener("open", () => {
       panel.dataset.connected = "1";
-      if (retries) say("");
+      if (retries) { say(""); mod?.poll(); }  // notices pushed while the socket was closed
       retries = 0;
     });
     socket.addEventListener("message", onMessage);

@@ -85,6 +85,8 @@ def test_insult_report_claim_mute_and_its_end(browser, asgi_live, artifacts, vie
     bully.press("[data-role=chat-form] input", "Enter")
     line = victim.wait_for_selector("[data-role=chat-log] p[data-line]:has-text('sei un *******')")
     assert "cretino" not in victim.inner_text("[data-role=chat-log]")
+    # the nickname leads to the player's public card (rules 004: "cliccando sul nickname")
+    assert line.query_selector("a.chat-nick").get_attribute("href") == "/moderazione/giocatori/bullo/"
     assert (
         bully.query_selector("[data-role=chat-log] button[data-report-line]") is None
     )  # not on his own line

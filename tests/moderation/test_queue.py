@@ -84,6 +84,8 @@ def test_moderators_and_staff_see_the_queue_with_nicknames_only(client, case, wh
         "sei un *******" in html and "(scritto: sei un incapace)" in html
     )  # what was shown, what was written
     assert "mi offende" in html and "vittima" in html
+    assert "Tavolo 1 ·" in html and "table:1" not in html  # where it was said, in words
+    assert "Ammonizioni automatiche nei tornei: 0 effettive (0 ricevute)." in html
 
 
 def test_moderators_never_see_the_ledger_or_personal_data(client, moderator, staff):
@@ -94,6 +96,24 @@ def test_moderators_never_see_the_ledger_or_personal_data(client, moderator, sta
     client.force_login(staff)
     for name in ("backoffice:wallet_account_changelist", "backoffice:piattaforma_user_changelist"):
         assert client.get(reverse(name)).status_code == 200
+
+
+def test_the_header_shows_a_moderator_no_conto_and_a_player_his_balance(client, moderator, staff):
+    """A moderator's header has no balance chip (€ 0,00), no "Conto", no ledger links; a player's has."""
+    wallet_links = (reverse("wallet:balance"), reverse("wallet:statement"), "header-balance", "€ 0,00")
+    client.force_login(moderator)
+    for name in ("lobby:lobby", "moderation:queue", "profile"):
+        html = client.get(reverse(name)).content.decode()
+        for needle in wallet_links:
+            assert needle not in html, (name, needle)
+        assert 'data-testid="header-role"' in html and 'data-testid="nav-moderation"' in html
+    client.force_login(staff)
+    html = client.get(reverse("lobby:lobby")).content.decode()
+    assert 'data-testid="header-balance"' in html and 'data-testid="nav-moderation"' in html
+    client.force_login(UserFactory())
+    html = client.get(reverse("lobby:lobby")).content.decode()
+    assert 'data-testid="header-balance"' in html and reverse("wallet:balance") in html
+    assert 'data-testid="nav-moderation"' not in html and 'data-testid="header-role"' not in html
 
 
 def test_the_queue_lists_cases_by_score(client, case, moderator):
@@ -212,6 +232,41 @@ def test_mute_for_ten_minutes_ends_on_time(case, moderator, monkeypatch):
         assert info.value.code == "chat_muted" and local_end in info.value.message
     monkeypatch.setattr("django.utils.timezone.now", lambda: end)
     assert actions.chat_screen(author=bully, channel="table:1", text="eccomi").text == "eccomi"
+
+
+def test_the_case_page_proposes_the_ladders_next_rung_for_repeat_offences(client, case, moderator):
+    """Warning, then mutes of 10 minutes, 1 hour, 1 day, then chat suspensions of 7 and 30 days,
+    by the chat sanctions of the last 90 days; older ones no longer count."""
+    bully = case.target
+    now = timezone.now()
+    expected = [
+        ("warn", None, None),
+        ("mute", 10, None),
+        ("mute", 60, None),
+        ("mute", 1440, None),
+        ("suspend_chat", None, 7),
+        ("suspend_chat", None, 30),
+        ("suspend_chat", None, 30),
+    ]
+    for prior, (decision, minutes, days) in enumerate(expected):
+        got = selectors.suggested_decision(user_id=bully.pk, now=now)
+        assert (got["prior"], got["decision"], got["minutes"], got["days"]) == (
+            prior,
+            decision,
+            minutes,
+            days,
+        )
+        Sanction.objects.create(user=bully, kind="mute", reason="x", starts_at=now - timedelta(days=prior))
+    later = now + timedelta(days=91)  # 91 days on, every one of them is out of the window
+    assert selectors.suggested_decision(user_id=bully.pk, now=later)["prior"] == 0
+    client.force_login(moderator)
+    actions.report_claim(report_id=case.pk, moderator=moderator)
+    html = client.get(reverse("moderation:case", args=[case.pk])).content.decode()
+    assert "Proposta per reiterazione: Sospendi la chat (7 provvedimenti negli ultimi 90 giorni)." in html
+    assert (
+        '<option value="suspend_chat" selected>' in html
+        and 'name="days" id="days" min="1" max="365" value="30"' in html
+    )
 
 
 def test_suspend_chat(case, moderator):

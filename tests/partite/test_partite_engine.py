@@ -191,7 +191,7 @@ def test_forfeit_penalty_and_tournament_vp():
     assert st == before
     ENGINE.apply(st, 7, {"type": "abbandona"}, rng)
     out = ENGINE.outcome(st)
-    assert out["winner"] == 0 and out["forfeit"] == {"line": 1, "kind": "abbandona", "penalty": 3}
+    assert out["winner"] == 0 and out["forfeit"] == {"line": 1, "kind": "abbandona", "penalty": 3, "seat": 7}
     assert out["vp"] == [20, 0] and out["cash"]["differenza_punti"] == 3
     with pytest.raises(HandOver):
         ENGINE.apply(st, 3, {"type": "abbandona"}, rng)

@@ -410,7 +410,13 @@ def test_pairs_forfeit_the_line_pays_its_hands_plus_50() -> None:
     ENGINE.apply(st, seat_of(st, 2), {"type": "abbandona"}, SeededRng(1))  # the partner of position 0
     res = ENGINE.outcome(st)
     assert res["winner"] == 1 and res["points"] == [50 + 10 + 10 + 7, 0]
-    assert res["forfeit"] == {"line": 0, "seats": [2, 4], "kind": "abbandona", "penalty": 77}
+    assert res["forfeit"] == {
+        "line": 0,
+        "seats": [2, 4],
+        "kind": "abbandona",
+        "penalty": 77,
+        "seat": seat_of(st, 2),
+    }
     assert res["vp"] == [0, 20] and res["mp"] == [-1, 1]  # RULINGS K6
     assert res["cash"]["differenza_punti"] == 8
 

@@ -1,7 +1,9 @@
 // Chat moderation on the table page and the chat panels (lobby, tournament): "Segnala" on a chat
 // line and on a player (reason from the rules' list, optional note; POST to
 // moderation:report_api), and the player's notices from moderation (a warning, a mute and its end,
-// a report handled): pushed over the socket (show) and polled as a fallback, shown in the chat.
+// a report handled): pushed over the socket (show), shown in the chat. The unread ones are fetched
+// once when the page opens, when it comes back into view or online, and when a chat socket
+// reconnects (poll): what was pushed while no socket was open. No timer polls the server.
 //
 // DOM contract: chat lines are p[data-line] with button[data-report-line]; the chat has
 // button[data-role=report-player]; the dialog is form[data-role=report-form] (select[name=reason],
@@ -13,7 +15,7 @@ import { h } from "./dom.js";
 
 const REPORT_URL = "/moderazione/api/segnala/";
 const NOTICES_URL = "/moderazione/api/avvisi/";
-const NOTICE_POLL_MS = 30000;
+const CONDUCT_URL = "/moderazione/api/provvedimenti/";
 
 function csrf() {
   return document.querySelector("input[name=csrfmiddlewaretoken]")?.value || "";
@@ -26,6 +28,53 @@ async function call(url, body) {
   const res = await fetch(url, init);
   const data = await res.json().catch(() => ({}));
   return { ok: res.ok, data };
+}
+
+/** A speaker's nickname: a link to his public card ("scheda personale", rules 004: "visualizzabile
+ *  da tutti i giocatori cliccando sul nickname"), in a new tab so that nobody leaves his table. */
+export function speaker(nickname) {
+  return h("strong", {}, h("a", { class: "chat-nick", href: `/moderazione/giocatori/${encodeURIComponent(nickname)}/`,
+    target: "_blank", rel: "noopener", title: "Scheda del giocatore" }, nickname), ": ");
+}
+
+function when(iso) {
+  const d = new Date(iso);
+  const two = (n) => String(n).padStart(2, "0");
+  return `${two(d.getDate())}/${two(d.getMonth() + 1)}/${d.getFullYear()} ${two(d.getHours())}:${two(d.getMinutes())}`;
+}
+
+/** At a tournament table (root[data-tournament]) the end-of-match summary ([data-role=summary], drawn
+ *  again on every view) lists the player's automatic measures of that tournament: rules 004, "A fine
+ *  partita, nel resoconto che appare sul tavolo, sono sempre visualizzati tutti i provvedimenti presi
+ *  automaticamente dal sistema". Fetched when the summary first appears and again when a conduct
+ *  notice arrives (moderation may record them a moment after the match's end). */
+function conductInSummary(root) {
+  const tournament = root.dataset.tournament;
+  if (!tournament) return () => {};
+  let data = null;
+  let loading = null;
+  const draw = () => {
+    const box = root.querySelector("[data-role=summary]");
+    if (!box || box.querySelector("[data-role=conduct]") || !data?.measures?.length) return;
+    box.append(h("div", { class: "summary-conduct", dataset: { role: "conduct" } },
+      h("h4", {}, "Provvedimenti automatici"),
+      h("ul", {}, data.measures.map((m) => h("li", { dataset: { kind: m.kind } },
+        m.ends_at ? `${m.label} fino al ${when(m.ends_at)}` : m.label))),
+      h("p", {}, `Ammonizioni effettive: ${data.effective}`)));
+  };
+  const load = () => {
+    loading ??= call(`${CONDUCT_URL}?torneo=${encodeURIComponent(tournament)}`)
+      .then(({ ok, data: body }) => { data = ok ? body : {}; })
+      .catch(() => { data = {}; })
+      .finally(() => { loading = null; root.querySelector("[data-role=conduct]")?.remove(); draw(); });
+    return loading;
+  };
+  new MutationObserver(() => {
+    if (!root.querySelector("[data-role=summary]")) return;
+    if (data === null && !loading) load();
+    else draw();
+  }).observe(root, { childList: true, subtree: true });
+  return load;
 }
 
 /** Set up reporting and notices for a chat (a table id, or a room: "lobby", "torneo:5").
@@ -80,7 +129,10 @@ export function chatModeration(root, log, tableId) {
     form.elements.reason.focus();
   }
 
+  const conductReload = conductInSummary(root);
+
   function showNotices(notices) {
+    if (notices.some((n) => String(n.code || "").startsWith("conduct_"))) conductReload();
     for (const n of notices) {
       if (log.querySelector(`[data-notice="${n.id}"]`)) continue;
       log.append(h("p", { class: "chat-notice", dataset: { notice: n.id, code: n.code } }, n.text));
@@ -92,11 +144,12 @@ export function chatModeration(root, log, tableId) {
     try { const { ok, data } = await call(NOTICES_URL); if (ok) showNotices(data.notices || []); } catch { /* next time */ }
   }
   poll();
-  setInterval(poll, Number(root.dataset.noticePollMs || NOTICE_POLL_MS));
+  document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") poll(); });
+  window.addEventListener("online", poll);
 
   return {
     line(msg) {
-      const p = h("p", { dataset: { line: msg.line ?? "", speaker: msg.nickname } }, h("strong", {}, `${msg.nickname}: `), msg.text);
+      const p = h("p", { dataset: { line: msg.line ?? "", speaker: msg.nickname } }, speaker(msg.nickname), msg.text);
       if (msg.line && msg.nickname !== me) {
         p.append(" ", h("button", { type: "button", class: "link report-line", title: "Segnala", "aria-label": "Segnala",
           dataset: { reportLine: msg.line }, onclick: () => open(msg) }, "⚑"));
