@@ -11,14 +11,18 @@ the lobby's rows: they call the functions here and listen to the hook.
 from __future__ import annotations
 
 import copy
+import logging
 import uuid
 from collections.abc import Sequence
 from typing import Any
 
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
-from lobby import actions
+from lobby import actions, broadcast, runtime, selectors
 from lobby.errors import NotAllowed
 from lobby.models import Hand, HandPlayer, HandStep, Seat, Table, TableRuntime
 from lobby.replay import ENGINE_SPEC_KEYS
@@ -26,6 +30,7 @@ from piattaforma import siteops
 from piattaforma.actions import preferences_get
 from piattaforma.models import GamePreference, User
 
+logger = logging.getLogger(__name__)
 HAND_SEAT_KEYS = (*ENGINE_SPEC_KEYS, "user_id", "nickname", "session_ref")  # as table_start_hand stores them
 
 
@@ -167,8 +172,12 @@ def tournament_tables_open(
     HandPlayer.objects.bulk_create(
         [HandPlayer(hand=hand, user_id=s["user_id"], seat=s["seat"]) for hand in hands for s in hand.seats]
     )
-    dealt = [(rt.pk, rt.version) for rt in runtimes]
-    transaction.on_commit(lambda: _broadcast(dealt))
+    bots_due = [
+        (rt.pk, rt.version)
+        for rt, (_name, players) in zip(runtimes, tables, strict=True)
+        if any(users[players[n - 1]].is_bot for n in engine.to_act(rt.state))
+    ]
+    transaction.on_commit(lambda: _wake_bots(bots_due))
     return [table.pk for table in rows]
 
 
@@ -188,10 +197,37 @@ def _preferences(users: dict[int, User], game: str) -> dict[int, dict[str, Any]]
     return out
 
 
-def _broadcast(tables: Sequence[tuple[int, int]]) -> None:
-    """After commit: each table's one broadcast (views to its seats and spectators, bots woken)."""
+def _wake_bots(tables: Sequence[tuple[int, int]]) -> None:
+    """After commit: the bot move of each new table where a bot must play first.
+
+    This is all ``actions._committed`` would do for a table that did not exist before the commit:
+    no socket can have joined its groups yet (a connection to a missing table is refused), and a
+    player who opens it gets his view on connecting.
+    """
     for table_id, version in tables:
-        actions._committed(table_id, version, [])
+        actions._schedule_bot(table_id, version)
+
+
+def _send_closed(closing: Sequence[TableRuntime]) -> None:
+    """After commit: each closed table's one broadcast, the public view of an empty table (its
+    players no longer seated), all sent in one hop to the channel layer. On the owner runtime each
+    table's owner reloads it instead (``actions._committed``)."""
+    if runtime.enabled():
+        for rt in closing:
+            actions._committed(rt.pk, rt.version, [])
+        return
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    messages = []
+    for rt in closing:
+        public = selectors.table_payload(rt, [], None, [])
+        public["audience"] = "public"
+        messages.append((broadcast.public_group(rt.pk), {"type": "table.message", "payload": public}))
+    try:
+        async_to_sync(broadcast._send_all)(layer, messages)
+    except Exception:  # the channel layer is down: the tables stay closed, clients resync on the heartbeat
+        logger.exception("%s closed tournament tables: broadcast lost", len(closing))
 
 
 @transaction.atomic
@@ -214,12 +250,13 @@ def tournament_tables_close(*, table_ids: Sequence[int]) -> int:
     Seat.objects.filter(table_id__in=ids).delete()
     Table.objects.filter(pk__in=ids).update(is_open=False)
     now = timezone.now()
+    TableRuntime.objects.filter(pk__in=ids).update(
+        start_at=None, deadline=None, version=F("version") + 1, updated_at=now
+    )
     for rt in closing:
         rt.table.is_open = False
         rt.start_at = rt.deadline = None
-        rt.version += 1
+        rt.version += 1  # the rows are locked: what the update wrote
         rt.updated_at = now
-    TableRuntime.objects.bulk_update(closing, ["start_at", "deadline", "version", "updated_at"])
-    closed = [(rt.pk, rt.version) for rt in closing]
-    transaction.on_commit(lambda: _broadcast(closed))
+    transaction.on_commit(lambda: _send_closed(closing))
     return len(closing)

@@ -8,16 +8,24 @@ the turn cannot start.
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
 
 from games import options as game_options
+from games import registry
 from games.rng import SeededRng
+from lobby import actions as lobby_actions
 from lobby import broadcast
+from lobby import selectors as lobby_selectors
 from lobby.errors import NotAllowed
 from lobby.models import Hand, HandPlayer, Seat, Table, TableRuntime
 from lobby.replay import replay_hand
 from piattaforma import siteops
 from piattaforma.actions import preferences_get, preferences_save
+from piattaforma.models import User
 from tests.lobby.helpers import play_hand_randomly
 from tests.tournaments.conftest import authorise_all, enter, funded_player, make_tournament
 from tests.tournaments.running_helpers import open_tables, play_turn
@@ -55,14 +63,27 @@ def test_a_turn_is_dealt_in_bulk_as_the_lobby_deals_a_table(
 ):
     t, players = _closed_sitgo(staff, 8, tempo_partita_min=10)
     chosen = preferences_save(user=players[3], game="scopa", values={"stile_mazzo": "piacentine"})
+    bots = {p.pk for p in players if p != players[3]}  # at least three tables of two bots
+    User.objects.filter(pk__in=bots).update(is_bot=True)
     sent = _recorded_broadcasts(monkeypatch)
+    woken: list[tuple[int, int]] = []
+    monkeypatch.setattr(
+        lobby_actions, "_schedule_bot", lambda table_id, version: woken.append((table_id, version))
+    )
     with django_capture_on_commit_callbacks(execute=True):
         assert running.tournament_start(tournament_id=t.pk)
     t.refresh_from_db()
     tables = open_tables(t)
     assert len(tables) == 4
     runtimes = {rt.pk: rt for rt in TableRuntime.objects.filter(pk__in=[x.pk for x in tables])}
-    assert sorted(sent) == sorted((pk, rt.version) for pk, rt in runtimes.items())  # one each, after commit
+    assert sent == []  # nobody can watch a table that did not exist before the commit
+    engine = registry.get("scopa")
+    due = {
+        (pk, rt.version)
+        for pk, rt in runtimes.items()
+        if Seat.objects.filter(table_id=pk, number__in=engine.to_act(rt.state), user_id__in=bots).exists()
+    }
+    assert len(due) >= 3 and sorted(woken) == sorted(due)  # each bot due to play first, woken once
     seated = set()
     for table in tables:
         rt = runtimes[table.pk]
@@ -82,14 +103,26 @@ def test_a_turn_is_dealt_in_bulk_as_the_lobby_deals_a_table(
             assert spec["nickname"] == user.nickname and spec["chips"] == 0
             assert spec["prefs"] == preferences_get(user=user, game="scopa")
             seated.add(user.pk)
+        # a player opening his table gets his own projection, his cards and not the other's
+        me = seats[0]
+        snap = lobby_selectors.table_snapshot(table_id=table.pk, user_id=me.user_id)
+        assert snap["seat"] == 1 and snap["view"] == engine.view(rt.state, 1) != engine.view(rt.state, 2)
     assert seated == {p.pk for p in players}
     mine = next(s for x in tables for s in Hand.objects.get(table=x).seats if s["user_id"] == players[3].pk)
     assert mine["prefs"] == chosen and mine["prefs"] != game_options.defaults("scopa")
 
-    # The turn's end: the tables close in bulk, each broadcast once, and the next turn is dealt.
+    # The turn's end: the tables close in bulk, each one's public view sent once (no seats left).
+    layer = get_channel_layer()
+    channel = async_to_sync(layer.new_channel)()
+    for pk in runtimes:
+        async_to_sync(layer.group_add)(broadcast.public_group(pk), channel)
     for table in tables:
         play_hand_randomly(table, SeededRng(table.pk), max_steps=3000)
-    sent.clear()
+    for _ in range(len(tables) * 10):  # what the matches sent: drained
+        try:
+            async_to_sync(asyncio.wait_for)(layer.receive(channel), 0.05)
+        except TimeoutError:
+            break
     with django_capture_on_commit_callbacks(execute=True):
         assert running.tournament_advance(tournament_id=t.pk)
     t.refresh_from_db()
@@ -97,9 +130,12 @@ def test_a_turn_is_dealt_in_bulk_as_the_lobby_deals_a_table(
     closed = dict(TableRuntime.objects.filter(pk__in=runtimes).values_list("pk", "version"))
     assert not Table.objects.filter(pk__in=runtimes, is_open=True).exists()
     assert not Seat.objects.filter(table_id__in=runtimes).exists()
-    new = {x.pk: x.runtime.version for x in open_tables(t)}
-    assert len(new) == 4 and not set(new) & set(closed)
-    assert sorted(sent) == sorted([*closed.items(), *new.items()])
+    got = [async_to_sync(layer.receive)(channel)["payload"] for _ in runtimes]
+    assert {(m["table"], m["version"]) for m in got} == set(closed.items())
+    assert all(m["audience"] == "public" and m["seats"] == [] and m["over"] for m in got)
+    assert sent == []
+    new = {x.pk for x in open_tables(t)}
+    assert len(new) == 4 and not new & set(closed)
 
 
 def test_no_turn_starts_while_the_site_is_closed_and_nothing_is_written(staff, monkeypatch):
