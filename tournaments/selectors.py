@@ -373,6 +373,29 @@ def standings_by_turn(*, tournament: Tournament) -> list[dict[str, Any]]:
     return list(reversed(out))
 
 
+LIVE_STATES = (
+    Tournament.State.REGISTRATION,
+    Tournament.State.RESERVED,
+    Tournament.State.CLOSED,
+    Tournament.State.RUNNING,
+)
+
+
+def lobby_stamp(*, tournament: Tournament) -> str:
+    """What the tournament lobby shows that changes on its own: the state, the turn, the entrants
+    (registered, authorised), the matches ended. The page asks for it every few seconds and reloads when it
+    changes, so a player waiting sees the start, each result and his next table ("vai al tuo
+    tavolo") without reloading by hand."""
+    from tournaments.models import TournamentMatch
+
+    regs = tournament.registrations.aggregate(
+        n=Count("pk"),
+        ok=Count("pk", filter=Q(state__in=[Registration.State.AUTHORISED, Registration.State.ADMITTED])),
+    )
+    ended = TournamentMatch.objects.filter(tournament=tournament, ended_at__isnull=False).count()
+    return f"{tournament.state}:{tournament.turn}:{regs['n']}:{regs['ok']}:{ended}"
+
+
 def current_matches(*, tournament: Tournament, user_id: int | None) -> list[dict[str, Any]]:
     """The current turn's matches: who plays whom, the result when over, and the table to watch
     (or "vai al tuo tavolo" for the player's own match)."""

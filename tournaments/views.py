@@ -65,6 +65,9 @@ def tournament_lobby(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "standings": selectors.standings_by_turn(tournament=tournament),
             "matches": selectors.current_matches(tournament=tournament, user_id=request.user.pk),
             "results": selectors.final_results(tournament=tournament),
+            "stamp": selectors.lobby_stamp(tournament=tournament)
+            if tournament.state in selectors.LIVE_STATES
+            else "",
         },
     )
 
@@ -111,10 +114,11 @@ def cancel(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 
 def my_state(request: HttpRequest, tournament_id: int) -> JsonResponse:
-    """The player's registration state, polled by the lobby while the regulator has not answered."""
-    mine = selectors.my_registration(
-        tournament=get_object_or_404(Tournament, pk=tournament_id), user_id=request.user.pk
-    )
+    """What the lobby polls: the player's registration state (while the regulator has not answered)
+    and the lobby's stamp (while the tournament fills, waits or runs)."""
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    mine = selectors.my_registration(tournament=tournament, user_id=request.user.pk)
+    stamp = selectors.lobby_stamp(tournament=tournament)
     if mine is None:
-        return JsonResponse({"state": None})
-    return JsonResponse({"state": mine.state, "ticket": mine.ticket})
+        return JsonResponse({"state": None, "stamp": stamp})
+    return JsonResponse({"state": mine.state, "ticket": mine.ticket, "stamp": stamp})
