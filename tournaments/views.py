@@ -26,7 +26,10 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
         wanted = int(request.GET.get("t", ""))
     except ValueError:
         wanted = None
-    chosen = next((r for r in rows if r["id"] == wanted), rows[0] if rows else None)
+    # Decision: with none asked for, the panel shows the first tournament open to registration
+    # (a sit&go just played stays listed for a while, but is not what a player comes for).
+    open_first = next((r for r in rows if r["state"] in Tournament.OPEN_STATES), rows[0] if rows else None)
+    chosen = next((r for r in rows if r["id"] == wanted), open_first)
     if chosen is not None:
         selected = selectors.tournament_info(tournament=Tournament.objects.get(pk=chosen["id"]))
     return render(
