@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from asgiref.sync import async_to_sync
+from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
 
 from games import options as game_options
@@ -45,6 +45,24 @@ def _recorded_broadcasts(monkeypatch) -> list[tuple[int, int]]:
 
     monkeypatch.setattr(broadcast, "table_changed", record)
     return sent
+
+
+def _listen_while(groups: list[str], action, count: int):
+    """Run ``action`` while a channel listens to ``groups`` (one event loop: the Redis layer's
+    channels live in the loop that made them); return its result and the first ``count`` payloads."""
+
+    async def run():
+        layer = get_channel_layer()
+        channel = await layer.new_channel()
+        for group in groups:
+            await layer.group_add(group, channel)
+        result = await sync_to_async(action)()
+        got = [(await asyncio.wait_for(layer.receive(channel), 10))["payload"] for _ in range(count)]
+        for group in groups:
+            await layer.group_discard(group, channel)
+        return result, got
+
+    return async_to_sync(run)()
 
 
 def _closed_sitgo(staff, entrants: int, **overrides) -> tuple[Tournament, list]:
@@ -112,25 +130,20 @@ def test_a_turn_is_dealt_in_bulk_as_the_lobby_deals_a_table(
     assert mine["prefs"] == chosen and mine["prefs"] != game_options.defaults("scopa")
 
     # The turn's end: the tables close in bulk, each one's public view sent once (no seats left).
-    layer = get_channel_layer()
-    channel = async_to_sync(layer.new_channel)()
-    for pk in runtimes:
-        async_to_sync(layer.group_add)(broadcast.public_group(pk), channel)
     for table in tables:
         play_hand_randomly(table, SeededRng(table.pk), max_steps=3000)
-    for _ in range(len(tables) * 10):  # what the matches sent: drained
-        try:
-            async_to_sync(asyncio.wait_for)(layer.receive(channel), 0.05)
-        except TimeoutError:
-            break
-    with django_capture_on_commit_callbacks(execute=True):
-        assert running.tournament_advance(tournament_id=t.pk)
+
+    def advance() -> bool:
+        with django_capture_on_commit_callbacks(execute=True):
+            return running.tournament_advance(tournament_id=t.pk)
+
+    advanced, got = _listen_while([broadcast.public_group(pk) for pk in runtimes], advance, len(runtimes))
+    assert advanced
     t.refresh_from_db()
     assert t.turn == 2
     closed = dict(TableRuntime.objects.filter(pk__in=runtimes).values_list("pk", "version"))
     assert not Table.objects.filter(pk__in=runtimes, is_open=True).exists()
     assert not Seat.objects.filter(table_id__in=runtimes).exists()
-    got = [async_to_sync(layer.receive)(channel)["payload"] for _ in runtimes]
     assert {(m["table"], m["version"]) for m in got} == set(closed.items())
     assert all(m["audience"] == "public" and m["seats"] == [] and m["over"] for m in got)
     assert sent == []
