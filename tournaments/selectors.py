@@ -189,7 +189,22 @@ def tournament_info(*, tournament: Tournament, now: datetime | None = None) -> d
         "entrants": live,
         "max_players": t.max_players,
         "cancelled_reason": t.cancelled_reason,
+        "turn": t.turn if t.state == Tournament.State.RUNNING else None,
+        "players_left": players_left(t),
     }
+
+
+def players_left(t: Tournament) -> int | None:
+    """ "I giocatori rimasti in gara" of a running tournament: the players of the lines still
+    playing (a KO round's lines, byes included; a girone's lines not cut by danEL)."""
+    p = t.progress or {}
+    if t.state != Tournament.State.RUNNING or "lines" not in p:
+        return None
+    if p.get("phase") == "ko":
+        lines = {line for slot in p.get("slots", []) for line in slot if line}
+    else:
+        lines = set(p.get("active", []))
+    return sum(len(p["lines"].get(line, [])) for line in lines)
 
 
 def entrants(*, tournament: Tournament) -> list[dict[str, Any]]:

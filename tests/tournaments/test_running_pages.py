@@ -73,3 +73,18 @@ def test_the_lobby_stamp_changes_with_each_result_and_turn_and_stops_at_the_end(
     assert client.get(state_url).json()["stamp"] in seen  # asking again changes nothing
     play_out(t, SeededRng(5))
     assert 'data-live="' not in client.get(url).content.decode()  # finished: nothing left to wait for
+
+
+def test_the_info_panel_shows_the_turn_and_the_players_left(staff, client):
+    t, _players = full_tournament(staff, 8, format=F.KO)
+    url = reverse("tournaments:lobby", args=[t.pk])
+    page = client.get(url).content.decode()
+    assert 'data-testid="turn">1<' in page and 'data-testid="players-left">8<' in page
+    play_turn(t, SeededRng(6))
+    page = client.get(url).content.decode()
+    assert 'data-testid="turn">2<' in page and 'data-testid="players-left">4<' in page
+    play_out(t, SeededRng(6))
+    assert 'data-testid="players-left"' not in client.get(url).content.decode()  # over: nobody in the race
+    d, _ = full_tournament(staff, 4, format=F.DANESE, turns=2)
+    page = client.get(reverse("tournaments:lobby", args=[d.pk])).content.decode()
+    assert 'data-testid="players-left">4<' in page  # a girone: everyone plays every turn
