@@ -3,7 +3,7 @@
 // or runs its stamp (state, turn, entrants, matches ended) is asked every few seconds. When
 // either changes the page reloads, so a waiting player sees the start, the results and his next
 // table ("Vai al tuo tavolo"); never while he is typing (the chat): the next tick retries.
-const live = document.querySelector("[data-live]");
+const live = document.querySelector("[data-tournament-live]");
 if (live) {
   const every = live.dataset.waiting ? 1000 : 3000;
   let changed = false;
@@ -14,7 +14,7 @@ if (live) {
   setInterval(async () => {
     if (!changed) {
       try {
-        const response = await fetch(live.dataset.live, { headers: { Accept: "application/json" } });
+        const response = await fetch(live.dataset.tournamentLive, { headers: { Accept: "application/json" } });
         const data = await response.json();
         changed =
           (data.state || "") !== live.dataset.state ||

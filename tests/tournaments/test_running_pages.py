@@ -62,7 +62,7 @@ def test_the_lobby_stamp_changes_with_each_result_and_turn_and_stops_at_the_end(
     client.force_login(players[0])
     page = client.get(url).content.decode()
     first = client.get(state_url).json()["stamp"]
-    assert f'data-live="{state_url}" data-stamp="{first}"' in page
+    assert f'data-tournament-live="{state_url}" data-stamp="{first}"' in page
     seen = {first}
     for table in open_tables(t):  # each match's end, then the next turn, is a new stamp
         play_hand_randomly(table, SeededRng(table.pk), max_steps=3000)
@@ -72,7 +72,7 @@ def test_the_lobby_stamp_changes_with_each_result_and_turn_and_stops_at_the_end(
     assert len(seen) == 4
     assert client.get(state_url).json()["stamp"] in seen  # asking again changes nothing
     play_out(t, SeededRng(5))
-    assert 'data-live="' not in client.get(url).content.decode()  # finished: nothing left to wait for
+    assert 'data-tournament-live="' not in client.get(url).content.decode()  # finished: no poll
 
 
 def test_the_info_panel_shows_the_turn_and_the_players_left(staff, client):
