@@ -10,15 +10,28 @@ the lobby's rows: they call the functions here and listen to the hook.
 
 from __future__ import annotations
 
+import copy
+import logging
 import uuid
 from collections.abc import Sequence
 from typing import Any
 
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
 from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
 
-from lobby import actions
+from lobby import actions, broadcast, runtime, selectors
 from lobby.errors import NotAllowed
-from lobby.models import Hand, HandStep, Seat, Table, TableRuntime
+from lobby.models import Hand, HandPlayer, HandStep, Seat, Table, TableRuntime
+from lobby.replay import ENGINE_SPEC_KEYS
+from piattaforma import siteops
+from piattaforma.actions import preferences_get
+from piattaforma.models import GamePreference, User
+
+logger = logging.getLogger(__name__)
+HAND_SEAT_KEYS = (*ENGINE_SPEC_KEYS, "user_id", "nickname", "session_ref")  # as table_start_hand stores them
 
 
 def match_result(rt: TableRuntime, hand: Hand, outcome: dict[str, Any]) -> dict[str, Any]:
@@ -60,19 +73,26 @@ def tournament_tables_open(
     tempo_partita: int,
     realm: str = Table.Realm.REAL,
 ) -> list[int]:
-    """Open a turn's tournament tables, seat each one's players and deal every match.
+    """Open a turn's tournament tables, seat each one's players and deal every match, in bulk.
 
     ``tables``: (name, user ids by seat 1, 2, ...) per table, all of one size. The settings are
-    checked once, as ``table_create`` checks a table (one turn's tables share them); the rows are
-    written in bulk; then each match is dealt by ``table_start_hand``. No buy-in, rake or waiting
-    list; every seat is ready at once (the match starts now: a player who is not there loses it
-    on his clock, rules 004 "assente all'inizio"). Returns the table ids, in order.
+    checked once, as ``table_create`` checks a table (one turn's tables share them). Each match is
+    dealt as ``table_start_hand`` deals a table's first match (the engine's ``new`` with its own
+    recorded draws, the hand and its players stored, the deadline set), but in memory: the tables,
+    runtimes, seats, hands and hand players are written in one bulk insert each, and after commit
+    each table gets its one broadcast (``actions._committed``). No buy-in, rake, credit or waiting
+    list (every seat holds 0 and is dealt in; the match starts now: a player who is not there
+    loses it on his clock, rules 004 "assente all'inizio"). A running tournament goes on while its
+    game is switched off; while the site is closed no turn starts (the sweep retries). Returns the
+    table ids, in order.
     """
     if not tables:
         return []
     sizes = {len(players) for _name, players in tables}
     if len(sizes) != 1:
         raise NotAllowed("I tavoli di un turno hanno lo stesso numero di posti")
+    if siteops.site_closed():
+        raise NotAllowed("Il sito è chiuso: il turno partirà alla riapertura")
     fields: dict[str, Any] = {
         "game": game,
         "seats": sizes.pop(),
@@ -88,44 +108,155 @@ def tournament_tables_open(
     prototype = Table(name=tables[0][0][:60], min_players=fields["seats"], **fields)
     actions._table_checked(prototype)  # the checks of table_create, once
     fields["config"] = prototype.config
+    engine = actions.engine_for(prototype)
+    if fields["seats"] < engine.min_seats:
+        raise NotAllowed("La partita del torneo non è partita")
+    engine_config = actions.engine_config(prototype)
     rows = Table.objects.bulk_create(
         [Table(name=name[:60], min_players=len(players), **fields) for name, players in tables]
     )
-    TableRuntime.objects.bulk_create([TableRuntime(table=table) for table in rows])
-    Seat.objects.bulk_create(
-        [
-            Seat(
-                table=table,
-                number=number,
-                user_id=user_id,
-                session_ref=f"torneo-{table.pk}-{number}-{uuid.uuid4().hex[:8]}",
-                ready=True,
-            )
-            for table, (_name, players) in zip(rows, tables, strict=True)
-            for number, user_id in enumerate(players, start=1)
+    users = User.objects.in_bulk({uid for _name, players in tables for uid in players})
+    prefs = _preferences(users, game)
+    now = timezone.now()
+    runtimes: list[TableRuntime] = []
+    hands: list[Hand] = []
+    seats: list[Seat] = []
+    for table, (_name, players) in zip(rows, tables, strict=True):
+        specs = [
+            {
+                "seat": number,
+                "chips": 0,
+                "sitout": False,
+                "prefs": prefs[uid],
+                "new": True,
+                "user_id": uid,
+                "nickname": users[uid].nickname,
+                "session_ref": f"torneo-{table.pk}-{number}-{uuid.uuid4().hex[:8]}",
+            }
+            for number, uid in enumerate(players, start=1)
         ]
+        seats += [
+            Seat(table=table, number=s["seat"], user_id=s["user_id"], session_ref=s["session_ref"])
+            for s in specs
+        ]
+        rng = actions.new_rng()
+        state = engine.new(engine_config, [{k: s[k] for k in ENGINE_SPEC_KEYS} for s in specs], rng, None)
+        rt = TableRuntime(table=table, hand_no=1, state=state, dealt=[s["seat"] for s in specs], steps=0)
+        rt.game = engine.name
+        if engine.family == "partite" and table.tempo_partita:
+            lines = {engine.line_of(state, s["seat"]) for s in specs}
+            rt.clocks = dict.fromkeys(sorted(lines), table.tempo_partita * 1000)
+        actions.set_deadline(rt, engine, now)
+        actions._arm_timer(rt, now)  # the deadline task, after commit
+        rt.version = 1
+        runtimes.append(rt)
+        hands.append(
+            Hand(
+                table=table,
+                number=1,
+                game=engine.name,
+                config=engine_config,
+                carry_in=None,
+                seats=[
+                    {k: s[k] for k in (*ENGINE_SPEC_KEYS, "user_id", "nickname", "session_ref")}
+                    for s in specs
+                ],
+                start_draws=rng.draws,
+                deck_log=state.get("deck_log", []),
+                started_at=now,
+            )
+        )
+    TableRuntime.objects.bulk_create(runtimes)
+    Seat.objects.bulk_create(seats)
+    Hand.objects.bulk_create(hands)
+    HandPlayer.objects.bulk_create(
+        [HandPlayer(hand=hand, user_id=s["user_id"], seat=s["seat"]) for hand in hands for s in hand.seats]
     )
-    for table in rows:
-        if not actions.table_start_hand(table_id=table.pk):
-            raise NotAllowed("La partita del torneo non è partita")  # a bug: every seat is taken
+    bots_due = [
+        (rt.pk, rt.version)
+        for rt, (_name, players) in zip(runtimes, tables, strict=True)
+        if any(users[players[n - 1]].is_bot for n in engine.to_act(rt.state))
+    ]
+    transaction.on_commit(lambda: _wake_bots(bots_due))
     return [table.pk for table in rows]
+
+
+def _preferences(users: dict[int, User], game: str) -> dict[int, dict[str, Any]]:
+    """Each player's options for the game (``preferences_get``), in two queries for a whole turn.
+
+    Players who never set an option (most) all get the defaults, read once.
+    """
+    chosen = set(
+        GamePreference.objects.filter(game=game, user_id__in=list(users)).values_list("user_id", flat=True)
+    )
+    out = {uid: preferences_get(user=users[uid], game=game) for uid in chosen}
+    rest = [uid for uid in users if uid not in chosen]
+    if rest:
+        defaults = preferences_get(user=users[rest[0]], game=game)
+        out.update({uid: copy.deepcopy(defaults) for uid in rest})
+    return out
+
+
+def _wake_bots(tables: Sequence[tuple[int, int]]) -> None:
+    """After commit: the bot move of each new table where a bot must play first.
+
+    This is all ``actions._committed`` would do for a table that did not exist before the commit:
+    no socket can have joined its groups yet (a connection to a missing table is refused), and a
+    player who opens it gets his view on connecting.
+    """
+    for table_id, version in tables:
+        actions._schedule_bot(table_id, version)
+
+
+def _send_closed(closing: Sequence[TableRuntime]) -> None:
+    """After commit: each closed table's one broadcast, the public view of an empty table (its
+    players no longer seated), all sent in one hop to the channel layer. On the owner runtime each
+    table's owner reloads it instead (``actions._committed``)."""
+    if runtime.enabled():
+        for rt in closing:
+            actions._committed(rt.pk, rt.version, [])
+        return
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    messages = []
+    for rt in closing:
+        public = selectors.table_payload(rt, [], None, [])
+        public["audience"] = "public"
+        messages.append((broadcast.public_group(rt.pk), {"type": "table.message", "payload": public}))
+    try:
+        async_to_sync(broadcast._send_all)(layer, messages)
+    except Exception:  # the channel layer is down: the tables stay closed, clients resync on the heartbeat
+        logger.exception("%s closed tournament tables: broadcast lost", len(closing))
 
 
 @transaction.atomic
 def tournament_tables_close(*, table_ids: Sequence[int]) -> int:
     """Close tournament tables whose match is over: seats freed (no money), the table no longer open.
 
-    A table whose match still runs is left alone. Returns how many were closed.
+    A table whose match still runs is left alone. The runtime rows are locked in one query (in
+    primary-key order), the rows written in bulk, and each closed table gets its one broadcast
+    after commit. Returns how many were closed.
     """
-    closed = 0
-    for table_id in sorted(table_ids):  # runtime rows locked in primary-key order
-        rt = actions._lock(table_id)
-        if rt.table.tournament_id is None or not rt.table.is_open or actions._hand_running(rt):
-            continue
-        Seat.objects.filter(table_id=table_id).delete()
-        Table.objects.filter(pk=table_id).update(is_open=False)
+    locked = TableRuntime.objects.select_for_update().select_related("table").filter(pk__in=list(table_ids))
+    closing = [
+        rt
+        for rt in locked.order_by("pk")
+        if rt.table.tournament_id is not None and rt.table.is_open and not actions._hand_running(rt)
+    ]
+    if not closing:
+        return 0
+    ids = [rt.pk for rt in closing]
+    Seat.objects.filter(table_id__in=ids).delete()
+    Table.objects.filter(pk__in=ids).update(is_open=False)
+    now = timezone.now()
+    TableRuntime.objects.filter(pk__in=ids).update(
+        start_at=None, deadline=None, version=F("version") + 1, updated_at=now
+    )
+    for rt in closing:
         rt.table.is_open = False
         rt.start_at = rt.deadline = None
-        actions._bump(rt)
-        closed += 1
-    return closed
+        rt.version += 1  # the rows are locked: what the update wrote
+        rt.updated_at = now
+    transaction.on_commit(lambda: _send_closed(closing))
+    return len(closing)

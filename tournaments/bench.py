@@ -194,11 +194,12 @@ def live(argv: list[str]) -> None:
     try:
         print(f"database: {connection.vendor} ({name})")
         t, _bots = _live_setup(danese_n, "danese")
-        start = time.perf_counter()
+        start, cpu0 = time.perf_counter(), time.process_time()
         running.tournament_start(tournament_id=t.pk)
-        first = time.perf_counter() - start
+        first, cpu = time.perf_counter() - start, time.process_time() - cpu0
         print(
-            f"danese {danese_n}: start (random list, {danese_n // 2} tables seated and dealt): {first:.2f} s"
+            f"danese {danese_n}: start (random list, {danese_n // 2} tables seated and dealt): {first:.2f} s,"
+            f" CPU {cpu:.2f} s"
         )
         t.refresh_from_db()
         _end_turn_by_abandon(t)

@@ -113,7 +113,7 @@ def _seat_players(t: Tournament, line_a: str, line_b: str) -> list[int]:
 
 
 def _open_tables(t: Tournament, matches: list[TournamentMatch]) -> None:
-    """Open the live tables of a turn's matches through the lobby, and note each one's table id."""
+    """Open the live tables of a turn's unsaved matches through the lobby; note each one's table id."""
     from games import registry
 
     if not matches:
@@ -128,8 +128,7 @@ def _open_tables(t: Tournament, matches: list[TournamentMatch]) -> None:
         tempo_partita=t.tempo_partita_min * 60,
     )
     for match, table_id in zip(matches, ids, strict=True):
-        match.table_id = table_id
-    TournamentMatch.objects.bulk_update(matches, ["table_id"])
+        match.table_id = table_id  # saved by the caller's bulk insert
 
 
 # --- start and turns -----------------------------------------------------------------------------
@@ -189,9 +188,9 @@ def _start_turn(t: Tournament, turn: int, now: datetime) -> None:
             match.result = {"winner": "a", "bye": True}
             match.ended_at = now
         matches.append(match)
-    TournamentMatch.objects.bulk_create(matches)
     playing = [m for m in matches if m.line_b]
     _open_tables(t, playing)
+    TournamentMatch.objects.bulk_create(matches)
     if not playing:
         _schedule("advance", t.pk)
 

@@ -189,7 +189,22 @@ def tournament_info(*, tournament: Tournament, now: datetime | None = None) -> d
         "entrants": live,
         "max_players": t.max_players,
         "cancelled_reason": t.cancelled_reason,
+        "turn": t.turn if t.state == Tournament.State.RUNNING else None,
+        "players_left": players_left(t),
     }
+
+
+def players_left(t: Tournament) -> int | None:
+    """ "I giocatori rimasti in gara" of a running tournament: the players of the lines still
+    playing (a KO round's lines, byes included; a girone's lines not cut by danEL)."""
+    p = t.progress or {}
+    if t.state != Tournament.State.RUNNING or "lines" not in p:
+        return None
+    if p.get("phase") == "ko":
+        lines = {line for slot in p.get("slots", []) for line in slot if line}
+    else:
+        lines = set(p.get("active", []))
+    return sum(len(p["lines"].get(line, [])) for line in lines)
 
 
 def entrants(*, tournament: Tournament) -> list[dict[str, Any]]:
@@ -371,6 +386,29 @@ def standings_by_turn(*, tournament: Tournament) -> list[dict[str, Any]]:
             }
         )
     return list(reversed(out))
+
+
+LIVE_STATES = (
+    Tournament.State.REGISTRATION,
+    Tournament.State.RESERVED,
+    Tournament.State.CLOSED,
+    Tournament.State.RUNNING,
+)
+
+
+def lobby_stamp(*, tournament: Tournament) -> str:
+    """What the tournament lobby shows that changes on its own: the state, the turn, the entrants
+    (registered, authorised), the matches ended. The page asks for it every few seconds and reloads when it
+    changes, so a player waiting sees the start, each result and his next table ("vai al tuo
+    tavolo") without reloading by hand."""
+    from tournaments.models import TournamentMatch
+
+    regs = tournament.registrations.aggregate(
+        n=Count("pk"),
+        ok=Count("pk", filter=Q(state__in=[Registration.State.AUTHORISED, Registration.State.ADMITTED])),
+    )
+    ended = TournamentMatch.objects.filter(tournament=tournament, ended_at__isnull=False).count()
+    return f"{tournament.state}:{tournament.turn}:{regs['n']}:{regs['ok']}:{ended}"
 
 
 def current_matches(*, tournament: Tournament, user_id: int | None) -> list[dict[str, Any]]:

@@ -26,7 +26,10 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
         wanted = int(request.GET.get("t", ""))
     except ValueError:
         wanted = None
-    chosen = next((r for r in rows if r["id"] == wanted), rows[0] if rows else None)
+    # Decision: with none asked for, the panel shows the first tournament open to registration
+    # (a sit&go just played stays listed for a while, but is not what a player comes for).
+    open_first = next((r for r in rows if r["state"] in Tournament.OPEN_STATES), rows[0] if rows else None)
+    chosen = next((r for r in rows if r["id"] == wanted), open_first)
     if chosen is not None:
         selected = selectors.tournament_info(tournament=Tournament.objects.get(pk=chosen["id"]))
     return render(
@@ -65,6 +68,9 @@ def tournament_lobby(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "standings": selectors.standings_by_turn(tournament=tournament),
             "matches": selectors.current_matches(tournament=tournament, user_id=request.user.pk),
             "results": selectors.final_results(tournament=tournament),
+            "stamp": selectors.lobby_stamp(tournament=tournament)
+            if tournament.state in selectors.LIVE_STATES
+            else "",
         },
     )
 
@@ -111,10 +117,11 @@ def cancel(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 
 def my_state(request: HttpRequest, tournament_id: int) -> JsonResponse:
-    """The player's registration state, polled by the lobby while the regulator has not answered."""
-    mine = selectors.my_registration(
-        tournament=get_object_or_404(Tournament, pk=tournament_id), user_id=request.user.pk
-    )
+    """What the lobby polls: the player's registration state (while the regulator has not answered)
+    and the lobby's stamp (while the tournament fills, waits or runs)."""
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    mine = selectors.my_registration(tournament=tournament, user_id=request.user.pk)
+    stamp = selectors.lobby_stamp(tournament=tournament)
     if mine is None:
-        return JsonResponse({"state": None})
-    return JsonResponse({"state": mine.state, "ticket": mine.ticket})
+        return JsonResponse({"state": None, "stamp": stamp})
+    return JsonResponse({"state": mine.state, "ticket": mine.ticket, "stamp": stamp})

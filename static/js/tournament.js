@@ -1,17 +1,28 @@
-// The tournament lobby: the regulator answers a moment after a registration or a cancellation,
-// so while one waits ([data-poll]) ask for its state every second and reload when it changes.
-const box = document.querySelector("[data-poll]");
-if (box) {
-  const timer = setInterval(async () => {
-    try {
-      const response = await fetch(box.dataset.poll, { headers: { Accept: "application/json" } });
-      const data = await response.json();
-      if (data.state !== box.dataset.state) {
-        clearInterval(timer);
-        location.reload();
+// The tournament lobby keeps itself current: the regulator answers a moment after a registration
+// or a cancellation (asked every second while one waits), and while the tournament fills, waits
+// or runs its stamp (state, turn, entrants, matches ended) is asked every few seconds. When
+// either changes the page reloads, so a waiting player sees the start, the results and his next
+// table ("Vai al tuo tavolo"); never while he is typing (the chat): the next tick retries.
+const live = document.querySelector("[data-tournament-live]");
+if (live) {
+  const every = live.dataset.waiting ? 1000 : 3000;
+  let changed = false;
+  const typing = () => {
+    const el = document.activeElement;
+    return el && (el.tagName === "INPUT" || el.tagName === "TEXTAREA") && el.value !== "";
+  };
+  setInterval(async () => {
+    if (!changed) {
+      try {
+        const response = await fetch(live.dataset.tournamentLive, { headers: { Accept: "application/json" } });
+        const data = await response.json();
+        changed =
+          (data.state || "") !== live.dataset.state ||
+          (live.dataset.stamp !== "" && data.stamp !== live.dataset.stamp);
+      } catch (e) {
+        return; /* the next tick retries */
       }
-    } catch (e) {
-      /* the next tick retries */
     }
-  }, 1000);
+    if (changed && !typing() && document.visibilityState !== "hidden") location.reload();
+  }, every);
 }

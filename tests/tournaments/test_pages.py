@@ -44,6 +44,18 @@ def test_sitgo_list_and_the_players_sphere(client, staff, players):
     assert "sphere--" not in client.get(reverse("tournaments:list"), {"tipo": "sitgo"}).content.decode()
 
 
+def test_the_info_panel_shows_the_first_sitgo_open_to_registration(client, staff):
+    played = make_tournament(staff, kind=Tournament.Kind.SITGO, max_players=2, name="Giocato")
+    waiting = make_tournament(staff, kind=Tournament.Kind.SITGO, max_players=2, name="Aperto")
+    Tournament.objects.filter(pk=played.pk).update(state=Tournament.State.FINISHED)
+    response = client.get(reverse("tournaments:list"), {"tipo": "sitgo"})
+    codes = [r["code"] for r in response.context["rows"]]
+    assert codes.index(played.code) < codes.index(waiting.code)  # still listed, first
+    assert response.context["selected"]["code"] == waiting.code
+    chosen = client.get(reverse("tournaments:list"), {"tipo": "sitgo", "t": played.pk})
+    assert chosen.context["selected"]["code"] == played.code  # the one clicked, whatever its state
+
+
 def test_lobby_register_authorise_and_cancel_through_the_pages(client, staff, players):
     t = make_tournament(staff)
     login(client, players[0])

@@ -300,3 +300,36 @@ def test_fixed_pairs_at_tables_of_four(staff):
     for a, b in zip(players[::2], players[1::2], strict=True):
         ra, rb = (Registration.objects.get(tournament=t, user=u) for u in (a, b))
         assert ra.position == rb.position and 0 <= ra.prize - rb.prize <= 1
+
+
+def test_scala40_tournament_with_whole_matches_is_played_through(staff):
+    """Scala 40 at tournament tables, a whole match per turn: random play may never close, so the
+    seat to act abandons (K6); the engine's own VP and MP reach the standings, the pool is paid."""
+    t, players = full_tournament(staff, 4, game="scala40", turns=2, format=F.DANESE, smazzate=0)
+    assert open_tables(t)[0].config["mode"] != "smazzate"  # a whole match, not a number of smazzate
+    for _turn in range(2):
+        for table in open_tables(t):
+            play_hand_randomly(table, SeededRng(table.pk), abandon_after=8, max_steps=60)
+        running.tournament_advance(tournament_id=t.pk)
+        t.refresh_from_db()
+    assert t.state == Tournament.State.FINISHED
+    for m in t.matches.all():
+        assert m.result["forfeit"] == "abandon"
+        other = "b" if m.result["offender"] == "a" else "a"
+        assert m.result[m.result["offender"]]["vp"] < m.result[other]["vp"]
+    totals = t.progress["totals"]
+    assert sum(vp for vp, _mp in totals.values()) == sum(
+        m.result["a"]["vp"] + m.result["b"]["vp"] for m in t.matches.all()
+    )
+    paid = finish_and_pay(t)
+    check_money(t, players, paid)
+
+
+def test_a_whole_match_to_the_points_per_turn(staff):
+    """Scopa to 11 points per turn (rules 004: "il numero di turni per i punti necessari")."""
+    t, players = full_tournament(staff, 4, turns=1, format=F.DANESE, smazzate=0, points_to_win=11)
+    config = open_tables(t)[0].config
+    assert config["mode"] == "punti" and config["target"] == 11
+    paid = finish_and_pay(t)
+    check_money(t, players, paid)
+    assert all(max(m.result["a"]["points"], m.result["b"]["points"]) >= 11 for m in t.matches.all())

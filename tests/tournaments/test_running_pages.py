@@ -50,3 +50,41 @@ def test_finished_tournament_results_profile_and_conto(staff, client):
     client.force_login(players[0] if players[0] != winner else players[1])
     other = client.get(reverse("profile")).content.decode()
     assert t.name in other and "36,00" not in other
+
+
+def test_the_lobby_stamp_changes_with_each_result_and_turn_and_stops_at_the_end(staff, client):
+    """The lobby page asks for the stamp while the tournament runs and reloads when it changes."""
+    from tests.lobby.helpers import play_hand_randomly
+    from tests.tournaments.running_helpers import open_tables
+
+    t, players = full_tournament(staff, 4, format=F.DANESE, turns=2)
+    url, state_url = reverse("tournaments:lobby", args=[t.pk]), reverse("tournaments:my_state", args=[t.pk])
+    client.force_login(players[0])
+    page = client.get(url).content.decode()
+    first = client.get(state_url).json()["stamp"]
+    assert f'data-tournament-live="{state_url}" data-stamp="{first}"' in page
+    seen = {first}
+    for table in open_tables(t):  # each match's end, then the next turn, is a new stamp
+        play_hand_randomly(table, SeededRng(table.pk), max_steps=3000)
+        seen.add(client.get(state_url).json()["stamp"])
+    running.tournament_advance(tournament_id=t.pk)
+    seen.add(client.get(state_url).json()["stamp"])
+    assert len(seen) == 4
+    assert client.get(state_url).json()["stamp"] in seen  # asking again changes nothing
+    play_out(t, SeededRng(5))
+    assert 'data-tournament-live="' not in client.get(url).content.decode()  # finished: no poll
+
+
+def test_the_info_panel_shows_the_turn_and_the_players_left(staff, client):
+    t, _players = full_tournament(staff, 8, format=F.KO)
+    url = reverse("tournaments:lobby", args=[t.pk])
+    page = client.get(url).content.decode()
+    assert 'data-testid="turn">1<' in page and 'data-testid="players-left">8<' in page
+    play_turn(t, SeededRng(6))
+    page = client.get(url).content.decode()
+    assert 'data-testid="turn">2<' in page and 'data-testid="players-left">4<' in page
+    play_out(t, SeededRng(6))
+    assert 'data-testid="players-left"' not in client.get(url).content.decode()  # over: nobody in the race
+    d, _ = full_tournament(staff, 4, format=F.DANESE, turns=2)
+    page = client.get(reverse("tournaments:lobby", args=[d.pk])).content.decode()
+    assert 'data-testid="players-left">4<' in page  # a girone: everyone plays every turn
