@@ -118,7 +118,20 @@ const LABELS = {
   deals: "Smazzate", cash: "Regolamento", best: "Punto migliore", cards: "Carte", vele_cards: "Carte delle vele",
   alla_regola_: "Alla regola", mazzetto: "Mazzetto", wins: "Vinti", coups: "Colpi", halved: "Dimezzato", start: "Iniziale",
   seat: "Posto", posts: "Puntate al buio", raiser: "Ultimo rilancio al buio", stage: "Fase del buio", order: "Ordine",
+  down: "Coperte", up: "Scoperte", bank: "Banco", cover: "Copertura del banco", max_bet: "Puntata massima",
+  punte: "Punte", decision: "Decisione", premove: "Premove",
 };
+
+// Engine words shown as values (a punta's status at Sette e mezzo, a deal's stage): Italian on the page.
+const VALUES = {
+  wait: "in attesa", bet: "deve puntare", bust: "sballato", out: "fuori", penalty: "penalità", play: "in gioco",
+  sto: "sta", won: "vince", primo_giro: "primo giro", "??": "coperta",
+};
+
+/** An engine word in the page's language ("wait" → "in attesa"); others with spaces for underscores. */
+export function valueText(v) {
+  return VALUES[v] ? t(VALUES[v]) : String(v).replace(/_/g, " ");
+}
 
 const PHASES = {
   invito: "Invito", apertura: "Apertura", cambio: "Cambio carte", puntata: "Puntate", puntate: "Puntate",
@@ -145,7 +158,7 @@ export function inline(value, key = "") {
     const parts = Object.entries(value).filter(([, v]) => v !== null && v !== undefined && v !== false);
     return h("span", { class: "inline" }, parts.map(([k, v], i) => [i ? " · " : "", `${label(k)} `, v && typeof v === "object" ? readable(v, k) : inline(v, k)]));
   }
-  if (typeof value === "string" && !isCardCode(value)) return document.createTextNode(value.replace(/_/g, " "));
+  if (typeof value === "string" && !isCardCode(value)) return document.createTextNode(valueText(value));
   return readable(value, key);
 }
 
@@ -175,5 +188,6 @@ export function readable(value, key = "") {
     if (!entries.length) return h("span", { class: "muted" }, "—");
     return h("dl", { class: "tc-dl" }, entries.map(([k, v]) => [h("dt", {}, label(k)), h("dd", {}, readable(v, k))]));
   }
+  if (typeof value === "string") return document.createTextNode(valueText(value));
   return document.createTextNode(String(value));
 }

@@ -156,6 +156,13 @@ export function centre(model, p) {
           h("div", { class: "plays" }, sec.value.map((m, i) => h("figure", { class: "play" }, card(m.card ?? null, "small"),
             h("figcaption", {}, `${i + 1}: ${m.size} carte${m.owner !== null && m.owner !== undefined ? ` · ${seatName(model, m.owner)}` : ""}`))))));
       }
+    } else if (sec.kind === "value" && sec.key === "bank" && sec.value && typeof sec.value === "object" && Array.isArray(sec.value.down)) {
+      // Sette e mezzo: the banco's area, its covered card and the ones it drew face up
+      sec.done = true;
+      const b = sec.value;
+      box.append(h("div", { class: "zone zone-banco_cards", dataset: { role: "banco" } }, h("span", { class: "zone-title" }, label("bank")),
+        cardRow([...b.down.map((c) => (c === "??" ? null : c)), ...(b.up || [])], "small"),
+        typeof b.points === "number" ? h("span", {}, `${label("points")}: ${b.points % 2 ? `${(b.points - 1) / 2},5` : b.points / 2}`) : null));
     } else if (sec.kind === "move") {
       sec.done = true;
       const m = sec.move;
