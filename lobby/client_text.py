@@ -91,6 +91,10 @@ TEXTS = [
     N_("Penale per {who}: {amount}"),
     N_("Puntate annullate"),
     N_("Non ci sono abbastanza giocatori"),
+    N_("ultima a {name}"),
+    N_("Tutte le carte"),
+    N_("Preferenze di gioco automatico"),
+    N_("Percentuale di rake"),
 ]
 
 # The felt's labels and the engines' phases (static/js/table/dom.js LABELS and PHASES).
@@ -253,6 +257,9 @@ LABELS = [
     N_("vince"),
     N_("primo giro"),
     N_("coperta"),
+    N_("Formazione dei mazzetti"),
+    N_("Scopri"),
+    N_("Scelta della variante"),
 ]
 
 

@@ -119,7 +119,7 @@ const LABELS = {
   alla_regola_: "Alla regola", mazzetto: "Mazzetto", wins: "Vinti", coups: "Colpi", halved: "Dimezzato", start: "Iniziale",
   seat: "Posto", posts: "Puntate al buio", raiser: "Ultimo rilancio al buio", stage: "Fase del buio", order: "Ordine",
   down: "Coperte", up: "Scoperte", bank: "Banco", cover: "Copertura del banco", max_bet: "Puntata massima",
-  punte: "Punte", decision: "Decisione", premove: "Premove",
+  punte: "Punte", decision: "Decisione", premove: "Premove", rake_bp: "Percentuale di rake",
 };
 
 // Engine words shown as values (a punta's status at Sette e mezzo, a deal's stage): Italian on the page.
@@ -138,7 +138,8 @@ const PHASES = {
   fine: "Fine della mano", over: "Fine", accept: "Scelta del banco", accetta: "Scelta del banco", bet: "Puntate",
   play: "Gioco", gioco: "Gioco", gioca: "Gioca o scarta", pesca: "Pesca", dichiarazione: "Dichiarazioni",
   punta: "Gioca il punto", banco: "Gioca il banco", scelta: "Scelta del gioco", showdown: "Carte in tavola",
-  buio: "Buio", parola: "Parola",
+  buio: "Buio", parola: "Parola", build: "Formazione dei mazzetti", banker: "Gioca il banco", mostra: "Carte mostrate",
+  parol: "Parol", scopri: "Scopri", variante: "Scelta della variante",
 };
 
 /** The Italian name of an engine phase ("cambio" → "Cambio carte"); unknown ones humanised. */
@@ -174,6 +175,7 @@ export function readable(value, key = "") {
     return document.createTextNode((settings.style === "francesi" ? SUITS_FR : SUITS_IT)[value]);
   }
   if (isCardCode(value)) return card(value, "small");
+  if (key === "rake_bp" && typeof value === "number") return document.createTextNode(`${(value / 100).toLocaleString("it-IT")}%`);
   if (typeof value === "number" && /pot|piatto|chips|stack|bet|amount|posta|garage|rake|bestia|put_in|invito|share|^start$|cover|min_/.test(key)) {
     return document.createTextNode(money(value));
   }
