@@ -95,6 +95,7 @@ TEXTS = [
     N_("Tutte le carte"),
     N_("Preferenze di gioco automatico"),
     N_("Percentuale di rake"),
+    N_("Mano precedente"),
 ]
 
 # The felt's labels and the engines' phases (static/js/table/dom.js LABELS and PHASES).

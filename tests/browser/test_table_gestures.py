@@ -333,3 +333,20 @@ def test_the_match_summary_lists_the_automatic_measures(open_table, artifacts):
     text = measures.inner_text()
     assert "Tempo scaduto" in text and "perde la partita" in text, text
     t.page.screenshot(path=str(artifacts / "tavolo-scopa-misure.png"), full_page=True)
+
+
+def test_the_hand_summary_stays_a_moment_after_the_next_hand_is_dealt(open_table):
+    from tests.browser.test_table_client import finished
+
+    over = finished("poker5")
+    t = open_table("poker5")
+    t.show(over, 1)
+    assert t.page.locator("[data-role=view] [data-role=summary]").is_visible()
+    # the next hand at once (as the runtime deals it): the last summary is still there, as past
+    state, _seat = play_until("poker5", has_type("invito"))
+    msg = t.payload(state, 1)
+    msg["hand"] = 2
+    t.push(msg)
+    past = t.page.locator("[data-role=view] [data-role=summary-past]")
+    assert past.is_visible() and "Mano precedente" in past.inner_text()
+    assert t.page.locator("[data-role=view] [data-role=summary]").count() == 0
