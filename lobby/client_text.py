@@ -261,6 +261,10 @@ LABELS = [
     N_("Formazione dei mazzetti"),
     N_("Scopri"),
     N_("Scelta della variante"),
+    N_("puntate al buio"),
+    N_("si vede il buio"),
+    N_("puntate aperte"),
+    N_("tavolo cash"),
 ]
 
 

@@ -125,12 +125,16 @@ const LABELS = {
 // Engine words shown as values (a punta's status at Sette e mezzo, a deal's stage): Italian on the page.
 const VALUES = {
   wait: "in attesa", bet: "deve puntare", bust: "sballato", out: "fuori", penalty: "penalità", play: "in gioco",
-  sto: "sta", won: "vince", primo_giro: "primo giro", "??": "coperta",
+  sto: "sta", won: "vince", primo_giro: "primo giro", "??": "coperta", cash: "tavolo cash",
 };
 
+// Words that mean something only under their field (poker's buio stage).
+const KEYED_VALUES = { stage: { offer: "puntate al buio", see: "si vede il buio", open: "puntate aperte" } };
+
 /** An engine word in the page's language ("wait" → "in attesa"); others with spaces for underscores. */
-export function valueText(v) {
-  return VALUES[v] ? t(VALUES[v]) : String(v).replace(/_/g, " ");
+export function valueText(v, key = "") {
+  const found = KEYED_VALUES[key]?.[v] ?? VALUES[v];
+  return found ? t(found) : String(v).replace(/_/g, " ");
 }
 
 const PHASES = {
@@ -159,7 +163,7 @@ export function inline(value, key = "") {
     const parts = Object.entries(value).filter(([, v]) => v !== null && v !== undefined && v !== false);
     return h("span", { class: "inline" }, parts.map(([k, v], i) => [i ? " · " : "", `${label(k)} `, v && typeof v === "object" ? readable(v, k) : inline(v, k)]));
   }
-  if (typeof value === "string" && !isCardCode(value)) return document.createTextNode(valueText(value));
+  if (typeof value === "string" && !isCardCode(value)) return document.createTextNode(valueText(value, key));
   return readable(value, key);
 }
 
@@ -190,6 +194,6 @@ export function readable(value, key = "") {
     if (!entries.length) return h("span", { class: "muted" }, "—");
     return h("dl", { class: "tc-dl" }, entries.map(([k, v]) => [h("dt", {}, label(k)), h("dd", {}, readable(v, k))]));
   }
-  if (typeof value === "string") return document.createTextNode(valueText(value));
+  if (typeof value === "string") return document.createTextNode(valueText(value, key));
   return document.createTextNode(String(value));
 }
