@@ -265,6 +265,7 @@ LABELS = [
     N_("si vede il buio"),
     N_("puntate aperte"),
     N_("tavolo cash"),
+    N_("Briscola nel tallone"),
 ]
 
 

@@ -120,6 +120,7 @@ const LABELS = {
   seat: "Posto", posts: "Puntate al buio", raiser: "Ultimo rilancio al buio", stage: "Fase del buio", order: "Ordine",
   down: "Coperte", up: "Scoperte", bank: "Banco", cover: "Copertura del banco", max_bet: "Puntata massima",
   punte: "Punte", decision: "Decisione", premove: "Premove", rake_bp: "Percentuale di rake",
+  briscola_in_stock: "Briscola nel tallone",
 };
 
 // Engine words shown as values (a punta's status at Sette e mezzo, a deal's stage): Italian on the page.
