@@ -97,3 +97,7 @@ def new_context(browser, asgi_live):
     for context in opened:
         context.close()
     asgi_live.idle()
+
+
+# The table page with a mocked WebSocket (test_table_client.py), shared with test_table_gestures.py.
+from tests.browser.test_table_client import open_table  # noqa: E402, F401

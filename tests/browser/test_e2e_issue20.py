@@ -366,6 +366,12 @@ def test_9_phone_seats_are_laid_out_not_crowded_in_a_corner(live, new_context):
     centre = felt["x"] + felt["width"] / 2
     assert abs(other["x"] + other["width"] / 2 - centre) < 12, (felt, other)  # centred, not top-left
     assert mine["y"] > other["y"] + other["height"] - 1  # the viewer below the others
+    view = page.locator(f"{TABLE} [data-role=view]").bounding_box()
+    assert other["y"] + other["height"] <= view["y"] + 1 and view["y"] + view["height"] <= mine["y"] + 1, (
+        other,
+        view,
+        mine,
+    )  # and the centre between them: the viewer sits at the bottom, next to his hand
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     shot(page, "issue20-9-scopa-phone")
 
@@ -630,3 +636,44 @@ def test_1_the_sit_form_proposes_more_than_one_perdita_massima(live, new_context
     ugo, table = live.run(setup)
     page = _page(new_context, ugo, table.pk, seated=False)
     assert page.input_value("input[name=buy_in]") == "40,00"  # one lost match leaves a full one to play
+
+
+# --- expected: gestures on a real table (Daphne): drag a card onto the felt, double-click one -------
+
+
+def scopa_to_act(table_id: int) -> tuple[str, list[dict]]:
+    """The nickname of the seat to act at a Scopa table and its legal plays."""
+    from games import registry
+    from lobby.models import Seat, TableRuntime
+
+    rt = TableRuntime.objects.get(pk=table_id)
+    engine = registry.get(rt.game)
+    seat_no = engine.to_act(rt.state)[0]
+    return Seat.objects.get(table_id=table_id, number=seat_no).user.nickname, engine.legal_actions(
+        rt.state, seat_no
+    )
+
+
+def test_expected_drag_and_double_click_play_cards_on_a_real_table(live, new_context):
+    carla, dario, table = live.run(scopa_pair, 5_000)
+    live.run(start_scopa, table.pk, [carla, dario])
+    by_name = {carla.nickname: carla, dario.nickname: dario}
+    for gesture in ("drag", "dblclick"):
+        nickname, legal = live.run(scopa_to_act, table.pk)
+        plays = [a for a in legal if a["type"] == "gioca"]
+        card = next(a["card"] for a in plays if sum(1 for b in plays if b["card"] == a["card"]) == 1)
+        page = _page(new_context, by_name[nickname], table.pk)
+        page.wait_for_selector(f"{TABLE} [data-role=hand] [data-card='{card}'][data-playable]")
+        before = int(page.get_attribute(TABLE, "data-version"))
+        slot = page.locator(f"{TABLE} [data-role=hand] [data-index]:has([data-card='{card}'])").first
+        if gesture == "drag":
+            slot.drag_to(page.locator(f"{TABLE} .felt [data-role=view]"))
+        else:
+            slot.dblclick()
+        wait_version(page, before + 1)
+        # the server took the play: the card left the hand, and the felt moved it
+        page.wait_for_function(
+            f"() => !document.querySelector(\"{TABLE} [data-role=hand] [data-card='{card}']\")"
+        )
+        assert page.get_attribute(TABLE, "data-motion")
+        page.context.close()

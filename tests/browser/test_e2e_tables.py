@@ -3,7 +3,9 @@
 For each registered game a table is set up and dealt on the server (players seated, a few legal
 moves played, as bots would), then the first player's page is opened: it must show his own
 hidden cards and none of the other players' hidden cards (neither in the page nor in any
-WebSocket frame), and a screenshot of the table is saved in test-artifacts/.
+WebSocket frame), and screenshots of the table are saved in test-artifacts/ at desktop (1366x900)
+and phone (390x844) sizes (table-<game>-desktop.png, table-<game>-phone.png), where nothing may
+scroll sideways and no seat may overlap another.
 """
 
 import pytest
@@ -29,6 +31,20 @@ MAX_STEPS = 400
 SEATS = {"chemin": 2, "mazzetti": 2}
 # Mazzetti: every card is dealt face up (the viewer holds none of his own; the stock is secret).
 VIEWER_WITHOUT_CARDS = {"mazzetti"}
+SIZES = {"desktop": {"width": 1366, "height": 900}, "phone": {"width": 390, "height": 844}}
+# Two seats' boxes overlapping on the felt, or the page wider than the screen (a player scrolls sideways).
+LAYOUT_FAULTS = """() => {
+  const boxes = [...document.querySelectorAll('[data-role=seats] [data-seat]')]
+    .map((el) => [el.dataset.seat, el.getBoundingClientRect()]);
+  const faults = [];
+  for (const [i, [a, ra]] of boxes.entries()) for (const [b, rb] of boxes.slice(i + 1)) {
+    const w = Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left);
+    const h = Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top);
+    if (w > 2 && h > 2) faults.push(`seats ${a} and ${b} overlap`);
+  }
+  if (document.documentElement.scrollWidth > window.innerWidth + 1) faults.push('the page scrolls sideways');
+  return faults;
+}"""
 
 
 def _setup(game):
@@ -106,4 +122,8 @@ def test_the_table_of_each_game_mid_hand(game, asgi_live, new_context, artifacts
     assert not hidden & on_page, f"{game}: covered cards {hidden & on_page} are on the page"
     received = set().union(*(cards_in(f) for f in states(frames)))
     assert not hidden & received, f"{game}: covered cards {hidden & received} reached the browser"
-    page.screenshot(path=str(artifacts / f"table-{game}.png"), full_page=True)
+    for size, viewport in SIZES.items():
+        page.set_viewport_size(viewport)
+        page.wait_for_timeout(300)  # the felt lays itself out again on resize
+        assert page.evaluate(LAYOUT_FAULTS) == [], f"{game} at {size}"
+        page.screenshot(path=str(artifacts / f"table-{game}-{size}.png"), full_page=True)

@@ -214,6 +214,8 @@ def open_table(browser, live_server):
             ws.on_message(on_message)
 
         page.route_web_socket("**/ws/table/**", handler)
+        # the site's notices socket (notices.js): quiet here (the WSGI live server has no WebSocket)
+        page.route_web_socket("**/ws/avvisi/**", lambda ws: None)
         page.route("**/disposizioni/", t.answer_layouts)
         page.goto(f"{live_server.url}/lobby/tavolo/{table.pk}/")
         page.wait_for_function("() => document.getElementById('table').dataset.connected === '1'")

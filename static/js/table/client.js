@@ -25,16 +25,18 @@ import { buildModel } from "./model.js";
 import { centre, detailsEl, eventLine, meldsEl, placeSeats, resultEl, scoresEl, seatEl, seatName, tickClocks } from "./felt.js";
 import { loadHistory } from "./history.js";
 import { t } from "./i18n.js";
-import { summaryEl } from "./summary.js";
+import { lineName, measureText, summaryEl } from "./summary.js";
 import { muted, play, setMuted } from "./sounds.js";
 import { euroText, parseEuro, waitingEl } from "./waiting.js";
 import { chatModeration } from "./report.js";
+import { arrange, wireGestures } from "./gestures.js";
+import { animate, before, tallyText } from "./motion.js";
 
 export function start(root) {
   const $ = (role) => root.querySelector(`[data-role="${role}"]`);
   const tableId = root.dataset.table;
   const italian = root.dataset.italianDeck === "1";
-  const ui = { picked: [], choice: null, form: {}, amount: null, meldPart: [], layout: null, swap: null, swapLayouts: null };
+  const ui = { picked: [], choice: null, form: {}, amount: null, meldPart: [], layout: null, swap: null, swapLayouts: null, order: null };
   let socket = null;
   let version = 0;
   let retries = 0;
@@ -328,7 +330,7 @@ export function start(root) {
     // Buttons and forms.
     const amountSpecs = plan.forms.flatMap((f) => f.specs).filter((s) => s.amount && s.amount.max > s.amount.min);
     if (amountSpecs.length) box.append(amountBox(amountSpecs));
-    for (const form of plan.forms) box.append(formEl(form));
+    for (const form of plan.forms) box.append(form.type === "premove" ? premoveEl(form) : formEl(form));
     // A card with several plays, a meld with several layouts, the jolly taken back: the choices.
     if (ui.layout) {
       choices.append(...layoutEl(p));
@@ -342,6 +344,29 @@ export function start(root) {
         h("button", { type: "button", class: "secondary", onclick: () => { ui.choice = null; renderActions(p); renderHand(p); } }, "Annulla"));
     } else { ui.choice = null; ui.swap = null; }
     choices.hidden = !choices.childNodes.length;
+  }
+
+  /** Sette e mezzo's Premove (rules 004): the decision set before the turn comes, played by the server then. */
+  function premoveEl(form) {
+    const set = model.premove;
+    const send = (s) => {
+      if (!s.amount) { act(s); return; }
+      const amount = s.amount.max > s.amount.min ? readAmount(s) : s.amount.min;
+      if (amount !== null) act(s, { amount });
+    };
+    const box = h("div", { class: "form-group premove", dataset: { role: "premove" }, role: "group", "aria-label": t("Premove") },
+      h("span", { class: "choices-title" }, t("Premove: decidi prima che tocchi a te")));
+    if (set && set.decision) {
+      box.append(h("span", { class: "premove-set", dataset: { role: "premove-set" } },
+        t("Impostato: {decision}", { decision: `${String(set.decision).toUpperCase()}${set.amount ? ` ${money(set.amount)}` : ""}` })));
+    }
+    for (const s of form.specs) {
+      const cancel = s.decision === null || s.decision === undefined;
+      box.append(h("button", { type: "button", class: cancel ? "secondary" : "", dataset: { action: "premove", decision: cancel ? "" : s.decision },
+        "aria-pressed": cancel ? undefined : (set && set.decision === s.decision ? "true" : "false"), onclick: () => send(s) },
+      cancel ? t("Annulla premove") : String(s.decision).toUpperCase()));
+    }
+    return box;
   }
 
   function formEl(form) {
@@ -411,8 +436,9 @@ export function start(root) {
   function handCards() {
     const me = model?.seats.get(last?.seat);
     const cards = (me && me.cards) || [];
-    if (cards.length < 9 || cards.some((c) => typeof c !== "string")) return cards;
-    return [...cards].sort((a, b) => sortKey(a) - sortKey(b));
+    if (cards.some((c) => typeof c !== "string")) return cards;
+    // the player's own order (cards dragged or moved with Alt+arrows) over the sorted or dealt one
+    return arrange(cards.length < 9 ? cards : [...cards].sort((a, b) => sortKey(a) - sortKey(b)), ui.order);
   }
 
   /** Overlap the hand's cards just enough to fit the width (a fan), before wrapping. */
@@ -446,7 +472,7 @@ export function start(root) {
       const plays = plan.cardPlays.get(code);
       if ((picking && pickable.has(code)) || plays) {
         c.dataset.playable = "";
-        const btn = h("button", { type: "button", class: "carta-btn", "aria-label": describeCard(code) });
+        const btn = h("button", { type: "button", class: "carta-btn", "aria-label": describeCard(code), draggable: "true", dataset: { index: String(i) } });
         btn.append(c);
         if (picking) {
           btn.setAttribute("aria-pressed", ui.picked.includes(i) ? "true" : "false");
@@ -454,7 +480,10 @@ export function start(root) {
           btn.addEventListener("click", () => {
             ui.picked = ui.picked.includes(i) ? ui.picked.filter((x) => x !== i) : [...ui.picked, i];
             ui.layout = null;
-            renderHand(p);
+            // in place (not a new hand): a double-click lands on the same button and discards
+            const on = ui.picked.includes(i) ? "true" : "false";
+            btn.setAttribute("aria-pressed", on);
+            c.setAttribute("aria-pressed", on);
             renderActions(p);
           });
         } else {
@@ -467,7 +496,11 @@ export function start(root) {
           });
         }
         row.append(btn);
-      } else row.append(c);
+      } else {
+        // not playable now: still a place in the hand the player may move (drag, Alt+arrows)
+        row.append(h("span", { class: "hand-slot", tabindex: "0", draggable: "true", role: "img", "aria-label": describeCard(code),
+          title: t("Trascina o Alt+frecce per spostarla"), dataset: { index: String(i) } }, c));
+      }
     });
     const playing = row.querySelector("[data-playable]") !== null;
     el.classList.toggle("hand--playing", playing);
@@ -519,6 +552,10 @@ export function start(root) {
     const p = last;
     if (!p) return;
     model = buildModel(p);
+    // Sette e mezzo's Premove the viewer set (only his own view has it): shown by the Premove panel.
+    const premove = model.sections.find((sec) => sec.key === "premove");
+    model.premove = premove ? premove.value : null;
+    if (premove) premove.done = true;
     // Tempo partita: giochi a partite keep one clock per line (0, 1: positions alternate), others per seat.
     model.lineOf = (no) => {
       const pos = p.view?.positions;
@@ -557,8 +594,23 @@ export function start(root) {
     const why = waitingEl(model, p, { topUp, seatName: (n) => seatName(model, n) });
     if (why) view.append(why);
     // The end of a hand or match, on the felt: who won what, and the score sheet.
-    const summary = summaryEl(model, p, { seatName: (n) => seatName(model, n), shown: shownPunti });
-    if (summary) view.append(summary);
+    const names = { seatName: (n) => seatName(model, n), lineName: (i) => lineName(model, model.lines, i, (n) => seatName(model, n)) };
+    const summary = summaryEl(model, p, { seatName: names.seatName, shown: shownPunti,
+      measures: measures.map((e) => measureText(e, names)).filter(Boolean) });
+    if (summary) {
+      view.append(summary);
+      lastSummary = { hand: p.hand, el: summary.cloneNode(true), until: Date.now() + LINGER_MS };
+    } else if (lastSummary && lastSummary.hand !== p.hand && Date.now() < lastSummary.until) {
+      // The next hand is dealt at once: the last one's summary stays a few seconds, marked as past
+      // (a player saw it vanish before he could read it).
+      const past = lastSummary.el.cloneNode(true);
+      past.classList.add("summary--past");
+      past.dataset.role = "summary-past";
+      past.querySelector("h3")?.replaceChildren(t("Mano precedente"));
+      view.append(past);
+      clearTimeout(lingerTimer);
+      lingerTimer = setTimeout(() => { if (last) renderAll(); }, lastSummary.until - Date.now() + 50);
+    }
     // The side panel's seat count, live (issue 20).
     const count = document.querySelector("[data-role=seated-count]");
     if (count) count.textContent = String((p.seats || []).length);
@@ -575,12 +627,17 @@ export function start(root) {
     const mine = model.seats.get(p.seat);
     const turnKey = mine && mine.toAct && p.deadline ? `${p.hand}:${p.deadline}` : null;
     if (turnKey && turnKey !== lastTurn) {
-      play(root, "turn");
+      if (!scopaNow) play(root, "turn");
       const sr = $("sr-status"); // screen readers hear it; nothing moves on the page
       if (sr) sr.textContent = t("Tocca a te");
     }
     lastTurn = turnKey;
   }
+
+  // the end-of-hand summary kept on the felt after the next hand is dealt (giochi a puntate)
+  const LINGER_MS = Number(root.dataset.summaryMs || 8000);
+  let lastSummary = null;
+  let lingerTimer = null;
 
   // --- pairs (coppie): the seats at N, E, S, O as the rules place them, the partner opposite ------
   const COMPASS = { b: "S", l: "O", t: "N", r: "E" };
@@ -641,6 +698,7 @@ export function start(root) {
   }
 
   function renderState(msg) {
+    const prev = last ? last.version : null;
     if (last && msg.version !== last.version) { ui.picked = []; ui.choice = null; ui.meldPart = []; ui.layout = null; ui.swap = null; ui.swapLayouts = null; }
     if (msg.over && !(last && last.over)) history.refresh();
     last = msg;
@@ -651,7 +709,10 @@ export function start(root) {
     root.dataset.over = msg.over ? "1" : "0";
     if (!$("confirm").hidden) { $("confirm").hidden = true; pendingConfirm = null; }
     notePunti(msg);
+    const moved = prev !== null && prev !== msg.version ? before(root) : null;
     renderAll();
+    const tally = tallyText(animate(root, moved, msg.events));
+    if (tally) root.dataset.motion = tally;
     logEvents(msg);
   }
 
@@ -659,11 +720,15 @@ export function start(root) {
   let logHand = null;
   const shownPunti = {}; // seat -> the hand he showed (MOSTRO), for the end-of-hand summary
   let puntiHand = null;
+  const measures = []; // this hand's events that are automatic measures (summary.js words them)
+  let scopaNow = false; // a scopa sounded with this message: the turn's sound gives way to it
   function notePunti(msg) {
-    if (msg.hand !== puntiHand) { puntiHand = msg.hand; for (const k of Object.keys(shownPunti)) delete shownPunti[k]; }
+    scopaNow = false;
+    if (msg.hand !== puntiHand) { puntiHand = msg.hand; for (const k of Object.keys(shownPunti)) delete shownPunti[k]; measures.length = 0; }
     for (const e of msg.events || []) {
+      if (e && typeof e === "object" && measureText(e, { seatName: () => "", lineName: () => "" })) measures.push(e);
       if (e && e.type === "mostro" && typeof e.punto === "string") shownPunti[e.seat] = e.punto;
-      if (e && e.scopa) play(root, "scopa");
+      if (e && e.scopa) { play(root, "scopa"); scopaNow = true; }
     }
   }
   function logEvents(msg) {
@@ -760,6 +825,48 @@ export function start(root) {
   }, 250);
   let resizeTimer = null;
   window.addEventListener("resize", () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(renderAll, 150); });
+  // --- gestures: double-click, drag onto the felt, a table card, a meld or the hand (gestures.js) ---
+  function playCard(i, onCard) {
+    const code = handCards()[i];
+    if (!code || !plan || !last) return;
+    const plays = plan.cardPlays.get(code);
+    if (plays && plays.length) {
+      // dropped on a table card: the plays that take it
+      const taking = onCard ? plays.filter((s) => Array.isArray(s.take) && s.take.includes(onCard)) : [];
+      const list = taking.length ? taking : plays;
+      if (list.length === 1) { act(list[0]); return; }
+      ui.choice = code;
+      renderHand(last);
+      renderActions(last);
+      return;
+    }
+    const singles = plan.singles.flatMap((g) => g.specs).filter((s) => s.card === code);
+    if (singles.length === 1) { act(singles[0]); return; }
+    if (singles.length > 1) { ui.picked = [i]; renderHand(last); renderActions(last); notice(t("Scegli la giocata")); return; }
+    notice(t("Questa carta non si può giocare ora"));
+  }
+  function attachCard(i, meldId) {
+    const hand = handCards();
+    const spec = plan?.picks.flatMap((g) => g.specs).find((s) => String(s.meld) === String(meldId) && s.cards && s.cards.subset_of);
+    if (!spec) { notice(t("Non puoi attaccare a questo gioco ora")); return; }
+    const picked = (ui.picked.includes(i) ? ui.picked : [...ui.picked, i]).map((j) => hand[j]).filter(Boolean);
+    if (!picked.every((c) => spec.cards.subset_of.includes(c))) { notice(t("Giocata non ammessa")); return; }
+    meldAct(spec, picked);
+  }
+  function moveCard(from, to, byKey) {
+    const hand = handCards();
+    if (to < 0 || to >= hand.length || from === to || !last) return;
+    const order = [...hand];
+    order.splice(to, 0, ...order.splice(from, 1));
+    const was = hand.map((_, k) => k);
+    was.splice(to, 0, ...was.splice(from, 1)); // was[new place] = old place
+    ui.picked = ui.picked.map((old) => was.indexOf(old));
+    ui.order = order;
+    renderHand(last);
+    if (byKey) $("hand").querySelector(`[data-index="${to}"]`)?.focus();
+  }
+  wireGestures(root, { play: playCard, attach: attachCard, move: moveCard });
+
   const history = loadHistory(root, $("history"));
   const chat = chatModeration(root, $("chat-log"), tableId);
   connect();

@@ -118,14 +118,33 @@ const LABELS = {
   deals: "Smazzate", cash: "Regolamento", best: "Punto migliore", cards: "Carte", vele_cards: "Carte delle vele",
   alla_regola_: "Alla regola", mazzetto: "Mazzetto", wins: "Vinti", coups: "Colpi", halved: "Dimezzato", start: "Iniziale",
   seat: "Posto", posts: "Puntate al buio", raiser: "Ultimo rilancio al buio", stage: "Fase del buio", order: "Ordine",
+  down: "Coperte", up: "Scoperte", bank: "Banco", cover: "Copertura del banco", max_bet: "Puntata massima",
+  punte: "Punte", decision: "Decisione", premove: "Premove", rake_bp: "Percentuale di rake",
+  briscola_in_stock: "Briscola nel tallone",
 };
+
+// Engine words shown as values (a punta's status at Sette e mezzo, a deal's stage): Italian on the page.
+const VALUES = {
+  wait: "in attesa", bet: "deve puntare", bust: "sballato", out: "fuori", penalty: "penalità", play: "in gioco",
+  sto: "sta", won: "vince", primo_giro: "primo giro", "??": "coperta", cash: "tavolo cash",
+};
+
+// Words that mean something only under their field (poker's buio stage).
+const KEYED_VALUES = { stage: { offer: "puntate al buio", see: "si vede il buio", open: "puntate aperte" } };
+
+/** An engine word in the page's language ("wait" → "in attesa"); others with spaces for underscores. */
+export function valueText(v, key = "") {
+  const found = KEYED_VALUES[key]?.[v] ?? VALUES[v];
+  return found ? t(found) : String(v).replace(/_/g, " ");
+}
 
 const PHASES = {
   invito: "Invito", apertura: "Apertura", cambio: "Cambio carte", puntata: "Puntate", puntate: "Puntate",
   fine: "Fine della mano", over: "Fine", accept: "Scelta del banco", accetta: "Scelta del banco", bet: "Puntate",
   play: "Gioco", gioco: "Gioco", gioca: "Gioca o scarta", pesca: "Pesca", dichiarazione: "Dichiarazioni",
   punta: "Gioca il punto", banco: "Gioca il banco", scelta: "Scelta del gioco", showdown: "Carte in tavola",
-  buio: "Buio", parola: "Parola",
+  buio: "Buio", parola: "Parola", build: "Formazione dei mazzetti", banker: "Gioca il banco", mostra: "Carte mostrate",
+  parol: "Parol", scopri: "Scopri", variante: "Scelta della variante",
 };
 
 /** The Italian name of an engine phase ("cambio" → "Cambio carte"); unknown ones humanised. */
@@ -145,7 +164,7 @@ export function inline(value, key = "") {
     const parts = Object.entries(value).filter(([, v]) => v !== null && v !== undefined && v !== false);
     return h("span", { class: "inline" }, parts.map(([k, v], i) => [i ? " · " : "", `${label(k)} `, v && typeof v === "object" ? readable(v, k) : inline(v, k)]));
   }
-  if (typeof value === "string" && !isCardCode(value)) return document.createTextNode(value.replace(/_/g, " "));
+  if (typeof value === "string" && !isCardCode(value)) return document.createTextNode(valueText(value, key));
   return readable(value, key);
 }
 
@@ -161,6 +180,7 @@ export function readable(value, key = "") {
     return document.createTextNode((settings.style === "francesi" ? SUITS_FR : SUITS_IT)[value]);
   }
   if (isCardCode(value)) return card(value, "small");
+  if (key === "rake_bp" && typeof value === "number") return document.createTextNode(`${(value / 100).toLocaleString("it-IT")}%`);
   if (typeof value === "number" && /pot|piatto|chips|stack|bet|amount|posta|garage|rake|bestia|put_in|invito|share|^start$|cover|min_/.test(key)) {
     return document.createTextNode(money(value));
   }
@@ -175,5 +195,6 @@ export function readable(value, key = "") {
     if (!entries.length) return h("span", { class: "muted" }, "—");
     return h("dl", { class: "tc-dl" }, entries.map(([k, v]) => [h("dt", {}, label(k)), h("dd", {}, readable(v, k))]));
   }
+  if (typeof value === "string") return document.createTextNode(valueText(value, key));
   return document.createTextNode(String(value));
 }

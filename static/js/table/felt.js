@@ -2,6 +2,7 @@
 // sections below it (melds, scores, details). Pure rendering from the model of model.js.
 
 import { card, cardRow, coveredCards, h, inline, isCard, isCardList, label, money, phaseLabel, readable } from "./dom.js";
+import { t } from "./i18n.js";
 
 const PILE_KEYS = new Set(["stock", "stock_count", "tallone", "deck_size", "discard_count"]);
 const CENTER_CARD_KEYS = new Set(["table", "briscola", "punta", "banco_cards", "scope_cards", "scarti", "scarto"]);
@@ -140,9 +141,12 @@ export function centre(model, p) {
     } else if (sec.kind === "plays") {
       if (sec.key === "designation" && sec.plays.length > 8) {
         sec.done = true;
+        // the card that gave the banco, the whole deal folded away (it filled the felt for the whole banco)
+        const [lastSeat, lastCard] = sec.plays[sec.plays.length - 1];
         box.append(h("div", { class: "zone zone-designation" }, h("span", { class: "zone-title" }, `${label(sec.key)} (${sec.plays.length} carte)`),
-          h("span", { class: "tc-cards tc-cards--fan" }, sec.plays.map(([s, c]) => { const el = card(c, "small"); el.setAttribute("aria-label", `${el.getAttribute("aria-label")} a ${seatName(model, s)}`); return el; })),
-          h("span", {}, `ultima a ${seatName(model, sec.plays[sec.plays.length - 1][0])}`)));
+          h("span", { class: "designation-last" }, card(lastCard, "small"), ` ${t("ultima a {name}", { name: seatName(model, lastSeat) })}`),
+          h("details", { class: "designation-all" }, h("summary", {}, t("Tutte le carte")),
+            h("span", { class: "tc-cards tc-cards--fan" }, sec.plays.map(([s, c]) => { const el = card(c, "small"); el.setAttribute("aria-label", `${el.getAttribute("aria-label")} a ${seatName(model, s)}`); return el; })))));
         continue;
       }
       sec.done = true;
@@ -156,6 +160,13 @@ export function centre(model, p) {
           h("div", { class: "plays" }, sec.value.map((m, i) => h("figure", { class: "play" }, card(m.card ?? null, "small"),
             h("figcaption", {}, `${i + 1}: ${m.size} carte${m.owner !== null && m.owner !== undefined ? ` · ${seatName(model, m.owner)}` : ""}`))))));
       }
+    } else if (sec.kind === "value" && sec.key === "bank" && sec.value && typeof sec.value === "object" && Array.isArray(sec.value.down)) {
+      // Sette e mezzo: the banco's area, its covered card and the ones it drew face up
+      sec.done = true;
+      const b = sec.value;
+      box.append(h("div", { class: "zone zone-banco_cards", dataset: { role: "banco" } }, h("span", { class: "zone-title" }, label("bank")),
+        cardRow([...b.down.map((c) => (c === "??" ? null : c)), ...(b.up || [])], "small"),
+        typeof b.points === "number" ? h("span", {}, `${label("points")}: ${b.points % 2 ? `${(b.points - 1) / 2},5` : b.points / 2}`) : null));
     } else if (sec.kind === "move") {
       sec.done = true;
       const m = sec.move;
@@ -269,11 +280,15 @@ export function detailsEl(model) {
     rest[sec.key] = v;
   }
   const box = h("div", { class: "details", dataset: { role: "details" } });
+  // the player's automatic-play options: folded away, like the table's rules (they crowded a phone)
+  const prefs = rest.prefs;
+  delete rest.prefs;
   const entries = Object.entries(rest);
   if (entries.length) {
     box.append(h("dl", { class: "tc-dl" }, entries.map(([k, v]) => [h("dt", {}, label(k)), h("dd", {}, isCardList(v) ? cardRow(v, "small") : readable(v, k))])));
   }
-  if (model.config) box.append(h("details", {}, h("summary", {}, "Regole del tavolo"), readable(model.config, "config")));
+  if (prefs) box.append(h("details", {}, h("summary", {}, t("Preferenze di gioco automatico")), readable(prefs, "prefs")));
+  if (model.config) box.append(h("details", {}, h("summary", {}, t("Regole del tavolo")), readable(model.config, "config")));
   return box.childNodes.length ? box : null;
 }
 

@@ -102,12 +102,18 @@ function seatHand(model, s, value, me) {
   if (Array.isArray(value)) { s.cards = value; return; }
   if (typeof value === "object") {
     if (Array.isArray(value.cards)) s.cards = value.cards;
+    // Sette e mezzo: the covered card(s) and the ones dealt face up; the seat's own are all known
+    if (Array.isArray(value.down)) {
+      const up = Array.isArray(value.up) ? value.up : [];
+      if (value.down.every((c) => typeof c === "string" && c !== "??")) s.cards = [...value.down, ...up];
+      else { s.up = [...value.down.filter((c) => c !== "??"), ...up]; s.covered = value.down.filter((c) => c === "??").length; }
+    }
     if (Array.isArray(value.up)) s.up = value.up;
     if (typeof value.covered === "number") s.covered = value.covered;
     if (typeof value.count === "number") s.count = value.count;
     if (Array.isArray(value.covered_cards) && s.no === me) model.handCovered = value.covered_cards;
     if (value.shown) s.badges.push("Mostra");
-    for (const [k, x] of Object.entries(value)) if (!["cards", "up", "covered", "count", "covered_cards", "shown"].includes(k)) pushInfo(s, k, x);
+    for (const [k, x] of Object.entries(value)) if (!["cards", "up", "down", "covered", "count", "covered_cards", "shown"].includes(k)) pushInfo(s, k, x);
   }
 }
 

@@ -2,7 +2,9 @@
 // Giochi a partite: the winner, the points of the last smazzata by line with its breakdown
 // (carte, denari, settebello, primiera, scope... as the engine's score detail has them) and the
 // match totals. Giochi a puntate: each pot with its winners and the hands they showed (the
-// "punto" of the MOSTRO events seen during the hand, e.g. "Full di K").
+// "punto" of the MOSTRO events seen during the hand, e.g. "Full di K"). Both list the automatic
+// measures the hand saw (a clock that ran out, a sitout for time or credit, a penalty, a match lost
+// for time or abandon), from the events of the hand (client.js keeps them).
 
 import { h, money } from "./dom.js";
 import { t } from "./i18n.js";
@@ -10,7 +12,7 @@ import { t } from "./i18n.js";
 const DETAIL_ROWS = [["carte", "Carte"], ["denari", "Denari"], ["settebello", "Settebello"], ["primiera", "Primiera"],
   ["scope", "Scope"], ["napola", "Napola"], ["re_bello", "Re bello"], ["grande", "Grande"], ["piccola", "Piccola"]];
 
-function lineName(model, lines, i, seatName) {
+export function lineName(model, lines, i, seatName) {
   const line = lines && lines[i];
   if (!line) return `${i + 1}`;
   return line.map((pos) => seatName(model.posSeat(pos))).join(" e ");
@@ -42,8 +44,34 @@ function detailTable(model, deal, lines, seatName) {
   return h("table", { class: "summary-sheet" }, h("thead", {}, head), h("tbody", {}, rows));
 }
 
+/** One automatic measure in words, or null for an event that is not one. */
+export function measureText(e, { seatName, lineName }) {
+  if (!e || typeof e !== "object") return null;
+  const who = Number.isInteger(e.seat) ? seatName(e.seat) : "";
+  const amount = typeof e.amount === "number" ? money(e.amount) : "";
+  switch (e.type) {
+    case "tempo_scaduto": return t("Tempo scaduto: {line} perde la partita (penalità {penalty} punti)", { line: lineName(e.line), penalty: e.penalty ?? 0 });
+    case "abbandona": return t("Abbandono: {line} perde la partita (penalità {penalty} punti)", { line: lineName(e.line), penalty: e.penalty ?? 0 });
+    case "timeout": return t("Tempo scaduto per {who}: giocata automatica", { who });
+    case "sitout":
+      if (e.reason === "timeout") return t("{who} in sitout: tempo scaduto", { who });
+      if (e.reason === "credito") return t("{who} in sitout: credito insufficiente", { who });
+      return null;
+    case "penalty": case "penale_banco": case "penale_punta": return t("Penale per {who}: {amount}", { who, amount });
+    case "puntate_annullate": return t("Puntate annullate");
+    case "pochi_giocatori": return t("Non ci sono abbastanza giocatori");
+    default: return null;
+  }
+}
+
+function measuresEl(list) {
+  if (!list || !list.length) return null;
+  return h("div", { class: "summary-measures", dataset: { role: "measures" } }, h("strong", {}, t("Misure automatiche")),
+    h("ul", {}, list.map((text) => h("li", {}, text))));
+}
+
 /** The summary of a finished match or hand, or null while play goes on. */
-export function summaryEl(model, p, { seatName, shown }) {
+export function summaryEl(model, p, { seatName, shown, measures = [] }) {
   if (!p.view || !p.over) return null;
   const r = model.result;
   const box = h("section", { class: "summary", dataset: { role: "summary" }, "aria-label": t("Fine della partita") });
@@ -60,6 +88,8 @@ export function summaryEl(model, p, { seatName, shown }) {
       box.append(h("p", { class: "summary-totals" }, `${t("Totale")}: `,
         r.points.map((pt, i) => `${lineName(model, lines, i, seatName)} ${pt}`).join(" · ")));
     }
+    const m = measuresEl(measures);
+    if (m) box.append(m);
     return box;
   }
   if (r && Array.isArray(r.pots)) {
@@ -72,6 +102,8 @@ export function summaryEl(model, p, { seatName, shown }) {
     const winners = new Set(r.pots.flatMap((pot) => pot.winners || []).map(Number));
     const others = Object.entries(shown).filter(([seat]) => !winners.has(Number(seat)));
     if (others.length) box.append(h("p", { class: "summary-shown" }, others.map(([seat, punto], i) => `${i ? " · " : ""}${seatName(seat)}: ${punto}`)));
+    const m = measuresEl(measures);
+    if (m) box.append(m);
     return box;
   }
   return null;
