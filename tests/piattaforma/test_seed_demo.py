@@ -4,6 +4,7 @@ import io
 
 import pytest
 from django.core.management import call_command
+from django.utils import timezone
 
 from lobby.models import Table
 from piattaforma.models import User
@@ -30,3 +31,38 @@ def test_seed_demo_is_idempotent_and_prints_credentials():
     bots = Seat.objects.filter(user__is_bot=True)
     assert bots.count() == 4 and bots.filter(table__name="Roma").count() == 2
     assert not User.objects.get(nickname="bot.scopa").has_usable_password()
+
+
+def test_seed_demo_again_after_bots_stood_up_or_lost_their_seat():
+    """A second `make run` after play: a bot that stood up sits again (a new buy-in, refilled when
+    broke); a bot whose seat a person took stays out; nothing raises."""
+    from lobby import actions as lobby_actions
+    from lobby.models import Seat
+    from wallet import actions as wallet_actions
+
+    call_command("seed_demo", stdout=io.StringIO())
+    scopa = User.objects.get(nickname="bot.scopa")
+    napoli = Table.objects.get(name="Napoli")
+    lobby_actions.table_leave(table_id=napoli.pk, user=scopa)
+    assert not Seat.objects.filter(user=scopa).exists()
+    # the bot's conto emptied, so the next seed must refill it to buy in
+    cash = wallet_selectors.balance_get(user=scopa)["available"]
+    scopa.identity_verified_at = timezone.now()  # a withdrawal needs a verified identity
+    scopa.save(update_fields=["identity_verified_at"])
+    wallet_actions.withdrawal_request(user=scopa, amount=cash, idempotency_key="empty-bot")
+    assert wallet_selectors.balance_get(user=scopa)["available"] == 0
+    # a person took the Bari bot's seat after it stood up
+    briscola = User.objects.get(nickname="bot.briscola")
+    bari = Table.objects.get(name="Bari")
+    seat_no = Seat.objects.get(user=briscola).number
+    lobby_actions.table_leave(table_id=bari.pk, user=briscola)
+    mario = User.objects.get(nickname="mario")
+    lobby_actions.table_sit(
+        table_id=bari.pk, user=mario, seat_no=seat_no, buy_in=bari.min_buy_in, idempotency_key="mario-bari"
+    )
+
+    call_command("seed_demo", stdout=io.StringIO())
+
+    assert Seat.objects.get(user=scopa).table_id == napoli.pk
+    assert not Seat.objects.filter(user=briscola).exists()
+    assert Seat.objects.get(table=bari, number=seat_no).user_id == mario.pk

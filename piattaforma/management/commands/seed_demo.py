@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from datetime import date
 from typing import Any
 
@@ -161,6 +162,8 @@ def seed_bots() -> int:
     """Create the demo bots, fund them and seat them at the demo tables (once)."""
     from lobby import actions as lobby_actions
     from lobby.models import Seat, Table
+    from wallet import actions as wallet_actions
+    from wallet import selectors as wallet_selectors
 
     seated = 0
     for nickname, table_name, seat_no in DEMO_BOTS:
@@ -178,13 +181,21 @@ def seed_bots() -> int:
             bot.is_bot = True
             bot.save(update_fields=["is_bot"])
             fund(bot)
-        if not Seat.objects.filter(table=table, user=bot).exists():
+        taken = Seat.objects.filter(table=table, number=seat_no).exists()
+        if not taken and not Seat.objects.filter(table=table, user=bot).exists():
+            buy_in = min(table.max_buy_in, 10_000)
+            # A second `make run`: the bot may have stood up (or gone broke) since the last seed, so
+            # each sitting has its own key and the bot's conto is refilled when it cannot pay.
+            if wallet_selectors.balance_get(user=bot)["available"] < buy_in:
+                wallet_actions.deposit_create(
+                    user=bot, amount=DEMO_DEPOSIT, idempotency_key=f"demo-refill-{bot.pk}-{uuid.uuid4().hex}"
+                )
             lobby_actions.table_sit(
                 table_id=table.pk,
                 user=bot,
                 seat_no=seat_no,
-                buy_in=min(table.max_buy_in, 10_000),
-                idempotency_key=f"demo-bot-sit-{bot.pk}-{table.pk}",
+                buy_in=buy_in,
+                idempotency_key=f"demo-bot-sit-{bot.pk}-{table.pk}-{uuid.uuid4().hex}",
             )
             seated += 1
     return seated
