@@ -18,6 +18,7 @@ from tournaments import actions, operations
 from tournaments.formats.money import format_euro
 from tournaments.models import Payout, Registration, Tournament, TournamentMatch, TournamentSchedule
 from tournaments.selectors import cost_label
+from wallet.forms import EuroField
 
 if TYPE_CHECKING:
     TournamentAdminBase = admin.ModelAdmin[Tournament]
@@ -28,6 +29,30 @@ else:
 
 # Once created, a tournament's settings decide money and places: only these stay editable.
 EDITABLE_AFTER_CREATION = ("name", "description", "special_leaderboard")
+
+# The entry's money, typed in euro ("9,00") in the back office and stored in cents.
+MONEY_FIELDS = {
+    "pool_quota": _("Quota montepremi (€)"),
+    "fee": _("Quota del concessionario (€)"),
+    "guaranteed": _("Montepremi garantito (€)"),
+}
+
+
+class TournamentForm(forms.ModelForm):
+    """A new tournament's settings, the entry's money in euro (``wallet.money.parse_eur``)."""
+
+    class Meta:
+        model = Tournament
+        fields = "__all__"
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name, label in MONEY_FIELDS.items():
+            if name in self.fields:
+                old = self.fields[name]
+                self.fields[name] = EuroField(
+                    label=label, allow_zero=True, required=old.required, help_text=old.help_text
+                )
 
 
 class RegistrationInline(RegistrationInlineBase):
@@ -42,7 +67,7 @@ class RegistrationInline(RegistrationInlineBase):
         "entry_transaction",
         "refund_transaction",
         "position",
-        "prize",
+        "prize_eur",
         "created_at",
     )
     readonly_fields = fields
@@ -51,6 +76,10 @@ class RegistrationInline(RegistrationInlineBase):
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
+    @admin.display(description=_("premio"))
+    def prize_eur(self, obj: Registration) -> str:
+        return format_euro(obj.prize) if obj.prize else "—"
+
 
 class CancelForm(forms.Form):
     reason = forms.CharField(label=_("Motivazione"), widget=forms.Textarea, min_length=5)
@@ -58,6 +87,7 @@ class CancelForm(forms.Form):
 
 @admin.register(Tournament, site=site)
 class TournamentAdmin(TournamentAdminBase):
+    form = TournamentForm
     list_display = (
         "code_display",
         "name",
@@ -100,7 +130,27 @@ class TournamentAdmin(TournamentAdminBase):
         return (
             *(f.name for f in Tournament._meta.fields if f.name not in EDITABLE_AFTER_CREATION),
             "invited",
+            *(f"{name}_eur" for name in MONEY_FIELDS),
         )
+
+    def get_fields(self, request: HttpRequest, obj: Tournament | None = None) -> Any:
+        """Once created, the money reads in euro (the cent fields stay read-only, out of the form)."""
+        fields = super().get_fields(request, obj)
+        if obj is None:
+            return fields
+        return [f"{name}_eur" if name in MONEY_FIELDS else name for name in fields]
+
+    @admin.display(description=_("quota montepremi"))
+    def pool_quota_eur(self, obj: Tournament) -> str:
+        return format_euro(obj.pool_quota)
+
+    @admin.display(description=_("quota del concessionario"))
+    def fee_eur(self, obj: Tournament) -> str:
+        return format_euro(obj.fee)
+
+    @admin.display(description=_("montepremi garantito"))
+    def guaranteed_eur(self, obj: Tournament) -> str:
+        return format_euro(obj.guaranteed)
 
     def get_exclude(self, request: HttpRequest, obj: Tournament | None = None) -> Any:
         return ("state",) if obj is None else ()

@@ -106,10 +106,10 @@ class Tournament(models.Model):
         _("tempo partita (minuti per linea e turno)"), default=14, validators=[MinValueValidator(1)]
     )
     tempo_giocata = models.PositiveSmallIntegerField(_("tempo giocata (s)"), default=30)
-    pool_quota = models.PositiveIntegerField(_("quota montepremi (centesimi)"), default=0)
-    fee = models.PositiveIntegerField(_("quota del concessionario (centesimi)"), default=0)
+    pool_quota = models.PositiveIntegerField(_("quota montepremi (€)"), default=0)
+    fee = models.PositiveIntegerField(_("quota del concessionario (€)"), default=0)
     guaranteed = models.PositiveIntegerField(
-        _("montepremi garantito (centesimi)"),
+        _("montepremi garantito (€)"),
         default=0,
         help_text=_("Nei freeroll è il montepremi in bonus offerto dal concessionario."),
     )
@@ -163,12 +163,17 @@ class Tournament(models.Model):
     closed_at = models.DateTimeField(_("iscrizioni chiuse il"), null=True, blank=True)
     cancelled_reason = models.TextField(_("motivo dell'annullamento"), blank=True)
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("creato da"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
     )
-    created_at = models.DateTimeField(default=timezone.now)
+    created_at = models.DateTimeField(_("creato il"), default=timezone.now)
     # The running tournament (tournaments/running.py): the random list, the lines and their
     # members, the totals and the phase's own data (danEL eliminations, KO slots), as plain JSON.
-    progress = models.JSONField(default=dict, blank=True)
+    progress = models.JSONField(_("svolgimento"), default=dict, blank=True)
     turn = models.PositiveSmallIntegerField(_("turno in corso"), default=0)
     started_at = models.DateTimeField(_("iniziato il"), null=True, blank=True)
     finished_at = models.DateTimeField(_("terminato il"), null=True, blank=True)
@@ -338,7 +343,7 @@ class Registration(models.Model):
     # The final placing (ex aequo share the first position of their group) and the prize won.
     position = models.PositiveIntegerField(_("posizione"), null=True, blank=True)
     prize = models.PositiveIntegerField(_("premio (centesimi)"), default=0)
-    created_at = models.DateTimeField(default=timezone.now)
+    created_at = models.DateTimeField(_("iscritto il"), default=timezone.now)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -384,8 +389,10 @@ class TournamentSchedule(models.Model):
         _("apertura iscrizioni (ore prima dell'inizio)"), default=24, validators=[MinValueValidator(1)]
     )
     active = models.BooleanField(_("attivo"), default=True)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    created_at = models.DateTimeField(default=timezone.now)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("creato da"), on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(_("creato il"), default=timezone.now)
 
     class Meta:
         verbose_name = _("calendario di tornei")

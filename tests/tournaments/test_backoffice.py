@@ -33,8 +33,8 @@ def add_form(**overrides):
         "points_to_win": "0",
         "tempo_partita_min": "14",
         "tempo_giocata": "30",
-        "pool_quota": "900",
-        "fee": "100",
+        "pool_quota": "9,00",
+        "fee": "1,00",
         "guaranteed": "0",
         "min_players": "4",
         "max_players": "32",
@@ -58,13 +58,24 @@ def test_staff_create_a_tournament_and_it_opens(client):
     assert response.status_code == 302, response.content.decode()[:3000]
     t = Tournament.objects.get()
     assert (t.state, t.created_by, t.game) == ("registration", staff, "scala40")
+    assert (t.pool_quota, t.fee, t.guaranteed) == (900, 100, 0)  # typed in euro, stored in cents
     assert AuditLog.objects.filter(action="tournaments.create", actor=staff).exists()
+    page = client.get(reverse("backoffice:tournaments_tournament_change", args=[t.pk])).content.decode()
+    assert "€ 9,00" in page and "€ 1,00" in page and "Quota montepremi" in page
+    assert "centesimi" not in page and "Created" not in page
+
+
+def test_backoffice_refuses_an_amount_that_is_not_euro(client):
+    client.force_login(UserFactory(role=roles.STAFF))
+    response = client.post(reverse("backoffice:tournaments_tournament_add"), add_form(pool_quota="9.00"))
+    assert response.status_code == 200 and "virgola" in response.content.decode()
+    assert not Tournament.objects.exists()
 
 
 def test_backoffice_refuses_a_pool_under_80_percent(client):
     client.force_login(UserFactory(role=roles.STAFF))
     response = client.post(
-        reverse("backoffice:tournaments_tournament_add"), add_form(pool_quota="700", fee="300")
+        reverse("backoffice:tournaments_tournament_add"), add_form(pool_quota="7,00", fee="3,00")
     )
     assert response.status_code == 200 and "80%" in response.content.decode()
     assert not Tournament.objects.exists()
