@@ -41,10 +41,6 @@ MONEY_FIELDS = {
 class TournamentForm(forms.ModelForm):
     """A new tournament's settings, the entry's money in euro (``wallet.money.parse_eur``)."""
 
-    class Meta:
-        model = Tournament
-        fields = "__all__"
-
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for name, label in MONEY_FIELDS.items():
