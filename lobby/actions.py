@@ -47,6 +47,7 @@ from lobby.models import (
 )
 from lobby.replay import ENGINE_SPEC_KEYS
 from lobby.runtime import ownership
+from lobby.runtime.journal import recover
 from moderation import actions as moderation
 from piattaforma import hooks
 from piattaforma.actions import audit_record, preferences_get
@@ -212,10 +213,18 @@ def table_update(*, table_id: int, actor: User, **fields: Any) -> Table:
 
 
 def _lock(table_id: int) -> TableRuntime:
+    """Lock a table's runtime row; on the owner runtime, outside its owner, bring it up to date.
+
+    An owner writes its decisions to the row only with a snapshot (its journal has each step): a
+    write after its owner stopped or died first applies the journal's later steps (``recover``).
+    """
     try:
-        return TableRuntime.objects.select_for_update().select_related("table").get(pk=table_id)
+        rt = TableRuntime.objects.select_for_update().select_related("table").get(pk=table_id)
     except TableRuntime.DoesNotExist:
         raise TableClosed() from None
+    if runtime.enabled() and not ownership.is_inside(table_id) and recover(rt):
+        rt.save()
+    return rt
 
 
 def _hand_running(rt: TableRuntime) -> bool:
@@ -293,6 +302,7 @@ def table_leave(*, table_id: int, user: User) -> dict[str, Any]:
     return {"left": True, "amount": amount}
 
 
+@ownership.through_owner
 @transaction.atomic
 def table_leave_next(*, table_id: int, user: User, leave: bool) -> dict[str, Any]:
     """Giochi a puntate: "Esci alla prossima mano" (rules 004), or take it back.
@@ -351,21 +361,33 @@ def _must_stand_up(table: Table, seat: Seat) -> bool:
     return seconds is not None and away >= seconds
 
 
+@ownership.through_owner
+@transaction.atomic
+def table_chores(*, table_id: int) -> int:
+    """Expire the table's waiting-list offers and stand up the sitout players away too long.
+
+    Sitout players dealt into the running hand stay until it ends (``_finish_hand`` counts their
+    missed hands). Returns how many offers expired and players stood up.
+    """
+    rt = _lock(table_id)
+    expired = _expire_offers(rt.table)
+    stood = 0
+    dealt = _dealt_seats(rt) if _hand_running(rt) else set()
+    sitouts = Seat.objects.filter(table_id=table_id, status=Seat.Status.SITOUT).select_related("table")
+    for seat in sitouts.order_by("number"):
+        if seat.number not in dealt and _must_stand_up(rt.table, seat):
+            _stand_up(rt, seat)  # a new version each
+            stood += 1
+    if expired and not stood:
+        _bump(rt)
+    return expired + stood
+
+
 def tables_sweep_sitouts() -> int:
     """Stand up the sitout players who stayed away too long, between hands (beat)."""
-    done = 0
     seats = Seat.objects.filter(status=Seat.Status.SITOUT, table__game__in=list(STAND_UP_RULES))
-    for table_id in ownership.unowned(seats.values_list("table_id", flat=True).distinct()):
-        with transaction.atomic():
-            rt = _lock(table_id)
-            dealt = _dealt_seats(rt) if _hand_running(rt) else set()
-            for seat in Seat.objects.filter(table_id=table_id, status=Seat.Status.SITOUT).select_related(
-                "table"
-            ):
-                if seat.number not in dealt and _must_stand_up(rt.table, seat):
-                    _stand_up(rt, seat)
-                    done += 1
-    return done
+    tables = ownership.unowned(seats.values_list("table_id", flat=True).distinct())
+    return sum(table_chores(table_id=table_id) for table_id in sorted(tables))
 
 
 def tables_remove_player(user: User) -> None:
@@ -378,12 +400,21 @@ def tables_remove_player(user: User) -> None:
     WaitingEntry.objects.filter(user=user).delete()
     # tables in primary-key order, as every lock of several rows (no deadlock between two of these)
     for table_id in Seat.objects.filter(user=user).order_by("table_id").values_list("table_id", flat=True):
-        rt = _lock(table_id)
-        seat = _seat_of(rt, user)
-        if not (_hand_running(rt) and seat.number in _dealt_seats(rt)):
-            _stand_up(rt, seat)
-            continue
-        _leave_during_hand(rt, seat)
+        table_remove_player(table_id=table_id, user=user)
+
+
+@ownership.through_owner
+@transaction.atomic
+def table_remove_player(*, table_id: int, user: User) -> None:
+    """``tables_remove_player`` at one table (under its owner on the owner runtime)."""
+    rt = _lock(table_id)
+    seat = Seat.objects.filter(table_id=table_id, user=user).first()
+    if seat is None:
+        return
+    if not (_hand_running(rt) and seat.number in _dealt_seats(rt)):
+        _stand_up(rt, seat)
+        return
+    _leave_during_hand(rt, seat)
 
 
 def _leave_during_hand(rt: TableRuntime, seat: Seat) -> None:
@@ -472,18 +503,9 @@ def _expire_offers(table: Table) -> int:
 
 def waiting_offers_sweep() -> int:
     """Expire waiting-list offers on every table (beat)."""
-    total = 0
-    for table_id in ownership.unowned(
-        WaitingEntry.objects.filter(offer_expires_at__lt=timezone.now())
-        .values_list("table_id", flat=True)
-        .distinct()
-    ):
-        with transaction.atomic():
-            rt = _lock(table_id)
-            if _expire_offers(rt.table):
-                _bump(rt)
-                total += 1
-    return total
+    expired = WaitingEntry.objects.filter(offer_expires_at__lt=timezone.now())
+    tables = ownership.unowned(expired.values_list("table_id", flat=True).distinct())
+    return sum(bool(table_chores(table_id=table_id)) for table_id in sorted(tables))
 
 
 @ownership.through_owner
@@ -576,16 +598,20 @@ def presence_sweep(*, now: Any = None) -> int:
     new name, leaves the sockets of the others counted. Returns how many rows were dropped.
     """
     cutoff = (now or timezone.now()) - timedelta(seconds=presence_ttl())
-    stale = SeatSocket.objects.filter(seen_at__lt=cutoff)
-    dropped = 0
-    for table_id in ownership.unowned(sorted(set(stale.values_list("seat__table_id", flat=True)))):
-        with transaction.atomic():
-            rt = _lock(table_id)
-            rows = stale.filter(seat__table_id=table_id)
-            seat_ids = set(rows.values_list("seat_id", flat=True))
-            dropped += rows.delete()[0]
-            _sockets_gone(rt, list(Seat.objects.filter(pk__in=seat_ids).order_by("number")))
-    return dropped
+    tables = SeatSocket.objects.filter(seen_at__lt=cutoff).values_list("seat__table_id", flat=True)
+    return sum(table_sockets_drop(table_id=table_id, cutoff=cutoff) for table_id in sorted(set(tables)))
+
+
+@ownership.through_owner
+@transaction.atomic
+def table_sockets_drop(*, table_id: int, cutoff: Any) -> int:
+    """Drop a table's sockets not refreshed since ``cutoff`` (under its owner on the owner runtime)."""
+    rt = _lock(table_id)
+    rows = SeatSocket.objects.filter(seen_at__lt=cutoff, seat__table_id=table_id)
+    seat_ids = set(rows.values_list("seat_id", flat=True))
+    dropped = rows.delete()[0]
+    _sockets_gone(rt, list(Seat.objects.filter(pk__in=seat_ids).order_by("number")))
+    return int(dropped)
 
 
 @ownership.through_owner
@@ -952,8 +978,7 @@ def _committed(table_id: int, version: int, events: list[dict[str, Any]]) -> Non
     from the rows the broadcast read, so waking the bots costs no query of its own. On the owner
     runtime the table's owner sends the views and keeps the clocks (``lobby.runtime``).
     """
-    if runtime.enabled():
-        ownership.committed(table_id, version, events)
+    if runtime.enabled() and ownership.committed(table_id, version, events):
         return
     try:
         sent = broadcast.table_changed(table_id, version, events)
@@ -1107,14 +1132,14 @@ def tables_sweep(*, now: Any = None) -> int:
 
 
 def _schedule_deadline(table_id: int, eta: Any) -> None:
-    if settings.LOBBY_SCHEDULE_TASKS and not runtime.enabled():  # owners keep their own clocks
+    if settings.LOBBY_SCHEDULE_TASKS and not ownership.owned(table_id):  # owners keep their own clocks
         from lobby.tasks import table_deadline
 
         table_deadline.apply_async(kwargs={"table_id": table_id, "eta": eta.isoformat()}, eta=eta)
 
 
 def _schedule_bot(table_id: int, version: int) -> None:
-    if settings.LOBBY_SCHEDULE_TASKS and not runtime.enabled():  # owners keep their own clocks
+    if settings.LOBBY_SCHEDULE_TASKS and not ownership.owned(table_id):  # owners keep their own clocks
         from lobby.tasks import table_bot_move
 
         table_bot_move.apply_async(
@@ -1154,7 +1179,7 @@ def _start_later(rt: TableRuntime, delay: int) -> None:
 
 
 def _schedule_start(table_id: int, delay: int) -> None:
-    if settings.LOBBY_SCHEDULE_TASKS and not runtime.enabled():  # owners keep their own clocks
+    if settings.LOBBY_SCHEDULE_TASKS and not ownership.owned(table_id):  # owners keep their own clocks
         from lobby.tasks import table_start
 
         table_start.apply_async(kwargs={"table_id": table_id}, countdown=delay)

@@ -12,6 +12,8 @@ A refused message changes nothing.
 
 from __future__ import annotations
 
+import contextlib
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -23,8 +25,11 @@ from lobby.errors import TableElsewhere, TableError
 from lobby.models import Seat, Table
 from lobby.runtime import ownership
 from lobby.runtime.owner import TableOwner
+from lobby.runtime.remote import RemoteOwner
 from piattaforma.consumers import AuthenticatedJsonConsumer
 from wallet.money import parse_cents
+
+logger = logging.getLogger(__name__)
 
 CLOSE_NO_TABLE = 4404
 CLOSE_NO_OBSERVERS = 4403
@@ -68,10 +73,10 @@ class TableConsumer(AuthenticatedJsonConsumer):
             # the owner runtime: views come from the table's owner, only chat through the group
             try:
                 self.owner = await ownership.owner_for(self.table_id)
-            except TableElsewhere:  # another live process owns the table (issue 18: not routed yet)
-                await self.close(code=CLOSE_ELSEWHERE)
-                return
-            self.owner.audience.add(self.user.pk, self)
+                self.owner.audience.add(self.user.pk, self)
+            except TableElsewhere:  # another live process owns the table: its owner relays the views
+                if not await self.reach_remote_owner():
+                    return
             self.groups_joined = [broadcast.public_group(self.table_id), chat.notices_group(self.user.pk)]
         else:
             self.groups_joined = [
@@ -90,11 +95,35 @@ class TableConsumer(AuthenticatedJsonConsumer):
             await self.send_json(history)
 
     owner: TableOwner | None = None
+    remote: RemoteOwner | None = None  # the table's owner in another process (over the channel layer)
+    remote_first: dict[str, Any] | None = None  # the owner's answer to join: the first view
+
+    async def reach_remote_owner(self) -> bool:
+        """Join the table's owner in another server process; closed with 4409 when there is none."""
+        lease = await db(ownership.lease_holder)(self.table_id)
+        if lease is None or not lease.channel:
+            await self.close(code=CLOSE_ELSEWHERE)  # its lease is being taken over: reconnect
+            return False
+        self.remote = RemoteOwner(self.table_id, lease.channel, self.channel_name)
+        try:
+            self.remote_first = await self.remote.join(self.user.pk)
+        except TableElsewhere:
+            self.remote = None
+            await self.close(code=CLOSE_ELSEWHERE)
+            return False
+        return True
+
+    async def owner_gone(self) -> None:
+        """The owner in another process lost its lease (it died): reconnect, to its successor."""
+        await self.close(code=CLOSE_ELSEWHERE)
 
     async def run(self, action: Callable[..., Any], **kwargs: Any) -> Any:
         """A table action of this connection's table: under its owner, or one transaction on a thread."""
         if self.owner is not None:
             return await self.owner.call(action, table_id=self.table_id, **kwargs)
+        if self.remote is not None:
+            user = kwargs.pop("user", None)
+            return await self.remote.call(action.__name__, user.pk if user is not None else None, **kwargs)
         return await db(action)(table_id=self.table_id, **kwargs)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
@@ -123,8 +152,14 @@ class TableConsumer(AuthenticatedJsonConsumer):
         socket_id, self.socket_id = getattr(self, "socket_id", None), None
         if self.owner is not None:
             self.owner.audience.remove(self.user.pk, self)
+        if self.remote is not None:
+            with contextlib.suppress(CodedError):  # the owner is gone: nothing of ours is left there
+                await self.remote.leave(self.user.pk)
         if socket_id is not None:
-            await self.run(actions.seat_disconnected, socket_id=socket_id)
+            try:
+                await self.run(actions.seat_disconnected, socket_id=socket_id)
+            except TableElsewhere:  # the owner in another process died: its successor's sweep drops the row
+                logger.warning("table %s: socket %s left with its owner gone", self.table_id, socket_id)
 
     async def disconnect(self, code: int) -> None:
         await self.uncount()
@@ -138,6 +173,9 @@ class TableConsumer(AuthenticatedJsonConsumer):
     async def send_snapshot(self) -> None:
         if self.owner is not None:
             payload = self.owner.snapshot(self.user.pk)
+        elif self.remote is not None:
+            payload = getattr(self, "remote_first", None) or await self.remote.snapshot(self.user.pk)
+            self.remote_first = None
         else:
             payload = await db(selectors.table_snapshot)(table_id=self.table_id, user_id=self.user.pk)
         if payload["version"] < getattr(self, "last_version", 0):
@@ -145,6 +183,13 @@ class TableConsumer(AuthenticatedJsonConsumer):
         self.last_version = payload["version"]
         self.seated = chat.is_seated(payload["seats"], self.user.nickname)
         await self.send_json(payload)
+
+    async def table_text(self, event: dict[str, Any]) -> None:
+        """A view the table's owner in another process encoded for this user (``runtime.remote``)."""
+        if event["version"] < getattr(self, "last_version", 0):
+            return
+        self.last_version = event["version"]
+        await self.send(text_data=event["text"])
 
     async def table_message(self, event: dict[str, Any]) -> None:
         """A broadcast from the group: forward it unless it is the public copy meant for others."""
@@ -177,6 +222,8 @@ class TableConsumer(AuthenticatedJsonConsumer):
                     parse_cents(action["amount"])
                 if self.owner is not None:
                     await self.owner.act(self.user, action, version)
+                elif self.remote is not None:
+                    await self.remote.act(self.user.pk, action, version)
                 else:
                     await db(actions.table_act)(
                         table_id=self.table_id, user=self.user, action=action, version=version
@@ -200,6 +247,8 @@ class TableConsumer(AuthenticatedJsonConsumer):
                 await self.run(actions.table_leave, user=self.user)
             else:
                 await self.send_error("unknown_type", "Tipo di messaggio sconosciuto")
+        except TableElsewhere:  # the owner in another process is gone: reconnect, to its successor
+            await self.close(code=CLOSE_ELSEWHERE)
         except CodedError as exc:  # engine, table and wallet refusals: code + Italian message
             await self.send_json({"type": "error", **exc.as_dict()})
             if isinstance(exc, TableError) and exc.code == "stale_version":

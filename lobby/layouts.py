@@ -14,8 +14,9 @@ from django.utils.translation import gettext as _
 
 from games import registry
 from games.engine import State
+from lobby import selectors
 from lobby.errors import NoHandInProgress, NotSeated, TableError
-from lobby.models import Seat, TableRuntime
+from lobby.models import Seat
 from piattaforma.models import User
 
 
@@ -44,7 +45,7 @@ def seat_layouts(*, table_id: int, user: User, request: dict[str, Any]) -> dict[
     Reads the table's current state: no lock, nothing written. Raises ``TableError`` (not seated,
     no hand in progress) or the engine's refusal (``IllegalAction``).
     """
-    rt = TableRuntime.objects.select_related("table").filter(pk=table_id).first()
+    rt = selectors.runtime_now(table_id)
     if rt is None:
         raise TableNotFound(_("Tavolo inesistente"))
     seat = Seat.objects.filter(table_id=table_id, user=user).only("number").first()

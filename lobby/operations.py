@@ -18,18 +18,14 @@ from django.utils import timezone
 from lobby import actions
 from lobby.errors import TableClosed
 from lobby.models import TABLE_SETTINGS_FIELDS, Hand, Seat, Table, TableRuntime, TableTemplate, WaitingEntry
+from lobby.runtime import ownership
 from piattaforma import siteops
 from piattaforma.actions import audit_record
 from piattaforma.models import User
 from wallet import actions as wallet_actions
 from wallet import selectors as wallet_selectors
 
-
-def _lock(table_id: int) -> TableRuntime:
-    try:
-        return TableRuntime.objects.select_for_update().select_related("table").get(pk=table_id)
-    except TableRuntime.DoesNotExist:
-        raise TableClosed() from None
+_lock = actions._lock  # the row locked, and on the owner runtime brought up to date from the journal
 
 
 def _hand_running(rt: TableRuntime) -> bool:
@@ -60,6 +56,7 @@ def hand_start_refused(rt: TableRuntime) -> bool:
     return True
 
 
+@ownership.through_owner
 @transaction.atomic
 def table_close(*, table_id: int, actor: User | None, reason: str = "") -> dict[str, Any]:
     """Close a cash table: nobody sits down any more; players stand up now, or after the hand in progress."""
@@ -91,14 +88,15 @@ def tables_game_deactivated(*, game: str, realms: set[str], until: Any, actor: U
 
 def tables_site_closing() -> int:
     """Hook: while the site is closed, idle tables stand their players up (the others at hand end)."""
-    done = 0
     busy = Seat.objects.values_list("table_id", flat=True).distinct().order_by("table_id")
-    for table_id in list(busy):
-        with transaction.atomic():
-            rt = _lock(table_id)
-            if not _hand_running(rt):
-                done += len(_stand_everyone(rt))
-    return done
+    return sum(_table_site_closing(table_id=table_id) for table_id in list(busy))
+
+
+@ownership.through_owner
+@transaction.atomic
+def _table_site_closing(*, table_id: int) -> int:
+    rt = _lock(table_id)
+    return 0 if _hand_running(rt) else len(_stand_everyone(rt))
 
 
 # --- cancelling a table session for a technical fault --------------------------------------------
@@ -174,6 +172,7 @@ def table_session_cancel_preview(*, table_id: int) -> dict[str, Any]:
     }
 
 
+@ownership.through_owner
 @transaction.atomic
 def table_session_cancel(*, table_id: int, actor: User, reason: str) -> dict[str, Any]:
     """Cancel a table session for a technical fault: refund the hand in progress, close, pay every seat out.

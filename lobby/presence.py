@@ -42,24 +42,35 @@ _task: asyncio.Task[None] | None = None
 
 def opened(connection: Connection) -> None:
     """A table connection of this process opened: beat while any is open."""
-    global _task
     _open[connection] = None
+    beating()
+
+
+def beating() -> None:
+    """Beat from now on, while this process has a table connection or a table owner."""
+    global _task
     loop = asyncio.get_running_loop()
     if _task is None or _task.done() or _task.get_loop() is not loop:
         _task = loop.create_task(_beat_forever(), name="lobby-heartbeat")
 
 
 def closed(connection: Connection) -> None:
-    """A table connection closed: the last one stops the heartbeat."""
+    """A table connection closed: the last one stops the heartbeat (unless owners are left)."""
     global _task
     _open.pop(connection, None)
-    if not _open and _task is not None:
+    if not _open and not _owners() and _task is not None:
         _task.cancel()
         _task = None
 
 
+def _owners() -> list[int]:
+    from lobby.runtime import ownership
+
+    return [o.table_id for o in ownership.local_owners()]
+
+
 async def _beat_forever() -> None:
-    while _open:
+    while _open or _owners():
         await asyncio.sleep(float(settings.LOBBY_HEARTBEAT_SECONDS))
         try:
             await beat()
@@ -82,9 +93,21 @@ async def beat() -> None:
 
     owners = ownership.local_owners()
     if owners:  # the owner runtime: its leases renewed, each owner's version is the table's
-        await db(ownership.lease_renew)([o.table_id for o in owners], process=PROCESS)
+        held = await db(ownership.lease_renew)([o.table_id for o in owners], process=PROCESS)
+        for owner in owners:
+            if owner.table_id not in held:  # this process was too slow to renew: another took it over
+                await owner.abandon()
+    if ownership.enabled():
+        await ownership.adopt_orphans()  # tables whose owner died (lease expired) are taken over here
+        owners = ownership.local_owners()
         versions.update({o.table_id: o.version() for o in owners})
+    remote = [c for c in connections if getattr(c, "remote", None) is not None]
+    live = await db(ownership.live_channels)(sorted({c.table_id for c in remote})) if remote else {}
     for connection in connections:
         if connection in _open and connection.table_id in versions:
             with contextlib.suppress(Exception):  # a socket closing meanwhile
                 await connection.heartbeat(versions[connection.table_id])
+    for connection in remote:  # an owner elsewhere that lost its lease died: reconnect to its heir
+        if connection in _open and live.get(connection.table_id) != connection.remote.channel:  # type: ignore[attr-defined]
+            with contextlib.suppress(Exception):
+                await connection.owner_gone()  # type: ignore[attr-defined]

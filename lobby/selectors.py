@@ -8,7 +8,9 @@ from django.db.models import Count
 
 from games import registry
 from games.engine import private_to
+from lobby import runtime
 from lobby.models import Hand, HandStep, Seat, Table, TableRuntime
+from lobby.runtime.journal import recover
 
 
 def seat_rows(table_id: int) -> list[Seat]:
@@ -17,12 +19,17 @@ def seat_rows(table_id: int) -> list[Seat]:
 
 
 def table_payload(
-    rt: TableRuntime, seats: list[Seat], seat_no: int | None, events: list[dict[str, Any]] | None = None
+    rt: TableRuntime,
+    seats: list[Seat],
+    seat_no: int | None,
+    events: list[dict[str, Any]] | None = None,
+    waiting: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Build the message one connection receives: the engine's view for that seat (None: public).
 
     Everything game-related comes from ``engine.view``, the only door to a client; events are
-    filtered with ``private_to`` so a private event reaches only the seats it names.
+    filtered with ``private_to`` so a private event reaches only the seats it names. ``waiting``:
+    the between-hands block already read (``table_waiting``; an owner reads it off its event loop).
     """
     table = rt.table
     engine = registry.get(rt.game or table.game)
@@ -56,7 +63,7 @@ def table_payload(
         "events": [],
     }
     if state is None or engine.is_over(state):
-        payload["waiting"] = table_waiting(rt, seats, engine.family)
+        payload["waiting"] = waiting if waiting is not None else table_waiting(rt, seats, engine.family)
     if state is not None:
         payload["view"] = engine.view(state, seat_no)
         payload["to_act"] = engine.to_act(state)
@@ -114,9 +121,23 @@ def table_waiting(rt: TableRuntime, seats: list[Seat], family: str) -> dict[str,
     }
 
 
+def runtime_now(table_id: int) -> TableRuntime | None:
+    """A table's runtime as it is now: the row, plus (owner runtime) the journal's steps it lags behind.
+
+    An owner writes its decisions to the row only with a snapshot; a reader elsewhere (a page, the
+    layouts endpoint) applies the later steps in memory, writing nothing.
+    """
+    rt = TableRuntime.objects.select_related("table").filter(pk=table_id).first()
+    if rt is not None and runtime.enabled():
+        recover(rt)
+    return rt
+
+
 def table_snapshot(*, table_id: int, user_id: int | None) -> dict[str, Any]:
     """Return the current payload for a user: his seat's projection if seated, else the public one."""
-    rt = TableRuntime.objects.select_related("table").get(pk=table_id)
+    rt = runtime_now(table_id)
+    if rt is None:
+        raise TableRuntime.DoesNotExist()
     seats = seat_rows(table_id)
     seat_no = next((s.number for s in seats if s.user_id == user_id), None)
     return table_payload(rt, seats, _dealt(rt, seat_no))

@@ -127,6 +127,7 @@ def main() -> None:
     settings.LOBBY_RUNTIME = "rows"
     rows = run_rows(setup(args.tables), args.seconds)
     settings.LOBBY_RUNTIME = "owner"
+    settings.LOBBY_SCHEDULE_TASKS = True  # the owners' own timers (on a table it owns, no Celery task)
     owner = asyncio.run(run_owner(setup(args.tables), args.seconds))
     db = settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1]
     print(f"{args.tables} poker tables x 3 bots, {args.seconds:.0f} s each, database {db}")

@@ -15,7 +15,9 @@ transaction of ``lobby.actions`` (the ``TableRuntime`` row locked by every write
   one public view for everyone else.
 - ``clocks``: the owner's timers (deadline and time bank, bot moves, next deal and countdowns).
 - ``ownership``: the lease row per table saying which process owns it, the owners of this
-  process, and the door through which a sync caller (an HTTP view) reaches a table's owner.
+  process, the door through which a sync caller (an HTTP view) reaches a table's owner, and the
+  adoption of the tables of a process that died.
+- ``remote``: owners in other processes, reached over the Channels layer (each process's inbox).
 """
 
 from __future__ import annotations

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.utils import timezone
 
-from lobby import bots
+from lobby import actions, bots
+from lobby.models import Seat, TableRuntime, WaitingEntry
 
 
 class Clocks:
@@ -54,3 +55,23 @@ class Clocks:
 
 
 BOT_DELAY_SECONDS = bots.BOT_DELAY_SECONDS
+
+
+def chores_due(rt: TableRuntime, seats: list[Seat]) -> datetime | None:
+    """When the table's next chore falls due: a waiting-list offer expiring or a sitout stand-up (P15).
+
+    The owner runtime arms a timer for it (``TableOwner._arm``); None: nothing pending. A
+    sitout seat dealt into the running hand waits for its end (``_finish_hand``).
+    """
+    offers = WaitingEntry.objects.filter(table_id=rt.pk, offer_expires_at__isnull=False)
+    first = offers.order_by("offer_expires_at").values_list("offer_expires_at", flat=True).first()
+    times = [first] if first is not None else []
+    rule = actions.STAND_UP_RULES.get(rt.table.game)
+    if rule is not None and rule[1] is not None:
+        dealt = actions._dealt_seats(rt) if actions._hand_running(rt) else set()
+        times += [
+            s.sitout_since + timedelta(seconds=rule[1])
+            for s in seats
+            if s.status == Seat.Status.SITOUT and s.sitout_since is not None and s.number not in dealt
+        ]
+    return min(times, default=None)

@@ -48,18 +48,29 @@ class Audience:
     def __len__(self) -> int:
         return sum(len(v) for v in self.by_user.values())
 
-    async def send(self, rt: TableRuntime, seats: list[Seat], events: list[dict[str, Any]]) -> None:
-        """Send version ``rt.version`` to every connection, each with what it may see."""
+    async def send(
+        self,
+        rt: TableRuntime,
+        seats: list[Seat],
+        events: list[dict[str, Any]],
+        waiting: dict[str, Any] | None = None,
+    ) -> None:
+        """Send version ``rt.version`` to every connection, each with what it may see.
+
+        ``waiting``: the between-hands block (table credits), read off the event loop beforehand.
+        """
         seated = {s.user_id: s.number for s in seats}
         dealt = dealt_seats(rt)
         public: str | None = None
         for user_id, viewers in list(self.by_user.items()):
             if user_id in seated:
-                text = json.dumps(table_payload(rt, seats, projection_seat(seated[user_id], dealt), events))
+                text = json.dumps(
+                    table_payload(rt, seats, projection_seat(seated[user_id], dealt), events, waiting)
+                )
                 self.encoded += 1
             else:
                 if public is None:
-                    payload = table_payload(rt, seats, None, events)
+                    payload = table_payload(rt, seats, None, events, waiting)
                     payload["audience"] = "public"
                     public = json.dumps(payload)
                     self.encoded += 1
@@ -74,7 +85,9 @@ class Audience:
                     logger.debug("table %s: a view was not delivered", rt.pk, exc_info=True)
 
 
-def snapshot(rt: TableRuntime, seats: list[Seat], user_id: int | None) -> dict[str, Any]:
+def snapshot(
+    rt: TableRuntime, seats: list[Seat], user_id: int | None, waiting: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """The current payload for one user: his seat's projection if seated, else the public one."""
     seat_no = next((s.number for s in seats if s.user_id == user_id), None)
-    return table_payload(rt, seats, projection_seat(seat_no, dealt_seats(rt)))
+    return table_payload(rt, seats, projection_seat(seat_no, dealt_seats(rt)), None, waiting)

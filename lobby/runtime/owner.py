@@ -25,20 +25,21 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
+from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games.rng import ReplayRng
-from lobby import actions, bots
+from lobby import actions, bots, presence
 from lobby.errors import NoHandInProgress, NotAllowed, NotSeated, StaleVersion, TableClosed, TableElsewhere
 from lobby.models import Hand, HandStep, Seat, Table, TableRuntime
-from lobby.runtime import blocking, ownership
-from lobby.runtime.clocks import Clocks
+from lobby.runtime import blocking, ownership, remote
+from lobby.runtime.clocks import Clocks, chores_due
 from lobby.runtime.fanout import Audience, snapshot
-from lobby.runtime.journal import journal
-from lobby.selectors import seat_rows
+from lobby.runtime.journal import journal, recover
+from lobby.selectors import seat_rows, table_waiting
 from piattaforma.models import User
 
 logger = logging.getLogger(__name__)
@@ -46,6 +47,8 @@ logger = logging.getLogger(__name__)
 Job = tuple[Callable[[], Awaitable[Any]], "asyncio.Future[Any] | None"]
 
 # What of the runtime row changes with a decision applied in memory (written with a snapshot).
+# A sync caller's transaction that never commits (rolled back) keeps the owner parked this long.
+PARK_SECONDS = 10.0
 STEP_FIELDS = ("state", "version", "steps", "clocks", "turn_started", "deadline")
 
 
@@ -69,6 +72,17 @@ class TableOwner:
         self.stopped = False
         self.recovered = 0  # journal steps applied at start (a takeover)
         self.applied = 0  # decisions applied in memory (the benchmarks)
+        self.chores_at: datetime | None = None  # the next waiting-list offer or sitout stand-up due
+        self.chores_fired: datetime | None = None
+        self.waiting: dict[str, Any] | None = None  # the between-hands block of every view
+        self.remote_viewers: dict[str, remote.RemoteViewer] = {}  # connections on other processes
+
+    def remote_viewer(self, channel: str) -> remote.RemoteViewer:
+        """The viewer of a connection on another process (by its channel), one per channel."""
+        viewer = self.remote_viewers.get(channel)
+        if viewer is None:
+            viewer = self.remote_viewers[channel] = remote.RemoteViewer(channel)
+        return viewer
 
     # --- life -------------------------------------------------------------------------------------
 
@@ -78,13 +92,14 @@ class TableOwner:
 
     async def _run(self) -> None:
         try:
-            await blocking(self._load)(claim=True)
+            await blocking(self._load)(claim=True, channel=await remote.inbox())
         except BaseException as exc:
             self.stopped = True
             self.ready.set_exception(exc)
             return
         self.published = self.rt.version if self.rt else -1
         self.ready.set_result(None)
+        presence.beating()  # its lease is renewed on this process's heartbeat
         self._arm()
         while True:
             make, done = await self.jobs.get()
@@ -121,19 +136,42 @@ class TableOwner:
         if self.ready.done() and self.ready.exception() is None:
             await blocking(self._close)()
 
+    async def abandon(self) -> None:
+        """The lease went to another process: stop at once, write nothing, close the sockets.
+
+        The clients reconnect and reach the new owner; what this owner applied is in the journal.
+        """
+        self.stopped = True
+        self.clocks.cancel_all()
+        if self.task is not None:
+            self.task.cancel()
+        ownership.forget(self)
+        for viewers in list(self.audience.by_user.values()):
+            for viewer in list(viewers):
+                close = getattr(viewer, "close", None)  # a connection of this process (one elsewhere
+                # sees the lease move on its own process's heartbeat)
+                if close is not None:
+                    with contextlib.suppress(Exception):
+                        await close(code=4409)
+
     def _close(self) -> None:
         self._save_snapshot()
         ownership.lease_release(self.table_id)
 
-    def _load(self, claim: bool = False) -> None:
+    def _load(self, claim: bool = False, channel: str = "") -> None:
         if claim:
-            ownership.lease_claim(self.table_id)
+            ownership.lease_claim(self.table_id, channel=channel)
         rt = TableRuntime.objects.select_related("table").filter(pk=self.table_id).first()
         if rt is None:
             raise TableClosed()
         self.recovered = recover(rt)
         self.dirty = self.recovered > 0
         self.rt, self.seats = rt, list(seat_rows(self.table_id))
+        self.chores_at = chores_due(rt, self.seats)
+        # between hands every view shows why the table is not dealing (the seats' credits): read here
+        between = rt.state is None or actions.hand_engine(rt).is_over(rt.state)
+        family = actions.hand_engine(rt).family
+        self.waiting = table_waiting(rt, self.seats, family) if between else None
         self.hand_id = (
             Hand.objects.filter(table_id=self.table_id, number=rt.hand_no)
             .values_list("pk", flat=True)
@@ -176,20 +214,38 @@ class TableOwner:
         return await self.submit(lambda: self._row_action(func, kwargs))
 
     def call_from_thread(self, func: Callable[..., Any], kwargs: dict[str, Any]) -> Any:
-        """A row action called from sync code: the owner is parked while it runs on this thread."""
-        release = asyncio.run_coroutine_threadsafe(self._park(), self.loop).result()
-        try:
-            return self._row_action_sync(func, kwargs)
-        finally:
-            self.loop.call_soon_threadsafe(release.set_result, None)
+        """A row action called from sync code: the owner is parked while it runs on this thread.
 
-    async def _park(self) -> asyncio.Future[None]:
+        The owner takes jobs again once the caller's transaction commits (an outer one: a hook
+        called inside a status change), reading the row back itself: it never sends a version
+        that is not committed. A transaction rolled back releases it after ``PARK_SECONDS``.
+        """
+        parking = asyncio.run_coroutine_threadsafe(self.park(), self.loop)
+        try:
+            release = parking.result(timeout=PARK_SECONDS)
+        except TimeoutError:  # the owner waits for this very thread (SQLite's one): refuse, never hang
+            parking.cancel()
+            raise TableElsewhere() from None
+
+        def resume() -> None:
+            self.loop.call_soon_threadsafe(lambda: release.done() or release.set_result(None))
+
+        return ownership.run_parked(self.table_id, func, kwargs, release=resume, first=self._save_snapshot)
+
+    async def park(self, save: bool = False) -> asyncio.Future[None]:
+        """Stop taking jobs until the returned future is set (or ``PARK_SECONDS`` pass), then read
+        the row back and send the new version. ``save``: write the state to the row first (a
+        caller in another process; a caller on a thread of this one writes it itself)."""
         parked: asyncio.Future[None] = self.loop.create_future()
         release: asyncio.Future[None] = self.loop.create_future()
 
         async def hold() -> None:
+            if save:
+                await blocking(self._save_snapshot)()
             parked.set_result(None)
-            await release
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(release), PARK_SECONDS)
+            await blocking(self._load)()
             await self._publish()
 
         self._queue(hold, None)
@@ -199,7 +255,7 @@ class TableOwner:
     def snapshot(self, user_id: int | None) -> dict[str, Any]:
         """What one user sees of the table now (a new connection, ``sync``)."""
         assert self.rt is not None
-        return snapshot(self.rt, self.seats, user_id)
+        return snapshot(self.rt, self.seats, user_id, self.waiting)
 
     def version(self) -> int:
         return self.rt.version if self.rt is not None else 0
@@ -329,16 +385,22 @@ class TableOwner:
             return
         if rt.version != self.published:
             self.published = rt.version
-            await self.audience.send(rt, self.seats, events if events is not None else self.captured)
+            await self.audience.send(
+                rt, self.seats, events if events is not None else self.captured, self.waiting
+            )
             self.captured = []
         self._arm()
 
     def _arm(self) -> None:
         rt = self.rt
-        if rt is None or self.stopped:
-            return
+        if rt is None or self.stopped or not settings.LOBBY_SCHEDULE_TASKS:
+            return  # (the test settings: tests drive the clocks themselves, as on the rows runtime)
         self.clocks.set("deadline", at=rt.deadline) if rt.deadline else self.clocks.cancel("deadline")
         self.clocks.set("start", at=rt.start_at) if rt.start_at else self.clocks.cancel("start")
+        if self.chores_at is not None and (self.chores_fired is None or self.chores_at > self.chores_fired):
+            self.clocks.set("chores", at=self.chores_at)
+        else:
+            self.clocks.cancel("chores")
         due: list[int] = []
         if rt.state is not None and rt.deadline is not None:
             engine = actions.hand_engine(rt)
@@ -356,6 +418,9 @@ class TableOwner:
             self._queue(self._bot_moves, None)
         elif kind == "deadline":
             self._queue(self._deadline, None)
+        elif kind == "chores":  # waiting-list offers expiring, sitout players stood up
+            self.chores_fired = self.chores_at
+            self._queue(lambda: self._row_action(actions.table_chores, {"table_id": self.table_id}), None)
         elif kind == "start":
             self._queue(lambda: self._row_action(actions.table_start_hand, {"table_id": self.table_id}), None)
 
@@ -367,24 +432,3 @@ class TableOwner:
             self._arm()
             return
         await self._row_action(actions.table_deadline_fired, {"table_id": self.table_id})
-
-
-def recover(rt: TableRuntime) -> int:
-    """Apply the journal's steps the runtime row does not have yet (a takeover); return how many.
-
-    Each step is applied with the RNG draws it recorded, so the state is the one its players saw;
-    the deadline and the lines' clocks are the step's, so the clocks resume with the time left.
-    """
-    if rt.state is None:
-        return 0
-    steps = list(
-        HandStep.objects.filter(
-            hand__table_id=rt.pk, hand__number=rt.hand_no, version__gt=rt.version
-        ).order_by("seq")
-    )
-    engine = actions.hand_engine(rt)
-    for step in steps:
-        engine.apply(rt.state, step.seat, step.action, ReplayRng(step.draws))
-        rt.version, rt.steps = step.version, step.seq
-        rt.deadline, rt.clocks, rt.turn_started = step.deadline, step.clocks, step.created_at
-    return len(steps)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 import threading
 from collections.abc import Callable
 from datetime import timedelta
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
     from lobby.runtime.owner import TableOwner
 
 F = TypeVar("F", bound=Callable[..., Any])
+logger = logging.getLogger(__name__)
 
 _owners: dict[int, TableOwner] = {}
 _local = threading.local()  # .tables: the tables whose owner runs code on this thread now
@@ -66,12 +68,15 @@ def lease_claim(table_id: int, *, process: str | None = None, channel: str = "")
             raise TableElsewhere() from None
 
 
-def lease_renew(table_ids: list[int], *, process: str | None = None) -> int:
-    """Renew this process's leases of these tables (its heartbeat); returns how many it still holds."""
+def lease_renew(table_ids: list[int], *, process: str | None = None) -> set[int]:
+    """Renew this process's leases of these tables (its heartbeat); return the ones it still holds.
+
+    A lease that expired is renewed while no other process has claimed it.
+    """
     until = timezone.now() + timedelta(seconds=lease_seconds())
-    return TableLease.objects.filter(process=process or presence.PROCESS, table_id__in=table_ids).update(
-        expires_at=until
-    )
+    ours = TableLease.objects.filter(process=process or presence.PROCESS, table_id__in=table_ids)
+    ours.update(expires_at=until)
+    return set(ours.values_list("table_id", flat=True))
 
 
 def lease_release(table_id: int, *, process: str | None = None) -> None:
@@ -84,8 +89,12 @@ def lease_holder(table_id: int) -> TableLease | None:
 
 
 def orphaned_tables() -> list[int]:
-    """Tables whose owner stopped renewing its lease (a dead process): the sweeper's business."""
-    return list(TableLease.objects.filter(expires_at__lt=timezone.now()).values_list("table_id", flat=True))
+    """Tables whose owner stopped renewing its lease (a dead process): the sweeper's business.
+
+    Never one this process owns (a late heartbeat is not a death).
+    """
+    expired = TableLease.objects.filter(expires_at__lt=timezone.now()).values_list("table_id", flat=True)
+    return [t for t in expired if local_owner(t) is None]
 
 
 def unowned(table_ids: Any) -> list[int]:
@@ -95,7 +104,7 @@ def unowned(table_ids: Any) -> list[int]:
         return ids
     live = TableLease.objects.filter(table_id__in=ids, expires_at__gte=timezone.now())
     held = set(live.values_list("table_id", flat=True))
-    return [t for t in ids if t not in held]
+    return [t for t in ids if t not in held and local_owner(t) is None]
 
 
 def sweep_orphans() -> int:
@@ -106,7 +115,7 @@ def sweep_orphans() -> int:
     the table over. Returns how many tables it freed.
     """
     from lobby.models import TableRuntime
-    from lobby.runtime.owner import recover
+    from lobby.runtime.journal import recover
 
     if not enabled():
         return 0
@@ -124,7 +133,34 @@ def sweep_orphans() -> int:
     return freed
 
 
+def live_channels(table_ids: list[int]) -> dict[int, str]:
+    """The inbox of each of these tables' live owners (one query: a process's heartbeat)."""
+    live = TableLease.objects.filter(table_id__in=table_ids, expires_at__gte=timezone.now())
+    return dict(live.values_list("table_id", "channel"))
+
+
 # --- this process's owners -----------------------------------------------------------------------
+
+
+async def adopt_orphans(limit: int = 50) -> list[int]:
+    """Take over tables whose owner died (their lease expired): this process becomes their owner.
+
+    Each is started as on a first connection: snapshot + journal, clocks resumed with the time
+    that was left (``TableOwner``). Another process adopting one first wins its lease.
+    """
+    from lobby.runtime import blocking
+
+    adopted = []
+    for table_id in (await blocking(orphaned_tables)())[:limit]:
+        try:
+            await owner_for(table_id)
+        except TableElsewhere:
+            continue
+        except Exception:
+            logger.exception("table %s: adoption failed", table_id)
+            continue
+        adopted.append(table_id)
+    return adopted
 
 
 async def owner_for(table_id: int) -> TableOwner:
@@ -151,8 +187,8 @@ async def owner_for(table_id: int) -> TableOwner:
 def local_owner(table_id: int) -> TableOwner | None:
     """This process's running owner of the table, if any."""
     owner = _owners.get(table_id)
-    if owner is None or owner.stopped or owner.loop.is_closed() or not owner.ready.done():
-        return None
+    if owner is None or owner.stopped or not owner.loop.is_running() or not owner.ready.done():
+        return None  # (a loop no longer running, the tests': nothing would ever take its jobs)
     return owner
 
 
@@ -206,23 +242,78 @@ def through_owner(func: F) -> F:
         if not enabled() or table_id is None or is_inside(int(table_id)):
             return func(*args, **kwargs)
         owner = local_owner(int(table_id))
-        if owner is None:
+        if owner is not None:
+            return owner.call_from_thread(func, kwargs)
+        lease = lease_holder(int(table_id))
+        if lease is None or lease.process == presence.PROCESS or not lease.channel:
             return func(*args, **kwargs)
-        return owner.call_from_thread(func, kwargs)
+        return _through_remote_owner(lease.channel, int(table_id), func, kwargs)
 
     return wrapper  # type: ignore[return-value]  # functools.wraps keeps the signature; mypy cannot see it
 
 
-def committed(table_id: int, version: int, events: list[dict[str, Any]]) -> None:
+def _through_remote_owner(
+    channel: str, table_id: int, func: Callable[..., Any], kwargs: dict[str, Any]
+) -> Any:
+    """Run a table write while the table's owner in another process is parked (its state in the row).
+
+    The owner reads the row back once this write commits (an outer transaction's commit, if any).
+    """
+    from lobby.runtime import remote
+
+    return run_parked(table_id, func, kwargs, release=remote.park_elsewhere(channel, table_id))
+
+
+def run_parked(
+    table_id: int,
+    func: Callable[..., Any],
+    kwargs: dict[str, Any],
+    *,
+    release: Callable[[], None],
+    first: Callable[[], None] | None = None,
+) -> Any:
+    """Run a table write on this thread while the table's owner is parked; release it after commit.
+
+    ``first``: what runs before the write (the owner's state written to the row). The release
+    waits for an outer transaction's commit: the owner never reads back a row not committed.
+    """
+    try:
+        with inside(table_id):
+            if first is not None:
+                first()
+            return func(**kwargs)
+    finally:
+        if transaction.get_connection().in_atomic_block:
+            transaction.on_commit(release)
+        else:
+            release()
+
+
+def owned(table_id: int) -> bool:
+    """Tell whether a live owner (this process's, or another's by its lease) keeps the table.
+
+    A table nobody owns (no connection opened it, or its owner stopped) runs as on the rows
+    runtime: its row actions broadcast through the channel layer and its clocks are Celery tasks.
+    """
+    if not enabled():
+        return False
+    if is_inside(table_id) or local_owner(table_id) is not None:
+        return True
+    return lease_holder(table_id) is not None
+
+
+def committed(table_id: int, version: int, events: list[dict[str, Any]]) -> bool:
     """A row action committed a new version (``lobby.actions._committed``, owner runtime).
 
     Under the owner: its events go with the view the owner sends next. A write outside any owner
-    of this process (a Celery task, a script) only tells a local owner to reload the row.
+    of this process (a Celery task, a script) tells a local owner to reload the row. Returns
+    False when no owner keeps the table: the caller broadcasts as on the rows runtime.
     """
     owner = _owners.get(table_id)
     if owner is None or owner.stopped or owner.loop.is_closed():
-        return
+        return owned(table_id)
     if is_inside(table_id):
         owner.captured = events
-        return
+        return True
     owner.loop.call_soon_threadsafe(owner.reload_soon)
+    return True

@@ -20,7 +20,8 @@ STATIC_ROOT = None  # served from the app folders through the finders; collectst
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 LOGGING = {"version": 1, "disable_existing_loggers": False}
 
-# Tests call the clock and deal actions themselves (no worker runs during most tests).
+# Tests call the clock and deal actions themselves (no worker runs during most tests, and on the
+# owner runtime no owner arms a timer).
 LOBBY_SCHEDULE_TASKS = False
 # The site's daily hours (piattaforma.siteops) would make the suite depend on the time it runs at:
 # off here, on in the tests of the hours themselves.

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from games import registry
 from games.rng import SeededRng
-from lobby import actions
+from lobby import actions, selectors
 from lobby.models import Seat, Table, TableRuntime
 from tests.factories import UserFactory
 from wallet import actions as wallet_actions
@@ -72,7 +72,10 @@ def seat_players(table: Table, users: list, buy_in: int = 10_000, seat_offset: i
 
 
 def runtime(table: Table) -> TableRuntime:
-    return TableRuntime.objects.select_related("table").get(pk=table.pk)
+    """The table's runtime now: the row, plus on the owner runtime the journal's steps it lags behind."""
+    rt = selectors.runtime_now(table.pk)
+    assert rt is not None
+    return rt
 
 
 def play_hand_randomly(

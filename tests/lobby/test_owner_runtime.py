@@ -6,23 +6,27 @@ version is refused, bots move on the owner's timer, and a new owner takes a tabl
 row and the journal after its owner died, with nothing lost or applied twice.
 """
 
+import asyncio
 import random
 from datetime import timedelta
 
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.db import transaction
 from django.utils import timezone
 
 from games import registry
 from lobby import actions
 from lobby.errors import TableElsewhere
-from lobby.models import Hand, HandStep, TableLease
+from lobby.models import Hand, HandStep, Seat, TableLease, TableRuntime, WaitingEntry
 from lobby.replay import replay_hand
 from lobby.runtime import ownership
+from piattaforma import hooks
 from piattaforma.asgi import application
-from tests.lobby.helpers import funded_player, poker_table, runtime, seat_players
+from tests.lobby.helpers import credit, funded_player, poker_table, runtime, scopa_table, seat_players
 from tests.piattaforma.test_plumbing import ORIGIN, session_cookie
+from wallet.selectors import balance_get
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -30,6 +34,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture(autouse=True)
 def owner_runtime(settings):
     settings.LOBBY_RUNTIME = "owner"
+    settings.LOBBY_SCHEDULE_TASKS = True  # the owners' own clocks (no Celery task is sent by them)
 
 
 @sync_to_async
@@ -161,6 +166,11 @@ async def test_bots_move_on_the_owners_timer(monkeypatch):
     await ws.disconnect()
 
 
+def row(table) -> TableRuntime:
+    """The runtime row as written (``helpers.runtime`` adds the journal's later steps)."""
+    return TableRuntime.objects.get(pk=table.pk)
+
+
 async def kill_owner_mid_hand():
     """Two decisions applied and journaled (the row lags behind); then the owner dies (kill -9):
     no snapshot, no lease given back, and the lease expires."""
@@ -178,7 +188,7 @@ async def kill_owner_mid_hand():
     owner = ownership.local_owner(table.pk)
     assert owner is not None and not latest.get("over")
     held = owner.rt.version, owner.rt.state
-    assert await sync_to_async(lambda: runtime(table).version)() < held[0]  # in memory only
+    assert await sync_to_async(lambda: row(table).version)() < held[0]  # in memory and the journal only
     owner.stopped = True
     owner.clocks.cancel_all()
     owner.task.cancel()
@@ -216,7 +226,7 @@ async def test_a_new_owner_takes_over_from_row_and_journal_after_its_owner_died(
 async def test_the_sweeper_brings_a_dead_owners_table_up_to_date_and_frees_it():
     table, _cookies, sockets, (held_version, held_state) = await kill_owner_mid_hand()
     assert await sync_to_async(actions.tables_sweep)() >= 1
-    rt = await sync_to_async(runtime)(table)
+    rt = await sync_to_async(row)(table)
     assert rt.version == held_version and rt.state == held_state
     assert not await sync_to_async(TableLease.objects.filter(table=table).exists)()
     for s in sockets:
@@ -241,7 +251,101 @@ async def test_a_sync_caller_writes_through_the_owner_after_its_decisions():
     )
     after = [await ws.receive_json_from(timeout=10) for ws in sockets]
     assert all(m["version"] == snaps[0]["version"] + 1 and len(m["seats"]) == 3 for m in after)
-    rt = await sync_to_async(runtime)(table)
+    rt = await sync_to_async(row)(table)  # the owner's state was written to the row first
     assert rt.version == owner.rt.version == after[0]["version"] and rt.state == owner.rt.state
+    for ws in sockets:
+        await ws.disconnect()
+
+
+async def eventually(check, seconds: float = 8.0) -> bool:
+    """Poll ``check`` (a sync function, run off the loop) until it holds or time is up."""
+    for _ in range(int(seconds / 0.1)):
+        if await sync_to_async(check)():
+            return True
+        await asyncio.sleep(0.1)
+    return False
+
+
+async def test_an_owner_expires_a_waiting_list_offer_on_its_own_clock(monkeypatch):
+    """Issue 18: the sweeper leaves an owned table alone; its owner expires the offer itself."""
+    monkeypatch.setattr("lobby.actions.WAITING_OFFER_SECONDS", 0.5)
+    sweeps = []
+    monkeypatch.setattr("lobby.actions.waiting_offers_sweep", lambda: sweeps.append(1) or 0)
+
+    @sync_to_async
+    def full_table_and_a_queue():
+        users = [funded_player() for _ in range(3)]
+        table = scopa_table()
+        seat_players(table, users[:2])  # a match waits for both to be ready: no hand runs
+        return table, users, session_cookie(users[2])
+
+    table, users, cookie = await full_table_and_a_queue()
+    ws = await connect(table, cookie)  # a spectator: the owner starts
+    await ws.receive_json_from(timeout=10)
+    call = sync_to_async(thread_sensitive=False)
+    await call(actions.waiting_join)(table_id=table.pk, user=users[2])
+    await call(actions.table_leave)(table_id=table.pk, user=users[0])  # the seat is offered to users[2]
+    assert await sync_to_async(WaitingEntry.objects.filter(user=users[2], offered_seat=1).exists)()
+    assert await eventually(lambda: not WaitingEntry.objects.filter(table=table).exists())
+    assert sweeps == []
+    await ws.disconnect()
+
+
+async def test_an_owner_stands_up_a_player_sitting_out_too_long(monkeypatch):
+    monkeypatch.setitem(actions.STAND_UP_RULES, "poker5", (10, 1))  # P15's 10 minutes, here 1 s
+
+    @sync_to_async
+    def table_with_one_sitting_out():
+        users = [funded_player() for _ in range(2)]
+        table = poker_table()
+        seat_players(table, users)
+        actions.table_sitout(table_id=table.pk, user=users[0], sitout=True)  # one playing: no hand
+        return table, users, [session_cookie(u) for u in users]
+
+    table, users, cookies = await table_with_one_sitting_out()
+    before = await sync_to_async(lambda: credit_and_conto(users[0]))()
+    ws = await connect(table, cookies[1])  # the owner starts, its clock set for the stand-up
+    await ws.receive_json_from(timeout=10)
+    assert await eventually(lambda: not Seat.objects.filter(table=table, user=users[0]).exists())
+    # stood up with the whole credit back on the conto
+    assert await sync_to_async(lambda: credit_and_conto(users[0]))() == before
+    await ws.disconnect()
+
+
+def credit_and_conto(user) -> int:
+    seat = Seat.objects.filter(user=user).first()
+    return balance_get(user=user)["cash"] + (credit(seat) if seat else 0)
+
+
+async def test_a_blocked_player_leaves_through_the_owner_after_its_decisions():
+    """Suspension / self-exclusion (``hooks.player_blocked``, inside the status change's
+    transaction) at an owned table holding decisions in memory: the owner is parked, the row
+    brought up to date, the player sat out of the hand, and the new version sent after commit."""
+    table, users, cookies = await setup_table()
+    sockets = [await connect(table, c) for c in cookies]
+    snaps = [await ws.receive_json_from(timeout=10) for ws in sockets]
+    actor = next(i for i, m in enumerate(snaps) if m["seat"] in m["to_act"])
+    action = legal_move(snaps[actor], random.Random(2), avoid=("passo", "passo_parol", "sitout"))
+    await sockets[actor].send_json_to({"type": "act", "action": action, "version": snaps[0]["version"]})
+    snaps = [await ws.receive_json_from(timeout=10) for ws in sockets]
+    owner = ownership.local_owner(table.pk)
+    assert owner is not None and owner.dirty
+
+    @sync_to_async(thread_sensitive=False)
+    def block(user):
+        with transaction.atomic():
+            hooks.player_blocked(user)
+
+    await block(users[0])
+    after = [await ws.receive_json_from(timeout=10) for ws in sockets]
+    assert all(m["version"] > snaps[0]["version"] for m in after)
+    seat = await sync_to_async(Seat.objects.get)(table=table, user=users[0])
+    assert seat.leave_after_hand and seat.status == Seat.Status.SITOUT
+    rt = await sync_to_async(row)(table)
+    assert rt.version == owner.rt.version and rt.state == owner.rt.state
+    steps = await sync_to_async(list)(
+        HandStep.objects.filter(hand__table=table).values_list("version", flat=True)
+    )
+    assert len(steps) == len(set(steps))
     for ws in sockets:
         await ws.disconnect()
