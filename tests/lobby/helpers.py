@@ -108,6 +108,13 @@ def play_hand_randomly(
     raise AssertionError("hand did not end")
 
 
+def back_from_sitout(table: Table) -> None:
+    """Bring back the players random play sat out (a SITOUT answered at the invito sits the player
+    out until he says "sono tornato"), so that the next hand deals them in again."""
+    for seat in Seat.objects.filter(table=table, status=Seat.Status.SITOUT).select_related("user"):
+        actions.table_sitout(table_id=table.pk, user=seat.user, sitout=False)
+
+
 def credit(seat: Seat, realm: str = "real") -> int:
     return int(wallet_selectors.table_credit_get(table_session_ref=seat.session_ref, realm=realm)["balance"])
 

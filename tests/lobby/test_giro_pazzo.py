@@ -7,6 +7,7 @@ from games.rng import SeededRng
 from lobby import actions
 from lobby.models import Hand, Seat, TableRuntime
 from tests.lobby.helpers import (
+    back_from_sitout,
     concrete,
     funded_player,
     house_rake,
@@ -30,6 +31,7 @@ def test_dealer_chooses_telesina_and_the_table_returns_to_poker():
     rng = SeededRng(77)
     games_played = []
     for _ in range(8):
+        back_from_sitout(table)
         assert actions.table_start_hand(table_id=table.pk)
         rt = runtime(table)
         engine = registry.get(rt.game)

@@ -20,7 +20,7 @@ from lobby.narration import card_text
 from lobby.replay import VIEW_KEYS_DROPPED, replay_hand
 from piattaforma import roles
 from tests.factories import UserFactory
-from tests.lobby.helpers import funded_player, play_hand_randomly, runtime, seat_players
+from tests.lobby.helpers import back_from_sitout, funded_player, play_hand_randomly, runtime, seat_players
 from tests.lobby.test_every_engine import table_for
 
 pytestmark = pytest.mark.django_db
@@ -50,6 +50,7 @@ def played_hand(game: str, seed: int = 3) -> tuple[Hand, list]:
             for user in users:
                 actions.table_ready(table_id=table.pk, user=user)
         else:
+            back_from_sitout(table)
             actions.table_start_hand(table_id=table.pk)
         if runtime(table).state is None:
             continue

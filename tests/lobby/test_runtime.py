@@ -8,6 +8,7 @@ from lobby import actions, selectors
 from lobby.errors import NoHandInProgress, NotSeated, SeatTaken, StaleVersion
 from lobby.models import Hand, HandStep, Seat
 from tests.lobby.helpers import (
+    back_from_sitout,
     credit,
     dumps,
     funded_player,
@@ -36,6 +37,7 @@ def test_poker_hands_settle_exactly_in_the_ledger():
     rng = SeededRng(2026)
     hands = 0
     for _ in range(12):
+        back_from_sitout(table)
         if not actions.table_start_hand(table_id=table.pk):
             break
         play_hand_randomly(table, rng)
