@@ -65,7 +65,8 @@ def test_a_player_reconnects_mid_match_and_sees_a_consistent_table(asgi_live, ne
     _assert_consistent(live, table.pk, page, lost)
 
     contexts[lost].set_offline(True)
-    assert live.drop_websockets(_session_key(contexts[lost])) == 1
+    # the network drops both of the page's sockets: the table's and the site notices' (/ws/avvisi/)
+    assert live.drop_websockets(_session_key(contexts[lost])) == 2
     page.wait_for_selector(f'{TABLE}[data-connected="0"]', state="attached")
     notice = page.locator(f"{TABLE} [data-role=notice]")
     assert RECONNECTING in notice.inner_text()
