@@ -108,6 +108,6 @@ async def beat() -> None:
             with contextlib.suppress(Exception):  # a socket closing meanwhile
                 await connection.heartbeat(versions[connection.table_id])
     for connection in remote:  # an owner elsewhere that lost its lease died: reconnect to its heir
-        if connection in _open and live.get(connection.table_id) != connection.remote.channel:  # type: ignore[attr-defined]
+        if connection in _open and live.get(connection.table_id) != connection.remote.channel:  # type: ignore[attr-defined]  # a table consumer joined to a remote owner (lobby.consumers)
             with contextlib.suppress(Exception):
-                await connection.owner_gone()  # type: ignore[attr-defined]
+                await connection.owner_gone()  # type: ignore[attr-defined]  # likewise: only table consumers reach here

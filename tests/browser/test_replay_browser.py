@@ -66,6 +66,8 @@ def open_page(browser, live_server, user, url: str, size: str):
         [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
     )
     page = context.new_page()
+    # the site's notices socket (notices.js): quiet here (the WSGI live server has no WebSocket)
+    page.route_web_socket("**/ws/avvisi/**", lambda ws: None)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
