@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from games.rng import SeededRng
 from lobby import actions as lobby_actions
@@ -135,8 +136,10 @@ def test_staff_open_a_burraco_table_publish_a_notice_and_switch_scopa_off(asgi_l
     asgi_live.run(play_hand_randomly, table, SeededRng(4), max_steps=3000)
     assert not asgi_live.run(lobby_actions.table_start_hand, table_id=ids["table"])
     assert asgi_live.run(lambda: Seat.objects.filter(table_id=ids["table"]).count()) == 0
-    player.goto(asgi_live.url + "/lobby/")
-    assert player.locator("text=Scopa Napoli").count() == 0
+    # the player's lobby, left open, reloads itself when its list of tables changes (lobby.js polls
+    # every 3 s); a goto here would race that reload
+    expect(player.locator("text=Scopa Napoli")).to_have_count(0, timeout=15_000)
+    player.wait_for_load_state()
     assert player.locator("text=Burraco 1").count() >= 1
     assert no_horizontal_scroll(player)
     shot(player, "7-lobby-after-switch")
