@@ -28,7 +28,7 @@ def rake_report(*, since: datetime) -> Report:
         title=_("Rake dei tavoli cash per gioco e giorno"),
         columns=[
             Column("day", _("Giorno"), "date"),
-            Column("game", _("Gioco")),
+            Column("game", _("Gioco"), "game"),
             Column("hands", _("Mani con rake"), "int"),
             Column("rake", _("Rake"), "eur"),
         ],

@@ -37,7 +37,7 @@ def format_eur(cents: int) -> str:
 class Column:
     key: str
     label: str
-    kind: str = "text"  # "text", "int", "eur" (cents), "date"
+    kind: str = "text"  # "text", "int", "eur" (cents), "date", "game" (a game's code, shown by its title)
 
 
 @dataclass
@@ -69,7 +69,19 @@ def cell(column: Column, value: Any) -> str:
         return format_eur(int(value))
     if column.kind == "date" and isinstance(value, date):
         return value.strftime("%d/%m/%Y")
+    if column.kind == "game":
+        return game_title(str(value))
     return str(value)
+
+
+def game_title(code: str) -> str:
+    """A game's title as players know it ("Chemin de fer"); the code itself if no engine has it."""
+    from games import registry
+
+    try:
+        return str(registry.get(code).title)
+    except registry.UnknownGame:
+        return code
 
 
 def to_csv(report: Report) -> str:
@@ -95,6 +107,9 @@ def _n(value: float) -> str:
 
 
 SERIES_CLASSES = ("chart-bar--a", "chart-bar--b", "chart-bar--c", "chart-bar--d")
+TICK_CHAR_PX = 6.5  # the mean width of a character of an 11px tick label
+SLANT_DEG = 35
+SLANT_SIN = 0.574  # sin(35°): how far below the axis a slanted label reaches, per unit of its width
 
 
 def bar_chart(report: Report, *, width: int = 720, height: int = 260) -> SafeString:
@@ -113,8 +128,14 @@ def bar_chart(report: Report, *, width: int = 720, height: int = 260) -> SafeStr
     top = max([1, *(v for g in groups.values() for v in g.values())])
     low = min([0, *(v for g in groups.values() for v in g.values())])
     span = top - low
-    left, bottom, plot_h = 70, 40, height - 60
+    left = 70
     slot = (width - left - 10) / len(order)
+    # labels wider than their slot are slanted, and the chart grows below to hold them
+    longest = max(len(label) for label in order) * TICK_CHAR_PX
+    slanted = longest > slot * 0.9
+    bottom = max(40, round(22 + longest * SLANT_SIN)) if slanted else 40
+    height += bottom - 40
+    plot_h = height - bottom - 20
     bar = min(48.0, max(2.0, slot * 0.8 / len(report.series)))  # one day alone is no wall of colour
     money = any(c.kind == "eur" for c in report.columns if c.key in report.series)
     fmt = format_eur if money else str
@@ -161,14 +182,26 @@ def bar_chart(report: Report, *, width: int = 720, height: int = 260) -> SafeStr
                 )
             )
         if i % every == 0:
-            parts.append(
-                format_html(
-                    '<text class="chart-tick" x="{}" y="{}" text-anchor="middle">{}</text>',
-                    _n(left + i * slot + slot / 2),
-                    height - bottom + 18,
-                    label,
+            x, y = _n(left + i * slot + slot / 2), height - bottom + 18
+            if slanted:
+                parts.append(
+                    format_html(
+                        '<text class="chart-tick" x="{}" y="{}" text-anchor="end" '
+                        'transform="rotate(-{} {} {})">{}</text>',
+                        x,
+                        y - 6,
+                        SLANT_DEG,
+                        x,
+                        y - 6,
+                        label,
+                    )
                 )
-            )
+            else:
+                parts.append(
+                    format_html(
+                        '<text class="chart-tick" x="{}" y="{}" text-anchor="middle">{}</text>', x, y, label
+                    )
+                )
     legend = format_html_join(
         "",
         '<li><span class="chart-key {}"></span>{}</li>',
@@ -209,7 +242,7 @@ def ggr_report(*, since: datetime, built: list[Report]) -> Report:
         title=_("Raccolta lorda del concessionario (GGR) per gioco e giorno"),
         columns=[
             Column("day", _("Giorno"), "date"),
-            Column("game", _("Gioco")),
+            Column("game", _("Gioco"), "game"),
             Column("ggr", _("GGR"), "eur"),
         ],
         rows=rows,
@@ -228,7 +261,7 @@ def tables_report() -> Report:
         slug="tavoli",
         title=_("Tavoli aperti e giocatori seduti, adesso"),
         columns=[
-            Column("game", _("Gioco")),
+            Column("game", _("Gioco"), "game"),
             Column("tables", _("Tavoli aperti"), "int"),
             Column("seated", _("Giocatori seduti"), "int"),
         ],

@@ -26,7 +26,7 @@ def tournaments_report(*, since: datetime) -> Report:
         title=_("Tornei: commissioni e premi per gioco e giorno"),
         columns=[
             Column("day", _("Giorno"), "date"),
-            Column("game", _("Gioco")),
+            Column("game", _("Gioco"), "game"),
             Column("fees", _("Commissioni"), "eur"),
             Column("prizes", _("Premi pagati"), "eur"),
         ],

@@ -117,6 +117,28 @@ def test_the_chart_draws_one_bar_a_category_and_series():
     )
 
 
+def test_games_show_by_their_titles_and_long_labels_slant_below_a_taller_chart():
+    from games import registry
+
+    games = registry.names()  # every game open at once: 13 labels under the axis
+    report = reports.Report(
+        slug="tavoli",
+        title="Adesso",
+        columns=[reports.Column("game", "Gioco", "game"), reports.Column("tables", "Tavoli", "int")],
+        rows=[{"game": g, "tables": i + 1} for i, g in enumerate(games)],
+        x="game",
+        series=["tables"],
+    )
+    svg = str(reports.bar_chart(report))
+    assert "Chemin de fer" in svg and "Poker 5 carte all&#x27;italiana" in svg and ">chemin<" not in svg
+    assert svg.count("rotate(-35") == len(games)  # too many for level labels: each one slanted
+    assert 'viewBox="0 0 720 260"' not in svg  # the chart grew to hold them
+    assert reports.cell(report.columns[0], "nessuno") == "nessuno"  # an unknown code shows as it is
+    few = reports.Report(**{**report.__dict__, "rows": report.rows[:3]})
+    assert "rotate(" not in str(reports.bar_chart(few))  # three fit level, centred under their bars
+    assert 'viewBox="0 0 720 260"' in str(reports.bar_chart(few))
+
+
 @pytest.mark.parametrize("role", ["anonymous", roles.PLAYERS, roles.MODERATORS])
 def test_only_staff_see_reports(client, role):
     if role != "anonymous":
