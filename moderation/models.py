@@ -457,6 +457,11 @@ class HelpThread(models.Model):
     last_at = models.DateTimeField(default=timezone.now, db_index=True)
     waiting = models.BooleanField(default=True)  # the player wrote last: a staff answer is due
     last_text = models.CharField(max_length=200, blank=True)
+    # Closed by the staff or the player: off the desk's list, kept for the record; a new line reopens it.
+    closed_at = models.DateTimeField(null=True, blank=True)
+    closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     class Meta:
         verbose_name = _("conversazione HELP")
