@@ -269,12 +269,15 @@ class Notice(models.Model):
 
 
 class ConductEvent(models.Model):
-    """A tournament offence the tournaments reported (timeout, abandon, no-show) and the warnings it gave."""
+    """A tournament offence the tournaments reported (timeout, abandon, no-show, a pair's slow partner)
+    and the warnings it gave."""
 
     class Kind(models.TextChoices):
         TIMEOUT = "timeout", _("Partita persa per tempo scaduto")
         ABANDON = "abandon", _("Abbandono della partita")
         ABSENT = "absent", _("Assenza al turno")
+        # pairs: the match ended by tempo scaduto and he used more than 3/4 of his line's time
+        SLOW = "slow", _("Tempo scaduto: oltre 3/4 del tempo della coppia")
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     tournament_id = models.BigIntegerField()
