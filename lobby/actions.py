@@ -880,6 +880,9 @@ def _apply(rt: TableRuntime, seat_no: int, action: dict[str, Any], *, automatic:
         draws=rng.draws,
         events=events,
         version=rt.version + 1,
+        # the lines' tempo partita after this step, as the owner runtime's journal keeps it: each
+        # seat's share of his line's time is read from them (``tournament_tables.seats_time_used``)
+        clocks=dict(rt.clocks) if rt.clocks is not None else None,
     )
     over = engine.is_over(rt.state)
     if over:

@@ -54,7 +54,10 @@ def room_history(*, room: rooms.Room) -> dict[str, Any]:
     """A room's last lines, sent on (re)connect."""
     help_player = room.key if room.kind == "help" else None
     lines = selectors.chat_history(channels=[room.name], help_player=help_player)
-    return {"type": "chat.history", "room": room.name, "lines": lines}
+    out: dict[str, Any] = {"type": "chat.history", "room": room.name, "lines": lines}
+    if help_player is not None:  # a closed HELP conversation says so (a new line reopens it)
+        out["closed"] = selectors.help_closed_text(player_id=help_player)
+    return out
 
 
 def _in_hand_at_a_table(user_id: int) -> bool:

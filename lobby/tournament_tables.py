@@ -43,12 +43,14 @@ def match_result(rt: TableRuntime, hand: Hand, outcome: dict[str, Any]) -> dict[
             HandStep.objects.filter(hand=hand, automatic=False).values_list("seat", flat=True).distinct()
         )
         connected = dict(Seat.objects.filter(table_id=table.pk).values_list("number", "connections"))
+        used = seats_time_used(table, hand) if rt.clocks is not None else {}
         seats = [
             {
                 "seat": int(s["seat"]),
                 "user_id": int(s["user_id"]),
                 "acted": int(s["seat"]) in acted,
                 "connected": connected.get(int(s["seat"]), 0) > 0,
+                "used_ms": used.get(int(s["seat"]), 0),  # his share of his line's tempo partita
             }
             for s in hand.seats
         ]
@@ -59,7 +61,32 @@ def match_result(rt: TableRuntime, hand: Hand, outcome: dict[str, Any]) -> dict[
         "game": hand.game,
         "outcome": outcome,
         "seats": seats,
+        # giochi a partite: each line's tempo partita (ms) and what was left of it at the end
+        "tempo_partita_ms": table.tempo_partita * 1000 if rt.clocks is not None else None,
+        "clocks_left": dict(rt.clocks) if rt.clocks is not None else None,
     }
+
+
+def seats_time_used(table: Table, hand: Hand) -> dict[int, int]:
+    """Each seat's time used in this match (ms): what his decisions took from his line's tempo partita.
+
+    Read from the steps' clocks (each line's time left after the step, recorded by both runtimes):
+    a step takes its time from the line of the seat that made it. Empty without tempo partita.
+    """
+    if not table.tempo_partita:
+        return {}
+    full = table.tempo_partita * 1000
+    before: dict[str, int] | None = None
+    used: dict[int, int] = {}
+    steps = HandStep.objects.filter(hand=hand, clocks__isnull=False).order_by("seq")
+    for seat, clocks in steps.values_list("seat", "clocks"):
+        if not isinstance(clocks, dict):
+            continue
+        previous = before if before is not None else dict.fromkeys(clocks, full)
+        spent = sum(max(0, int(previous.get(line, full)) - int(left)) for line, left in clocks.items())
+        used[seat] = used.get(seat, 0) + spent
+        before = clocks
+    return used
 
 
 @transaction.atomic

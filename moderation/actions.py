@@ -500,7 +500,7 @@ def help_thread_touch(*, player_id: int, from_staff: bool, text: str, now: datet
     """Keep the staff's list of HELP conversations current after a line (waiting: the player wrote last)."""
     now = now or timezone.now()
     updated = HelpThread.objects.filter(player_id=player_id).update(
-        last_at=now, waiting=not from_staff, last_text=text[:200]
+        last_at=now, waiting=not from_staff, last_text=text[:200], closed_at=None, closed_by=None
     )
     if not updated:
         try:
@@ -512,6 +512,45 @@ def help_thread_touch(*, player_id: int, from_staff: bool, text: str, now: datet
             HelpThread.objects.filter(player_id=player_id).update(
                 last_at=now, waiting=not from_staff, last_text=text[:200]
             )
+
+
+@transaction.atomic
+def help_thread_close(*, actor: User, player_id: int, now: datetime | None = None) -> HelpThread:
+    """Close a HELP conversation: the staff any, a player his own (moderators do not answer HELP).
+
+    The conversation leaves the staff's list and is kept with its lines for the record; it is
+    audited, the player is told (a notice when the staff closed it) and both sides' open chats
+    show it closed. A new line from either side reopens it (``help_thread_touch``).
+    """
+    now = now or timezone.now()
+    staff = roles.has_staff_role(actor)
+    if type(player_id) is not int or player_id <= 0:
+        raise ModerationError("no_help_thread", "Conversazione HELP non trovata.")
+    if not staff and actor.pk != player_id:
+        raise ModerationError("not_allowed", "Solo lo staff o il giocatore chiudono questa conversazione.")
+    thread = (
+        HelpThread.objects.select_for_update().select_related("player").filter(player_id=player_id).first()
+    )
+    if thread is None:
+        raise ModerationError("no_help_thread", "Conversazione HELP non trovata.")
+    if thread.closed_at is not None:
+        raise ModerationError("help_already_closed", "La conversazione HELP è già chiusa.")
+    thread.closed_at, thread.closed_by, thread.waiting = now, actor, False
+    thread.save(update_fields=["closed_at", "closed_by", "waiting"])
+    by_staff = actor.pk != player_id
+    audit_record(
+        actor=actor,
+        action="moderation.help_close",
+        target=thread.player,
+        data={"player": thread.player.nickname, "by": "staff" if by_staff else "player"},
+    )
+    text = selectors.HELP_CLOSED_BY_STAFF if by_staff else selectors.HELP_CLOSED_BY_PLAYER
+    if by_staff:
+        notice_send(user_id=player_id, code="help_closed", text=text, now=now)
+    payload = {"type": "help.closed", "room": f"help:{player_id}", "by": "staff" if by_staff else "player"}
+    payload["message"] = text
+    transaction.on_commit(lambda: hooks.chat_push(f"help:{player_id}", payload), robust=True)
+    return thread
 
 
 def notices_mark_read(*, user: User, ids: list[int], now: datetime | None = None) -> int:

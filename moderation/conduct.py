@@ -7,11 +7,13 @@ Warnings (rules 004, "Ammonizioni automatiche", training tournaments only, via
 ``tournaments.formats.ammonizioni``): a timeout or an abandonment ("Abbandona" loses the match as
 on a timeout) gives 1; a no-show ("absent": registered and never played, so timed out every turn)
 gives 2 at once; in a tournament of pairs a timeout or abandonment gives 2 ("2 ammonizioni in caso
-di timeout nei tornei a coppie"); at most 2 a tournament. Each 30 completed turns earn a bonus;
-effective = received − bonuses. Reaching the 10th, 20th, 30th, 40th effective warning bans the
-player from freerolls for 3, 5 more, 10 more, 20 more days, then 10 more days every 10 warnings; a
-new ban starts when the running one ends ("per ulteriori … giorni"). The tournaments ask
-``selectors.tournament_entry_refusal`` (through ``hooks.tournament_entry_refusal``) at registration.
+di timeout nei tornei a coppie"), and a match lost by tempo scaduto (the line's tempo partita ran
+out) gives 1 to each partner who used more than 3/4 of it ("slow"); at most 2 a tournament. Each
+30 completed turns earn a bonus; effective = received − bonuses. Reaching the 10th, 20th, 30th,
+40th effective warning bans the player from freerolls for 3, 5 more, 10 more, 20 more days, then
+10 more days every 10 warnings; a new ban starts when the running one ends ("per ulteriori …
+giorni"). The tournaments ask ``selectors.tournament_entry_refusal`` (through
+``hooks.tournament_entry_refusal``) at registration.
 
 The ladder (every tournament, training or money, as the rules' "reiterazione"): each tournament
 in which a player had an offence counts once; the offences of the last 30 days set the rung of
@@ -49,6 +51,10 @@ KIND_TIMEOUTS = {ConductEvent.Kind.TIMEOUT: 1, ConductEvent.Kind.ABANDON: 1, Con
 
 def kind_warnings(kind: str, *, pairs: bool) -> int:
     """Warnings one offence gives in a training tournament (``ammonizioni.tournament_warnings``)."""
+    if kind == ConductEvent.Kind.SLOW:  # "1 ammonizione per ogni partita terminata per tempo scaduto"
+        return ammonizioni.tournament_warnings(
+            ammonizioni.TournamentConduct(pairs=pairs, slow_expired_matches=1)
+        )
     return ammonizioni.tournament_warnings(
         ammonizioni.TournamentConduct(pairs=pairs, timeouts=KIND_TIMEOUTS[kind])
     )
@@ -139,7 +145,10 @@ def _conduct(
     warnings = (
         min(kind_warnings(kind, pairs=pairs), ammonizioni.MAX_PER_TOURNAMENT - given) if training else 0
     )
-    new_offence = not earlier.exists()
+    # Decision: slowness is no offence for the ladder (its blocks are for who enrols and then does
+    # not play or leaves); only its training warning counts.
+    offences = ConductEvent.objects.exclude(kind=ConductEvent.Kind.SLOW)
+    new_offence = kind != ConductEvent.Kind.SLOW and not earlier.exclude(kind=ConductEvent.Kind.SLOW).exists()
     event = ConductEvent.objects.create(
         user_id=user_id,
         tournament_id=tournament_id,
@@ -179,7 +188,7 @@ def _conduct(
             )
     if new_offence:
         rung = (
-            ConductEvent.objects.filter(user_id=user_id, created_at__gt=now - LADDER_WINDOW)
+            offences.filter(user_id=user_id, created_at__gt=now - LADDER_WINDOW)
             .values("tournament_id")
             .distinct()
             .count()

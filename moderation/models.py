@@ -269,12 +269,15 @@ class Notice(models.Model):
 
 
 class ConductEvent(models.Model):
-    """A tournament offence the tournaments reported (timeout, abandon, no-show) and the warnings it gave."""
+    """A tournament offence the tournaments reported (timeout, abandon, no-show, a pair's slow partner)
+    and the warnings it gave."""
 
     class Kind(models.TextChoices):
         TIMEOUT = "timeout", _("Partita persa per tempo scaduto")
         ABANDON = "abandon", _("Abbandono della partita")
         ABSENT = "absent", _("Assenza al turno")
+        # pairs: the match ended by tempo scaduto and he used more than 3/4 of his line's time
+        SLOW = "slow", _("Tempo scaduto: oltre 3/4 del tempo della coppia")
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     tournament_id = models.BigIntegerField()
@@ -457,6 +460,11 @@ class HelpThread(models.Model):
     last_at = models.DateTimeField(default=timezone.now, db_index=True)
     waiting = models.BooleanField(default=True)  # the player wrote last: a staff answer is due
     last_text = models.CharField(max_length=200, blank=True)
+    # Closed by the staff or the player: off the desk's list, kept for the record; a new line reopens it.
+    closed_at = models.DateTimeField(null=True, blank=True)
+    closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     class Meta:
         verbose_name = _("conversazione HELP")

@@ -520,7 +520,9 @@ def chat_history(
 
 
 def help_threads(*, limit: int = 100) -> list[dict[str, Any]]:
-    """The HELP conversations for the staff, those awaiting an answer first (nickname only)."""
+    """The open HELP conversations for the staff, those awaiting an answer first (nickname only).
+
+    Closed ones leave the list (they are kept, with their lines, for the record)."""
     return [
         {
             "player": t.player_id,
@@ -529,7 +531,9 @@ def help_threads(*, limit: int = 100) -> list[dict[str, Any]]:
             "last_text": t.last_text,
             "last_at": t.last_at.isoformat(),
         }
-        for t in HelpThread.objects.select_related("player").order_by("-waiting", "-last_at")[:limit]
+        for t in HelpThread.objects.select_related("player")
+        .filter(closed_at__isnull=True)
+        .order_by("-waiting", "-last_at")[:limit]
     ]
 
 
@@ -547,3 +551,17 @@ def held_lines(*, user: Any, limit: int = 100) -> list[dict[str, Any]]:
         }
         for x in rows.order_by("created_at", "pk")[:limit]
     ]
+
+
+HELP_CLOSED_BY_STAFF = "Lo staff ha chiuso la conversazione HELP. Se ti serve ancora aiuto, scrivi qui."
+HELP_CLOSED_BY_PLAYER = "Hai chiuso la conversazione HELP. Se ti serve ancora aiuto, scrivi qui."
+
+
+def help_closed_text(*, player_id: int) -> str | None:
+    """Why the player's HELP conversation shows as closed (who closed it), or None while it is open."""
+    row = (
+        HelpThread.objects.filter(player_id=player_id, closed_at__isnull=False).values("closed_by_id").first()
+    )
+    if row is None:
+        return None
+    return HELP_CLOSED_BY_PLAYER if row["closed_by_id"] == player_id else HELP_CLOSED_BY_STAFF

@@ -15,6 +15,8 @@ urlpatterns = [
     path("messaggi/<int:line_id>/revisione/", views.line_review, name="line_review"),
     path("help/", views.help_desk, name="help_desk"),
     path("help/api/", views.help_threads_api, name="help_threads_api"),
+    path("help/chiudi/", views.help_close, name="help_close_own"),
+    path("help/<id:player_id>/chiudi/", views.help_close, name="help_close"),
 ]
 urlpatterns += [
     path("giocatori/<str:nickname>/", views_conduct.player_card, name="player_card"),

@@ -167,6 +167,25 @@ def help_desk(request: HttpRequest) -> HttpResponse:
     return render(request, "moderation/help_desk.html", {"threads": threads, "current": current})
 
 
+@login_required
+@require_POST
+def help_close(request: HttpRequest, player_id: int | None = None) -> HttpResponse:
+    """Close a HELP conversation: the staff from the desk (``player_id``), a player his own (none)."""
+    own = player_id is None or player_id == request.user.pk
+    try:
+        actions.help_thread_close(
+            actor=request.user,  # type: ignore[arg-type]  # behind login_required
+            player_id=request.user.pk if player_id is None else player_id,
+        )
+    except ModerationError as exc:
+        if exc.code == "not_allowed":
+            raise PermissionDenied from exc
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("Conversazione HELP chiusa."))
+    return redirect("lobby:lobby" if own else "moderation:help_desk")
+
+
 @_staff_only
 def help_threads_api(request: HttpRequest) -> JsonResponse:
     """The HELP conversations as JSON (the desk refreshes its list)."""

@@ -102,8 +102,9 @@ def on_tournament_conduct(handler: ConductHandler) -> ConductHandler:
 def tournament_conduct(
     *, user_id: int, tournament_id: int, kind: str, training: bool, turn: int, pairs: bool = False
 ) -> None:
-    """Report an offence in a tournament turn: ``kind`` "timeout", "abandon" or "absent"; ``pairs``: a
-    tournament of pairs (its warnings count double)."""
+    """Report an offence in a tournament turn: ``kind`` "timeout", "abandon", "absent" or "slow" (pairs:
+    the line's tempo partita ran out and he used more than 3/4 of it); ``pairs``: a tournament of
+    pairs (its timeouts count double)."""
     for handler in _tournament_conduct:
         handler(
             user_id=user_id, tournament_id=tournament_id, kind=kind, training=training, turn=turn, pairs=pairs

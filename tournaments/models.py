@@ -417,6 +417,7 @@ class TournamentMatch(models.Model):
     line_b = models.CharField(max_length=40, blank=True)  # empty: a KO bye
     table_id = models.PositiveBigIntegerField(_("tavolo live"), null=True, blank=True, db_index=True)
     # {"a": {"vp", "mp", "points"}, "b": {...}, "winner": "a"|"b"|None, "forfeit": kind, "offender": line}
+    # (kind: "timeout", "abandon", "absent", or "expired": a pair's tempo partita ran out)
     result = models.JSONField(null=True, blank=True)
     started_at = models.DateTimeField(default=timezone.now)
     ended_at = models.DateTimeField(null=True, blank=True)

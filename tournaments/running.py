@@ -26,6 +26,7 @@ from games.rng import SystemRng
 from lobby import tournament_tables
 from piattaforma import hooks
 from tournaments.actions import _lock
+from tournaments.formats import ammonizioni
 from tournaments.formats.danel import Eliminated, danel_cut, danel_placings
 from tournaments.formats.danese import Score, danese_pairing, danese_placings
 from tournaments.formats.danko import danko_placings, playoff_first_round, qualify
@@ -241,9 +242,17 @@ def match_record(result: dict[str, Any]) -> None:
         if isinstance(forfeit.get("seat"), int) and any(s["seat"] == forfeit["seat"] for s in seats):
             # the one who timed out or left: in pairs his partner is not to blame (rules 004)
             seats = [s for s in seats if s["seat"] == forfeit["seat"]]
-        if kind == "timeout" and not any(s["acted"] for s in seats):
+        if kind == "timeout" and t.is_pairs and _line_time_ran_out(result, int(forfeit["line"])):
+            # tempo scaduto, not a timeout: 1 warning to each partner who used more than 3/4 of the
+            # line's time, whoever was to play when it ran out (even his first move); the other is
+            # not to blame (rules 004)
+            full = int(result["tempo_partita_ms"])
+            line_seats = [s for s in result["seats"] if s["seat"] in offender_seats]
+            seats = [s for s in line_seats if ammonizioni.used_over_three_quarters(s.get("used_ms", 0), full)]
+            kind = "slow"
+        elif kind == "timeout" and not any(s["acted"] for s in seats):
             kind = "absent"  # never made a move of his own: "assente all'inizio", lost by forfeit
-        data.update(forfeit=kind, offender=offender)
+        data.update(forfeit="expired" if kind == "slow" else kind, offender=offender)
         for seat in seats:
             offenders.add(seat["user_id"])
             _conduct_on_commit(t, seat["user_id"], kind, match.turn)
@@ -254,6 +263,12 @@ def match_record(result: dict[str, Any]) -> None:
     match.ended_at = timezone.now()
     match.save(update_fields=["result", "ended_at"])
     _schedule("advance", t.pk)
+
+
+def _line_time_ran_out(result: dict[str, Any], line: int) -> bool:
+    """Whether the match ended with the line's tempo partita used up (tempo scaduto, not a timeout)."""
+    left, full = result.get("clocks_left"), result.get("tempo_partita_ms")
+    return isinstance(left, dict) and bool(full) and str(line) in left and int(left[str(line)]) <= 0
 
 
 def _conduct_on_commit(t: Tournament, user_id: int, kind: str, turn: int) -> None:

@@ -330,14 +330,19 @@ def chat_role(*, tournament_id: int | None, user_id: int) -> str | None:
 # --- a running or finished tournament: standings, matches, results ----------------------------
 
 
-def _line_names(t: Tournament) -> dict[str, str]:
-    """Each line's label: the nickname, or the pair's two nicknames."""
+def _line_players(t: Tournament) -> dict[str, list[str]]:
+    """Each line's nicknames: the player's, or the pair's two."""
     from piattaforma.models import User
 
     lines: dict[str, list[int]] = (t.progress or {}).get("lines", {})
     ids = {uid for members in lines.values() for uid in members}
     names = dict(User.objects.filter(pk__in=ids).values_list("pk", "nickname"))
-    return {line: " / ".join(names.get(uid, "?") for uid in members) for line, members in lines.items()}
+    return {line: [names.get(uid, "?") for uid in members] for line, members in lines.items()}
+
+
+def _line_names(t: Tournament) -> dict[str, str]:
+    """Each line's label: the nickname, or the pair's two nicknames."""
+    return {line: " / ".join(players) for line, players in _line_players(t).items()}
 
 
 def standings_by_turn(*, tournament: Tournament) -> list[dict[str, Any]]:
@@ -348,7 +353,8 @@ def standings_by_turn(*, tournament: Tournament) -> list[dict[str, Any]]:
     """
     from tournaments.models import TournamentMatch
 
-    names = _line_names(tournament)
+    players = _line_players(tournament)
+    names = {line: " / ".join(nicks) for line, nicks in players.items()}
     if not names:
         return []
     totals = {line: [0, 0] for line in names}
@@ -376,6 +382,7 @@ def standings_by_turn(*, tournament: Tournament) -> list[dict[str, Any]]:
                     {
                         "position": i,
                         "name": names[line],
+                        "players": [p for p in players[line] if p != "?"],  # each links to his card
                         "vp": totals[line][0],
                         "mp": totals[line][1],
                         "turn_vp": this_turn[line][0] if line in this_turn else None,

@@ -41,7 +41,8 @@ function start(panel) {
   function onMessage(event) {
     let msg;
     try { msg = JSON.parse(event.data); } catch { return; }
-    if (msg.type === "chat.history") msg.lines.forEach(add);
+    if (msg.type === "chat.history") { msg.lines.forEach(add); if (msg.closed) say(msg.closed, true); }
+    else if (msg.type === "help.closed") say(msg.message, true);  // HELP: closed by the staff or by him
     else if (msg.type === "chat") {
       add(msg);
       if (msg.nickname === me) say("");  // his own line is out (a held one released): the refusal is old news

@@ -96,6 +96,10 @@ def test_pages_and_the_live_table_run_under_the_policy(asgi_live, new_context, a
     hand = page.locator(f"{TABLE} [data-role=hand] svg[data-card]")
     assert hand.count() >= 3 and hand.first.is_visible()
     assert page.locator(f"{TABLE} [data-role=seats] [data-seat]").count() == 2
+    # a seat's nickname leads to the player's public card, in a new tab (rules 004: "cliccando sul nickname")
+    card = page.locator(f"{TABLE} [data-role=seats] [data-seat='2'] .seat-name a.card-link")
+    assert card.get_attribute("href") == f"/moderazione/giocatori/{dario.nickname}/"
+    assert card.get_attribute("target") == "_blank"
     page.screenshot(path=str(artifacts / "csp-table.png"), full_page=True)
 
     # The player's other pages, with the behaviour that used to be inline.

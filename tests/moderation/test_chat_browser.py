@@ -177,6 +177,13 @@ def test_help_between_a_player_and_staff(browser, asgi_live, artifacts, viewport
     shot(staff, "help-staff")
     shot(player, "help-player")
 
+    # the staff closes it: off the desk, and the player's open panel says so at once
+    with staff.expect_navigation():
+        staff.click("[data-testid=help-close]")
+    assert staff.locator("[data-help-threads] li[data-player]").count() == 0
+    player.wait_for_selector(f"{panel} [data-role=chat-status]:has-text('Lo staff ha chiuso')")
+    shot(player, "help-closed")
+
     # another player opening chiara's HELP is refused; moderators and players get no desk
     other = _open(
         browser, url, "curioso", viewport, f"/moderazione/help/?giocatore={asgi_live.run(player_id)}"

@@ -58,6 +58,100 @@ def _play_until_timeout(table, late, rng) -> None:
     raise AssertionError("match did not end")
 
 
+def _partner(t: Tournament, user):
+    members = next(m for m in t.progress["lines"].values() if user.pk in m)
+    return Registration.objects.get(tournament=t, user_id=next(u for u in members if u != user.pk)).user
+
+
+def _play_until_the_pairs_time_runs_out(table, slow, partner, rng, *, share: float) -> None:
+    """Random legal play; ``slow``'s first move takes ``share`` of his line's tempo partita, then his
+    partner's next decision uses up what is left of it (tempo scaduto while the partner is to play)."""
+    full_ms = table.tempo_partita * 1000
+    spent = False
+    for _ in range(3000):
+        rt = TableRuntime.objects.get(pk=table.pk)
+        engine = registry.get(rt.game or table.game)
+        if rt.state is None or engine.is_over(rt.state):
+            return
+        seat_no = engine.to_act(rt.state)[0]
+        seat = Seat.objects.get(table=table, number=seat_no)
+        if seat.user_id == partner.pk and spent:
+            TableRuntime.objects.filter(pk=table.pk).update(
+                turn_started=timezone.now() - timedelta(milliseconds=full_ms),
+                deadline=timezone.now() - timedelta(seconds=1),
+            )
+            lobby.table_timeout(table_id=table.pk, version=rt.version)
+            continue
+        if seat.user_id == slow.pk and not spent:
+            thought = timedelta(milliseconds=int(full_ms * share))
+            TableRuntime.objects.filter(pk=table.pk).update(turn_started=rt.turn_started - thought)
+            spent = True
+        action = engine.sample_action(rt.state, seat_no, rng)
+        if action.get("type") == "abbandona":
+            continue
+        lobby.table_act(table_id=table.pk, user=seat.user, action=action, version=rt.version)
+    raise AssertionError("match did not end")
+
+
+@pytest.mark.parametrize("share,warned", [(0.8, True), (0.7, False)])
+def test_tempo_scaduto_in_pairs_warns_the_partner_who_used_over_three_quarters(
+    staff, django_capture_on_commit_callbacks, share, warned
+):
+    """Rules 004: "1 ammonizione per ogni partita terminata per tempo scaduto nei tornei a coppie se il
+    giocatore ha utilizzato più dei 3/4 del tempo a disposizione". The line's time runs out while the
+    partner is to play: the one who used more than 3/4 of it gets 1 warning, the partner none (the
+    old code gave 2 to whoever was to play, as for a timeout)."""
+    from lobby.models import Hand
+    from lobby.tournament_tables import seats_time_used
+
+    t, players = full_tournament(
+        staff, 8, game="tresette", table="4", lines="random_pairs", turns=1, format="danese", training=True
+    )
+    slow = players[0]
+    partner = _partner(t, slow)
+    table = next(x for x in open_tables(t) if x.seat_rows.filter(user=slow).exists())
+    full_ms = table.tempo_partita * 1000
+    with django_capture_on_commit_callbacks(execute=True):
+        _play_until_the_pairs_time_runs_out(table, slow, partner, SeededRng(4), share=share)
+        for other in open_tables(t):
+            if other.pk != table.pk:
+                from tests.lobby.helpers import play_hand_randomly
+
+                play_hand_randomly(other, SeededRng(5), max_steps=3000)
+        running.tournament_advance(tournament_id=t.pk)
+    # each seat's time used, from the clocks the steps recorded: his own thinking, the partner's rest
+    hand = Hand.objects.get(table=table, number=1)
+    used = seats_time_used(table, hand)
+    seat_of = {s["user_id"]: s["seat"] for s in hand.seats}
+    assert int(full_ms * share) <= used[seat_of[slow.pk]] < int(full_ms * share) + 2000
+    assert used[seat_of[slow.pk]] + used[seat_of[partner.pk]] == full_ms  # the line's whole time
+    assert not ConductEvent.objects.filter(user=partner).exists()  # to play when it ran out, not to blame
+    assert _turns(partner) == 1
+    if warned:
+        event = ConductEvent.objects.get(user=slow, tournament_id=t.pk)
+        assert (event.kind, event.training, event.warnings) == ("slow", True, 1)
+        assert _warnings(slow) == 1 and _turns(slow) == 0
+        assert not ConductMeasure.objects.filter(user=slow).exists()  # no ladder for slowness
+    else:  # 70 % of the time is not "più dei 3/4"
+        assert not ConductEvent.objects.filter(user=slow).exists() and _turns(slow) == 1
+
+
+def test_a_slow_partner_in_a_money_tournament_is_recorded_without_warnings():
+    player = UserFactory()
+    event = conduct.conduct_record(
+        user_id=player.pk, tournament_id=8, kind="slow", training=False, turn=1, pairs=True
+    )
+    assert (event.kind, event.warnings) == ("slow", 0) and _warnings(player) == 0
+    assert not ConductMeasure.objects.filter(user=player).exists()
+    conduct.conduct_record(user_id=player.pk, tournament_id=9, kind="slow", training=True, turn=1, pairs=True)
+    conduct.conduct_record(user_id=player.pk, tournament_id=9, kind="slow", training=True, turn=2, pairs=True)
+    conduct.conduct_record(
+        user_id=player.pk, tournament_id=9, kind="timeout", training=True, turn=3, pairs=True
+    )
+    assert _warnings(player) == 2  # 1 + 1, then the cap of 2 a tournament
+    assert ConductMeasure.objects.get(user=player).kind == "notice"  # the timeout's, the ladder's first
+
+
 def _turn(t: Tournament, rng, late=None) -> None:
     from tests.lobby.helpers import play_hand_randomly
 

@@ -217,3 +217,124 @@ def test_room_names_that_are_not_rooms():
         "torneo:1 ",
     ):
         assert rooms.parse(name) is None, name
+
+
+# --- closing a HELP conversation -------------------------------------------------------------------
+
+
+def _help_line(user, room_player, text):
+    from lobby.chat import room_post
+    from moderation import rooms
+
+    return room_post(user=user, room=rooms.parse(f"help:{room_player.pk}"), text=text)
+
+
+def test_the_staff_closes_a_help_conversation_it_leaves_the_desk_kept_and_the_player_sees_it(
+    people, django_capture_on_commit_callbacks
+):
+    from lobby.chat import room_history
+    from moderation import rooms
+    from moderation.models import HelpThread
+    from piattaforma import hooks
+
+    player, staff = people["player"], people["staff"]
+    _help_line(player, player, "non mi hanno accreditato la vincita")
+    _help_line(staff, player, "controllato: accreditata ora")
+    _help_line(people["other"], people["other"], "una domanda")
+    pushed = []
+    hooks.on_chat_push(lambda address, payload: pushed.append((address, payload)))
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            actions.help_thread_close(actor=staff, player_id=player.pk)
+    finally:
+        hooks._chat_pushers.pop()
+    assert [t["nickname"] for t in selectors.help_threads()] == ["altro"]  # off the desk
+    thread = HelpThread.objects.get(player=player)  # kept for the record, with its lines
+    assert thread.closed_by == staff and thread.closed_at is not None and not thread.waiting
+    assert ChatLine.objects.filter(channel=f"help:{player.pk}").count() == 2
+    log = AuditLog.objects.get(action="moderation.help_close")
+    assert log.actor == staff and log.data == {"player": "giocatore", "by": "staff"}
+    notice = Notice.objects.get(user=player)
+    assert notice.code == "help_closed" and "chiuso" in notice.text
+    closed = [p for a, p in pushed if a == f"help:{player.pk}"]
+    assert [p["type"] for p in closed] == ["help.closed"] and closed[0]["message"] == notice.text
+    history = room_history(room=rooms.parse(f"help:{player.pk}"))  # his panel, on (re)connect
+    assert history["closed"] == notice.text and len(history["lines"]) == 2
+    with pytest.raises(ModerationError) as info:  # once
+        actions.help_thread_close(actor=staff, player_id=player.pk)
+    assert info.value.code == "help_already_closed"
+    # he writes again: the conversation is open and waiting on the desk once more
+    _help_line(player, player, "grazie, un'altra domanda")
+    thread.refresh_from_db()
+    assert thread.closed_at is None and thread.waiting
+    assert [t["nickname"] for t in selectors.help_threads()] == ["giocatore", "altro"]
+    assert room_history(room=rooms.parse(f"help:{player.pk}"))["closed"] is None
+
+
+def test_a_player_closes_his_own_help_but_no_one_elses_and_a_moderator_none(people):
+    from moderation.models import HelpThread
+
+    player, other = people["player"], people["other"]
+    _help_line(player, player, "una domanda")
+    _help_line(other, other, "un'altra domanda")
+    for who, whose in (("other", player), ("mod", player), ("player", other)):
+        with pytest.raises(ModerationError) as info:
+            actions.help_thread_close(actor=people[who], player_id=whose.pk)
+        assert info.value.code == "not_allowed"
+    assert not HelpThread.objects.filter(closed_at__isnull=False).exists()  # nothing changed
+    assert not AuditLog.objects.filter(action="moderation.help_close").exists()
+    for bad in (0, -1, "1", None):
+        with pytest.raises(ModerationError) as info:
+            actions.help_thread_close(actor=people["staff"], player_id=bad)
+        assert info.value.code == "no_help_thread"
+    with pytest.raises(ModerationError) as info:  # the staff, someone who never wrote to HELP
+        actions.help_thread_close(actor=people["staff"], player_id=people["mod"].pk)
+    assert info.value.code == "no_help_thread"
+    actions.help_thread_close(actor=player, player_id=player.pk)
+    thread = HelpThread.objects.get(player=player)
+    assert thread.closed_by == player
+    assert not Notice.objects.filter(user=player).exists()  # he closed it himself: no notice
+    assert AuditLog.objects.get(action="moderation.help_close").data["by"] == "player"
+    assert selectors.help_closed_text(player_id=player.pk).startswith("Hai chiuso")
+
+
+@pytest.mark.parametrize(
+    "who,closes", [(None, False), ("player", False), ("mod", False), ("staff", True), ("other", True)]
+)
+def test_the_close_buttons_both_ways(client, people, who, closes):
+    """The desk's button closes "altro"'s conversation: the staff may, and he himself; no one else."""
+    from moderation.models import HelpThread
+
+    target = people["other"]
+    _help_line(target, target, "una domanda")
+    if who:
+        client.force_login(people[who])
+    url = reverse("moderation:help_close", args=[target.pk])
+    assert client.get(url).status_code == (302 if who is None else 405)  # POST only
+    response = client.post(url)
+    assert (HelpThread.objects.get(player=target).closed_at is not None) == closes
+    if who is None:
+        assert response.status_code == 302 and "next=" in response["Location"]  # the login page
+        own = client.post(reverse("moderation:help_close_own"))
+        assert own.status_code == 302 and "next=" in own["Location"]
+        return
+    if not closes:
+        assert response.status_code == 403
+    else:
+        landing = "moderation:help_desk" if who == "staff" else "lobby:lobby"
+        assert (response.status_code, response["Location"]) == (302, reverse(landing))
+    # his own conversation, from the lobby's button
+    _help_line(people[who], people[who], "anche io")
+    response = client.post(reverse("moderation:help_close_own"))
+    assert (response.status_code, response["Location"]) == (302, reverse("lobby:lobby"))
+    assert HelpThread.objects.get(player=people[who]).closed_by == people[who]
+
+
+def test_the_lobby_and_the_desk_show_the_close_button(client, people):
+    player = people["player"]
+    _help_line(player, player, "una domanda")
+    client.force_login(player)
+    assert 'data-testid="help-close"' in client.get(reverse("lobby:lobby")).content.decode()
+    client.force_login(people["staff"])
+    desk = client.get(reverse("moderation:help_desk"), {"giocatore": player.pk}).content.decode()
+    assert reverse("moderation:help_close", args=[player.pk]) in desk

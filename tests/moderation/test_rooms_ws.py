@@ -67,6 +67,7 @@ async def open_ws(path, cookie=None):
     history = json.loads(first["text"])
     assert history["type"] == "chat.history"
     ws.history = history["lines"]
+    ws.closed = history.get("closed")  # HELP: why the conversation shows closed, or None
     return ws, None
 
 
@@ -286,6 +287,34 @@ async def test_help_is_one_to_one_between_the_player_and_staff():
     assert (await anna.receive_json_from(timeout=5))["code"] == "chat_watched"
     await say(anna, "RISPONDETEMI SUBITO")
     assert (await anna.receive_json_from(timeout=5))["code"] == "chat_capitals"
+    await close_all(anna, bruno, staff)
+
+
+async def test_the_staff_closes_a_help_conversation_and_the_player_sees_it_closed_live():
+    p = await people()
+    anna = await joined("/ws/chat/help/", p.cookie["anna"])
+    assert anna.closed is None
+    bruno = await joined("/ws/chat/help/", p.cookie["bruno"])
+    await say(anna, "quando arriva il bonus?")
+    await anna.receive_json_from(timeout=5)
+    staff = await joined(f"/ws/chat/help/{p.anna.pk}/", p.cookie["assistenza"])
+    await sync_to_async(actions.help_thread_close)(actor=p.staff, player_id=p.anna.pk)
+    got = [await anna.receive_json_from(timeout=5) for _ in range(2)]
+    closed = next(m for m in got if m["type"] == "help.closed")
+    assert closed["by"] == "staff" and "chiuso" in closed["message"]
+    assert any(m["type"] == "notice" and m["code"] == "help_closed" for m in got)
+    assert (await staff.receive_json_from(timeout=5))["type"] == "help.closed"  # the desk's panel too
+    assert await bruno.receive_nothing(timeout=0.3)  # another player's HELP: nothing of it
+    await anna.disconnect()
+    anna = await joined("/ws/chat/help/", p.cookie["anna"])  # on reconnect: shown closed, lines kept
+    assert anna.closed == closed["message"] and [x["text"] for x in anna.history] == [
+        "quando arriva il bonus?"
+    ]
+    await say(anna, "scusate, ancora una cosa")  # writing again reopens it
+    await anna.receive_json_from(timeout=5)
+    await anna.disconnect()
+    anna = await joined("/ws/chat/help/", p.cookie["anna"])
+    assert anna.closed is None
     await close_all(anna, bruno, staff)
 
 

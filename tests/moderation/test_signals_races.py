@@ -25,10 +25,6 @@ pytestmark = [
 HANDS = 40
 
 
-@pytest.mark.skip(
-    reason="hung in the PostgreSQL CI run of 2026-11-27 (its two sessions idle in PostgreSQL, the "
-    "threads waiting in Python); to investigate before it runs again (see the closing note)"
-)
 def test_concurrent_hands_of_the_same_players_all_count():
     players = [UserFactory() for _ in range(4)]
     ids = itertools.count(1)

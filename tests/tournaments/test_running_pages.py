@@ -32,6 +32,11 @@ def test_running_lobby_shows_the_matches_and_your_table(staff, client):
     play_turn(t, SeededRng(2))
     page = client.get(url).content.decode()
     assert 'data-testid="standings"' in page and "Dopo il turno 1" in page and "VP" in page
+    # each nickname in the standings leads to the player's public card (rules 004: "cliccando sul nickname")
+    standings = page[page.index('data-testid="standings"') :]
+    for p in players:
+        card = reverse("moderation:player_card", args=[p.nickname])
+        assert f'<a class="card-link" href="{card}">{p.nickname}</a>' in standings
 
 
 def test_finished_tournament_results_profile_and_conto(staff, client):
@@ -42,6 +47,8 @@ def test_finished_tournament_results_profile_and_conto(staff, client):
     winner = next(p for p in players if p.pk == winner_id)
     page = client.get(reverse("tournaments:lobby", args=[t.pk])).content.decode()
     assert 'data-testid="results"' in page and winner.nickname in page and "36,00" in page  # 4 × 9,00
+    card = reverse("moderation:player_card", args=[winner.nickname])
+    assert f'<a class="card-link" href="{card}">{winner.nickname}</a>' in page
     client.force_login(winner)
     profile = client.get(reverse("profile")).content.decode()
     assert 'data-testid="my-tournaments"' in profile and t.name in profile and "1°" in profile
@@ -88,3 +95,17 @@ def test_the_info_panel_shows_the_turn_and_the_players_left(staff, client):
     d, _ = full_tournament(staff, 4, format=F.DANESE, turns=2)
     page = client.get(reverse("tournaments:lobby", args=[d.pk])).content.decode()
     assert 'data-testid="players-left">4<' in page  # a girone: everyone plays every turn
+
+
+def test_a_pairs_standings_row_links_both_partners_to_their_cards(staff, client):
+    t, _ = full_tournament(staff, 8, game="tresette", table="4", lines="random_pairs", turns=2)
+    play_turn(t, SeededRng(5))
+    from tournaments import selectors
+
+    rows = selectors.standings_by_turn(tournament=t)[0]["rows"]
+    assert all(len(r["players"]) == 2 and r["name"] == " / ".join(r["players"]) for r in rows)
+    page = client.get(reverse("tournaments:lobby", args=[t.pk])).content.decode()
+    first = rows[0]["players"]
+    cards = [reverse("moderation:player_card", args=[n]) for n in first]
+    links = [f'<a class="card-link" href="{card}">{n}</a>' for card, n in zip(cards, first, strict=True)]
+    assert f"{links[0]} / {links[1]}" in page

@@ -3,6 +3,7 @@
 
 import { card, cardRow, coveredCards, h, inline, isCard, isCardList, label, money, phaseLabel, readable } from "./dom.js";
 import { t } from "./i18n.js";
+import { cardLink } from "./report.js";
 
 const PILE_KEYS = new Set(["stock", "stock_count", "tallone", "deck_size", "discard_count"]);
 const CENTER_CARD_KEYS = new Set(["table", "briscola", "punta", "banco_cards", "scope_cards", "scarti", "scarto"]);
@@ -31,7 +32,7 @@ export function seatEl(model, s, p) {
   const el = h("div", { class: classes.join(" "), dataset: { seat: s.no, nickname: s.nickname } },
     h("div", { class: "seat-head" },
       s.dealer ? h("span", { class: "seat-dealer", title: "Mazziere" }, "D") : null,
-      h("strong", { class: "seat-name" }, s.nickname),
+      h("strong", { class: "seat-name" }, s.missing ? s.nickname : cardLink(s.nickname)),
       s.bot ? h("span", { class: "badge seat-bot", title: "Giocatore automatico" }, "bot") : null),
     badges.filter((b) => b !== "bot").length
       ? h("div", { class: "seat-badges" }, badges.filter((b) => b !== "bot" && b !== "Mazziere").map((b) => h("span", { class: "badge" }, b)))

@@ -30,11 +30,16 @@ async function call(url, body) {
   return { ok: res.ok, data };
 }
 
-/** A speaker's nickname: a link to his public card ("scheda personale", rules 004: "visualizzabile
+/** A nickname linking to the player's public card ("scheda personale", rules 004: "visualizzabile
  *  da tutti i giocatori cliccando sul nickname"), in a new tab so that nobody leaves his table. */
+export function cardLink(nickname, cls = "card-link") {
+  return h("a", { class: cls, href: `/moderazione/giocatori/${encodeURIComponent(nickname)}/`,
+    target: "_blank", rel: "noopener", title: "Scheda del giocatore" }, nickname);
+}
+
+/** A speaker's nickname in a chat line, linking to his card. */
 export function speaker(nickname) {
-  return h("strong", {}, h("a", { class: "chat-nick", href: `/moderazione/giocatori/${encodeURIComponent(nickname)}/`,
-    target: "_blank", rel: "noopener", title: "Scheda del giocatore" }, nickname), ": ");
+  return h("strong", {}, cardLink(nickname, "chat-nick"), ": ");
 }
 
 function when(iso) {
