@@ -22,6 +22,10 @@ function start(panel) {
   const me = document.querySelector("[data-testid=nickname]")?.textContent.trim() || "";
   let socket = null;
   let retries = 0;
+  // HELP: "Chiudi la conversazione" only while there is an open conversation to close
+  const closer = panel.closest("details")?.querySelector("form.help-close");
+  let closed = false;
+  const syncCloser = () => { if (closer) closer.hidden = closed || !log.querySelector("[data-line]"); };
 
   function say(text, ok = false) {
     status.textContent = text;
@@ -41,15 +45,21 @@ function start(panel) {
   function onMessage(event) {
     let msg;
     try { msg = JSON.parse(event.data); } catch { return; }
-    if (msg.type === "chat.history") { msg.lines.forEach(add); if (msg.closed) say(msg.closed, true); }
-    else if (msg.type === "help.closed") say(msg.message, true);  // HELP: closed by the staff or by him
+    if (msg.type === "chat.history") {
+      msg.lines.forEach(add);
+      closed = !!msg.closed;
+      if (msg.closed) say(msg.closed, true);
+    }
+    else if (msg.type === "help.closed") { closed = true; say(msg.message, true); }  // by the staff or by him
     else if (msg.type === "chat") {
       add(msg);
+      closed = false;  // HELP: a new line reopens the conversation
       if (msg.nickname === me) say("");  // his own line is out (a held one released): the refusal is old news
     }
     else if (msg.type === "error") say(msg.message || "Messaggio non inviato");
     else if (msg.type === "notice" && mod && panel.dataset.chatNotices) mod.show([msg]);
     log.scrollTop = log.scrollHeight;
+    syncCloser();
   }
 
   function connect() {

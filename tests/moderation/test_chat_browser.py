@@ -159,8 +159,10 @@ def test_help_between_a_player_and_staff(browser, asgi_live, artifacts, viewport
     player = _open(browser, url, "chiara", viewport, "/lobby/")
     player.click("[data-testid=help-panel] summary")
     panel = _ready(player, "help")
+    assert player.locator("[data-testid=help-close]").is_hidden()  # nothing to close yet
     _say(player, panel, "secondo me il gioco è truccato, ho perso 5 mani")  # complaints belong here
     player.wait_for_selector(f"{panel} p[data-line]:has-text('truccato')")
+    player.wait_for_selector("[data-testid=help-close]", state="visible")  # now he may close it
 
     def player_id():
         from piattaforma.models import User
@@ -182,6 +184,7 @@ def test_help_between_a_player_and_staff(browser, asgi_live, artifacts, viewport
         staff.click("[data-testid=help-close]")
     assert staff.locator("[data-help-threads] li[data-player]").count() == 0
     player.wait_for_selector(f"{panel} [data-role=chat-status]:has-text('Lo staff ha chiuso')")
+    player.wait_for_selector("[data-testid=help-close]", state="hidden")  # closed: nothing left to close
     shot(player, "help-closed")
 
     # another player opening chiara's HELP is refused; moderators and players get no desk
