@@ -19,6 +19,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from games.engine import CodedError
 from piattaforma import hooks, siteops
 from piattaforma.actions import audit_record
 from piattaforma.models import User
@@ -221,13 +222,19 @@ def check_registration(
 
 
 def registration_create(
-    *, tournament_id: int, user: User, idempotency_key: str, partner: User | None = None
+    *,
+    tournament_id: int,
+    user: User,
+    idempotency_key: str,
+    partner: User | None = None,
+    use_bonus: bool = True,
 ) -> Registration:
     """Register ``user`` and pay the entry through the wallet; ask the regulator after commit.
 
     A retry with the same ``idempotency_key`` returns the first registration. A free entry needs
     no authorisation and is authorised at once. ``partner``: a fixed pair's first registrant
-    names his partner (see ``check_registration``).
+    names his partner (see ``check_registration``). ``use_bonus=False``: the entry is paid from
+    the conto only (a satellite's seat, whose value was just credited there).
     """
     if not idempotency_key or len(idempotency_key) > 64:
         raise errors.IdempotencyConflict("Chiave di idempotenza non valida.")
@@ -255,6 +262,7 @@ def registration_create(
                 pool_quota=tournament.pool_quota,
                 rake=tournament.fee,
                 idempotency_key=f"tournament-entry:{idempotency_key}",
+                use_bonus=use_bonus,
             )
             registration.entry_transaction = paid["transaction_id"] or ""
         registration.save()
@@ -263,6 +271,32 @@ def registration_create(
         else:
             _sitgo_close_if_full(tournament)
         return registration
+
+
+def satellite_seat_enter(*, satellite: Tournament, user: User) -> tuple[Registration | None, str]:
+    """Enter a satellite's qualifier into its target ("la vincita può consistere nell'iscrizione a
+    un altro torneo"), paying the entry with the seat's value the satellite's prizes just credited.
+
+    The entry is an ordinary registration (the regulator authorises it, the usual cancellation
+    and refunds apply, a refund goes back where the seat's value was credited). Decision: when the
+    rules refuse the entry (registration closed, full, already registered, the site's hours, a
+    ban), the qualifier keeps the seat's value on his conto. Returns the registration, or None and
+    the Italian reason. Runs in a savepoint: a refusal undoes nothing of the caller's.
+    """
+    target_id = satellite.satellite_of_id
+    if target_id is None:
+        return None, "Il torneo non è un satellite."
+    try:
+        with transaction.atomic():
+            registration = registration_create(
+                tournament_id=target_id,
+                user=user,
+                idempotency_key=f"satellite:{satellite.pk}:{user.pk}",
+                use_bonus=satellite.is_free,  # a freeroll satellite's seat was credited in bonus
+            )
+    except CodedError as exc:
+        return None, exc.message
+    return registration, ""
 
 
 def registration_cancel(*, tournament_id: int, user: User) -> Registration:

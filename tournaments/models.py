@@ -285,10 +285,30 @@ class Tournament(models.Model):
             errors["ko_qualifiers"] = _("Solo i tornei danKO e danELKO hanno una fase KO.")
         if self.format in (self.Format.DANEL, self.Format.DANELKO) and self.turns > 4:
             errors["turns"] = _("Il danEL prevede al più 4 turni (punteggi minimi delle regole).")
+        if self.satellite_of_id is not None:
+            errors.update(self._satellite_errors())
         if self.smazzate and self.points_to_win:
             errors["smazzate"] = _("Indica le smazzate per turno oppure i punti della partita, non entrambi.")
         if errors:
             raise ValidationError(errors)
+
+    def _satellite_errors(self) -> dict[str, object]:
+        """A satellite's prize is an entry into its target ("fase successiva", rules 004 and K4)."""
+        target = self.satellite_of
+        if target is None:
+            return {}
+        if self.pk is not None and target.pk == self.pk:
+            return {"satellite_of": _("Un torneo non può essere satellite di se stesso.")}
+        if target.is_free:
+            return {"satellite_of": _("La fase successiva di un satellite ha un costo di partecipazione.")}
+        # Decision: a seat is one player's entry, so satellites and their targets are individual.
+        if self.is_pairs or target.is_pairs:
+            return {"satellite_of": _("Satellite e fase successiva sono tornei individuali.")}
+        if target.state in (self.State.FINISHED, self.State.CANCELLED, self.State.RUNNING):
+            return {"satellite_of": _("La fase successiva è già iniziata, terminata o annullata.")}
+        if self.starts_at and target.starts_at and self.starts_at >= target.starts_at:
+            return {"satellite_of": _("Il satellite deve iniziare prima della fase successiva.")}
+        return {}
 
 
 class Registration(models.Model):

@@ -132,6 +132,7 @@ def _row(t: Tournament, mine: dict[int, str]) -> dict[str, Any]:
         "cost_split": "" if t.is_free else cost_label(t).removeprefix(format_euro(t.cost)).strip(),
         "fee": format_euro(t.fee),
         "guaranteed": format_euro(t.guaranteed) if t.guaranteed else "",
+        "satellite_of": t.satellite_of.name if t.satellite_of_id else "",
         "entrants": t.live_count,  # type: ignore[attr-defined]  # annotated by the list query
         "max_players": t.max_players,
         "state": t.state,
@@ -149,6 +150,7 @@ def tournament_list(*, kind: str, user_id: int | None, now: datetime | None = No
         _visible(now)
         .filter(kind=kind)
         .annotate(live_count=Count("registrations", filter=Q(registrations__state__in=LIVE)))
+        .select_related("satellite_of")
         .order_by("starts_at", "pk")
     )
     mine: dict[int, str] = {}
@@ -175,6 +177,8 @@ def tournament_info(*, tournament: Tournament, now: datetime | None = None) -> d
         "description": description(t),
         "notes": t.description,
         "satellite_of": t.satellite_of.name if t.satellite_of_id else "",
+        "satellite_of_id": t.satellite_of_id,
+        "satellite_of_cost": cost_label(t.satellite_of) if t.satellite_of_id else "",
         "special_leaderboard": t.special_leaderboard,
         "reserved": t.state == Tournament.State.RESERVED,
         "tempo_giocata": t.tempo_giocata,
@@ -248,7 +252,9 @@ def prize_distribution(*, tournament: Tournament, simulated: int | None = None) 
         count = live
     scheme = default_scheme(Format(t.format), sitgo=t.kind == Tournament.Kind.SITGO)
     rows = []
-    if count >= 1 and (t.pool_quota or t.guaranteed) and t.state != Tournament.State.CANCELLED:
+    if t.satellite_of_id and count >= 1 and t.state != Tournament.State.CANCELLED:
+        rows = satellite_rows(t, count)
+    elif count >= 1 and (t.pool_quota or t.guaranteed) and t.state != Tournament.State.CANCELLED:
         if scheme.value == "ko_sitgo" and count not in SITGO_SIZES:
             count = t.max_players
         rows = [
@@ -269,6 +275,55 @@ def prize_distribution(*, tournament: Tournament, simulated: int | None = None) 
         "can_simulate": not final,
         "max_players": t.max_players,
     }
+
+
+def satellite_rows(t: Tournament, count: int) -> list[dict[str, str]]:
+    """A satellite's prizes for ``count`` entrants (RULINGS K4): the seats in the target ("Iscrizione
+    a ...") for the best, then the remainder in cash, positions with the same prize on one row."""
+    from tournaments.formats.prizes import prize_pool, satellite_award
+
+    target = t.satellite_of
+    assert target is not None
+    pool = prize_pool(count, t.pool_quota, t.guaranteed).total
+    names = [str(i) for i in range(1, count + 1)]
+    awards = satellite_award(pool, target.cost, t.cost, [[n] for n in names])
+    seat = _("Iscrizione a %(name)s") % {"name": target.name}
+    out: list[dict[str, Any]] = []
+    for position, name in enumerate(names, start=1):
+        won = awards[name]
+        if not won.tickets and not won.cash:
+            break
+        label = " + ".join(
+            part for part in (seat if won.tickets else "", format_euro(won.cash) if won.cash else "") if part
+        )
+        if out and out[-1]["amount"] == label:
+            out[-1]["last"] = position
+        else:
+            out.append({"first": position, "last": position, "amount": label, "seat": bool(won.tickets)})
+    return [
+        {
+            "positions": f"{r['first']}°" if r["first"] == r["last"] else f"{r['first']}°-{r['last']}°",
+            "amount": r["amount"],
+            "seat": r["seat"],
+        }
+        for r in out
+    ]
+
+
+def satellites(*, tournament: Tournament) -> list[dict[str, Any]]:
+    """ "La lista di eventuali tornei satelliti al torneo stesso" (not those ended long ago)."""
+    rows = _visible(timezone.now()).filter(satellite_of=tournament).order_by("starts_at", "pk")
+    return [
+        {
+            "id": s.pk,
+            "code": s.code,
+            "name": s.name,
+            "starts_at": s.starts_at,
+            "cost": cost_label(s),
+            "state_label": s.get_state_display(),
+        }
+        for s in rows
+    ]
 
 
 def structure(*, tournament: Tournament) -> list[dict[str, str]]:
@@ -451,14 +506,27 @@ def final_results(*, tournament: Tournament) -> list[dict[str, Any]]:
         .select_related("user")
         .order_by("position", "user__nickname")
     )
-    return [
-        {
-            "position": r.position,
-            "nickname": r.user.nickname,
-            "prize": format_euro(r.prize) if r.prize else "",
-        }
-        for r in regs
-    ]
+    seats: dict[str, str] = (tournament.progress or {}).get("seats", {})
+    target_row = tournament.satellite_of if tournament.satellite_of_id and seats else None
+    target = target_row.name if target_row else ""
+    seat_value = target_row.cost if target_row else 0
+    out = []
+    for r in regs:
+        prize = format_euro(r.prize) if r.prize else ""
+        if str(r.user_id) in seats:
+            # the seat's value is credited and at once paid as the entry, unless the entry was refused
+            refused = seats[str(r.user_id)]
+            prize = (
+                _("%(prize)s: iscrizione a %(name)s non possibile (%(reason)s)")
+                % {"prize": prize, "name": target, "reason": refused.rstrip(".")}
+                if refused
+                else " + ".join(
+                    [_("Iscrizione a %(name)s") % {"name": target}]
+                    + ([format_euro(r.prize - seat_value)] if r.prize > seat_value else [])
+                )
+            )
+        out.append({"position": r.position, "nickname": r.user.nickname, "prize": prize})
+    return out
 
 
 def my_tournaments(*, user_id: int, limit: int = 20) -> list[dict[str, Any]]:

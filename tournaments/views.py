@@ -56,6 +56,7 @@ def tournament_lobby(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "entrants": selectors.entrants(tournament=tournament),
             "prizes": selectors.prize_distribution(tournament=tournament, simulated=simulated),
             "structure": selectors.structure(tournament=tournament),
+            "satellites": selectors.satellites(tournament=tournament),
             "mine": mine,
             "sphere": selectors.sphere(mine.state if mine else None),
             "can_register": tournament.state in Tournament.OPEN_STATES and mine is None,
