@@ -335,6 +335,29 @@ def registration_cancel(*, tournament_id: int, user: User) -> Registration:
         return registration
 
 
+@transaction.atomic
+def registration_confirm(*, tournament_id: int, user: User, now: datetime | None = None) -> Registration:
+    """ "Conferma iscrizione" of a training tournament that requires it (rules 004, "Tavoli e tornei
+    di allenamento"): possible from 4 to 2 minutes before the start; an unconfirmed registration
+    does not play (``_close``). Confirming twice changes nothing."""
+    now = now or timezone.now()
+    tournament = _lock(tournament_id)
+    if not tournament.confirmation_required:
+        raise errors.ConfirmationNotRequired()
+    registration = (
+        tournament.registrations.select_for_update().filter(user=user, state=RegState.AUTHORISED).first()
+    )
+    if registration is None:
+        raise errors.NotRegistered()
+    if registration.confirmed_at is not None:
+        return registration
+    if not tournament.confirmation_open(now):
+        raise errors.ConfirmationNotOpen()
+    registration.confirmed_at = now
+    registration.save(update_fields=["confirmed_at", "updated_at"])
+    return registration
+
+
 def _refund(registration: Registration, state: str) -> None:
     """Give the entry back (pool quota and fee, bonus to bonus) and end the registration in ``state``."""
     if registration.entry_transaction:
@@ -471,6 +494,8 @@ def _close(tournament: Tournament, now: datetime) -> dict[str, Any]:
             _refund(reg, RegState.REFUSED)
         elif reg.state == RegState.CANCEL_PENDING:
             _refund(reg, RegState.CANCELLED)
+        elif tournament.confirmation_required and reg.confirmed_at is None:
+            _refund(reg, RegState.UNCONFIRMED)  # training: free, nothing to give back
     lines = _lines(tournament, [r for r in regs if r.state == RegState.AUTHORISED])
     closing = close_registration(
         [Entry(line_id, len(members)) for line_id, members in lines.items()],

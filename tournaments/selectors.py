@@ -61,7 +61,14 @@ def duration_label(t: Tournament) -> str:
 
 
 def colour(t: Tournament) -> str:
-    """The list colour, by the rules' priority: guaranteed, special leaderboard, freeroll, satellite."""
+    """The list colour, by the rules' priority: guaranteed, special leaderboard, freeroll, satellite.
+
+    A training tournament is free but no freeroll (no bonus prizes: "non si vincono soldi o premi
+    in denaro"); the rules give the training section no colour, so it has none, and is marked
+    "Allenamento" with its fictitious cost of 10 PT instead.
+    """
+    if t.training:
+        return ""
     if t.guaranteed and not t.is_free:
         return "guaranteed"
     if t.special_leaderboard:
@@ -74,22 +81,36 @@ def colour(t: Tournament) -> str:
 
 
 def cost_label(t: Tournament) -> str:
-    """ "€ 10,00 (9,00 + 1,00)": the cost, its pool quota and the operator's fee."""
+    """ "€ 10,00 (9,00 + 1,00)": the cost, its pool quota and the operator's fee.
+
+    Training: "il costo di partecipazione fittizio è sempre uguale a 10 Punti Torneo".
+    """
+    if t.training:
+        return _("10 PT (fittizio)")
     return entry_fee_label(t.pool_quota, t.fee) if not t.is_free else _("Gratuito")
 
 
-def sphere(state: str | None) -> str:
-    """The sphere beside a tournament the player is in: green authorised, brown waiting."""
+def sphere(state: str | None, unconfirmed: bool = False) -> str:
+    """The sphere beside a tournament the player is in: green authorised, brown waiting (or, in
+    training tournaments that require it, not yet confirmed)."""
     if state in (RS.AUTHORISED, RS.ADMITTED):
-        return "green"
+        return "brown" if unconfirmed and state == RS.AUTHORISED else "green"
     if state in (RS.PENDING, RS.CANCEL_PENDING):
         return "brown"
     return ""
 
 
-def nickname_colour(state: str) -> str:
-    """An entrant's nickname: blue authorised, black waiting, red cancellation waiting."""
+def nickname_colour(state: str, *, unconfirmed: bool = False) -> str:
+    """An entrant's nickname: blue authorised (and confirmed), black waiting for the regulator or
+    for the player's confirmation (training), red cancellation waiting."""
+    if unconfirmed and state == RS.AUTHORISED:
+        return "black"
     return {RS.PENDING: "black", RS.CANCEL_PENDING: "red"}.get(state, "blue")
+
+
+def unconfirmed(t: Tournament, registration: Registration) -> bool:
+    """A registration the player must still confirm (training tournaments that require it)."""
+    return t.confirmation_required and registration.confirmed_at is None
 
 
 def description(t: Tournament) -> str:
@@ -115,7 +136,7 @@ def _visible(now: datetime) -> QuerySet[Tournament]:
     return Tournament.objects.filter(~Q(state__in=ended) | Q(created_at__gte=now - SHOWN_AFTER_END))
 
 
-def _row(t: Tournament, mine: dict[int, str]) -> dict[str, Any]:
+def _row(t: Tournament, mine: dict[int, tuple[str, bool]]) -> dict[str, Any]:
     return {
         "id": t.pk,
         "code": t.code,
@@ -128,9 +149,14 @@ def _row(t: Tournament, mine: dict[int, str]) -> dict[str, Any]:
         "table": table_abbreviation(t),
         "duration": duration_label(t),
         "cost": cost_label(t),
-        "cost_total": format_euro(t.cost) if not t.is_free else _("Gratuito"),
+        "cost_total": cost_label(t)
+        if t.training
+        else format_euro(t.cost)
+        if not t.is_free
+        else _("Gratuito"),
         "cost_split": "" if t.is_free else cost_label(t).removeprefix(format_euro(t.cost)).strip(),
-        "fee": format_euro(t.fee),
+        "fee": "—" if t.training else format_euro(t.fee),
+        "training": t.training,
         "guaranteed": format_euro(t.guaranteed) if t.guaranteed else "",
         "satellite_of": t.satellite_of.name if t.satellite_of_id else "",
         "entrants": t.live_count,  # type: ignore[attr-defined]  # annotated by the list query
@@ -138,7 +164,7 @@ def _row(t: Tournament, mine: dict[int, str]) -> dict[str, Any]:
         "state": t.state,
         "state_label": t.get_state_display(),
         "colour": colour(t),
-        "sphere": sphere(mine.get(t.pk)),
+        "sphere": sphere(*mine[t.pk]) if t.pk in mine else "",
         "password": False,
     }
 
@@ -153,11 +179,12 @@ def tournament_list(*, kind: str, user_id: int | None, now: datetime | None = No
         .select_related("satellite_of")
         .order_by("starts_at", "pk")
     )
-    mine: dict[int, str] = {}
+    mine: dict[int, tuple[str, bool]] = {}
     if user_id:
-        mine = dict(
-            Registration.objects.filter(user_id=user_id, state__in=LIVE).values_list("tournament_id", "state")
+        regs = Registration.objects.filter(user_id=user_id, state__in=LIVE).values_list(
+            "tournament_id", "state", "confirmed_at", "tournament__confirmation_required"
         )
+        mine = {tid: (state, required and at is None) for tid, state, at, required in regs}
     return [_row(t, mine) for t in rows]
 
 
@@ -172,6 +199,8 @@ def tournament_info(*, tournament: Tournament, now: datetime | None = None) -> d
         "cost": cost_label(t),
         "guaranteed": format_euro(t.guaranteed) if t.guaranteed else "",
         "freeroll": t.is_free,
+        "training": t.training,
+        "confirmation_opens_at": t.confirmation_opens_at,
         "code": t.code,
         "adm_code": t.adm_code,
         "description": description(t),
@@ -224,8 +253,10 @@ def entrants(*, tournament: Tournament) -> list[dict[str, Any]]:
             "pair_with": r.pair.user.nickname if r.pair_id else (r.partner.nickname if r.partner_id else ""),
             "is_bot": r.user.is_bot,
             "state": r.state,
-            "colour": nickname_colour(r.state),
-            "state_label": r.get_state_display(),
+            "colour": nickname_colour(r.state, unconfirmed=unconfirmed(tournament, r)),
+            "state_label": _("Da confermare")
+            if r.state == RS.AUTHORISED and unconfirmed(tournament, r)
+            else r.get_state_display(),
         }
         for r in regs
     ]
@@ -461,9 +492,13 @@ def lobby_stamp(*, tournament: Tournament) -> str:
     regs = tournament.registrations.aggregate(
         n=Count("pk"),
         ok=Count("pk", filter=Q(state__in=[Registration.State.AUTHORISED, Registration.State.ADMITTED])),
+        confirmed=Count("pk", filter=Q(confirmed_at__isnull=False)),
     )
     ended = TournamentMatch.objects.filter(tournament=tournament, ended_at__isnull=False).count()
-    return f"{tournament.state}:{tournament.turn}:{regs['n']}:{regs['ok']}:{ended}"
+    stamp = f"{tournament.state}:{tournament.turn}:{regs['n']}:{regs['ok']}:{ended}"
+    if tournament.confirmation_required:  # the "Conferma iscrizione" button shows and goes by itself
+        stamp += f":{int(tournament.confirmation_open(timezone.now()))}:{regs['confirmed']}"
+    return stamp
 
 
 def current_matches(*, tournament: Tournament, user_id: int | None) -> list[dict[str, Any]]:
