@@ -48,6 +48,32 @@ def _schedule_authorisation(registration_id: int) -> None:
         transaction.on_commit(lambda: authorise.delay(registration_id=registration_id))
 
 
+def _schedule_adm_code(tournament: Tournament) -> None:
+    """A money tournament asks the regulator for its code as soon as it exists (after commit)."""
+    if _schedule_tasks() and not tournament.is_free:
+        from tournaments.tasks import adm_code
+
+        tournament_id = tournament.pk
+        transaction.on_commit(lambda: adm_code.delay(tournament_id=tournament_id), robust=True)
+
+
+def tournament_adm_code_obtain(*, tournament_id: int, authorizer: Authorizer | None = None) -> str:
+    """The regulator's code of a money tournament ("codice AAMS del torneo", shown in the info panel
+    from the start), asked once; runs outside any transaction. "" while the regulator does not answer
+    (the sweep asks again) and for tournaments that are not money (freerolls, training)."""
+    tournament = Tournament.objects.get(pk=tournament_id)
+    if tournament.adm_code or tournament.is_free:
+        return tournament.adm_code
+    try:
+        code = (authorizer or get_authorizer()).open_tournament(
+            tournament_ref=tournament.ledger_ref, name=tournament.name, cost=tournament.cost
+        )
+    except AuthorisationTimeout:
+        return ""
+    Tournament.objects.filter(pk=tournament.pk, adm_code="").update(adm_code=code)
+    return str(Tournament.objects.values_list("adm_code", flat=True).get(pk=tournament.pk))
+
+
 def _lock(tournament_id: int) -> Tournament:
     try:
         return Tournament.objects.select_for_update().get(pk=tournament_id)
@@ -87,6 +113,7 @@ def tournament_create(
         tournament.state = _opening_state(tournament, reserved=bool(invited))
     tournament.save()
     tournament.invited.set(invited)
+    _schedule_adm_code(tournament)
     audit_record(actor=actor, action="tournaments.create", target=tournament, data={"name": tournament.name})
     return tournament
 
@@ -103,6 +130,7 @@ def _copy(tournament: Tournament, **changes: Any) -> Tournament:
         setattr(twin, field, value)
     twin.save()
     twin.invited.set(tournament.invited.all())
+    _schedule_adm_code(twin)
     return twin
 
 
@@ -386,13 +414,12 @@ def registration_authorise(*, registration_id: int, authorizer: Authorizer | Non
         return asked
     authorizer = authorizer or get_authorizer()
     tournament = registration.tournament
+    if not tournament.adm_code:
+        tournament.adm_code = tournament_adm_code_obtain(tournament_id=tournament.pk, authorizer=authorizer)
+        if not tournament.adm_code:  # no answer: as a timeout of the request itself
+            Registration.objects.filter(pk=registration.pk, state=asked).update(attempts=F("attempts") + 1)
+            return "timeout"
     try:
-        if not tournament.adm_code:
-            code = authorizer.open_tournament(
-                tournament_ref=tournament.ledger_ref, name=tournament.name, cost=tournament.cost
-            )
-            Tournament.objects.filter(pk=tournament.pk, adm_code="").update(adm_code=code)
-            tournament.refresh_from_db(fields=["adm_code"])
         if asked == RegState.PENDING:
             decision = authorizer.authorise_entry(
                 request_id=f"entry:{registration.pk}",
@@ -589,7 +616,24 @@ def tournaments_sweep(*, now: datetime | None = None) -> dict[str, int]:
             with transaction.atomic():
                 _schedule_authorisation(pk)
             retried += 1
-    return {"scheduled": scheduled, "opened": opened, "closed": closed, "retried": retried}
+    coded = 0
+    for pk in (
+        Tournament.objects.filter(adm_code="", state__in=_CODED_STATES)
+        .exclude(pool_quota=0, fee=0)
+        .values_list("pk", flat=True)
+    ):
+        coded += bool(tournament_adm_code_obtain(tournament_id=pk))
+    return {"scheduled": scheduled, "opened": opened, "closed": closed, "retried": retried, "coded": coded}
+
+
+# The money tournaments still ahead, whose info panel shows the regulator's code.
+_CODED_STATES = (
+    Tournament.State.ANNOUNCED,
+    Tournament.State.REGISTRATION,
+    Tournament.State.RESERVED,
+    Tournament.State.CLOSED,
+    Tournament.State.RUNNING,
+)
 
 
 # --- staff ---------------------------------------------------------------------------------------
