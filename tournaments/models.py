@@ -330,6 +330,8 @@ class Tournament(models.Model):
         # Decision: a seat is one player's entry, so satellites and their targets are individual.
         if self.is_pairs or target.is_pairs:
             return {"satellite_of": _("Satellite e fase successiva sono tornei individuali.")}
+        if not self._state.adding:
+            return {}  # the timing was checked at creation; later edits (name, notes) must not fail on it
         if target.state in (self.State.FINISHED, self.State.CANCELLED, self.State.RUNNING):
             return {"satellite_of": _("La fase successiva è già iniziata, terminata o annullata.")}
         if self.starts_at and target.starts_at and self.starts_at >= target.starts_at:

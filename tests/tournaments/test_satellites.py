@@ -154,3 +154,15 @@ def test_the_list_shows_satellites_in_fuchsia_and_the_target_lists_them(staff, c
     assert f'href="/tornei/{sat.pk}/">Satellite della finale</a>' in lobby
     sat_lobby = client.get(f"/tornei/{sat.pk}/?iscritti=8").content.decode()  # "simula iscritti"
     assert "Iscrizione a Finale" in sat_lobby and "€ 3,00" in sat_lobby  # 1 seat, € 6,00 left for 2°-3°
+
+
+def test_a_satellite_stays_editable_once_its_target_has_started(staff):
+    """The back office edits a satellite's name and notes later: the target's start is no error then."""
+    target = _target(staff)
+    sat = make_tournament(
+        staff, name="Satellite", kind=Tournament.Kind.SITGO, max_players=4, satellite_of=target
+    )
+    Tournament.objects.filter(pk=target.pk).update(state=Tournament.State.RUNNING)
+    sat = Tournament.objects.get(pk=sat.pk)
+    sat.name = "Satellite del giovedì"
+    sat.full_clean()  # no ValidationError
