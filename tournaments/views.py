@@ -64,6 +64,11 @@ def tournament_lobby(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "sphere": selectors.sphere(mine.state if mine else None, to_confirm),
             "to_confirm": to_confirm,
             "can_confirm": to_confirm and tournament.confirmation_open(timezone.now()),
+            "missed_confirmation": mine is None
+            and request.user.is_authenticated
+            and tournament.registrations.filter(
+                user_id=request.user.pk, state=Registration.State.UNCONFIRMED
+            ).exists(),
             "can_register": tournament.state in Tournament.OPEN_STATES and mine is None,
             "fixed_pairs": tournament.lines == Tournament.Lines.FIXED_PAIRS,
             "invited_by": selectors.pair_invitation(tournament=tournament, user_id=request.user.pk),

@@ -34,7 +34,7 @@ def _now():
     return timezone.now()
 
 
-def test_confirmation_only_in_its_window_and_the_unconfirmed_do_not_play(staff):
+def test_confirmation_only_in_its_window_and_the_unconfirmed_do_not_play(staff, client):
     t = _training(staff, timedelta(minutes=30))
     players = [funded_player(0) for _ in range(5)]
     for p in players:
@@ -58,6 +58,10 @@ def test_confirmation_only_in_its_window_and_the_unconfirmed_do_not_play(staff):
     assert closing is not None and closing["admitted"] == 4 and not closing["cancelled"]
     states = dict(Registration.objects.filter(tournament=t).values_list("user_id", "state"))
     assert states == {**{p.pk: RS.ADMITTED for p in players[:4]}, players[4].pk: RS.UNCONFIRMED}
+    client.force_login(players[4])
+    assert 'data-testid="missed-confirmation"' in client.get(f"/tornei/{t.pk}/").content.decode()
+    client.force_login(players[0])
+    assert 'data-testid="missed-confirmation"' not in client.get(f"/tornei/{t.pk}/").content.decode()
 
 
 def test_confirm_refusals_change_nothing(staff):
