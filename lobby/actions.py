@@ -574,8 +574,34 @@ def _sockets_gone(rt: TableRuntime, seats: list[Seat]) -> None:
             fields += ["status", "sitout_since", "away"]
             changed = True
         seat.save(update_fields=fields)
+    if not puntate and not between_matches and rt.state is not None:
+        changed = _reconnection_window(rt, [s for s in seats if s.connections == 0]) or changed
     if changed:
         _bump(rt)
+
+
+def _reconnection_window(rt: TableRuntime, gone: list[Seat]) -> bool:
+    """RULINGS G5 (rules 004, "Disconnessione dal server"): a player of a gioco a partite who lost
+    his last connection while his decision is due has, from that moment, the smaller of the tempo
+    giocata and what is left of his line's tempo partita to come back, not just what was left of
+    his move's clock. The tempo partita keeps running meanwhile, so leaving and coming back never
+    buys more than the line's own time. Returns whether the deadline moved (runtime row locked)."""
+    engine = hand_engine(rt)
+    due = set(engine.to_act(rt.state))
+    lines = {engine.line_of(rt.state, s.number) for s in gone if s.number in due and not s.user.is_bot}
+    if not lines or rt.deadline is None:
+        return False
+    now = timezone.now()
+    seconds = float(rt.table.tempo_giocata)
+    if rt.clocks is not None and rt.turn_started is not None:
+        spent = (now - rt.turn_started).total_seconds()
+        seconds = min([seconds, *(int(rt.clocks.get(line, 0)) / 1000 - spent for line in lines)])
+    window = now + timedelta(seconds=max(0.0, seconds))
+    if window <= rt.deadline:
+        return False
+    rt.deadline = window
+    _arm_timer(rt, now)
+    return True
 
 
 def presence_ttl() -> float:

@@ -31,7 +31,7 @@ def table_changed(
 
     Returns the runtime and seats it read (None when a newer version was committed meanwhile).
     """
-    from lobby.selectors import dealt_seats, projection_seat, seat_rows, table_payload
+    from lobby.selectors import dealt_seats, seat_rows
 
     rt = TableRuntime.objects.select_related("table").filter(pk=table_id).first()
     if rt is None or rt.version != version:
@@ -41,15 +41,33 @@ def table_changed(
     layer = get_channel_layer()
     if layer is None:
         return rt, seats
+    async_to_sync(_send_all)(layer, table_messages(rt, seats, events, dealt))
+    return rt, seats
+
+
+def table_messages(
+    rt: TableRuntime, seats: list[Seat], events: list[dict[str, Any]], dealt: set[int] | None = None
+) -> list[tuple[str, dict[str, Any]]]:
+    """One version of a table as its connections receive it: each seated player's own projection
+    on his group, then the public view on the table's group (the one shape of a table's messages).
+    ``dealt``: the seats dealt into the hand (``selectors.dealt_seats``)."""
+    from lobby.selectors import projection_seat, table_payload
+
     messages = []
     for seat in seats:
         payload = table_payload(rt, seats, projection_seat(seat.number, dealt), events)
-        messages.append((user_group(table_id, seat.user_id), {"type": "table.message", "payload": payload}))
+        messages.append((user_group(rt.pk, seat.user_id), {"type": "table.message", "payload": payload}))
     public = table_payload(rt, seats, None, events)
     public["audience"] = "public"
-    messages.append((public_group(table_id), {"type": "table.message", "payload": public}))
-    async_to_sync(_send_all)(layer, messages)
-    return rt, seats
+    messages.append((public_group(rt.pk), {"type": "table.message", "payload": public}))
+    return messages
+
+
+def tables_send(messages: list[tuple[str, dict[str, Any]]]) -> None:
+    """Send the messages of several tables in one hop to the channel layer (none configured: nothing)."""
+    layer = get_channel_layer()
+    if layer is not None and messages:
+        async_to_sync(_send_all)(layer, messages)
 
 
 async def _send_all(layer: Any, messages: list[tuple[str, dict[str, Any]]]) -> None:

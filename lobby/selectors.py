@@ -87,16 +87,20 @@ def min_credit(table: Table, family: str) -> int:
     return max(1, int(invito)) if isinstance(invito, int) else 1
 
 
-def table_waiting(rt: TableRuntime, seats: list[Seat], family: str) -> dict[str, Any]:
+def table_waiting(rt: TableRuntime, seats: list[Seat], family: str) -> dict[str, Any] | None:
     """Why a table between hands (or at the end of a match) is not dealing, as data the page words.
 
     Every seat's table credit and whether it is short of the minimum to be dealt in (``short``:
     the cents missing) or sitting out; how many players can play and how many the table needs.
     Read only between hands: one credit query per seat, never on the action path of a hand.
+    None for a tournament table: it has no buy-in, so no credit to top up, and the tournament,
+    not the table, decides what follows its match (ARCHITECTURE.md, "Tournaments").
     """
     from wallet import selectors as wallet_selectors
 
     table = rt.table
+    if table.tournament_id is not None:
+        return None
     engine = registry.get(rt.game or table.game)
     need = min_credit(table, family)
     rows = []

@@ -16,13 +16,11 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from lobby import actions, broadcast, runtime, selectors
+from lobby import actions, broadcast, runtime
 from lobby.errors import NotAllowed
 from lobby.models import Hand, HandPlayer, HandStep, Seat, Table, TableRuntime
 from lobby.replay import ENGINE_SPEC_KEYS
@@ -243,16 +241,8 @@ def _send_closed(closing: Sequence[TableRuntime]) -> None:
         for rt in closing:
             actions._committed(rt.pk, rt.version, [])
         return
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    messages = []
-    for rt in closing:
-        public = selectors.table_payload(rt, [], None, [])
-        public["audience"] = "public"
-        messages.append((broadcast.public_group(rt.pk), {"type": "table.message", "payload": public}))
     try:
-        async_to_sync(broadcast._send_all)(layer, messages)
+        broadcast.tables_send([m for rt in closing for m in broadcast.table_messages(rt, [], [])])
     except Exception:  # the channel layer is down: the tables stay closed, clients resync on the heartbeat
         logger.exception("%s closed tournament tables: broadcast lost", len(closing))
 

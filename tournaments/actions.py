@@ -19,6 +19,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from games.engine import CodedError
 from piattaforma import hooks, siteops
 from piattaforma.actions import audit_record
 from piattaforma.models import User
@@ -45,6 +46,32 @@ def _schedule_authorisation(registration_id: int) -> None:
         from tournaments.tasks import authorise
 
         transaction.on_commit(lambda: authorise.delay(registration_id=registration_id))
+
+
+def _schedule_adm_code(tournament: Tournament) -> None:
+    """A money tournament asks the regulator for its code as soon as it exists (after commit)."""
+    if _schedule_tasks() and not tournament.is_free:
+        from tournaments.tasks import adm_code
+
+        tournament_id = tournament.pk
+        transaction.on_commit(lambda: adm_code.delay(tournament_id=tournament_id), robust=True)
+
+
+def tournament_adm_code_obtain(*, tournament_id: int, authorizer: Authorizer | None = None) -> str:
+    """The regulator's code of a money tournament ("codice AAMS del torneo", shown in the info panel
+    from the start), asked once; runs outside any transaction. "" while the regulator does not answer
+    (the sweep asks again) and for tournaments that are not money (freerolls, training)."""
+    tournament = Tournament.objects.get(pk=tournament_id)
+    if tournament.adm_code or tournament.is_free:
+        return tournament.adm_code
+    try:
+        code = (authorizer or get_authorizer()).open_tournament(
+            tournament_ref=tournament.ledger_ref, name=tournament.name, cost=tournament.cost
+        )
+    except AuthorisationTimeout:
+        return ""
+    Tournament.objects.filter(pk=tournament.pk, adm_code="").update(adm_code=code)
+    return str(Tournament.objects.values_list("adm_code", flat=True).get(pk=tournament.pk))
 
 
 def _lock(tournament_id: int) -> Tournament:
@@ -86,6 +113,7 @@ def tournament_create(
         tournament.state = _opening_state(tournament, reserved=bool(invited))
     tournament.save()
     tournament.invited.set(invited)
+    _schedule_adm_code(tournament)
     audit_record(actor=actor, action="tournaments.create", target=tournament, data={"name": tournament.name})
     return tournament
 
@@ -102,6 +130,7 @@ def _copy(tournament: Tournament, **changes: Any) -> Tournament:
         setattr(twin, field, value)
     twin.save()
     twin.invited.set(tournament.invited.all())
+    _schedule_adm_code(twin)
     return twin
 
 
@@ -221,13 +250,19 @@ def check_registration(
 
 
 def registration_create(
-    *, tournament_id: int, user: User, idempotency_key: str, partner: User | None = None
+    *,
+    tournament_id: int,
+    user: User,
+    idempotency_key: str,
+    partner: User | None = None,
+    use_bonus: bool = True,
 ) -> Registration:
     """Register ``user`` and pay the entry through the wallet; ask the regulator after commit.
 
     A retry with the same ``idempotency_key`` returns the first registration. A free entry needs
     no authorisation and is authorised at once. ``partner``: a fixed pair's first registrant
-    names his partner (see ``check_registration``).
+    names his partner (see ``check_registration``). ``use_bonus=False``: the entry is paid from
+    the conto only (a satellite's seat, whose value was just credited there).
     """
     if not idempotency_key or len(idempotency_key) > 64:
         raise errors.IdempotencyConflict("Chiave di idempotenza non valida.")
@@ -255,6 +290,7 @@ def registration_create(
                 pool_quota=tournament.pool_quota,
                 rake=tournament.fee,
                 idempotency_key=f"tournament-entry:{idempotency_key}",
+                use_bonus=use_bonus,
             )
             registration.entry_transaction = paid["transaction_id"] or ""
         registration.save()
@@ -263,6 +299,32 @@ def registration_create(
         else:
             _sitgo_close_if_full(tournament)
         return registration
+
+
+def satellite_seat_enter(*, satellite: Tournament, user: User) -> tuple[Registration | None, str]:
+    """Enter a satellite's qualifier into its target ("la vincita può consistere nell'iscrizione a
+    un altro torneo"), paying the entry with the seat's value the satellite's prizes just credited.
+
+    The entry is an ordinary registration (the regulator authorises it, the usual cancellation
+    and refunds apply, a refund goes back where the seat's value was credited). Decision: when the
+    rules refuse the entry (registration closed, full, already registered, the site's hours, a
+    ban), the qualifier keeps the seat's value on his conto. Returns the registration, or None and
+    the Italian reason. Runs in a savepoint: a refusal undoes nothing of the caller's.
+    """
+    target_id = satellite.satellite_of_id
+    if target_id is None:
+        return None, "Il torneo non è un satellite."
+    try:
+        with transaction.atomic():
+            registration = registration_create(
+                tournament_id=target_id,
+                user=user,
+                idempotency_key=f"satellite:{satellite.pk}:{user.pk}",
+                use_bonus=satellite.is_free,  # a freeroll satellite's seat was credited in bonus
+            )
+    except CodedError as exc:
+        return None, exc.message
+    return registration, ""
 
 
 def registration_cancel(*, tournament_id: int, user: User) -> Registration:
@@ -301,6 +363,29 @@ def registration_cancel(*, tournament_id: int, user: User) -> Registration:
         return registration
 
 
+@transaction.atomic
+def registration_confirm(*, tournament_id: int, user: User, now: datetime | None = None) -> Registration:
+    """ "Conferma iscrizione" of a training tournament that requires it (rules 004, "Tavoli e tornei
+    di allenamento"): possible from 4 to 2 minutes before the start; an unconfirmed registration
+    does not play (``_close``). Confirming twice changes nothing."""
+    now = now or timezone.now()
+    tournament = _lock(tournament_id)
+    if not tournament.confirmation_required:
+        raise errors.ConfirmationNotRequired()
+    registration = (
+        tournament.registrations.select_for_update().filter(user=user, state=RegState.AUTHORISED).first()
+    )
+    if registration is None:
+        raise errors.NotRegistered()
+    if registration.confirmed_at is not None:
+        return registration
+    if not tournament.confirmation_open(now):
+        raise errors.ConfirmationNotOpen()
+    registration.confirmed_at = now
+    registration.save(update_fields=["confirmed_at", "updated_at"])
+    return registration
+
+
 def _refund(registration: Registration, state: str) -> None:
     """Give the entry back (pool quota and fee, bonus to bonus) and end the registration in ``state``."""
     if registration.entry_transaction:
@@ -329,13 +414,12 @@ def registration_authorise(*, registration_id: int, authorizer: Authorizer | Non
         return asked
     authorizer = authorizer or get_authorizer()
     tournament = registration.tournament
+    if not tournament.adm_code:
+        tournament.adm_code = tournament_adm_code_obtain(tournament_id=tournament.pk, authorizer=authorizer)
+        if not tournament.adm_code:  # no answer: as a timeout of the request itself
+            Registration.objects.filter(pk=registration.pk, state=asked).update(attempts=F("attempts") + 1)
+            return "timeout"
     try:
-        if not tournament.adm_code:
-            code = authorizer.open_tournament(
-                tournament_ref=tournament.ledger_ref, name=tournament.name, cost=tournament.cost
-            )
-            Tournament.objects.filter(pk=tournament.pk, adm_code="").update(adm_code=code)
-            tournament.refresh_from_db(fields=["adm_code"])
         if asked == RegState.PENDING:
             decision = authorizer.authorise_entry(
                 request_id=f"entry:{registration.pk}",
@@ -437,6 +521,8 @@ def _close(tournament: Tournament, now: datetime) -> dict[str, Any]:
             _refund(reg, RegState.REFUSED)
         elif reg.state == RegState.CANCEL_PENDING:
             _refund(reg, RegState.CANCELLED)
+        elif tournament.confirmation_required and reg.confirmed_at is None:
+            _refund(reg, RegState.UNCONFIRMED)  # training: free, nothing to give back
     lines = _lines(tournament, [r for r in regs if r.state == RegState.AUTHORISED])
     closing = close_registration(
         [Entry(line_id, len(members)) for line_id, members in lines.items()],
@@ -530,7 +616,24 @@ def tournaments_sweep(*, now: datetime | None = None) -> dict[str, int]:
             with transaction.atomic():
                 _schedule_authorisation(pk)
             retried += 1
-    return {"scheduled": scheduled, "opened": opened, "closed": closed, "retried": retried}
+    coded = 0
+    for pk in (
+        Tournament.objects.filter(adm_code="", state__in=_CODED_STATES)
+        .exclude(pool_quota=0, fee=0)
+        .values_list("pk", flat=True)
+    ):
+        coded += bool(tournament_adm_code_obtain(tournament_id=pk))
+    return {"scheduled": scheduled, "opened": opened, "closed": closed, "retried": retried, "coded": coded}
+
+
+# The money tournaments still ahead, whose info panel shows the regulator's code.
+_CODED_STATES = (
+    Tournament.State.ANNOUNCED,
+    Tournament.State.REGISTRATION,
+    Tournament.State.RESERVED,
+    Tournament.State.CLOSED,
+    Tournament.State.RUNNING,
+)
 
 
 # --- staff ---------------------------------------------------------------------------------------

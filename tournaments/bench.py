@@ -12,7 +12,8 @@ Target: under one second each (issue 11).
 ``--live`` (Django, a throw-away test database: SQLite in memory, or PostgreSQL with DATABASE_URL)
 prints instead the live-runtime figures of issue 19: seating and starting a 1,024-entrant Danese
 turn (from the last match's end to every table of the next turn dealt; goal < 2 s), and the CPU
-per entrant of a whole 256-entrant KO played by bots (``--quick``: 256 and 32 entrants).
+per entrant of a whole 256-entrant KO played by bots (``--quick``: 256 and 32 entrants;
+``--turn-only``: the Danese figures alone).
 """
 
 from __future__ import annotations
@@ -176,6 +177,57 @@ def _play_turn_by_bots(t: Any) -> int:
     return moves
 
 
+class Phases:
+    """Wall and CPU time spent in a few named functions during one measured call (bench only)."""
+
+    def __init__(self) -> None:
+        self.wall: dict[str, float] = {}
+        self.cpu: dict[str, float] = {}
+        self._undo: list[tuple[Any, str, Any]] = []
+
+    def wrap(self, owner: Any, attr: str, label: str) -> None:
+        """Time every call of ``owner.attr`` under ``label`` until ``undo``."""
+        original = getattr(owner, attr)
+
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            wall0, cpu0 = time.perf_counter(), time.process_time()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                self.wall[label] = self.wall.get(label, 0.0) + time.perf_counter() - wall0
+                self.cpu[label] = self.cpu.get(label, 0.0) + time.process_time() - cpu0
+
+        self._undo.append((owner, attr, original))
+        setattr(owner, attr, timed)
+
+    def undo(self) -> None:
+        for owner, attr, original in reversed(self._undo):
+            setattr(owner, attr, original)
+        self._undo = []
+
+    def report(self) -> str:
+        return "; ".join(f"{k} {self.wall[k]:.2f} s (CPU {self.cpu[k]:.2f})" for k in self.wall)
+
+
+def _turn_phases() -> Phases:
+    """Where a turn change's time goes: the lobby's close and open, the commit (fsync on a file
+    database), and the work after it (closed tables' views to the channel layer, bot wake-ups)."""
+    from django.db import connection, models
+
+    from lobby import tournament_tables
+    from tournaments import running
+
+    phases = Phases()
+    phases.wrap(running, "_fold", "standings")
+    phases.wrap(tournament_tables, "tournament_tables_close", "close 512 tables")
+    phases.wrap(running, "_open_tables", "open+deal (in memory, bulk inserts)")
+    phases.wrap(models.QuerySet, "bulk_create", "of which bulk inserts")
+    phases.wrap(connection, "commit", "commit")
+    phases.wrap(tournament_tables, "_send_closed", "after commit: closed views sent")
+    phases.wrap(tournament_tables, "_wake_bots", "after commit: bots woken")
+    return phases
+
+
 def live(argv: list[str]) -> None:
     """Print the live-runtime figures: a 1,024-entrant Danese turn, and a 256-entrant KO by bots."""
     import os
@@ -203,14 +255,22 @@ def live(argv: list[str]) -> None:
         )
         t.refresh_from_db()
         _end_turn_by_abandon(t)
+        phases = _turn_phases()
         start, cpu0 = time.perf_counter(), time.process_time()
         running.tournament_advance(tournament_id=t.pk)
         turn, cpu = time.perf_counter() - start, time.process_time() - cpu0
+        phases.undo()
         t.refresh_from_db()
         print(
             f"danese {danese_n}: last match ended -> turn {t.turn} standings, {danese_n // 2} tables closed, "
             f"{danese_n // 2} new tables seated and dealt: {turn:.2f} s, CPU {cpu:.2f} s (goal < 2 s)"
         )
+        print(f"  where: {phases.report()}")
+        if hasattr(os, "getloadavg"):
+            print(f"  load average: {os.getloadavg()[0]:.1f} (2 cores: figures over ~2 are loaded)")
+
+        if "--turn-only" in argv:
+            return
 
         t, _bots = _live_setup(ko_n, "ko")
         cpu0, wall0 = time.process_time(), time.perf_counter()

@@ -25,6 +25,10 @@ DEMO_TOURNAMENTS: tuple[tuple[str, str, int, dict[str, Any]], ...] = (
      "lines": "random_pairs", "table": "4", "pool_quota": 180, "fee": 20, "max_players": 64}),
     ("Asso piglia tutto - classifica di novembre", SCHEDULED, 30, {"game": "asso", "format": "danel",
      "pool_quota": 270, "fee": 30, "max_players": 48, "special_leaderboard": "Classifica di novembre"}),
+    ("Satellite della Scopa della sera", SCHEDULED, 2, {"game": "scopa", "pool_quota": 160, "fee": 40,
+     "max_players": 32, "smazzate": 1, "turns": 3, "satellite_of": "Scopa della sera"}),
+    ("Satellite Scopa sit&go 8", SITGO, 0, {"game": "scopa", "format": "ko", "pool_quota": 100, "fee": 25,
+     "max_players": 8, "repeat": True, "smazzate": 1, "satellite_of": "Scopa della sera"}),
     ("Scopa heads-up", SITGO, 0, {"game": "scopa", "format": "ko", "pool_quota": 90, "fee": 10,
      "max_players": 2, "repeat": True, "smazzate": 3}),
     ("Cirulla sit&go 8", SITGO, 0, {"game": "cirulla", "pool_quota": 180, "fee": 20, "max_players": 8,
@@ -48,6 +52,8 @@ def seed_tournaments(*, actor: User, bots: list[User]) -> int:
         if live.filter(name=name).exists():
             continue
         values = {"name": name, "kind": kind, **spec}
+        if "satellite_of" in values:  # the target, created above it (its seat's cost decides the seats)
+            values["satellite_of"] = live.filter(name=values["satellite_of"]).first()
         if kind == SCHEDULED:
             values["starts_at"] = now + timedelta(hours=hours)
             values["registration_opens_at"] = timezone.now() - timedelta(minutes=1)

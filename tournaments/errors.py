@@ -52,6 +52,16 @@ class CancellationPending(TournamentError):
     default_message = "La tua cancellazione è già in attesa dell'autorizzazione AAMS."
 
 
+class ConfirmationNotRequired(TournamentError):
+    code = "confirmation_not_required"
+    default_message = "Questo torneo non chiede la conferma dell'iscrizione."
+
+
+class ConfirmationNotOpen(TournamentError):
+    code = "confirmation_not_open"
+    default_message = "L'iscrizione si conferma da 4 a 2 minuti prima dell'inizio del torneo."
+
+
 class IdempotencyConflict(TournamentError):
     code = "idempotency_key_reused"
     default_message = "Questa chiave di idempotenza è già stata usata per un'altra operazione."

@@ -23,6 +23,7 @@ from django.utils.translation import gettext_lazy as _
 from tournaments.formats import FormatError
 from tournaments.formats.money import check_pool_quota
 from tournaments.formats.registration import (
+    CONFIRMATION_OPENS_BEFORE_START_S,
     DEFAULT_MIN_PLAYERS,
     REGISTRATION_CLOSES_BEFORE_START_S,
     SITGO_SIZES,
@@ -157,6 +158,15 @@ class Tournament(models.Model):
         default=False,
         help_text=_("Torneo di allenamento: ammonizioni automatiche per timeout e abbandoni."),
     )
+    # Rules 004, "Tavoli e tornei di allenamento": "Nei tornei programmati è spesso necessario
+    # confermare la propria iscrizione" (the button shows from 4 to 2 minutes before the start).
+    confirmation_required = models.BooleanField(
+        _("conferma dell'iscrizione obbligatoria"),
+        default=False,
+        help_text=_(
+            "Allenamento, tornei programmati: chi non conferma tra 4 e 2 minuti prima dell'inizio non gioca."
+        ),
+    )
     description = models.TextField(_("descrizione"), blank=True)
     state = models.CharField(_("stato"), max_length=12, choices=State.choices, default=State.ANNOUNCED)
     adm_code = models.CharField(_("codice AAMS/ADM"), max_length=40, blank=True)
@@ -247,9 +257,25 @@ class Tournament(models.Model):
             return None
         return self.starts_at - timedelta(seconds=REGISTRATION_CLOSES_BEFORE_START_S)
 
+    @property
+    def confirmation_opens_at(self) -> datetime | None:
+        """When the "Conferma iscrizione" button appears (4 minutes before the start), if required."""
+        if not self.confirmation_required or self.starts_at is None:
+            return None
+        return self.starts_at - timedelta(seconds=CONFIRMATION_OPENS_BEFORE_START_S)
+
+    def confirmation_open(self, now: datetime) -> bool:
+        """Whether a player may confirm his registration now (from 4 to 2 minutes before the start)."""
+        opens = self.confirmation_opens_at
+        return opens is not None and self.state in self.OPEN_STATES and opens <= now < (self.closes_at or now)
+
     def clean(self) -> None:
         """The rules' invariants of a tournament's settings, with Italian messages."""
         errors: dict[str, object] = {}
+        if self.confirmation_required and not (self.training and self.kind == self.Kind.SCHEDULED):
+            errors["confirmation_required"] = _(
+                "La conferma dell'iscrizione si chiede nei tornei di allenamento programmati."
+            )
         try:
             check_pool_quota(self.pool_quota, self.fee)
         except FormatError as exc:
@@ -285,10 +311,32 @@ class Tournament(models.Model):
             errors["ko_qualifiers"] = _("Solo i tornei danKO e danELKO hanno una fase KO.")
         if self.format in (self.Format.DANEL, self.Format.DANELKO) and self.turns > 4:
             errors["turns"] = _("Il danEL prevede al più 4 turni (punteggi minimi delle regole).")
+        if self.satellite_of_id is not None:
+            errors.update(self._satellite_errors())
         if self.smazzate and self.points_to_win:
             errors["smazzate"] = _("Indica le smazzate per turno oppure i punti della partita, non entrambi.")
         if errors:
             raise ValidationError(errors)
+
+    def _satellite_errors(self) -> dict[str, object]:
+        """A satellite's prize is an entry into its target ("fase successiva", rules 004 and K4)."""
+        target = self.satellite_of
+        if target is None:
+            return {}
+        if self.pk is not None and target.pk == self.pk:
+            return {"satellite_of": _("Un torneo non può essere satellite di se stesso.")}
+        if target.is_free:
+            return {"satellite_of": _("La fase successiva di un satellite ha un costo di partecipazione.")}
+        # Decision: a seat is one player's entry, so satellites and their targets are individual.
+        if self.is_pairs or target.is_pairs:
+            return {"satellite_of": _("Satellite e fase successiva sono tornei individuali.")}
+        if not self._state.adding:
+            return {}  # the timing was checked at creation; later edits (name, notes) must not fail on it
+        if target.state in (self.State.FINISHED, self.State.CANCELLED, self.State.RUNNING):
+            return {"satellite_of": _("La fase successiva è già iniziata, terminata o annullata.")}
+        if self.starts_at and target.starts_at and self.starts_at >= target.starts_at:
+            return {"satellite_of": _("Il satellite deve iniziare prima della fase successiva.")}
+        return {}
 
 
 class Registration(models.Model):
@@ -308,6 +356,7 @@ class Registration(models.Model):
         EXCLUDED = "excluded", _("Esclusa alla chiusura e rimborsata")
         REFUNDED = "refunded", _("Torneo annullato: rimborsata")
         ADMITTED = "admitted", _("Ammessa al torneo")
+        UNCONFIRMED = "unconfirmed", _("Non confermata: esclusa alla chiusura")
 
     # A registration in these states holds a place.
     ACTIVE: ClassVar[tuple[str, ...]] = (State.PENDING, State.AUTHORISED, State.CANCEL_PENDING)
@@ -337,6 +386,8 @@ class Registration(models.Model):
     entry_transaction = models.CharField(_("movimento di iscrizione"), max_length=40, blank=True)
     refund_transaction = models.CharField(_("movimento di rimborso"), max_length=40, blank=True)
     ticket = models.CharField(_("biglietto AAMS/ADM"), max_length=40, blank=True)
+    # Training tournaments that require it: when the player clicked "Conferma iscrizione".
+    confirmed_at = models.DateTimeField(_("confermata il"), null=True, blank=True)
     cancel_ticket = models.CharField(_("autorizzazione della cancellazione"), max_length=40, blank=True)
     # How many times the regulator has been asked without an answer (timeouts), for the sweeper.
     attempts = models.PositiveSmallIntegerField(default=0)

@@ -428,7 +428,13 @@ def tournament_pay(*, tournament_id: int, now: datetime | None = None) -> dict[s
             tournament_ref=ref, guaranteed=t.guaranteed, idempotency_key=f"tournament-guarantee:{t.pk}"
         )["top_up"]
     pool = wallet_selectors.tournament_pool_get(tournament_ref=ref)
-    prizes = {uid: amount for uid, amount in line_prizes(t, pool).items() if amount > 0}
+    seats: list[int] = []
+    if t.satellite_of_id is not None:
+        won = satellite_prizes(t, pool)
+        prizes = {uid: amount for uid, (_seat, amount) in won.items() if amount > 0}
+        seats = [uid for uid, (seat, _amount) in won.items() if seat]
+    else:
+        prizes = {uid: amount for uid, amount in line_prizes(t, pool).items() if amount > 0}
     if prizes:
         paid = wallet.tournament_prizes_pay(
             tournament_ref=ref, prizes=prizes, idempotency_key=f"tournament-prizes:{t.pk}", in_bonus=t.is_free
@@ -440,9 +446,43 @@ def tournament_pay(*, tournament_id: int, now: datetime | None = None) -> dict[s
         Registration.objects.filter(tournament=t, user_id=uid, state=Registration.State.ADMITTED).update(
             prize=amount
         )
+    if seats:
+        t.progress["seats"] = _satellite_seats_enter(t, seats)
     t.paid_at = now
-    t.save(update_fields=["paid_at", "prize_transaction"])
-    return {"pool": pool, "top_up": top_up, "prizes": prizes}
+    t.save(update_fields=["paid_at", "prize_transaction", "progress"])
+    return {"pool": pool, "top_up": top_up, "prizes": prizes, "seats": t.progress.get("seats", {})}
+
+
+def satellite_prizes(t: Tournament, pool: int) -> dict[int, tuple[bool, int]]:
+    """A satellite's prizes (RULINGS K4): per player, whether he won a seat in the target and the
+    amount credited to him, the seat's value (the target's whole cost, fee included) plus any cash."""
+    from tournaments.formats.prizes import satellite_award
+
+    p = t.progress
+    target = Tournament.objects.only("pool_quota", "fee").get(pk=t.satellite_of_id)
+    reg_order = {uid: i for i, uid in enumerate(p["registration_order"])}
+    line_order = sorted(p["lines"], key=lambda line: min(reg_order.get(str(u), 0) for u in p["lines"][line]))
+    awards = satellite_award(pool, target.cost, t.cost, p["placings"], line_order)
+    out: dict[int, tuple[bool, int]] = {}
+    for line, won in awards.items():
+        (uid,) = p["lines"][line]  # satellites are individual (Tournament.clean)
+        out[uid] = (won.tickets > 0, won.tickets * target.cost + won.cash)
+    return out
+
+
+def _satellite_seats_enter(t: Tournament, seats: list[int]) -> dict[str, str]:
+    """Enter each qualifier into the target; what happened to each seat: "" entered, else the reason
+    the entry was refused (the seat's value then stays on his conto)."""
+    from piattaforma.models import User
+    from tournaments.actions import satellite_seat_enter
+
+    ranked = [int(line) for group in t.progress["placings"] for line in group]
+    users = User.objects.in_bulk(seats)
+    out: dict[str, str] = {}
+    for uid in sorted(seats, key=ranked.index):  # the best placed first, should places run out
+        _registration, reason = satellite_seat_enter(satellite=t, user=users[uid])
+        out[str(uid)] = reason
+    return out
 
 
 # --- the beat's safety net -----------------------------------------------------------------------

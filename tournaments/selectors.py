@@ -61,7 +61,14 @@ def duration_label(t: Tournament) -> str:
 
 
 def colour(t: Tournament) -> str:
-    """The list colour, by the rules' priority: guaranteed, special leaderboard, freeroll, satellite."""
+    """The list colour, by the rules' priority: guaranteed, special leaderboard, freeroll, satellite.
+
+    A training tournament is free but no freeroll (no bonus prizes: "non si vincono soldi o premi
+    in denaro"); the rules give the training section no colour, so it has none, and is marked
+    "Allenamento" with its fictitious cost of 10 PT instead.
+    """
+    if t.training:
+        return ""
     if t.guaranteed and not t.is_free:
         return "guaranteed"
     if t.special_leaderboard:
@@ -74,22 +81,36 @@ def colour(t: Tournament) -> str:
 
 
 def cost_label(t: Tournament) -> str:
-    """ "€ 10,00 (9,00 + 1,00)": the cost, its pool quota and the operator's fee."""
+    """ "€ 10,00 (9,00 + 1,00)": the cost, its pool quota and the operator's fee.
+
+    Training: "il costo di partecipazione fittizio è sempre uguale a 10 Punti Torneo".
+    """
+    if t.training:
+        return _("10 PT (fittizio)")
     return entry_fee_label(t.pool_quota, t.fee) if not t.is_free else _("Gratuito")
 
 
-def sphere(state: str | None) -> str:
-    """The sphere beside a tournament the player is in: green authorised, brown waiting."""
+def sphere(state: str | None, unconfirmed: bool = False) -> str:
+    """The sphere beside a tournament the player is in: green authorised, brown waiting (or, in
+    training tournaments that require it, not yet confirmed)."""
     if state in (RS.AUTHORISED, RS.ADMITTED):
-        return "green"
+        return "brown" if unconfirmed and state == RS.AUTHORISED else "green"
     if state in (RS.PENDING, RS.CANCEL_PENDING):
         return "brown"
     return ""
 
 
-def nickname_colour(state: str) -> str:
-    """An entrant's nickname: blue authorised, black waiting, red cancellation waiting."""
+def nickname_colour(state: str, *, unconfirmed: bool = False) -> str:
+    """An entrant's nickname: blue authorised (and confirmed), black waiting for the regulator or
+    for the player's confirmation (training), red cancellation waiting."""
+    if unconfirmed and state == RS.AUTHORISED:
+        return "black"
     return {RS.PENDING: "black", RS.CANCEL_PENDING: "red"}.get(state, "blue")
+
+
+def unconfirmed(t: Tournament, registration: Registration) -> bool:
+    """A registration the player must still confirm (training tournaments that require it)."""
+    return t.confirmation_required and registration.confirmed_at is None
 
 
 def description(t: Tournament) -> str:
@@ -115,7 +136,7 @@ def _visible(now: datetime) -> QuerySet[Tournament]:
     return Tournament.objects.filter(~Q(state__in=ended) | Q(created_at__gte=now - SHOWN_AFTER_END))
 
 
-def _row(t: Tournament, mine: dict[int, str]) -> dict[str, Any]:
+def _row(t: Tournament, mine: dict[int, tuple[str, bool]]) -> dict[str, Any]:
     return {
         "id": t.pk,
         "code": t.code,
@@ -128,16 +149,22 @@ def _row(t: Tournament, mine: dict[int, str]) -> dict[str, Any]:
         "table": table_abbreviation(t),
         "duration": duration_label(t),
         "cost": cost_label(t),
-        "cost_total": format_euro(t.cost) if not t.is_free else _("Gratuito"),
+        "cost_total": cost_label(t)
+        if t.training
+        else format_euro(t.cost)
+        if not t.is_free
+        else _("Gratuito"),
         "cost_split": "" if t.is_free else cost_label(t).removeprefix(format_euro(t.cost)).strip(),
-        "fee": format_euro(t.fee),
+        "fee": "—" if t.training else format_euro(t.fee),
+        "training": t.training,
         "guaranteed": format_euro(t.guaranteed) if t.guaranteed else "",
+        "satellite_of": t.satellite_of.name if t.satellite_of_id else "",
         "entrants": t.live_count,  # type: ignore[attr-defined]  # annotated by the list query
         "max_players": t.max_players,
         "state": t.state,
         "state_label": t.get_state_display(),
         "colour": colour(t),
-        "sphere": sphere(mine.get(t.pk)),
+        "sphere": sphere(*mine[t.pk]) if t.pk in mine else "",
         "password": False,
     }
 
@@ -149,13 +176,15 @@ def tournament_list(*, kind: str, user_id: int | None, now: datetime | None = No
         _visible(now)
         .filter(kind=kind)
         .annotate(live_count=Count("registrations", filter=Q(registrations__state__in=LIVE)))
+        .select_related("satellite_of")
         .order_by("starts_at", "pk")
     )
-    mine: dict[int, str] = {}
+    mine: dict[int, tuple[str, bool]] = {}
     if user_id:
-        mine = dict(
-            Registration.objects.filter(user_id=user_id, state__in=LIVE).values_list("tournament_id", "state")
+        regs = Registration.objects.filter(user_id=user_id, state__in=LIVE).values_list(
+            "tournament_id", "state", "confirmed_at", "tournament__confirmation_required"
         )
+        mine = {tid: (state, required and at is None) for tid, state, at, required in regs}
     return [_row(t, mine) for t in rows]
 
 
@@ -170,11 +199,15 @@ def tournament_info(*, tournament: Tournament, now: datetime | None = None) -> d
         "cost": cost_label(t),
         "guaranteed": format_euro(t.guaranteed) if t.guaranteed else "",
         "freeroll": t.is_free,
+        "training": t.training,
+        "confirmation_opens_at": t.confirmation_opens_at,
         "code": t.code,
         "adm_code": t.adm_code,
         "description": description(t),
         "notes": t.description,
         "satellite_of": t.satellite_of.name if t.satellite_of_id else "",
+        "satellite_of_id": t.satellite_of_id,
+        "satellite_of_cost": cost_label(t.satellite_of) if t.satellite_of_id else "",
         "special_leaderboard": t.special_leaderboard,
         "reserved": t.state == Tournament.State.RESERVED,
         "tempo_giocata": t.tempo_giocata,
@@ -220,8 +253,10 @@ def entrants(*, tournament: Tournament) -> list[dict[str, Any]]:
             "pair_with": r.pair.user.nickname if r.pair_id else (r.partner.nickname if r.partner_id else ""),
             "is_bot": r.user.is_bot,
             "state": r.state,
-            "colour": nickname_colour(r.state),
-            "state_label": r.get_state_display(),
+            "colour": nickname_colour(r.state, unconfirmed=unconfirmed(tournament, r)),
+            "state_label": _("Da confermare")
+            if r.state == RS.AUTHORISED and unconfirmed(tournament, r)
+            else r.get_state_display(),
         }
         for r in regs
     ]
@@ -248,7 +283,9 @@ def prize_distribution(*, tournament: Tournament, simulated: int | None = None) 
         count = live
     scheme = default_scheme(Format(t.format), sitgo=t.kind == Tournament.Kind.SITGO)
     rows = []
-    if count >= 1 and (t.pool_quota or t.guaranteed) and t.state != Tournament.State.CANCELLED:
+    if t.satellite_of_id and count >= 1 and t.state != Tournament.State.CANCELLED:
+        rows = satellite_rows(t, count)
+    elif count >= 1 and (t.pool_quota or t.guaranteed) and t.state != Tournament.State.CANCELLED:
         if scheme.value == "ko_sitgo" and count not in SITGO_SIZES:
             count = t.max_players
         rows = [
@@ -269,6 +306,55 @@ def prize_distribution(*, tournament: Tournament, simulated: int | None = None) 
         "can_simulate": not final,
         "max_players": t.max_players,
     }
+
+
+def satellite_rows(t: Tournament, count: int) -> list[dict[str, str]]:
+    """A satellite's prizes for ``count`` entrants (RULINGS K4): the seats in the target ("Iscrizione
+    a ...") for the best, then the remainder in cash, positions with the same prize on one row."""
+    from tournaments.formats.prizes import prize_pool, satellite_award
+
+    target = t.satellite_of
+    assert target is not None
+    pool = prize_pool(count, t.pool_quota, t.guaranteed).total
+    names = [str(i) for i in range(1, count + 1)]
+    awards = satellite_award(pool, target.cost, t.cost, [[n] for n in names])
+    seat = _("Iscrizione a %(name)s") % {"name": target.name}
+    out: list[dict[str, Any]] = []
+    for position, name in enumerate(names, start=1):
+        won = awards[name]
+        if not won.tickets and not won.cash:
+            break
+        label = " + ".join(
+            part for part in (seat if won.tickets else "", format_euro(won.cash) if won.cash else "") if part
+        )
+        if out and out[-1]["amount"] == label:
+            out[-1]["last"] = position
+        else:
+            out.append({"first": position, "last": position, "amount": label, "seat": bool(won.tickets)})
+    return [
+        {
+            "positions": f"{r['first']}°" if r["first"] == r["last"] else f"{r['first']}°-{r['last']}°",
+            "amount": r["amount"],
+            "seat": r["seat"],
+        }
+        for r in out
+    ]
+
+
+def satellites(*, tournament: Tournament) -> list[dict[str, Any]]:
+    """ "La lista di eventuali tornei satelliti al torneo stesso" (not those ended long ago)."""
+    rows = _visible(timezone.now()).filter(satellite_of=tournament).order_by("starts_at", "pk")
+    return [
+        {
+            "id": s.pk,
+            "code": s.code,
+            "name": s.name,
+            "starts_at": s.starts_at,
+            "cost": cost_label(s),
+            "state_label": s.get_state_display(),
+        }
+        for s in rows
+    ]
 
 
 def structure(*, tournament: Tournament) -> list[dict[str, str]]:
@@ -413,9 +499,13 @@ def lobby_stamp(*, tournament: Tournament) -> str:
     regs = tournament.registrations.aggregate(
         n=Count("pk"),
         ok=Count("pk", filter=Q(state__in=[Registration.State.AUTHORISED, Registration.State.ADMITTED])),
+        confirmed=Count("pk", filter=Q(confirmed_at__isnull=False)),
     )
     ended = TournamentMatch.objects.filter(tournament=tournament, ended_at__isnull=False).count()
-    return f"{tournament.state}:{tournament.turn}:{regs['n']}:{regs['ok']}:{ended}"
+    stamp = f"{tournament.state}:{tournament.turn}:{regs['n']}:{regs['ok']}:{ended}"
+    if tournament.confirmation_required:  # the "Conferma iscrizione" button shows and goes by itself
+        stamp += f":{int(tournament.confirmation_open(timezone.now()))}:{regs['confirmed']}"
+    return stamp
 
 
 def current_matches(*, tournament: Tournament, user_id: int | None) -> list[dict[str, Any]]:
@@ -458,14 +548,27 @@ def final_results(*, tournament: Tournament) -> list[dict[str, Any]]:
         .select_related("user")
         .order_by("position", "user__nickname")
     )
-    return [
-        {
-            "position": r.position,
-            "nickname": r.user.nickname,
-            "prize": format_euro(r.prize) if r.prize else "",
-        }
-        for r in regs
-    ]
+    seats: dict[str, str] = (tournament.progress or {}).get("seats", {})
+    target_row = tournament.satellite_of if tournament.satellite_of_id and seats else None
+    target = target_row.name if target_row else ""
+    seat_value = target_row.cost if target_row else 0
+    out = []
+    for r in regs:
+        prize = format_euro(r.prize) if r.prize else ""
+        if str(r.user_id) in seats:
+            # the seat's value is credited and at once paid as the entry, unless the entry was refused
+            refused = seats[str(r.user_id)]
+            prize = (
+                _("%(prize)s: iscrizione a %(name)s non possibile (%(reason)s)")
+                % {"prize": prize, "name": target, "reason": refused.rstrip(".")}
+                if refused
+                else " + ".join(
+                    [_("Iscrizione a %(name)s") % {"name": target}]
+                    + ([format_euro(r.prize - seat_value)] if r.prize > seat_value else [])
+                )
+            )
+        out.append({"position": r.position, "nickname": r.user.nickname, "prize": prize})
+    return out
 
 
 def my_tournaments(*, user_id: int, limit: int = 20) -> list[dict[str, Any]]:

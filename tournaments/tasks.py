@@ -12,6 +12,12 @@ def authorise(*, registration_id: int) -> str:
     return actions.registration_authorise(registration_id=registration_id)
 
 
+@shared_task(name="tournaments.adm_code", ignore_result=True)
+def adm_code(*, tournament_id: int) -> str:
+    """Ask the regulator for a new money tournament's code."""
+    return actions.tournament_adm_code_obtain(tournament_id=tournament_id)
+
+
 @shared_task(name="tournaments.start", ignore_result=True)
 def start(*, tournament_id: int) -> bool:
     """Start a closed tournament that is due (a full sit&go at once)."""

@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -47,6 +48,8 @@ def tournament_lobby(request: HttpRequest, tournament_id: int) -> HttpResponse:
     except ValueError:
         simulated = None
     mine = selectors.my_registration(tournament=tournament, user_id=request.user.pk)
+    to_confirm = mine is not None and mine.state == Registration.State.AUTHORISED
+    to_confirm = to_confirm and selectors.unconfirmed(tournament, mine)  # type: ignore[arg-type]
     return render(
         request,
         "tournaments/lobby.html",
@@ -56,8 +59,16 @@ def tournament_lobby(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "entrants": selectors.entrants(tournament=tournament),
             "prizes": selectors.prize_distribution(tournament=tournament, simulated=simulated),
             "structure": selectors.structure(tournament=tournament),
+            "satellites": selectors.satellites(tournament=tournament),
             "mine": mine,
-            "sphere": selectors.sphere(mine.state if mine else None),
+            "sphere": selectors.sphere(mine.state if mine else None, to_confirm),
+            "to_confirm": to_confirm,
+            "can_confirm": to_confirm and tournament.confirmation_open(timezone.now()),
+            "missed_confirmation": mine is None
+            and request.user.is_authenticated
+            and tournament.registrations.filter(
+                user_id=request.user.pk, state=Registration.State.UNCONFIRMED
+            ).exists(),
             "can_register": tournament.state in Tournament.OPEN_STATES and mine is None,
             "fixed_pairs": tournament.lines == Tournament.Lines.FIXED_PAIRS,
             "invited_by": selectors.pair_invitation(tournament=tournament, user_id=request.user.pk),
@@ -96,6 +107,19 @@ def register(request: HttpRequest, tournament_id: int) -> HttpResponse:
             messages.info(request, _("Iscrizione registrata: attendi l'autorizzazione AAMS."))
         else:
             messages.success(request, _("Sei iscritto al torneo."))
+    return redirect("tournaments:lobby", tournament_id=tournament_id)
+
+
+@login_required
+@require_POST
+def confirm(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """ "Conferma iscrizione" (training tournaments that require it)."""
+    try:
+        actions.registration_confirm(tournament_id=tournament_id, user=request.user)  # type: ignore[arg-type]  # behind login_required
+    except CodedError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("Iscrizione confermata."))
     return redirect("tournaments:lobby", tournament_id=tournament_id)
 
 

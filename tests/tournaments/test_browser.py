@@ -7,7 +7,10 @@ itself with the ticket number. Screenshots: test-artifacts/tournaments-<viewport
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 
 from piattaforma import roles
 from tests.browser.live import login
@@ -30,6 +33,14 @@ def seed():
     sitgo = make_tournament(
         staff, name="Cirulla sit&go 8", kind=Tournament.Kind.SITGO, max_players=8, format=Tournament.Format.KO
     )
+    make_tournament(
+        staff, name="Satellite della sera", kind=Tournament.Kind.SITGO, max_players=8, pool_quota=100, fee=25,
+        satellite_of=scheduled,
+    )  # fmt: skip
+    make_tournament(
+        staff, name="Allenamento", training=True, confirmation_required=True, pool_quota=0, fee=0,
+        starts_at=timezone.now() + timedelta(minutes=3, seconds=30),
+    )  # fmt: skip
     return scheduled.pk, sitgo.pk
 
 
@@ -60,6 +71,23 @@ def test_tournament_pages_and_registration(asgi_live, new_context, artifacts, vi
         found += no_problems(page, f"{viewport}/{slug}")
         page.screenshot(path=str(artifacts / f"tournaments-{viewport}-{slug}.png"), full_page=True)
     assert found == []
+    # rules 004, "Colore dei tornei negli elenchi": a satellite in fuchsia; a training tournament
+    # is no freeroll (no colour of its own, marked Allenamento)
+    page.goto(f"{asgi_live.url}/tornei/?tipo=sitgo")
+    satellite = page.locator(".t-row--satellite .t-name", has_text="Satellite della sera")
+    assert satellite.evaluate("e => getComputedStyle(e).color") == "rgb(173, 26, 140)"
+    page.goto(f"{asgi_live.url}/tornei/")
+    training = page.locator("tr.t-row", has_text="Allenamento")
+    assert "t-row--" not in training.get_attribute("class")
+    assert training.locator("[data-testid=training]").is_visible()
+    # "Conferma iscrizione": brown sphere until confirmed, then green
+    page.goto(asgi_live.url + training.locator("a", has_text="Lobby del torneo").get_attribute("href"))
+    page.click("[data-testid=register]")
+    assert page.locator("h1 .sphere--brown").is_visible()
+    page.click("[data-testid=confirm]")
+    assert page.locator("h1 .sphere--green").is_visible()
+    assert page.locator("[data-testid=confirm]").count() == 0
+    page.screenshot(path=str(artifacts / f"tournaments-{viewport}-training.png"), full_page=True)
     page.goto(f"{asgi_live.url}/tornei/?t={scheduled}")
     assert "€ 10,00 (9,00 + 1,00)" in page.locator("[data-testid=tournament-info]").inner_text()
     page.goto(f"{asgi_live.url}/tornei/{sitgo}/")

@@ -14,6 +14,8 @@ def test_seed_demo_opens_tournaments_of_several_games():
     call_command("seed_demo", stdout=io.StringIO())
     call_command("seed_demo", stdout=io.StringIO())
     open_ones = Tournament.objects.filter(state="registration")
-    assert open_ones.filter(kind="scheduled").count() == 5 and open_ones.filter(kind="sitgo").count() == 5
+    assert open_ones.filter(kind="scheduled").count() == 6 and open_ones.filter(kind="sitgo").count() == 6
+    target = Tournament.objects.get(name="Scopa della sera")
+    assert set(open_ones.filter(satellite_of=target).values_list("kind", flat=True)) == {"scheduled", "sitgo"}
     assert open_ones.values("game").distinct().count() >= 5
     assert Registration.objects.filter(state="authorised", user__is_bot=True).count() == 3

@@ -11,6 +11,9 @@ from tournaments.formats import FormatError
 DEFAULT_MIN_PLAYERS = 4
 SITGO_SIZES = (2, 4, 8, 16, 32, 64, 128)
 REGISTRATION_CLOSES_BEFORE_START_S = 120  # "la chiusura delle iscrizioni avviene 2 minuti prima"
+# Training tournaments that require it: "il tasto «Conferma iscrizione» che appare 4 minuti prima
+# dell'inizio del torneo e scompare 2 minuti prima dell'inizio del torneo, alla chiusura delle iscrizioni".
+CONFIRMATION_OPENS_BEFORE_START_S = 240
 
 
 @dataclass(frozen=True, slots=True)
