@@ -11,6 +11,7 @@ from typing import Any
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games import registry
 from tournaments.formats.money import entry_fee_label, format_euro
@@ -123,7 +124,9 @@ def description(t: Tournament) -> str:
     parts.append(str(Tournament.Lines(t.lines).label).lower())
     parts.append(str(Tournament.Table(t.table).label).lower())
     if t.smazzate:
-        parts.append(_("%(n)s smazzate per turno") % {"n": t.smazzate})
+        parts.append(
+            ngettext("%(n)s smazzata per turno", "%(n)s smazzate per turno", t.smazzate) % {"n": t.smazzate}
+        )
     elif t.points_to_win:
         parts.append(_("partita ai %(n)s punti per turno") % {"n": t.points_to_win})
     else:
@@ -280,7 +283,7 @@ def prize_distribution(*, tournament: Tournament, simulated: int | None = None) 
     elif simulated is not None:
         count = max(1, min(simulated, t.max_players))
     else:
-        count = live
+        count = live or t.min_players  # nobody in yet: the table for the smallest field that plays
     scheme = default_scheme(Format(t.format), sitgo=t.kind == Tournament.Kind.SITGO)
     rows = []
     if t.satellite_of_id and count >= 1 and t.state != Tournament.State.CANCELLED:

@@ -93,6 +93,13 @@ def test_lobby_prize_distribution_and_simulation(client, staff, players):
         assert client.get(reverse("tournaments:lobby", args=[t.pk]), {"iscritti": bad}).status_code == 200
 
 
+def test_a_guaranteed_tournament_nobody_entered_yet_shows_its_prizes(client, staff):
+    t = make_tournament(staff, guaranteed=10_000, min_players=4)
+    page = client.get(reverse("tournaments:lobby", args=[t.pk])).content.decode()
+    assert "Nessun premio da ripartire" not in page
+    assert "Con 4 iscritti: montepremi € 100,00" in page and 'data-testid="prizes"' in page
+
+
 def test_sitgo_prize_table_is_final(client, staff):
     t = make_tournament(
         staff, kind=Tournament.Kind.SITGO, format=Tournament.Format.KO, max_players=8, pool_quota=800, fee=200
@@ -128,6 +135,20 @@ def test_english_labels(client, staff):
     client.post(reverse("set_language"), {"language": "en"})
     page = client.get(reverse("tournaments:list")).content.decode()
     assert "Tournament information" in page and "Scheduled tournaments" in page
+
+
+def test_one_deal_a_turn_is_singular_in_both_languages(staff):
+    from django.utils import translation
+
+    from tournaments import selectors
+
+    one, three = make_tournament(staff, smazzate=1), make_tournament(staff, smazzate=3)
+    with translation.override("it"):
+        assert "1 smazzata per turno" in selectors.description(one)
+        assert "3 smazzate per turno" in selectors.description(three)
+    with translation.override("en"):
+        assert "1 deal per turn" in selectors.description(one)
+        assert "3 deals per turn" in selectors.description(three)
 
 
 def test_fixed_pairs_through_the_lobby(client, staff, players):
