@@ -174,7 +174,9 @@ def open_table(browser, live_server):
     """Open a table page for a game, logged in as the first of its players, socket mocked."""
     contexts = []
 
-    def opener(game: str, *, viewport: dict[str, int] = LAPTOP, players: int | None = None) -> Table:
+    def opener(
+        game: str, *, viewport: dict[str, int] = LAPTOP, players: int | None = None, touch: bool = False
+    ) -> Table:
         engine = registry.get(game)
         n = players or seat_count(game)
         fields: dict[str, Any] = {
@@ -191,7 +193,7 @@ def open_table(browser, live_server):
         users = [UserFactory(nickname=f"{name}{tag}") for name in NAMES[:n]]
         client = Client()
         client.force_login(users[0])
-        context = browser.new_context(locale="it-IT", viewport=viewport)
+        context = browser.new_context(locale="it-IT", viewport=viewport, has_touch=touch)
         contexts.append(context)
         context.add_cookies(
             [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
