@@ -266,6 +266,7 @@ LABELS = [
     N_("puntate aperte"),
     N_("tavolo cash"),
     N_("Briscola nel tallone"),
+    N_("Prossima mano tra"),
     N_("Carta del banco"),
     N_("Punti del banco"),
     N_("Esito del banco"),

@@ -13,6 +13,7 @@ Each test failed before the client had the feature (no handler, panel or animati
 from __future__ import annotations
 
 import copy
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -406,18 +407,23 @@ def test_the_match_summary_lists_the_automatic_measures(open_table, artifacts):
     t.page.screenshot(path=str(artifacts / "tavolo-scopa-misure.png"), full_page=True)
 
 
-def test_the_hand_summary_stays_a_moment_after_the_next_hand_is_dealt(open_table):
+def test_the_hand_summary_stays_while_the_server_holds_the_next_deal(open_table):
+    """The pause between hands is the server's (lobby.actions.SHOWDOWN_PAUSE_SECONDS): the summary
+    says when the next hand comes; once it is dealt, the client keeps no summary of its own."""
     from tests.browser.test_table_client import finished
 
     over = finished("poker5")
     t = open_table("poker5")
-    t.show(over, 1)
-    assert t.page.locator("[data-role=view] [data-role=summary]").is_visible()
-    # the next hand at once (as the runtime deals it): the last summary is still there, as past
+    t.push(t.payload(over, 1, start_at=timezone.now() + timedelta(seconds=8)))
+    summary = t.page.locator("[data-role=view] [data-role=summary]")
+    assert summary.is_visible()
+    countdown = summary.locator("[data-role=next-hand]")
+    assert countdown.is_visible()
+    assert re.fullmatch(r"Prossima mano tra 0:0[5-8]", countdown.inner_text().strip())
+    # the next hand, dealt by the server: the felt shows it, and no summary of the last one
     state, _seat = play_until("poker5", has_type("invito"))
     msg = t.payload(state, 1)
     msg["hand"] = 2
     t.push(msg)
-    past = t.page.locator("[data-role=view] [data-role=summary-past]")
-    assert past.is_visible() and "Mano precedente" in past.inner_text()
-    assert t.page.locator("[data-role=view] [data-role=summary]").count() == 0
+    t.page.wait_for_function("() => !document.querySelector('[data-role=view] [data-role=summary]')")
+    assert t.page.locator("[data-role=summary-past]").count() == 0

@@ -599,17 +599,11 @@ export function start(root) {
       measures: measures.map((e) => measureText(e, names)).filter(Boolean) });
     if (summary) {
       view.append(summary);
-      lastSummary = { hand: p.hand, el: summary.cloneNode(true), until: Date.now() + LINGER_MS };
-    } else if (lastSummary && lastSummary.hand !== p.hand && Date.now() < lastSummary.until) {
-      // The next hand is dealt at once: the last one's summary stays a few seconds, marked as past
-      // (a player saw it vanish before he could read it).
-      const past = lastSummary.el.cloneNode(true);
-      past.classList.add("summary--past");
-      past.dataset.role = "summary-past";
-      past.querySelector("h3")?.replaceChildren(t("Mano precedente"));
-      view.append(past);
-      clearTimeout(lingerTimer);
-      lingerTimer = setTimeout(() => { if (last) renderAll(); }, lastSummary.until - Date.now() + 50);
+      // The server holds the next deal a moment after a hand (longer after a showdown): when it comes.
+      if (p.next_hand_at) {
+        summary.append(h("p", { class: "next-hand", "data-role": "next-hand" }, t("Prossima mano tra"), " ",
+          h("span", { class: "clock", dataset: { deadline: p.next_hand_at } })));
+      }
     }
     // The side panel's seat count, live (issue 20).
     const count = document.querySelector("[data-role=seated-count]");
@@ -633,11 +627,6 @@ export function start(root) {
     }
     lastTurn = turnKey;
   }
-
-  // the end-of-hand summary kept on the felt after the next hand is dealt (giochi a puntate)
-  const LINGER_MS = Number(root.dataset.summaryMs || 8000);
-  let lastSummary = null;
-  let lingerTimer = null;
 
   // --- pairs (coppie): the seats at N, E, S, O as the rules place them, the partner opposite ------
   const COMPASS = { b: "S", l: "O", t: "N", r: "E" };
