@@ -1123,3 +1123,20 @@ def test_the_last_moves_are_logged_from_the_events(open_table):
     text = " ".join(lines.first.inner_text().split())
     assert text.startswith(f"{t.users[other - 1].nickname}: GIOCA") and "Scopa!" in text
     assert lines.first.locator("[data-card]").evaluate_all(CODES) == ["7d", "7c"]
+
+
+def test_mazzetti_sizes_a_mazzetto_in_cards_not_in_euro(open_table):
+    """MAZZETTO's "amount" is the mazzetto's size (RULINGS B2): the box counts cards (issue 20, from
+    the screenshots: it offered "Importo (€) 0,04" for a mazzetto of 4 cards)."""
+    state, seat = play_until("mazzetti", has_type("mazzetto"))
+    t = open_table("mazzetti")
+    msg = t.show(state, seat)
+    spec = next(a for a in msg["legal"] if a["type"] == "mazzetto")
+    box = t.page.locator("[data-role=amount]")
+    assert "Carte del mazzetto" in box.inner_text() and "€" not in box.inner_text()
+    assert box.locator("input[name=amount]").input_value() == str(spec["amount"]["min"])
+    size = spec["amount"]["min"] + 1
+    box.locator("input[name=amount]").fill(str(size))
+    t.page.click("[data-role=actions] button[data-action=mazzetto]")
+    t.wait_sent(1)
+    assert t.acts()[0]["action"] == {"type": "mazzetto", "amount": size}
