@@ -55,7 +55,12 @@ from piattaforma.models import User
 from wallet import actions as wallet_actions
 from wallet import selectors as wallet_selectors
 
-NEXT_HAND_DELAY_SECONDS = 4  # time to look at the showdown before the next deal
+NEXT_HAND_DELAY_SECONDS = 4  # time to look at a hand's result before the next deal (no cards shown)
+# After a showdown (poker, telesina: cards shown) the server holds the result longer, so that every
+# player reads the hands, pots and winners before the next deal; neither the rules nor RULINGS name
+# a pause, and 8 s is what players needed (issue 20: the client used to keep the summary that long
+# over the next hand). Nobody's action brings the next deal forward (``_start_later``).
+SHOWDOWN_PAUSE_SECONDS = 8
 READY_SECONDS = 30  # giochi a partite: countdown of "Sono pronto per iniziare" and of the end-of-match panel
 # Automatic stand-up of sitout players at cash tables: (missed hands, sitout seconds) per game,
 # from each game's "Abbandono automatico" rules (poker and telesina: RULINGS P15; bestia: 3 turns;
@@ -947,7 +952,12 @@ def _finish_hand(rt: TableRuntime, engine: Engine, hand: Hand) -> None:
         rt.ready_deadline = timezone.now() + timedelta(seconds=READY_SECONDS)
         _start_later(rt, READY_SECONDS)
     else:
-        _start_later(rt, NEXT_HAND_DELAY_SECONDS)
+        _start_later(rt, next_hand_pause(rt.state))
+
+
+def next_hand_pause(state: dict[str, Any]) -> int:
+    """The seconds between a hand of a gioco a puntate and the next deal: longer after a showdown."""
+    return SHOWDOWN_PAUSE_SECONDS if state.get("shown") else NEXT_HAND_DELAY_SECONDS
 
 
 def _after_change(rt: TableRuntime, engine: Engine, *, events: list[dict[str, Any]] | None = None) -> None:
@@ -1200,7 +1210,10 @@ def _start_later(rt: TableRuntime, delay: int) -> None:
     The due time is kept on the row (``start_at``) as well as sent as a task after commit: a task
     lost with a Redis restart or a dead worker is replaced by the beat sweeper.
     """
-    at = timezone.now() + timedelta(seconds=delay)
+    now = timezone.now()
+    at = now + timedelta(seconds=delay)
+    if rt.start_at is not None and rt.start_at > now and rt.ready_deadline is None:
+        return  # the pause after a hand holds: a sit-down or a return waits for its deal
     if rt.start_at is None or at < rt.start_at:
         rt.start_at = at
     table_id = rt.pk

@@ -55,6 +55,8 @@ def table_payload(
         ],
         "deadline": rt.deadline.isoformat() if rt.deadline else None,
         "ready_deadline": rt.ready_deadline.isoformat() if rt.ready_deadline else None,
+        # the next deal, held by the server after a hand (giochi a puntate; a showdown holds longer)
+        "next_hand_at": rt.start_at.isoformat() if rt.start_at and not rt.ready_deadline else None,
         "clocks": rt.clocks,
         "bank_seat": rt.bank_seat,  # what is left of each line's tempo partita, in ms (giochi a partite)
         "view": None,

@@ -68,7 +68,7 @@ Decisions taken here where the rules are silent (documented where they are appli
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, ClassVar
 
 from games import cards
 from games.chemin import regola
@@ -234,6 +234,8 @@ class ChemindeferEngine(Engine):
     family = "puntate"
     min_seats = 2
     max_seats = 10
+    # The table's rake is the engine's (the side panel shows the table's; issue 20: they disagreed).
+    table_settings: ClassVar[dict[str, str]] = {"rake_bp": "rake_bp"}
 
     # ------------------------------------------------------------------ configuration and new coup
 

@@ -47,7 +47,7 @@ LAYOUT_FAULTS = """() => {
 }"""
 
 
-def _setup(game):
+def _setup(game, names=("Anna", "Bruno", "Carla", "Dario")):
     """Seat the players, deal, and play legal moves until the viewer (seat 1) holds hidden cards
     and another seat holds cards he does not see. Returns (table id, viewer's session cookie)."""
     from django.test import Client
@@ -67,7 +67,6 @@ def _setup(game):
     else:
         fields.update(rake_cap=500)
     table = actions.table_create(**fields)
-    names = ["Anna", "Bruno", "Carla", "Dario"]
     users = [funded_player(nickname=names[i]) for i in range(seats)]
     seat_players(table, users, buy_in=20_000)
     rng = SeededRng(7)

@@ -174,7 +174,9 @@ def open_table(browser, live_server):
     """Open a table page for a game, logged in as the first of its players, socket mocked."""
     contexts = []
 
-    def opener(game: str, *, viewport: dict[str, int] = LAPTOP, players: int | None = None) -> Table:
+    def opener(
+        game: str, *, viewport: dict[str, int] = LAPTOP, players: int | None = None, touch: bool = False
+    ) -> Table:
         engine = registry.get(game)
         n = players or seat_count(game)
         fields: dict[str, Any] = {
@@ -191,7 +193,7 @@ def open_table(browser, live_server):
         users = [UserFactory(nickname=f"{name}{tag}") for name in NAMES[:n]]
         client = Client()
         client.force_login(users[0])
-        context = browser.new_context(locale="it-IT", viewport=viewport)
+        context = browser.new_context(locale="it-IT", viewport=viewport, has_touch=touch)
         contexts.append(context)
         context.add_cookies(
             [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
@@ -1121,3 +1123,20 @@ def test_the_last_moves_are_logged_from_the_events(open_table):
     text = " ".join(lines.first.inner_text().split())
     assert text.startswith(f"{t.users[other - 1].nickname}: GIOCA") and "Scopa!" in text
     assert lines.first.locator("[data-card]").evaluate_all(CODES) == ["7d", "7c"]
+
+
+def test_mazzetti_sizes_a_mazzetto_in_cards_not_in_euro(open_table):
+    """MAZZETTO's "amount" is the mazzetto's size (RULINGS B2): the box counts cards (issue 20, from
+    the screenshots: it offered "Importo (€) 0,04" for a mazzetto of 4 cards)."""
+    state, seat = play_until("mazzetti", has_type("mazzetto"))
+    t = open_table("mazzetti")
+    msg = t.show(state, seat)
+    spec = next(a for a in msg["legal"] if a["type"] == "mazzetto")
+    box = t.page.locator("[data-role=amount]")
+    assert "Carte del mazzetto" in box.inner_text() and "€" not in box.inner_text()
+    assert box.locator("input[name=amount]").input_value() == str(spec["amount"]["min"])
+    size = spec["amount"]["min"] + 1
+    box.locator("input[name=amount]").fill(str(size))
+    t.page.click("[data-role=actions] button[data-action=mazzetto]")
+    t.wait_sent(1)
+    assert t.acts()[0]["action"] == {"type": "mazzetto", "amount": size}

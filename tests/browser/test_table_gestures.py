@@ -2,7 +2,8 @@
 
 The table page against real engine states, its WebSocket played by the test (the ``open_table``
 fixture of test_table_client.py, shared through conftest.py): double-click to play or discard
-a card; drag it onto the felt, onto a table card (a capture), onto a meld, or within the hand;
+a card; drag it onto the felt, onto a table card (a capture), onto a meld, or within the hand,
+with the mouse or with a finger on a phone (Chrome's touch input: taps and scrolling stay);
 Sette e mezzo's Premove; the animations of dealing, playing, capturing and chips (none when the
 system asks for reduced motion); the sounds of time running out and of a scopa; the keyboard
 and the accessible names of every control; the automatic measures in the end-of-match summary.
@@ -12,6 +13,7 @@ Each test failed before the client had the feature (no handler, panel or animati
 from __future__ import annotations
 
 import copy
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -22,6 +24,7 @@ from games import registry
 from games.rng import SeededRng
 from tests.browser.test_table_client import (
     CODES,
+    PHONE,
     burraco_with_meld,
     concrete,
     has_type,
@@ -155,6 +158,75 @@ def test_drag_within_the_hand_and_alt_arrows_reorder_it(open_table):
     assert hand_codes(t.page) == [moved[1], moved[0], *moved[2:]]
     assert t.page.evaluate("document.activeElement.dataset.index") == "1"
     assert t.acts() == []  # reordering sends nothing
+
+
+def finger(page, start: tuple[float, float], path: list[tuple[float, float]], *, hold_ms: int = 0) -> None:
+    """A finger on a touch screen (Chrome's own touch input: pointer, touch and scroll as on a phone):
+    down at ``start``, held ``hold_ms``, moved through ``path``, lifted."""
+    cdp = page.context.new_cdp_session(page)
+    x, y = start
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    if hold_ms:
+        page.wait_for_timeout(hold_ms)  # the hold is the gesture itself (a person holding the card)
+    for x, y in path:
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
+def centre(locator) -> tuple[float, float]:
+    box = locator.bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def steps(a: tuple[float, float], b: tuple[float, float], n: int = 8) -> list[tuple[float, float]]:
+    return [(a[0] + (b[0] - a[0]) * k / n, a[1] + (b[1] - a[1]) * k / n) for k in range(1, n + 1)]
+
+
+def test_a_finger_taps_scrolls_and_drags_cards_on_a_phone(open_table):
+    state, seat, _laid = burraco_with_meld()
+    t = open_table("burraco", viewport=PHONE, touch=True)
+    msg = t.show(state, seat)
+    page = t.page
+    slots = page.locator("[data-role=hand] [data-index]")
+    page.evaluate(
+        "window.scrollTo(0, document.querySelector('[data-role=hand]').getBoundingClientRect().top"
+        " + scrollY - innerHeight / 2)"
+    )
+    before = hand_codes(page)
+    # a tap picks a card, as a click does, and a second tap leaves it (two taps on one card in a row
+    # are a double tap: a double-click, which discards it)
+    first, third = (page.locator(f"[data-role=hand] [data-index='{i}']") for i in (0, 2))
+    finger(page, centre(first), [])
+    page.wait_for_selector("[data-role=hand] [data-index='0'][aria-pressed=true]")
+    finger(page, centre(third), [])
+    page.wait_for_selector("[data-role=hand] [data-index='2'][aria-pressed=true]")
+    finger(page, centre(first), [])
+    page.wait_for_selector("[data-role=hand] [data-index='0'][aria-pressed=false]")
+    # held, then moved: the card goes where the finger lifts (in the hand it changes place), and
+    # the page does not scroll under it
+    y0 = page.evaluate("scrollY")
+    a, b = centre(slots.nth(0)), centre(slots.nth(3))
+    finger(page, a, [*steps(a, (a[0], a[1] - 60), 3), *steps((a[0], a[1] - 60), b, 5)], hold_ms=400)
+    moved = [*before[1:4], before[0], *before[4:]]
+    assert hand_codes(page) == moved
+    assert page.evaluate("scrollY") == y0
+    assert t.acts() == []
+    # onto the felt: the card is discarded, as a drag with the mouse does
+    discard = next(a for a in msg["legal"] if a["type"] == "scarta" and a["card"] in moved)
+    source = page.locator(f"[data-role=hand] [data-index]:has([data-card='{discard['card']}'])").first
+    a, b = centre(source), centre(page.locator(".felt [data-role=view] .centre"))
+    finger(page, a, steps(a, b), hold_ms=400)
+    t.wait_sent(1)
+    assert t.acts() == [{"type": "act", "action": concrete(discard), "version": msg["version"]}]
+    assert page.locator(".touch-ghost").count() == 0
+    # a quick swipe that starts on a card scrolls the page and moves no card
+    y0 = page.evaluate("scrollY")
+    a = centre(first)
+    finger(page, a, steps(a, (a[0], a[1] - 300), 6))
+    page.wait_for_function("y => scrollY > y + 50", arg=y0)
+    assert hand_codes(page) == moved
+    assert len(t.acts()) == 1
 
 
 # --- Premove (Sette e mezzo) -----------------------------------------------------------------------
@@ -335,18 +407,23 @@ def test_the_match_summary_lists_the_automatic_measures(open_table, artifacts):
     t.page.screenshot(path=str(artifacts / "tavolo-scopa-misure.png"), full_page=True)
 
 
-def test_the_hand_summary_stays_a_moment_after_the_next_hand_is_dealt(open_table):
+def test_the_hand_summary_stays_while_the_server_holds_the_next_deal(open_table):
+    """The pause between hands is the server's (lobby.actions.SHOWDOWN_PAUSE_SECONDS): the summary
+    says when the next hand comes; once it is dealt, the client keeps no summary of its own."""
     from tests.browser.test_table_client import finished
 
     over = finished("poker5")
     t = open_table("poker5")
-    t.show(over, 1)
-    assert t.page.locator("[data-role=view] [data-role=summary]").is_visible()
-    # the next hand at once (as the runtime deals it): the last summary is still there, as past
+    t.push(t.payload(over, 1, start_at=timezone.now() + timedelta(seconds=8)))
+    summary = t.page.locator("[data-role=view] [data-role=summary]")
+    assert summary.is_visible()
+    countdown = summary.locator("[data-role=next-hand]")
+    assert countdown.is_visible()
+    assert re.fullmatch(r"Prossima mano tra 0:0[5-8]", countdown.inner_text().strip())
+    # the next hand, dealt by the server: the felt shows it, and no summary of the last one
     state, _seat = play_until("poker5", has_type("invito"))
     msg = t.payload(state, 1)
     msg["hand"] = 2
     t.push(msg)
-    past = t.page.locator("[data-role=view] [data-role=summary-past]")
-    assert past.is_visible() and "Mano precedente" in past.inner_text()
-    assert t.page.locator("[data-role=view] [data-role=summary]").count() == 0
+    t.page.wait_for_function("() => !document.querySelector('[data-role=view] [data-role=summary]')")
+    assert t.page.locator("[data-role=summary-past]").count() == 0

@@ -64,7 +64,7 @@ def test_a_lost_next_hand_start_is_dealt_by_the_sweep(later):
     later(actions.NEXT_HAND_DELAY_SECONDS - 1)
     tasks.sweep_deadlines()
     assert runtime(table).hand_no == 1  # not due yet: its task may still come
-    later(actions.NEXT_HAND_DELAY_SECONDS + 5)
+    later(actions.SHOWDOWN_PAUSE_SECONDS + 5)  # the longest pause (after a showdown) is over
     tasks.sweep_deadlines()
     rt = runtime(table)
     assert rt.hand_no == 2 and not registry.get(rt.game).is_over(rt.state)

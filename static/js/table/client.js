@@ -96,28 +96,37 @@ export function start(root) {
 
   // --- the amount box: euro typed the Italian way ("5" is € 5,00, "2,50"), a slider, multiples; ----
   // clamped to what the server allows, and sent in cents (issue 20: the box showed cents).
+  // Mazzetti's MAZZETTO: the "amount" is the size of the mazzetto, a number of cards, not money.
+  const COUNT_ACTIONS = new Set(["mazzetto"]);
+  const isCount = (spec) => COUNT_ACTIONS.has(spec.type);
+  const parseCount = (text) => (/^\s*\d+\s*$/.test(text) ? Number(text) : null);
+  const countText = (n) => t("{n} carte", { n });
+
   function amountBox(specs) {
+    const count = specs.every(isCount);
+    const [parse, fmt, said] = count ? [parseCount, String, countText] : [parseEuro, euroText, money];
+    const name = count ? t("Carte del mazzetto") : t("Importo (€)");
     const lo = Math.min(...specs.map((s) => s.amount.min));
     const hi = Math.max(...specs.map((s) => s.amount.max));
     const start = ui.amount !== null && ui.amount >= lo && ui.amount <= hi ? ui.amount : lo;
-    const step = lo % 100 === 0 && hi % 100 === 0 ? 100 : 1;
-    const input = h("input", { type: "text", name: "amount", value: euroText(start), inputmode: "decimal", autocomplete: "off",
-      size: 9, "aria-label": t("Importo (€)"), dataset: { cents: String(start) } });
-    const slider = h("input", { type: "range", min: lo, max: hi, step, value: start, "aria-label": t("Importo (cursore)"), "aria-valuetext": money(start) });
-    const shown = h("output", { class: "amount-money", "aria-live": "polite" }, money(start));
+    const step = !count && lo % 100 === 0 && hi % 100 === 0 ? 100 : 1;
+    const input = h("input", { type: "text", name: "amount", value: fmt(start), inputmode: count ? "numeric" : "decimal", autocomplete: "off",
+      size: 9, "aria-label": name, dataset: { cents: String(start) } });
+    const slider = h("input", { type: "range", min: lo, max: hi, step, value: start, "aria-label": count ? name : t("Importo (cursore)"), "aria-valuetext": said(start) });
+    const shown = h("output", { class: "amount-money", "aria-live": "polite" }, said(start));
     const set = (n, fromSlider = false) => {
       const v = Math.min(hi, Math.max(lo, Math.round(Number.isFinite(n) ? n : lo)));
       ui.amount = v;
-      input.value = euroText(v);
+      input.value = fmt(v);
       input.dataset.cents = String(v);
       if (!fromSlider) slider.value = String(v);
-      slider.setAttribute("aria-valuetext", money(v));
-      shown.textContent = money(v);
+      slider.setAttribute("aria-valuetext", said(v));
+      shown.textContent = said(v);
     };
-    input.addEventListener("change", () => set(parseEuro(input.value) ?? lo));
-    input.addEventListener("input", () => { const n = parseEuro(input.value); if (n !== null) { shown.textContent = money(n); ui.amount = n; input.dataset.cents = String(n); } });
+    input.addEventListener("change", () => set(parse(input.value) ?? lo));
+    input.addEventListener("input", () => { const n = parse(input.value); if (n !== null) { shown.textContent = said(n); ui.amount = n; input.dataset.cents = String(n); } });
     slider.addEventListener("input", () => set(Number(slider.value), true));
-    const pot = model.pots.find(([k]) => k === "pot" || k === "piatto")?.[1];
+    const pot = count ? null : model.pots.find(([k]) => k === "pot" || k === "piatto")?.[1];
     const marks = [["Min", lo]];
     if (pot) marks.push(["½ piatto", Math.floor(pot / 2)], ["Piatto", pot]);
     marks.push(["Max", hi]);
@@ -132,18 +141,19 @@ export function start(root) {
     input.addEventListener("keydown", (e) => {
       if (e.key !== "Enter") return;
       e.preventDefault();
-      set(parseEuro(input.value) ?? lo);
+      set(parse(input.value) ?? lo);
       const buttons = [...$("actions").querySelectorAll("button[data-action][data-amount]")];
       if (buttons.length === 1) buttons[0].click();
     });
-    return h("div", { class: "amount", dataset: { role: "amount" } }, h("label", {}, `${t("Importo (€)")} `, input), shown, slider, multiples);
+    return h("div", { class: "amount", dataset: { role: "amount" } }, h("label", {}, `${name} `, input), shown, slider, multiples);
   }
 
   function readAmount(spec) {
     const input = $("actions").querySelector("input[name=amount]");
-    const n = parseEuro(input?.value ?? "");
+    const n = (isCount(spec) ? parseCount : parseEuro)(input?.value ?? "");
     if (n === null || n < spec.amount.min || n > spec.amount.max) {
-      notice(t("Importo non ammesso: da {min} a {max}", { min: money(spec.amount.min), max: money(spec.amount.max) }));
+      notice(isCount(spec) ? t("Carte del mazzetto: da {min} a {max}", { min: spec.amount.min, max: spec.amount.max })
+        : t("Importo non ammesso: da {min} a {max}", { min: money(spec.amount.min), max: money(spec.amount.max) }));
       return null;
     }
     return n;
@@ -599,17 +609,11 @@ export function start(root) {
       measures: measures.map((e) => measureText(e, names)).filter(Boolean) });
     if (summary) {
       view.append(summary);
-      lastSummary = { hand: p.hand, el: summary.cloneNode(true), until: Date.now() + LINGER_MS };
-    } else if (lastSummary && lastSummary.hand !== p.hand && Date.now() < lastSummary.until) {
-      // The next hand is dealt at once: the last one's summary stays a few seconds, marked as past
-      // (a player saw it vanish before he could read it).
-      const past = lastSummary.el.cloneNode(true);
-      past.classList.add("summary--past");
-      past.dataset.role = "summary-past";
-      past.querySelector("h3")?.replaceChildren(t("Mano precedente"));
-      view.append(past);
-      clearTimeout(lingerTimer);
-      lingerTimer = setTimeout(() => { if (last) renderAll(); }, lastSummary.until - Date.now() + 50);
+      // The server holds the next deal a moment after a hand (longer after a showdown): when it comes.
+      if (p.next_hand_at) {
+        summary.append(h("p", { class: "next-hand", "data-role": "next-hand" }, t("Prossima mano tra"), " ",
+          h("span", { class: "clock", dataset: { deadline: p.next_hand_at } })));
+      }
     }
     // The side panel's seat count, live (issue 20).
     const count = document.querySelector("[data-role=seated-count]");
@@ -633,11 +637,6 @@ export function start(root) {
     }
     lastTurn = turnKey;
   }
-
-  // the end-of-hand summary kept on the felt after the next hand is dealt (giochi a puntate)
-  const LINGER_MS = Number(root.dataset.summaryMs || 8000);
-  let lastSummary = null;
-  let lingerTimer = null;
 
   // --- pairs (coppie): the seats at N, E, S, O as the rules place them, the partner opposite ------
   const COMPASS = { b: "S", l: "O", t: "N", r: "E" };

@@ -34,6 +34,7 @@ export const settings = { style: "francesi", money: true, seatName: (n) => `Post
 
 const SUITS_IT = { h: "coppe", d: "denari", c: "bastoni", s: "spade" };
 const SUITS_FR = { h: "cuori", d: "quadri", c: "fiori", s: "picche" };
+const SUIT_FIELDS = new Set(["trump", "suit", "jolly_suit"]); // a suit letter shown as its name
 
 // Fields that name seats: the fallback shows the player's nickname rather than a number.
 const SEAT_FIELDS = new Set(["seat", "raiser", "winner_seat", "winners", "eligible", "leader", "banker", "dealer",
@@ -121,12 +122,27 @@ const LABELS = {
   down: "Coperte", up: "Scoperte", bank: "Banco", cover: "Copertura del banco", max_bet: "Puntata massima",
   punte: "Punte", decision: "Decisione", premove: "Premove", rake_bp: "Percentuale di rake",
   briscola_in_stock: "Briscola nel tallone",
+  // engine keys of the rules and details panels (issue 20: no English key reaches the page)
+  banco_card: "Carta del banco", banco_points: "Punti del banco", bank_result: "Esito del banco", banker: "Banco",
+  bet: "Puntata", bidder: "Offerente", card: "Carta", card_points: "Punti delle carte",
+  cash_divisor: "Divisore della differenza punti", combinations: "Combinazioni", covered: "Coperte", deal: "Smazzata",
+  dealt: "Carte date", decider_always: "Spareggio sempre all'ultima presa", end: "Fine", ended_by: "Fine per",
+  first: "Primo", folded: "Passati", forfeit_min_vp: "VP minimi a chi non abbandona", format: "Formato", from: "Da",
+  hand: "Mano", hands: "Mani", height: "Altezza", id: "Numero", invito_capped: "Invito ridotto",
+  jolly_suit: "Seme del jolly", key: "Disposizione", kind: "Tipo", ko: "Eliminazione diretta", label: "Nome",
+  last_taker: "Ultima presa", last_trick: "Ultima mano", leader: "Primo di mano", line: "Linea", loser: "Perdente",
+  loss: "Perdita", lower_wins: "Vince il punteggio più basso", min_credit: "Credito minimo",
+  on_timeout: "Tempo scaduto", owner: "Di", pairs: "Coppie", penalty_cap: "Penalità massima", plays: "Giocate",
+  pos: "Posizione", rake_cap: "Rake massimo", rank: "Valore", seats: "Posti", size: "Dimensione", suit: "Seme",
+  take: "Prende", target: "Punteggio da raggiungere", tricks: "Prese", turns: "Turni", vp_table: "Tabella dei VP",
+  win: "Vittoria", won: "Vinte",
 };
 
 // Engine words shown as values (a punta's status at Sette e mezzo, a deal's stage): Italian on the page.
 const VALUES = {
   wait: "in attesa", bet: "deve puntare", bust: "sballato", out: "fuori", penalty: "penalità", play: "in gioco",
   sto: "sta", won: "vince", primo_giro: "primo giro", "??": "coperta", cash: "tavolo cash",
+  lost: "perde", loses: "perde", wins: "vince", forfeit: "partita persa",
 };
 
 // Words that mean something only under their field (poker's buio stage).
@@ -176,9 +192,10 @@ export function readable(value, key = "") {
     return document.createTextNode(value.map((n) => settings.seatName(n)).join(", "));
   }
   if (typeof value === "boolean") return document.createTextNode(value ? "sì" : "no");
-  if (key === "trump" && typeof value === "string" && value.length === 1 && SUITS_IT[value]) {
+  if (SUIT_FIELDS.has(key) && typeof value === "string" && value.length === 1 && SUITS_IT[value]) {
     return document.createTextNode((settings.style === "francesi" ? SUITS_FR : SUITS_IT)[value]);
   }
+  if (key === "rank" && value === "T") return document.createTextNode("10"); // a meld's rank, as the cards write it
   if (isCardCode(value)) return card(value, "small");
   if (key === "rake_bp" && typeof value === "number") return document.createTextNode(`${(value / 100).toLocaleString("it-IT")}%`);
   if (typeof value === "number" && /pot|piatto|chips|stack|bet|amount|posta|garage|rake|bestia|put_in|invito|share|^start$|cover|min_/.test(key)) {

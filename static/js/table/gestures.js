@@ -1,8 +1,12 @@
-// Mouse gestures on the hand (issue 20), wired once on the table: double-click a card to play or
+// Gestures on the hand (issue 20), wired once on the table: double-click a card to play or
 // discard it; drag a card onto the felt to play or discard it, onto a card of the table to capture
 // it, onto a meld to attach it (with the cards already picked), onto another card of the hand to
 // move it there. Every gesture has a click or key equivalent (a card's button, the action buttons,
 // Alt+←/→ to move a card in the hand): the gestures only save clicks.
+//
+// A mouse drags with the browser's drag and drop. A finger (or a pen) drags with Pointer Events:
+// it holds the card a moment (TOUCH_HOLD_MS) without moving, then moves it; a finger that moves
+// sooner scrolls the page, and one that lifts sooner taps the card, as before.
 //
 // The hand's cards carry data-index (their place in the hand as shown); the client passes:
 //   play(index, onCard)   play or discard the card (onCard: the table card it was dropped on, or null)
@@ -10,6 +14,8 @@
 //   move(from, to)        move it in the hand
 
 const TYPE = "application/x-carta";
+const TOUCH_HOLD_MS = 180; // how long a finger holds a card before it drags it
+const TOUCH_SLOP_PX = 8; // a finger that moves further before that scrolls (or taps) instead
 
 export function wireGestures(root, { play, attach, move }) {
   const hand = root.querySelector("[data-role=hand]");
@@ -32,6 +38,7 @@ export function wireGestures(root, { play, attach, move }) {
   root.addEventListener("dragstart", (e) => {
     const slot = slotOf(e.target);
     if (!slot) return;
+    if (touch) { e.preventDefault(); return; } // a finger drags with Pointer Events (below)
     dragging = Number(slot.dataset.index);
     e.dataTransfer.setData(TYPE, String(dragging));
     e.dataTransfer.setData("text/plain", slot.querySelector("[data-card]")?.dataset.card || "");
@@ -67,15 +74,84 @@ export function wireGestures(root, { play, attach, move }) {
     clearOver();
     if (raw === "" || !target) return;
     e.preventDefault();
-    const from = Number(raw);
     dragging = null;
     delete root.dataset.dragging;
+    dropOn(Number(raw), target);
+  });
+
+  function dropOn(from, target) {
     if (target.kind === "hand") {
       const to = Number(target.el.dataset.index);
       if (to !== from) move(from, to, false);
     } else if (target.kind === "meld") attach(from, target.el.dataset.meld);
     else play(from, target.card);
+  }
+
+  // --- touch: Pointer Events (a finger or a pen) ----------------------------------------------------
+  let touch = null; // {id, from, slot, x, y, timer, ghost, dx, dy, active}
+  const endTouch = () => {
+    if (!touch) return;
+    clearTimeout(touch.timer);
+    touch.ghost?.remove();
+    touch.slot.classList.remove("touch-dragging");
+    if (touch.active) { delete root.dataset.dragging; clearOver(); }
+    touch = null;
+  };
+  const targetAt = (x, y) => targetOf(document.elementFromPoint(x, y));
+  const follow = (x, y) => {
+    touch.ghost.style.left = `${x - touch.dx}px`;
+    touch.ghost.style.top = `${y - touch.dy}px`;
+  };
+  hand.addEventListener("pointerdown", (e) => {
+    const slot = slotOf(e.target);
+    if (!slot || e.pointerType === "mouse" || !e.isPrimary) return;
+    endTouch();
+    touch = { id: e.pointerId, from: Number(slot.dataset.index), slot, x: e.clientX, y: e.clientY, active: false };
+    touch.timer = setTimeout(() => {
+      if (!touch) return;
+      // held still: the card comes up under the finger and follows it
+      const box = slot.getBoundingClientRect();
+      touch.active = true;
+      touch.dx = touch.x - box.left;
+      touch.dy = touch.y - box.top;
+      touch.ghost = slot.cloneNode(true);
+      touch.ghost.removeAttribute("data-index");
+      touch.ghost.classList.add("touch-ghost");
+      touch.ghost.setAttribute("aria-hidden", "true");
+      touch.ghost.tabIndex = -1;
+      touch.ghost.style.width = `${box.width}px`;
+      document.body.append(touch.ghost);
+      follow(touch.x, touch.y);
+      slot.classList.add("touch-dragging");
+      root.dataset.dragging = "1";
+      try { slot.releasePointerCapture?.(touch.id); } catch { /* not captured */ }
+    }, TOUCH_HOLD_MS);
   });
+  // Once a card is held the page must not scroll under it: the first move is cancelled.
+  root.addEventListener("touchmove", (e) => { if (touch?.active) e.preventDefault(); }, { passive: false });
+  root.addEventListener("contextmenu", (e) => { if (touch && slotOf(e.target)) e.preventDefault(); });
+  document.addEventListener("pointermove", (e) => {
+    if (!touch || e.pointerId !== touch.id) return;
+    if (!touch.active) {
+      if (Math.hypot(e.clientX - touch.x, e.clientY - touch.y) > TOUCH_SLOP_PX) endTouch(); // a scroll
+      return;
+    }
+    e.preventDefault();
+    follow(e.clientX, e.clientY);
+    const target = targetAt(e.clientX, e.clientY);
+    if (!target) clearOver();
+    else if (!target.el.classList.contains("drop-over")) { clearOver(); target.el.classList.add("drop-over"); }
+  });
+  document.addEventListener("pointerup", (e) => {
+    if (!touch || e.pointerId !== touch.id) return;
+    if (!touch.active) { endTouch(); return; } // a tap: the card's own click handles it
+    e.preventDefault();
+    const { from } = touch;
+    const target = targetAt(e.clientX, e.clientY);
+    endTouch();
+    if (target) dropOn(from, target);
+  });
+  document.addEventListener("pointercancel", (e) => { if (touch && e.pointerId === touch.id) endTouch(); });
 }
 
 /** The hand in the player's own order: ``order`` (codes) first as far as the hand has them, then the rest. */

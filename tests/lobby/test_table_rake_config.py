@@ -1,0 +1,35 @@
+"""The rake a table's side panel shows is the rake its engine takes (issue 20, from the screenshots:
+Chemin de fer's details said "Percentuale di rake 0%" beside the table's "Rake 5%", and no rake was
+taken at Chemin de fer or Sette e mezzo whatever the table said)."""
+
+from __future__ import annotations
+
+import pytest
+
+from lobby import actions
+from tests.lobby.helpers import funded_player, seat_players
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize("game", ["chemin", "settemezzo", "bestia"])
+def test_the_engine_takes_the_table_rake(game):
+    table = actions.table_create(
+        name="Tavolo", game=game, seats=3, min_buy_in=1_000, max_buy_in=50_000, rake_bp=400, rake_cap=500
+    )
+    assert actions.engine_config(table)["rake_bp"] == 400
+
+
+def test_a_chemin_table_deals_with_its_rake_and_shows_it():
+    from games import registry
+    from lobby.models import TableRuntime
+
+    table = actions.table_create(
+        name="Tavolo", game="chemin", seats=2, min_buy_in=1_000, max_buy_in=50_000, rake_bp=500, rake_cap=500
+    )
+    users = [funded_player() for _ in range(2)]
+    seat_players(table, users, buy_in=20_000)
+    assert actions.table_start_hand(table_id=table.pk)
+    rt = TableRuntime.objects.get(pk=table.pk)
+    assert rt.state["config"]["rake_bp"] == 500
+    assert registry.get("chemin").view(rt.state, None)["rake_bp"] == 500
