@@ -276,7 +276,9 @@ def table_info(table: Table) -> dict[str, Any]:
         "min_buy_in": table.min_buy_in,
         "max_buy_in": table.max_buy_in,
         "rake_bp": table.rake_bp,
-        "rake_cap": table.rake_cap,
+        # the cap only where the engine applies one (poker, telesina, bestia): elsewhere it would promise
+        # a limit nobody enforces
+        "rake_cap": table.rake_cap if "rake_cap" in engine.table_settings else 0,
         "posta_partita": table.posta_partita,
         "posta_unitaria": table.posta_unitaria,
         "perdita_massima": table.perdita_massima,

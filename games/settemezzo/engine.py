@@ -158,8 +158,6 @@ class SetteEMezzo(BancoEngine):
     name = "settemezzo"
     title = "Sette e mezzo"
     max_seats: ClassVar[int] = 8
-    # The table's rake is the engine's (the side panel shows the table's; issue 20: they disagreed).
-    table_settings: ClassVar[dict[str, str]] = {"rake_bp": "rake_bp"}
 
     def config_options(self) -> tuple[Option, ...]:
         """Return the banking games' table options and the variant (piatto or classica)."""

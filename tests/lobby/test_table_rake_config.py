@@ -12,7 +12,7 @@ from tests.lobby.helpers import funded_player, seat_players
 pytestmark = pytest.mark.django_db
 
 
-@pytest.mark.parametrize("game", ["chemin", "settemezzo", "bestia"])
+@pytest.mark.parametrize("game", ["chemin", "settemezzo", "mazzetti", "bestia"])
 def test_the_engine_takes_the_table_rake(game):
     table = actions.table_create(
         name="Tavolo", game=game, seats=3, min_buy_in=1_000, max_buy_in=50_000, rake_bp=400, rake_cap=500
@@ -33,3 +33,17 @@ def test_a_chemin_table_deals_with_its_rake_and_shows_it():
     rt = TableRuntime.objects.get(pk=table.pk)
     assert rt.state["config"]["rake_bp"] == 500
     assert registry.get("chemin").view(rt.state, None)["rake_bp"] == 500
+
+
+@pytest.mark.parametrize(
+    ("game", "capped"), [("chemin", False), ("mazzetti", False), ("poker5", True), ("bestia", True)]
+)
+def test_the_info_panel_promises_a_rake_cap_only_where_the_engine_applies_one(game, capped):
+    from lobby import selectors
+
+    table = actions.table_create(
+        name="Tavolo", game=game, seats=3, min_buy_in=1_000, max_buy_in=50_000, rake_bp=500, rake_cap=500
+    )
+    info = selectors.table_info(table)
+    assert info["rake_bp"] == 500
+    assert info["rake_cap"] == (500 if capped else 0)
