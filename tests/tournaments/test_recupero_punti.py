@@ -175,11 +175,11 @@ def test_leaving_when_the_partner_has_two_warnings_is_free_and_void(
     staff, client, django_capture_on_commit_callbacks, partner_warned
 ):
     """Turn 1: the partner (seat 1) times out (2 warnings in pairs) or is slow (1 warning). Turn 2:
-    the player abandons his match. With the partner at 2 warnings: no warning for him, his
-    participation void (no position, no prize: his line's prize to the partner, the pool still paid
-    out whole, the ledger zero-sum), no completed turn from this tournament. With 1: the usual 2
-    warnings for abandoning in pairs, and he is ranked."""
-    t = _pairs(staff, turns=2)
+    the player abandons his match; turn 3: still seated, he never moves. With the partner at 2
+    warnings: no warning for him, his participation void (no position, no prize, the pool still
+    paid out whole, the ledger zero-sum), no completed turn from this tournament. With 1: the usual
+    2 warnings for abandoning in pairs, and he is ranked."""
+    t = _pairs(staff, turns=3)
     first_match = TournamentMatch.objects.filter(tournament=t, turn=1).order_by("number").first()
     line = first_match.line_a
     partner, player = t.progress["lines"][line]
@@ -216,7 +216,25 @@ def test_leaving_when_the_partner_has_two_warnings_is_free_and_void(
         running.tournament_advance(tournament_id=t.pk)
     t.refresh_from_db()
     mine.refresh_from_db()
+    # turn 3: he is still seated and his seat times out (never a move): no conduct, no turn for him
+    matches = list(TournamentMatch.objects.filter(tournament=t, turn=3).order_by("number"))
+    third = next(m for m in matches if line in (m.line_a, m.line_b))
+    with django_capture_on_commit_callbacks(execute=True):
+        for m in matches:
+            if m.pk != third.pk:
+                running.match_record(_result(t, m))
+        side = 0 if third.line_a == line else 1
+        result = _result(t, third, line=side, kind="tempo_scaduto", seat=3 if side == 0 else 4)
+        result["seats"] = [{**s, "acted": s["user_id"] != player} for s in result["seats"]]
+        running.match_record(result)
+        running.tournament_advance(tournament_id=t.pk)
+    t.refresh_from_db()
     assert t.state == Tournament.State.FINISHED
+    if partner_warned == 2:
+        assert not ConductEvent.objects.filter(user_id=player).exists()
+        assert _warnings(partner) == 2 and ConductEvent.objects.filter(user_id=partner).count() == 1
+    else:  # not void: the no-show's warnings, at most 2 a tournament (he has 2 already)
+        assert ConductEvent.objects.filter(user_id=player, turn=3, kind="absent").exists()
     paid = running.tournament_pay(tournament_id=t.pk)
     assert paid is not None and sum(paid["prizes"].values()) == paid["pool"]
     assert pool(t) == 0 and ledger_zero() == 0 and wallet_selectors.reconciliation_report()["ok"]
@@ -225,13 +243,13 @@ def test_leaving_when_the_partner_has_two_warnings_is_free_and_void(
     if partner_warned == 2:
         assert mine.result["void"] == [player] and t.progress["void"] == [player]
         assert not ConductEvent.objects.filter(user_id=player).exists() and _warnings(player) == 0
-        assert _turns(player) == 0  # turn 1's completion taken back, turn 2 never counted
+        assert _turns(player) == 0  # turn 1's completion taken back, turns 2 and 3 never counted
         assert reg.position is None and reg.prize == 0
         assert partner_reg.position is not None
         assert paid["prizes"].get(player, 0) == 0
     else:
         assert "void" not in mine.result and not t.progress.get("void")
-        event = ConductEvent.objects.get(user_id=player)
+        event = ConductEvent.objects.get(user_id=player, turn=2)
         assert (event.kind, event.warnings) == ("abandon", 2)
         assert _turns(player) == 1
         assert reg.position == partner_reg.position is not None
@@ -245,3 +263,19 @@ def test_an_individual_or_money_tournament_has_no_free_leave(staff):
         user_id=partner, tournament_id=t.pk, kind="timeout", training=True, turn=1, warnings=2
     )
     assert not running.may_leave_freely(t, uid)
+
+
+def test_a_void_member_wins_nothing_and_his_partner_takes_the_lines_prize(staff):
+    """``line_prizes``: a void participation's share of his line's prize goes to the partner who
+    stayed (the old code split it between both); the prizes still add up to the pool."""
+    t = _pairs(staff)
+    _turn(t)
+    assert t.state == Tournament.State.FINISHED
+    line = t.progress["placings"][0][0]
+    stayed, void = t.progress["lines"][line]
+    before = running.line_prizes(t, 10_001)
+    assert before[stayed] > 0 and before[void] > 0
+    t.progress["void"] = [void]
+    after = running.line_prizes(t, 10_001)
+    assert void not in after and after[stayed] == before[stayed] + before[void]
+    assert sum(after.values()) == sum(before.values()) == 10_001
