@@ -18,7 +18,7 @@ from games.engine import CodedError, IllegalAction
 from lobby import actions, client_text, layouts, selectors
 from lobby.errors import NoHandInProgress, NotSeated, TableError
 from lobby.models import Hand, Seat, Table, WaitingEntry
-from piattaforma import jsoninput
+from piattaforma import hooks, jsoninput
 from piattaforma.actions import preferences_get
 from piattaforma.converters import small_int
 from wallet.money import AmountError, parse_eur
@@ -55,6 +55,12 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
             "italian_deck": "stile_mazzo" in game_options.defaults(table.game),
             "heartbeat_ms": int(settings.LOBBY_HEARTBEAT_SECONDS * 1000),  # lobby.presence
             "client_text": client_text.catalog(),  # the table client's words in this language
+            # the tournament's word to its player (rules 004: a pair's free leave), through the hook
+            "tournament_note": hooks.tournament_table_note(
+                tournament_id=table.tournament_id, user_id=request.user.pk
+            )
+            if table.tournament_id and seated
+            else None,
         },
     )
 

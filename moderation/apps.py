@@ -14,3 +14,5 @@ class ModerationConfig(AppConfig):
         hooks.on_tournament_turn_completed(conduct.on_tournament_turn_completed)
         hooks.on_hand_settled(dumping.on_hand_settled)
         hooks.on_tournament_entry_check(selectors.tournament_entry_refusal)
+        hooks.on_tournament_warnings(selectors.tournament_warnings)
+        hooks.on_tournament_participation_void(conduct.on_tournament_participation_void)

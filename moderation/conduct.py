@@ -268,3 +268,22 @@ def on_tournament_conduct(
 def on_tournament_turn_completed(*, user_id: int, tournament_id: int) -> None:
     """Handler of ``hooks.tournament_turn_completed``."""
     turn_completed_record(user_id=user_id, tournament_id=tournament_id)
+
+
+@transaction.atomic
+def on_tournament_participation_void(*, user_id: int, tournament_id: int, turns: list[int]) -> None:
+    """Handler of ``hooks.tournament_participation_void``: the turns he completed there count no more
+    (rules 004, "Recupero punti automatico": "la sua partecipazione al torneo sarà considerata nulla").
+
+    A turn with a conduct event of his was not completed (never counted); the others were.
+    """
+    offended = set(
+        ConductEvent.objects.filter(user_id=user_id, tournament_id=tournament_id).values_list(
+            "turn", flat=True
+        )
+    )
+    completed = len(set(turns) - offended)
+    if completed:
+        record = _record(user_id)
+        record.completed_turns = max(0, record.completed_turns - completed)
+        record.save(update_fields=["completed_turns"])

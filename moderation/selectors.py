@@ -328,6 +328,15 @@ def conduct_summary(
     }
 
 
+def tournament_warnings(*, user_id: int, tournament_id: int) -> int:
+    """The automatic warnings a player received in one tournament (``hooks.tournament_warnings``)."""
+    return sum(
+        ConductEvent.objects.filter(user_id=user_id, tournament_id=tournament_id).values_list(
+            "warnings", flat=True
+        )
+    )
+
+
 def freeroll_banned(*, user_id: int, now: datetime) -> bool:
     """Whether the player may not enter a freeroll now (an automatic ban in force)."""
     return ConductMeasure.objects.filter(

@@ -134,6 +134,59 @@ def tournament_entry_refusal(*, user_id: int, freeroll: bool) -> tuple[str, str]
     return None
 
 
+WarningsCounter = Callable[..., int]
+_tournament_warnings: list[WarningsCounter] = []
+
+
+def on_tournament_warnings(counter: WarningsCounter) -> WarningsCounter:
+    """Register a counter of the warnings a player received in one tournament (moderation's)."""
+    if counter not in _tournament_warnings:
+        _tournament_warnings.append(counter)
+    return counter
+
+
+def tournament_warnings(*, user_id: int, tournament_id: int) -> int:
+    """The automatic warnings (ammonizioni) a player received in one tournament (0 without a counter)."""
+    return sum(counter(user_id=user_id, tournament_id=tournament_id) for counter in _tournament_warnings)
+
+
+NoteProvider = Callable[..., str | None]
+_tournament_table_notes: list[NoteProvider] = []
+
+
+def on_tournament_table_note(provider: NoteProvider) -> NoteProvider:
+    """Register what a tournament tells a player at his match's table (the tournaments')."""
+    if provider not in _tournament_table_notes:
+        _tournament_table_notes.append(provider)
+    return provider
+
+
+def tournament_table_note(*, tournament_id: int, user_id: int) -> str | None:
+    """A tournament's word to a player at its table (Italian, e.g. the pairs' free leave), or None."""
+    for provider in _tournament_table_notes:
+        note = provider(tournament_id=tournament_id, user_id=user_id)
+        if note:
+            return note
+    return None
+
+
+VoidHandler = Callable[..., None]
+_participation_void: list[VoidHandler] = []
+
+
+def on_tournament_participation_void(handler: VoidHandler) -> VoidHandler:
+    """Register a handler of a participation made void (his completed turns there count no more)."""
+    if handler not in _participation_void:
+        _participation_void.append(handler)
+    return handler
+
+
+def tournament_participation_void(*, user_id: int, tournament_id: int, turns: list[int]) -> None:
+    """Report that a player's participation in a tournament is void; ``turns``: the turns he played."""
+    for handler in _participation_void:
+        handler(user_id=user_id, tournament_id=tournament_id, turns=turns)
+
+
 TurnHandler = Callable[..., None]
 _tournament_turn_completed: list[TurnHandler] = []
 

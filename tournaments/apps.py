@@ -19,6 +19,7 @@ class TournamentsConfig(AppConfig):
         from tournaments.reports import tournaments_report
 
         hooks.on_report(tournaments_report)
-        from tournaments.running import match_record
+        from tournaments.running import match_record, table_note
 
         hooks.on_match_ended(match_record)  # a tournament learns its matches' results only here
+        hooks.on_tournament_table_note(table_note)  # the pairs' free leave (rules 004)

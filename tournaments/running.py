@@ -20,7 +20,9 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.rng import SystemRng
 from lobby import tournament_tables
@@ -234,6 +236,7 @@ def match_record(result: dict[str, Any]) -> None:
     forfeit = outcome.get("forfeit") or None
     data: dict[str, Any] = {"a": sides["a"], "b": sides["b"], "winner": winner}
     offenders: set[int] = set()
+    void = set(t.progress.get("void", []))  # who left without consequences: void, no conduct, no turns
     if forfeit:
         offender_seats = {int(s) for s in outcome["lines"][int(forfeit["line"])]}
         offender = next(seat_side[s] for s in offender_seats if s in seat_side)
@@ -250,19 +253,91 @@ def match_record(result: dict[str, Any]) -> None:
             line_seats = [s for s in result["seats"] if s["seat"] in offender_seats]
             seats = [s for s in line_seats if ammonizioni.used_over_three_quarters(s.get("used_ms", 0), full)]
             kind = "slow"
+            if seats and t.training:  # a difference of the training section only (rules 004)
+                data[offender] = _recupero_punti(data[offender], line_seats, seats)
         elif kind == "timeout" and not any(s["acted"] for s in seats):
             kind = "absent"  # never made a move of his own: "assente all'inizio", lost by forfeit
+        elif kind == "abandon":
+            leaving = [s["user_id"] for s in seats if may_leave_freely(t, s["user_id"])]
+            if leaving:
+                data["void"] = leaving
+                void.update(leaving)
+                _void_on_commit(t, leaving, line_of[leaving[0]], match.turn)
         data.update(forfeit="expired" if kind == "slow" else kind, offender=offender)
         for seat in seats:
             offenders.add(seat["user_id"])
-            _conduct_on_commit(t, seat["user_id"], kind, match.turn)
+            if seat["user_id"] not in void:
+                _conduct_on_commit(t, seat["user_id"], kind, match.turn)
     for seat in result["seats"]:  # a turn played to its end (each 30 earn a bonus warning)
-        if seat["user_id"] not in offenders:
+        if seat["user_id"] not in offenders and seat["user_id"] not in void:
             _turn_completed_on_commit(seat["user_id"], t.pk)
     match.result = data
     match.ended_at = timezone.now()
     match.save(update_fields=["result", "ended_at"])
     _schedule("advance", t.pk)
+
+
+def _recupero_punti(
+    played: dict[str, Any], line_seats: list[dict[str, Any]], slow: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """The line's score for a match lost by tempo scaduto through one partner's slowness (rules 004,
+    training section, "Recupero punti automatico"): 10 VP and 0 MP for his partner, the real result
+    kept beside it.
+
+    Decision (proposed RULINGS K9): a pair's two players, fixed or random ("coppie casuali": formed
+    at the start and kept to the end), share one line and one standing, so "la classifica del
+    compagno" is the line's: the line gets 10 VP / 0 MP for this match instead of the forfeit's 0 VP
+    (the slow partner shares it; his penalty is his warning). The other line keeps its K6 forfeit
+    win. Money tournaments keep the forfeit (the rule is one of the training section's differences).
+    """
+    slow_ids = {s["user_id"] for s in slow}
+    partners = [s["user_id"] for s in line_seats if s["user_id"] not in slow_ids]
+    if not partners:
+        return played
+    vp, mp = ammonizioni.recupero_punti()
+    return {
+        **played,
+        "vp": vp,
+        "mp": mp,
+        "recupero": {"partners": partners, "vp": played["vp"], "mp": played["mp"]},
+    }
+
+
+def may_leave_freely(t: Tournament, user_id: int) -> bool:
+    """Whether the player may leave this training tournament of pairs without consequences: his
+    partner has received 2 warnings in it (rules 004, "Recupero punti automatico"; he leaves through
+    "Abbandona" at his match, and his participation is then void)."""
+    if not (t.training and t.is_pairs) or user_id in t.progress.get("void", []):
+        return False
+    members = next((m for m in t.progress.get("lines", {}).values() if user_id in m), [])
+    return any(
+        hooks.tournament_warnings(user_id=uid, tournament_id=t.pk) >= ammonizioni.MAX_PER_TOURNAMENT
+        for uid in members
+        if uid != user_id
+    )
+
+
+def table_note(*, tournament_id: int, user_id: int) -> str | None:
+    """What the player reads at his match's table (``hooks.tournament_table_note``): that he may leave
+    without consequences, or that he did and his participation is void."""
+    t = Tournament.objects.filter(pk=tournament_id, state=State.RUNNING).first()
+    if t is None:
+        return None
+    left = user_id in t.progress.get("void", []) or any(
+        user_id in (m.result or {}).get("void", []) for m in t.matches.filter(turn=t.turn)
+    )
+    if left:
+        return _(
+            "Hai abbandonato il torneo senza conseguenze: la tua partecipazione è nulla (nessuna "
+            "ammonizione, nessuna posizione in classifica, nessun premio)."
+        )
+    if may_leave_freely(t, user_id):
+        return _(
+            "Il tuo compagno ha ricevuto 2 ammonizioni in questo torneo: puoi abbandonare il torneo "
+            "senza conseguenze con «Abbandona». Non riceverai ammonizioni e la tua partecipazione "
+            "sarà considerata nulla (nessuna posizione in classifica, nessun premio)."
+        )
+    return None
 
 
 def _line_time_ran_out(result: dict[str, Any], line: int) -> bool:
@@ -280,6 +355,25 @@ def _conduct_on_commit(t: Tournament, user_id: int, kind: str, turn: int) -> Non
         ),
         robust=True,
     )
+
+
+def _void_on_commit(t: Tournament, users: list[int], line: str, turn: int) -> None:
+    """Tell moderation after commit that these players' participation is void (the turns before this
+    one their line played: the ones they completed count no more)."""
+    played = sorted(
+        set(
+            t.matches.filter(turn__lt=turn, ended_at__isnull=False)
+            .filter(Q(line_a=line) | Q(line_b=line))
+            .values_list("turn", flat=True)
+        )
+    )
+    for user_id in users:
+        transaction.on_commit(
+            lambda uid=user_id: hooks.tournament_participation_void(
+                user_id=uid, tournament_id=t.pk, turns=played
+            ),
+            robust=True,
+        )
 
 
 def _turn_completed_on_commit(user_id: int, tournament_id: int) -> None:
@@ -315,6 +409,9 @@ def _fold(t: Tournament, matches: list[TournamentMatch]) -> bool:
     """Add the turn's results to the tournament's progress; return whether the tournament is over."""
     p = t.progress
     rl = RandomList.from_json(p["random_list"])
+    for m in matches:  # who left without consequences in this turn (``match_record``)
+        if m.result.get("void"):
+            p.setdefault("void", []).extend(m.result["void"])
     if p["phase"] == KO:
         winners = {_line_winner(m) for m in matches}
         slots = p["slots"]
@@ -381,9 +478,10 @@ def _finish(t: Tournament, now: datetime) -> None:
     placings = final_placings(t)
     t.progress["placings"] = placings
     positions = position_of(placings)
+    void = t.progress.get("void", [])
     for line, members in t.progress["lines"].items():
-        Registration.objects.filter(
-            tournament=t, user_id__in=members, state=Registration.State.ADMITTED
+        Registration.objects.filter(  # a void participation is not ranked
+            tournament=t, user_id__in=[u for u in members if u not in void], state=Registration.State.ADMITTED
         ).update(position=positions[line])
     t.state = State.FINISHED
     t.finished_at = now
@@ -404,8 +502,12 @@ def line_prizes(t: Tournament, pool: int) -> dict[int, int]:
     line_order = sorted(lines, key=lambda line: min(reg_order.get(str(u), 0) for u in lines[line]))
     by_line = award(pool, prize_weights(t, len(lines)), placings, line_order)
     out: dict[int, int] = {}
+    void = p.get("void", [])
     for line, amount in by_line.items():
-        members = sorted(lines[line], key=lambda u: reg_order.get(str(u), 0))
+        # a void participation wins nothing: the line's prize goes to the partner who stayed
+        members = sorted(
+            [u for u in lines[line] if u not in void] or lines[line], key=lambda u: reg_order.get(str(u), 0)
+        )
         for uid, share in zip(members, split_evenly(amount, len(members)), strict=True):
             out[uid] = out.get(uid, 0) + share
     return out
