@@ -15,8 +15,14 @@ def seeded_deals(monkeypatch):
 
 @pytest.fixture(autouse=True)
 async def stop_table_owners():
-    """The owner runtime: every table owner of the test's loop stops with the test."""
+    """The owner runtime: every table owner of the test's loop stops with the test.
+
+    Then the loop's database threads close their connections (on PostgreSQL each thread has its
+    own) and end, before the loop closes.
+    """
     yield
+    from lobby import runtime
     from lobby.runtime import ownership
 
     await ownership.stop_all()
+    await runtime.release_threads()
