@@ -26,6 +26,7 @@ from lobby import actions, broadcast, runtime, selectors
 from lobby.errors import NotAllowed
 from lobby.models import Hand, HandPlayer, HandStep, Seat, Table, TableRuntime
 from lobby.replay import ENGINE_SPEC_KEYS
+from lobby.runtime import ownership
 from piattaforma import siteops
 from piattaforma.actions import preferences_get
 from piattaforma.models import GamePreference, User
@@ -210,11 +211,12 @@ def _wake_bots(tables: Sequence[tuple[int, int]]) -> None:
 
 def _send_closed(closing: Sequence[TableRuntime]) -> None:
     """After commit: each closed table's one broadcast, the public view of an empty table (its
-    players no longer seated), all sent in one hop to the channel layer. On the owner runtime each
-    table's owner reloads it instead (``actions._committed``)."""
+    players no longer seated), all sent in one hop to the channel layer. On the owner runtime a
+    table an owner keeps is reloaded by its owner instead (``ownership.committed``); the others go
+    in the one hop."""
     if runtime.enabled():
-        for rt in closing:
-            actions._committed(rt.pk, rt.version, [])
+        closing = [rt for rt in closing if not ownership.committed(rt.pk, rt.version, [])]
+    if not closing:
         return
     layer = get_channel_layer()
     if layer is None:
