@@ -73,7 +73,6 @@ class TableConsumer(AuthenticatedJsonConsumer):
             # the owner runtime: views come from the table's owner, only chat through the group
             try:
                 self.owner = await ownership.owner_for(self.table_id)
-                self.owner.audience.add(self.user.pk, self)
             except TableElsewhere:  # another live process owns the table: its owner relays the views
                 if not await self.reach_remote_owner():
                     return
@@ -89,6 +88,13 @@ class TableConsumer(AuthenticatedJsonConsumer):
         # the row counting this connection for a seat (None: a spectator's), dropped on close
         self.socket_id = await self.run(actions.seat_connected, process=presence.PROCESS, user=self.user)
         presence.opened(self)
+        if self.owner is not None:
+            if self.owner.stopped:  # its lease moved on meanwhile: reconnect, to the new owner
+                await self.close(code=CLOSE_ELSEWHERE)
+                return
+            # From its snapshot on (no await in between): the first view this socket receives is
+            # that snapshot, with this connection counted, and no later version is missed.
+            self.owner.audience.add(self.user.pk, self)
         await self.send_snapshot()
         history = await db(chat.table_history)(table_id=self.table_id, user_id=self.user.pk)
         if history["lines"]:  # the chat so far, on (re)connect

@@ -24,6 +24,7 @@ from lobby import actions, broadcast, runtime
 from lobby.errors import NotAllowed
 from lobby.models import Hand, HandPlayer, HandStep, Seat, Table, TableRuntime
 from lobby.replay import ENGINE_SPEC_KEYS
+from lobby.runtime import ownership
 from piattaforma import siteops
 from piattaforma.actions import preferences_get
 from piattaforma.models import GamePreference, User
@@ -235,11 +236,12 @@ def _wake_bots(tables: Sequence[tuple[int, int]]) -> None:
 
 def _send_closed(closing: Sequence[TableRuntime]) -> None:
     """After commit: each closed table's one broadcast, the public view of an empty table (its
-    players no longer seated), all sent in one hop to the channel layer. On the owner runtime each
-    table's owner reloads it instead (``actions._committed``)."""
+    players no longer seated), all sent in one hop to the channel layer. On the owner runtime a
+    table an owner keeps is reloaded by its owner instead (``ownership.committed``); the others go
+    in the one hop."""
     if runtime.enabled():
-        for rt in closing:
-            actions._committed(rt.pk, rt.version, [])
+        closing = [rt for rt in closing if not ownership.committed(rt.pk, rt.version, [])]
+    if not closing:
         return
     try:
         broadcast.tables_send([m for rt in closing for m in broadcast.table_messages(rt, [], [])])

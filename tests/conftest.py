@@ -15,6 +15,23 @@ settings.register_profile("thorough", max_examples=2000, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup):
+    """pytest-django's test databases, dropped at the end with no connection of ours left open.
+
+    The database threads of the live tables' runtime and asgiref's one thread-sensitive thread
+    keep their connections (``CONN_MAX_AGE``): PostgreSQL refuses to drop a database in use.
+    """
+    yield
+    from asgiref.sync import SyncToAsync
+    from django.db import connections
+
+    from lobby import runtime
+
+    runtime.close_threads()
+    SyncToAsync.single_thread_executor.submit(connections.close_all).result(timeout=30)
+
+
 @pytest.fixture(autouse=True)
 def poker_alone_in_giro_pazzo(request, monkeypatch):
     """Poker's own tests see the engine as it is alone: giro pazzo offers only Classica.
