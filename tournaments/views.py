@@ -48,8 +48,11 @@ def tournament_lobby(request: HttpRequest, tournament_id: int) -> HttpResponse:
     except ValueError:
         simulated = None
     mine = selectors.my_registration(tournament=tournament, user_id=request.user.pk)
-    to_confirm = mine is not None and mine.state == Registration.State.AUTHORISED
-    to_confirm = to_confirm and selectors.unconfirmed(tournament, mine)  # type: ignore[arg-type]
+    to_confirm = (
+        mine is not None
+        and mine.state == Registration.State.AUTHORISED
+        and selectors.unconfirmed(tournament, mine)
+    )
     return render(
         request,
         "tournaments/lobby.html",
