@@ -490,20 +490,42 @@ class LineMatch(MatchReport):
         return {
             "game": state["game"],
             "seat": seat,
-            "config": copy.deepcopy(public_cfg),
+            "config": copied(public_cfg),
             "positions": list(state["seats"]),
             "dealer": state["seats"][state["dealer"]],
             "deal_no": state["deal_no"],
             **extra,
             "totals": list(state["totals"]),
             "deals_won": list(state["deals_won"]),
-            "history": copy.deepcopy(state["history"]),
+            "history": copied(state["history"]),
             "to_act": self.to_act(state),
             "legal": [] if seat is None else self.legal_actions(state, seat),
             "deal": deal,
             "over": state["over"],
-            "result": copy.deepcopy(state["result"]),
+            "result": copied(state["result"]),
         }
+
+
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def copied(value: Any) -> Any:
+    """A copy of JSON-like data that shares nothing mutable with it: ``copy.deepcopy``'s value.
+
+    Dicts, lists and tuples are copied item by item, scalars kept (immutable), anything else
+    deep-copied. Every seat's view of every version copies the match's history and result: with
+    ``deepcopy`` (its memo, its dispatch per object) that was most of a Scopa view's cost.
+    """
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is dict:
+        return {k: copied(v) for k, v in value.items()}
+    if kind is list:
+        return [copied(v) for v in value]
+    if kind is tuple:
+        return tuple(copied(v) for v in value)
+    return copy.deepcopy(value)
 
 
 class PartiteEngine(LineMatch):

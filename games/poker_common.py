@@ -57,6 +57,16 @@ TABLE_DEFAULTS: dict[str, Any] = {
     "time_bank": 0,
 }
 
+# The table's own settings each poker-family engine takes (``Engine.table_settings``): the lobby's
+# Table columns on the left, these options on the right.
+TABLE_SETTINGS: dict[str, str] = {
+    "cash": "cash",
+    "rake_bp": "rake_percent",
+    "rake_cap": "rake_cap",
+    "tempo_giocata": "decision_seconds",
+    "time_bank": "time_bank",
+}
+
 TABLE_OPTIONS: tuple[Option, ...] = (
     Option(
         "limit",

@@ -16,6 +16,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from games import registry
@@ -30,6 +31,7 @@ from lobby.errors import (
     NoHandInProgress,
     NotAllowed,
     NotSeated,
+    RakeCapNotApplied,
     SeatTaken,
     StaleVersion,
     TableClosed,
@@ -51,7 +53,8 @@ from lobby.runtime import ownership
 from lobby.runtime.journal import recover
 from moderation import actions as moderation
 from piattaforma import hooks
-from piattaforma.actions import audit_record, preferences_get
+from piattaforma.actions import audit_record, preferences_of
+from piattaforma.compiledquery import CompiledQuery
 from piattaforma.models import User
 from wallet import actions as wallet_actions
 from wallet import selectors as wallet_selectors
@@ -160,6 +163,8 @@ def _table_checked(table: Table) -> None:
     engine = engine_for(table)
     if not engine.min_seats <= table.seats <= engine.max_seats:
         raise InvalidSeat(f"{engine.title}: da {engine.min_seats} a {engine.max_seats} posti")
+    if table.rake_cap and "rake_cap" not in engine.table_settings:  # a limit nobody would enforce
+        raise RakeCapNotApplied(f"{engine.title} non applica un tetto al rake: lascialo a zero")
     table.config = engine.validate_config(table.config)
     engine_config(table)
 
@@ -218,16 +223,24 @@ def table_update(*, table_id: int, actor: User, **fields: Any) -> Table:
     return rt.table
 
 
+# the first statement of every table write: compiled once (``piattaforma.compiledquery``)
+_LOCK = CompiledQuery(
+    lambda table_id: TableRuntime.objects.select_for_update().select_related("table").filter(pk=table_id),
+    lambda table_id: (int(table_id),),
+)
+
+
 def _lock(table_id: int) -> TableRuntime:
     """Lock a table's runtime row; on the owner runtime, outside its owner, bring it up to date.
 
     An owner writes its decisions to the row only with a snapshot (its journal has each step): a
     write after its owner stopped or died first applies the journal's later steps (``recover``).
     """
-    try:
-        rt = TableRuntime.objects.select_for_update().select_related("table").get(pk=table_id)
-    except TableRuntime.DoesNotExist:
-        raise TableClosed() from None
+    rows = _LOCK(table_id)
+    if not rows:
+        raise TableClosed()
+    rt = rows[0]
+    ownership.check_fence(rt)  # a caller of a park that ran out writes nothing (``ownership``)
     if runtime.enabled() and not ownership.is_inside(table_id) and recover(rt):
         rt.save()
     return rt
@@ -393,7 +406,8 @@ def tables_sweep_sitouts() -> int:
     """Stand up the sitout players who stayed away too long, between hands (beat)."""
     seats = Seat.objects.filter(status=Seat.Status.SITOUT, table__game__in=list(STAND_UP_RULES))
     tables = ownership.unowned(seats.values_list("table_id", flat=True).distinct())
-    return sum(table_chores(table_id=table_id) for table_id in sorted(tables))
+    # checked again before each: an owner that claimed it since does its chores (``_sweep_each``)
+    return sum(table_chores(table_id=t) for t in sorted(tables) if not ownership.owned(t))
 
 
 def tables_remove_player(user: User) -> None:
@@ -511,7 +525,8 @@ def waiting_offers_sweep() -> int:
     """Expire waiting-list offers on every table (beat)."""
     expired = WaitingEntry.objects.filter(offer_expires_at__lt=timezone.now())
     tables = ownership.unowned(expired.values_list("table_id", flat=True).distinct())
-    return sum(bool(table_chores(table_id=table_id)) for table_id in sorted(tables))
+    # checked again before each: an owner that claimed it since does its chores (``_sweep_each``)
+    return sum(bool(table_chores(table_id=t)) for t in sorted(tables) if not ownership.owned(t))
 
 
 @ownership.through_owner
@@ -701,27 +716,49 @@ def _dealt_seats(rt: TableRuntime) -> set[int]:
     return selectors.dealt_seats(rt) or set()
 
 
-def _seat_specs(rt: TableRuntime, seats: list[Seat]) -> list[dict[str, Any]]:
+def _seat_credits(rt: TableRuntime, seats: list[Seat]) -> dict[str, int]:
+    """Each seat's table credit by session, in one read."""
+    refs = [s.session_ref for s in seats]
+    return wallet_selectors.table_credits_get(table_session_refs=refs, realm=rt.table.realm)
+
+
+def _seats_dealt_here(table_id: int) -> Any:
+    dealt = HandPlayer.objects.filter(
+        hand__table_id=OuterRef("table_id"),
+        user_id=OuterRef("user_id"),
+        hand__started_at__gte=OuterRef("joined_at"),
+    )
+    seats = Seat.objects.filter(table_id=table_id).select_related("user").annotate(dealt_here=Exists(dealt))
+    return seats.order_by("number")
+
+
+# once a deal; the first parameter is the constant the EXISTS subquery selects
+_SEATS_TO_DEAL = CompiledQuery(_seats_dealt_here, lambda table_id: (1, int(table_id)))
+
+
+def _seats_to_deal(table: Table) -> list[Seat]:
+    """Every seat, by number, with its player and ``dealt_here``: whether he was dealt in at this
+    table since he sat down (a newcomer has not: banker rules), in one read (compiled once)."""
+    return _SEATS_TO_DEAL(table.pk)
+
+
+def _seat_specs(rt: TableRuntime, seats: list[Seat], credits: dict[str, int]) -> list[dict[str, Any]]:
+    """What the engine and the hand's record are told of each seat (``_seats_to_deal``'s seats)."""
     table = rt.table
-    specs = []
-    for seat in seats:
-        credit = wallet_selectors.table_credit_get(table_session_ref=seat.session_ref, realm=table.realm)
-        specs.append(
-            {
-                "seat": seat.number,
-                "chips": int(credit["balance"]),
-                "sitout": seat.status == Seat.Status.SITOUT,
-                "prefs": preferences_get(user=seat.user, game=table.game),
-                "user_id": seat.user_id,
-                "nickname": seat.user.nickname,
-                "session_ref": seat.session_ref,
-                # a newcomer has not been dealt in at this table since he sat down (banker rules)
-                "new": not HandPlayer.objects.filter(
-                    hand__table=table, user=seat.user, hand__started_at__gte=seat.joined_at
-                ).exists(),
-            }
-        )
-    return specs
+    prefs = preferences_of(user_ids=[s.user_id for s in seats], game=table.game)
+    return [
+        {
+            "seat": seat.number,
+            "chips": credits[seat.session_ref],
+            "sitout": seat.status == Seat.Status.SITOUT,
+            "prefs": prefs[seat.user_id],
+            "user_id": seat.user_id,
+            "nickname": seat.user.nickname,
+            "session_ref": seat.session_ref,
+            "new": not seat.dealt_here,  # type: ignore[attr-defined]  # annotated by _seats_to_deal
+        }
+        for seat in seats
+    ]
 
 
 @ownership.through_owner
@@ -729,9 +766,17 @@ def _seat_specs(rt: TableRuntime, seats: list[Seat]) -> list[dict[str, Any]]:
 def table_start_hand(*, table_id: int) -> bool:
     """Deal the next hand if enough players are seated and playing; return whether one started."""
     rt = _lock(table_id)
-    if rt.start_at is not None and rt.start_at <= timezone.now():
+    due = rt.start_at is not None and rt.start_at <= timezone.now()
+    if due:
         rt.start_at = None  # the due start is this call (a player's earlier call leaves it pending)
-        rt.save(update_fields=["start_at"])
+    started = _deal(rt)
+    if due and not started:
+        rt.save(update_fields=["start_at"])  # a deal saves it with the rest of the row
+    return started
+
+
+def _deal(rt: TableRuntime) -> bool:
+    """``table_start_hand`` on the locked row: deal if the table may; save the row if it deals."""
     from lobby.operations import hand_start_refused  # closed table, game switched off, site closed
 
     if _hand_running(rt) or hand_start_refused(rt):
@@ -740,23 +785,23 @@ def table_start_hand(*, table_id: int) -> bool:
     if table.tournament_id is not None and rt.hand_no:
         return False  # a tournament table plays one match
     engine = next_hand_engine(rt)
-    if engine.family == "partite" and not _partite_ready(rt):
+    everyone = _seats_to_deal(table)
+    credits = _seat_credits(rt, everyone)
+    if engine.family == "partite" and not _partite_ready(rt, everyone, credits):
         return False
     # Every seated player is dealt in, sitout ones flagged: the engine applies its own rules to
     # them (poker asks no invito of them at a cash table; a chemin banker in sitout collects his
     # banco). Players leaving at the end of the hand are not dealt in.
-    seats = list(
-        Seat.objects.filter(table=table, leave_after_hand=False).select_related("user").order_by("number")
-    )
+    seats = [s for s in everyone if not s.leave_after_hand]
     if engine.family == "partite":
         # a match starts only for players who can pay the perdita massima (C1)
         floor = 0 if table.tournament_id is not None else max(1, table.perdita_massima)
-        specs = [s for s in _seat_specs(rt, seats) if s["chips"] >= floor]
+        specs = [s for s in _seat_specs(rt, seats, credits) if s["chips"] >= floor]
     else:
         # chips at the table, or money the game holds for the seat across hands (a banco)
         specs = [
             s
-            for s in _seat_specs(rt, seats)
+            for s in _seat_specs(rt, seats, credits)
             if s["chips"] > 0 or engine.release_seat(rt.carry, s["seat"])[1] > 0
         ]
     active = [s for s in specs if not s["sitout"]]
@@ -781,7 +826,8 @@ def table_start_hand(*, table_id: int) -> bool:
         lines = {engine.line_of(state, s["seat"]) for s in specs}
         rt.clocks = dict.fromkeys(sorted(lines), table.tempo_partita * 1000)
     rt.ready_deadline = rt.start_at = None
-    Seat.objects.filter(table=table).update(ready=False)
+    if any(s.ready for s in everyone):
+        Seat.objects.filter(table=table).update(ready=False)
     hand = Hand.objects.create(
         table=table,
         number=rt.hand_no,
@@ -796,10 +842,12 @@ def table_start_hand(*, table_id: int) -> bool:
         [HandPlayer(hand=hand, user_id=spec["user_id"], seat=spec["seat"]) for spec in specs]
     )
     _after_change(rt, engine)
+    rt.hand_pk = hand.pk  # type: ignore[attr-defined]  # as the owner's read of the row has it
+    ownership.dealt(rt)
     return True
 
 
-def _partite_ready(rt: TableRuntime) -> bool:
+def _partite_ready(rt: TableRuntime, seats: list[Seat], credits: dict[str, int]) -> bool:
     """Tell whether a match may start now at a table of a gioco a partite (expects the row locked).
 
     When the table is complete every player gets "Sono pronto per iniziare" and a countdown: the
@@ -807,7 +855,6 @@ def _partite_ready(rt: TableRuntime) -> bool:
     countdown runs on the end-of-match panel, and who has not chosen another match stands up.
     """
     table = rt.table
-    seats = list(Seat.objects.filter(table=table).select_related("user"))
     now = timezone.now()
     if len(seats) < table.seats:
         if rt.ready_deadline is not None and rt.state is None:
@@ -818,10 +865,11 @@ def _partite_ready(rt: TableRuntime) -> bool:
     # cannot start a match: he must top up (the table says so) or come back, else the countdown
     # stands him up as it does an undecided player ("se non ha un credito sufficiente...").
     # A tournament table holds no credit and deals at once: an absent player loses on his clock.
+    need = max(1, table.perdita_massima)  # C1: a credit short of the perdita massima plays no match
     unable = (
         set()
         if table.tournament_id is not None
-        else {s.pk for s in seats if not s.user.is_bot and (s.away or _short_of_match(table, s))}
+        else {s.pk for s in seats if not s.user.is_bot and (s.away or credits[s.session_ref] < need)}
     )
     if all((s.ready or s.user.is_bot) and s.pk not in unable for s in seats):  # bots are always ready
         return True
@@ -841,12 +889,6 @@ def _partite_ready(rt: TableRuntime) -> bool:
     rt.ready_deadline = None
     _bump(rt)
     return False
-
-
-def _short_of_match(table: Table, seat: Seat) -> bool:
-    """Tell whether a seat's table credit cannot pay the perdita massima (C1: no match for him)."""
-    credit = wallet_selectors.table_credit_get(table_session_ref=seat.session_ref, realm=table.realm)
-    return int(credit["balance"]) < max(1, table.perdita_massima)
 
 
 @ownership.through_owner
@@ -879,6 +921,16 @@ def table_act(*, table_id: int, user: User, action: dict[str, Any], version: int
     return _apply(rt, seat.number, action, automatic=False)
 
 
+def said_sitout(events: list[dict[str, Any]]) -> bool:
+    """Issue 20 (5): a player who answers SITOUT at the invito (P14) is sat out at the table too.
+
+    Every view shows it and the next hands skip him until SONO TORNATO: his seat's row changes with
+    the step (``_apply``; the owner runtime lets the row action apply such a decision). A timeout's
+    sitout is the clock's, in ``_timeout``.
+    """
+    return any(e.get("type") == "sitout" and e.get("reason") == "invito" for e in events)
+
+
 def _apply(rt: TableRuntime, seat_no: int, action: dict[str, Any], *, automatic: bool) -> StepResult:
     """Apply one action to the locked runtime and record it (expects the runtime row locked)."""
     engine = hand_engine(rt)
@@ -886,11 +938,7 @@ def _apply(rt: TableRuntime, seat_no: int, action: dict[str, Any], *, automatic:
     was_due = seat_no in engine.to_act(rt.state)
     rng = new_rng()
     events = engine.apply(rt.state, seat_no, action, rng)  # raises, changing nothing, if refused
-    # issue 20 (5): a player who answers SITOUT at the invito (P14) is sat out at the table too:
-    # every view shows it and the next hands skip him until SONO TORNATO. (A timeout's sitout is
-    # the clock's, in _timeout.)
-    said_sitout = any(e.get("type") == "sitout" and e.get("reason") == "invito" for e in events)
-    gone = [seat_no] if said_sitout and not automatic else []
+    gone = [seat_no] if said_sitout(events) and not automatic else []
     if gone:
         Seat.objects.filter(table_id=rt.pk, number__in=gone, status=Seat.Status.PLAYING).update(
             status=Seat.Status.SITOUT, sitout_since=timezone.now()
@@ -942,8 +990,11 @@ def _finish_hand(rt: TableRuntime, engine: Engine, hand: Hand) -> None:
     # Seats the game's own rules stand up at a cash table (missed banco turns, P15...).
     stand_up = {int(n) for n in outcome.get("stand_up", [])}
     Seat.objects.filter(table_id=rt.pk, number__in=stand_up).update(leave_after_hand=True)
-    for seat in Seat.objects.filter(table_id=rt.pk).select_related("table"):
-        wallet_actions.table_rebuys_credit(table_session_ref=seat.session_ref, realm=rt.table.realm)
+    seats = list(Seat.objects.filter(table_id=rt.pk))
+    wallet_actions.table_rebuys_credit(
+        table_session_refs=[s.session_ref for s in seats], realm=rt.table.realm
+    )
+    for seat in seats:
         if seat.leave_after_hand:
             _stand_up(rt, seat)
         elif seat.status == Seat.Status.SITOUT:
@@ -1143,12 +1194,18 @@ def tables_sweep_bots(*, now: Any = None) -> int:
 
 
 def _sweep_each(action: Any, due: Any) -> int:
-    """Call ``action(table_id=, version=)`` for each due row: one table failing stops no other's clock."""
+    """Call ``action(table_id=, version=)`` for each due row: one table failing stops no other's clock.
+
+    The tables live owners keep are left out in one query (a live owner keeps its own clocks); each
+    other one is checked again just before its action (``ownership.owned``): a sweep over many due
+    tables takes a while, and an owner that claimed one meanwhile (its first connection) resumed its
+    clocks from the row: parked from here for it, it would wait on the sweep for nothing.
+    """
     done = 0
     due = list(due)
-    free = set(ownership.unowned({row[0] for row in due}))  # a live owner keeps its own clocks
+    free = set(ownership.unowned({row[0] for row in due}))
     for row in due:
-        if row[0] not in free:
+        if row[0] not in free or ownership.owned(row[0]):
             continue
         kwargs = dict(zip(("table_id", "version"), row, strict=False))
         try:

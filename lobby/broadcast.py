@@ -51,13 +51,14 @@ def table_messages(
     """One version of a table as its connections receive it: each seated player's own projection
     on his group, then the public view on the table's group (the one shape of a table's messages).
     ``dealt``: the seats dealt into the hand (``selectors.dealt_seats``)."""
-    from lobby.selectors import projection_seat, table_payload
+    from lobby.selectors import projection_seat, table_payload, table_shared
 
+    shared = table_shared(rt, seats)
     messages = []
     for seat in seats:
-        payload = table_payload(rt, seats, projection_seat(seat.number, dealt), events)
+        payload = table_payload(rt, seats, projection_seat(seat.number, dealt), events, shared=shared)
         messages.append((user_group(rt.pk, seat.user_id), {"type": "table.message", "payload": payload}))
-    public = table_payload(rt, seats, None, events)
+    public = table_payload(rt, seats, None, events, shared=shared)
     public["audience"] = "public"
     messages.append((public_group(rt.pk), {"type": "table.message", "payload": public}))
     return messages

@@ -89,8 +89,9 @@ class TableConsumer(AuthenticatedJsonConsumer):
         self.socket_id = await self.run(actions.seat_connected, process=presence.PROCESS, user=self.user)
         presence.opened(self)
         if self.owner is not None:
+            await self.owner.settled()  # no view of a decision not committed yet
             if self.owner.stopped:  # its lease moved on meanwhile: reconnect, to the new owner
-                await self.close(code=CLOSE_ELSEWHERE)
+                await self.close_elsewhere("its owner here stopped while it connected")
                 return
             # From its snapshot on (no await in between): the first view this socket receives is
             # that snapshot, with this connection counted, and no later version is missed.
@@ -107,21 +108,39 @@ class TableConsumer(AuthenticatedJsonConsumer):
     async def reach_remote_owner(self) -> bool:
         """Join the table's owner in another server process; closed with 4409 when there is none."""
         lease = await db(ownership.lease_holder)(self.table_id)
-        if lease is None or not lease.channel:
-            await self.close(code=CLOSE_ELSEWHERE)  # its lease is being taken over: reconnect
+        if lease is None or not lease.channel:  # its lease is being taken over: reconnect
+            await self.close_elsewhere("no live owner in any process")
             return False
         self.remote = RemoteOwner(self.table_id, lease.channel, self.channel_name)
         try:
             self.remote_first = await self.remote.join(self.user.pk)
         except TableElsewhere:
             self.remote = None
-            await self.close(code=CLOSE_ELSEWHERE)
+            await self.close_elsewhere("its owner in another process did not answer the join")
             return False
         return True
 
-    async def owner_gone(self) -> None:
-        """The owner in another process lost its lease (it died): reconnect, to its successor."""
+    async def close_elsewhere(self, why: str) -> None:
+        """Close with 4409: the client reconnects and resyncs, reaching the table's owner. Logged
+        with its reason: a socket closed by the server in mid-game is never routine."""
+        logger.warning("table %s: a socket of user %s closed with 4409: %s", self.table_id, self.user.pk, why)
         await self.close(code=CLOSE_ELSEWHERE)
+
+    async def owner_gone(self) -> None:
+        """The owner in another process lost its lease (it died): go on with its successor.
+
+        When this process adopted the table (its heartbeat, ``ownership.adopt_orphans``) the
+        connection stays open, counted as it was, and gets the new owner's view; else it closes
+        with 4409 and the client reconnects. Nothing more is asked of the old owner.
+        """
+        self.remote = None
+        owner = ownership.local_owner(self.table_id)
+        if owner is None:
+            await self.close_elsewhere("its owner in another process lost its lease")
+            return
+        self.owner = owner
+        owner.audience.add(self.user.pk, self)  # from this snapshot on (no await in between)
+        await self.send_snapshot()
 
     async def run(self, action: Callable[..., Any], **kwargs: Any) -> Any:
         """A table action of this connection's table: under its owner, or one transaction on a thread."""
@@ -178,6 +197,7 @@ class TableConsumer(AuthenticatedJsonConsumer):
 
     async def send_snapshot(self) -> None:
         if self.owner is not None:
+            await self.owner.settled()  # (no await when nothing is pending: none after ``connect``'s)
             payload = self.owner.snapshot(self.user.pk)
         elif self.remote is not None:
             payload = getattr(self, "remote_first", None) or await self.remote.snapshot(self.user.pk)
@@ -189,6 +209,10 @@ class TableConsumer(AuthenticatedJsonConsumer):
         self.last_version = payload["version"]
         self.seated = chat.is_seated(payload["seats"], self.user.nickname)
         await self.send_json(payload)
+
+    async def table_version(self, event: dict[str, Any]) -> None:
+        """The heartbeat frame of a connection relayed to an owner in another process (``runtime.remote``)."""
+        await self.heartbeat(event["version"])
 
     async def table_text(self, event: dict[str, Any]) -> None:
         """A view the table's owner in another process encoded for this user (``runtime.remote``)."""
@@ -254,7 +278,9 @@ class TableConsumer(AuthenticatedJsonConsumer):
             else:
                 await self.send_error("unknown_type", "Tipo di messaggio sconosciuto")
         except TableElsewhere:  # the owner in another process is gone: reconnect, to its successor
-            await self.close(code=CLOSE_ELSEWHERE)
+            where = "in another process" if self.remote is not None else "here"
+            self.remote = None  # (it does not answer: this socket's row goes through the table's next owner)
+            await self.close_elsewhere(f"its owner {where} refused {kind!r} (gone, or no answer in time)")
         except CodedError as exc:  # engine, table and wallet refusals: code + Italian message
             await self.send_json({"type": "error", **exc.as_dict()})
             if isinstance(exc, TableError) and exc.code == "stale_version":

@@ -37,6 +37,11 @@ class InvalidSeat(TableError):
     default_message = "Posto non valido"
 
 
+class RakeCapNotApplied(TableError):
+    code = "rake_cap_not_applied"
+    default_message = "Questo gioco non applica un tetto al rake: lascialo a zero"
+
+
 class StaleVersion(TableError):
     code = "stale_version"
     default_message = "Il tavolo è cambiato: aggiornamento in corso"
@@ -63,7 +68,11 @@ class ChatRefused(TableError):
 
 
 class TableElsewhere(TableError):
-    """The table's lease is held by another server process (``lobby.runtime.ownership``)."""
+    """The table's lease is held by another server process (``lobby.runtime.ownership``).
+
+    A socket never shows this message (it closes with 4409 and the client reconnects); a page's
+    form does: its write was refused whole, so asking again is safe.
+    """
 
     code = "table_elsewhere"
-    default_message = "Il tavolo è servito da un altro server: riconnessione in corso"
+    default_message = "Il tavolo sta passando a un altro server: riprova tra qualche secondo"

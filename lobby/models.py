@@ -124,6 +124,10 @@ class TableRuntime(models.Model):
     # When the next deal is due (a start task is pending): None when none is. The beat sweeper starts
     # a table whose start task was lost (a Redis restart, a dead worker) once this has passed.
     start_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # The owner runtime's fencing token (``lobby.runtime.ownership``): raised when an owner starts
+    # (its lease claimed) and when it goes on after a park its caller overran; a parked caller's
+    # writes are refused unless the row still has the epoch it was parked under.
+    epoch = models.PositiveBigIntegerField(default=0)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

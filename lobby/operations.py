@@ -52,6 +52,7 @@ def hand_start_refused(rt: TableRuntime) -> bool:
     if table.is_open and siteops.game_enabled(table.game, table.realm) and not siteops.site_closed():
         return False
     if Seat.objects.filter(table_id=rt.pk).exists() or WaitingEntry.objects.filter(table_id=rt.pk).exists():
+        rt.save(update_fields=["start_at"])  # (the start this is) each leave below locks the row again
         _stand_everyone(rt)
     return True
 

@@ -1,15 +1,36 @@
 """The heartbeat of a server process: presence of its table sockets, and each socket's version.
 
 Every Daphne process has a name of its own (``PROCESS``: host, pid and a random tag, new at each
-start). While it has table connections open, it beats every ``LOBBY_HEARTBEAT_SECONDS``:
+start). While it has table connections open, it says it is alive (``renew``, below): one statement
+refreshes the ``SeatSocket`` rows of its open connections (``actions.presence_beat``). When a
+process is killed, its rows stop being refreshed and the beat sweeper drops them after three beats
+(``actions.presence_sweep``), sitting out who has no socket left, as a closed connection does.
+Other processes' rows are not touched, and a restarted process beats under a new name.
+And it beats every ``LOBBY_HEARTBEAT_SECONDS``:
 
-- one statement refreshes the ``SeatSocket`` rows of its open connections (``actions.presence_beat``).
-  When a process is killed, its rows stop being refreshed and the beat sweeper drops them after three
-  beats (``actions.presence_sweep``), sitting out who has no socket left, as a closed connection
-  does. Other processes' rows are not touched, and a restarted process beats under a new name.
 - one query reads the versions of the tables it serves and each socket gets ``{"type":
   "table.version", "version": n}``: a client that missed broadcasts (a channel-layer outage)
   sees that it is behind and asks ``sync``. The frame also keeps idle sockets alive through proxies.
+  On the owner runtime the row lags the journal between snapshots: a table with an owner here
+  beats with the version its owner last sent, and a connection relayed to an owner in another
+  process gets its frame from that owner (``remote``, on hearing this beat), not from the row.
+- the owner runtime: the tables of a dead process adopted, each owner
+  in another process told which of this process's connections to its table are still open
+  (``remote.still_joined``), and this process's owners forget the connections of a process that
+  stopped telling them for three beats (``remote.drop_silent``: it was killed). A connection
+  whose owner elsewhere died goes on with its table's new owner when this process adopted it,
+  else it closes with 4409 and its client reconnects (``TableConsumer.owner_gone``).
+
+The presence rows and the leases of this process's owners are renewed by a task of their own
+(``_renew_forever``), every third of a lease (``renew_every``) counted from the previous renewal's
+start, on a database thread of their own (``runtime.urgent``): never after the beat's other work.
+Before, the renewal was the first step of each beat and the next beat came
+``LOBBY_HEARTBEAT_SECONDS`` after the previous one ended; under load (1,000 clients on 2 cores) a
+beat took 5-11 s behind the tables' database work (longer while it adopted tables), so renewals came
+16-22 s apart, the 15 s leases expired, the other process adopted those tables while their owner
+was alive, and its sockets were closed with 4409; the presence rows, three beats from the sweeper,
+ran the same risk (players sat out while connected). Only an owner that has claimed its lease is
+renewed (one still loading was taken for a lost lease and abandoned).
 """
 
 from __future__ import annotations
@@ -38,6 +59,7 @@ class Connection(Protocol):
 
 _open: dict[Connection, None] = {}  # this process's table connections, in opening order
 _task: asyncio.Task[None] | None = None
+_renewer: asyncio.Task[None] | None = None  # the presence rows' and the leases' renewal
 
 
 def opened(connection: Connection) -> None:
@@ -47,11 +69,13 @@ def opened(connection: Connection) -> None:
 
 
 def beating() -> None:
-    """Beat from now on, while this process has a table connection or a table owner."""
-    global _task
+    """Beat and renew from now on, while this process has a table connection or a table owner."""
+    global _task, _renewer
     loop = asyncio.get_running_loop()
     if _task is None or _task.done() or _task.get_loop() is not loop:
         _task = loop.create_task(_beat_forever(), name="lobby-heartbeat")
+    if _renewer is None or _renewer.done() or _renewer.get_loop() is not loop:
+        _renewer = loop.create_task(_renew_forever(), name="lobby-renewal")
 
 
 def closed(connection: Connection) -> None:
@@ -80,34 +104,92 @@ async def _beat_forever() -> None:
             logger.exception("lobby heartbeat of %s failed", PROCESS)
 
 
-async def beat() -> None:
-    """One heartbeat: refresh this process's presence rows, send each socket its table's version."""
-    from lobby import actions, selectors
-    from lobby.consumers import db
+def renew_every() -> float:
+    """Seconds from one renewal of the leases to the next: a third of a lease (and no more than a beat).
 
-    connections = list(_open)
-    counted = [c.socket_id for c in connections if c.socket_id is not None]
-    await db(actions.presence_beat)(process=PROCESS, socket_ids=counted)
-    versions: dict[int, int] = await db(selectors.table_versions)(sorted({c.table_id for c in connections}))
+    A renewal may then come two periods late (a loop lagging, the database slow to answer) before
+    a lease expires and another process takes a live owner's table over.
+    """
     from lobby.runtime import ownership
 
+    return min(float(settings.LOBBY_HEARTBEAT_SECONDS), ownership.lease_seconds() / 3)
+
+
+async def _renew_forever() -> None:
+    loop = asyncio.get_running_loop()
+    while _open or _owners():
+        started = loop.time()
+        try:
+            await renew()
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the database is away: renew again next time
+            logger.exception("lease renewal of %s failed", PROCESS)
+        await asyncio.sleep(max(0.0, started + renew_every() - loop.time()))
+
+
+async def renew() -> None:
+    """This process is alive: refresh its sockets' presence rows and renew its owners' leases; an
+    owner whose lease another process took stops.
+
+    Only owners that claimed their lease (``TableOwner.claimed``): one still loading has none yet.
+    """
+    from lobby import actions
+    from lobby.runtime import ownership, urgent
+
+    counted = [c.socket_id for c in list(_open) if c.socket_id is not None]
+    if counted:
+        await urgent(actions.presence_beat)(process=PROCESS, socket_ids=counted)
+    owners = [o for o in ownership.local_owners() if o.claimed]
+    if not owners:
+        return
+    held = await urgent(ownership.lease_renew)([o.table_id for o in owners], process=PROCESS)
+    for owner in owners:
+        if owner.table_id not in held and not owner.stopped:  # too late: another process took it over
+            logger.warning(
+                "table %s: its lease was taken by another process, its owner here stops", owner.table_id
+            )
+            await owner.abandon()
+
+
+async def beat() -> None:
+    """One heartbeat: send each socket its table's version (the presence rows: ``renew``)."""
+    from lobby import actions, selectors
+    from lobby.consumers import db
+    from lobby.runtime import ownership
+    from lobby.runtime import remote as elsewhere
+
     owners = ownership.local_owners()
-    if owners:  # the owner runtime: its leases renewed, each owner's version is the table's
-        held = await db(ownership.lease_renew)([o.table_id for o in owners], process=PROCESS)
+    connections = list(_open)
+    versions: dict[int, int] = await db(selectors.table_versions)(sorted({c.table_id for c in connections}))
+    if owners:  # connections of a process killed meanwhile (no heartbeat names them any more)
+        silent = asyncio.get_running_loop().time() - actions.presence_ttl()
         for owner in owners:
-            if owner.table_id not in held:  # this process was too slow to renew: another took it over
-                await owner.abandon()
+            elsewhere.drop_silent(owner, before=silent)
     if ownership.enabled():
         await ownership.adopt_orphans()  # tables whose owner died (lease expired) are taken over here
         owners = ownership.local_owners()
-        versions.update({o.table_id: o.version() for o in owners})
+        # the version each owner sent last (committed; one it is journaling is not sent yet)
+        versions.update({o.table_id: o.published for o in owners if o.published >= 0})
     remote = [c for c in connections if getattr(c, "remote", None) is not None]
     live = await db(ownership.live_channels)(sorted({c.table_id for c in remote})) if remote else {}
     for connection in connections:
+        if connection in remote:
+            continue  # its owner elsewhere beats it (``still_joined``): this row lags that owner
         if connection in _open and connection.table_id in versions:
             with contextlib.suppress(Exception):  # a socket closing meanwhile
                 await connection.heartbeat(versions[connection.table_id])
-    for connection in remote:  # an owner elsewhere that lost its lease died: reconnect to its heir
-        if connection in _open and live.get(connection.table_id) != connection.remote.channel:  # type: ignore[attr-defined]  # a table consumer joined to a remote owner (lobby.consumers)
-            with contextlib.suppress(Exception):
-                await connection.owner_gone()  # type: ignore[attr-defined]  # likewise: only table consumers reach here
+    joined = []
+    for connection in remote:  # an owner elsewhere that lost its lease died: go on with its heir
+        if connection not in _open or connection.remote is None:  # type: ignore[attr-defined]  # a table consumer joined to a remote owner (lobby.consumers)
+            continue
+        if live.get(connection.table_id) == connection.remote.channel:  # type: ignore[attr-defined]  # likewise
+            joined.append(connection)
+            continue
+        with contextlib.suppress(Exception):
+            await connection.owner_gone()  # type: ignore[attr-defined]  # likewise: only table consumers reach here
+    if joined:
+        try:
+            await elsewhere.still_joined(joined)
+        except Exception:  # the layer is away: the owners hear again on the next beat
+            logger.warning("heartbeat of %s: owners elsewhere not told of their connections", PROCESS)

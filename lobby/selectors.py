@@ -11,11 +11,17 @@ from games.engine import private_to
 from lobby import runtime
 from lobby.models import Hand, HandStep, Seat, Table, TableRuntime
 from lobby.runtime.journal import recover
+from piattaforma.compiledquery import CompiledQuery
+
+_SEAT_ROWS = CompiledQuery(
+    lambda table_id: Seat.objects.filter(table_id=table_id).select_related("user").order_by("number"),
+    lambda table_id: (int(table_id),),
+)
 
 
 def seat_rows(table_id: int) -> list[Seat]:
-    """Return the seated players of a table, by seat number."""
-    return list(Seat.objects.filter(table_id=table_id).select_related("user").order_by("number"))
+    """Return the seated players of a table, by seat number (the query compiled once)."""
+    return _SEAT_ROWS(table_id)
 
 
 def table_payload(
@@ -24,23 +30,44 @@ def table_payload(
     seat_no: int | None,
     events: list[dict[str, Any]] | None = None,
     waiting: dict[str, Any] | None = None,
+    shared: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Build the message one connection receives: the engine's view for that seat (None: public).
 
     Everything game-related comes from ``engine.view``, the only door to a client; events are
     filtered with ``private_to`` so a private event reaches only the seats it names. ``waiting``:
     the between-hands block already read (``table_waiting``; an owner reads it off its event loop).
+    ``shared``: what every seat's message of this version has in common (``table_shared``), built
+    once for all of them (the fan-out); its values are shared by the messages, which are encoded
+    and never changed.
     """
+    payload = dict(shared if shared is not None else table_shared(rt, seats, waiting))
+    state = rt.state
+    payload["seat"] = seat_no
+    if state is not None:
+        engine = registry.get(payload["game"])
+        payload["view"] = engine.view(state, seat_no)
+        if seat_no is not None:
+            payload["legal"] = engine.legal_actions(state, seat_no)
+        payload["events"] = [e for e in (events or []) if private_to(e, seat_no)]
+    return payload
+
+
+def table_shared(
+    rt: TableRuntime, seats: list[Seat], waiting: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The part of ``table_payload`` that is the same for every seat (its keys in the message's order)."""
     table = rt.table
-    engine = registry.get(rt.game or table.game)
+    game = rt.game or table.game
+    engine = registry.get(game)
     state = rt.state
     payload: dict[str, Any] = {
         "type": "table.state",
         "table": table.pk,
         "version": rt.version,
-        "game": rt.game or table.game,
+        "game": game,
         "hand": rt.hand_no,
-        "seat": seat_no,
+        "seat": None,
         "seats": [
             {
                 "number": s.number,
@@ -64,15 +91,12 @@ def table_payload(
         "to_act": [],
         "events": [],
     }
-    if state is None or engine.is_over(state):
+    over = state is not None and engine.is_over(state)
+    if state is None or over:
         payload["waiting"] = waiting if waiting is not None else table_waiting(rt, seats, engine.family)
     if state is not None:
-        payload["view"] = engine.view(state, seat_no)
         payload["to_act"] = engine.to_act(state)
-        payload["over"] = engine.is_over(state)
-        if seat_no is not None:
-            payload["legal"] = engine.legal_actions(state, seat_no)
-        payload["events"] = [e for e in (events or []) if private_to(e, seat_no)]
+        payload["over"] = over
     return payload
 
 
@@ -94,7 +118,7 @@ def table_waiting(rt: TableRuntime, seats: list[Seat], family: str) -> dict[str,
 
     Every seat's table credit and whether it is short of the minimum to be dealt in (``short``:
     the cents missing) or sitting out; how many players can play and how many the table needs.
-    Read only between hands: one credit query per seat, never on the action path of a hand.
+    Read only between hands: one credit query for all the seats, never on the action path of a hand.
     None for a tournament table: it has no buy-in, so no credit to top up, and the tournament,
     not the table, decides what follows its match (ARCHITECTURE.md, "Tournaments").
     """
@@ -107,10 +131,10 @@ def table_waiting(rt: TableRuntime, seats: list[Seat], family: str) -> dict[str,
     need = min_credit(table, family)
     rows = []
     playing = 0
+    refs = [s.session_ref for s in seats]
+    credits = wallet_selectors.table_credits_get(table_session_refs=refs, realm=table.realm)
     for s in seats:
-        credit = int(
-            wallet_selectors.table_credit_get(table_session_ref=s.session_ref, realm=table.realm)["balance"]
-        )
+        credit = credits[s.session_ref]
         short = max(0, need - credit)
         sitout = s.status == Seat.Status.SITOUT
         if not short and not sitout and not s.leave_after_hand:

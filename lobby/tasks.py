@@ -3,6 +3,12 @@
 Every task here is idempotent (the row lock and the version or due time decide), so a task
 delivered twice (``acks_late``: a worker killed mid-task, a visibility timeout passed) or late
 does no harm, and one that is lost is replaced by the sweeper (README, Production).
+
+On the owner runtime a live owner keeps its table's clocks (README, The owner runtime): no clock
+task is sent for an owned table, but one sent while the table had no owner yet (before its first
+connection, or after its owner died) may arrive once an owner runs it. The owner resumed that
+clock from the row when it started (``TableOwner._arm``), so the task is stale: it notices with one
+query (the lease) and does nothing, instead of parking the owner from this worker for a no-op.
 """
 
 from datetime import datetime
@@ -10,6 +16,7 @@ from datetime import datetime
 from celery import shared_task
 
 from lobby import actions
+from lobby.runtime import ownership
 
 
 @shared_task(name="lobby.table_deadline", ignore_result=True)
@@ -18,6 +25,8 @@ def table_deadline(*, table_id: int, eta: str | None = None, version: int | None
 
     ``version``: a task queued before one task per table replaced one per action.
     """
+    if ownership.owned(table_id):
+        return 0  # its owner keeps the deadline
     if version is not None:
         return actions.table_timeout(table_id=table_id, version=version)
     when = datetime.fromisoformat(eta) if eta else None
@@ -27,12 +36,16 @@ def table_deadline(*, table_id: int, eta: str | None = None, version: int | None
 @shared_task(name="lobby.table_start", ignore_result=True)
 def table_start(*, table_id: int) -> bool:
     """Deal the next hand when enough players are ready."""
+    if ownership.owned(table_id):
+        return False  # its owner keeps the start clock
     return actions.table_start_hand(table_id=table_id)
 
 
 @shared_task(name="lobby.bot_move", ignore_result=True)
 def table_bot_move(*, table_id: int, version: int) -> int:
     """A bot seat must decide: play a legal move."""
+    if ownership.owned(table_id):
+        return 0  # its owner moves its bots
     return actions.table_bot_move(table_id=table_id, version=version)
 
 

@@ -3,8 +3,9 @@
 ``hand_settled_record`` is the handler of ``piattaforma.hooks.hand_settled``: it runs once per hand
 inside the settlement's transaction (in a savepoint), so a hand is counted exactly when its money
 moves. It is idempotent by hand id (``SignalHand``). Rows are locked players first, then pairs,
-each in key order, so two tables settling hands of the same players never deadlock. About nine
-queries a hand whatever the number of seats; the dashboard then reads the stored scores.
+each in key order, so two tables settling hands of the same players never deadlock. Six queries
+and the savepoint a hand of players seen before, whatever the number of seats (a player's first
+hand takes a few more); the dashboard then reads the stored scores.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db import IntegrityError, connection, models, transaction
 from django.db.models import Q
@@ -27,6 +28,7 @@ from piattaforma.actions import audit_record, user_set_status
 from piattaforma.models import User
 
 log = logging.getLogger(__name__)
+M = TypeVar("M", bound=models.Model)
 MAX_SEATS = 10
 MAX_CENTS = 10**12
 REASON_MIN = 5
@@ -70,9 +72,6 @@ def summary_check(summary: Any) -> dict[str, Any]:
     realm = summary.get("realm", "real")
     if realm not in ("real", "play"):
         raise _bad("Tipo di tavolo non valido")
-    # checked now: a foreign key is verified only at the settlement's commit, too late to refuse
-    if User.objects.filter(pk__in=users).count() != len(users):
-        raise _bad("Giocatore non trovato")
     return {
         "hand_id": hand_id,
         "table_id": table_id,
@@ -81,6 +80,20 @@ def summary_check(summary: Any) -> dict[str, Any]:
         "realm": realm,
         "seats": clean,
     }
+
+
+def _players_check(ids: list[int]) -> None:
+    """Refuse a summary naming a player who does not exist.
+
+    Checked before writing: a foreign key is verified only at the settlement's commit, too late to
+    refuse. A player with a ``PlayerSignal`` row exists (its key says so), so only the others are read.
+    """
+    if User.objects.filter(pk__in=ids).count() != len(ids):
+        raise _bad("Giocatore non trovato")
+
+
+class _NewPlayers(Exception):  # not an error: the hand is recorded the longer way
+    """Some players of the hand have no aggregates yet."""
 
 
 def on_hand_settled(summary: dict[str, Any]) -> None:
@@ -98,10 +111,15 @@ def hand_settled_record(*, summary: dict[str, Any]) -> bool:
     """
     data = summary_check(summary)
     if data["realm"] != "real":
+        _players_check([s["user_id"] for s in data["seats"]])
         return False
     try:
-        with transaction.atomic():
-            _record(data)
+        try:
+            with transaction.atomic():
+                _record(data, first_hands=False)
+        except _NewPlayers:  # rolled back, locks released: created, then locked in key order
+            with transaction.atomic():
+                _record(data, first_hands=True)
     except IntegrityError:  # the hand was recorded already (a retry, or the backfill)
         if SignalHand.objects.filter(hand_id=data["hand_id"]).exists():
             return False
@@ -109,19 +127,24 @@ def hand_settled_record(*, summary: dict[str, Any]) -> bool:
     return True
 
 
-def _record(data: dict[str, Any]) -> None:
-    """Insert the hand and update the aggregates (expects to run in its own savepoint)."""
+def _record(data: dict[str, Any], *, first_hands: bool) -> None:
+    """Insert the hand and update the aggregates (expects to run in its own savepoint).
+
+    Players seen before (``first_hands`` False): their rows are locked at once, and ``_NewPlayers``
+    is raised if any is missing. Their rows are then created first (``first_hands``), before any
+    lock is held, as a row locked out of key order while waiting on another's insert could deadlock.
+    """
     at = data["ended_at"]
     seats = sorted(data["seats"], key=lambda s: s["user_id"])
     ids = [s["user_id"] for s in seats]
-    hand = SignalHand.objects.create(
-        hand_id=data["hand_id"], table_id=data["table_id"], game=data["game"], ended_at=at
-    )
-    PlayerSignal.objects.bulk_create([PlayerSignal(user_id=u) for u in ids], ignore_conflicts=True)
-    players = {
-        p.user_id: p
-        for p in PlayerSignal.objects.select_for_update().filter(user_id__in=ids).order_by("user_id")
-    }
+    if first_hands:
+        _players_check(ids)
+        PlayerSignal.objects.bulk_create([PlayerSignal(user_id=u) for u in ids], ignore_conflicts=True)
+    players = {p.user_id: p for p in _locked(PlayerSignal, ("user",), ids, PLAYER_FIELDS)}
+    if len(players) < len(ids):
+        raise _NewPlayers()
+    hand_fields = ("hand_id", "table_id", "game", "ended_at")
+    hand_pk = _insert(SignalHand, hand_fields, [tuple(data[f] for f in hand_fields)], returning=True)
     outlier = {}
     for seat in seats:
         p = players[seat["user_id"]]
@@ -138,25 +161,19 @@ def _record(data: dict[str, Any]) -> None:
         p.score = collusion.player_score(
             hands=p.hands, abandons=p.abandons, timeouts=p.timeouts, sitouts=p.sitouts, outliers=p.outliers
         )
-    SignalSeat.objects.bulk_create(
-        [
-            SignalSeat(
-                hand=hand, user_id=s["user_id"], delta=s["delta"], end=s["end"], outlier=outlier[s["user_id"]]
-            )
-            for s in seats
-        ]
-    )
+    rows = [(hand_pk, s["user_id"], s["delta"], s["end"], outlier[s["user_id"]]) for s in seats]
+    _insert(SignalSeat, ("hand", "user", "delta", "end", "outlier"), rows)
     _save(PlayerSignal, players.values(), PLAYER_FIELDS)
     if len(ids) < 2:
         return
     keys = [(x, y) for i, x in enumerate(ids) for y in ids[i + 1 :]]
-    PairSignal.objects.bulk_create([PairSignal(a_id=x, b_id=y) for x, y in keys], ignore_conflicts=True)
-    pairs = {
-        (p.a_id, p.b_id): p
-        for p in PairSignal.objects.select_for_update()
-        .filter(a_id__in=ids, b_id__in=ids)
-        .order_by("a_id", "b_id")
-    }
+    # a pair's row is written only under both its players' locks, held now: no other waits on it
+    pairs = _locked_pairs(ids)
+    if len(pairs) < len(keys):
+        PairSignal.objects.bulk_create(
+            [PairSignal(a_id=x, b_id=y) for x, y in keys if (x, y) not in pairs], ignore_conflicts=True
+        )
+        pairs = _locked_pairs(ids)
     moved = collusion.flows({s["user_id"]: s["delta"] for s in seats})
     by_user = {s["user_id"]: s for s in seats}
     for (x, y), p in pairs.items():
@@ -175,6 +192,10 @@ def _record(data: dict[str, Any]) -> None:
     _save(PairSignal, pairs.values(), PAIR_FIELDS)
 
 
+def _locked_pairs(ids: list[int]) -> dict[tuple[int, int], PairSignal]:
+    return {(p.a_id, p.b_id): p for p in _locked(PairSignal, ("a", "b"), ids, PAIR_FIELDS)}
+
+
 PLAYER_FIELDS = ("hands", "abandons", "timeouts", "sitouts", "net", "sum_sq", "outliers", "score", "last_at")
 PAIR_FIELDS = (
     "hands",
@@ -187,6 +208,54 @@ PAIR_FIELDS = (
     "score",
     "last_at",
 )
+
+
+# The hot path's statements are written here from the models, as a queryset would build its SQL
+# again at every hand: more Python than the database work (the hook runs inside every settlement).
+
+
+def _locked(model: type[M], keys: tuple[str, ...], ids: list[int], fields: tuple[str, ...]) -> list[M]:
+    """The rows whose ``keys`` columns are all among ``ids``, locked in key order (``FOR UPDATE``).
+
+    Only the key, the primary key and the counted ``fields`` are read (``last_at`` is only written).
+    """
+    meta = model._meta
+    quote = connection.ops.quote_name
+    wanted = {meta.pk.name, *keys, *fields} - {"last_at"}
+    columns = [f for f in meta.concrete_fields if f.name in wanted]  # in the model's order (from_db)
+    marks = ", ".join(["%s"] * len(ids))
+    key_columns = [quote(meta.get_field(k).column) for k in keys]
+    sql = (
+        f"SELECT {', '.join(quote(c.column) for c in columns)} FROM {quote(meta.db_table)}"  # noqa: S608
+        f" WHERE {' AND '.join(f'{k} IN ({marks})' for k in key_columns)}"
+        f" ORDER BY {', '.join(key_columns)}"
+        + (" FOR UPDATE" if connection.features.has_select_for_update else "")
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, ids * len(keys))
+        rows = cursor.fetchall()
+    return [model.from_db(connection.alias, [c.attname for c in columns], row) for row in rows]
+
+
+def _insert(
+    model: type[models.Model], fields: tuple[str, ...], rows: list[tuple[Any, ...]], returning: bool = False
+) -> Any:
+    """Insert ``rows`` (values of ``fields``) in one statement; return the first one's key if asked."""
+    meta = model._meta
+    quote = connection.ops.quote_name
+    columns = [meta.get_field(f) for f in fields]
+    row_marks = "(" + ", ".join(["%s"] * len(columns)) + ")"
+    sql = (
+        f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(c.column) for c in columns)})"  # noqa: S608
+        f" VALUES {', '.join([row_marks] * len(rows))}"
+        + (f" RETURNING {quote(meta.pk.column)}" if returning else "")
+    )
+    params = [
+        c.get_db_prep_save(value, connection) for row in rows for c, value in zip(columns, row, strict=True)
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchone()[0] if returning else None
 
 
 def _save(model: type[models.Model], rows: Iterable[models.Model], fields: tuple[str, ...]) -> None:

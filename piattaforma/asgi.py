@@ -13,6 +13,9 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 
 from piattaforma.ratelimit import FrameGuard  # noqa: E402
 from piattaforma.routing import websocket_urlpatterns  # noqa: E402
+from piattaforma.wsframes import quiet_debug_arguments  # noqa: E402
+
+quiet_debug_arguments()  # autobahn's debug-line formatting on every frame sent (piattaforma.wsframes)
 
 application = ProtocolTypeRouter(
     {

@@ -10,7 +10,8 @@ Two layers, so that a flood costs the server little and its memory stays bounded
 * ``UserLimiter``, used by the consumer on each frame the guard let through, counts the user's
   frames across all his sockets: in this process (the embedded default: one process serves
   everyone) or, with ``REDIS_URL`` set (several Daphne processes), in Redis, a fixed one-second
-  window per user shared by every process. Only frames within a connection's bucket reach Redis.
+  window per user shared by every process, the frames of an event-loop turn counted in one round
+  trip. Only frames within a connection's bucket reach Redis.
 
 Either way a dropped frame changes nothing; the first of a run gets an error reply
 (``rate_limited``), and a client that keeps sending through ``MAX_STRIKES`` refusals in a row is
@@ -94,29 +95,112 @@ class LocalUserStore:
             del self.buckets[user_id]
 
 
+# One command for all the frames counted during an event-loop turn, over every key they touch: each
+# key's window count goes up by its frames, the key expiring 2 s after its window's first frame.
+# (A pipeline of INCR + EXPIRE cost 140 us of the server's CPU a frame here, one script a frame 85.)
+COUNT_SCRIPT = """
+local counts = {}
+for i, key in ipairs(KEYS) do
+  local frames = tonumber(ARGV[i])
+  local count = redis.call('INCRBY', key, frames)
+  if count == frames then redis.call('EXPIRE', key, 2) end
+  counts[i] = count
+end
+return counts
+"""
+
+
+class _Batch:
+    """One event loop's Redis script and the takes waiting for its next round trip."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.count_script = self.connect()
+        self.waiting: dict[str, list[asyncio.Future[bool]]] = {}  # window key -> its takes, in order
+        self.busy = False  # a round trip is under way: new takes wait for the next one
+        self.draining: asyncio.Task[None] | None = None  # the task sending the next rounds
+
+    def connect(self) -> Any:
+        from redis import asyncio as redis_asyncio
+
+        return redis_asyncio.Redis.from_url(self.url).register_script(COUNT_SCRIPT)
+
+
 class RedisUserStore:
-    """Per-user counts in Redis, one fixed one-second window per user, shared by every process."""
+    """Per-user counts in Redis, one fixed one-second window per user, shared by every process.
+
+    Group commit: the takes of one event-loop turn go to Redis together in ONE script call (one key
+    per user and window, incremented by his frames), and so do the takes that arrive while that
+    round trip is under way, in the next call: a busy process pays one round trip for many frames.
+    The limit stays exact across processes: every frame is counted in Redis, atomically, before its
+    verdict, and the n-th frame of a user's window (in Redis's order, whatever process sent it) is
+    allowed iff n <= ``rate``; so a user gets at most ``rate`` frames per window in all, on any
+    number of sockets and processes, as with one INCR a frame (a round cut short by its sender
+    going away is sent again: its frames counted twice at worst, never missed). A frame waits one
+    loop turn, then at most for the round trip in flight and its own. Redis down: the frames of the
+    failed call are allowed (the per-connection bucket still holds), the next call makes a new client.
+    """
 
     def __init__(self, url: str, rate: int = USER_RATE) -> None:
         self.url, self.rate = url, rate
-        # a redis.asyncio client belongs to the event loop that made it
-        self.clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = weakref.WeakKeyDictionary()
+        # a redis.asyncio client (and its script) belongs to the event loop that made it
+        self.batches: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Batch]
+        self.batches = weakref.WeakKeyDictionary()
 
     async def take(self, user_id: int) -> bool:
         loop = asyncio.get_running_loop()
-        client = self.clients.get(loop)
-        if client is None:
-            from redis import asyncio as redis_asyncio
+        batch = self.batches.get(loop)
+        if batch is None:
+            batch = self.batches[loop] = _Batch(self.url)
+        verdict: asyncio.Future[bool] = loop.create_future()
+        batch.waiting.setdefault(f"ratelimit:ws:{user_id}:{int(time.time())}", []).append(verdict)
+        if not batch.busy:
+            batch.busy = True
+            try:
+                await asyncio.sleep(0)  # one turn of the loop: the takes of this turn join this one
+                await self.send(batch)
+            finally:
+                self.hand_over(loop, batch)
+        return await verdict
 
-            client = self.clients[loop] = redis_asyncio.Redis.from_url(self.url)
-        key = f"ratelimit:ws:{user_id}:{int(time.time())}"
+    async def send(self, batch: _Batch) -> None:
+        """One round trip: count the waiting takes in Redis and give each its verdict."""
+        waiting, batch.waiting = batch.waiting, {}
         try:
-            async with client.pipeline(transaction=False) as pipe:
-                count, _ = await pipe.incr(key).expire(key, 2).execute()
-        except Exception:  # Redis down: the per-connection bucket still holds
-            self.clients.pop(loop, None)
-            return True
-        return int(count) <= self.rate
+            frames = [len(verdicts) for verdicts in waiting.values()]
+            counts = await batch.count_script(keys=list(waiting), args=frames)
+        except Exception:  # Redis down: all allowed, the per-connection bucket still holds
+            batch.count_script = batch.connect()
+            counts = None
+        except BaseException:  # the sender was cancelled: its companions go in the next round
+            for key, verdicts in waiting.items():
+                batch.waiting.setdefault(key, [])[:0] = verdicts
+            raise
+        for i, verdicts in enumerate(waiting.values()):
+            before = int(counts[i]) - len(verdicts) if counts is not None else -len(verdicts)
+            for n, verdict in enumerate(verdicts, start=before + 1):
+                if not verdict.done():  # its consumer may have gone meanwhile
+                    verdict.set_result(n <= self.rate)
+
+    def hand_over(self, loop: asyncio.AbstractEventLoop, batch: _Batch) -> None:
+        """After a round: the takes that came meanwhile go in the next, sent by a task of their own."""
+        if batch.waiting:
+            batch.draining = loop.create_task(self.drain(batch))
+        else:
+            batch.busy = False
+
+    async def drain(self, batch: _Batch) -> None:
+        """Send round after round while takes keep coming during the round trips."""
+        try:
+            while batch.waiting:
+                await self.send(batch)
+        finally:
+            batch.busy, batch.draining = False, None
+            for verdicts in batch.waiting.values():  # cancelled: the loop is closing
+                for verdict in verdicts:
+                    if not verdict.done():
+                        verdict.cancel()
+            batch.waiting = {}
 
 
 _stores: dict[str, UserStore] = {}

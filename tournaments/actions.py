@@ -26,7 +26,8 @@ from piattaforma.models import User
 from tournaments import errors
 from tournaments.authorization import AuthorisationTimeout, Authorizer, Decision, get_authorizer
 from tournaments.formats.registration import Entry, can_register, close_registration
-from tournaments.models import Registration, Tournament, TournamentSchedule
+from tournaments.models import Registration, SkillLevel, Tournament, TournamentSchedule
+from tournaments.rankings import level_label, levels_label
 from tournaments.selectors import open_invitation
 from wallet import actions as wallet
 
@@ -206,6 +207,83 @@ def _places_taken(tournament: Tournament) -> int:
     return live.count() + waiting.count()
 
 
+# Rules 004, "Tavoli e tornei di allenamento": "Si può partecipare a un solo torneo programmato per
+# volta. Si può partecipare al massimo a 2 tornei sit&go contemporaneamente."
+TRAINING_LIMITS: dict[str, tuple[int, type[errors.TournamentError]]] = {
+    Tournament.Kind.SCHEDULED: (1, errors.TrainingScheduledLimit),
+    Tournament.Kind.SITGO: (2, errors.TrainingSitgoLimit),
+}
+
+
+def check_training_limits(*, tournament: Tournament, user: User, lock: bool = True) -> None:
+    """Refuse a training registration over the section's limits of tournaments at once.
+
+    Decision: a player takes part in a training tournament of the same kind from his registration
+    (waiting, authorised or admitted) until that tournament has finished or been cancelled; a
+    registration he cancelled, or one excluded or unconfirmed at the close, frees his place. His
+    user row is locked, so two registrations of his racing each other are counted one after the other
+    (``lock=False``: the lobby's preview, which writes nothing).
+    """
+    limit, refusal = TRAINING_LIMITS[tournament.kind]
+    if lock:
+        User.objects.select_for_update().filter(pk=user.pk).first()
+    taking_part = (
+        Registration.objects.filter(
+            user=user,
+            state__in=(*Registration.ACTIVE, RegState.ADMITTED),
+            tournament__training=True,
+            tournament__kind=tournament.kind,
+        )
+        .exclude(tournament__state__in=(Tournament.State.FINISHED, Tournament.State.CANCELLED))
+        .exclude(tournament=tournament)
+    )
+    if taking_part.count() >= limit:
+        raise refusal()
+
+
+def check_admission(*, tournament: Tournament, user: User, lock: bool = True) -> None:
+    """Refuse a player this tournament does not admit: not invited to a reserved one, over the
+    training section's limits, a skill level it does not admit, an account that may not play, a
+    conduct measure. The registration's checks, and the lobby's preview (``lock=False``)."""
+    if tournament.state == Tournament.State.RESERVED and not tournament.invited.filter(pk=user.pk).exists():
+        raise errors.NotInvited()
+    if tournament.training:
+        check_training_limits(tournament=tournament, user=user, lock=lock)
+    allowed = tournament.allowed_levels
+    if allowed is not None:
+        level = (
+            SkillLevel.objects.filter(user=user, game=tournament.game).values_list("level", flat=True).first()
+        )
+        if (level or 0) not in allowed:
+            raise errors.LevelNotAllowed(
+                f"Il torneo è riservato ai giocatori di {levels_label(allowed)}: il tuo livello nel gioco è "
+                f"{level_label(level or 0).lower()}."
+            )
+    wallet.check_player_can_play(user)
+    refusal = hooks.tournament_entry_refusal(user_id=user.pk, freeroll=tournament.is_freeroll)
+    if refusal is not None:  # moderation's automatic bans and the ladder's block
+        code, message = refusal
+        raise errors.CONDUCT_REFUSALS.get(code, errors.TournamentError)(message)
+
+
+def registration_refusal(*, tournament: Tournament, user: User) -> str | None:
+    """Why a registration of this player would be refused now, for the lobby to say instead of
+    offering «Iscriviti»; None when it would be taken (money is checked when he pays). Reads only."""
+    try:
+        siteops.check_registration_allowed(game=tournament.game)
+        check_admission(tournament=tournament, user=user, lock=False)
+        taken = _places_taken(tournament)
+        if tournament.lines != Tournament.Lines.FIXED_PAIRS:
+            places = 1
+        else:  # his partner's place is kept for him, or he names a partner: two places
+            places = 0 if open_invitation(tournament=tournament, user_id=user.pk) is not None else 2
+        if not can_register(taken, places, tournament.max_players):
+            raise errors.TournamentFull()
+    except CodedError as exc:
+        return exc.message
+    return None
+
+
 def check_registration(
     *, tournament: Tournament, user: User, partner: User | None = None
 ) -> Registration | None:
@@ -217,16 +295,10 @@ def check_registration(
     if tournament.state not in Tournament.OPEN_STATES:
         raise errors.RegistrationClosed()
     siteops.check_registration_allowed(game=tournament.game)  # game switch, site hours (rules 004)
-    if tournament.state == Tournament.State.RESERVED and not tournament.invited.filter(pk=user.pk).exists():
-        raise errors.NotInvited()
     live = tournament.registrations.filter(state__in=Registration.ACTIVE)
     if live.filter(user=user).exists():
         raise errors.AlreadyRegistered()
-    wallet.check_player_can_play(user)
-    refusal = hooks.tournament_entry_refusal(user_id=user.pk, freeroll=tournament.is_freeroll)
-    if refusal is not None:  # moderation's automatic bans and the ladder's block
-        code, message = refusal
-        raise errors.CONDUCT_REFUSALS.get(code, errors.TournamentError)(message)
+    check_admission(tournament=tournament, user=user)
     joins, places = None, 1
     if tournament.lines == Tournament.Lines.FIXED_PAIRS:
         joins = open_invitation(tournament=tournament, user_id=user.pk)
@@ -347,6 +419,8 @@ def registration_cancel(*, tournament_id: int, user: User) -> Registration:
             raise errors.NotRegistered()
         if tournament.state not in Tournament.OPEN_STATES:
             raise errors.CancellationClosed()
+        if not tournament.cancellation_allowed:
+            raise errors.CancellationNotAllowed()
         siteops.check_cancellation_allowed(game=tournament.game)  # rules 004, "Disattivazione giochi" 4
         if registration.state == RegState.PENDING:
             raise errors.AuthorisationPending()

@@ -16,7 +16,16 @@ from piattaforma.admin import ReadOnlyAdmin, site
 from piattaforma.models import User
 from tournaments import actions, operations
 from tournaments.formats.money import format_euro
-from tournaments.models import Payout, Registration, Tournament, TournamentMatch, TournamentSchedule
+from tournaments.formats.points import format_pt
+from tournaments.models import (
+    Payout,
+    Registration,
+    SkillLevel,
+    Tournament,
+    TournamentMatch,
+    TournamentSchedule,
+    parse_levels,
+)
 from tournaments.selectors import cost_label
 from wallet.forms import EuroField
 
@@ -38,8 +47,12 @@ MONEY_FIELDS = {
 }
 
 
+LEVEL_CHOICES = [(n, _("%(n)d° livello") % {"n": n}) for n in range(1, 6)] + [(0, _("Esordienti"))]
+
+
 class TournamentForm(forms.ModelForm):
-    """A new tournament's settings, the entry's money in euro (``wallet.money.parse_eur``)."""
+    """A new tournament's settings, the entry's money in euro (``wallet.money.parse_eur``), the
+    admitted skill levels as boxes to tick."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -49,6 +62,22 @@ class TournamentForm(forms.ModelForm):
                 self.fields[name] = EuroField(
                     label=label, allow_zero=True, required=old.required, help_text=old.help_text
                 )
+        if "skill_levels" in self.fields:
+            old = self.fields["skill_levels"]
+            self.fields["skill_levels"] = forms.TypedMultipleChoiceField(
+                label=old.label,
+                choices=LEVEL_CHOICES,
+                coerce=int,
+                required=False,
+                widget=forms.CheckboxSelectMultiple,
+                help_text=_(
+                    "Nessuna casella: tutti. Il livello è quello del giocatore nel gioco del torneo."
+                ),
+            )
+            self.initial["skill_levels"] = sorted(parse_levels(self.instance.skill_levels or ""))
+
+    def clean_skill_levels(self) -> str:
+        return ",".join(str(n) for n in sorted(set(self.cleaned_data.get("skill_levels") or [])))
 
 
 class RegistrationInline(RegistrationInlineBase):
@@ -64,6 +93,7 @@ class RegistrationInline(RegistrationInlineBase):
         "refund_transaction",
         "position",
         "prize_eur",
+        "pt_display",
         "created_at",
     )
     readonly_fields = fields
@@ -75,6 +105,10 @@ class RegistrationInline(RegistrationInlineBase):
     @admin.display(description=_("premio"))
     def prize_eur(self, obj: Registration) -> str:
         return format_euro(obj.prize) if obj.prize else "—"
+
+    @admin.display(description=_("PT"))
+    def pt_display(self, obj: Registration) -> str:
+        return format_pt(obj.pt) if obj.pt is not None else "—"
 
 
 class CancelForm(forms.Form):
@@ -271,3 +305,13 @@ class TournamentMatchAdmin(ReadOnlyAdmin):
         *("tournament", "turn", "number", "phase", "line_a", "line_b"),
         *("table_id", "result", "started_at", "ended_at"),
     )
+
+
+@admin.register(SkillLevel, site=site)
+class SkillLevelAdmin(ReadOnlyAdmin):
+    """Ratings and skill levels, as the nightly update left them (the criterion of reserved tournaments)."""
+
+    list_display = ("user", "game", "level", "rating", "tournaments", "updated_on")
+    list_filter = ("game", "level")
+    search_fields = ("user__nickname",)
+    readonly_fields = ("user", "game", "level", "rating", "tournaments", "updated_on")

@@ -183,6 +183,7 @@ class Phases:
     def __init__(self) -> None:
         self.wall: dict[str, float] = {}
         self.cpu: dict[str, float] = {}
+        self._labels: list[str] = []
         self._undo: list[tuple[Any, str, Any]] = []
 
     def wrap(self, owner: Any, attr: str, label: str) -> None:
@@ -197,6 +198,7 @@ class Phases:
                 self.wall[label] = self.wall.get(label, 0.0) + time.perf_counter() - wall0
                 self.cpu[label] = self.cpu.get(label, 0.0) + time.process_time() - cpu0
 
+        self._labels.append(label)
         self._undo.append((owner, attr, original))
         setattr(owner, attr, timed)
 
@@ -206,7 +208,9 @@ class Phases:
         self._undo = []
 
     def report(self) -> str:
-        return "; ".join(f"{k} {self.wall[k]:.2f} s (CPU {self.cpu[k]:.2f})" for k in self.wall)
+        return "; ".join(
+            f"{k} {self.wall[k]:.2f} s (CPU {self.cpu[k]:.2f})" for k in self._labels if k in self.wall
+        )
 
 
 def _turn_phases() -> Phases:
@@ -214,18 +218,40 @@ def _turn_phases() -> Phases:
     database), and the work after it (closed tables' views to the channel layer, bot wake-ups)."""
     from django.db import connection, models
 
-    from lobby import tournament_tables
+    from lobby import bulkinsert, tournament_tables
     from tournaments import running
 
     phases = Phases()
     phases.wrap(running, "_fold", "standings")
     phases.wrap(tournament_tables, "tournament_tables_close", "close 512 tables")
     phases.wrap(running, "_open_tables", "open+deal (in memory, bulk inserts)")
-    phases.wrap(models.QuerySet, "bulk_create", "of which bulk inserts")
+    phases.wrap(bulkinsert, "insert", "of which the tables' inserts")
+    phases.wrap(models.QuerySet, "bulk_create", "the matches' bulk_create")
     phases.wrap(connection, "commit", "commit")
     phases.wrap(tournament_tables, "_send_closed", "after commit: closed views sent")
     phases.wrap(tournament_tables, "_wake_bots", "after commit: bots woken")
     return phases
+
+
+def _server_cpu() -> float | None:
+    """CPU seconds used so far by this connection's PostgreSQL backend, when the server runs on this
+    machine (``/proc``); None otherwise. On a loaded machine the wall time of a turn says little: the
+    CPU of both processes says what the turn costs."""
+    import os
+
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        (pid,) = cursor.fetchone()
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
 
 
 def live(argv: list[str]) -> None:
@@ -256,14 +282,21 @@ def live(argv: list[str]) -> None:
         t.refresh_from_db()
         _end_turn_by_abandon(t)
         phases = _turn_phases()
+        server0 = _server_cpu()
         start, cpu0 = time.perf_counter(), time.process_time()
         running.tournament_advance(tournament_id=t.pk)
         turn, cpu = time.perf_counter() - start, time.process_time() - cpu0
+        server1 = _server_cpu()
         phases.undo()
         t.refresh_from_db()
+        server = (
+            f", database server CPU {server1 - server0:.2f} s"
+            if server0 is not None and server1 is not None
+            else ""
+        )
         print(
             f"danese {danese_n}: last match ended -> turn {t.turn} standings, {danese_n // 2} tables closed, "
-            f"{danese_n // 2} new tables seated and dealt: {turn:.2f} s, CPU {cpu:.2f} s (goal < 2 s)"
+            f"{danese_n // 2} new tables seated and dealt: {turn:.2f} s, CPU {cpu:.2f} s{server} (goal < 2 s)"
         )
         print(f"  where: {phases.report()}")
         if hasattr(os, "getloadavg"):

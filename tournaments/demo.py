@@ -8,7 +8,7 @@ from typing import Any
 from django.utils import timezone
 
 from piattaforma.models import User
-from tournaments import actions
+from tournaments import actions, errors
 from tournaments.authorization import SimulatedRegulator
 from tournaments.models import Tournament
 
@@ -39,6 +39,12 @@ DEMO_TOURNAMENTS: tuple[tuple[str, str, int, dict[str, Any]], ...] = (
      "max_players": 4, "repeat": True, "smazzate": 1}),
     ("Burraco 4in2 sit&go 4", SITGO, 0, {"game": "burraco", "format": "ko", "table": "4in2",
      "pool_quota": 450, "fee": 50, "max_players": 4, "repeat": True}),
+    # The training section (rules 004, "Tavoli e tornei di allenamento"): free, 10 PT fittizi.
+    ("Allenamento Scopa sit&go 4", SITGO, 0, {"game": "scopa", "format": "ko", "training": True,
+     "max_players": 4, "repeat": True, "smazzate": 1}),
+    ("Allenamento Briscola della sera", SCHEDULED, 4, {"game": "briscola", "training": True,
+     "confirmation_required": True, "cancellation_allowed": False, "max_players": 32, "turns": 3,
+     "smazzate": 1}),
 )  # fmt: skip
 BOT_ENTRANTS = {"Cirulla sit&go 8": 3}  # demo bots already registered, so the list is not empty
 
@@ -118,9 +124,12 @@ def sitgo_fill_with_bots(*, tournament_id: int, now: Any = None, wait: timedelta
         number += 1
         if bot.pk in taken:
             continue
-        reg = actions.registration_create(
-            tournament_id=t.pk, user=bot, idempotency_key=f"demo-sitgo-{t.pk}-{bot.pk}"
-        )
+        try:
+            reg = actions.registration_create(
+                tournament_id=t.pk, user=bot, idempotency_key=f"demo-sitgo-{t.pk}-{bot.pk}"
+            )
+        except errors.TrainingSitgoLimit:
+            continue  # this bot already plays 2 training sit&go: the next one comes
         actions.registration_authorise(registration_id=reg.pk, authorizer=SimulatedRegulator(delay=0))
         added += 1
     return added

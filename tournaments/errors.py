@@ -82,6 +82,33 @@ class TournamentOver(TournamentError):
     default_message = "Il torneo è già terminato o annullato."
 
 
+class CancellationNotAllowed(TournamentError):
+    code = "cancellation_not_allowed"
+    default_message = (
+        "Questo torneo di allenamento non consente la cancellazione: lo indicano i suoi dettagli."
+    )
+
+
+class TrainingScheduledLimit(TournamentError):
+    code = "training_scheduled_limit"
+    default_message = (
+        "Nella sezione di allenamento si partecipa a un solo torneo programmato per volta: "
+        "sei già iscritto a un altro."
+    )
+
+
+class TrainingSitgoLimit(TournamentError):
+    code = "training_sitgo_limit"
+    default_message = (
+        "Nella sezione di allenamento si partecipa al massimo a 2 tornei sit&go contemporaneamente."
+    )
+
+
+class LevelNotAllowed(TournamentError):
+    code = "skill_level_not_allowed"
+    default_message = "Il torneo è riservato ad altri livelli di abilità."
+
+
 class PartnerRequired(TournamentError):
     code = "partner_required"
     default_message = "Indica il nickname del tuo compagno di coppia."

@@ -43,6 +43,14 @@ GAME_CHOICES = (
 TOURNAMENT_GAMES = tuple(name for name, _title in GAME_CHOICES)
 
 
+def parse_levels(text: str) -> frozenset[int]:
+    """ "4,5,0" -> {0, 4, 5}; "" -> {}. ValueError on anything but levels 0-5."""
+    levels = frozenset(int(part) for part in text.replace(" ", "").split(",") if part)
+    if not levels <= set(range(6)):
+        raise ValueError(text)
+    return levels
+
+
 class Tournament(models.Model):
     """A turn tournament: format, kind, lines, cost, entrants and times, and where it stands."""
 
@@ -167,6 +175,21 @@ class Tournament(models.Model):
             "Allenamento, tornei programmati: chi non conferma tra 4 e 2 minuti prima dell'inizio non gioca."
         ),
     )
+    # Rules 004, "Tavoli e tornei di allenamento": "Non è permesso cancellarsi da alcuni tornei di
+    # allenamento; l'eventuale impossibilità a cancellarsi è sempre indicata nei dettagli del torneo".
+    cancellation_allowed = models.BooleanField(
+        _("cancellazione consentita"),
+        default=True,
+        help_text=_("Solo allenamento: se tolta, chi si iscrive non può cancellarsi (lo dicono i dettagli)."),
+    )
+    # "Il rating è uno dei criteri previsti per l'accesso a tornei riservati o a tornei «ad invito»":
+    # the skill levels (``SkillLevel``, in the tournament's game) that may register; 0: esordienti.
+    skill_levels = models.CharField(
+        _("livelli ammessi"),
+        max_length=11,
+        blank=True,
+        help_text=_("Vuoto: tutti. Altrimenti i livelli di abilità nel gioco che possono iscriversi."),
+    )
     description = models.TextField(_("descrizione"), blank=True)
     state = models.CharField(_("stato"), max_length=12, choices=State.choices, default=State.ANNOUNCED)
     adm_code = models.CharField(_("codice AAMS/ADM"), max_length=40, blank=True)
@@ -269,12 +292,36 @@ class Tournament(models.Model):
         opens = self.confirmation_opens_at
         return opens is not None and self.state in self.OPEN_STATES and opens <= now < (self.closes_at or now)
 
+    @property
+    def allowed_levels(self) -> frozenset[int] | None:
+        """The skill levels that may register (0: esordienti), or None: everyone."""
+        return parse_levels(self.skill_levels) or None
+
     def clean(self) -> None:
         """The rules' invariants of a tournament's settings, with Italian messages."""
         errors: dict[str, object] = {}
         if self.confirmation_required and not (self.training and self.kind == self.Kind.SCHEDULED):
             errors["confirmation_required"] = _(
                 "La conferma dell'iscrizione si chiede nei tornei di allenamento programmati."
+            )
+        try:
+            self.skill_levels = ",".join(str(n) for n in sorted(parse_levels(self.skill_levels)))
+        except ValueError:
+            errors["skill_levels"] = _(
+                "Livelli: numeri da 1 a 5, e 0 per gli esordienti, separati da virgole."
+            )
+        if self.training:
+            # "I tornei di allenamento sono gratuiti, la partecipazione è gratuita e non si vincono
+            # soldi o premi in denaro": no quota, no guarantee, no seat of a money tournament.
+            if self.pool_quota or self.fee:
+                errors["fee"] = _("I tornei di allenamento sono gratuiti: quota montepremi e quota a zero.")
+            if self.guaranteed:
+                errors["guaranteed"] = _("Nei tornei di allenamento non si vincono premi: nessun garantito.")
+            if self.satellite_of_id is not None:
+                errors["satellite_of"] = _("Un torneo di allenamento non è il satellite di un altro torneo.")
+        elif not self.cancellation_allowed:
+            errors["cancellation_allowed"] = _(
+                "Solo nei tornei di allenamento si può escludere la cancellazione."
             )
         try:
             check_pool_quota(self.pool_quota, self.fee)
@@ -394,6 +441,11 @@ class Registration(models.Model):
     # The final placing (ex aequo share the first position of their group) and the prize won.
     position = models.PositiveIntegerField(_("posizione"), null=True, blank=True)
     prize = models.PositiveIntegerField(_("premio (centesimi)"), default=0)
+    # At the end ("I Punti torneo (PT)", "Rating e livelli di abilità"): the Punti Torneo won, in
+    # hundredths of a PT (negative in a training Danese, K5), and the line's VP and turns played.
+    pt = models.IntegerField(_("punti torneo (centesimi di PT)"), null=True, blank=True)
+    vp = models.PositiveIntegerField(_("VP totali"), default=0)
+    turns_played = models.PositiveSmallIntegerField(_("turni giocati"), default=0)
     created_at = models.DateTimeField(_("iscritto il"), default=timezone.now)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -485,3 +537,27 @@ class TournamentMatch(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament_id} T{self.turn} #{self.number}"
+
+
+class SkillLevel(models.Model):
+    """A player's rating and skill level in one game ("Rating e livelli di abilità"), updated every
+    night from the money tournaments of the last 4 months; level 0 is "esordiente" (fewer than 7)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    game = models.CharField(_("gioco"), max_length=32, choices=GAME_CHOICES)
+    rating = models.DecimalField(_("rating (MVP pesata)"), max_digits=9, decimal_places=3)
+    level = models.PositiveSmallIntegerField(
+        _("livello"), help_text=_("1 (il quinto migliore) – 5; 0: esordiente")
+    )
+    tournaments = models.PositiveSmallIntegerField(_("tornei negli ultimi 4 mesi"))
+    updated_on = models.DateField(_("aggiornato il"))
+
+    class Meta:
+        verbose_name = _("livello di abilità")
+        verbose_name_plural = _("livelli di abilità")
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(fields=["user", "game"], name="skill_level_one_per_game"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.game} L{self.level}"

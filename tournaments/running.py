@@ -36,6 +36,7 @@ from tournaments.formats.draw import RandomList, draw_random_list, pair_random_l
 from tournaments.formats.ko import ko_first_round, ko_losers, ko_next_round, ko_placings
 from tournaments.formats.ko import largest_power_of_two_at_most as power_at_most
 from tournaments.formats.money import split_evenly
+from tournaments.formats.points import money_pt, participation_bonus, training_pt
 from tournaments.formats.prizes import Format, award, default_scheme, scheme_weights
 from tournaments.formats.standings import Placings, position_of
 from tournaments.models import Registration, Tournament, TournamentMatch
@@ -479,14 +480,62 @@ def _finish(t: Tournament, now: datetime) -> None:
     t.progress["placings"] = placings
     positions = position_of(placings)
     void = t.progress.get("void", [])
+    points = line_points(t, placings)
+    played = lines_played(t)
     for line, members in t.progress["lines"].items():
-        Registration.objects.filter(  # a void participation is not ranked
+        vp, turns_played = played.get(line, (0, 0))
+        Registration.objects.filter(  # a void participation is not ranked and wins no PT
             tournament=t, user_id__in=[u for u in members if u not in void], state=Registration.State.ADMITTED
-        ).update(position=positions[line])
+        ).update(position=positions[line], pt=points[line], vp=vp, turns_played=turns_played)
     t.state = State.FINISHED
     t.finished_at = now
     t.save(update_fields=["progress", "state", "finished_at"])
     _schedule("pay", t.pk)
+
+
+def _registration_order(t: Tournament) -> dict[str, int]:
+    """Each player's place in the registration order (user ids as strings)."""
+    return {uid: i for i, uid in enumerate(t.progress["registration_order"])}
+
+
+def line_order(t: Tournament) -> list[str]:
+    """The lines in the order their first member registered: the tie-break of prizes and PT (K2)."""
+    reg_order, lines = _registration_order(t), t.progress["lines"]
+    return sorted(lines, key=lambda line: min(reg_order.get(str(u), 0) for u in lines[line]))
+
+
+def line_points(t: Tournament, placings: Placings) -> dict[str, int]:
+    """Each line's Punti Torneo in centi-PT ("I Punti torneo (PT)"; the training section's 10 PT).
+
+    Money (freerolls too, with no rake): 2 × rake plus a share of the fictitious pool, lines × rake,
+    split as the prizes. Training: a share of lines × 10 PT plus the participation bonus, minus the
+    10 PT cost (in a Danese, the K5 cost of the line's position). Decision: each member of a pair is
+    credited his line's PT, so the pairs' fictitious pool adds up to players × rake, as the rules'
+    "numero di iscritti x rake".
+    """
+    lines, order = t.progress["lines"], line_order(t)
+    weights = prize_weights(t, len(lines))
+    if not t.training:
+        return money_pt(t.fee, weights, placings, order)
+    smazzate = (t.smazzate or 1) * t.turn  # decision: a whole match counts as one smazzata
+    bonus = participation_bonus(len(lines), smazzate, settings.TOURNAMENTS_TRAINING_BONUS_PER_SMAZZATA)
+    return training_pt(
+        weights,
+        placings,
+        bonus=bonus,
+        danese=t.format == Tournament.Format.DANESE,
+        registration_order=order,
+    )
+
+
+def lines_played(t: Tournament) -> dict[str, tuple[int, int]]:
+    """Each line's VP over its matches and how many turns it played (a KO bye is not played)."""
+    out: dict[str, tuple[int, int]] = {}
+    for m in TournamentMatch.objects.filter(tournament=t, result__isnull=False).exclude(line_b=""):
+        for side, line in (("a", m.line_a), ("b", m.line_b)):
+            vp, turns_played = out.get(line, (0, 0))
+            out[line] = (vp + int(m.result[side].get("vp") or 0), turns_played + 1)
+    return out
 
 
 # --- money at the end ----------------------------------------------------------------------------
@@ -498,9 +547,8 @@ def line_prizes(t: Tournament, pool: int) -> dict[int, int]:
     p = t.progress
     placings = p["placings"]
     lines = p["lines"]
-    reg_order = {uid: i for i, uid in enumerate(p["registration_order"])}
-    line_order = sorted(lines, key=lambda line: min(reg_order.get(str(u), 0) for u in lines[line]))
-    by_line = award(pool, prize_weights(t, len(lines)), placings, line_order)
+    reg_order = _registration_order(t)
+    by_line = award(pool, prize_weights(t, len(lines)), placings, line_order(t))
     out: dict[int, int] = {}
     void = p.get("void", [])
     for line, amount in by_line.items():
@@ -562,9 +610,7 @@ def satellite_prizes(t: Tournament, pool: int) -> dict[int, tuple[bool, int]]:
 
     p = t.progress
     target = Tournament.objects.only("pool_quota", "fee").get(pk=t.satellite_of_id)
-    reg_order = {uid: i for i, uid in enumerate(p["registration_order"])}
-    line_order = sorted(p["lines"], key=lambda line: min(reg_order.get(str(u), 0) for u in p["lines"][line]))
-    awards = satellite_award(pool, target.cost, t.cost, p["placings"], line_order)
+    awards = satellite_award(pool, target.cost, t.cost, p["placings"], line_order(t))
     out: dict[int, tuple[bool, int]] = {}
     for line, won in awards.items():
         (uid,) = p["lines"][line]  # satellites are individual (Tournament.clean)

@@ -15,9 +15,11 @@ from django.utils.translation import ngettext
 
 from games import registry
 from tournaments.formats.money import entry_fee_label, format_euro
+from tournaments.formats.points import format_pt
 from tournaments.formats.prizes import Format, default_scheme, simulate
 from tournaments.formats.registration import SITGO_SIZES
 from tournaments.models import Registration, Tournament
+from tournaments.rankings import levels_label
 
 RS = Registration.State
 LIVE = (*Registration.ACTIVE, RS.ADMITTED)
@@ -204,6 +206,8 @@ def tournament_info(*, tournament: Tournament, now: datetime | None = None) -> d
         "freeroll": t.is_free,
         "training": t.training,
         "confirmation_opens_at": t.confirmation_opens_at,
+        "cancellation_allowed": t.cancellation_allowed,
+        "levels": levels_label(t.allowed_levels) if t.allowed_levels else "",
         "code": t.code,
         "adm_code": t.adm_code,
         "description": description(t),
@@ -590,6 +594,7 @@ def my_tournaments(*, user_id: int, limit: int = 20) -> list[dict[str, Any]]:
             "registration": r.get_state_display(),
             "position": r.position,
             "prize": format_euro(r.prize) if r.prize else "",
+            "pt": format_pt(r.pt) if r.pt is not None else "",
         }
         for r in regs
     ]

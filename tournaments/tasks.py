@@ -3,7 +3,7 @@
 from celery import shared_task
 from django.conf import settings
 
-from tournaments import actions, running
+from tournaments import actions, rankings, running
 
 
 @shared_task(name="tournaments.authorise", ignore_result=True)
@@ -46,3 +46,9 @@ def sweep() -> dict[str, int]:
 
         bots = demo_bots_sweep()
     return {**actions.tournaments_sweep(), **running.running_sweep(), "demo_bots": bots}
+
+
+@shared_task(name="tournaments.skill_levels", ignore_result=True)
+def skill_levels() -> int:
+    """Every night: each player's rating and skill level in every game ("Rating e livelli di abilità")."""
+    return rankings.skill_levels_update()

@@ -7,6 +7,7 @@ from tournaments import views
 app_name = "tournaments"
 urlpatterns = [
     path("", views.tournament_list, name="list"),
+    path("classifiche/", views.leaderboards, name="leaderboards"),
     path("<int:tournament_id>/", views.tournament_lobby, name="lobby"),
     path("<int:tournament_id>/iscriviti/", views.register, name="register"),
     path("<int:tournament_id>/cancella/", views.cancel, name="cancel"),

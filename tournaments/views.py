@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 
 from games.engine import CodedError
 from piattaforma.models import User
-from tournaments import actions, errors, selectors
+from tournaments import actions, errors, rankings, selectors
 from tournaments.models import Registration, Tournament
 
 
@@ -40,6 +40,32 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
     )
 
 
+def leaderboards(request: HttpRequest) -> HttpResponse:
+    """The PT leaderboards ("Classifiche"): weekly, monthly, yearly and all-time, per section; and
+    the special leaderboards. Unknown parameters fall back to the money section's week."""
+    section = (
+        request.GET.get("sezione") if request.GET.get("sezione") in rankings.SECTIONS else rankings.MONEY
+    )
+    period = next((p for p in rankings.PERIODS if p.value == request.GET.get("periodo")), rankings.PERIODS[0])
+    specials = rankings.special_names()
+    special = request.GET.get("speciale", "")
+    if special not in specials:
+        special = ""
+    board = rankings.leaderboard(section=section, period=period, special=special, user_id=request.user.pk)
+    return render(
+        request,
+        "tournaments/leaderboards.html",
+        {
+            "board": board,
+            "section": section,
+            "period": period,
+            "special": special,
+            "specials": specials,
+            "periods": [(p.value, rankings.period_label(p)) for p in rankings.PERIODS],
+        },
+    )
+
+
 def tournament_lobby(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The tournament lobby: entrants, prize distribution (with "simula iscritti"), structure."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)
@@ -48,6 +74,10 @@ def tournament_lobby(request: HttpRequest, tournament_id: int) -> HttpResponse:
     except ValueError:
         simulated = None
     mine = selectors.my_registration(tournament=tournament, user_id=request.user.pk)
+    can_register = tournament.state in Tournament.OPEN_STATES and mine is None
+    refusal = None  # the lobby says why instead of offering «Iscriviti» (his level, the training limits…)
+    if can_register and isinstance(request.user, User):
+        refusal = actions.registration_refusal(tournament=tournament, user=request.user)
     to_confirm = (
         mine is not None
         and mine.state == Registration.State.AUTHORISED
@@ -72,10 +102,12 @@ def tournament_lobby(request: HttpRequest, tournament_id: int) -> HttpResponse:
             and tournament.registrations.filter(
                 user_id=request.user.pk, state=Registration.State.UNCONFIRMED
             ).exists(),
-            "can_register": tournament.state in Tournament.OPEN_STATES and mine is None,
+            "can_register": can_register,
+            "refusal": refusal,
             "fixed_pairs": tournament.lines == Tournament.Lines.FIXED_PAIRS,
             "invited_by": selectors.pair_invitation(tournament=tournament, user_id=request.user.pk),
             "can_cancel": tournament.state in Tournament.OPEN_STATES
+            and tournament.cancellation_allowed
             and mine is not None
             and mine.state == Registration.State.AUTHORISED,
             "idempotency_key": uuid.uuid4().hex,

@@ -534,19 +534,27 @@ def table_rebuy(
     return ledger.run_idempotent(key=idempotency_key, action="rebuy", inputs=inputs, work=work)
 
 
-@transaction.atomic
-def table_rebuys_credit(*, table_session_ref: str, realm: str = Realm.REAL) -> dict[str, Any]:
-    """At the end of a hand, credit the rebuys made during it (idempotent: posts only pending ones)."""
-    table = Account.objects.filter(
-        kind=AccountKind.TABLE_CREDIT, realm=realm, ref=f"table:{table_session_ref}"
-    ).first()
-    if table is None:
-        return {"posted": [], "table_credit": 0}
-    posted = []
-    for hold in Hold.objects.filter(destination=table, status=HoldStatus.PENDING, purpose=Hold.Purpose.REBUY):
-        tx = _hold_settle(hold, HoldStatus.POSTED)
-        posted.append(str(tx.pk) if tx else None)
-    return {"posted": posted, "table_credit": Account.objects.get(pk=table.pk).balance}
+def table_rebuys_credit(*, table_session_refs: Iterable[str], realm: str = Realm.REAL) -> list[str | None]:
+    """At the end of a hand, credit the rebuys made during it to every table session named.
+
+    Idempotent: posts only pending ones. One query for all the sessions, and nothing more when no
+    rebuy is pending (the usual hand end); returns the transactions posted, oldest hold first.
+    """
+    refs = [f"table:{ref}" for ref in table_session_refs]
+    holds = list(
+        Hold.objects.filter(
+            status=HoldStatus.PENDING,
+            purpose=Hold.Purpose.REBUY,
+            destination__kind=AccountKind.TABLE_CREDIT,
+            destination__realm=realm,
+            destination__ref__in=refs,
+        ).order_by("pk")
+    )
+    if not holds:
+        return []
+    with transaction.atomic():
+        txs = [_hold_settle(hold, HoldStatus.POSTED) for hold in holds]
+    return [str(tx.pk) if tx else None for tx in txs]
 
 
 def _table_cash_out(table: Account | Locked, *, actor_id: int | None = None) -> Transaction | None:

@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from piattaforma.compiledquery import CompiledQuery
 from piattaforma.models import User
 from wallet.models import (
     Account,
@@ -62,6 +63,24 @@ def table_credit_get(*, table_session_ref: str, realm: str = Realm.REAL) -> dict
         "open": row["closed_at"] is None,
         "owner_id": row["owner_id"],
     }
+
+
+def table_credits_get(*, table_session_refs: list[str], realm: str = Realm.REAL) -> dict[str, int]:
+    """The balance of each of these table sessions' credits in one read (0 for a session with none)."""
+    refs = {f"table:{ref}": ref for ref in table_session_refs}
+    balances = dict(_TABLE_CREDITS(list(refs), realm)) if refs else {}
+    return {ref: int(balances.get(key, 0)) for key, ref in refs.items()}
+
+
+# read between every two hands of every table (the deal, the owner's between-hands block): its SQL
+# compiled once per number of seats (``piattaforma.compiledquery``)
+_TABLE_CREDITS = CompiledQuery(
+    lambda keys, realm: Account.objects.filter(
+        kind=AccountKind.TABLE_CREDIT, realm=realm, ref__in=keys
+    ).values_list("ref", "balance"),
+    lambda keys, realm: (str(AccountKind.TABLE_CREDIT), str(realm), *keys),
+    shape=lambda keys, realm: len(keys),
+)
 
 
 def table_pot_get(*, pot_ref: str, realm: str = Realm.REAL) -> int:

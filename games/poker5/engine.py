@@ -153,13 +153,7 @@ class Poker5(pc.PokerTable):
 
     name: ClassVar[str] = "poker5"
     title: ClassVar[str] = "Poker 5 carte all'italiana"
-    table_settings: ClassVar[dict[str, str]] = {
-        "cash": "cash",
-        "rake_bp": "rake_percent",
-        "rake_cap": "rake_cap",
-        "tempo_giocata": "decision_seconds",
-        "time_bank": "time_bank",
-    }
+    table_settings: ClassVar[dict[str, str]] = pc.TABLE_SETTINGS
 
     # ------------------------------------------------------------------ configuration
 

@@ -149,6 +149,7 @@ class Telesina(pc.PokerTable):
 
     name: ClassVar[str] = "telesina"
     title: ClassVar[str] = "Telesina"
+    table_settings: ClassVar[dict[str, str]] = pc.TABLE_SETTINGS  # the table's rake, its cap, the clock
 
     # ------------------------------------------------------------------ configuration
 

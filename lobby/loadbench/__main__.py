@@ -5,6 +5,11 @@ worker(s) and beat with the production settings, connects the bot clients, measu
 window after a warm-up, prints the figures, and stops every process it started (also on Ctrl-C).
 
     python -m lobby.loadbench --clients 100,500,1000,2000 --duration 25 --warmup 10 --daphne 3 --workers 1
+
+``--runtime owner|rows`` sets ``LOBBY_RUNTIME`` of the servers (default: the environment's, else the
+settings'). ``--floor``: after each level, the floor (``lobby.loadbench.floor --db pg``, as many owner
+processes as Daphne, the same clients and pauses) runs at the same level, and its figures are printed
+beside the product's (throughput ratio, p50/p95/p99, server CPU per answered act, load).
 """
 
 from __future__ import annotations
@@ -34,9 +39,12 @@ from lobby.loadbench.core import Layout, latency_figures, parse_proc_status
 ROOT = Path(__file__).resolve().parent.parent.parent
 PY = sys.executable
 PG = {"host": "127.0.0.1", "port": 5432, "user": "postgres"}
-TEMPLATE_DB = "piattaforma_load"
-RUN_DB = "piattaforma_load_run"
-REDIS_URL = "redis://127.0.0.1:6379/5"
+# Its own databases and Redis db; DATABASE_URL / REDIS_URL in the environment name others (several
+# people benchmarking on one machine): the URL's database is the template, ``<name>_run`` each level's.
+_env_db = os.environ.get("DATABASE_URL", "").rsplit("/", 1)[-1] if "DATABASE_URL" in os.environ else ""
+TEMPLATE_DB = _env_db or "piattaforma_load"
+RUN_DB = f"{_env_db}_run" if _env_db else "piattaforma_load_run"
+REDIS_URL = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/5"
 TARGET_P99_MS = 150.0
 TARGET_P99_AT = 1000
 TARGET_RSS_MB = 400.0
@@ -334,6 +342,30 @@ def daphne_argv(port: int, application: str, before: list[str] | None = None) ->
     return [PY, *(before or []), "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), application]
 
 
+def start_spies(
+    reg: Registry, args: argparse.Namespace, daphnes: list[Proc], env: dict[str, str], logdir: Path
+) -> list[Proc]:
+    """``--py-spy RATE``: sample each Daphne during the window (only threads holding the GIL: its
+    Python CPU), raw stacks in ``py-spy-<label>.txt`` of the logs (``flamegraph.pl`` takes them)."""
+    if not args.py_spy:
+        return []
+    spy = str(Path(PY).parent / "py-spy")
+    return [
+        reg.start(
+            f"py-spy {proc.label}",
+            [
+                spy, "record", "--pid", str(proc.popen.pid), "--duration", str(int(args.duration)),
+                "--rate", str(args.py_spy), "--gil", "--nonblocking", "--format", "raw",
+                "-o", str(logdir / f"py-spy-{proc.label.replace(':', '_')}.txt"),
+            ],
+            env,
+            logdir,
+            server=False,
+        )
+        for proc in daphnes
+    ]  # fmt: skip
+
+
 def start_clients(
     reg: Registry,
     spec_file: Path,
@@ -386,6 +418,8 @@ def run_level(n: int, args: argparse.Namespace, reg: Registry, logroot: Path) ->
     fresh_run_db()
     flush_redis()
     env = base_env(RUN_DB)
+    if args.runtime:
+        env["LOBBY_RUNTIME"] = args.runtime
     spec_file = logdir / "clients.json"
     run(
         [
@@ -435,7 +469,7 @@ def run_level(n: int, args: argparse.Namespace, reg: Registry, logroot: Path) ->
                 "-n",
                 f"loadbench{i + 1}@%h",
                 "--loglevel",
-                "WARNING",
+                os.environ.get("LOADBENCH_WORKER_LOGLEVEL", "WARNING"),
                 "--without-gossip",
                 "--without-mingle",
                 "--without-heartbeat",
@@ -485,12 +519,17 @@ def run_level(n: int, args: argparse.Namespace, reg: Registry, logroot: Path) ->
         proc.popen.stdin.write(f"window {start} {end}\n".encode())
         proc.popen.stdin.flush()
     time.sleep(max(0.0, start - time.time()))
+    spies = start_spies(reg, args, daphnes, env, logdir)
+    load = os.getloadavg()
     cpu0, m0 = sampler.cpu(), machine_ticks()
     client_ticks0 = {p.label: cpu_ticks(p.popen.pid) for p in clients}
     time.sleep(max(0.0, end - time.time()))
     cpu1, m1 = sampler.cpu(), machine_ticks()
     client_ticks1 = {p.label: cpu_ticks(p.popen.pid) for p in clients}
     time.sleep(0.5)
+    for spy in spies:  # (py-spy stops on its own after the window; a late one is stopped here)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            spy.popen.wait(timeout=30)
     results = []
     for proc in clients:
         assert proc.popen.stdin is not None
@@ -511,9 +550,13 @@ def run_level(n: int, args: argparse.Namespace, reg: Registry, logroot: Path) ->
         connect_failed.update(r["connect_failed"])
     secs = end - start
     busy = (m1[0] - m0[0]) / max(1, m1[1] - m0[1]) * (os.cpu_count() or 1)
+    server_s = sum(cpu1.get(k, 0) - v for k, v in cpu0.items()) / CLK_TCK
     return {
         "n": n,
         "layout": layout,
+        "runtime": env.get("LOBBY_RUNTIME", "rows"),
+        "load": load,
+        "server_ms": server_s / max(1, len(samples)) * 1000,
         "daphne": args.daphne,
         "workers": args.workers,
         "concurrency": args.concurrency,
@@ -532,6 +575,7 @@ def run_level(n: int, args: argparse.Namespace, reg: Registry, logroot: Path) ->
         "automatic": automatic,
         **latency_figures(samples, errors, results),
         "closed": sum(r["closed"] for r in results),
+        "close_codes": dict(sum((Counter(r.get("close_codes", {})) for r in results), Counter())),
         "ready_sent": sum(r["ready_sent"] for r in results),
         "server_cpu": {k: (cpu1.get(k, 0) - v) / CLK_TCK / secs * 100 for k, v in cpu0.items()},
         "client_cpu": {k: (client_ticks1[k] - v) / CLK_TCK / secs * 100 for k, v in client_ticks0.items()},
@@ -551,9 +595,9 @@ def report(r: dict[str, Any]) -> None:
         log(f"   FAILED: {r['failed']}")
         return
     log(
-        f"   servers: {r['daphne']} Daphne, {r['workers']} Celery worker(s) × prefork {r['concurrency']},"
-        " 1 beat;"
-        f" {r['client_procs']} client process(es)"
+        f"   servers: {r['daphne']} Daphne ({r['runtime']} runtime), {r['workers']} Celery worker(s)"
+        f" × prefork {r['concurrency']}, 1 beat; {r['client_procs']} client process(es);"
+        f" load at the window's start {r['load'][0]:.2f}"
     )
     log(
         f"   connected {r['connected']}/{layout.clients} in {r['connect_s']:.1f} s"
@@ -572,13 +616,15 @@ def report(r: dict[str, Any]) -> None:
         f"  max {r['max']:.1f}"
     )
     errors = ", ".join(f"{k} {v}" for k, v in sorted(r["errors"].items())) or "none"
+    codes = ", ".join(f"code {k} ×{v}" for k, v in sorted(r.get("close_codes", {}).items()))
+    codes = f" ({codes})" if codes else ""
     log(
         f"   refusals/errors: {errors}; acts still without a view after 10 s: {r['stuck']};"
-        f" sockets closed by the server: {r['closed']}; 'ready' sent: {r['ready_sent']}"
+        f" sockets closed by the server: {r['closed']}{codes}; 'ready' sent: {r['ready_sent']}"
     )
     cpu = ", ".join(f"{k} {v:.0f}%" for k, v in r["server_cpu"].items())
     ccpu = ", ".join(f"{k} {v:.0f}%" for k, v in r["client_cpu"].items())
-    log(f"   CPU in the window (% of one core): {cpu}")
+    log(f"   CPU in the window (% of one core): {cpu}; server CPU per answered act {r['server_ms']:.2f} ms")
     log(
         f"   client CPU: {ccpu}; whole machine busy {r['machine_busy']:.0f}% of {os.cpu_count() * 100}%"
         " (the rest: PostgreSQL, Redis, other users of the machine)"
@@ -594,6 +640,31 @@ def report(r: dict[str, Any]) -> None:
         f" (largest {worst:.0f} MB)"
     )
     log("   targets: " + "; ".join(verdict))
+
+
+def beside_floor(r: dict[str, Any], f: dict[str, Any]) -> None:
+    """The product's figures beside the floor's, measured at the same level in the same run."""
+    if "skipped" in r or "failed" in r or "skipped" in f:
+        log(f"   floor at N = {r['n']}: not compared ({f.get('skipped') or 'the product did not run'})"[:300])
+        return
+    log(f"   product ({r['runtime']}) beside the floor (engine + PG group commit), same N, same clients:")
+    log("              acts/s   p50 ms   p95 ms   p99 ms  srv ms/act  load1")
+    for name, x in (("product", r), ("floor", f)):
+        log(
+            f"     {name:<8}{x['acts_per_s']:>8.1f} {x['p50']:>8.1f} {x['p95']:>8.1f} {x['p99']:>8.1f}"
+            f" {x['server_ms']:>11.2f}  {x['load'][0]:.2f}"
+        )
+    ratio = r["acts_per_s"] / max(f["acts_per_s"], 1e-9)
+    log(f"     product throughput = {ratio:.2f} x the floor's")
+
+
+def floor_args(args: argparse.Namespace) -> argparse.Namespace:
+    """The floor's options for ``--floor``: as many owner processes as Daphne, the journal on PostgreSQL."""
+    return argparse.Namespace(
+        procs=args.daphne, mode="engine", db="pg", batch_max=0, group_ms=0.0,
+        client_procs=args.client_procs, think_ms=args.think_ms, warmup=args.warmup,
+        duration=args.duration, frame_limits="product",
+    )  # fmt: skip
 
 
 def summary(rows: list[dict[str, Any]]) -> None:
@@ -625,6 +696,24 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--profile", action="store_true", help="run Daphne under cProfile (.prof in the logs)"
     )
+    parser.add_argument(
+        "--runtime",
+        choices=("owner", "rows"),
+        default=os.environ.get("LOBBY_RUNTIME", ""),
+        help="LOBBY_RUNTIME of the servers (default: the environment's, else the settings')",
+    )
+    parser.add_argument(
+        "--floor",
+        action="store_true",
+        help="after each level run the floor (lobby.loadbench.floor --db pg) at it and print it beside",
+    )
+    parser.add_argument(
+        "--py-spy",
+        type=int,
+        default=0,
+        metavar="RATE",
+        help="sample each Daphne with py-spy (RATE samples a second, GIL holders only) during the window",
+    )
     parser.add_argument("--logs", default="", help="directory for the servers' logs (default: a temp dir)")
     args = parser.parse_args(argv)
     levels = [int(x) for x in args.clients.split(",") if x.strip()]
@@ -642,7 +731,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     log(
         f"Production settings, PostgreSQL db {TEMPLATE_DB} (template) → {RUN_DB} per level,"
-        f" Redis {REDIS_URL};"
+        f" Redis {REDIS_URL}; runtime {args.runtime or 'rows (the settings default)'};"
         f" machine: {os.cpu_count()} cores shared with other work; logs in {logroot}"
     )
     rows: list[dict[str, Any]] = []
@@ -657,6 +746,16 @@ def main(argv: list[str] | None = None) -> None:
                 reg.stop_all()
             report(row)
             rows.append(row)
+            if args.floor:
+                from lobby.loadbench import floor
+
+                try:
+                    floor_row = floor.run_level(n, floor_args(args), reg, logroot / "floor")
+                except (RuntimeError, OSError, subprocess.SubprocessError, ValueError) as exc:
+                    floor_row = {"n": n, "skipped": str(exc)[:500]}
+                finally:
+                    reg.stop_all()
+                beside_floor(row, floor_row)
     except KeyboardInterrupt:
         log("\ninterrupted: stopping every process started …")
     finally:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import resource
@@ -32,6 +33,7 @@ from lobby.loadbench.core import choose_action, wants_ready
 STUCK_SECONDS = 10.0  # an act with no newer view after this long is counted (and still awaited)
 CONNECT_CONCURRENCY = 32  # handshakes in flight per client process (a ramp, not a stampede)
 CONNECT_ATTEMPTS = 4
+RATE_WINDOW_SECONDS = 1.05  # the per-user window of piattaforma.ratelimit (one second), turned over
 
 
 class Stats:
@@ -43,6 +45,7 @@ class Stats:
         self.ready_sent = 0
         self.stuck = 0
         self.closed = 0
+        self.close_codes: Counter[str] = Counter()  # the server's close codes ("none": no close frame)
         self.connected = 0
         self.connect_retries = 0
         self.connect_failed: Counter[str] = Counter()
@@ -68,6 +71,7 @@ class Bot:
         self.ready_hand: int | None = None
         self.ws: Any = None
         self.thinking: Any = None
+        self.resync: Any = None  # a sync asked once a full rate window has turned over
         self.latest_version = -1  # of the last table.state received: a delayed act must still match it
         self.trace: Any = None  # LOADBENCH_TRACE=nick,…: its messages in trace-<nick>.log (debugging)
 
@@ -133,6 +137,12 @@ class Bot:
         self.pending_wall = time.time()
         await self.send({"type": "act", "action": action, "version": version})
 
+    async def sync_later(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+        if self.ws is not None:
+            with contextlib.suppress(websockets.ConnectionClosed):
+                await self.send({"type": "sync"})
+
     async def act_later(self, action: dict[str, Any], version: int) -> None:
         """``--think-ms``: decide after a pause, as a person would (the round trip starts at the send)."""
         await asyncio.sleep(self.think * (0.5 + self.rng.randbelow(1001) / 1000))
@@ -159,15 +169,24 @@ class Bot:
                 kind = msg.get("type")
                 if kind == "table.state":
                     await self.on_state(msg)
+                elif kind == "table.version":  # the heartbeat: behind it, ask (as the browser does)
+                    if msg["version"] > self.latest_version and self.pending is None:
+                        await self.send({"type": "sync"})
                 elif kind == "error":
                     self.stats.errors[msg.get("code", "?")] += 1
                     code = msg.get("code")
                     self.pending = None
                     self.acted_version = -1
-                    if code != "stale_version":  # a stale act gets a fresh view from the server
+                    if code == "rate_limited":
+                        # the user's window is full (instant bots on a quiet machine pass 20 frames a
+                        # second): a sync at once would be dropped too and the table would wait for
+                        # its clock; ask again once the window has turned over
+                        self.resync = asyncio.ensure_future(self.sync_later(RATE_WINDOW_SECONDS))
+                    elif code != "stale_version":  # a stale act gets a fresh view from the server
                         await self.send({"type": "sync"})
-        except websockets.ConnectionClosed:
+        except websockets.ConnectionClosed as exc:
             self.stats.closed += 1
+            self.stats.close_codes[str(exc.rcvd.code) if exc.rcvd is not None else "none"] += 1
         except asyncio.CancelledError:
             raise
 
@@ -242,6 +261,7 @@ async def main_async(args: argparse.Namespace) -> None:
         "ready_sent": stats.ready_sent,
         "stuck": stats.stuck,
         "closed": stats.closed,
+        "close_codes": dict(stats.close_codes),
         "connected": stats.connected,
         "connect_failed": dict(stats.connect_failed),
         "connect_retries": stats.connect_retries,

@@ -11,9 +11,12 @@ layer, no Redis), and there is no Django ORM, session lookup or Celery. It speak
 protocol (``table.state`` payloads with ``version``, ``legal``, ``to_act``; ``act``, ``sync``,
 ``ready``; ``error`` with a code) and plays with the real engines from ``games.registry``:
 ``apply`` with a recorded system RNG, then ``view`` and ``legal_actions`` for every seat. A Poker
-5 carte table deals its next hand 4 s after the last one ends (``NEXT_HAND_DELAY_SECONDS``); a Scopa
-table starts a match when both players are ready, as the product does. A decision deadline is
-armed on the event loop at every version (the owner's clock, in place of the Celery task).
+5 carte table deals its next hand 4 s after the last one ends, 8 s after a showdown
+(``lobby.actions.next_hand_pause``); a Scopa table starts a match when both players are ready, as
+the product does. A decision deadline is armed on the event loop at every version (the owner's
+clock, in place of the Celery task). The product's frame limits hold (``piattaforma.ratelimit``:
+``FrameGuard`` per socket, and the per-user window the product keeps in Redis, kept here in the
+owner's memory; ``--frame-limits none`` lifts both).
 
 Variants:
 
@@ -53,6 +56,7 @@ from lobby.loadbench.prepare import BUY_IN, POKER_FIELDS, SCOPA_FIELDS, player_n
 FLOOR_DB = "piattaforma_floor"
 COOKIE = "floor"
 NEXT_HAND_DELAY = 4.0  # lobby.actions.NEXT_HAND_DELAY_SECONDS
+SHOWDOWN_PAUSE = 8.0  # lobby.actions.SHOWDOWN_PAUSE_SECONDS: after a hand whose cards were shown
 DECISION_SECONDS = 30  # Table.tempo_giocata's default
 ECHO_LENGTH = {"poker5": 11, "scopa": 166}  # the bots' mean acts per poker hand and per Scopa match
 STEP_TABLE = """CREATE TABLE IF NOT EXISTS floor_step (
@@ -373,7 +377,8 @@ class Table:
         floor = POKER_FIELDS["min_buy_in"]  # a player below the minimum buys in again (a re-buy)
         self.chips = {int(s): c if c >= floor else BUY_IN[self.game] for s, c in outcome["chips"].items()}
         self.carry = self.engine.carry(self.state)
-        asyncio.get_running_loop().call_later(NEXT_HAND_DELAY, lambda: spawn(self.deal()))
+        pause = SHOWDOWN_PAUSE if self.state.get("shown") else NEXT_HAND_DELAY  # as next_hand_pause
+        asyncio.get_running_loop().call_later(pause, lambda: spawn(self.deal()))
 
     async def act(self, seat: int, action: dict[str, Any], version: Any) -> None:
         from games.engine import CodedError
@@ -471,6 +476,8 @@ def _consumer() -> Any:
     from channels.generic.websocket import AsyncJsonWebsocketConsumer
     from django.conf import settings
 
+    from piattaforma.ratelimit import CLOSE_RATE_LIMITED, RATE_LIMITED_ERROR, USER_RATE, Strikes
+
     if not settings.configured:
         settings.configure(CHANNEL_LAYERS={}, USE_TZ=True)
 
@@ -490,8 +497,27 @@ def _consumer() -> Any:
                 await self.close(code=4401)
                 return
             self.table, self.seat = found
+            self.window, self.strikes = (0, 0), Strikes()
             await self.accept()
             await self.table.joined(self.seat, self)
+
+        async def receive(self, text_data: Any = None, bytes_data: Any = None, **kwargs: Any) -> None:
+            # the product's per-user limit as it stands with REDIS_URL (``RedisUserStore``): a fixed
+            # one-second window of USER_RATE frames, counted before the frame is read; one error a run
+            if LIMITS:
+                now = int(time.time())
+                if self.window[0] != now:
+                    self.window = (now, 0)
+                self.window = (now, self.window[1] + 1)
+                verdict = self.strikes.verdict(self.window[1] <= USER_RATE)
+                if verdict != "ok":
+                    if verdict == "close" and not self.strikes.closed:
+                        self.strikes.closed = True
+                        await self.close(code=CLOSE_RATE_LIMITED)
+                    elif verdict == "refused" and self.strikes.run == 1:
+                        await self.send(text_data=RATE_LIMITED_ERROR)
+                    return
+            await super().receive(text_data, bytes_data, **kwargs)
 
         async def receive_json(self, content: Any, **kwargs: Any) -> None:
             await handle(self.table, self.seat, content)
@@ -505,6 +531,9 @@ def _consumer() -> Any:
 
 
 _APP: Any = None
+# The product's frame limits (``piattaforma.ratelimit``: per socket and per user), unless the floor
+# runs with ``--frame-limits none``: instant bots pass them, and the client then waits a second.
+LIMITS = os.environ.get("FLOOR_LIMITS", "product") == "product"
 
 
 async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
@@ -513,7 +542,9 @@ async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
     if scope["type"] != "websocket":
         raise ValueError("the floor server speaks WebSocket only")
     if _APP is None:
-        _APP = _consumer()
+        from piattaforma.ratelimit import FrameGuard
+
+        _APP = FrameGuard(_consumer()) if LIMITS else _consumer()  # the product's per-socket limit
     await _APP(scope, receive, send)
 
 
@@ -676,6 +707,7 @@ def run_level(n: int, args: argparse.Namespace, reg: Any, logroot: Path) -> dict
     env.update(PYTHONPATH=str(bench.ROOT), PYTHONUNBUFFERED="1", FLOOR_MODE=args.mode)
     env.update(FLOOR_POKER=str(layout.poker_tables), FLOOR_BATCH_MAX=str(args.batch_max))
     env.update(FLOOR_GROUP_MS=str(args.group_ms), FLOOR_DSN=fresh_floor_db() if args.db == "pg" else "")
+    env.update(FLOOR_LIMITS=args.frame_limits)
     ports = [bench.free_port() for _ in range(args.procs)]
     servers = [
         reg.start(
@@ -782,6 +814,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--batch-max", type=int, default=0, help="rows per commit at most (0: all queued)")
     parser.add_argument("--group-ms", type=float, default=0.0, help="wait to gather a commit's batch (ms)")
     parser.add_argument("--client-procs", type=int, default=0, help="client processes (0: one per 500)")
+    parser.add_argument(
+        "--frame-limits",
+        choices=("product", "none"),
+        default="product",
+        help="the product's per-socket and per-user frame limits (default), or none",
+    )
     parser.add_argument(
         "--think-ms",
         type=float,

@@ -11,7 +11,8 @@ the WebSocket framing is not in here, the full benchmark has it). For ``--second
   the runtime row locked, views built by ``lobby.broadcast``), tables round robin on a thread.
 
 It prints actions applied, actions/s, process CPU per action, journal commits, and the memory an
-open table's owner holds (tracemalloc, loading the owners).
+open table holds in its owner (tracemalloc: the owners loaded, every seat and a spectator connected,
+a hand dealt; divided by the tables).
 
     DATABASE_URL=postgres://... python -m lobby.loadbench.owner --tables 50 --seconds 20
 """
@@ -34,6 +35,10 @@ def setup(tables: int) -> list[int]:
     from wallet import actions as wallet_actions
 
     call_command("migrate", verbosity=0)
+    from piattaforma.models import User
+
+    # the factory's nicknames and codici fiscali count from 0 in each process: past the runs before
+    UserFactory.reset_sequence((User.objects.order_by("-pk").values_list("pk", flat=True).first() or 0) + 1)
     ids = []
     stamp = int(time.time())
     for t in range(tables):
@@ -64,28 +69,38 @@ class Sink:
 
 
 async def run_owner(ids: list[int], seconds: float) -> dict[str, Any]:
+    from django.conf import settings
+
+    from games import evaluator
     from lobby import actions, bots
     from lobby.runtime import ownership
     from lobby.runtime.journal import journal
 
     bots.BOT_DELAY_SECONDS = 0.0
+    evaluator.build_all()  # the hand evaluator's tables load once per process, not per table
+    # memory: the owners loaded, every seat and a spectator connected, the first hand dealt (no clock
+    # armed meanwhile, so no bot moves while tracemalloc slows everything down)
+    settings.LOBBY_SCHEDULE_TASKS = False
     tracemalloc.start()
     before = tracemalloc.take_snapshot()
     owners = [await ownership.owner_for(t) for t in ids]
-    after = tracemalloc.take_snapshot()
-    memory = sum(s.size_diff for s in after.compare_to(before, "filename")) / len(ids)
-    tracemalloc.stop()
     for owner in owners:
         for seat in owner.seats:
             owner.audience.add(seat.user_id, Sink())
         owner.audience.add(0, Sink())  # a spectator
-    start_cpu, start = time.process_time(), time.perf_counter()
-    start_commits = journal().commits
-    for owner in owners:  # the first deal; then each hand's end arms the next one at once
         await owner.call(actions.table_start_hand, table_id=owner.table_id)
+    after = tracemalloc.take_snapshot()
+    memory = sum(s.size_diff for s in after.compare_to(before, "filename")) / len(ids)
+    tracemalloc.stop()
+    settings.LOBBY_SCHEDULE_TASKS = True  # the owners' own timers: the bots move; each hand's end deals again
+    print(f"owner: measuring {seconds:.0f} s from now (pid {os.getpid()})", flush=True)
+    start_cpu, start = time.process_time(), time.perf_counter()
+    start_commits, start_applied = journal().commits, sum(o.applied for o in owners)
+    for owner in owners:
+        owner._arm()
     await asyncio.sleep(seconds)
     cpu, wall = time.process_time() - start_cpu, time.perf_counter() - start
-    applied = sum(o.applied for o in owners)
+    applied = sum(o.applied for o in owners) - start_applied
     commits = journal().commits - start_commits
     await ownership.stop_all()
     return {"actions": applied, "wall": wall, "cpu": cpu, "commits": commits, "memory": memory}
@@ -113,6 +128,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--runtime", choices=("both", "owner", "rows"), default="both")
     args = parser.parse_args()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "piattaforma.settings.test")
     import django
@@ -124,15 +140,17 @@ def main() -> None:
     from lobby import actions
 
     actions.NEXT_HAND_DELAY_SECONDS = 0  # both runtimes deal again at once
-    settings.LOBBY_RUNTIME = "rows"
-    rows = run_rows(setup(args.tables), args.seconds)
-    settings.LOBBY_RUNTIME = "owner"
-    settings.LOBBY_SCHEDULE_TASKS = True  # the owners' own timers (on a table it owns, no Celery task)
-    owner = asyncio.run(run_owner(setup(args.tables), args.seconds))
+    results: list[tuple[str, dict[str, Any]]] = []
+    if args.runtime in ("both", "rows"):
+        settings.LOBBY_RUNTIME = "rows"
+        results.append(("rows", run_rows(setup(args.tables), args.seconds)))
+    if args.runtime in ("both", "owner"):
+        settings.LOBBY_RUNTIME = "owner"  # its owners' own timers (run_owner), no Celery task
+        results.append(("owner", asyncio.run(run_owner(setup(args.tables), args.seconds))))
     db = settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1]
     print(f"{args.tables} poker tables x 3 bots, {args.seconds:.0f} s each, database {db}")
     print("runtime  actions  actions/s  CPU ms/action  commits  memory/table")
-    for name, r in (("rows", rows), ("owner", owner)):
+    for name, r in results:
         per = 1000 * r["cpu"] / max(1, r["actions"])
         mem = f"{r['memory'] / 1024:.0f} KB" if "memory" in r else "-"
         print(

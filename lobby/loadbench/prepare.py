@@ -113,7 +113,7 @@ def level(poker: int, scopa: int, daphne: int, out: str) -> None:
     from django.utils import timezone
     from django.utils.crypto import get_random_string
 
-    from lobby.models import Seat
+    from lobby.models import Seat, TableRuntime
     from lobby.tasks import table_start
 
     names = [table_name("poker5", i) for i in range(poker)] + [table_name("scopa", i) for i in range(scopa)]
@@ -147,9 +147,14 @@ def level(poker: int, scopa: int, daphne: int, out: str) -> None:
             }
         )
     Session.objects.bulk_create(sessions, batch_size=500)
-    for seat in seats:
-        if seat.table.game == "poker5" and seat.number == 1:
-            table_start.apply_async(kwargs={"table_id": seat.table_id})
+    # The first deals, due now: kept on the rows as a next deal is (``actions._start_later``), so a
+    # table whose owner starts before the worker takes its task deals on the owner's own clock
+    # (the task then finds the owner and does nothing), and sent as tasks for the tables still
+    # without an owner.
+    poker_ids = sorted({seat.table_id for seat in seats if seat.table.game == "poker5"})
+    TableRuntime.objects.filter(pk__in=poker_ids).update(start_at=timezone.now())
+    for table_id in poker_ids:
+        table_start.apply_async(kwargs={"table_id": table_id})
     with open(out, "w", encoding="utf-8") as fh:
         json.dump({"cookie_name": settings.SESSION_COOKIE_NAME, "clients": clients}, fh)
 

@@ -1,8 +1,8 @@
 """The live tables' runtime: one owner per table, state in memory, every action journaled.
 
-``settings.LOBBY_RUNTIME`` chooses it: ``"rows"`` (the default for now) is the per-action database
-transaction of ``lobby.actions`` (the ``TableRuntime`` row locked by every write, Celery clocks);
-``"owner"`` is this package:
+``settings.LOBBY_RUNTIME`` chooses it: ``"owner"``, the default, is this package; ``"rows"`` (the
+runtime before it, kept for comparison) is the per-action database transaction of
+``lobby.actions`` (the ``TableRuntime`` row locked by every write, Celery clocks). The owner runtime:
 
 - ``owner``: ``TableOwner``, an asyncio task in the server process that holds a table's runtime
   (engine state, seats, clocks) in memory and applies its jobs one at a time. A player's decision
@@ -37,7 +37,7 @@ from django.db import connections
 
 def enabled() -> bool:
     """Tell whether the tables run on owners (``LOBBY_RUNTIME = "owner"``)."""
-    return getattr(settings, "LOBBY_RUNTIME", "rows") == "owner"
+    return getattr(settings, "LOBBY_RUNTIME", "owner") == "owner"
 
 
 class DatabaseThreads(Executor):
@@ -111,9 +111,10 @@ class _LoopThreads(Executor):
     use from any loop, or by ``release_threads`` from its own loop before it closes.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, size: int | None = None, name: str = "lobby-db") -> None:
         self.pools: dict[asyncio.AbstractEventLoop, DatabaseThreads] = {}
         self._lock = threading.Lock()
+        self.size, self.name = size, name  # size None: ``database_threads()``
 
     def pool(self) -> DatabaseThreads:
         loop = asyncio.get_running_loop()
@@ -122,7 +123,7 @@ class _LoopThreads(Executor):
                 self.pools.pop(old).shutdown(wait=False)
             pool = self.pools.get(loop)
             if pool is None:
-                pool = self.pools[loop] = DatabaseThreads(database_threads())
+                pool = self.pools[loop] = DatabaseThreads(self.size or database_threads(), self.name)
         return pool
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
@@ -139,6 +140,10 @@ class _LoopThreads(Executor):
 
 
 _threads = _LoopThreads()
+# The leases' renewal (``presence.renew``): one thread of its own per loop, never queued behind the tables'
+# work (with that pool saturated, a renewal waiting its turn let leases expire under load, and
+# their owners were dropped with their sockets).
+_lease_threads = _LoopThreads(size=1, name="lobby-lease")
 
 
 def database_threads() -> int:
@@ -156,17 +161,26 @@ def blocking(func: Callable[..., Any]) -> Callable[..., Any]:
     return database_sync_to_async(func, thread_sensitive=False, executor=_threads)  # type: ignore[arg-type]  # any Executor does; asgiref's hint names ThreadPoolExecutor
 
 
+def urgent(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``blocking`` on a thread of its own (the leases' renewal), never behind the tables' work."""
+    if connections["default"].vendor != "postgresql":
+        return database_sync_to_async(func)
+    return database_sync_to_async(func, thread_sensitive=False, executor=_lease_threads)  # type: ignore[arg-type]  # as in blocking
+
+
 async def release_threads() -> None:
     """The running loop's database threads close their connections and end (a loop about to close).
 
     Work submitted afterwards starts a new pool.
     """
-    pool = _threads.release(asyncio.get_running_loop())
-    if pool is not None:
-        await asyncio.to_thread(pool.shutdown)
+    loop = asyncio.get_running_loop()
+    for registry in (_threads, _lease_threads):
+        pool = registry.release(loop)
+        if pool is not None:
+            await asyncio.to_thread(pool.shutdown)
 
 
 def close_threads() -> None:
     """Every loop's database threads close their connections and end (a test session's end)."""
-    for pool in _threads.release_all():
+    for pool in [*_threads.release_all(), *_lease_threads.release_all()]:
         pool.shutdown()

@@ -57,15 +57,20 @@ class Clocks:
 BOT_DELAY_SECONDS = bots.BOT_DELAY_SECONDS
 
 
-def chores_due(rt: TableRuntime, seats: list[Seat]) -> datetime | None:
-    """When the table's next chore falls due: a waiting-list offer expiring or a sitout stand-up (P15).
+def first_offer(table_id: int) -> datetime | None:
+    """When the table's first pending waiting-list offer expires (None: no offer pending)."""
+    offers = WaitingEntry.objects.filter(table_id=table_id, offer_expires_at__isnull=False)
+    return offers.order_by("offer_expires_at").values_list("offer_expires_at", flat=True).first()
+
+
+def chores_due(rt: TableRuntime, seats: list[Seat], offer: datetime | None) -> datetime | None:
+    """When the table's next chore falls due: a waiting-list offer expiring (``offer``, from
+    ``first_offer``) or a sitout stand-up (P15).
 
     The owner runtime arms a timer for it (``TableOwner._arm``); None: nothing pending. A
     sitout seat dealt into the running hand waits for its end (``_finish_hand``).
     """
-    offers = WaitingEntry.objects.filter(table_id=rt.pk, offer_expires_at__isnull=False)
-    first = offers.order_by("offer_expires_at").values_list("offer_expires_at", flat=True).first()
-    times = [first] if first is not None else []
+    times = [offer] if offer is not None else []
     rule = actions.STAND_UP_RULES.get(rt.table.game)
     if rule is not None and rule[1] is not None:
         dealt = actions._dealt_seats(rt) if actions._hand_running(rt) else set()

@@ -13,7 +13,7 @@ import logging
 from typing import Any, Protocol
 
 from lobby.models import Seat, TableRuntime
-from lobby.selectors import dealt_seats, projection_seat, table_payload
+from lobby.selectors import dealt_seats, projection_seat, table_payload, table_shared
 
 logger = logging.getLogger(__name__)
 
@@ -61,16 +61,16 @@ class Audience:
         """
         seated = {s.user_id: s.number for s in seats}
         dealt = dealt_seats(rt)
+        shared = table_shared(rt, seats, waiting)  # built once, each seat's view added to a copy
         public: str | None = None
         for user_id, viewers in list(self.by_user.items()):
             if user_id in seated:
-                text = json.dumps(
-                    table_payload(rt, seats, projection_seat(seated[user_id], dealt), events, waiting)
-                )
+                seat_no = projection_seat(seated[user_id], dealt)
+                text = json.dumps(table_payload(rt, seats, seat_no, events, shared=shared))
                 self.encoded += 1
             else:
                 if public is None:
-                    payload = table_payload(rt, seats, None, events, waiting)
+                    payload = table_payload(rt, seats, None, events, shared=shared)
                     payload["audience"] = "public"
                     public = json.dumps(payload)
                     self.encoded += 1

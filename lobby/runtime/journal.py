@@ -11,10 +11,11 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from django.db import transaction
+from django.db import IntegrityError, InterfaceError, OperationalError, connection
 
 from games import registry
 from games.rng import ReplayRng
+from lobby import bulkinsert
 from lobby.models import HandStep, TableRuntime
 from lobby.runtime import blocking
 
@@ -47,6 +48,9 @@ class Journal:
                 batch.append(self.queue.get_nowait())
             try:
                 await blocking(_commit)([step for step, _ in batch])
+            except IntegrityError:  # a step another writer stored first: only its owner refuses it
+                await self._write_alone(batch)
+                continue
             except Exception as exc:  # the database is away: each owner refuses its step
                 logger.exception("journal: a batch of %d steps failed", len(batch))
                 for _, done in batch:
@@ -59,6 +63,21 @@ class Journal:
                 if not done.done():
                     done.set_result(None)
 
+    async def _write_alone(self, batch: list[tuple[HandStep, asyncio.Future[None]]]) -> None:
+        """Commit each step of a refused batch on its own: one table's conflict refuses no other's step."""
+        for step, done in batch:
+            try:
+                await blocking(_commit)([step])
+            except Exception as exc:
+                logger.exception("journal: step %s of hand %s refused", step.seq, step.hand_id)
+                if not done.done():
+                    done.set_exception(exc)
+                continue
+            self.commits += 1
+            self.steps += 1
+            if not done.done():
+                done.set_result(None)
+
     def stop(self) -> None:
         if self.task is not None:
             self.task.cancel()
@@ -66,8 +85,22 @@ class Journal:
 
 
 def _commit(steps: list[HandStep]) -> None:
-    with transaction.atomic():
-        HandStep.objects.bulk_create(steps)
+    """Insert the steps with one statement where the database takes them all (one round trip, its
+    own commit in autocommit mode), else in one transaction (``lobby.bulkinsert``).
+
+    Without the connection's health check first (``CONN_HEALTH_CHECKS``: a ``SELECT 1`` round trip
+    before each batch, many a second): a connection that went away since its last use fails the
+    insert instead, and the batch is tried once more on a new one. (A batch whose commit did reach
+    the database then meets its own rows: ``IntegrityError``, as any conflict.)
+    """
+    connection.health_check_done = True
+    try:
+        bulkinsert.insert(HandStep, steps)
+    except (OperationalError, InterfaceError):
+        if connection.in_atomic_block or connection.is_usable():
+            raise  # not a connection gone: the batch is refused, as before
+        connection.close()
+        bulkinsert.insert(HandStep, steps)
 
 
 _journals: dict[asyncio.AbstractEventLoop, Journal] = {}

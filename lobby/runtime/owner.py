@@ -15,7 +15,8 @@ timeout, the hand's cancellation). Read top to bottom, a decision goes:
 
 Row actions run with the runtime row up to date: the owner writes its state there first (a
 snapshot; between snapshots the row lags and the journal holds the steps), runs the action, then
-reads the row and seats back. A takeover (``start`` in another process) reads the row and
+reads back what it wrote (``RowWrites``: the row, seats, waiting list; a deal hands over the row
+it saved). A takeover (``start`` in another process) reads the row and
 applies the journal's later steps with their recorded draws (``recover``).
 """
 
@@ -23,23 +24,26 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, models, transaction
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from lobby import actions, bots, presence
 from lobby.errors import NoHandInProgress, NotAllowed, NotSeated, StaleVersion, TableClosed, TableElsewhere
-from lobby.models import Hand, HandStep, Seat, Table, TableRuntime
+from lobby.models import Hand, HandStep, Seat, Table, TableRuntime, WaitingEntry
 from lobby.runtime import blocking, ownership, remote
-from lobby.runtime.clocks import Clocks, chores_due
+from lobby.runtime.clocks import Clocks, chores_due, first_offer
 from lobby.runtime.fanout import Audience, snapshot
 from lobby.runtime.journal import journal, recover
 from lobby.selectors import seat_rows, table_waiting
+from piattaforma.compiledquery import CompiledQuery
 from piattaforma.models import User
 
 logger = logging.getLogger(__name__)
@@ -50,6 +54,50 @@ Job = tuple[Callable[[], Awaitable[Any]], "asyncio.Future[Any] | None"]
 # A sync caller's transaction that never commits (rolled back) keeps the owner parked this long.
 PARK_SECONDS = 10.0
 STEP_FIELDS = ("state", "version", "steps", "clocks", "turn_started", "deadline")
+
+
+JSON_FIELDS = [f for f in TableRuntime._meta.concrete_fields if isinstance(f, models.JSONField)]
+
+
+def as_stored(rt: TableRuntime) -> TableRuntime:
+    """The row a transaction saved, its JSON fields as a read of it gives them (lists for tuples,
+    string keys, no object shared with the caller's), without reading it."""
+    for field in JSON_FIELDS:
+        value = getattr(rt, field.attname)
+        if value is not None:
+            text = json.dumps(value, cls=field.encoder)
+            setattr(rt, field.attname, json.loads(text, cls=field.decoder))
+    return rt
+
+
+def _row_with_hand(table_id: int) -> Any:
+    hand = Hand.objects.filter(table_id=OuterRef("pk"), number=OuterRef("hand_no")).values("pk")[:1]
+    rows = TableRuntime.objects.select_related("table").annotate(hand_pk=Subquery(hand))
+    return rows.filter(pk=table_id)
+
+
+# the owner's read of its runtime row (each start, each row action that wrote it): compiled once
+_READ_ROW = CompiledQuery(_row_with_hand, lambda table_id: (int(table_id),))
+
+
+class RowWrites:
+    """The statements of a row action that are not reads (the execute wrapper of its connection).
+
+    Every write of Django and of ``lobby.bulkinsert`` names its table quoted; a statement that
+    merely mentions a table (in a subquery) counts as a write to it, which only costs a read.
+    """
+
+    def __init__(self) -> None:
+        self.statements: list[str] = []
+
+    def __call__(self, execute: Callable[..., Any], sql: str, params: Any, many: bool, context: Any) -> Any:
+        if sql.lstrip()[:6].upper() != "SELECT":
+            self.statements.append(sql)
+        return execute(sql, params, many, context)
+
+    def wrote(self, *models: type[Any]) -> bool:
+        names = [connection.ops.quote_name(m._meta.db_table) for m in models]
+        return any(name in sql for sql in self.statements for name in names)
 
 
 class TableOwner:
@@ -70,12 +118,16 @@ class TableOwner:
         self.ready: asyncio.Future[None] = self.loop.create_future()
         self.task: asyncio.Task[None] | None = None
         self.stopped = False
+        self.abandoning: asyncio.Task[None] | None = None  # fenced by a successor: stopping (``_row_action``)
         self.recovered = 0  # journal steps applied at start (a takeover)
         self.applied = 0  # decisions applied in memory (the benchmarks)
         self.chores_at: datetime | None = None  # the next waiting-list offer or sitout stand-up due
+        self.offer_at: datetime | None = None  # the first waiting-list offer's expiry
         self.chores_fired: datetime | None = None
         self.waiting: dict[str, Any] | None = None  # the between-hands block of every view
         self.remote_viewers: dict[str, remote.RemoteViewer] = {}  # connections on other processes
+        self.quiet = asyncio.Event()  # clear while a decision is applied in memory and not yet committed
+        self.quiet.set()
 
     def remote_viewer(self, channel: str) -> remote.RemoteViewer:
         """The viewer of a connection on another process (by its channel), one per channel."""
@@ -99,24 +151,40 @@ class TableOwner:
             return
         self.published = self.rt.version if self.rt else -1
         self.ready.set_result(None)
-        presence.beating()  # its lease is renewed on this process's heartbeat
+        presence.beating()  # its lease is renewed from now on (``presence.renew``)
         self._arm()
-        while True:
-            make, done = await self.jobs.get()
-            try:
-                result = await make()
-            except asyncio.CancelledError:
-                if done is not None and not done.done():
-                    done.cancel()
-                raise
-            except BaseException as exc:
-                if done is not None and not done.done():
-                    done.set_exception(exc)
-                elif done is None:
-                    logger.exception("table %s: a timer job failed", self.table_id)
-            else:
-                if done is not None and not done.done():
-                    done.set_result(result)
+        try:
+            while True:
+                make, done = await self.jobs.get()
+                try:
+                    result = await make()
+                except asyncio.CancelledError:
+                    task = asyncio.current_task()
+                    if task is not None and task.cancelling():  # this owner is being stopped
+                        if done is not None and not done.done():
+                            done.cancel()
+                        raise
+                    # only the job's own wait was cancelled (its database thread went away): the job
+                    # fails, the owner goes on taking jobs
+                    logger.warning("table %s: a job's wait was cancelled", self.table_id)
+                    if done is not None and not done.done():
+                        done.set_exception(TableElsewhere())
+                except BaseException as exc:
+                    if done is not None and not done.done():
+                        done.set_exception(exc)
+                    elif done is None:
+                        logger.exception("table %s: a timer job failed", self.table_id)
+                else:
+                    if done is not None and not done.done():
+                        done.set_result(result)
+        finally:
+            if not self.stopped:  # the task ended without stop() (its loop shutting down): nobody
+                # takes this owner's jobs again, so it is no owner any more; the lease runs out and
+                # another process adopts the table from the journal
+                self.stopped = True
+                self.clocks.cancel_all()
+                ownership.forget(self)
+                self._refuse_queued()
 
     async def stop(self) -> None:
         """Stop taking jobs, write the state to the row and give the lease back."""
@@ -129,23 +197,38 @@ class TableOwner:
             with contextlib.suppress(BaseException):
                 await self.task
         ownership.forget(self)
-        while not self.jobs.empty():  # jobs never taken: refused, nothing of them applied
+        self._refuse_queued()
+        if self.ready.done() and self.ready.exception() is None:
+            await blocking(self._close)()
+
+    def _refuse_queued(self) -> None:
+        """Jobs never taken are refused (nothing of them applied): their callers find the new owner."""
+        while not self.jobs.empty():
             _, done = self.jobs.get_nowait()
             if done is not None and not done.done():
                 done.set_exception(TableElsewhere())
-        if self.ready.done() and self.ready.exception() is None:
-            await blocking(self._close)()
+
+    @property
+    def claimed(self) -> bool:
+        """Its lease claimed and its state loaded (a lease to renew); False while it still loads."""
+        return self.ready.done() and not self.ready.cancelled() and self.ready.exception() is None
 
     async def abandon(self) -> None:
         """The lease went to another process: stop at once, write nothing, close the sockets.
 
         The clients reconnect and reach the new owner; what this owner applied is in the journal.
         """
+        if self.stopped:
+            return
+        logger.warning(
+            "table %s: owner abandoned (lease lost), %d sockets closed", self.table_id, len(self.audience)
+        )
         self.stopped = True
         self.clocks.cancel_all()
         if self.task is not None:
             self.task.cancel()
         ownership.forget(self)
+        self._refuse_queued()
         for viewers in list(self.audience.by_user.values()):
             for viewer in list(viewers):
                 close = getattr(viewer, "close", None)  # a connection of this process (one elsewhere
@@ -155,30 +238,63 @@ class TableOwner:
                         await close(code=4409)
 
     def _close(self) -> None:
-        self._save_snapshot()
-        ownership.lease_release(self.table_id)
+        with contextlib.suppress(TableElsewhere):  # another owner took the table: nothing to write
+            self._save_snapshot()
+            ownership.lease_release(self.table_id)
 
-    def _load(self, claim: bool = False, channel: str = "") -> None:
+    def _load(
+        self,
+        claim: bool = False,
+        channel: str = "",
+        own: bool = False,
+        written: TableRuntime | None = None,
+        kept: RowWrites | None = None,
+    ) -> None:
+        """Read the runtime row, seats and what every view shows from the database.
+
+        ``own``: the row was last written by this owner (a row action run under it, which wrote the
+        snapshot first), so it holds every step and the journal is not read, nor the hand's id
+        while the same hand goes on; a load at start or after someone else's write reads both.
+        ``written``: that row as this owner's transaction just committed it (the hand's end, a
+        deal: ``hand_pk`` set by the deal).
+        ``kept``: the statements of the row action (or the hand's end) just run under the owner: the
+        seats (with their players) and the waiting list's first offer the owner holds are read
+        again only if one of them wrote to their tables, the runtime row only if it wrote that or
+        the table's (else the row the owner holds is kept).
+        """
         if claim:
             ownership.lease_claim(self.table_id, channel=channel)
-        rt = TableRuntime.objects.select_related("table").filter(pk=self.table_id).first()
+        if own and written is None and kept is not None and not kept.wrote(TableRuntime, Table):
+            written = self.rt  # the row as the owner last read or wrote it (its epoch too)
+        own = own or written is not None
+        rt = written or self._read_row()
         if rt is None:
             raise TableClosed()
-        self.recovered = recover(rt)
+        self.recovered = 0 if own else recover(rt)
         self.dirty = self.recovered > 0
-        self.rt, self.seats = rt, list(seat_rows(self.table_id))
-        self.chores_at = chores_due(rt, self.seats)
+        hand_no = self.rt.hand_no if self.rt is not None else None
+        self.rt = rt
+        if kept is None or kept.wrote(Seat, User):
+            self.seats = list(seat_rows(self.table_id))
+        if kept is None or kept.wrote(WaitingEntry):
+            self.offer_at = first_offer(self.table_id)
+        self.chores_at = chores_due(rt, self.seats, self.offer_at)
         # between hands every view shows why the table is not dealing (the seats' credits): read here
         between = rt.state is None or actions.hand_engine(rt).is_over(rt.state)
         family = actions.hand_engine(rt).family
         self.waiting = table_waiting(rt, self.seats, family) if between else None
-        self.hand_id = (
-            Hand.objects.filter(table_id=self.table_id, number=rt.hand_no)
-            .values_list("pk", flat=True)
-            .first()
-            if rt.state is not None
-            else None
-        )
+        if rt.state is None:
+            self.hand_id = None
+        elif not own or self.hand_id is None or rt.hand_no != hand_no:  # else the same hand goes on
+            self.hand_id = rt.hand_pk if hasattr(rt, "hand_pk") else self._hand_pk(rt.hand_no)
+
+    def _read_row(self) -> TableRuntime | None:
+        """The runtime row with its table and ``hand_pk``, the id of its hand (None: none), in one read."""
+        rows = _READ_ROW(self.table_id)
+        return rows[0] if rows else None
+
+    def _hand_pk(self, number: int) -> int | None:
+        return Hand.objects.filter(table_id=self.table_id, number=number).values_list("pk", flat=True).first()
 
     def reload_soon(self) -> None:
         """The row changed outside this owner (a script, a task): read it again, in turn."""
@@ -191,6 +307,10 @@ class TableOwner:
     # --- jobs -------------------------------------------------------------------------------------
 
     def _queue(self, make: Callable[[], Awaitable[Any]], done: asyncio.Future[Any] | None) -> None:
+        if self.stopped or self.abandoning is not None:  # nobody will take it: refused (nothing applied)
+            if done is not None and not done.done():
+                done.set_exception(TableElsewhere())
+            return
         self.jobs.put_nowait((make, done))
 
     async def submit(self, make: Callable[[], Awaitable[Any]]) -> Any:
@@ -202,7 +322,22 @@ class TableOwner:
 
     async def act(self, user: User, action: dict[str, Any], version: int | None) -> actions.StepResult:
         """A player's decision (the consumer's ``act``)."""
-        return await self.submit(lambda: self._decide(user, action, version))
+        return await self.submit(lambda: self._unsettled(self._decide(user, action, version)))
+
+    async def _unsettled(self, decision: Awaitable[Any]) -> Any:
+        """Run a decision with ``quiet`` clear: from the engine to the journal's commit its state is
+        in memory only, and no view asked meanwhile may show it (``settled``)."""
+        self.quiet.clear()
+        try:
+            return await decision
+        finally:
+            self.quiet.set()
+
+    async def settled(self) -> None:
+        """Wait until no decision is between the engine and its commit (then read, with no await
+        in between: ``snapshot``). Views sent by the owner itself go out after the commit anyway."""
+        while not self.quiet.is_set():
+            await self.quiet.wait()
 
     async def call(self, func: Callable[..., Any], **kwargs: Any) -> Any:
         """A row action of ``lobby.actions`` run under the owner (keywords as the action's).
@@ -218,11 +353,12 @@ class TableOwner:
 
         The owner takes jobs again once the caller's transaction commits (an outer one: a hook
         called inside a status change), reading the row back itself: it never sends a version
-        that is not committed. A transaction rolled back releases it after ``PARK_SECONDS``.
+        that is not committed. A transaction rolled back releases it after ``PARK_SECONDS``; a
+        caller still writing then is fenced out (``ownership``, "Fencing").
         """
         parking = asyncio.run_coroutine_threadsafe(self.park(), self.loop)
         try:
-            release = parking.result(timeout=PARK_SECONDS)
+            release, epoch = parking.result(timeout=PARK_SECONDS)
         except TimeoutError:  # the owner waits for this very thread (SQLite's one): refuse, never hang
             parking.cancel()
             raise TableElsewhere() from None
@@ -230,27 +366,36 @@ class TableOwner:
         def resume() -> None:
             self.loop.call_soon_threadsafe(lambda: release.done() or release.set_result(None))
 
-        return ownership.run_parked(self.table_id, func, kwargs, release=resume, first=self._save_snapshot)
+        return ownership.run_parked(
+            self.table_id, func, kwargs, release=resume, fence=epoch, first=lambda: self._save_parked(epoch)
+        )
 
-    async def park(self, save: bool = False) -> asyncio.Future[None]:
+    async def park(self, save: bool = False) -> tuple[asyncio.Future[None], int]:
         """Stop taking jobs until the returned future is set (or ``PARK_SECONDS`` pass), then read
-        the row back and send the new version. ``save``: write the state to the row first (a
-        caller in another process; a caller on a thread of this one writes it itself)."""
-        parked: asyncio.Future[None] = self.loop.create_future()
+        the row back and send the new version; the epoch returned fences the caller's writes. A
+        park that ran out raises the epoch before the owner reads the row (``ownership.fence``).
+        ``save``: write the state to the row first (a caller in another process; a caller on a
+        thread of this one writes it itself)."""
+        parked: asyncio.Future[int] = self.loop.create_future()
         release: asyncio.Future[None] = self.loop.create_future()
 
         async def hold() -> None:
             if save:
-                await blocking(self._save_snapshot)()
-            parked.set_result(None)
-            with contextlib.suppress(TimeoutError):
+                try:
+                    await blocking(self._save_snapshot)()
+                except BaseException as exc:  # (another owner took the table): the caller is refused
+                    parked.set_exception(exc)
+                    raise
+            parked.set_result(self.rt.epoch if self.rt is not None else 0)
+            try:
                 await asyncio.wait_for(asyncio.shield(release), PARK_SECONDS)
+            except TimeoutError:  # the caller may still write: after this it writes nothing
+                await blocking(ownership.fence)(self.table_id)
             await blocking(self._load)()
             await self._publish()
 
-        self._queue(hold, None)
-        await parked
-        return release
+        self._queue(hold, parked)  # (refused, never taken: ``parked`` says so to the caller)
+        return release, await parked
 
     def snapshot(self, user_id: int | None) -> dict[str, Any]:
         """What one user sees of the table now (a new connection, ``sync``)."""
@@ -281,16 +426,16 @@ class TableOwner:
             raise NoHandInProgress()
         if rt.bank_seat is not None or self.hand_id is None:
             # the time bank's seconds are kept on the seat's row: the row action applies this one
-            if user is None:
-                return await self._row_action(
-                    actions.table_bot_move, {"table_id": self.table_id, "version": rt.version}
-                )
-            kwargs = {"table_id": self.table_id, "user": user, "action": action, "version": version}
-            return await self._row_action(actions.table_act, kwargs)
+            return await self._decide_in_row(user, action, version)
         engine = actions.hand_engine(rt)
         was_due = seat_no in engine.to_act(rt.state)
         rng = actions.new_rng()
         events = engine.apply(rt.state, seat_no, action, rng)  # raises, changing nothing, if refused
+        if actions.said_sitout(events):
+            # the seat's row changes with this step (sat out at the table): undone in memory (the
+            # row + journal as they were), the row action applies it
+            await blocking(self._load)()
+            return await self._decide_in_row(user, action, version)
         try:
             now = timezone.now()
             if rt.clocks is not None and was_due and rt.turn_started is not None:
@@ -320,10 +465,27 @@ class TableOwner:
         await self._publish(events)
         return actions.StepResult(version=rt.version, events=events, hand_over=False)
 
-    def _finish_sync(self, step: HandStep, events: list[dict[str, Any]]) -> None:
-        """The hand's last step: journal it, settle, snapshot the row, in one transaction."""
+    async def _decide_in_row(
+        self, user: User | None, action: dict[str, Any], version: int | None
+    ) -> actions.StepResult:
+        """A decision that writes a seat's row too, applied by the row action (a bot's: its move)."""
         assert self.rt is not None
-        with ownership.inside(self.table_id), transaction.atomic():
+        if user is None:
+            return await self._row_action(
+                actions.table_bot_move, {"table_id": self.table_id, "version": self.rt.version}
+            )
+        kwargs = {"table_id": self.table_id, "user": user, "action": action, "version": version}
+        return await self._row_action(actions.table_act, kwargs)
+
+    def _finish_sync(self, step: HandStep, events: list[dict[str, Any]]) -> None:
+        """The hand's last step: journal it, settle, snapshot the row, in one transaction.
+
+        The owner then keeps the row as written and reads the seats and the waiting list's offer
+        again only if the transaction wrote them (someone stood up, a seat offered).
+        """
+        assert self.rt is not None
+        writes = RowWrites()
+        with ownership.inside(self.table_id), connection.execute_wrapper(writes), transaction.atomic():
             rt = actions._lock(self.table_id)
             for name in STEP_FIELDS:
                 setattr(rt, name, getattr(self.rt, name))
@@ -334,7 +496,7 @@ class TableOwner:
             actions._finish_hand(rt, engine, hand)
             actions._after_change(rt, engine, events=events)
         self.dirty = False
-        self._load()
+        self._load(written=rt, kept=writes)
 
     async def _bot_moves(self) -> None:
         """The bots due now make their move, one after the other, as players would."""
@@ -347,7 +509,7 @@ class TableOwner:
             if engine.is_over(rt.state) or seat.number not in engine.to_act(rt.state):
                 continue
             action = bots.bot_action(engine, rt.state, seat.number, actions.new_rng())
-            await self._decide(None, action, None, seat_no=seat.number)
+            await self._unsettled(self._decide(None, action, None, seat_no=seat.number))
             rt = self.rt
             assert rt is not None
 
@@ -356,25 +518,57 @@ class TableOwner:
     async def _row_action(self, func: Callable[..., Any], kwargs: dict[str, Any]) -> Any:
         try:
             return await blocking(self._row_action_sync)(func, kwargs)
+        except TableElsewhere:
+            # Its write was fenced: another owner claimed the table (the epoch moved) before this
+            # one's renewal noticed. It writes nothing more and stops now (the sockets reconnect to
+            # the successor). Before, the clocks were re-armed here, and a deadline already past
+            # fired the same refused job again at once, for ever (a core spinning under load).
+            self.clocks.cancel_all()
+            self.abandoning = self.loop.create_task(self.abandon())
+            raise
         finally:
-            await self._publish()
+            if self.abandoning is None:
+                await self._publish()
 
     def _row_action_sync(self, func: Callable[..., Any], kwargs: dict[str, Any]) -> Any:
         self._save_snapshot()
         self.captured = []
+        writes = RowWrites()
+        place = ownership.inside(self.table_id)
+        dealt = None
         try:
-            with ownership.inside(self.table_id):
-                return func(**kwargs)
+            with place, connection.execute_wrapper(writes):
+                result = func(**kwargs)
+            if place.dealt is not None:  # a deal, committed: its row is kept as it was stored
+                dealt = as_stored(place.dealt)
+            return result
         finally:
-            self._load()
+            self._load(own=True, kept=writes, written=dealt)
 
     def _save_snapshot(self) -> None:
-        """Write the decisions applied in memory to the runtime row (the journal has each step)."""
+        """Write the decisions applied in memory to the runtime row (the journal has each step).
+
+        Refused (``TableElsewhere``) once another owner has claimed the table (the epoch raised).
+        """
         if not self.dirty or self.rt is None:
             return
-        fields = {name: getattr(self.rt, name) for name in STEP_FIELDS}
-        TableRuntime.objects.filter(pk=self.table_id).update(**fields, updated_at=timezone.now())
+        if not self._write_state(TableRuntime.objects.filter(pk=self.table_id, epoch=self.rt.epoch)):
+            raise TableElsewhere()
         self.dirty = False
+
+    def _save_parked(self, epoch: int) -> None:
+        """``_save_snapshot`` by the caller of a park, on its thread: refused once the park ran out.
+
+        ``dirty`` is left to the owner (it reads the row back when it goes on).
+        """
+        row = TableRuntime.objects.filter(pk=self.table_id, epoch=epoch)
+        if self.dirty and self.rt is not None and not self._write_state(row):
+            raise TableElsewhere()
+
+    def _write_state(self, row: Any) -> int:
+        assert self.rt is not None
+        fields = {name: getattr(self.rt, name) for name in STEP_FIELDS}
+        return int(row.update(**fields, updated_at=timezone.now()))
 
     # --- views and clocks -------------------------------------------------------------------------
 
@@ -393,7 +587,7 @@ class TableOwner:
 
     def _arm(self) -> None:
         rt = self.rt
-        if rt is None or self.stopped or not settings.LOBBY_SCHEDULE_TASKS:
+        if rt is None or self.stopped or self.abandoning is not None or not settings.LOBBY_SCHEDULE_TASKS:
             return  # (the test settings: tests drive the clocks themselves, as on the rows runtime)
         self.clocks.set("deadline", at=rt.deadline) if rt.deadline else self.clocks.cancel("deadline")
         self.clocks.set("start", at=rt.start_at) if rt.start_at else self.clocks.cancel("start")
@@ -412,7 +606,7 @@ class TableOwner:
             self.clocks.cancel("bot")
 
     def _timer(self, kind: str) -> None:
-        if self.stopped:
+        if self.stopped or self.abandoning is not None:
             return
         if kind == "bot":
             self._queue(self._bot_moves, None)

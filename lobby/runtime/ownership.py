@@ -1,14 +1,40 @@
 """Who owns a table: the lease row, this process's owners, and the door to them.
 
 - The lease (``TableLease``): a process owns a table while its row names it and has not expired;
-  the owner's process renews it on its heartbeat (``lobby.presence``). A process that dies stops
-  renewing; after ``LOBBY_LEASE_SECONDS`` another one may claim the table and take it over from
-  the runtime row (snapshot) and the journal (``TableOwner.start``).
+  the owner's process renews it every third of a lease (``lobby.presence.renew``). A process that
+  dies stops renewing; after ``LOBBY_LEASE_SECONDS`` another one may claim the table and take it
+  over from the runtime row (snapshot) and the journal (``TableOwner.start``).
 - ``owner_for``: this process's owner of a table, started on first use (a connection opening).
 - ``through_owner``: a table write called from sync code (an HTTP view, the back office, a hook)
   while this process owns the table runs under the owner (the owner is parked meanwhile, then
   sends the new version), so nothing writes the row behind an owner's back. Without a local owner
   the write runs directly, as on the rows runtime.
+
+Fencing (the runtime row's ``epoch``). A park is a lease on the table's writes with a timeout
+(``owner.PARK_SECONDS``): a caller whose transaction has not committed by then (a saturated thread
+pool) must not write once the owner went on, or the row and the journal would each hold a different
+version N (the decision lost on the next takeover, the caller's change missing from every view).
+So every park hands its caller the row's epoch (the owner's, as it last read the row), and
+
+1. the caller's writes are fenced: its snapshot of the owner's state is ``UPDATE ... WHERE epoch =
+   E``, and each table write locks the runtime row first (``actions._lock``; every write of a table
+   does) and is refused with ``TableElsewhere`` unless the row still has ``E`` (``check_fence``):
+   refused there, its transaction writes nothing;
+2. an owner that goes on after a park ran out first raises the epoch (``fence``: an ``UPDATE`` of
+   the row, in its own commit), then reads the row back, and only then takes its next job;
+3. a new owner raises it when it claims the lease (``lease_claim``), before it reads the row: a
+   caller of the previous owner (one that died, or lost its lease) is fenced the same way.
+
+Why that is enough: the raise and the caller's lock take the same row lock (PostgreSQL's row lock;
+SQLite's database lock, the embedded default's transactions being ``IMMEDIATE``), so one of them
+comes first. If the caller's comes first, the raise waits for its commit and the owner then reads
+the row with the caller's write in it; if the raise comes first, the caller reads ``E + 1`` under
+its lock and writes nothing. Either way the owner's decisions after the park and the caller's write
+are ordered, never interleaved. A park released in time raises nothing: its caller has committed
+or rolled back before its release is sent. The owner's own writes (its snapshot, its row actions)
+are fenced by the epoch it last read: an owner that lost its lease to another process and has not
+noticed yet (its next renewal abandons it) writes nothing over its successor's row. Its journal
+steps are refused by the journal's unique ``(hand, seq)`` instead.
 """
 
 from __future__ import annotations
@@ -17,18 +43,19 @@ import asyncio
 import functools
 import logging
 import threading
+import time
 from collections.abc import Callable
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, OperationalError, models, transaction
 from django.db.models import Q
 from django.utils import timezone
 
 from lobby import presence
 from lobby.errors import TableElsewhere
-from lobby.models import TableLease
+from lobby.models import TableLease, TableRuntime
 from lobby.runtime import enabled
 
 if TYPE_CHECKING:
@@ -38,7 +65,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 logger = logging.getLogger(__name__)
 
 _owners: dict[int, TableOwner] = {}
-_local = threading.local()  # .tables: the tables whose owner runs code on this thread now
+_local = threading.local()  # .tables: (table, fence) whose owner this thread runs code for now
 
 
 # --- the lease ------------------------------------------------------------------------------------
@@ -57,19 +84,20 @@ def lease_claim(table_id: int, *, process: str | None = None, channel: str = "")
         taken = TableLease.objects.filter(
             Q(process=process) | Q(expires_at__lt=now), table_id=table_id
         ).update(process=process, channel=channel, expires_at=until)
-        if taken:
-            return
-        try:
-            with transaction.atomic():
-                TableLease.objects.create(
-                    table_id=table_id, process=process, channel=channel, expires_at=until
-                )
-        except IntegrityError:
-            raise TableElsewhere() from None
+        if not taken:
+            try:
+                with transaction.atomic():
+                    TableLease.objects.create(
+                        table_id=table_id, process=process, channel=channel, expires_at=until
+                    )
+            except IntegrityError:
+                raise TableElsewhere() from None
+        # a new owner: the callers parked by the previous one write nothing from here on
+        TableRuntime.objects.filter(pk=table_id).update(epoch=models.F("epoch") + 1)
 
 
 def lease_renew(table_ids: list[int], *, process: str | None = None) -> set[int]:
-    """Renew this process's leases of these tables (its heartbeat); return the ones it still holds.
+    """Renew this process's leases of these tables (``presence.renew``); return the ones it still holds.
 
     A lease that expired is renewed while no other process has claimed it.
     """
@@ -128,6 +156,9 @@ def sweep_orphans() -> int:
             rt = TableRuntime.objects.select_for_update().select_related("table").get(pk=table_id)
             if recover(rt):
                 rt.save()
+            logger.warning(
+                "table %s: lease of %s expired at %s, freed", table_id, lease.process, lease.expires_at
+            )
             lease.delete()
             freed += 1
     return freed
@@ -151,7 +182,12 @@ async def adopt_orphans(limit: int = 50) -> list[int]:
     from lobby.runtime import blocking
 
     adopted = []
-    for table_id in (await blocking(orphaned_tables)())[:limit]:
+    orphans = (await blocking(orphaned_tables)())[:limit]
+    if orphans:  # a process died, or one alive failed to renew in time (its sockets will see 4409)
+        logger.warning(
+            "%s takes over %d tables whose lease expired: %s", presence.PROCESS, len(orphans), orphans
+        )
+    for table_id in orphans:
         try:
             await owner_for(table_id)
         except TableElsewhere:
@@ -214,23 +250,80 @@ async def stop_all() -> None:
 
 
 class inside:
-    """Mark this thread as running the table's owner code (nested table writes run directly)."""
+    """Mark this thread as running the table's owner code (nested table writes run directly).
 
-    def __init__(self, table_id: int) -> None:
+    ``fence``: a parked caller's epoch; the table's rows it locks must still have it (``check_fence``).
+    ``dealt``: the runtime row as a deal under it saved it (``dealt``), for the owner to keep.
+    """
+
+    def __init__(self, table_id: int, fence: int | None = None) -> None:
         self.table_id = table_id
+        self.fence = fence
+        self.dealt: TableRuntime | None = None
 
-    def __enter__(self) -> None:
-        tables = getattr(_local, "tables", None)
-        if tables is None:
-            tables = _local.tables = []
-        tables.append(self.table_id)
+    def __enter__(self) -> inside:
+        places = getattr(_local, "tables", None)
+        if places is None:
+            places = _local.tables = []
+        places.append(self)
+        return self
 
     def __exit__(self, *exc: object) -> None:
         _local.tables.pop()
 
 
+def _places() -> list[inside]:
+    return getattr(_local, "tables", None) or []
+
+
 def is_inside(table_id: int) -> bool:
-    return table_id in (getattr(_local, "tables", None) or [])
+    return any(place.table_id == table_id for place in _places())
+
+
+def dealt(rt: TableRuntime) -> None:
+    """A deal under the table's owner saved its runtime row (``actions._deal``, its last write):
+    the owner keeps that row once it commits instead of reading it back."""
+    for place in reversed(_places()):
+        if place.table_id == rt.pk:
+            place.dealt = rt
+            return
+
+
+def check_fence(rt: TableRuntime) -> None:
+    """Refuse a parked caller's write once its park ran out (the row's epoch raised since), and
+    an owner's own once another owner claimed its table (a lease lost, not noticed yet).
+
+    Called with the runtime row locked (``actions._lock``), before anything is written.
+    """
+    for place in reversed(_places()):
+        if place.table_id == rt.pk:
+            fence = place.fence
+            if fence is None:  # the owner's own code: the epoch it last read (its claim's, or a fence's)
+                owner = _owners.get(rt.pk)
+                fence = owner.rt.epoch if owner is not None and owner.rt is not None else None
+            if fence is not None and rt.epoch != fence:
+                raise TableElsewhere()
+            return
+
+
+def fence(table_id: int) -> None:
+    """Raise the table's epoch (an owner going on after a park ran out), in its own commit.
+
+    Waits for a caller holding the row (its transaction's commit); afterwards one parked under the
+    old epoch writes nothing. SQLite answers a locked database with an error, not a wait: retried.
+    """
+    attempt = 0
+    while True:
+        try:
+            TableRuntime.objects.filter(pk=table_id).update(epoch=models.F("epoch") + 1)
+            return
+        except OperationalError as exc:
+            if "locked" not in str(exc):
+                raise
+            attempt += 1
+            if attempt % 100 == 0:
+                logger.warning("table %s: a parked caller still holds the database", table_id)
+            time.sleep(0.05)
 
 
 def through_owner(func: F) -> F:
@@ -261,7 +354,8 @@ def _through_remote_owner(
     """
     from lobby.runtime import remote
 
-    return run_parked(table_id, func, kwargs, release=remote.park_elsewhere(channel, table_id))
+    release, epoch = remote.park_elsewhere(channel, table_id)
+    return run_parked(table_id, func, kwargs, release=release, fence=epoch)
 
 
 def run_parked(
@@ -270,15 +364,17 @@ def run_parked(
     kwargs: dict[str, Any],
     *,
     release: Callable[[], None],
+    fence: int,
     first: Callable[[], None] | None = None,
 ) -> Any:
     """Run a table write on this thread while the table's owner is parked; release it after commit.
 
+    ``fence``: the epoch of the park; a write after it ran out is refused (``check_fence``).
     ``first``: what runs before the write (the owner's state written to the row). The release
     waits for an outer transaction's commit: the owner never reads back a row not committed.
     """
     try:
-        with inside(table_id):
+        with inside(table_id, fence):
             if first is not None:
                 first()
             return func(**kwargs)

@@ -10,18 +10,29 @@ table's owner by sending a request to that inbox, with a channel of its own for 
   ``leave``;
 - a sync caller (an HTTP view, a Celery task, a hook: ``ownership.through_owner``): ``park`` (the
   owner writes its state to the row and waits), runs the row action itself under the row lock,
-  then ``release`` after its commit (the owner reads the row back and sends the new version).
+  then ``release`` after its commit (the owner reads the row back and sends the new version). A
+  caller that gave up waiting for the park releases it all the same: a late park never keeps the
+  owner idle for ``PARK_SECONDS``.
+- the heartbeat of a process with such connections (``lobby.presence``): ``viewers``, the ones
+  still open (no reply). The owner forgets a connection of another process that no heartbeat has
+  named for three beats (``drop_silent``): its process was killed, nothing else would ever tell.
+  Each one named gets the heartbeat's ``table.version`` from the owner: the version it sent last
+  (the runtime row, which that process could read, lags the journal between snapshots).
 
-A request with no reply within ``REQUEST_SECONDS`` (the owner died) raises ``TableElsewhere``: the
-connection closes with 4409, the client reconnects, and the table is adopted by a live process
-once its lease has expired (``ownership.adopt_orphans``).
+A request with no reply within ``REQUEST_SECONDS`` (the owner died), or that cannot be sent (the
+layer is down), raises ``TableElsewhere``: the connection closes with 4409, the client
+reconnects, and the table is adopted by a live process once its lease has expired
+(``ownership.adopt_orphans``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import logging
 import uuid
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from asgiref.sync import async_to_sync
@@ -43,6 +54,7 @@ ROW_ACTIONS = ("seat_connected", "seat_disconnected", "table_sitout", "table_rea
 
 _inboxes: dict[asyncio.AbstractEventLoop, tuple[str, asyncio.Task[None]]] = {}
 _parks: dict[str, asyncio.Future[None]] = {}  # remote parks waiting for their release, by id
+_released: dict[str, None] = {}  # releases that came before their park (its caller gave up): ids
 
 
 class RemoteRefusal(TableError):
@@ -105,7 +117,9 @@ class RemoteViewer:
 
     def __init__(self, channel: str) -> None:
         self.channel = channel
+        self.user_id: int | None = None
         self.last_version = 0
+        self.seen = asyncio.get_running_loop().time()  # its process's last word (join, heartbeat)
 
     async def send(
         self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
@@ -113,6 +127,10 @@ class RemoteViewer:
         """Relay a view, encoded once by the owner, to the connection (``TableConsumer.table_text``)."""
         message = {"type": "table.text", "text": text_data, "version": self.last_version}
         await get_channel_layer().send(self.channel, message)
+
+    async def beat(self, version: int) -> None:
+        """The connection's heartbeat: the version the owner sent last (``TableConsumer.table_version``)."""
+        await get_channel_layer().send(self.channel, {"type": "table.version", "version": version})
 
 
 async def _user(message: dict[str, Any]) -> Any:
@@ -122,8 +140,45 @@ async def _user(message: dict[str, Any]) -> Any:
 
 
 async def _join(owner: TableOwner, message: dict[str, Any]) -> dict[str, Any]:
-    owner.audience.add(int(message["user"]), owner.remote_viewer(message["viewer"]))
-    return owner.snapshot(int(message["user"]))
+    await owner.settled()  # (then no await until its snapshot: no version missed, none uncommitted)
+    viewer = owner.remote_viewer(message["viewer"])
+    viewer.user_id, viewer.seen = int(message["user"]), asyncio.get_running_loop().time()
+    owner.audience.add(viewer.user_id, viewer)
+    return owner.snapshot(viewer.user_id)
+
+
+async def _viewers(owner: TableOwner, message: dict[str, Any]) -> None:
+    """A process's heartbeat: its connections still joined to this table, ``[user, channel]`` each.
+
+    One forgotten meanwhile (its process beat too late, a loaded machine) joins again, with the
+    current view: it missed the versions sent since.
+    """
+    now = asyncio.get_running_loop().time()
+    for user_id, channel in message["viewers"]:
+        viewer = owner.remote_viewer(channel)
+        viewer.seen = now
+        if viewer.user_id == user_id and viewer in owner.audience.by_user.get(user_id, {}):
+            await viewer.beat(owner.published)  # behind it, the client asks ``sync``
+            continue
+        viewer.user_id = user_id
+        await owner.settled()
+        owner.audience.add(user_id, viewer)
+        payload = owner.snapshot(user_id)
+        viewer.last_version = payload["version"]
+        await viewer.send(text_data=json.dumps(payload))
+
+
+def drop_silent(owner: TableOwner, before: float) -> int:
+    """Forget the connections on other processes not named by a heartbeat since ``before`` (the
+    loop's clock): their process died without a word (SIGKILL), its channels lead nowhere."""
+    gone = [v for v in owner.remote_viewers.values() if v.seen < before]
+    for viewer in gone:
+        if viewer.user_id is not None:
+            owner.audience.remove(viewer.user_id, viewer)
+        owner.remote_viewers.pop(viewer.channel, None)
+    if gone:
+        logger.warning("table %s: %d connections of a silent process dropped", owner.table_id, len(gone))
+    return len(gone)
 
 
 async def _leave(owner: TableOwner, message: dict[str, Any]) -> None:
@@ -132,6 +187,7 @@ async def _leave(owner: TableOwner, message: dict[str, Any]) -> None:
 
 
 async def _snapshot(owner: TableOwner, message: dict[str, Any]) -> dict[str, Any]:
+    await owner.settled()
     return owner.snapshot(int(message["user"]))
 
 
@@ -151,13 +207,25 @@ async def _call(owner: TableOwner, message: dict[str, Any]) -> Any:
     return result if isinstance(result, (int, str, bool, dict, type(None))) else None
 
 
-async def _park(owner: TableOwner, message: dict[str, Any]) -> None:
-    _parks[str(message["park"])] = await owner.park(save=True)
+async def _park(owner: TableOwner, message: dict[str, Any]) -> int:
+    park = str(message["park"])
+    release, epoch = await owner.park(save=True)
+    if park in _released:  # its caller gave up waiting and released it already
+        del _released[park]
+        release.set_result(None)
+    else:
+        _parks[park] = release
+    return epoch  # the caller's writes are fenced with it (``ownership``, "Fencing")
 
 
 async def _release(owner: TableOwner, message: dict[str, Any]) -> None:
-    release = _parks.pop(str(message["park"]), None)
-    if release is not None and not release.done():
+    park = str(message["park"])
+    release = _parks.pop(park, None)
+    if release is None:  # its park is still queued behind the owner's job: released once taken
+        _released[park] = None
+        while len(_released) > 1000:  # (a park that never came: its ids are not kept for ever)
+            del _released[next(iter(_released))]
+    elif not release.done():
         release.set_result(None)
 
 
@@ -169,6 +237,7 @@ _OPS = {
     "call": _call,
     "park": _park,
     "release": _release,
+    "viewers": _viewers,
 }
 
 
@@ -178,15 +247,19 @@ _OPS = {
 async def request(channel: str, table_id: int, op: str, **fields: Any) -> Any:
     """Send one request to the owner's inbox and wait for its reply (refusals raised here)."""
     layer = get_channel_layer()
-    reply_to = await layer.new_channel("owner-reply.")
-    message = {
-        "type": "owner.request",
-        "op": op,
-        "table": table_id,
-        "id": uuid.uuid4().hex,
-        "reply_to": reply_to,
-    }
-    await layer.send(channel, {**message, **fields})
+    try:
+        reply_to = await layer.new_channel("owner-reply.")
+        message = {
+            "type": "owner.request",
+            "op": op,
+            "table": table_id,
+            "id": uuid.uuid4().hex,
+            "reply_to": reply_to,
+        }
+        await layer.send(channel, {**message, **fields})
+    except Exception as exc:  # the layer is away (Redis down): no owner elsewhere can be reached
+        logger.warning("table %s: %s not sent to its owner (%s)", table_id, op, exc)
+        raise TableElsewhere() from None
     try:
         reply = await asyncio.wait_for(layer.receive(reply_to), REQUEST_SECONDS)
     except TimeoutError:
@@ -226,10 +299,34 @@ class RemoteOwner:
         return await self.request("call", **fields)
 
 
-def park_elsewhere(channel: str, table_id: int) -> Any:
-    """Park a table's owner in another process (sync code); return the function that releases it."""
+async def still_joined(connections: Iterable[Any]) -> None:
+    """This process's heartbeat: tell each owner elsewhere which of its connections are open.
+
+    ``connections``: table consumers joined to a live owner in another process (``remote``); one
+    message per table, no reply awaited.
+    """
+    by_table: dict[tuple[str, int], list[list[Any]]] = {}
+    for connection in connections:
+        key = (connection.remote.channel, connection.table_id)
+        by_table.setdefault(key, []).append([connection.user.pk, connection.remote.viewer])
+    layer = get_channel_layer()
+    for (channel, table_id), viewers in by_table.items():
+        message = {"type": "owner.request", "op": "viewers", "table": table_id, "viewers": viewers}
+        await layer.send(channel, message)
+
+
+def park_elsewhere(channel: str, table_id: int) -> tuple[Callable[[], None], int]:
+    """Park a table's owner in another process (sync code); return the function that releases it
+    and the park's epoch."""
     park = uuid.uuid4().hex
-    async_to_sync(request)(channel, table_id, "park", park=park)
+    try:
+        epoch = int(async_to_sync(request)(channel, table_id, "park", park=park))
+    except TableElsewhere:  # no reply in time: a park still queued there would hold the owner idle
+        with contextlib.suppress(Exception):
+            async_to_sync(get_channel_layer().send)(
+                channel, {"type": "owner.request", "op": "release", "table": table_id, "park": park}
+            )
+        raise
 
     def release() -> None:
         try:
@@ -237,4 +334,4 @@ def park_elsewhere(channel: str, table_id: int) -> Any:
         except CodedError:  # the owner is gone meanwhile: its successor reads the row anyway
             logger.warning("table %s: the owner in another process was not released", table_id)
 
-    return release
+    return release, epoch

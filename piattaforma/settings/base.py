@@ -179,6 +179,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     },
     # Tournaments: open and close registrations on time (closing 2 minutes before the start).
     "tournaments-sweep": {"task": "tournaments.sweep", "schedule": 10.0},
+    # Tournaments: ratings and skill levels, "giornalmente, normalmente durante la pausa notturna".
+    "tournaments-skill-levels": {"task": "tournaments.skill_levels", "schedule": crontab(hour=4, minute=15)},
     # Site operations: notices that start, warnings before the daily closing, tables at the closing.
     "site-tick": {"task": "piattaforma.site_tick", "schedule": 60.0, "options": {"expires": 60.0}},
     # Responsible gaming: lift self-exclusions whose end date has passed (permanent ones never end).
@@ -190,6 +192,10 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "options": {"expires": 60.0},
     },
 }
+
+# Training tournaments: the participation bonus added to the PT pool, per entrant and smazzata, in
+# hundredths of a PT ("un bonus di partecipazione proporzionale al numero di smazzate").
+TOURNAMENTS_TRAINING_BONUS_PER_SMAZZATA = 10
 
 AUTH_USER_MODEL = "piattaforma.User"
 AUTHENTICATION_BACKENDS = [
@@ -313,9 +319,10 @@ LOBBY_SCHEDULE_TASKS = True
 # Every Daphne process beats this often (presence of its sockets, each table socket gets the table's
 # version); a process silent for 3 beats has its sockets dropped by the beat sweeper (lobby.presence).
 LOBBY_HEARTBEAT_SECONDS = float(os.environ.get("LOBBY_HEARTBEAT_SECONDS", "10"))
-# The live tables' runtime (lobby.runtime): "rows" (a database transaction per action, Celery
-# clocks) or "owner" (one in-memory owner per table in a server process, a group-committed journal).
-LOBBY_RUNTIME = os.environ.get("LOBBY_RUNTIME", "rows")
+# The live tables' runtime (lobby.runtime): "owner" (one in-memory owner per table in a server
+# process, a group-committed journal; the default) or "rows" (a database transaction per action,
+# Celery clocks: the runtime before issue 18, kept for comparison, lobby.loadbench.owner).
+LOBBY_RUNTIME = os.environ.get("LOBBY_RUNTIME", "owner")
 # A table's lease (lobby.runtime.ownership) lasts this long without renewal before another process
 # may take the table over.
 LOBBY_LEASE_SECONDS = float(os.environ.get("LOBBY_LEASE_SECONDS", "15"))

@@ -56,13 +56,13 @@ def asgi_server(django_db_setup, django_db_blocker):
     """Daphne with the Channels router in a thread of this process (see tests/browser/live.py)."""
     if not Path(CHROMIUM).exists():
         pytest.skip("Debian's chromium is not installed (.ci/run installs it: apt-get install chromium)")
-    from tests.browser.live import LiveServer
+    from tests.browser.live import shared_server, stop_shared_server
 
     with django_db_blocker.unblock():
-        server = LiveServer().start()
+        server = shared_server()
     yield server
     with django_db_blocker.unblock():
-        server.stop()
+        stop_shared_server()
 
 
 @pytest.fixture

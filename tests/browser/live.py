@@ -16,7 +16,10 @@ layer. Here Daphne's reactor runs in a thread of the test process instead, so:
 With ``DATABASE_URL``/``REDIS_URL`` (PostgreSQL + the Redis channel layer) the same code works: the
 server thread opens its own connection to the test database, and is told to close it at the end.
 
-The reactor of Twisted cannot be restarted: one server per test session (``asgi_server`` fixture).
+The reactor of Twisted runs once per process and cannot be restarted: one server per test process
+(``shared_server``), whichever of the ``asgi_server`` fixture's definitions asks first (the
+moderation and tournament modules import the browser fixtures, and each import is a definition of
+its own), stopped at the end of the session.
 """
 
 from __future__ import annotations
@@ -69,6 +72,9 @@ class LiveServer:
 
         from piattaforma.asgi import application
 
+        if reactor.running:  # a second server would listen on the first one's reactor, and the first
+            # one's stop would leave it without a loop: every later call to it would wait in vain
+            raise RuntimeError("Twisted's reactor already runs in this process: use shared_server()")
         test_thread = threading.current_thread()
 
         def remember(sender: Any, connection: Any, **kwargs: Any) -> None:
@@ -137,13 +143,20 @@ class LiveServer:
                     conn.dec_thread_sharing()
 
     def run(self, fn: Callable[..., Any], /, *args: Any, timeout: float = 60, **kwargs: Any) -> Any:
-        """Call ``fn`` on the server's sync thread (as a consumer or a Celery task would) and return."""
-        from asgiref.sync import sync_to_async
+        """Call ``fn`` on the server's sync thread (as a consumer or a Celery task would) and return.
 
+        On the owner runtime the server's table owners are parked first, from the event loop, each
+        with its state written to the row (``TableOwner.park(save=True)``), and ``fn`` runs as
+        their caller (``ownership.inside``): its table writes go straight to the rows and its reads
+        see the tables as they are; once it returns, each owner reads its row back and sends the
+        new version. That is what ``ownership.through_owner`` does for a sync caller, but with the
+        park taken before ``fn`` holds the server's one sync thread: parked from that thread, an
+        owner busy with database work would wait for the very thread that waits for it (SQLite
+        here: all the server's sync work runs on that thread). Production serves each request on
+        a thread of its own.
+        """
         assert self.loop is not None
-        future = asyncio.run_coroutine_threadsafe(
-            sync_to_async(fn, thread_sensitive=True)(*args, **kwargs), self.loop
-        )
+        future = asyncio.run_coroutine_threadsafe(_owners_parked(fn, *args, **kwargs), self.loop)
         return future.result(timeout=timeout)
 
     def drop_websockets(self, session_key: str) -> int:
@@ -177,6 +190,55 @@ class LiveServer:
                 raise AssertionError("the live server still has open connections")
             time.sleep(0.02)  # teardown only
         self.run(lambda: None)  # and whatever they queued on the sync thread has run
+        # the owner runtime: the test's table owners stop (state to the row, lease given back)
+        # before its data is flushed; the next test's connections start their own
+        from lobby.runtime import ownership
+
+        assert self.loop is not None
+        asyncio.run_coroutine_threadsafe(ownership.stop_all(), self.loop).result(timeout=timeout)
+
+
+_shared: LiveServer | None = None
+
+
+def shared_server() -> LiveServer:
+    """This process's one live server, started on first use."""
+    global _shared
+    if _shared is None:
+        _shared = LiveServer().start()
+    return _shared
+
+
+def stop_shared_server() -> None:
+    """The end of the session (the first of the fixture's definitions to be torn down stops it)."""
+    global _shared
+    if _shared is not None:
+        server, _shared = _shared, None
+        server.stop()
+
+
+async def _owners_parked(fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+    """On the server's loop: park this process's table owners, run ``fn`` on the sync thread as
+    their caller, release them (``LiveServer.run``). Without owners (the rows runtime) just ``fn``."""
+    from asgiref.sync import sync_to_async
+
+    from lobby.runtime import ownership
+
+    owners = [o for o in ownership.local_owners() if ownership.local_owner(o.table_id) is o]
+    parks = [await owner.park(save=True) for owner in owners]
+
+    def as_their_caller() -> Any:
+        with contextlib.ExitStack() as stack:
+            for owner, (_, epoch) in zip(owners, parks, strict=True):
+                stack.enter_context(ownership.inside(owner.table_id, epoch))
+            return fn(*args, **kwargs)
+
+    try:
+        return await sync_to_async(as_their_caller, thread_sensitive=True)()
+    finally:
+        for release, _ in parks:
+            if not release.done():
+                release.set_result(None)
 
 
 def _busy(details: dict[str, Any]) -> bool:

@@ -174,45 +174,61 @@ CAREFUL = (
 )
 
 
-def careful_poker(table_id: int, until, order=CAREFUL):
+def careful_poker(live, table_id: int, until, order=CAREFUL):
     """Deal poker hands, each seat playing carefully (never PASSO), until ``until(rt, engine, legal)``.
 
     ``legal`` is the seat to act's legal actions (empty between hands). Returns the state then.
+    One action per ``live.run``, as each would come from a player: the pages get every version
+    with its own events (on the owner runtime, one call is one park of the owner).
     """
-    from games import registry
-    from lobby import actions
-    from lobby.models import Seat, TableRuntime
-
     for _ in range(600):
-        rt = TableRuntime.objects.select_related("table").get(pk=table_id)
-        engine = registry.get(rt.game or rt.table.game)
-        running = rt.state is not None and not engine.is_over(rt.state)
-        seat_no = engine.to_act(rt.state)[0] if running else None
-        legal = engine.legal_actions(rt.state, seat_no) if running else []
-        if rt.state is not None and until(rt, engine, legal):
-            return rt.state
-        if not running:
-            actions.table_start_hand(table_id=table_id)
-            continue
-        user = Seat.objects.get(table_id=table_id, number=seat_no).user
-        spec = next((a for kind in order for a in legal if a["type"] == kind), legal[0])
-        action = {k: v for k, v in spec.items() if k not in ("label", "confirm", "amount")}
-        if spec.get("amount"):
-            action["amount"] = spec["amount"]["min"]
-        actions.table_act(table_id=table_id, user=user, action=action, version=rt.version)
+        done, state = live.run(careful_step, table_id, until, order)
+        if done:
+            return state
     raise AssertionError("the hands never got there")
 
 
-def poker_to_a_bet(table_id: int, users):
+def careful_step(table_id: int, until, order):
+    """One step of ``careful_poker``: (True, the state) once ``until`` holds, else one action."""
+    from games import registry
+    from lobby import actions
+    from lobby.models import Seat
+    from lobby.selectors import runtime_now
+
+    rt = runtime_now(table_id)
+    engine = registry.get(rt.game or rt.table.game)
+    running = rt.state is not None and not engine.is_over(rt.state)
+    seat_no = engine.to_act(rt.state)[0] if running else None
+    legal = engine.legal_actions(rt.state, seat_no) if running else []
+    if rt.state is not None and until(rt, engine, legal):
+        return True, rt.state
+    if not running:
+        actions.table_start_hand(table_id=table_id)
+        return False, None
+    user = Seat.objects.get(table_id=table_id, number=seat_no).user
+    spec = next((a for kind in order for a in legal if a["type"] == kind), legal[0])
+    action = {k: v for k, v in spec.items() if k not in ("label", "confirm", "amount")}
+    if spec.get("amount"):
+        action["amount"] = spec["amount"]["min"]
+    actions.table_act(table_id=table_id, user=user, action=action, version=rt.version)
+    return False, None
+
+
+def poker_to_a_bet(live, table_id: int, users):
     """Play carefully until a seat must choose an amount (a range); return its user."""
     from games import registry
-    from lobby.models import Seat
 
     def betting(rt, engine, legal):
         return any(a.get("amount") and a["amount"]["max"] > a["amount"]["min"] for a in legal)
 
-    state = careful_poker(table_id, betting, order=tuple(k for k in CAREFUL if k != "punto"))
+    state = careful_poker(live, table_id, betting, order=tuple(k for k in CAREFUL if k != "punto"))
     seat_no = registry.get("poker5").to_act(state)[0]
+    return live.run(seat_user, table_id, seat_no)
+
+
+def seat_user(table_id: int, seat_no: int):
+    from lobby.models import Seat
+
     return Seat.objects.get(table_id=table_id, number=seat_no).user
 
 
@@ -228,7 +244,7 @@ def poker_pair(seats: int = 2, buy_in: int = 10_000, **config):
 def test_3_the_bet_box_takes_euro(live, new_context):
     users, table = live.run(poker_pair)
     frames = []
-    bettor = live.run(poker_to_a_bet, table.pk, users)
+    bettor = poker_to_a_bet(live, table.pk, users)
     page = new_context().new_page()
     page.on("websocket", lambda ws: ws.on("framesent", lambda payload: frames.append(payload)))
     login(page, live.url, bettor.nickname, PASSWORD)
@@ -492,17 +508,17 @@ def test_expected_scopa_end_of_match_summary_on_the_felt(live, new_context):
     shot(page, "issue20-summary-scopa-phone")
 
 
-def poker_to_showdown(table_id: int) -> dict:
+def poker_to_showdown(live, table_id: int) -> dict:
     """Careful play (never PASSO) until a hand ends with cards shown; return its state."""
     return careful_poker(
-        table_id, lambda rt, engine, legal: engine.is_over(rt.state) and bool(rt.state.get("shown"))
+        live, table_id, lambda rt, engine, legal: engine.is_over(rt.state) and bool(rt.state.get("shown"))
     )
 
 
 def test_expected_poker_end_of_hand_names_the_winning_hand(live, new_context):
     (anna, _bruno), table = live.run(poker_pair)
     page = _page(new_context, anna, table.pk)
-    state = live.run(poker_to_showdown, table.pk)
+    state = poker_to_showdown(live, table.pk)
     wait_version(page, live.run(runtime_info, table.pk)["version"])
     summary = page.wait_for_selector(f"{TABLE} .felt [data-role=summary]")
     text = summary.inner_text()

@@ -6,6 +6,8 @@ online it reconnects by itself, shows the server's version, his own cards and wh
 and the match is played on to its end from both pages.
 """
 
+import asyncio
+
 import pytest
 
 from tests.browser.live import (
@@ -97,3 +99,59 @@ def test_a_player_reconnects_mid_match_and_sees_a_consistent_table(asgi_live, ne
     for seat, each in pages.items():
         wait_version(each, after["version"])
         _assert_consistent(live, table.pk, each, seat)
+
+
+RECONNECTED = "Connessione ristabilita"
+
+
+async def _owner_moves_away(table_id):
+    """The table's owner loses its lease (another process took the table over): it closes its
+    sockets with 4409, and the next connection reaches the table's new owner."""
+    from lobby.runtime import ownership
+
+    owner = ownership.local_owner(table_id)
+    assert owner is not None
+    await owner.abandon()
+
+
+def test_a_socket_closed_with_4409_reconnects_at_once_without_a_notice(asgi_live, new_context):
+    """4409: the table's owner is in another server process now. Both pages reconnect by
+    themselves, resync and play on, and the players are never told the connection was lost
+    (before: "Tentativo di riconnessione in corso" and, a second later, "Connessione ristabilita")."""
+    live = asgi_live
+    carla, dario, table = live.run(setup_match)
+    pages = {}
+    for seat, user in ((1, carla), (2, dario)):
+        pages[seat], _frames = take_seat(
+            live, new_context(), user.nickname, PASSWORD, table.pk, seat, "50,00"
+        )
+    start_match(live, table.pk, pages)
+    play_turns(live, table.pk, pages, lambda page, seat: play_card(page), max_turns=2, until_over=False)
+    info = live.run(runtime_info, table.pk)
+    for page in pages.values():
+        wait_version(page, info["version"])
+        page.evaluate(
+            """() => {
+              const el = document.querySelector('#table [data-role=notice]');
+              window.noticesShown = [];
+              new MutationObserver(() => { if (!el.hidden) window.noticesShown.push(el.textContent); })
+                .observe(el, { childList: true, characterData: true, subtree: true, attributes: true });
+            }"""
+        )
+
+    table_socket = {"predicate": lambda ws: "/ws/table/" in ws.url, "timeout": 30_000}
+    with pages[1].expect_websocket(**table_socket), pages[2].expect_websocket(**table_socket):
+        asyncio.run_coroutine_threadsafe(_owner_moves_away(table.pk), live.loop).result(timeout=30)
+
+    for page in pages.values():  # reconnected, each showing the table as it is
+        page.wait_for_function(
+            f"() => document.querySelector('{TABLE}').dataset.connected === '1'"
+            f" && Number(document.querySelector('{TABLE}').dataset.version) >= {info['version']}"
+        )
+    play_turns(live, table.pk, pages, lambda page, seat: play_card(page), max_turns=2, until_over=False)
+    after = live.run(runtime_info, table.pk)
+    assert after["version"] > info["version"]
+    for page in pages.values():
+        wait_version(page, after["version"])
+        shown = page.evaluate("() => window.noticesShown")
+        assert not [text for text in shown if RECONNECTING in text or RECONNECTED in text], shown

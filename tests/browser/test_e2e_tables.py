@@ -64,7 +64,7 @@ def _setup(game, names=("Anna", "Bruno", "Carla", "Dario")):
     fields.update(min_buy_in=1_000, max_buy_in=50_000, rake_bp=500)
     if engine.family == "partite":
         fields.update(posta_partita=100, posta_unitaria=10, perdita_massima=2_000)
-    else:
+    elif "rake_cap" in engine.table_settings:
         fields.update(rake_cap=500)
     table = actions.table_create(**fields)
     users = [funded_player(nickname=names[i]) for i in range(seats)]

@@ -83,6 +83,7 @@ def test_sign_up_verify_identity_and_withdraw(browser, live_server, tmp_path):
     page.goto(f"{base}/conto/deposito/")
     page.fill("#id_amount", "50")
     page.click("main button[type=submit]")
+    page.wait_for_url(f"{base}/conto/")  # the deposit's redirect: a goto now would cut the POST short
     page.goto(f"{base}/conto/prelievo/")
     assert page.locator("[data-testid=identity-required]").is_visible()
     shoot(page, "02-prelievo-identita-richiesta")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.factories import PASSWORD
 from tests.lobby.helpers import funded_player, key, poker_table, scopa_table
@@ -215,7 +216,8 @@ def test_form_errors_are_shown_in_italian_on_a_phone(browser, live_server, artif
         page.goto(live_server.url + "/conto/prelievo/")
         page.fill("#id_amount", "99")
         page.click("main button[type=submit]")
-        assert page.locator(".form-errors").is_visible()
+        # the click returns before the POST's page has loaded: wait for it, do not sample
+        expect(page.locator(".form-errors")).to_be_visible()
         assert "insufficiente" in page.inner_text(".form-errors")
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         page.screenshot(path=str(artifacts / "pages-phone-prelievo-errore.png"), full_page=True)

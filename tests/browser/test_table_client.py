@@ -1071,6 +1071,30 @@ def test_reconnection_gives_up_with_the_rules_message(open_table):
     assert t.page.locator("#table").get_attribute("data-connected") == "0"
 
 
+@pytest.mark.parametrize(
+    ("code", "words"),
+    [
+        (4404, "Il tavolo è stato chiuso"),
+        (4403, "Non puoi più assistere a questo tavolo"),
+        (4401, "Sessione scaduta: accedi di nuovo per tornare al tavolo"),
+    ],
+)
+def test_a_close_no_attempt_can_undo_is_explained_and_not_retried(open_table, code, words):
+    t = open_table("scopa")
+    t.show(None, 1)
+    t.page.evaluate(
+        "() => Object.assign(document.getElementById('table').dataset, {retryMs: '20', maxRetries: '3'})"
+    )
+    t.ws.close(code=code, reason="")
+    t.page.wait_for_function(f"() => document.getElementById('table').dataset.closed === '{code}'")
+    assert t.page.locator("[data-role=notice]").inner_text() == words
+    # a retry would have come within 20 ms (and three of them within 60): none does
+    t.page.wait_for_timeout(300)
+    assert t.connections == 1
+    assert t.page.locator("#table").get_attribute("data-connected") == "0"
+    assert t.page.locator("[data-role=notice]").inner_text() == words
+
+
 def test_a_heartbeat_ahead_of_the_page_makes_it_ask_sync(open_table):
     """Broadcasts lost in a channel-layer outage: the server's heartbeat carries a newer version."""
     t = open_table("scopa")

@@ -115,3 +115,28 @@ def test_a_loop_releasing_its_threads_closes_their_connections(postgres):
 
     assert pids
     assert _wait_closed(pids) == set()
+
+
+@pytest.mark.postgres
+def test_the_lease_renewal_does_not_wait_behind_the_tables_work(postgres, settings):
+    """Every table thread busy (a saturated pool under load): the heartbeat's renewal still runs at
+    once, on its own thread. Before, it queued behind that work, leases expired, and their owners
+    were dropped with their sockets."""
+    settings.LOBBY_DATABASE_THREADS = 1
+    gate = threading.Event()
+
+    async def renew_while_busy():
+        busy = asyncio.ensure_future(runtime.blocking(gate.wait)(10))  # the one table thread, held
+        await asyncio.sleep(0.1)
+        try:
+            queued = asyncio.ensure_future(runtime.blocking(_backend_pid)())  # waits for the held one
+            renewal = await asyncio.wait_for(runtime.urgent(_backend_pid)(), 5)  # does not
+            assert not queued.done()
+        finally:
+            gate.set()
+        await busy
+        await queued
+        await runtime.release_threads()
+        return renewal
+
+    assert asyncio.run(renew_while_busy()) > 0

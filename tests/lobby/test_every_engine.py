@@ -44,7 +44,7 @@ def table_for(game: str):
     if engine.family == "partite":
         fields.update(posta_partita=100, posta_unitaria=10, perdita_massima=2_000, rake_bp=500)
     else:
-        fields.update(rake_bp=500, rake_cap=500)
+        fields.update(rake_bp=500, rake_cap=500 if "rake_cap" in engine.table_settings else 0)
     return actions.table_create(**fields)
 
 

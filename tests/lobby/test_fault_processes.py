@@ -179,13 +179,21 @@ class Processes:
 
 
 @pytest.fixture
-def procs(transactional_db, tmp_path):
+def procs(transactional_db, tmp_path, settings):
     if shutil.which("redis-server") is None:
         pytest.skip("redis-server is not installed (.ci/run installs it)")
     if connection.vendor != "postgresql":
         pytest.skip("server processes of their own need PostgreSQL: SQLite's test database is in memory")
     processes = Processes(tmp_path)
     processes.redis()
+    # This process plays the beat's and the HTTP views' part: its channel layer is the servers' (the
+    # test's Redis, production's prefix), so its writes reach a table's owner in a Daphne process.
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [processes.redis_url]},
+        }
+    }
     yield processes
     processes.stop_all()
 
@@ -223,8 +231,10 @@ async def until(ws, want: Callable[[dict[str, Any]], bool], timeout: float = WAI
 
 
 def seated_poker_table():
+    """Two players mid-hand. The decision's clock outlasts the test: on the owner runtime the
+    owner's own timer would otherwise time the player out (sitout) during a slow takeover."""
     users = [funded_player() for _ in range(2)]
-    table = poker_table()
+    table = poker_table(tempo_giocata=900)
     seat_players(table, users)
     actions.table_start_hand(table_id=table.pk)
     return table, users

@@ -15,7 +15,7 @@ from django.utils import timezone
 from games import registry
 from lobby import actions, broadcast, presence, tasks
 from lobby import runtime as lobby_runtime
-from lobby.models import Hand, HandStep, Seat
+from lobby.models import Hand, HandStep, Seat, SeatSocket
 from tests.lobby.helpers import concrete, funded_player, poker_table, runtime, scopa_table, seat_players
 from tests.lobby.test_ws_table import connect, next_state, setup_table
 
@@ -202,11 +202,13 @@ async def test_a_connection_whose_application_failed_is_uncounted(monkeypatch):
     assert presence._open == {}
 
 
-async def test_the_heartbeat_keeps_a_live_process_counted():
+async def test_the_renewal_keeps_a_live_process_counted():
     table, users, cookies = await setup_table()
     ws = await connect(table, cookies[0])
     await ws.receive_json_from(timeout=5)
-    await presence.beat()
+    stale = timezone.now() - timedelta(seconds=2 * actions.presence_ttl())
+    await sync_to_async(SeatSocket.objects.filter(seat__table=table).update)(seen_at=stale)
+    await presence.renew()  # this process says it is alive: its socket's row is fresh again
     swept = await sync_to_async(actions.presence_sweep)()
     seat = await sync_to_async(Seat.objects.get)(table=table, user=users[0])
     assert swept == 0 and seat.connections == 1 and seat.status == Seat.Status.PLAYING

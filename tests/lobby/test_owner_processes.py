@@ -5,7 +5,9 @@ reached; a player connected to the other process plays through the Channels laye
 carried to the owner's inbox, his own projection relayed back). Then the owner is killed with
 SIGKILL in the middle of a hand: the other process adopts the table once its lease expires, from
 the runtime row and the journal, the clients reconnect and resync by version, the decision's clock
-goes on with the time that was left, and no action is lost or applied twice.
+goes on with the time that was left, and no action is lost or applied twice. When the other
+process is the one killed, the owner forgets its connections, and the beat's sweep drops its
+sockets through the owner.
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ import time
 import pytest
 from asgiref.sync import sync_to_async
 
-from lobby.models import HandStep, TableLease, TableRuntime
+from lobby import actions
+from lobby.models import HandStep, Seat, SeatSocket, TableLease, TableRuntime
 from tests.lobby.helpers import runtime
 from tests.lobby.test_fault_processes import (  # noqa: F401  # procs: the fixture
     WAIT,
@@ -26,6 +29,7 @@ from tests.lobby.test_fault_processes import (  # noqa: F401  # procs: the fixtu
     production_cookie,
     seated_poker_table,
     until,
+    wait_for,
 )
 from tests.lobby.test_owner_runtime import legal_move
 from tests.lobby.test_ws_play import hidden_cards_of_others
@@ -139,3 +143,32 @@ async def test_a_player_on_another_process_plays_through_the_owner_and_survives_
     assert len(versions) == len(set(versions)) and versions[-1] == after["version"]
     for s in (ws_first, ws_second):
         await s.close()
+
+
+async def test_the_owner_forgets_the_connections_of_a_killed_process(owner_procs):
+    servers = owner_procs
+    table, users = await sync_to_async(seated_poker_table)()
+    cookies = [await sync_to_async(production_cookie)(u) for u in users]
+    port_a = servers.daphne("daphne-a")
+    port_b = servers.daphne("daphne-b")
+    first_a, _ = await open_table(port_a, table.pk, cookies[0])  # daphne-a owns the table
+    second_b, _ = await open_table(port_b, table.pk, cookies[1])  # joined to it over the layer
+
+    servers.kill("daphne-b")  # SIGKILL: its connection never leaves the owner's audience by itself
+
+    def swept() -> bool:  # the beat's sweep parks the owner on daphne-a and drops daphne-b's socket
+        actions.presence_sweep()
+        return not SeatSocket.objects.filter(seat__user=users[1]).exists()
+
+    await sync_to_async(wait_for)(swept, "the sweep to drop daphne-b's socket through the owner")
+    gone = await sync_to_async(Seat.objects.get)(table=table, user=users[1])
+    assert gone.connections == 0 and gone.status == Seat.Status.SITOUT
+    version = (await sync_to_async(runtime)(table)).version
+    await until(first_a, lambda m: m["type"] == "table.state" and m["version"] >= version)
+    # no heartbeat of daphne-b names its connection any more: the owner drops it from its audience
+    await sync_to_async(wait_for)(
+        lambda: "connections of a silent process dropped" in servers.log("daphne-a"),
+        lambda: f"daphne-a's owner to drop daphne-b's connection: {servers.log('daphne-a')}",
+    )
+    await second_b.close()
+    await first_a.close()

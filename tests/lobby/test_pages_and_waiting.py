@@ -142,3 +142,29 @@ def test_a_player_sees_his_own_last_hands_and_nothing_hidden_of_others(client):
     stranger = funded_player()
     client.force_login(stranger)
     assert client.get(f"/lobby/le-mie-mani/{hand.pk}/").status_code == 404
+
+
+def test_a_page_whose_table_owner_does_not_answer_says_to_try_again_and_changes_nothing(
+    client, monkeypatch, settings
+):
+    """Owner runtime: the table's lease names another process whose inbox nobody reads (it hangs,
+    or it just died). "Lascia il tavolo" is refused whole, in words fit for a form, not a socket's."""
+    from lobby.models import TableLease
+    from lobby.runtime import remote
+
+    settings.LOBBY_RUNTIME = "owner"
+    monkeypatch.setattr(remote, "REQUEST_SECONDS", 0.2)
+    user = funded_player()
+    table = poker_table()
+    seat_players(table, [user], buy_in=5_000)
+    TableLease.objects.create(
+        table=table,
+        process="altro-server:1:dead",
+        channel="owner-inbox.nobody-reads",
+        expires_at=timezone.now() + timedelta(seconds=30),
+    )
+    client.force_login(user)
+    page = client.post(f"/lobby/tavolo/{table.pk}/lascia/", follow=True)
+    assert "Il tavolo sta passando a un altro server: riprova tra qualche secondo" in page.content.decode()
+    assert Seat.objects.filter(table=table, user=user).exists()
+    assert wallet_selectors.balance_get(user=user)["cash"] == 100_000 - 5_000

@@ -12,12 +12,41 @@ from tests.lobby.helpers import funded_player, seat_players
 pytestmark = pytest.mark.django_db
 
 
-@pytest.mark.parametrize("game", ["chemin", "settemezzo", "mazzetti", "bestia"])
-def test_the_engine_takes_the_table_rake(game):
+@pytest.mark.parametrize(
+    ("game", "key"),
+    [("chemin", "rake_bp"), ("settemezzo", "rake_bp"), ("mazzetti", "rake_bp"), ("bestia", "rake_bp"),
+     ("poker5", "rake_percent"), ("telesina", "rake_percent")],
+)  # fmt: skip
+def test_the_engine_takes_the_table_rake(game, key):
     table = actions.table_create(
-        name="Tavolo", game=game, seats=3, min_buy_in=1_000, max_buy_in=50_000, rake_bp=400, rake_cap=500
+        name="Tavolo", game=game, seats=3, min_buy_in=1_000, max_buy_in=50_000, rake_bp=400
     )
-    assert actions.engine_config(table)["rake_bp"] == 400
+    assert actions.engine_config(table)[key] == 400
+
+
+@pytest.mark.parametrize("game", ["telesina", "poker5"])
+def test_a_poker_family_table_gives_its_engine_its_rake_cap_and_clock(game):
+    """Telesina's engine took none of its table's settings: a table showing "Rake 5 %" raked nothing."""
+    table = actions.table_create(
+        name="Tavolo", game=game, seats=3, min_buy_in=1_000, max_buy_in=50_000, rake_bp=500, rake_cap=300,
+        tempo_giocata=20, time_bank=40,
+    )  # fmt: skip
+    config = actions.engine_config(table)
+    assert (config["rake_percent"], config["rake_cap"]) == (500, 300)
+    assert (config["decision_seconds"], config["time_bank"]) == (20, 40)
+
+
+@pytest.mark.parametrize("game", ["chemin", "settemezzo", "mazzetti", "scopa"])
+def test_a_rake_cap_the_game_does_not_apply_is_refused(game):
+    from lobby.errors import RakeCapNotApplied
+    from lobby.models import Table
+
+    with pytest.raises(RakeCapNotApplied) as refused:
+        actions.table_create(
+            name="Tavolo", game=game, seats=2, min_buy_in=1_000, max_buy_in=50_000, rake_bp=500, rake_cap=500
+        )
+    assert refused.value.code == "rake_cap_not_applied" and "tetto" in refused.value.message
+    assert not Table.objects.filter(game=game).exists()
 
 
 def test_a_chemin_table_deals_with_its_rake_and_shows_it():
@@ -25,7 +54,7 @@ def test_a_chemin_table_deals_with_its_rake_and_shows_it():
     from lobby.models import TableRuntime
 
     table = actions.table_create(
-        name="Tavolo", game="chemin", seats=2, min_buy_in=1_000, max_buy_in=50_000, rake_bp=500, rake_cap=500
+        name="Tavolo", game="chemin", seats=2, min_buy_in=1_000, max_buy_in=50_000, rake_bp=500
     )
     users = [funded_player() for _ in range(2)]
     seat_players(table, users, buy_in=20_000)
@@ -40,10 +69,14 @@ def test_a_chemin_table_deals_with_its_rake_and_shows_it():
 )
 def test_the_info_panel_promises_a_rake_cap_only_where_the_engine_applies_one(game, capped):
     from lobby import selectors
+    from lobby.models import Table
 
     table = actions.table_create(
-        name="Tavolo", game=game, seats=3, min_buy_in=1_000, max_buy_in=50_000, rake_bp=500, rake_cap=500
-    )
+        name="Tavolo", game=game, seats=3, min_buy_in=1_000, max_buy_in=50_000, rake_bp=500,
+        rake_cap=500 if capped else 0,
+    )  # fmt: skip
+    Table.objects.filter(pk=table.pk).update(rake_cap=500)  # a row from before the cap was refused
+    table.refresh_from_db()
     info = selectors.table_info(table)
     assert info["rake_bp"] == 500
     assert info["rake_cap"] == (500 if capped else 0)

@@ -250,18 +250,19 @@ def test_ingestion_makes_the_same_few_queries_whatever_the_seats():
         with CaptureQueriesContext(connection) as ctx:
             settle([(p, (-500 if i == 0 else 100), "normal") for i, p in enumerate(players[:seats])])
         counts.append(len([q for q in ctx.captured_queries if "SAVEPOINT" not in q["sql"]]))
-    assert counts[0] == counts[1] <= 9, counts
+    assert counts[0] == counts[1] <= 6, counts  # players seen before: no row created, none checked
 
 
 def test_dashboard_queries_do_not_grow_with_the_history(client, django_assert_max_num_queries):
     from django.urls import reverse
 
-    from piattaforma import roles
+    from piattaforma import roles, siteops
 
     players = [UserFactory() for _ in range(12)]
     for i in range(60):
         settle([(players[i % 12], -100, "normal"), (players[(i * 5 + 1) % 12], 100, "normal")])
     client.force_login(UserFactory(role=roles.STAFF))
+    siteops.site_hours()  # every page reads the site's hours once per process per 10 s: warm, as in use
     with django_assert_max_num_queries(8):
         assert client.get(reverse("moderation:signals")).status_code == 200
 

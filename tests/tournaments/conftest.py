@@ -45,7 +45,7 @@ def players(db):
 
 
 def make_tournament(actor, **overrides: Any) -> Tournament:
-    """A scheduled Scopa Danese € 10,00 (9,00 + 1,00), 4–16 players, open, starting in an hour."""
+    """A scheduled Scopa Danese € 10,00 (9,00 + 1,00), 4–16 players, open, in an hour (training: free)."""
     now = timezone.now()
     values: dict[str, Any] = {
         "name": "Torneo di prova",
@@ -59,6 +59,8 @@ def make_tournament(actor, **overrides: Any) -> Tournament:
         "registration_opens_at": now - timedelta(minutes=1),
         "starts_at": now + timedelta(hours=1),
     }
+    if overrides.get("training"):  # "I tornei di allenamento sono gratuiti" (rules 004)
+        values.update(pool_quota=0, fee=0)
     values.update(overrides)
     if values["kind"] == Tournament.Kind.SITGO:
         values["starts_at"] = None

@@ -44,6 +44,7 @@ def add_form(**overrides):
         "starts_at_1": starts.strftime("%H:%M:%S"),
         "special_leaderboard": "",
         "description": "",
+        "cancellation_allowed": "on",  # checked by default on the form
         "registrations-TOTAL_FORMS": "0",
         "registrations-INITIAL_FORMS": "0",
     }

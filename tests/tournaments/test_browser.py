@@ -11,6 +11,7 @@ from datetime import timedelta
 
 import pytest
 from django.utils import timezone
+from playwright.sync_api import expect
 
 from piattaforma import roles
 from tests.browser.live import login
@@ -83,9 +84,9 @@ def test_tournament_pages_and_registration(asgi_live, new_context, artifacts, vi
     # "Conferma iscrizione": brown sphere until confirmed, then green
     page.goto(asgi_live.url + training.locator("a", has_text="Lobby del torneo").get_attribute("href"))
     page.click("[data-testid=register]")
-    assert page.locator("h1 .sphere--brown").is_visible()
+    expect(page.locator("h1 .sphere--brown")).to_be_visible()
     page.click("[data-testid=confirm]")
-    assert page.locator("h1 .sphere--green").is_visible()
+    expect(page.locator("h1 .sphere--green")).to_be_visible()
     assert page.locator("[data-testid=confirm]").count() == 0
     page.screenshot(path=str(artifacts / f"tournaments-{viewport}-training.png"), full_page=True)
     page.goto(f"{asgi_live.url}/tornei/?t={scheduled}")

@@ -62,15 +62,20 @@ def fill_and_start(tournament_id: int) -> str:
 
 
 def turn_state(tournament_id: int) -> dict:
-    """Open tables of the current turn: who (user id) must act at each, and the table's version."""
+    """Open tables of the current turn: who (user id) must act at each, and the table's version.
+
+    Read as it is now (``runtime_now``): on the owner runtime the row lags the journal's steps.
+    """
     from games import registry
-    from lobby.models import Seat, TableRuntime
+    from lobby.models import Seat
+    from lobby.selectors import runtime_now
     from tournaments.models import Tournament, TournamentMatch
 
     t = Tournament.objects.get(pk=tournament_id)
     out = {"state": t.state, "turn": t.turn, "tables": {}}
     for m in TournamentMatch.objects.filter(tournament=t, turn=t.turn, ended_at__isnull=True):
-        rt = TableRuntime.objects.select_related("table").get(pk=m.table_id)
+        rt = runtime_now(m.table_id)
+        assert rt is not None
         engine = registry.get(rt.game or rt.table.game)
         seats = dict(Seat.objects.filter(table_id=rt.pk).values_list("number", "user_id"))
         due = [] if rt.state is None or engine.is_over(rt.state) else engine.to_act(rt.state)
@@ -86,17 +91,14 @@ def people_ids(nicknames: list[str]) -> dict[int, str]:
 
 def move_bots(tournament_id: int) -> int:
     from lobby import actions
-    from lobby.models import TableRuntime
+    from lobby.selectors import runtime_now
     from tournaments.models import Tournament, TournamentMatch
 
     t = Tournament.objects.get(pk=tournament_id)
     ids = TournamentMatch.objects.filter(tournament=t, turn=t.turn, ended_at__isnull=True).values_list(
         "table_id", flat=True
     )
-    return sum(
-        actions.table_bot_move(table_id=pk, version=v)
-        for pk, v in TableRuntime.objects.filter(pk__in=list(ids)).values_list("pk", "version")
-    )
+    return sum(actions.table_bot_move(table_id=pk, version=runtime_now(pk).version) for pk in ids)
 
 
 def advance_and_pay(tournament_id: int) -> str:

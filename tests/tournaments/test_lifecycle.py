@@ -425,6 +425,9 @@ def test_fixed_pairs_keep_the_partners_place_and_refuse_bad_partners(staff, play
     actions.registration_create(tournament_id=t.pk, user=c, idempotency_key="c", partner=d)
     with pytest.raises(errors.TournamentFull):  # b's and d's places are kept
         actions.registration_create(tournament_id=t.pk, user=e, idempotency_key="e", partner=players[5])
+    # the lobby's preview says the same to e, and offers b the place kept for him
+    assert actions.registration_refusal(tournament=t, user=e) == errors.TournamentFull.default_message
+    assert actions.registration_refusal(tournament=t, user=b) is None
     with pytest.raises(errors.InvalidPartner):  # b is already someone's partner
         actions.registration_create(tournament_id=t.pk, user=players[6], idempotency_key="x", partner=b)
     enter(t, b)

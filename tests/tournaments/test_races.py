@@ -97,3 +97,28 @@ def test_two_players_race_for_the_last_place(staff):
 def test_a_cancellation_races_the_close(staff):
     seen = {cancel_against_close_round(staff) for _ in range(ROUNDS)}
     assert seen <= {"cancelled", "too late"}
+
+
+def training_round(staff) -> None:
+    player = funded_player()
+    pair = [
+        make_tournament(staff, name=f"Allenamento {i}", training=True, pool_quota=0, fee=0) for i in range(2)
+    ]
+    outcomes: list[str] = []
+
+    def step(t):
+        try:
+            enter(t, player)
+            outcomes.append("in")
+        except errors.TrainingScheduledLimit:
+            outcomes.append("limit")
+
+    run_in_threads([[pair[0]], [pair[1]]], step)
+    assert sorted(outcomes) == ["in", "limit"]
+    assert Registration.objects.filter(user=player, tournament__in=pair).count() == 1
+
+
+def test_one_player_races_into_two_scheduled_training_tournaments(staff):
+    """Training: one scheduled tournament at a time, even for two registrations of his at once."""
+    for _ in range(ROUNDS):
+        training_round(staff)

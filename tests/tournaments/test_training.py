@@ -120,3 +120,109 @@ def test_the_button_is_not_shown_before_its_window(staff, client):
     assert "Dovrai confermare la tua iscrizione" in page
     client.post(f"/tornei/{t.pk}/conferma/")  # forged: refused
     assert Registration.objects.get(tournament=t, user=player).confirmed_at is None
+
+
+# --- the training section's differences: free, a limit of tournaments at once, no cancellation ---
+
+
+@pytest.mark.parametrize(
+    ("overrides", "field"),
+    [
+        ({"pool_quota": 900, "fee": 100}, "fee"),
+        ({"fee": 100}, "fee"),
+        ({"guaranteed": 5_000}, "guaranteed"),
+        ({"training": False, "cancellation_allowed": False}, "cancellation_allowed"),
+    ],
+)
+def test_training_tournaments_are_free_and_only_they_may_forbid_cancelling(staff, overrides, field):
+    """ "I tornei di allenamento sono gratuiti ... non si vincono soldi o premi in denaro"."""
+    count = Tournament.objects.count()
+    with pytest.raises(errors.InvalidTournament) as refused:
+        _training(staff, timedelta(hours=1), confirmation_required=False, **overrides)
+    assert field in refused.value.details["fields"]
+    assert Tournament.objects.count() == count
+
+
+def test_one_scheduled_training_tournament_at_a_time(staff, client):
+    """ "Si può partecipare a un solo torneo programmato per volta" (training section only)."""
+    first = _training(staff, timedelta(hours=1), confirmation_required=False)
+    second = _training(staff, timedelta(hours=2), confirmation_required=False, name="Allenamento 2")
+    money = make_tournament(staff, name="Money")
+    sitgo = _training(
+        staff, timedelta(0), kind=Tournament.Kind.SITGO, max_players=4, confirmation_required=False
+    )
+    player = funded_player()
+    enter(first, player)
+    with pytest.raises(errors.TrainingScheduledLimit) as refused:
+        enter(second, player)
+    assert refused.value.code == "training_scheduled_limit"
+    assert not Registration.objects.filter(tournament=second).exists()
+    enter(money, player)  # money tournaments and training sit&go are not counted
+    enter(sitgo, player)
+    client.force_login(player)
+    lobby = client.get(f"/tornei/{second.pk}/").content.decode()  # the lobby says why, with no button
+    assert 'data-testid="register-refusal"' in lobby and "un solo torneo programmato per volta" in lobby
+    assert 'data-testid="register"' not in lobby
+    # the page says why, in Italian, and changes nothing
+    page = client.post(f"/tornei/{second.pk}/iscriviti/", {"idempotency_key": "page"}, follow=True)
+    assert "un solo torneo programmato per volta" in page.content.decode()
+    assert not Registration.objects.filter(tournament=second).exists()
+    actions.registration_cancel(tournament_id=first.pk, user=player)  # free: cancelled at once
+    lobby = client.get(f"/tornei/{second.pk}/").content.decode()
+    assert 'data-testid="register"' in lobby and 'data-testid="register-refusal"' not in lobby
+    assert enter(second, player).state == RS.AUTHORISED
+    third = _training(staff, timedelta(hours=3), confirmation_required=False, name="Allenamento 3")
+    with pytest.raises(errors.TrainingScheduledLimit):
+        enter(third, player)
+    Tournament.objects.filter(pk=second.pk).update(state=Tournament.State.FINISHED)  # it ended
+    assert enter(third, player).state == RS.AUTHORISED
+
+
+def test_at_most_two_training_sitgo_at_once(staff):
+    """ "Si può partecipare al massimo a 2 tornei sit&go contemporaneamente" (training section)."""
+    sitgos = [
+        _training(
+            staff,
+            timedelta(0),
+            kind=Tournament.Kind.SITGO,
+            max_players=2,
+            confirmation_required=False,
+            name=f"S{i}",
+        )
+        for i in range(3)
+    ]
+    player, rival = funded_player(), funded_player()
+    enter(sitgos[0], player)
+    enter(sitgos[0], rival)  # full: it closes and the player is admitted, still taking part
+    sitgos[0].refresh_from_db()
+    assert sitgos[0].state not in Tournament.OPEN_STATES
+    enter(sitgos[1], player)
+    with pytest.raises(errors.TrainingSitgoLimit):
+        enter(sitgos[2], player)
+    assert not Registration.objects.filter(tournament=sitgos[2]).exists()
+    Tournament.objects.filter(pk=sitgos[0].pk).update(state=Tournament.State.FINISHED)
+    assert enter(sitgos[2], player).state in (RS.AUTHORISED, RS.ADMITTED)
+
+
+def test_no_cancellation_where_the_details_say_so(staff, client):
+    """ "Non è permesso cancellarsi da alcuni tornei di allenamento; l'eventuale impossibilità a
+    cancellarsi è sempre indicata nei dettagli del torneo"."""
+    strict = _training(staff, timedelta(hours=1), confirmation_required=False, cancellation_allowed=False)
+    usual = _training(
+        staff, timedelta(hours=2), kind=Tournament.Kind.SITGO, max_players=4, confirmation_required=False
+    )
+    player = funded_player()
+    client.force_login(player)
+    assert 'data-testid="no-cancellation-hint"' in client.get(f"/tornei/{strict.pk}/").content.decode()
+    enter(strict, player)
+    page = client.get(f"/tornei/{strict.pk}/").content.decode()
+    assert 'data-testid="no-cancellation"' in page and 'data-testid="cancel"' not in page
+    with pytest.raises(errors.CancellationNotAllowed) as refused:
+        actions.registration_cancel(tournament_id=strict.pk, user=player)
+    assert refused.value.code == "cancellation_not_allowed"
+    page = client.post(f"/tornei/{strict.pk}/cancella/", follow=True).content.decode()  # forged
+    assert "non consente la cancellazione" in page
+    assert Registration.objects.get(tournament=strict, user=player).state == RS.AUTHORISED
+    enter(usual, player)
+    page = client.get(f"/tornei/{usual.pk}/").content.decode()
+    assert 'data-testid="no-cancellation"' not in page and 'data-testid="cancel"' in page

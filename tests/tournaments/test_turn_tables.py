@@ -18,7 +18,7 @@ from games import options as game_options
 from games import registry
 from games.rng import SeededRng
 from lobby import actions as lobby_actions
-from lobby import broadcast
+from lobby import broadcast, bulkinsert
 from lobby import selectors as lobby_selectors
 from lobby.errors import NotAllowed
 from lobby.models import Hand, HandPlayer, Seat, Table, TableRuntime
@@ -149,6 +149,38 @@ def test_a_turn_is_dealt_in_bulk_as_the_lobby_deals_a_table(
     assert sent == []
     new = {x.pk for x in open_tables(t)}
     assert len(new) == 4 and not new & set(closed)
+
+
+def test_a_turn_written_in_bulk_reads_back_as_its_rows_were_built(staff, monkeypatch):
+    """Every row of a turn's tables (``lobby.bulkinsert``) reads back through the ORM equal to the
+    instance the lobby built, column by column: what ``bulk_create`` would have written (the two
+    writers store the same columns: tests/lobby/test_bulkinsert.py)."""
+    t, _players = _closed_sitgo(staff, 8, tempo_partita_min=10)
+    written: list[tuple[type, list]] = []
+    real = bulkinsert.insert
+
+    def spy(model, objs):
+        written.append((model, list(objs)))
+        return real(model, objs)
+
+    monkeypatch.setattr(bulkinsert, "insert", spy)
+    assert running.tournament_start(tournament_id=t.pk)
+    assert [(model, len(objs)) for model, objs in written] == [
+        (Table, 4),
+        (TableRuntime, 4),
+        (Seat, 8),
+        (Hand, 4),
+        (HandPlayer, 8),
+    ]
+    for model, objs in written:
+        fields = model._meta.concrete_fields
+        stored = model.objects.in_bulk([o.pk for o in objs])
+        for obj in objs:
+            assert {f.attname: getattr(stored[obj.pk], f.attname) for f in fields} == {
+                f.attname: getattr(obj, f.attname) for f in fields
+            }
+    t.refresh_from_db()
+    assert {x.pk for x in open_tables(t)} == {table.pk for table in written[0][1]}
 
 
 def test_no_turn_starts_while_the_site_is_closed_and_nothing_is_written(staff, monkeypatch):

@@ -251,9 +251,32 @@ def test_rebuy_during_hand_is_credited_after_the_hand(funded):
             hand_in_progress=True,
             idempotency_key="r2",
         )
-    actions.table_rebuys_credit(table_session_ref="s1")
+    actions.table_rebuys_credit(table_session_refs=["s1"])
     assert selectors.table_credit_get(table_session_ref="s1")["credit"] == 15_000
     assert balance(funded)["cash"] == 35_000 and balance(funded)["held"] == 0
+
+
+def test_rebuys_of_several_sessions_are_credited_in_one_call(funded, django_assert_max_num_queries):
+    for ref in ("s1", "s2", "s3"):
+        buy_in(funded, ref, 5_000, key=f"in-{ref}")
+    for ref, amount in (("s1", 1_000), ("s1", 500), ("s3", 2_000)):
+        actions.table_rebuy(
+            user=funded,
+            table_session_ref=ref,
+            amount=amount,
+            max_amount=30_000,
+            hand_in_progress=True,
+            idempotency_key=f"r-{ref}-{amount}",
+        )
+    assert balance(funded)["held"] == 3_500
+    with django_assert_max_num_queries(1):  # no pending rebuy among these sessions: one query
+        assert actions.table_rebuys_credit(table_session_refs=["s2", "nobody"]) == []
+    posted = actions.table_rebuys_credit(table_session_refs=["s1", "s2", "s3"])
+    assert len(posted) == 3 and all(posted)
+    credits = {ref: selectors.table_credit_get(table_session_ref=ref)["credit"] for ref in ("s1", "s2", "s3")}
+    assert credits == {"s1": 6_500, "s2": 5_000, "s3": 7_000}
+    assert balance(funded)["held"] == 0 and balance(funded)["cash"] == 50_000 - 15_000 - 3_500
+    assert actions.table_rebuys_credit(table_session_refs=["s1", "s2", "s3"]) == []  # idempotent
 
 
 def test_buy_in_hot_path_query_count(funded, django_assert_num_queries):

@@ -195,7 +195,7 @@ class LedgerMachine(RuleBasedStateMachine):
             self._hand_end(p, ref)
 
     def _hand_end(self, p: int, ref: str) -> None:
-        actions.table_rebuys_credit(table_session_ref=ref)
+        actions.table_rebuys_credit(table_session_refs=[ref])
         amount = self.pending_rebuy.pop(ref, 0)
         self.held[p] -= amount
         self.m[self.cash(p)] -= amount

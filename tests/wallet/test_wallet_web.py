@@ -111,7 +111,10 @@ def test_statement_page_paginates_and_filters(client, funded):
 
 @pytest.mark.django_db
 def test_api_balance_and_statement(client, funded, django_assert_max_num_queries):
+    from piattaforma import siteops
+
     client.force_login(funded)
+    siteops.site_hours()  # every request reads the site's hours once per process per 10 s: warm, as in use
     with django_assert_max_num_queries(4):
         body = client.get(reverse("wallet:api_balance")).json()
     assert body["cash"] == 50_000 and body["formatted"]["cash"] == "€ 500,00"

@@ -21,6 +21,13 @@ TRAINING_COST = 10 * PT  # "il costo di partecipazione fittizio è sempre uguale
 ROME = ZoneInfo("Europe/Rome")
 
 
+def format_pt(centi: int) -> str:
+    """1250 -> "12,50 PT", 1000 -> "10 PT", -815 -> "-8,15 PT", 123456 -> "1.234,56 PT"."""
+    sign = "-" if centi < 0 else ""
+    whole, cents = divmod(abs(centi), PT)
+    return f"{sign}{whole:,}".replace(",", ".") + (f",{cents:02d}" if cents else "") + " PT"
+
+
 def money_pt(
     rake: int, weights: Sequence[int], placings: Placings, registration_order: Sequence[str] = ()
 ) -> dict[str, int]:
@@ -128,6 +135,11 @@ def leaderboard(records: Iterable[PtRecord], period: Period, at: datetime) -> Pl
     for r in records:
         if r.ended_at <= at and (start is None or r.ended_at >= start):
             totals[r.player] = totals.get(r.player, 0) + r.pt
+    return rank_totals(totals)
+
+
+def rank_totals(totals: Mapping[str, int]) -> Placings:
+    """Players by their PT totals, best first; equal totals are ex aequo (ties broken by nothing)."""
     order = sorted(totals, key=lambda p: (-totals[p], p))
     out: Placings = []
     for p in order:

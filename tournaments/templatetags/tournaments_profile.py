@@ -6,7 +6,7 @@ from typing import Any
 
 from django import template
 
-from tournaments import selectors
+from tournaments import rankings, selectors
 
 register = template.Library()
 
@@ -15,3 +15,11 @@ register = template.Library()
 def my_tournaments(user: Any) -> dict[str, Any]:
     """His latest tournaments with their state, his placing and prize."""
     return {"rows": selectors.my_tournaments(user_id=user.pk) if user.is_authenticated else []}
+
+
+@register.inclusion_tag("tournaments/_my_rankings.html")
+def my_rankings(user: Any) -> dict[str, Any]:
+    """His Punti Torneo in each leaderboard's period and section, and his skill level per game."""
+    if not user.is_authenticated:
+        return {"points": None, "levels": []}
+    return {"points": rankings.my_points(user_id=user.pk), "levels": rankings.my_levels(user_id=user.pk)}

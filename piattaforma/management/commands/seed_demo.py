@@ -76,7 +76,8 @@ def _partite(game: str, title: str) -> dict[str, Any]:
 
 
 def _puntate(game: str, title: str, seats: int) -> dict[str, Any]:
-    """A demo template of a gioco a puntate: € 10–200 at the table, 5 % rake capped at € 3."""
+    """A demo template of a gioco a puntate: € 10–200 at the table, 5 % rake capped at € 3 where the
+    game caps it (the banking games take theirs uncapped: see the seeding below)."""
     return {
         "name": f"{title} · {seats} posti · € 10–200",
         "table_name": title,
@@ -212,6 +213,8 @@ def seed_tables() -> int:
         if spec["game"] not in registry.names():
             continue
         settings = {k: v for k, v in spec.items() if k in TABLE_SETTINGS_FIELDS}
+        if "rake_cap" not in registry.get(spec["game"]).table_settings:
+            settings["rake_cap"] = 0  # a cap the game does not apply is refused (actions._table_checked)
         template, _new = TableTemplate.objects.get_or_create(
             name=spec["name"], defaults={"table_name": spec["table_name"], **settings}
         )

@@ -32,6 +32,13 @@ import { chatModeration } from "./report.js";
 import { arrange, wireGestures } from "./gestures.js";
 import { animate, before, tallyText } from "./motion.js";
 
+// The server's closes that no reconnection can undo, and what the page says of each.
+const FINAL_CLOSES = {
+  4401: "Sessione scaduta: accedi di nuovo per tornare al tavolo",  // not logged in any more
+  4403: "Non puoi più assistere a questo tavolo",  // an account not active, or a table without observers
+  4404: "Il tavolo è stato chiuso",  // closed by the staff, or gone
+};
+
 export function start(root) {
   const $ = (role) => root.querySelector(`[data-role="${role}"]`);
   const tableId = root.dataset.table;
@@ -48,6 +55,7 @@ export function start(root) {
   let sentFor = null; // the version an action was sent against, until the server answers
   let heard = Date.now(); // when the socket last brought a message
   let beating = false; // the server sends heartbeats (once one came)
+  let handover = false; // closed with 4409 (the table's owner moved): reconnecting quietly, until a view comes
 
   root.dataset.connected = "0";
   root.dataset.version = "0";
@@ -753,6 +761,7 @@ export function start(root) {
       return;
     }
     if (msg.type === "table.state" || msg.type === "error") { sentFor = null; root.dataset.busy = "0"; }
+    if (msg.type === "table.state") handover = false;
     if (msg.type === "table.state") renderState(msg);
     else if (msg.type === "error") notice(msg.message || t("Giocata non ammessa"));
     else if (msg.type === "chat" || msg.type === "chat.history") {  // history: on (re)connect
@@ -776,15 +785,28 @@ export function start(root) {
     socket.addEventListener("open", () => {
       heard = Date.now();
       root.dataset.connected = "1";
-      if (retries) { notice(t("Connessione ristabilita")); socket.send(JSON.stringify({ type: "sync", version })); }
+      if (retries) notice(t("Connessione ristabilita"));
       else clearNotice();
+      if (retries || handover) socket.send(JSON.stringify({ type: "sync", version }));
       retries = 0;
     });
     socket.addEventListener("message", onMessage);
-    socket.addEventListener("close", () => {
+    socket.addEventListener("close", (event) => {
       root.dataset.connected = "0";
       sentFor = null;
       root.dataset.busy = "0";
+      // 4409: the table's owner is in another server process now (a takeover). Reconnect at once
+      // and resync by version, with no notice: the table goes on after a moment's pause. Only if
+      // the new socket closes again before a view comes do the notice and the back-off below start.
+      if (event.code === 4409 && !handover) {
+        handover = true;
+        setTimeout(connect, Math.random() * 250);  // (a few sockets at once: not all in the same instant)
+        return;
+      }
+      // Closes that another attempt cannot undo (lobby/consumers.py, piattaforma/consumers.py):
+      // say why, once, and stop.
+      const final = FINAL_CLOSES[event.code];
+      if (final) { root.dataset.closed = String(event.code); notice(t(final), true); return; }
       retries += 1;
       // Ten attempts, one to five seconds apart (data-max-retries / data-retry-ms change them).
       const most = Number(root.dataset.maxRetries || 10);

@@ -1,0 +1,105 @@
+"""Hot ORM reads compiled to SQL once per database, then run with new parameters.
+
+Django compiles a queryset to SQL on every evaluation. For the few reads the live tables run on
+every row action (the runtime row locked with its table, the seats with their players) the
+compilation was the larger part of their CPU: a py-spy profile of the Daphne processes at 1,000
+clients put ``SQLCompiler.as_sql`` of ``actions._lock`` alone at 8 % of their CPU, the round
+trip to PostgreSQL a fraction of it.
+
+``CompiledQuery(build, params)``: ``build(*args)`` returns the queryset, whose shape (tables,
+joins, columns, order, locks) must not depend on the arguments, and ``params(*args)`` the SQL
+parameters it takes, in the order of the compiled SQL (checked against Django's own compilation
+the first time, per database); ``shape(*args)``, if given, is what of the arguments does change
+the SQL (the length of an ``IN`` list): one compilation for each. Each call builds the queryset
+as before and evaluates it the usual way (the same model instances, ``select_related`` objects
+and annotations), but its compiler reuses the SQL and the column map of the first compilation.
+It returns the list of rows: the queryset itself never leaves (a clone of it, ``.first()``,
+would carry the compiled SQL along).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import connections
+from django.db.models import QuerySet
+from django.db.transaction import TransactionManagementError
+
+FOR_UPDATE_OUTSIDE = "select_for_update cannot be used outside of a transaction."
+
+
+@dataclass(frozen=True, slots=True)
+class _Compiled:
+    sql: str
+    select: Any
+    klass_info: Any
+    annotation_col_map: Any
+    col_count: int
+    has_extra_select: bool
+    for_update: bool
+
+
+class CompiledQuery:
+    """A queryset shape compiled once per database (see the module's docstring)."""
+
+    def __init__(
+        self,
+        build: Callable[..., QuerySet[Any]],
+        params: Callable[..., tuple[Any, ...]],
+        shape: Callable[..., Any] | None = None,
+    ) -> None:
+        self.build = build
+        self.params = params
+        self.shape = shape  # what of the arguments changes the SQL (the length of an IN list): one each
+        self.compiled: dict[tuple[str, str, Any, Any], _Compiled] = {}
+        self.compilations = 0  # how many times Django compiled it (the tests)
+
+    def __call__(self, *args: Any) -> list[Any]:
+        """The rows (model instances) for these arguments, read without compiling the query again."""
+        qs = self.build(*args)
+        params = tuple(self.params(*args))
+        alias = qs.db
+        connection = connections[alias]
+        shape = self.shape(*args) if self.shape is not None else None
+        key = (alias, connection.vendor, connection.settings_dict.get("NAME"), shape)
+        done = self.compiled.get(key)
+        if done is None:
+            compiler = qs.query.get_compiler(using=alias)
+            sql, compiled_params = compiler.as_sql()
+            if tuple(compiled_params) != params:
+                taken = tuple(compiled_params)
+                raise ValueError(f"CompiledQuery: parameters {params!r}, the SQL takes {taken!r}")
+            self.compilations += 1
+            done = self.compiled[key] = _Compiled(
+                sql=sql,
+                select=compiler.select,
+                klass_info=compiler.klass_info,
+                annotation_col_map=compiler.annotation_col_map,
+                col_count=compiler.col_count,
+                has_extra_select=compiler.has_extra_select,
+                for_update=bool(qs.query.select_for_update and connection.features.has_select_for_update),
+            )
+        query = qs.query
+        make_compiler = query.get_compiler
+
+        def get_compiler(using: str | None = None, connection: Any = None, elide_empty: bool = True) -> Any:
+            compiler = make_compiler(using=using, connection=connection, elide_empty=elide_empty)
+            compiler.select, compiler.klass_info = done.select, done.klass_info
+            compiler.annotation_col_map, compiler.col_count = done.annotation_col_map, done.col_count
+            compiler.has_extra_select = done.has_extra_select
+
+            def as_sql(with_limits: bool = True, with_col_aliases: bool = False) -> tuple[str, Any]:
+                if done.for_update and compiler.connection.get_autocommit():  # as Django's own check
+                    raise TransactionManagementError(FOR_UPDATE_OUTSIDE)
+                return done.sql, params
+
+            compiler.as_sql = as_sql
+            return compiler
+
+        query.get_compiler = get_compiler  # type: ignore[method-assign]  # this query, this evaluation only
+        try:
+            return list(qs)
+        finally:
+            del query.get_compiler  # (a clone would copy it: the queryset never leaves here)

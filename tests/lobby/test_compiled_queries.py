@@ -1,0 +1,143 @@
+"""The live tables' hot reads compiled to SQL once (``piattaforma.compiledquery``).
+
+``actions._lock`` (the first statement of every table write), ``selectors.seat_rows`` and the
+owner's read of its row ran Django's SQL compiler on every call: at 1,000 clients that compilation
+was a larger share of the Daphne processes' CPU than the database round trips. They now compile
+once per database and give the same objects as the plain querysets.
+"""
+
+from unittest import mock
+
+import pytest
+from django.db import transaction
+from django.db.models.sql.compiler import SQLCompiler
+
+from lobby import actions
+from lobby.models import Hand, Seat, TableRuntime
+from lobby.runtime import owner as owner_module
+from lobby.selectors import seat_rows
+from piattaforma.compiledquery import CompiledQuery
+from tests.lobby.helpers import funded_player, poker_table, scopa_table, seat_players
+from wallet import selectors as wallet_selectors
+from wallet.models import Account, AccountKind
+from wallet.selectors import table_credits_get
+
+pytestmark = pytest.mark.django_db
+
+
+def tables():
+    poker, scopa = poker_table(seats=3), scopa_table()
+    seat_players(poker, [funded_player() for _ in range(3)])
+    seat_players(scopa, [funded_player() for _ in range(2)])
+    actions.table_start_hand(table_id=poker.pk)
+    return poker, scopa
+
+
+def fields(obj):
+    return {f.attname: getattr(obj, f.attname) for f in type(obj)._meta.concrete_fields}
+
+
+class counting_compiler:
+    """Count Django's SQL compilations of queries with ``select_related`` (the reads here; the
+    test's own plain reads, and the journal's read in ``_lock``, have none), or of ``model``."""
+
+    def __init__(self, model=None):
+        self.model = model
+
+    def __enter__(self):
+        self.call_count = 0
+        original = SQLCompiler.as_sql
+
+        def as_sql(compiler, *args, **kwargs):
+            if compiler.query.model is self.model if self.model else compiler.query.select_related:
+                self.call_count += 1
+            return original(compiler, *args, **kwargs)
+
+        self.patch = mock.patch.object(SQLCompiler, "as_sql", as_sql)
+        self.patch.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.patch.stop()
+
+
+def test_the_lock_gives_the_row_and_its_table_as_the_orm_does_and_compiles_once():
+    poker, scopa = tables()
+    with transaction.atomic():
+        actions._lock(poker.pk)  # compiled here at the latest
+    with counting_compiler() as compiled:
+        for table in (poker, scopa, poker):
+            with transaction.atomic():
+                rt = actions._lock(table.pk)
+                plain = TableRuntime.objects.select_for_update().select_related("table").get(pk=table.pk)
+            assert fields(rt) == fields(plain)
+            assert fields(rt.table) == fields(plain.table)
+            assert "table" in rt._state.fields_cache  # the table came with the row (no second query)
+    # the plain .get() with its table compiled three times, the lock not once (before: six)
+    assert compiled.call_count == 3
+
+
+def test_the_lock_of_a_closed_table_refuses_as_before():
+    poker, _ = tables()
+    with transaction.atomic():
+        actions._lock(poker.pk)
+    with pytest.raises(actions.TableClosed), transaction.atomic():
+        actions._lock(poker.pk + 1000)
+
+
+def test_seat_rows_and_the_owners_row_read_as_the_orm_does_and_compile_once():
+    poker, scopa = tables()
+    seat_rows(poker.pk), owner_module._READ_ROW(poker.pk)
+    with counting_compiler() as compiled:
+        for table in (poker, scopa):
+            seats = seat_rows(table.pk)
+            assert [fields(s) for s in seats] == [
+                fields(s) for s in Seat.objects.filter(table=table).order_by("number")
+            ]
+            nicknames = Seat.objects.filter(table=table).order_by("number").values_list("user__nickname")
+            assert [(s.user.nickname,) for s in seats] == list(nicknames)
+            assert all("user" in s._state.fields_cache for s in seats)
+            (rt,) = owner_module._READ_ROW(table.pk)
+            assert fields(rt) == fields(TableRuntime.objects.get(pk=table.pk))
+            hand = Hand.objects.filter(table=table, number=rt.hand_no).values_list("pk", flat=True).first()
+            assert rt.hand_pk == hand and (table is scopa or hand is not None)
+    assert compiled.call_count == 0
+    assert owner_module._READ_ROW(poker.pk + 1000) == []
+
+
+def test_the_deals_seats_and_the_table_credits_read_as_the_orm_does_and_compile_once(monkeypatch):
+    # the credits' shapes compiled so far in this process (another test's one-seat table): none
+    monkeypatch.setattr(wallet_selectors._TABLE_CREDITS, "compiled", {})
+    poker, scopa = tables()
+    tables_seen = [(t, list(Seat.objects.filter(table=t).order_by("number"))) for t in (poker, scopa)]
+    refs = {t.pk: [s.session_ref for s in seats] for t, seats in tables_seen}
+    plain = {
+        t.pk: {
+            a.ref: a.balance
+            for a in Account.objects.filter(
+                kind=AccountKind.TABLE_CREDIT, ref__in=[f"table:{r}" for r in refs[t.pk]]
+            )
+        }
+        for t, _ in tables_seen
+    }
+    for t, _ in tables_seen:  # the first of each shape (3 and 2 seats) compiles
+        actions._seats_to_deal(t), table_credits_get(table_session_refs=refs[t.pk])
+    with counting_compiler() as compiled, counting_compiler(Account) as credits_compiled:
+        for table, seats in tables_seen:
+            dealt = actions._seats_to_deal(table)
+            assert [fields(s) for s in dealt] == [fields(s) for s in seats]
+            assert [s.dealt_here for s in dealt] == [table is poker] * len(seats)  # poker dealt once
+            assert all("user" in s._state.fields_cache for s in dealt)
+            credits = table_credits_get(table_session_refs=refs[table.pk])
+            assert credits == {r: plain[table.pk][f"table:{r}"] for r in refs[table.pk]}
+            assert credits == dict.fromkeys(refs[table.pk], 10000) or table is poker
+        assert table_credits_get(table_session_refs=[]) == {}
+        assert table_credits_get(table_session_refs=["nobody"]) == {"nobody": 0}  # a third shape: 1 ref
+    assert compiled.call_count == 0
+    assert credits_compiled.call_count == 1  # the one-ref shape only
+
+
+def test_parameters_that_are_not_the_sqls_are_refused_at_the_first_compilation():
+    query = CompiledQuery(lambda n: Seat.objects.filter(number=n, table_id=n + 1), lambda n: (n,))
+    with pytest.raises(ValueError, match="parameters"):
+        query(1)

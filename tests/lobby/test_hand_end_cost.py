@@ -1,0 +1,84 @@
+"""The hand's end on the owner runtime stays cheap (issue 18: ≤ 2 ms of server CPU an action).
+
+A hand's end (``TableOwner._finish_sync``: the last step journaled, the ledger settled, the
+moderation signals, the rebuys, the seats, the snapshot, the owner's reload) used to cost a third
+of the CPU of a hand, mostly in queries made once per seat. Its queries are pinned here, for a
+three-seat table, so they cannot silently grow back.
+"""
+
+import asyncio
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from lobby import actions
+from lobby.models import Hand
+from lobby.runtime import ownership
+from lobby.runtime.owner import TableOwner
+from moderation.models import SignalHand
+from tests.lobby.helpers import funded_player, house_rake, money_total, poker_table, seat_players
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+# The transaction: the runtime row and the hand locked, the last step, the moderation signals (6 and a
+# savepoint), the ledger (7), the hand, the seats, their pending rebuys, the runtime; then the
+# owner reads the seats' credits (it keeps the seats and the waiting list's offer it holds: the
+# transaction wrote neither). It was 46 on PostgreSQL (one rebuy check and one credit read per
+# seat, the signals' rows created and the players checked at every hand), then 27 (the seats and
+# the offers read again); SQLite counts its BEGIN IMMEDIATE too.
+MAX_QUERIES = {"postgresql": 25, "sqlite": 26}
+
+
+@pytest.fixture(autouse=True)
+def owner_runtime(settings, monkeypatch):
+    settings.LOBBY_RUNTIME = "owner"
+    settings.LOBBY_SCHEDULE_TASKS = True  # the owner's own timers move the bots
+    monkeypatch.setattr("lobby.bots.BOT_DELAY_SECONDS", 0.0)
+    monkeypatch.setattr("lobby.actions.NEXT_HAND_DELAY_SECONDS", 0)
+    monkeypatch.setattr("lobby.actions.SHOWDOWN_PAUSE_SECONDS", 0)
+
+
+async def test_a_three_seat_hand_end_makes_a_pinned_number_of_queries(monkeypatch):
+    ends: list[list[str]] = []
+    finish = TableOwner._finish_sync
+
+    def counted(self, step, events):
+        with CaptureQueriesContext(connection) as ctx:  # the owner's database thread's connection
+            finish(self, step, events)
+        ends.append([q["sql"] for q in ctx.captured_queries])
+
+    monkeypatch.setattr(TableOwner, "_finish_sync", counted)
+
+    @sync_to_async
+    def three_bots():
+        users = [funded_player(is_bot=True) for _ in range(3)]
+        table = poker_table(seats=3)
+        seats = seat_players(table, users)
+        actions.table_start_hand(table_id=table.pk)
+        return table, users, seats, money_total(users, seats) + house_rake()
+
+    table, users, seats, money = await three_bots()
+    await ownership.owner_for(table.pk)  # the bots move on its timers until the hand ends
+    for _ in range(400):
+        if len(ends) >= 2:
+            break
+        await asyncio.sleep(0.05)
+    await ownership.stop_all()
+    assert len(ends) >= 2, "the hands did not end through the owner"
+
+    @sync_to_async
+    def settled():
+        hand = Hand.objects.get(table=table, number=2)
+        return (
+            hand.ended_at is not None,
+            SignalHand.objects.filter(hand_id=hand.pk).exists(),
+            money_total(users, seats) + house_rake(),
+        )
+
+    ended, signalled, after = await settled()
+    assert ended and signalled  # the hand settled, its moderation signals recorded
+    assert after == money  # nothing created or lost
+    queries = ends[1]  # the steady state: the first hand's end opened the house's rake account
+    assert len(queries) <= MAX_QUERIES[connection.vendor], "\n".join(q[:120] for q in queries)

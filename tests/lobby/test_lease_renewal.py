@@ -1,0 +1,134 @@
+"""The leases of a process's owners are renewed on a schedule of their own (issue 18, close 4409).
+
+At 1,000 clients a heartbeat took 5-11 s behind the tables' database work (up to a minute while it
+adopted tables), and the renewal, its first step, came again only a heartbeat after it ended: the
+15 s leases expired, the other Daphne process took over the tables of a live owner, and that
+owner closed their sockets with 4409. Here the heartbeat's other work is held outright: the
+renewals must go on (no clock is measured, renewals are counted). And a renewal while an owner
+still loads (its lease not claimed yet) must not take it for an owner that lost its lease.
+"""
+
+import asyncio
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from lobby import actions, presence
+from lobby.models import SeatSocket
+from lobby.runtime import ownership, remote
+from tests.lobby.test_owner_lifecycle import dealt_table
+from tests.lobby.test_ws_table import connect, setup_table
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ENOUGH = 30  # seconds: only a bound on a wait that never ends on the old code, not a measurement
+
+
+@pytest.fixture(autouse=True)
+def owner_runtime(settings):
+    settings.LOBBY_RUNTIME = "owner"
+    settings.LOBBY_HEARTBEAT_SECONDS = 0.05  # the renewals then come every 0.05 s
+
+
+@pytest.fixture
+def renewals(monkeypatch):
+    """The tables of each lease renewal, in order (called on a database thread)."""
+    calls: list[list[int]] = []
+    real = ownership.lease_renew
+
+    def counting(table_ids, **kwargs):
+        calls.append(list(table_ids))
+        return real(table_ids, **kwargs)
+
+    monkeypatch.setattr(ownership, "lease_renew", counting)
+    return calls
+
+
+async def more_renewals(renewals: list, count: int) -> None:
+    seen = len(renewals)
+    async with asyncio.timeout(ENOUGH):
+        while len(renewals) < seen + count:
+            await asyncio.sleep(0.05)
+
+
+async def test_the_leases_are_renewed_while_the_heartbeat_is_held_up(monkeypatch, renewals):
+    held, release = asyncio.Event(), asyncio.Event()
+
+    async def adoption_held_up(limit: int = 50) -> list[int]:
+        held.set()  # the heartbeat waits here (as behind a saturated database pool, or adopting)
+        await release.wait()
+        return []
+
+    monkeypatch.setattr(ownership, "adopt_orphans", adoption_held_up)
+    table = await dealt_table()
+    owner = await ownership.owner_for(table.pk)
+    try:
+        async with asyncio.timeout(ENOUGH):
+            await held.wait()
+        await more_renewals(renewals, 3)  # the old code renewed once per heartbeat: never again here
+    finally:
+        release.set()
+    assert all(calls == [table.pk] for calls in renewals)
+    assert not owner.stopped and ownership.local_owner(table.pk) is owner
+
+
+async def test_the_presence_rows_are_refreshed_while_the_heartbeat_is_held_up(monkeypatch):
+    """A connected player is not sat out by the sweeper because his process's beat was slow."""
+    held, release = asyncio.Event(), asyncio.Event()
+    refreshed: list[list[int]] = []
+    real = actions.presence_beat
+
+    def counting(*, process, socket_ids):
+        refreshed.append(list(socket_ids))
+        return real(process=process, socket_ids=socket_ids)
+
+    async def versions_held_up(*args, **kwargs):
+        held.set()  # the beat waits here, before it sends the sockets their versions
+        await release.wait()
+        return {}
+
+    monkeypatch.setattr(actions, "presence_beat", counting)
+    monkeypatch.setattr(presence, "beat", versions_held_up)
+    table, _users, cookies = await setup_table()
+    ws = await connect(table, cookies[0])
+    try:
+        await ws.receive_json_from(timeout=5)
+        socket_id = await sync_to_async(lambda: SeatSocket.objects.get(seat__table=table).pk)()
+        async with asyncio.timeout(ENOUGH):
+            await held.wait()
+            seen = len(refreshed)
+            while len(refreshed) < seen + 3:  # the old code refreshed them in the beat: never again here
+                await asyncio.sleep(0.05)
+    finally:
+        release.set()
+        await ws.disconnect()
+    assert all(socket_id in ids for ids in refreshed[seen:])
+
+
+async def test_an_owner_still_loading_is_not_taken_for_one_that_lost_its_lease(monkeypatch, renewals):
+    playing, starting = await dealt_table(), await dealt_table()
+    await ownership.owner_for(playing.pk)  # an owner with its lease: the renewals go on
+    loading, go_on = asyncio.Event(), asyncio.Event()
+    inbox = remote.inbox
+
+    async def inbox_held_up() -> str:  # the new owner waits before it claims its lease
+        loading.set()
+        await go_on.wait()
+        return await inbox()
+
+    monkeypatch.setattr(remote, "inbox", inbox_held_up)
+    started = asyncio.ensure_future(ownership.owner_for(starting.pk))
+    try:
+        async with asyncio.timeout(ENOUGH):
+            await loading.wait()
+        loader = ownership._owners[starting.pk]
+        await more_renewals(renewals, 3)
+        assert not loader.stopped  # the old code renewed its lease (none yet) and abandoned it
+    finally:
+        go_on.set()
+    owner = await started
+    assert owner is loader and owner.claimed and ownership.local_owner(starting.pk) is owner
+    async with asyncio.timeout(ENOUGH):  # renewed once claimed (a renewal under way may predate it)
+        while not any(starting.pk in calls for calls in renewals):
+            await asyncio.sleep(0.05)
+    assert not owner.stopped
