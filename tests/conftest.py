@@ -46,3 +46,20 @@ def poker_alone_in_giro_pazzo(request, monkeypatch):
 
         for name in [n for n in GIRO_PAZZO_VARIANTS if n != "classica"]:
             monkeypatch.delitem(GIRO_PAZZO_VARIANTS, name)
+
+
+@pytest.fixture
+def midday_zone(settings):
+    """The site's time zone moved so that it is about noon there now.
+
+    A daily limit starts again at local midnight: a test that says "this session began 61 minutes
+    ago" would see only the minutes since midnight when run just after it (CI ran at 00:19 in
+    Rome). The rule under test is the same in any zone; a fixed-offset zone where it is now 12:xx
+    keeps those minutes inside one day. (Moving the clock instead would miss the fields whose
+    default is ``timezone.now`` itself, bound before any patch.)
+    """
+    from datetime import UTC, datetime
+
+    east = 12 - datetime.now(UTC).hour  # hours east of UTC (-11..12); Etc/GMT's sign is inverted
+    settings.TIME_ZONE = f"Etc/GMT{-east:+d}"
+    return settings.TIME_ZONE

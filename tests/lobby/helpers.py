@@ -153,3 +153,23 @@ def house_rake(realm: str = "real") -> int:
 
     row = Account.objects.filter(kind="house_rake", realm=realm).values_list("balance", flat=True).first()
     return int(row or 0)
+
+
+async def receive_frame(ws: Any, timeout: float = 5.0) -> dict[str, Any]:
+    """A table socket's next frame past the heartbeat's ``{"type": "table.version"}``.
+
+    The process heartbeat tells every table socket its version every ``LOBBY_HEARTBEAT_SECONDS``,
+    whatever a test is doing: a test waiting for the answer to what it sent skips those.
+    """
+    while True:
+        frame: dict[str, Any] = await ws.receive_json_from(timeout=timeout)
+        if frame.get("type") != "table.version":
+            return frame
+
+
+async def receives_nothing(ws: Any, timeout: float) -> bool:
+    """Nothing but heartbeats reached this table socket within ``timeout`` seconds."""
+    while not await ws.receive_nothing(timeout=timeout):
+        if (await ws.receive_json_from(timeout=timeout)).get("type") != "table.version":
+            return False
+    return True

@@ -41,6 +41,7 @@ def test_sitting_down_past_a_loss_limit_is_refused_and_changes_nothing():
     actions.table_sit(table_id=table.pk, user=player, seat_no=1, buy_in=2_000, idempotency_key="s2")
 
 
+@pytest.mark.usefixtures("midday_zone")  # "31 minutes ago" stays in today
 def test_sitting_down_after_the_time_limit_is_refused():
     player = funded_player()
     wallet_actions.play_limit_set(user=player, kind="time", period="day", amount=30)
@@ -69,6 +70,7 @@ def test_tournament_registration_past_a_loss_limit_is_refused():
     assert ledger_snapshot() == before
 
 
+@pytest.mark.usefixtures("midday_zone")  # "31 minutes ago" stays in today
 def test_the_time_limit_job_stands_the_player_up_between_hands():
     player, other = funded_player(), funded_player()
     wallet_actions.play_limit_set(user=player, kind="time", period="day", amount=20)
@@ -83,6 +85,7 @@ def test_the_time_limit_job_stands_the_player_up_between_hands():
     assert Seat.objects.filter(user=other).exists()
 
 
+@pytest.mark.usefixtures("midday_zone")  # "31 minutes ago" stays in today
 def test_the_time_limit_job_waits_for_the_end_of_the_hand():
     users = [funded_player() for _ in range(3)]
     wallet_actions.play_limit_set(user=users[0], kind="time", period="day", amount=20)

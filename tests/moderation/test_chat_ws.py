@@ -7,7 +7,7 @@ from channels.testing import WebsocketCommunicator
 from moderation import actions
 from piattaforma.asgi import application
 from tests.factories import UserFactory
-from tests.lobby.helpers import poker_table
+from tests.lobby.helpers import poker_table, receive_frame, receives_nothing
 from tests.piattaforma.test_plumbing import ORIGIN, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -32,7 +32,7 @@ async def test_the_author_is_told_and_the_table_sees_only_clean_lines():
     table, users, cookies = await setup()
     author, other = [await connect(table, c) for c in cookies]
     await author.send_json_to({"type": "chat", "text": "porco dio"})
-    error = await author.receive_json_from(timeout=5)
+    error = await receive_frame(author)
     assert (
         error["type"] == "error"
         and error["code"] == "chat_watched"
@@ -40,9 +40,9 @@ async def test_the_author_is_told_and_the_table_sees_only_clean_lines():
     )
     await author.send_json_to({"type": "chat", "text": "sei un cretino"})
     for ws in (author, other):
-        msg = await ws.receive_json_from(timeout=5)
+        msg = await receive_frame(ws)
         assert (msg["type"], msg["text"], msg["nickname"]) == ("chat", "sei un *******", users[0].nickname)
         assert isinstance(msg["line"], int)
-    assert await other.receive_nothing(timeout=0.2)
+    assert await receives_nothing(other, 0.2)
     await author.disconnect()
     await other.disconnect()

@@ -8,7 +8,7 @@ from lobby import actions
 from moderation import actions as moderation
 from piattaforma.asgi import application
 from tests.factories import UserFactory
-from tests.lobby.helpers import funded_player, poker_table, seat_players
+from tests.lobby.helpers import funded_player, poker_table, receives_nothing, seat_players
 from tests.piattaforma.test_plumbing import ORIGIN, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -54,7 +54,7 @@ async def chat_lines(ws, count):
 async def test_spectators_talk_among_themselves_during_a_hand_and_history_follows_the_same_rule():
     table, cookies = await table_in_play()
     pia, _ = await connect(table, cookies["pia"])
-    assert await pia.receive_nothing(timeout=0.3)  # no chat yet: no history is sent
+    assert await receives_nothing(pia, 0.3)  # no chat yet: no history is sent
     leo, _ = await connect(table, cookies["leo"])
     spectator, _ = await connect(table, cookies["curioso"])
 

@@ -162,7 +162,7 @@ def test_play_money_is_not_limited(funded):
 # --- the session-time limit -------------------------------------------------------------------------------
 
 
-def test_time_limit_refuses_a_new_seat(funded):
+def test_time_limit_refuses_a_new_seat(funded, midday_zone):
     actions.play_limit_set(user=funded, kind="time", period="day", amount=60)
     buy_in(funded, "a", 1_000)
     started_ago(funded, "a", 30)
@@ -200,7 +200,7 @@ def leaving():
     hooks._player_leave_tables.remove(handler)
 
 
-def test_the_job_sends_away_players_past_their_time(funded, other_player, leaving):
+def test_the_job_sends_away_players_past_their_time(funded, other_player, leaving, midday_zone):
     actions.deposit_create(user=other_player, amount=50_000, idempotency_key="fund-other")
     actions.play_limit_set(user=funded, kind="time", period="day", amount=45)
     actions.play_limit_set(user=other_player, kind="time", period="day", amount=45)
@@ -248,7 +248,7 @@ def test_reality_check_endpoint(client, funded, other_player):
     assert english["labels"]["continue"] == "Continue"
 
 
-def test_reality_check_shows_the_time_limit(client, funded):
+def test_reality_check_shows_the_time_limit(client, funded, midday_zone):
     client.force_login(funded)
     actions.play_limit_set(user=funded, kind="time", period="day", amount=30)
     buy_in(funded, "a", 1_000)
