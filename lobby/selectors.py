@@ -46,9 +46,11 @@ def table_payload(
     payload["seat"] = seat_no
     if state is not None:
         engine = registry.get(payload["game"])
-        payload["view"] = engine.view(state, seat_no)
-        if seat_no is not None:
-            payload["legal"] = engine.legal_actions(state, seat_no)
+        view = payload["view"] = engine.view(state, seat_no)
+        if seat_no is not None:  # the engines whose view lists the seat's legal actions (their own
+            # ``legal_actions``) have them computed once
+            legal = view.get("legal") if isinstance(view, dict) else None
+            payload["legal"] = legal if legal is not None else engine.legal_actions(state, seat_no)
         payload["events"] = [e for e in (events or []) if private_to(e, seat_no)]
     return payload
 

@@ -337,6 +337,43 @@ def profile_args(args: argparse.Namespace, path: Path) -> list[str]:
     return ["-m", "cProfile", "-o", str(path)] if args.profile else []
 
 
+PROBE_DIR = Path(__file__).resolve().parent / "probe"
+
+
+def probe_env(args: argparse.Namespace, env: dict[str, str], logdir: Path) -> dict[str, str]:
+    """``--probe``: the Daphnes record their event loop's lag and the collector's pauses each second
+    (``lobby/loadbench/probe/sitecustomize.py``, first on their path)."""
+    if not args.probe:
+        return env
+    path = f"{PROBE_DIR}{os.pathsep}{env['PYTHONPATH']}"
+    return {**env, "PYTHONPATH": path, "LOADBENCH_PROBE": str(logdir)}
+
+
+def probe_figures(logdir: Path, start: float, end: float) -> dict[str, dict[str, float]]:
+    """Each Daphne's probe rows inside the window, summed (``--probe``)."""
+    out: dict[str, dict[str, float]] = {}
+    for path in sorted(logdir.glob("probe-*.jsonl")):
+        rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+        rows = [r for r in rows if start + 1 <= r["t"] <= end]
+        if not rows:
+            continue
+        ticks = sum(r["ticks"] for r in rows)
+        fig: dict[str, float] = {
+            "seconds": len(rows),
+            "ticks": ticks,
+            "lag_mean_ms": sum(r["lag_total_ms"] for r in rows) / max(1, ticks),
+            "lag_max_ms": max(r["lag_max_ms"] for r in rows),
+        }
+        for limit in rows[0]["lag_over"]:
+            fig[f"lag_over_{limit}"] = sum(r["lag_over"][limit] for r in rows)
+        for gen in ("0", "1", "2"):
+            fig[f"gc{gen}_n"] = sum(r["gc"][gen][0] for r in rows)
+            fig[f"gc{gen}_ms"] = sum(r["gc"][gen][1] for r in rows)
+            fig[f"gc{gen}_max_ms"] = max(r["gc"][gen][2] for r in rows)
+        out[path.stem.removeprefix("probe-")] = fig
+    return out
+
+
 def daphne_argv(port: int, application: str, before: list[str] | None = None) -> list[str]:
     """The command line of a Daphne process serving ``application`` on 127.0.0.1:``port``."""
     return [PY, *(before or []), "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), application]
@@ -447,7 +484,7 @@ def run_level(n: int, args: argparse.Namespace, reg: Registry, logroot: Path) ->
             daphne_argv(
                 port, "piattaforma.asgi:application", profile_args(args, logdir / f"daphne_{port}.prof")
             ),
-            env,
+            probe_env(args, env, logdir),
             logdir,
         )
         for port in ports
@@ -581,6 +618,7 @@ def run_level(n: int, args: argparse.Namespace, reg: Registry, logroot: Path) ->
         "client_cpu": {k: (client_ticks1[k] - v) / CLK_TCK / secs * 100 for k, v in client_ticks0.items()},
         "machine_busy": busy * 100,
         "rss_mb": {f"{label} [{pid}]": kb / 1024 for (label, pid), kb in sorted(sampler.peak_kb.items())},
+        "probe": probe_figures(logdir, start, end),
         "logs": str(logdir),
     }
 
@@ -629,6 +667,15 @@ def report(r: dict[str, Any]) -> None:
         f"   client CPU: {ccpu}; whole machine busy {r['machine_busy']:.0f}% of {os.cpu_count() * 100}%"
         " (the rest: PostgreSQL, Redis, other users of the machine)"
     )
+    for pid, f in r.get("probe", {}).items():
+        over = ", ".join(f"> {k[9:]} ms ×{int(v)}" for k, v in f.items() if k.startswith("lag_over_"))
+        log(
+            f"   probe Daphne pid {pid}: loop lag mean {f['lag_mean_ms']:.1f} ms,"
+            f" max {f['lag_max_ms']:.0f} ms, {int(f['ticks'])} ticks of 20 ms ({over});"
+            f" GC pauses gen0 {int(f['gc0_n'])} {f['gc0_ms']:.0f} ms,"
+            f" gen1 {int(f['gc1_n'])} {f['gc1_ms']:.0f} ms, gen2 {int(f['gc2_n'])} {f['gc2_ms']:.0f} ms"
+            f" (max {f['gc2_max_ms']:.0f} ms)"
+        )
     rss = ", ".join(f"{k} {v:.0f}" for k, v in r["rss_mb"].items())
     log(f"   peak RSS MB: {rss}")
     worst = max(r["rss_mb"].values(), default=0.0)
@@ -713,6 +760,11 @@ def main(argv: list[str] | None = None) -> None:
         default=0,
         metavar="RATE",
         help="sample each Daphne with py-spy (RATE samples a second, GIL holders only) during the window",
+    )
+    parser.add_argument(
+        "--probe",
+        action="store_true",
+        help="each Daphne records its event loop's lag and the garbage collector's pauses (printed)",
     )
     parser.add_argument("--logs", default="", help="directory for the servers' logs (default: a temp dir)")
     args = parser.parse_args(argv)

@@ -209,6 +209,11 @@ class TableOwner:
                 done.set_exception(TableElsewhere())
 
     @property
+    def closing(self) -> bool:
+        """Stopped, or stopping after a successor fenced it: it takes no new job and arms no clock."""
+        return self.stopped or self.abandoning is not None
+
+    @property
     def claimed(self) -> bool:
         """Its lease claimed and its state loaded (a lease to renew); False while it still loads."""
         return self.ready.done() and not self.ready.cancelled() and self.ready.exception() is None
@@ -307,7 +312,7 @@ class TableOwner:
     # --- jobs -------------------------------------------------------------------------------------
 
     def _queue(self, make: Callable[[], Awaitable[Any]], done: asyncio.Future[Any] | None) -> None:
-        if self.stopped or self.abandoning is not None:  # nobody will take it: refused (nothing applied)
+        if self.closing:  # nobody will take it: refused (nothing applied)
             if done is not None and not done.done():
                 done.set_exception(TableElsewhere())
             return
@@ -587,7 +592,7 @@ class TableOwner:
 
     def _arm(self) -> None:
         rt = self.rt
-        if rt is None or self.stopped or self.abandoning is not None or not settings.LOBBY_SCHEDULE_TASKS:
+        if rt is None or self.closing or not settings.LOBBY_SCHEDULE_TASKS:
             return  # (the test settings: tests drive the clocks themselves, as on the rows runtime)
         self.clocks.set("deadline", at=rt.deadline) if rt.deadline else self.clocks.cancel("deadline")
         self.clocks.set("start", at=rt.start_at) if rt.start_at else self.clocks.cancel("start")
@@ -606,7 +611,7 @@ class TableOwner:
             self.clocks.cancel("bot")
 
     def _timer(self, kind: str) -> None:
-        if self.stopped or self.abandoning is not None:
+        if self.closing:
             return
         if kind == "bot":
             self._queue(self._bot_moves, None)

@@ -138,6 +138,28 @@ async def test_the_fan_out_sends_each_seat_exactly_its_own_projection_and_everyo
     assert audience.encoded == 4
 
 
+async def test_a_seats_legal_actions_are_computed_once_for_its_message(monkeypatch):
+    """The engines whose view lists the seat's legal actions (poker's, the giochi a partite's) had
+    them computed a second time for the message's ``legal``: now the view's list is reused."""
+    from games import registry
+
+    rt, seats, _users = await three_seats_mid_hand()
+    engine = registry.get("poker5")
+    seat_no = engine.to_act(rt.state)[0]
+    expected = engine.legal_actions(rt.state, seat_no)
+    calls = []
+    real = type(engine).legal_actions
+
+    def counted(self, state, seat):
+        calls.append(seat)
+        return real(self, state, seat)
+
+    monkeypatch.setattr(type(engine), "legal_actions", counted)
+    payload = await sync_to_async(selectors.table_payload)(rt, seats, seat_no, [])
+    assert payload["legal"] == payload["view"]["legal"] == expected and expected
+    assert calls == [seat_no]
+
+
 async def test_the_rows_runtime_reads_the_between_hands_block_once_per_version_not_per_seat():
     @sync_to_async
     def check():
