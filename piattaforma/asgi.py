@@ -1,5 +1,6 @@
 """ASGI entry point: HTTP through Django, WebSockets through the Channels router."""
 
+import gc
 import os
 
 from django.core.asgi import get_asgi_application
@@ -26,3 +27,9 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# What the process loaded to start (Django, the apps, the engines: some 120,000 objects) lives as
+# long as it does: out of the collector's full passes from now on. Each full pass walked all of it
+# and held the event loop, so every table of the process, for 180-190 ms at 1,000 clients on an
+# idle machine (``python -m lobby.loadbench --probe``): the worst round trips of the benchmark.
+gc.freeze()
