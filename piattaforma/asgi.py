@@ -29,7 +29,8 @@ application = ProtocolTypeRouter(
 )
 
 # What the process loaded to start (Django, the apps, the engines: some 120,000 objects) lives as
-# long as it does: out of the collector's full passes from now on. Each full pass walked all of it
-# and held the event loop, so every table of the process, for 180-190 ms at 1,000 clients on an
-# idle machine (``python -m lobby.loadbench --probe``): the worst round trips of the benchmark.
+# long as it does: out of the collector's full passes from now on. A full pass walks every tracked
+# object and holds the event loop, so every table of the process: at 1,000 clients on an idle
+# machine the longest took 183-192 ms before, 152-159 ms after (``python -m lobby.loadbench
+# --probe``; the rest is what the tables and sockets hold).
 gc.freeze()
