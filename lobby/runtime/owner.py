@@ -128,6 +128,8 @@ class TableOwner:
         self.remote_viewers: dict[str, remote.RemoteViewer] = {}  # connections on other processes
         self.quiet = asyncio.Event()  # clear while a decision is applied in memory and not yet committed
         self.quiet.set()
+        # each seat due now -> the version from which its decision has been due (``_decide``)
+        self.due_since: dict[int, int] = {}
 
     def remote_viewer(self, channel: str) -> remote.RemoteViewer:
         """The viewer of a connection on another process (by its channel), one per channel."""
@@ -284,6 +286,7 @@ class TableOwner:
         if kept is None or kept.wrote(WaitingEntry):
             self.offer_at = first_offer(self.table_id)
         self.chores_at = chores_due(rt, self.seats, self.offer_at)
+        self.due_since = self._due_from(rt, rt.version)
         # between hands every view shows why the table is not dealing (the seats' credits): read here
         between = rt.state is None or actions.hand_engine(rt).is_over(rt.state)
         family = actions.hand_engine(rt).family
@@ -292,6 +295,17 @@ class TableOwner:
             self.hand_id = None
         elif not own or self.hand_id is None or rt.hand_no != hand_no:  # else the same hand goes on
             self.hand_id = rt.hand_pk if hasattr(rt, "hand_pk") else self._hand_pk(rt.hand_no)
+
+    @staticmethod
+    def _due_from(rt: TableRuntime, version: int, kept: dict[int, int] | None = None) -> dict[int, int]:
+        """The seats due in ``rt``'s state, each from ``version`` unless ``kept`` says since when."""
+        if rt.state is None:
+            return {}
+        engine = actions.hand_engine(rt)
+        if engine.is_over(rt.state):
+            return {}
+        kept = kept or {}
+        return {seat: kept.get(seat, version) for seat in engine.to_act(rt.state)}
 
     def _read_row(self) -> TableRuntime | None:
         """The runtime row with its table and ``hand_pk``, the id of its hand (None: none), in one read."""
@@ -423,7 +437,12 @@ class TableOwner:
                 raise NotSeated()
             if not user.can_play and rt.table.realm == Table.Realm.REAL:
                 raise NotAllowed("Il tuo conto non può giocare in questo momento")
-            if version is not None and version != rt.version:
+            # Stale: older than the view in which this seat's decision opened. Another seat's
+            # decision taken meanwhile in the same round (everyone puts the invito at once) leaves
+            # this one as it was: it is taken, as it would have been a moment earlier. A version
+            # of a row action (a seat standing up, a timeout, a deal) opens every decision again.
+            opened = self.due_since.get(seat.number, rt.version)
+            if version is not None and not opened <= version <= rt.version:
                 raise StaleVersion(current=rt.version)
             seat_no = seat.number
         assert seat_no is not None
@@ -431,7 +450,7 @@ class TableOwner:
             raise NoHandInProgress()
         if rt.bank_seat is not None or self.hand_id is None:
             # the time bank's seconds are kept on the seat's row: the row action applies this one
-            return await self._decide_in_row(user, action, version)
+            return await self._decide_in_row(user, action)
         engine = actions.hand_engine(rt)
         was_due = seat_no in engine.to_act(rt.state)
         rng = actions.new_rng()
@@ -440,7 +459,7 @@ class TableOwner:
             # the seat's row changes with this step (sat out at the table): undone in memory (the
             # row + journal as they were), the row action applies it
             await blocking(self._load)()
-            return await self._decide_in_row(user, action, version)
+            return await self._decide_in_row(user, action)
         try:
             now = timezone.now()
             if rt.clocks is not None and was_due and rt.turn_started is not None:
@@ -460,6 +479,10 @@ class TableOwner:
             actions.set_deadline(rt, engine, now)
             step.deadline, step.clocks = rt.deadline, rt.clocks
             rt.version, rt.steps = step.version, step.seq
+            # the seats still due keep the version their decision opened at; the one that moved,
+            # if due again, decides on this view
+            others = {k: v for k, v in self.due_since.items() if k != seat_no}
+            self.due_since = self._due_from(rt, rt.version, kept=others)
             self.dirty = True
             await journal().append(step)  # durable before visible
         except BaseException:
@@ -470,15 +493,16 @@ class TableOwner:
         await self._publish(events)
         return actions.StepResult(version=rt.version, events=events, hand_over=False)
 
-    async def _decide_in_row(
-        self, user: User | None, action: dict[str, Any], version: int | None
-    ) -> actions.StepResult:
-        """A decision that writes a seat's row too, applied by the row action (a bot's: its move)."""
+    async def _decide_in_row(self, user: User | None, action: dict[str, Any]) -> actions.StepResult:
+        """A decision that writes a seat's row too, applied by the row action (a bot's: its move).
+
+        Its version was checked by ``_decide``; the row, written first, is at the owner's.
+        """
         assert self.rt is not None
+        version = self.rt.version
         if user is None:
-            return await self._row_action(
-                actions.table_bot_move, {"table_id": self.table_id, "version": self.rt.version}
-            )
+            bot = {"table_id": self.table_id, "version": version}
+            return await self._row_action(actions.table_bot_move, bot)
         kwargs = {"table_id": self.table_id, "user": user, "action": action, "version": version}
         return await self._row_action(actions.table_act, kwargs)
 

@@ -24,7 +24,15 @@ from lobby.replay import replay_hand
 from lobby.runtime import ownership
 from piattaforma import hooks
 from piattaforma.asgi import application
-from tests.lobby.helpers import credit, funded_player, poker_table, runtime, scopa_table, seat_players
+from tests.lobby.helpers import (
+    credit,
+    funded_player,
+    poker_table,
+    receive_frame,
+    runtime,
+    scopa_table,
+    seat_players,
+)
 from tests.piattaforma.test_plumbing import ORIGIN, session_cookie
 from wallet.selectors import balance_get
 
@@ -141,6 +149,37 @@ async def test_a_stale_version_is_refused_in_memory_and_the_player_resynced():
     resync = await sockets[actor].receive_json_from(timeout=10)
     assert resync["type"] == "table.state" and resync["version"] == snaps[actor]["version"]
     assert not await journaled(table, snaps[actor]["version"] + 1)  # nothing applied
+    for ws in sockets:
+        await ws.disconnect()
+
+
+async def test_everyone_puts_the_invito_on_the_view_that_asked_him_and_an_older_one_is_still_stale():
+    """The invito is every seat's decision at once: a player answering on the view in which he was
+    asked is not refused because another answered first (he used to be: "Il tavolo è cambiato",
+    click again, at every hand of three or more). A version older than the view in which his
+    decision opened is still stale."""
+    table, _users, cookies = await setup_table(players=3)
+    sockets = [await connect(table, c) for c in cookies]
+    snaps = [await receive_frame(ws, timeout=10) for ws in sockets]
+    asked = snaps[0]["version"]
+    assert {m["version"] for m in snaps} == {asked} and len(snaps[0]["to_act"]) == 3
+    latest = list(snaps)
+    for i, ws in enumerate(sockets):  # one after the other, each on the view that asked him
+        invito = legal_move(
+            {"legal": [s for s in snaps[i]["legal"] if s["type"] == "invito"]}, random.Random(i)
+        )
+        await ws.send_json_to({"type": "act", "action": invito, "version": asked})
+        for j, other in enumerate(sockets):  # every seat sees the next version; nobody gets an error
+            latest[j] = await receive_frame(other, timeout=10)
+            assert (latest[j]["type"], latest[j]["version"]) == ("table.state", asked + i + 1), latest[j]
+    assert all([await journaled(table, asked + n) for n in (1, 2, 3)])
+    (seat,) = latest[0]["to_act"]  # the betting round: one seat at a time, from version asked + 3
+    actor = next(i for i, m in enumerate(latest) if m["seat"] == seat)
+    action = legal_move(latest[actor], random.Random(9))
+    await sockets[actor].send_json_to({"type": "act", "action": action, "version": asked + 2})
+    error = await receive_frame(sockets[actor], timeout=10)
+    assert (error["type"], error["code"]) == ("error", "stale_version")
+    assert not await journaled(table, asked + 4)
     for ws in sockets:
         await ws.disconnect()
 
