@@ -54,6 +54,19 @@ class Stats:
         return self.window[0] <= t <= self.window[1]
 
 
+def answers(payload: dict[str, Any], hand: Any) -> bool:
+    """Whether a view newer than an act shows it: the seat no longer due, its own step among the
+    view's events, or another hand. (Taking any newer view for the answer made a bot whose act was
+    queued behind another seat's decide again on that view: a second act, refused as stale.)"""
+    seat = payload.get("seat")
+    return (
+        seat not in payload.get("to_act", [])
+        or any(e.get("seat") == seat for e in payload.get("events") or [])
+        or payload.get("over", False)
+        or payload.get("hand") != hand
+    )
+
+
 class Bot:
     def __init__(
         self, spec: dict[str, Any], url: str, cookie: str, stats: Stats, seed: int, think: float = 0.0
@@ -66,6 +79,8 @@ class Bot:
         self.think = think  # seconds between seeing a decision and sending it (0: at once)
         self.pending: tuple[int, float] | None = None  # (version acted on, monotonic send time)
         self.pending_wall = 0.0
+        self.pending_hand: Any = None  # the hand of the view acted on
+        self.latest_hand: Any = None
         self.pending_counted = False  # this act was already counted as stuck
         self.acted_version = -1
         self.ready_hand: int | None = None
@@ -104,9 +119,12 @@ class Bot:
         await self.ws.send(json.dumps(message))
 
     async def on_state(self, payload: dict[str, Any]) -> None:
+        """A view: the answer to the act in flight if it shows it (else another seat's step that
+        overtook it: at the invito every seat decides at once), then maybe the next decision."""
         version = payload["version"]
         self.latest_version = max(self.latest_version, version)
-        if self.pending is not None and version > self.pending[0]:
+        self.latest_hand = payload.get("hand")
+        if self.pending is not None and version > self.pending[0] and answers(payload, self.pending_hand):
             if self.stats.in_window(self.pending_wall):
                 self.stats.samples.append((time.monotonic() - self.pending[1]) * 1000)
                 self.stats.acts_in_window += 1
@@ -133,6 +151,7 @@ class Bot:
 
     async def act(self, action: dict[str, Any], version: int) -> None:
         self.pending = (version, time.monotonic())
+        self.pending_hand = self.latest_hand
         self.pending_counted = False
         self.pending_wall = time.time()
         await self.send({"type": "act", "action": action, "version": version})

@@ -119,3 +119,33 @@ def test_a_thinking_bot_drops_its_decision_when_a_newer_view_arrives():
     # Still this seat's turn at version 2: one act, on version 2 only.
     sent = asyncio.run(scenario([1]))
     assert [(m["type"], m["version"]) for m in sent] == [("act", 2)]
+
+
+def test_a_bot_takes_only_a_view_that_shows_its_act_for_the_answer():
+    """At the invito every seat decides at once: another seat's step may overtake a bot's act. The
+    bot waits for a view that shows its own (no second act on that view, refused as stale)."""
+    from lobby.loadbench.client import Bot, Stats
+
+    class Socket:
+        def __init__(self) -> None:
+            self.sent: list[dict] = []
+
+        async def send(self, raw: str) -> None:
+            self.sent.append(json.loads(raw))
+
+    legal = [{"type": "invito", "label": "INVITO"}]
+
+    async def scenario() -> tuple[list[dict], Bot]:
+        bot = Bot({"game": "poker5", "nickname": "b2"}, "ws://x", "", Stats(), seed=1)
+        bot.ws = Socket()
+        bot.stats.window = (0.0, float("inf"))
+        await bot.on_state({**_payload(2, [1, 2, 3], legal), "version": 4, "hand": 1, "events": []})
+        overtaking = [{"type": "invito", "seat": 3}]  # seat 3's invito, applied before seat 2's
+        await bot.on_state({**_payload(2, [1, 2], legal), "version": 5, "hand": 1, "events": overtaking})
+        assert bot.pending is not None and not bot.stats.samples  # not the answer: still in flight
+        await bot.on_state({**_payload(2, [1], []), "version": 6, "hand": 1, "events": [{"seat": 2}]})
+        return bot.ws.sent, bot
+
+    sent, bot = asyncio.run(scenario())
+    assert [(m["type"], m["version"]) for m in sent] == [("act", 4)]  # one act, never a second on 5
+    assert bot.pending is None and len(bot.stats.samples) == 1

@@ -27,7 +27,9 @@ LAGS_MS = (10, 50, 100, 250, 500)
 class Probe:
     def __init__(self, folder: str) -> None:
         self.path = os.path.join(folder, f"probe-{os.getpid()}.jsonl")
-        self.lock = threading.Lock()
+        # re-entrant: a collection may start in any thread while it holds the lock (an allocation
+        # under it), and its callback takes the lock again
+        self.lock = threading.RLock()
         self.reset()
         self.gc_started = 0.0
 
