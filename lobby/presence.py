@@ -93,9 +93,14 @@ def _owners() -> list[int]:
     return [o.table_id for o in ownership.local_owners()]
 
 
+def beat_seconds() -> float:
+    """Seconds from the end of one beat to the next (``LOBBY_HEARTBEAT_SECONDS``)."""
+    return float(settings.LOBBY_HEARTBEAT_SECONDS)
+
+
 async def _beat_forever() -> None:
     while _open or _owners():
-        await asyncio.sleep(float(settings.LOBBY_HEARTBEAT_SECONDS))
+        await asyncio.sleep(beat_seconds())
         try:
             await beat()
         except asyncio.CancelledError:
@@ -112,7 +117,7 @@ def renew_every() -> float:
     """
     from lobby.runtime import ownership
 
-    return min(float(settings.LOBBY_HEARTBEAT_SECONDS), ownership.lease_seconds() / 3)
+    return min(beat_seconds(), ownership.lease_seconds() / 3)
 
 
 async def _renew_forever() -> None:

@@ -24,7 +24,7 @@ from django.test.utils import CaptureQueriesContext
 from lobby import actions, broadcast, selectors
 from lobby.runtime.fanout import Audience
 from piattaforma import ratelimit
-from tests.lobby.helpers import funded_player, poker_table, runtime, seat_players
+from tests.lobby.helpers import funded_player, poker_table, receive_frame, runtime, seat_players
 from tests.lobby.test_owner_runtime import connect, legal_move, setup_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -158,6 +158,23 @@ async def test_a_seats_legal_actions_are_computed_once_for_its_message(monkeypat
     payload = await sync_to_async(selectors.table_payload)(rt, seats, seat_no, [])
     assert payload["legal"] == payload["view"]["legal"] == expected and expected
     assert calls == [seat_no]
+
+
+async def test_the_heartbeat_leaves_out_a_socket_its_owner_sent_the_version_less_than_a_beat_ago(settings):
+    """A socket at a table in play gets a view every few seconds from its owner here: a beat on top
+    tells it nothing (it was one frame in ten at 1,000 clients). An idle socket still gets it."""
+    from lobby import presence
+
+    settings.LOBBY_HEARTBEAT_SECONDS = 1.0
+    table, _users, cookies = await setup_table(players=2)
+    ws = await connect(table, cookies[0])
+    shown = await receive_frame(ws, timeout=10)
+    await presence.beat()
+    assert await ws.receive_nothing(timeout=0.3)  # the snapshot was that version, just now
+    await asyncio.sleep(1.1)  # a beat with nothing written to the socket
+    await presence.beat()
+    assert await ws.receive_json_from(timeout=5) == {"type": "table.version", "version": shown["version"]}
+    await ws.disconnect()
 
 
 async def test_the_rows_runtime_reads_the_between_hands_block_once_per_version_not_per_seat():
