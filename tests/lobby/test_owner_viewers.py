@@ -146,6 +146,7 @@ async def test_the_heartbeat_never_announces_a_version_still_being_journaled(mon
     deciding = asyncio.ensure_future(a_decision_in_memory(table, users, owner))
     await journaling.wait()
     assert owner.version() == shown["version"] + 1  # applied in memory, not committed yet
+    monkeypatch.setattr(presence, "beat_seconds", lambda: 0.0)  # the socket idle: it is beaten
     await presence.beat()
     beat = await ws.receive_json_from(timeout=10)
     assert beat == {"type": "table.version", "version": shown["version"]}
