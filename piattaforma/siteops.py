@@ -27,6 +27,7 @@ from django.utils.formats import date_format
 from games.engine import CodedError
 from piattaforma import hooks
 from piattaforma.actions import audit_record
+from piattaforma.compiledquery import CompiledQuery
 from piattaforma.models import GameNotice, GameSwitch, SiteHours, User
 
 NOTICES_GROUP = "site-notices"
@@ -60,11 +61,21 @@ class RegistrationsPaused(SiteOpsError):
 # --- reads ----------------------------------------------------------------------------------------
 
 
+# read before every deal of every table: compiled once (``piattaforma.compiledquery``)
+_SWITCH = CompiledQuery(
+    lambda game: (
+        GameSwitch.objects.filter(game=game).only("money_enabled", "training_enabled").order_by("pk")[:1]
+    ),
+    lambda game: (str(game),),
+)
+
+
 def game_enabled(game: str, realm: str = "real") -> bool:
     """Tell whether ``game`` may be played in ``realm`` ("real": money section, "play": training)."""
-    switch = GameSwitch.objects.filter(game=game).only("money_enabled", "training_enabled").first()
-    if switch is None:
+    rows = _SWITCH(game)
+    if not rows:
         return True
+    switch = rows[0]
     return switch.training_enabled if realm == "play" else switch.money_enabled
 
 

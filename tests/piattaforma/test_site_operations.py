@@ -209,3 +209,16 @@ def test_the_switch_page_previews_its_effects_before_confirming(client):
     )
     listing = client.get("/backoffice/piattaforma/gameswitch/").content.decode()
     assert "disattivato: money" in listing
+
+
+@pytest.mark.django_db
+def test_the_switch_read_before_every_deal_reads_as_before_and_compiles_once():
+    """``game_enabled`` runs before every deal of every table: its SQL is compiled once."""
+    assert siteops.game_enabled("scopa") and siteops.game_enabled("scopa", "play")  # no row: on
+    GameSwitch.objects.create(game="scopa", money_enabled=False, training_enabled=True)
+    compiled = siteops._SWITCH.compilations
+    assert not siteops.game_enabled("scopa") and siteops.game_enabled("scopa", "play")
+    GameSwitch.objects.filter(game="scopa").update(money_enabled=True, training_enabled=False)
+    assert siteops.game_enabled("scopa") and not siteops.game_enabled("scopa", "play")
+    assert siteops.game_enabled("burraco")
+    assert siteops._SWITCH.compilations == compiled
