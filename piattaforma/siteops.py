@@ -76,7 +76,7 @@ def game_enabled(game: str, realm: str = "real") -> bool:
     if not rows:
         return True
     switch = rows[0]
-    return switch.training_enabled if realm == "play" else switch.money_enabled
+    return bool(switch.training_enabled if realm == "play" else switch.money_enabled)
 
 
 def check_game_enabled(*, game: str, realm: str = "real") -> None:
