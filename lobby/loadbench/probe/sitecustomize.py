@@ -95,7 +95,7 @@ def install(folder: str) -> None:
     threading.Thread(target=probe.flush_forever, name="loadbench-probe", daemon=True).start()
     base = type(asyncio.get_event_loop_policy())
 
-    class Policy(base):  # type: ignore[misc, valid-type]
+    class Policy(base):  # type: ignore[misc,valid-type]  # the running policy's own class, known at run time
         def new_event_loop(self) -> asyncio.AbstractEventLoop:
             loop = super().new_event_loop()
             watch(loop, probe)
