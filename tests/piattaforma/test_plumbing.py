@@ -143,6 +143,8 @@ def test_deep_healthz_runs_a_task_through_a_worker(client):
     assert response.status_code == 200 and response.json()["worker"] == "ok"
 
 
+@pytest.mark.django_db  # importing the tasks runs Celery's Django model checks: on SQLite the JSON
+# field's check asks the database (cached once any earlier test has: first on a worker, it failed)
 def test_beat_schedules_every_periodic_task_that_exists():
     from piattaforma.celery import app
 
