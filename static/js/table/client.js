@@ -39,7 +39,9 @@ const FINAL_CLOSES = {
   4404: "Il tavolo è stato chiuso",  // closed by the staff, or gone
 };
 
-export function start(root) {
+// `random`: the source of the reconnection's spread (not of the game: that is the server's, RULINGS
+// G4), passed in like every other random source.
+export function start(root, { random }) {
   const $ = (role) => root.querySelector(`[data-role="${role}"]`);
   const tableId = root.dataset.table;
   const italian = root.dataset.italianDeck === "1";
@@ -800,7 +802,7 @@ export function start(root) {
       // the new socket closes again before a view comes do the notice and the back-off below start.
       if (event.code === 4409 && !handover) {
         handover = true;
-        setTimeout(connect, Math.random() * 250);  // (a few sockets at once: not all in the same instant)
+        setTimeout(connect, random() * 250);  // (a few sockets at once: not all in the same instant)
         return;
       }
       // Closes that another attempt cannot undo (lobby/consumers.py, piattaforma/consumers.py):
