@@ -128,7 +128,8 @@ class TableOwner:
         self.remote_viewers: dict[str, remote.RemoteViewer] = {}  # connections on other processes
         self.quiet = asyncio.Event()  # clear while a decision is applied in memory and not yet committed
         self.quiet.set()
-        # each seat due now -> the version from which its decision has been due (``_decide``)
+        # each seat due now -> the version from which its decision has been due (``_decide``): the
+        # keys are ``engine.to_act`` of the state held (set with it by ``_load`` and ``_decide``)
         self.due_since: dict[int, int] = {}
 
     def remote_viewer(self, channel: str) -> remote.RemoteViewer:
@@ -452,7 +453,7 @@ class TableOwner:
             # the time bank's seconds are kept on the seat's row: the row action applies this one
             return await self._decide_in_row(user, action)
         engine = actions.hand_engine(rt)
-        was_due = seat_no in engine.to_act(rt.state)
+        was_due = seat_no in self.due_since
         rng = actions.new_rng()
         events = engine.apply(rt.state, seat_no, action, rng)  # raises, changing nothing, if refused
         if actions.said_sitout(events):
@@ -535,7 +536,7 @@ class TableOwner:
             if rt.state is None:
                 return
             engine = actions.hand_engine(rt)
-            if engine.is_over(rt.state) or seat.number not in engine.to_act(rt.state):
+            if seat.number not in self.due_since:  # (none is due once the hand is over)
                 continue
             action = bots.bot_action(engine, rt.state, seat.number, actions.new_rng())
             await self._unsettled(self._decide(None, action, None, seat_no=seat.number))
@@ -624,10 +625,7 @@ class TableOwner:
             self.clocks.set("chores", at=self.chores_at)
         else:
             self.clocks.cancel("chores")
-        due: list[int] = []
-        if rt.state is not None and rt.deadline is not None:
-            engine = actions.hand_engine(rt)
-            due = [] if engine.is_over(rt.state) else list(engine.to_act(rt.state))
+        due = self.due_since if rt.deadline is not None else {}  # (none without a hand, or over)
         if any(s.user.is_bot and s.number in due for s in self.seats):
             if "bot" not in self.clocks.handles:
                 self.clocks.set("bot", delay=bots.BOT_DELAY_SECONDS)
