@@ -64,6 +64,15 @@ class TableConsumer(AuthenticatedJsonConsumer):
     """One connection of one user to one table."""
 
     sent_at = float("-inf")  # (monotonic) the last frame written to this socket
+    last_version = 0  # of the last view written to this socket (``newer``)
+
+    def newer(self, version: int) -> bool:
+        """Take a view of ``version`` for this socket, unless a newer one went out already (a
+        broadcast or a relayed view may overtake a read: never an older view after a newer)."""
+        if version < self.last_version:
+            return False
+        self.last_version = version
+        return True
 
     async def send(
         self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
@@ -214,7 +223,7 @@ class TableConsumer(AuthenticatedJsonConsumer):
         closes a socket silent for three beats, and a beat may come late under load.)
         """
         fresh = time.monotonic() - self.sent_at < presence.beat_seconds() / 2
-        if self.owner is not None and fresh and getattr(self, "last_version", -1) >= version:
+        if self.owner is not None and fresh and self.last_version >= version:
             return
         await self.send_json({"type": "table.version", "version": version})
 
@@ -227,9 +236,8 @@ class TableConsumer(AuthenticatedJsonConsumer):
             self.remote_first = None
         else:
             payload = await db(selectors.table_snapshot)(table_id=self.table_id, user_id=self.user.pk)
-        if payload["version"] < getattr(self, "last_version", 0):
-            return  # a broadcast of a newer version overtook this read: never send an older view
-        self.last_version = payload["version"]
+        if not self.newer(payload["version"]):
+            return
         self.seated = chat.is_seated(payload["seats"], self.user.nickname)
         await self.send_json(payload)
 
@@ -239,10 +247,8 @@ class TableConsumer(AuthenticatedJsonConsumer):
 
     async def table_text(self, event: dict[str, Any]) -> None:
         """A view the table's owner in another process encoded for this user (``runtime.remote``)."""
-        if event["version"] < getattr(self, "last_version", 0):
-            return
-        self.last_version = event["version"]
-        await self.send(text_data=event["text"])
+        if self.newer(event["version"]):
+            await self.send(text_data=event["text"])
 
     async def table_message(self, event: dict[str, Any]) -> None:
         """A broadcast from the group: forward it unless it is the public copy meant for others."""
@@ -255,9 +261,8 @@ class TableConsumer(AuthenticatedJsonConsumer):
                 s["nickname"] == self.user.nickname for s in payload["seats"]
             ):
                 return  # a seated player gets his own projection on his own group
-            if payload["version"] < getattr(self, "last_version", 0):
+            if not self.newer(payload["version"]):
                 return
-            self.last_version = payload["version"]
         await self.send_json(payload)
 
     async def handle(self, message: dict[str, Any]) -> None:

@@ -76,7 +76,7 @@ class Audience:
                     self.encoded += 1
                 text = public
             for viewer in list(viewers):
-                if rt.version < getattr(viewer, "last_version", 0):
+                if rt.version < viewer.last_version:
                     continue  # never an older view after a newer one
                 viewer.last_version = rt.version
                 try:
