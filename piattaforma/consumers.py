@@ -104,12 +104,22 @@ class NoticeConsumer(AuthenticatedJsonConsumer):
 
     The lobby and the table pages open it beside their own socket (``static/js/notices.js``); it
     joins one channel group (``siteops.NOTICES_GROUP``), so the table runtime is not involved.
+    Once in the group it sends the notices in force: a page that was reloading or reconnecting when
+    one was pushed (its HTML rendered before the publication, its socket open after the push) gets
+    it here; the page shows each notice once, by id.
     """
 
     async def on_authenticated(self) -> None:
-        from piattaforma.siteops import NOTICES_GROUP
+        from channels.db import database_sync_to_async
 
-        await self.channel_layer.group_add(NOTICES_GROUP, self.channel_name)
+        from piattaforma import siteops
+
+        await self.channel_layer.group_add(siteops.NOTICES_GROUP, self.channel_name)
+        in_force = await database_sync_to_async(
+            lambda: [siteops.notice_payload(n) for n in siteops.notices_active()]
+        )()
+        for payload in reversed(in_force):  # oldest first: the page prepends, the newest ends on top
+            await self.send_json({"type": "notice", "kind": "notice", **payload})
 
     async def disconnect(self, code: int) -> None:
         from piattaforma.siteops import NOTICES_GROUP

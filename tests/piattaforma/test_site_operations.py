@@ -145,6 +145,17 @@ async def test_notices_and_closing_warnings_reach_connected_players_over_the_wir
     await sync_to_async(siteops.site_tick)(now=rome(5, 20))
     got = await ws.receive_json_from(timeout=5)
     assert got["kind"] == "closing" and "tra 10 min" in got["text"]
+    # a notice published while the page was away (reloading, reconnecting) comes when it connects,
+    # with the others in force, oldest first; one not yet started does not
+    await ws.disconnect()
+    await sync_to_async(siteops.notice_publish)(
+        text="Tavoli di Scopa chiusi", ends_at=timezone.now() + timedelta(hours=1), actor=staff
+    )
+    ws = await _connect(player)
+    first, second = await ws.receive_json_from(timeout=5), await ws.receive_json_from(timeout=5)
+    assert [first["text"], second["text"]] == ["Manutenzione alle 23:00", "Tavoli di Scopa chiusi"]
+    assert first["type"] == "notice" and first["kind"] == "notice" and "ends_at" in first
+    assert await ws.receive_nothing(timeout=0.3)
     await ws.disconnect()
     anonymous = WebsocketCommunicator(application, "/ws/avvisi/", headers=[ORIGIN])
     connected, code = await anonymous.connect()
