@@ -202,12 +202,14 @@ def _score() -> tuple[int, int]:
 
 def _hook_rate(ids: list[int], hands: int, seats: int, first_id: int) -> tuple[float, float, float]:
     """Hands per second through ``hooks.hand_settled``, one transaction each (as the settlement):
-    counting the commit, and the hook's own work alone (the settlement commits anyway); queries a hand."""
+    counting the commit, and the hook's own work alone (the settlement commits anyway); queries a
+    hand. Then the fold of the queued hands (``dumping.signals_fold``, the beat's task) is timed."""
     import random
 
     from django.db import connection, transaction
     from django.utils import timezone
 
+    from moderation import dumping
     from piattaforma import hooks
 
     rng = random.Random(seats)
@@ -243,9 +245,20 @@ def _hook_rate(ids: list[int], hands: int, seats: int, first_id: int) -> tuple[f
             t = time.perf_counter()
             hooks.hand_settled(summary)
             inside += time.perf_counter() - t
+    rate = hands / (time.perf_counter() - start)
     slowest = sorted(spent.items(), key=lambda kv: -kv[1])[:3]
     print("    slowest statements: " + "; ".join(f"{k} {v * 1000 / hands:.1f} ms" for k, v in slowest))
-    return hands / (time.perf_counter() - start), hands / inside, queries[0] / hands
+    per_hand = queries[0] / hands
+    queries[0] = 0
+    t = time.perf_counter()
+    with connection.execute_wrapper(count):
+        folded = dumping.signals_fold()  # the beat's task: the queued hands, by batches
+    fold_s = time.perf_counter() - t
+    print(
+        f"    folded {folded:,} queued hands in {fold_s:.2f} s ({folded / fold_s:,.0f} hands/s), "
+        f"{queries[0]} queries ({queries[0] / max(1, folded):.2f} a hand)"
+    )
+    return rate, hands / inside, per_hand
 
 
 def main(argv: list[str]) -> None:

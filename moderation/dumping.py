@@ -1,28 +1,31 @@
-"""Writes of the collusion and dumping signals: one settled hand in, the aggregates updated.
+"""Writes of the collusion and dumping signals: settled hands in, the aggregates updated.
 
-``hand_settled_record`` is the handler of ``piattaforma.hooks.hand_settled``: it runs once per hand
-inside the settlement's transaction (in a savepoint), so a hand is counted exactly when its money
-moves. It is idempotent by hand id (``SignalHand``). Rows are locked players first, then pairs,
-each in key order, so two tables settling hands of the same players never deadlock. Six queries
-and the savepoint a hand of players seen before, whatever the number of seats (a player's first
-hand takes a few more); the dashboard then reads the stored scores.
+``on_hand_settled``, the handler of ``piattaforma.hooks.hand_settled``, runs inside every
+settlement's transaction and queues the hand there (``SignalInbox``, one INSERT), so a hand is
+counted exactly when its money moves and a table's hand end costs one statement, with no lock
+shared with the other tables of its players (the aggregates were written there before: six
+statements and a savepoint a hand, and row locks on every player). ``signals_fold`` (beat, every
+few seconds) folds the queue in by batches of up to ``FOLD_BATCH`` hands, about a dozen
+statements a batch; the dashboard reads the stored scores, a few seconds behind the tables.
+Ingestion is idempotent by hand id (``SignalHand``); the writers of the aggregates (the fold, the
+backfill, the reset) hold one advisory lock, so they never interleave.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any, TypeVar
 
-from django.db import IntegrityError, connection, models, transaction
+from django.db import connection, models, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from moderation import collusion
 from moderation.errors import ModerationError
-from moderation.models import PairSignal, PlayerSignal, SignalHand, SignalSeat
+from moderation.models import PairSignal, PlayerSignal, SignalHand, SignalInbox, SignalSeat
 from piattaforma import roles
 from piattaforma.actions import audit_record, user_set_status
 from piattaforma.models import User
@@ -32,6 +35,10 @@ M = TypeVar("M", bound=models.Model)
 MAX_SEATS = 10
 MAX_CENTS = 10**12
 REASON_MIN = 5
+# hands a fold takes a transaction: at MAX_SEATS a statement stays under PostgreSQL's 65,535
+# parameters (200 hands: 2,000 seat rows of 5, 9,000 pairs of 2)
+FOLD_BATCH = 200
+FOLD_LOCK = 0x5349_474E  # the advisory lock of the aggregates' writers ("SIGN")
 
 
 def _bad(message: str) -> ModerationError:
@@ -92,59 +99,130 @@ def _players_check(ids: list[int]) -> None:
         raise _bad("Giocatore non trovato")
 
 
-class _NewPlayers(Exception):  # not an error: the hand is recorded the longer way
-    """Some players of the hand have no aggregates yet."""
-
-
 def on_hand_settled(summary: dict[str, Any]) -> None:
-    """The hook's handler: record the hand, never letting a signals fault undo a settlement."""
+    """The hook's handler, inside the settlement's transaction: queue the hand (one statement).
+
+    A hand of a training table is left out. A malformed summary is logged, never raised: a fault of
+    the signals must not cost a player his winnings. ``signals_fold`` (beat) folds the queue in.
+    """
     try:
-        hand_settled_record(summary=summary)
-    except Exception:  # a bug here must not cost a player his winnings; the backfill catches up
-        log.exception("collusion signals: hand %r not recorded", summary.get("hand_id"))
+        data = summary_check(summary)
+        if data["realm"] != "real":
+            return
+        _insert(SignalInbox, ("hand_id", "summary"), [(data["hand_id"], summary)], new_only=True)
+    except ModerationError:
+        log.exception("collusion signals: hand %r not queued", summary.get("hand_id"))
 
 
 def hand_settled_record(*, summary: dict[str, Any]) -> bool:
-    """Fold one settled hand into the per-player and per-pair aggregates; return False if already seen.
+    """Fold one settled hand in at once; return False if already seen (the backfill, the tests).
 
-    Training tables (``realm`` "play") move no money and are left out.
+    Training tables (``realm`` "play") move no money and are left out. Raises ``ModerationError`` for
+    a malformed summary or a player who does not exist, and then changes nothing.
     """
     data = summary_check(summary)
     if data["realm"] != "real":
         _players_check([s["user_id"] for s in data["seats"]])
         return False
-    try:
-        try:
-            with transaction.atomic():
-                _record(data, first_hands=False)
-        except _NewPlayers:  # rolled back, locks released: created, then locked in key order
-            with transaction.atomic():
-                _record(data, first_hands=True)
-    except IntegrityError:  # the hand was recorded already (a retry, or the backfill)
-        if SignalHand.objects.filter(hand_id=data["hand_id"]).exists():
-            return False
-        raise
-    return True
+    with transaction.atomic():
+        _fold_lock()
+        return _fold([data], strict=True) == 1
 
 
-def _record(data: dict[str, Any], *, first_hands: bool) -> None:
-    """Insert the hand and update the aggregates (expects to run in its own savepoint).
+def signals_fold(*, batch: int = FOLD_BATCH) -> int:
+    """Fold the queued hands into the aggregates, oldest first, a batch a transaction; return how many.
 
-    Players seen before (``first_hands`` False): their rows are locked at once, and ``_NewPlayers``
-    is raised if any is missing. Their rows are then created first (``first_hands``), before any
-    lock is held, as a row locked out of key order while waiting on another's insert could deadlock.
+    The beat's task (``moderation.signals_fold``, every few seconds). A queued summary found
+    malformed, or naming a player who does not exist, is logged and dropped.
     """
-    at = data["ended_at"]
-    seats = sorted(data["seats"], key=lambda s: s["user_id"])
-    ids = [s["user_id"] for s in seats]
-    if first_hands:
-        _players_check(ids)
-        PlayerSignal.objects.bulk_create([PlayerSignal(user_id=u) for u in ids], ignore_conflicts=True)
-    players = {p.user_id: p for p in _locked(PlayerSignal, ("user",), ids, PLAYER_FIELDS)}
+    taken = 0
+    while SignalInbox.objects.exists():
+        with transaction.atomic():
+            _fold_lock()
+            rows = list(SignalInbox.objects.order_by("pk").values_list("pk", "summary")[:batch])
+            datas = []
+            for pk, summary in rows:
+                try:
+                    datas.append(summary_check(summary))
+                except ModerationError:
+                    log.exception("collusion signals: queued hand %s dropped", pk)
+            _fold(datas, strict=False)
+            SignalInbox.objects.filter(pk__in=[pk for pk, _ in rows]).delete()
+        taken += len(rows)
+    return taken
+
+
+def _fold_lock() -> None:
+    """Serialise the writers of the aggregates (the folds, the backfill, the reset) for the transaction.
+
+    PostgreSQL: a transaction-level advisory lock; SQLite's writers are serialised already (its
+    transactions are immediate). Rows are then read and written without row locks.
+    """
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [FOLD_LOCK])
+
+
+def _fold(datas: list[dict[str, Any]], *, strict: bool) -> int:
+    """Record the checked hands not seen yet, in order, under the fold lock; return how many.
+
+    A fixed number of statements whatever the number of hands (about a dozen): the hands seen
+    already, the players' and the pairs' rows (created when missing), the hands and their seats
+    inserted, the rows written back once.
+    """
+    seen = set(
+        SignalHand.objects.filter(hand_id__in=[d["hand_id"] for d in datas]).values_list("hand_id", flat=True)
+    )
+    fresh = []
+    for data in datas:
+        if data["hand_id"] not in seen:
+            seen.add(data["hand_id"])
+            fresh.append(data)
+    ids = sorted({s["user_id"] for d in fresh for s in d["seats"]})
+    players = {p.user_id: p for p in _rows(PlayerSignal, ("user",), [(u,) for u in ids], PLAYER_FIELDS)}
     if len(players) < len(ids):
-        raise _NewPlayers()
-    hand_fields = ("hand_id", "table_id", "game", "ended_at")
-    hand_pk = _insert(SignalHand, hand_fields, [tuple(data[f] for f in hand_fields)], returning=True)
+        new = [u for u in ids if u not in players]
+        exist = set(User.objects.filter(pk__in=new).values_list("pk", flat=True))
+        if len(exist) < len(new):
+            if strict:
+                raise _bad("Giocatore non trovato")
+            gone = set(new) - exist
+            log.error("collusion signals: hands naming unknown players %s dropped", sorted(gone))
+            fresh = [d for d in fresh if not any(s["user_id"] in gone for s in d["seats"])]
+        created = [PlayerSignal(user_id=u) for u in sorted(exist)]
+        PlayerSignal.objects.bulk_create(created)
+        players.update((p.user_id, p) for p in created)
+    if not fresh:
+        return 0
+    hands = SignalHand.objects.bulk_create(
+        [SignalHand(**{f: d[f] for f in ("hand_id", "table_id", "game", "ended_at")}) for d in fresh]
+    )
+    lines = [sorted(d["seats"], key=lambda s: s["user_id"]) for d in fresh]
+    keys = sorted(
+        {(x["user_id"], y["user_id"]) for seats in lines for i, x in enumerate(seats) for y in seats[i + 1 :]}
+    )
+    pairs = {(p.a_id, p.b_id): p for p in _rows(PairSignal, ("a", "b"), keys, PAIR_FIELDS)}
+    if len(pairs) < len(keys):
+        created_pairs = [PairSignal(a_id=x, b_id=y) for x, y in keys if (x, y) not in pairs]
+        PairSignal.objects.bulk_create(created_pairs)
+        pairs.update(((p.a_id, p.b_id), p) for p in created_pairs)
+    seat_rows: list[tuple[Any, ...]] = []
+    for data, hand, seats in zip(fresh, hands, lines, strict=True):
+        seat_rows += _apply(data["ended_at"], hand.pk, seats, players, pairs)
+    _insert(SignalSeat, ("hand", "user", "delta", "end", "outlier"), seat_rows)
+    _save(PlayerSignal, [players[u] for u in ids if u in players], PLAYER_FIELDS)
+    _save(PairSignal, [pairs[k] for k in keys], PAIR_FIELDS)
+    return len(fresh)
+
+
+def _apply(
+    at: datetime,
+    hand_pk: int,
+    seats: list[dict[str, Any]],
+    players: dict[int, PlayerSignal],
+    pairs: dict[tuple[int, int], PairSignal],
+) -> list[tuple[Any, ...]]:
+    """Count one hand (``seats`` in user order) in its players' and pairs' rows; return its seat rows."""
     outlier = {}
     for seat in seats:
         p = players[seat["user_id"]]
@@ -161,39 +239,23 @@ def _record(data: dict[str, Any], *, first_hands: bool) -> None:
         p.score = collusion.player_score(
             hands=p.hands, abandons=p.abandons, timeouts=p.timeouts, sitouts=p.sitouts, outliers=p.outliers
         )
-    rows = [(hand_pk, s["user_id"], s["delta"], s["end"], outlier[s["user_id"]]) for s in seats]
-    _insert(SignalSeat, ("hand", "user", "delta", "end", "outlier"), rows)
-    _save(PlayerSignal, players.values(), PLAYER_FIELDS)
-    if len(ids) < 2:
-        return
-    keys = [(x, y) for i, x in enumerate(ids) for y in ids[i + 1 :]]
-    # a pair's row is written only under both its players' locks, held now: no other waits on it
-    pairs = _locked_pairs(ids)
-    if len(pairs) < len(keys):
-        PairSignal.objects.bulk_create(
-            [PairSignal(a_id=x, b_id=y) for x, y in keys if (x, y) not in pairs], ignore_conflicts=True
-        )
-        pairs = _locked_pairs(ids)
     moved = collusion.flows({s["user_id"]: s["delta"] for s in seats})
-    by_user = {s["user_id"]: s for s in seats}
-    for (x, y), p in pairs.items():
-        p.hands += 1
-        p.a_to_b += moved.get((x, y), 0)
-        p.b_to_a += moved.get((y, x), 0)
-        sx, sy = by_user[x], by_user[y]
-        if sy["delta"] > 0:  # b won: a's forfeit or unusual loss went his way
-            p.forfeits_a += sx["end"] in collusion.FORFEITS
-            p.outliers_a += outlier[x]
-        if sx["delta"] > 0:
-            p.forfeits_b += sy["end"] in collusion.FORFEITS
-            p.outliers_b += outlier[y]
-        p.last_at = at
-        p.score = collusion.pair_score(_pair(p))
-    _save(PairSignal, pairs.values(), PAIR_FIELDS)
-
-
-def _locked_pairs(ids: list[int]) -> dict[tuple[int, int], PairSignal]:
-    return {(p.a_id, p.b_id): p for p in _locked(PairSignal, ("a", "b"), ids, PAIR_FIELDS)}
+    for i, sx in enumerate(seats):
+        for sy in seats[i + 1 :]:
+            x, y = sx["user_id"], sy["user_id"]
+            pair = pairs[(x, y)]
+            pair.hands += 1
+            pair.a_to_b += moved.get((x, y), 0)
+            pair.b_to_a += moved.get((y, x), 0)
+            if sy["delta"] > 0:  # b won: a's forfeit or unusual loss went his way
+                pair.forfeits_a += sx["end"] in collusion.FORFEITS
+                pair.outliers_a += outlier[x]
+            if sx["delta"] > 0:
+                pair.forfeits_b += sy["end"] in collusion.FORFEITS
+                pair.outliers_b += outlier[y]
+            pair.last_at = at
+            pair.score = collusion.pair_score(_pair(pair))
+    return [(hand_pk, s["user_id"], s["delta"], s["end"], outlier[s["user_id"]]) for s in seats]
 
 
 PLAYER_FIELDS = ("hands", "abandons", "timeouts", "sitouts", "net", "sum_sq", "outliers", "score", "last_at")
@@ -210,52 +272,53 @@ PAIR_FIELDS = (
 )
 
 
-# The hot path's statements are written here from the models, as a queryset would build its SQL
-# again at every hand: more Python than the database work (the hook runs inside every settlement).
+# The statements a hand costs are written here from the models, as a queryset would build its SQL
+# again each time: more Python than the database work.
 
 
-def _locked(model: type[M], keys: tuple[str, ...], ids: list[int], fields: tuple[str, ...]) -> list[M]:
-    """The rows whose ``keys`` columns are all among ``ids``, locked in key order (``FOR UPDATE``).
+def _rows(
+    model: type[M], keys: tuple[str, ...], values: Sequence[tuple[int, ...]], fields: tuple[str, ...]
+) -> list[M]:
+    """The rows whose ``keys`` columns are one of ``values`` (read under the fold lock: no row locks).
 
-    Only the key, the primary key and the counted ``fields`` are read (``last_at`` is only written).
+    Only the keys, the primary key and the counted ``fields`` are read (``last_at`` is only written).
     """
+    if not values:
+        return []
     meta = model._meta
     quote = connection.ops.quote_name
     wanted = {meta.pk.name, *keys, *fields} - {"last_at"}
     columns = [f for f in meta.concrete_fields if f.name in wanted]  # in the model's order (from_db)
-    marks = ", ".join(["%s"] * len(ids))
-    key_columns = [quote(meta.get_field(k).column) for k in keys]
+    key_columns = ", ".join(quote(meta.get_field(k).column) for k in keys)
+    row_marks = "(" + ", ".join(["%s"] * len(keys)) + ")"
     sql = (
         f"SELECT {', '.join(quote(c.column) for c in columns)} FROM {quote(meta.db_table)}"  # noqa: S608
-        f" WHERE {' AND '.join(f'{k} IN ({marks})' for k in key_columns)}"
-        f" ORDER BY {', '.join(key_columns)}"
-        + (" FOR UPDATE" if connection.features.has_select_for_update else "")
+        f" WHERE ({key_columns}) IN (VALUES {', '.join([row_marks] * len(values))})"
     )
     with connection.cursor() as cursor:
-        cursor.execute(sql, ids * len(keys))
+        cursor.execute(sql, [v for row in values for v in row])
         rows = cursor.fetchall()
     return [model.from_db(connection.alias, [c.attname for c in columns], row) for row in rows]
 
 
 def _insert(
-    model: type[models.Model], fields: tuple[str, ...], rows: list[tuple[Any, ...]], returning: bool = False
-) -> Any:
-    """Insert ``rows`` (values of ``fields``) in one statement; return the first one's key if asked."""
+    model: type[models.Model], fields: tuple[str, ...], rows: list[tuple[Any, ...]], new_only: bool = False
+) -> None:
+    """Insert ``rows`` (values of ``fields``) in one statement; ``new_only``: skip a row already there."""
     meta = model._meta
     quote = connection.ops.quote_name
     columns = [meta.get_field(f) for f in fields]
     row_marks = "(" + ", ".join(["%s"] * len(columns)) + ")"
     sql = (
         f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(c.column) for c in columns)})"  # noqa: S608
-        f" VALUES {', '.join([row_marks] * len(rows))}"
-        + (f" RETURNING {quote(meta.pk.column)}" if returning else "")
+        f" VALUES {', '.join([row_marks] * len(rows))}" + (" ON CONFLICT DO NOTHING" if new_only else "")
     )
     params = [
         c.get_db_prep_save(value, connection) for row in rows for c, value in zip(columns, row, strict=True)
     ]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.fetchone()[0] if returning else None
+    if rows:
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
 
 
 def _save(model: type[models.Model], rows: Iterable[models.Model], fields: tuple[str, ...]) -> None:
@@ -294,6 +357,7 @@ def _pair(p: PairSignal) -> collusion.Pair:
 def signals_reset() -> None:
     """Forget every aggregate and observed hand (the backfill rebuilds them from the hand history)."""
     with transaction.atomic():
+        _fold_lock()
         SignalSeat.objects.all().delete()
         SignalHand.objects.all().delete()
         PairSignal.objects.all().delete()

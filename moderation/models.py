@@ -7,6 +7,7 @@ from typing import ClassVar
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -352,6 +353,24 @@ class ConductMeasure(models.Model):
 
 
 # --- collusion and dumping signals (staff only) ---------------------------------------------------
+
+
+class SignalInbox(models.Model):
+    """A settled hand waiting to be folded into the signals (``moderation.dumping.signals_fold``).
+
+    The settlement writes this one row in its own transaction (the hand is counted exactly when its
+    money moves); the fold takes the waiting hands in batches, off the table's path.
+    """
+
+    hand_id = models.BigIntegerField(unique=True)
+    summary = models.JSONField(encoder=DjangoJSONEncoder)
+
+    class Meta:
+        verbose_name = _("mano da osservare")
+        verbose_name_plural = _("mani da osservare")
+
+    def __str__(self) -> str:
+        return f"mano {self.hand_id} (in attesa)"
 
 
 class SignalHand(models.Model):

@@ -177,6 +177,13 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "schedule": 15.0,
         "options": {"expires": 15.0},
     },
+    # Moderation: the hands the tables settled, folded into the collusion and dumping signals by
+    # batches (moderation.dumping.signals_fold); the dashboard is that far behind the tables.
+    "moderation-signals-fold": {
+        "task": "moderation.signals_fold",
+        "schedule": 3.0,
+        "options": {"expires": 3.0},
+    },
     # Tournaments: open and close registrations on time (closing 2 minutes before the start).
     "tournaments-sweep": {"task": "tournaments.sweep", "schedule": 10.0},
     # Tournaments: ratings and skill levels, "giornalmente, normalmente durante la pausa notturna".

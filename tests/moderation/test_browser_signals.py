@@ -25,7 +25,7 @@ def _setup():
 
     from django.utils import timezone
 
-    from moderation import conduct
+    from moderation import conduct, dumping
     from piattaforma import hooks, roles
     from tests.factories import UserFactory
 
@@ -59,6 +59,7 @@ def _setup():
         settle([(dumper, amount, "normal"), (rng.choice(honest), -amount, "normal")])
     for i in range(10):
         settle([(dumper, -6000, "abandon" if i % 3 == 0 else "normal"), (receiver, 6000, "normal")])
+    assert dumping.signals_fold() == 170  # the beat's task: the 170 queued hands in one batch
     for t in range(1, 5):
         conduct.conduct_record(user_id=honest[0].pk, tournament_id=t, kind="timeout", training=True, turn=2)
     for _ in range(31):

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from moderation import collusion, dumping, selectors
 from moderation.errors import ModerationError
-from moderation.models import PairSignal, PlayerSignal, SignalHand
+from moderation.models import PairSignal, PlayerSignal, SignalHand, SignalInbox
 from piattaforma import hooks
 from tests.factories import UserFactory
 
@@ -19,8 +19,11 @@ START = timezone.now() - timedelta(days=10)
 _ids = iter(range(1, 10**6))
 
 
-def settle(seats, *, table=1, realm="real", hand_id=None):
-    """Report one settled hand through the core hook: ``seats`` is [(user, delta, end), ...]."""
+def settle(seats, *, table=1, realm="real", hand_id=None, fold=True):
+    """Report one settled hand through the core hook: ``seats`` is [(user, delta, end), ...].
+
+    The hook queues it; ``fold``: fold the queue in at once, as the beat's task does.
+    """
     hid = hand_id or next(_ids)
     hooks.hand_settled(
         {
@@ -32,6 +35,8 @@ def settle(seats, *, table=1, realm="real", hand_id=None):
             "seats": [{"user_id": u.pk, "delta": d, "end": e} for u, d, e in seats],
         }
     )
+    if fold:
+        dumping.signals_fold()
     return hid
 
 
@@ -167,7 +172,9 @@ def test_bad_summaries_are_refused_and_change_nothing(over):
     assert info.value.code == "bad_hand_summary"
     assert not SignalHand.objects.exists() and not PlayerSignal.objects.exists()
     dumping.on_hand_settled(_summary(**over))  # the hook's handler logs it, never breaks a settlement
-    assert not SignalHand.objects.exists()
+    dumping.signals_fold()  # one naming a player who does not exist was queued: the fold drops it
+    assert not SignalHand.objects.exists() and not PlayerSignal.objects.exists()
+    assert not SignalInbox.objects.exists()
     with pytest.raises(ModerationError):
         dumping.hand_settled_record(summary=["not", "a", "dict"])
 
@@ -185,6 +192,9 @@ def test_a_real_match_abandoned_at_a_cash_table_reaches_the_signals():
     lobby_actions.table_ready(table_id=table.pk, user=users[1])
     lobby_actions.table_leave(table_id=table.pk, user=users[0])
     hand = Hand.objects.get(table=table, number=1)
+    queued = SignalInbox.objects.get()  # written by the settlement, in its transaction
+    assert queued.hand_id == hand.pk and not SignalHand.objects.exists()
+    assert dumping.signals_fold() == 1 and not SignalInbox.objects.exists()  # the beat's task
     seen = SignalHand.objects.get(hand_id=hand.pk)
     assert (seen.table_id, seen.game) == (table.pk, "scopa")
     seats = {s.user_id: (s.delta, s.end) for s in seen.seats.all()}
@@ -230,6 +240,7 @@ def test_backfill_rebuilds_the_same_aggregates_from_the_hand_history():
         play_hand_randomly(table, rng, skip_user=users[2] if i == 6 else None)  # the last: a time-out
         played += 1
     assert played == 7
+    assert dumping.signals_fold() == played
     live = _aggregates()
     assert len(live[2]) == played and any(row[3] or row[4] for row in live[0])  # timeouts or sit-outs seen
     out = io.StringIO()
@@ -239,18 +250,45 @@ def test_backfill_rebuilds_the_same_aggregates_from_the_hand_history():
     assert _aggregates() == live and "mani aggiunte: 0," in out.getvalue()
 
 
-def test_ingestion_makes_the_same_few_queries_whatever_the_seats():
+def test_a_settlement_queues_its_hand_in_one_statement_and_a_fold_costs_the_same_for_1_or_50():
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
     players = [UserFactory() for _ in range(6)]
     settle([(p, 0, "normal") for p in players])  # rows exist: the steady state
-    counts = []
+    hook = []
     for seats in (2, 6):
         with CaptureQueriesContext(connection) as ctx:
-            settle([(p, (-500 if i == 0 else 100), "normal") for i, p in enumerate(players[:seats])])
-        counts.append(len([q for q in ctx.captured_queries if "SAVEPOINT" not in q["sql"]]))
-    assert counts[0] == counts[1] <= 6, counts  # players seen before: no row created, none checked
+            settle([(p, (-500 if i == 0 else 100), "normal") for i, p in enumerate(players[:seats])], fold=False)
+        hook.append([q["sql"] for q in ctx.captured_queries])
+    assert [len(q) for q in hook] == [1, 1] and all("signal" in q[0].lower() for q in hook), hook
+    folds = []
+    for hands in (1, 50):
+        for i in range(hands):
+            settle([(players[i % 6], -100, "normal"), (players[(i + 1) % 6], 100, "normal")], fold=False)
+        with CaptureQueriesContext(connection) as ctx:
+            assert dumping.signals_fold() == hands + 2 * (hands == 1)  # the first fold takes the two above
+        folds.append(len(ctx.captured_queries))
+    assert folds[0] == folds[1] <= 14, folds
+    assert PlayerSignal.objects.get(user=players[0]).hands == 1 + 2 + 1 + 17  # in 17 of the 50
+    assert SignalHand.objects.count() == 1 + 2 + 1 + 50
+
+
+def test_a_fold_counts_hands_in_order_and_skips_the_ones_seen_or_malformed():
+    p, q = UserFactory(), UserFactory()
+    first = settle([(p, -100, "normal"), (q, 100, "normal")])
+    settle([(p, -100, "normal"), (q, 100, "normal")], hand_id=first, fold=False)  # seen already
+    settle([(p, -300, "abandon"), (q, 300, "normal")], fold=False)
+    SignalInbox.objects.create(hand_id=10**9, summary={"hand_id": 10**9, "seats": "?"})  # malformed
+    gone = UserFactory()
+    settle([(p, 50, "normal"), (gone, -50, "normal")], fold=False)
+    gone.delete()  # a player who no longer exists: that hand is dropped, the others count
+    assert dumping.signals_fold() == 4
+    assert not SignalInbox.objects.exists()
+    row = PlayerSignal.objects.get(user=p)
+    assert (row.hands, row.net, row.abandons) == (2, -400, 1)
+    pair = pair_of(p, q)
+    assert pair.hands == 2 and (pair.forfeits_a if pair.a_id == p.pk else pair.forfeits_b) == 1
 
 
 def test_dashboard_queries_do_not_grow_with_the_history(client, django_assert_max_num_queries):

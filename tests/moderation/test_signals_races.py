@@ -1,4 +1,5 @@
-"""Two tables settling hands of the same players at once: no deadlock, no lost update.
+"""Two tables settling hands of the same players at once, folds running meanwhile: no deadlock, no
+lost update, no hand counted twice.
 
 PostgreSQL only (see tests/tournaments/test_races.py): DATABASE_URL=postgres://… pytest this file.
 """
@@ -13,7 +14,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from moderation import collusion, dumping
-from moderation.models import PairSignal, PlayerSignal, SignalHand
+from moderation.models import PairSignal, PlayerSignal, SignalHand, SignalInbox
 from tests.factories import UserFactory
 from tests.wallet.conftest import run_in_threads
 
@@ -59,3 +60,42 @@ def test_concurrent_hands_of_the_same_players_all_count():
     pair = PairSignal.objects.get(a_id=a, b_id=b)
     lost = pair.a_to_b if a == players[0].pk else pair.b_to_a
     assert pair.hands == 2 * HANDS and lost == HANDS * (50 + 40)
+
+
+def test_settlements_queueing_while_two_folds_run_count_every_hand_once():
+    players = [UserFactory() for _ in range(3)]
+    ids = itertools.count(1)
+    start = timezone.now() - timedelta(hours=1)
+
+    def summary(table: int) -> dict:
+        hand = next(ids)
+        deltas = [(players[0], -100), (players[1], 60), (players[2], 40)]
+        return {
+            "table_id": table,
+            "game": "poker5",
+            "hand_id": hand,
+            "ended_at": start + timedelta(seconds=hand),
+            "seats": [{"user_id": u.pk, "delta": d, "end": "normal"} for u, d in deltas],
+        }
+
+    plans = [
+        [("queue", summary(1)) for _ in range(HANDS)],
+        [("queue", summary(2)) for _ in range(HANDS)],
+        [("fold", None)] * 20,  # two workers folding while the tables settle
+        [("fold", None)] * 20,
+    ]
+
+    def step(item: tuple) -> None:
+        kind, data = item
+        if kind == "queue":
+            with transaction.atomic():  # as the settlement
+                dumping.on_hand_settled(data)
+        else:
+            dumping.signals_fold(batch=7)
+
+    run_in_threads(plans, step)
+    dumping.signals_fold()  # what the folds found after their last look
+    assert not SignalInbox.objects.exists()
+    assert SignalHand.objects.count() == 2 * HANDS
+    assert dict(PlayerSignal.objects.values_list("user_id", "hands")) == {p.pk: 2 * HANDS for p in players}
+    assert PlayerSignal.objects.get(user=players[0]).net == -100 * 2 * HANDS
