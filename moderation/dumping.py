@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any, TypeVar
 
-from django.db import connection, models, transaction
+from django.db import DatabaseError, connection, models, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
@@ -110,8 +110,13 @@ def on_hand_settled(summary: dict[str, Any]) -> None:
         if data["realm"] != "real":
             return
         _insert(SignalInbox, ("hand_id", "summary"), [(data["hand_id"], summary)], new_only=True)
-    except ModerationError:
-        log.exception("collusion signals: hand %r not queued", summary.get("hand_id"))
+    except DatabaseError:
+        raise  # the settlement's transaction cannot go on: it fails whole, nothing half-done
+    except Exception:  # a bug here must not cost a player his winnings; the backfill catches up
+        log.exception(
+            "collusion signals: hand %r not queued",
+            summary.get("hand_id") if isinstance(summary, dict) else None,
+        )
 
 
 def hand_settled_record(*, summary: dict[str, Any]) -> bool:

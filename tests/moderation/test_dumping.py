@@ -259,7 +259,8 @@ def test_a_settlement_queues_its_hand_in_one_statement_and_a_fold_costs_the_same
     hook = []
     for seats in (2, 6):
         with CaptureQueriesContext(connection) as ctx:
-            settle([(p, (-500 if i == 0 else 100), "normal") for i, p in enumerate(players[:seats])], fold=False)
+            hand = [(p, (-500 if i == 0 else 100), "normal") for i, p in enumerate(players[:seats])]
+            settle(hand, fold=False)
         hook.append([q["sql"] for q in ctx.captured_queries])
     assert [len(q) for q in hook] == [1, 1] and all("signal" in q[0].lower() for q in hook), hook
     folds = []

@@ -24,23 +24,24 @@ pytestmark = [
     pytest.mark.skipif(connection.vendor != "postgresql", reason="needs PostgreSQL (set DATABASE_URL)"),
 ]
 HANDS = 40
+_ids = itertools.count(1)
+START = timezone.now() - timedelta(hours=1)
+
+
+def summary(table: int, seats: list) -> dict:
+    """A hand's summary as the settlement reports it: ``seats`` is [(user, delta), ...]."""
+    hand = next(_ids)
+    return {
+        "table_id": table,
+        "game": "poker5",
+        "hand_id": hand,
+        "ended_at": START + timedelta(seconds=hand),
+        "seats": [{"user_id": u.pk, "delta": d, "end": "normal"} for u, d in seats],
+    }
 
 
 def test_concurrent_hands_of_the_same_players_all_count():
     players = [UserFactory() for _ in range(4)]
-    ids = itertools.count(1)
-    start = timezone.now() - timedelta(hours=1)
-
-    def summary(table: int, seats: list) -> dict:
-        hand = next(ids)
-        return {
-            "table_id": table,
-            "game": "poker5",
-            "hand_id": hand,
-            "ended_at": start + timedelta(seconds=hand),
-            "seats": [{"user_id": u.pk, "delta": d, "end": "normal"} for u, d in seats],
-        }
-
     # table 1 lists the seats one way, table 2 the other: the locks are still taken in key order
     plans = [
         [summary(1, [(players[0], -100), (players[1], 50), (players[2], 50)]) for _ in range(HANDS)],
@@ -64,23 +65,10 @@ def test_concurrent_hands_of_the_same_players_all_count():
 
 def test_settlements_queueing_while_two_folds_run_count_every_hand_once():
     players = [UserFactory() for _ in range(3)]
-    ids = itertools.count(1)
-    start = timezone.now() - timedelta(hours=1)
-
-    def summary(table: int) -> dict:
-        hand = next(ids)
-        deltas = [(players[0], -100), (players[1], 60), (players[2], 40)]
-        return {
-            "table_id": table,
-            "game": "poker5",
-            "hand_id": hand,
-            "ended_at": start + timedelta(seconds=hand),
-            "seats": [{"user_id": u.pk, "delta": d, "end": "normal"} for u, d in deltas],
-        }
-
+    deltas = [(players[0], -100), (players[1], 60), (players[2], 40)]
     plans = [
-        [("queue", summary(1)) for _ in range(HANDS)],
-        [("queue", summary(2)) for _ in range(HANDS)],
+        [("queue", summary(1, deltas)) for _ in range(HANDS)],
+        [("queue", summary(2, deltas)) for _ in range(HANDS)],
         [("fold", None)] * 20,  # two workers folding while the tables settle
         [("fold", None)] * 20,
     ]
