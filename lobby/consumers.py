@@ -4,7 +4,8 @@ Client → server messages (JSON): ``{"type": "act", "action": {...}, "version":
 ``{"type": "sync", "version": n}``, ``{"type": "chat", "text": "..."}``,
 ``{"type": "sitout", "sitout": true|false}``, ``{"type": "ready"}`` (giochi a partite: "Sono pronto
 per iniziare", or another match on the end-of-match panel), ``{"type": "leave"}``.
-Server → client: ``table.state`` payloads (see ``lobby.selectors.table_payload``), ``chat``,
+Server → client: ``table.state`` payloads (see ``lobby.selectors.table_payload``; on the owner
+runtime a seated player's own view also carries ``acted``, the version his last decision made), ``chat``,
 ``error`` (stable ``code``, Italian ``message``) and the process heartbeat's ``{"type":
 "table.version", "version": n}`` (``lobby.presence``: behind it, the client asks ``sync``).
 A refused message changes nothing.

@@ -54,10 +54,13 @@ class Audience:
         seats: list[Seat],
         events: list[dict[str, Any]],
         waiting: dict[str, Any] | None = None,
+        acted: dict[int, int] | None = None,
     ) -> None:
         """Send version ``rt.version`` to every connection, each with what it may see.
 
         ``waiting``: the between-hands block (table credits), read off the event loop beforehand.
+        ``acted``: seat -> the version its last decision made; a seat's own view carries its own
+        (``acted``), so its page knows its action was applied (``static/js/table/client.js``).
         """
         seated = {s.user_id: s.number for s in seats}
         dealt = dealt_seats(rt)
@@ -66,7 +69,10 @@ class Audience:
         for user_id, viewers in list(self.by_user.items()):
             if user_id in seated:
                 seat_no = projection_seat(seated[user_id], dealt)
-                text = json.dumps(table_payload(rt, seats, seat_no, events, shared=shared))
+                payload = table_payload(rt, seats, seat_no, events, shared=shared)
+                if acted is not None:  # (0: none yet)
+                    payload["acted"] = acted.get(seated[user_id], 0)
+                text = json.dumps(payload)
                 self.encoded += 1
             else:
                 if public is None:
@@ -86,8 +92,15 @@ class Audience:
 
 
 def snapshot(
-    rt: TableRuntime, seats: list[Seat], user_id: int | None, waiting: dict[str, Any] | None = None
+    rt: TableRuntime,
+    seats: list[Seat],
+    user_id: int | None,
+    waiting: dict[str, Any] | None = None,
+    acted: dict[int, int] | None = None,
 ) -> dict[str, Any]:
     """The current payload for one user: his seat's projection if seated, else the public one."""
     seat_no = next((s.number for s in seats if s.user_id == user_id), None)
-    return table_payload(rt, seats, projection_seat(seat_no, dealt_seats(rt)), None, waiting)
+    payload = table_payload(rt, seats, projection_seat(seat_no, dealt_seats(rt)), None, waiting)
+    if acted is not None and seat_no is not None:
+        payload["acted"] = acted.get(seat_no, 0)
+    return payload

@@ -131,6 +131,9 @@ class TableOwner:
         # each seat due now -> the version from which its decision has been due (``_decide``): the
         # keys are ``engine.to_act`` of the state held (set with it by ``_load`` and ``_decide``)
         self.due_since: dict[int, int] = {}
+        # each seat -> the version its last decision made (or was to make, if refused): its own view
+        # carries it, so its page knows its action is in (``fanout.Audience.send``)
+        self.acted: dict[int, int] = {}
 
     def remote_viewer(self, channel: str) -> remote.RemoteViewer:
         """The viewer of a connection on another process (by its channel), one per channel."""
@@ -420,7 +423,7 @@ class TableOwner:
     def snapshot(self, user_id: int | None) -> dict[str, Any]:
         """What one user sees of the table now (a new connection, ``sync``)."""
         assert self.rt is not None
-        return snapshot(self.rt, self.seats, user_id, self.waiting)
+        return snapshot(self.rt, self.seats, user_id, self.waiting, self.acted)
 
     def version(self) -> int:
         return self.rt.version if self.rt is not None else 0
@@ -449,6 +452,8 @@ class TableOwner:
         assert seat_no is not None
         if rt.state is None or actions.hand_engine(rt).is_over(rt.state):
             raise NoHandInProgress()
+        # before it is applied: the views of the version it makes (here, or by the row action) carry it
+        self.acted[seat_no] = rt.version + 1
         if rt.bank_seat is not None or self.hand_id is None:
             # the time bank's seconds are kept on the seat's row: the row action applies this one
             return await self._decide_in_row(user, action)
@@ -610,7 +615,7 @@ class TableOwner:
         if rt.version != self.published:
             self.published = rt.version
             await self.audience.send(
-                rt, self.seats, events if events is not None else self.captured, self.waiting
+                rt, self.seats, events if events is not None else self.captured, self.waiting, self.acted
             )
             self.captured = []
         self._arm()

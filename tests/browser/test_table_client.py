@@ -366,6 +366,42 @@ def test_scopa_card_with_one_play_is_sent_on_click(open_table):
     assert t.page.locator("[data-role=hand] [data-playable]").count() == 0
 
 
+def test_a_double_click_at_the_invito_sends_once_though_another_answer_came_between(open_table):
+    """Every seat puts the invito at once: another's answer is a newer view with this seat's same
+    decision still open. The owner's views say which version this seat's last decision made
+    (``acted``): until one shows it, a second click sends nothing; after it, the next decision goes."""
+    engine = registry.get("poker5")
+
+    def everyone(state, seat, legal):
+        return any(a["type"] == "invito" for a in legal) and len(engine.to_act(state)) > 1
+
+    state, seat = play_until("poker5", everyone)
+    t = open_table("poker5")
+    msg = t.payload(state, seat)
+    msg["acted"] = 0  # this seat has not decided yet
+    t.push(msg)
+    sent_on = msg["version"]
+    action_button(t.page, "invito").click()
+    t.wait_sent(1)
+    assert t.acts()[0]["version"] == sent_on
+    newer = t.payload(state, seat)  # another seat's invito: the same decision still open here
+    newer["acted"] = 0
+    t.push(newer)
+    assert t.page.evaluate("document.getElementById('table').dataset.busy") == "1"
+    action_button(t.page, "invito").click()  # the double click, on the newer view
+    t.page.locator("[data-role=chat-form] input[name=text]").fill("dopo")
+    t.page.locator("[data-role=chat-form] button").click()
+    t.wait_sent(2)
+    assert t.sent[-1] == {"type": "chat", "text": "dopo"} and len(t.acts()) == 1
+    answer = t.payload(state, seat)  # (the same state, for the test: the seat still due)
+    answer["acted"] = sent_on + 1  # the view of the version this seat's invito made
+    t.push(answer)
+    assert t.page.evaluate("document.getElementById('table').dataset.busy") == "0"
+    action_button(t.page, "invito").click()
+    t.wait_sent(3)
+    assert len(t.acts()) == 2 and t.acts()[1]["version"] == answer["version"]
+
+
 def test_poker_cambio_sends_the_toggled_cards(open_table):
     state, seat = play_until("poker5", has_type("cambio"))
     t = open_table("poker5")

@@ -163,6 +163,7 @@ async def test_everyone_puts_the_invito_on_the_view_that_asked_him_and_an_older_
     snaps = [await receive_frame(ws, timeout=10) for ws in sockets]
     asked = snaps[0]["version"]
     assert {m["version"] for m in snaps} == {asked} and len(snaps[0]["to_act"]) == 3
+    assert [m["acted"] for m in snaps] == [0, 0, 0]  # each seat's own view: no decision of his yet
     latest = list(snaps)
     for i, ws in enumerate(sockets):  # one after the other, each on the view that asked him
         invito = legal_move(
@@ -172,6 +173,8 @@ async def test_everyone_puts_the_invito_on_the_view_that_asked_him_and_an_older_
         for j, other in enumerate(sockets):  # every seat sees the next version; nobody gets an error
             latest[j] = await receive_frame(other, timeout=10)
             assert (latest[j]["type"], latest[j]["version"]) == ("table.state", asked + i + 1), latest[j]
+            # the version his own last decision made (his page holds a second click until it shows)
+            assert latest[j]["acted"] == (asked + j + 1 if j <= i else 0), (i, j, latest[j]["acted"])
     assert all([await journaled(table, asked + n) for n in (1, 2, 3)])
     (seat,) = latest[0]["to_act"]  # the betting round: one seat at a time, from version asked + 3
     actor = next(i for i, m in enumerate(latest) if m["seat"] == seat)

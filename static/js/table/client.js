@@ -39,6 +39,10 @@ const FINAL_CLOSES = {
   4404: "Il tavolo è stato chiuso",  // closed by the staff, or gone
 };
 
+// An action sent and not answered (neither a view showing it nor an error) for this long no longer
+// holds the next one back: its answer was lost on the way.
+const PENDING_MS = 4000;
+
 // `random`: the source of the reconnection's spread (not of the game: that is the server's, RULINGS
 // G4), passed in like every other random source.
 export function start(root, { random }) {
@@ -55,6 +59,7 @@ export function start(root, { random }) {
   let plan = null;
   let pendingConfirm = null;
   let sentFor = null; // the version an action was sent against, until the server answers
+  let sentAt = 0; // when it was sent
   let heard = Date.now(); // when the socket last brought a message
   let beating = false; // the server sends heartbeats (once one came)
   let handover = false; // closed with 4409 (the table's owner moved): reconnecting quietly, until a view comes
@@ -81,10 +86,13 @@ export function start(root, { random }) {
   function act(spec, extra = {}) {
     const action = actionOf(spec, extra);
     const go = () => {
-      // One action per view: a double click must not send twice (the server would refuse the
-      // second as stale, but the player would see a spurious "Giocata non ammessa").
-      if (sentFor === version) return;
+      // One action at a time: a double click must not send twice (the server would refuse the
+      // second, and the player would see a spurious "Giocata non ammessa"), not even on a newer
+      // view that came meanwhile (at poker's invito every seat decides at once: another's answer
+      // is a new view, the same decision still open). An answer lost on the way frees it after a while.
+      if (sentFor !== null && Date.now() - sentAt < PENDING_MS) return;
       sentFor = version;
+      sentAt = Date.now();
       root.dataset.busy = "1";
       ui.picked = []; ui.choice = null; ui.layout = null; ui.swap = null; ui.swapLayouts = null;
       send({ type: "act", action, version });
@@ -753,6 +761,13 @@ export function start(root, { random }) {
     log.hidden = false;
   }
 
+  /** Whether a view answers the action in flight: the server's owner says which version this
+   * seat's last decision made (``acted``); without it, or once the seat is no longer due, any view does. */
+  function answered(msg) {
+    if (sentFor === null || typeof msg.acted !== "number") return true;
+    return msg.acted > sentFor || !(msg.to_act || []).includes(msg.seat) || !!msg.over;
+  }
+
   function onMessage(event) {
     heard = Date.now();
     let msg;
@@ -762,7 +777,7 @@ export function start(root, { random }) {
       if (msg.version > version) send({ type: "sync", version });
       return;
     }
-    if (msg.type === "table.state" || msg.type === "error") { sentFor = null; root.dataset.busy = "0"; }
+    if (msg.type === "error" || (msg.type === "table.state" && answered(msg))) { sentFor = null; root.dataset.busy = "0"; }
     if (msg.type === "table.state") handover = false;
     if (msg.type === "table.state") renderState(msg);
     else if (msg.type === "error") notice(msg.message || t("Giocata non ammessa"));
