@@ -18,6 +18,8 @@ QUIET = (
     "tournaments-sweep",
     "wallet.expire_holds",
     "wallet-expire-holds",
+    "moderation.signals_fold",
+    "moderation-signals-fold",
 )
 
 

@@ -475,6 +475,9 @@ def test_11_the_periodic_sweeps_stay_out_of_the_log():
     assert not quiet.filter(
         record(logging.INFO, "Scheduler: Sending due task lobby-sweep-deadlines (lobby.sweep_deadlines)")
     )
+    assert not quiet.filter(
+        record(logging.INFO, "Task %s[%s] received", "moderation.signals_fold", "x")
+    )  # the collusion signals' fold, every 3 s
     assert quiet.filter(record(logging.INFO, "Task %s[%s] succeeded", "lobby.bot_move", "x"))
     assert quiet.filter(record(logging.ERROR, "Task %s[%s] raised", "lobby.sweep_deadlines", "x"))
 
