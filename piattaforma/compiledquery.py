@@ -10,11 +10,13 @@ trip to PostgreSQL a fraction of it.
 joins, columns, order, locks) must not depend on the arguments, and ``params(*args)`` the SQL
 parameters it takes, in the order of the compiled SQL (checked against Django's own compilation
 the first time, per database); ``shape(*args)``, if given, is what of the arguments does change
-the SQL (the length of an ``IN`` list): one compilation for each. Each call builds the queryset
-as before and evaluates it the usual way (the same model instances, ``select_related`` objects
-and annotations), but its compiler reuses the SQL and the column map of the first compilation.
-It returns the list of rows: the queryset itself never leaves (a clone of it, ``.first()``,
-would carry the compiled SQL along).
+the SQL (the length of an ``IN`` list): one compilation for each. The queryset is built once per
+shape too (building one, its filters and joins resolved, took 210-280 µs on 2026-12-01, as much
+as the compilation; a clone of it 4 µs): each call evaluates a clone of it the usual way (the
+same model instances, ``select_related`` objects and annotations), its compiler reusing the SQL
+and the column map of the first compilation, with this call's parameters. It returns the list
+of rows: the queryset itself never leaves (a clone of it, ``.first()``, would carry the compiled
+SQL along).
 """
 
 from __future__ import annotations
@@ -55,17 +57,24 @@ class CompiledQuery:
         self.shape = shape  # what of the arguments changes the SQL (the length of an IN list): one each
         self.compiled: dict[tuple[str, str, Any, Any], _Compiled] = {}
         self.compilations = 0  # how many times Django compiled it (the tests)
+        self.built: dict[Any, QuerySet[Any]] = {}  # shape -> the queryset built once, cloned at each call
 
     def __call__(self, *args: Any) -> list[Any]:
         """The rows (model instances) for these arguments, read without compiling the query again."""
-        qs = self.build(*args)
         params = tuple(self.params(*args))
+        shape = self.shape(*args) if self.shape is not None else None
+        built = self.built.get(shape)
+        fresh = built is None  # built now, from these arguments
+        if built is None:  # (two threads may both build it: the same queryset either way)
+            built = self.built[shape] = self.build(*args)
+        qs = built._chain()  # its own query: this evaluation's compiler goes on it, not on the one built
         alias = qs.db
         connection = connections[alias]
-        shape = self.shape(*args) if self.shape is not None else None
         key = (alias, connection.vendor, connection.settings_dict.get("NAME"), shape)
         done = self.compiled.get(key)
         if done is None:
+            if not fresh:  # compiled from these arguments: its parameters are checked below
+                qs = self.build(*args)
             compiler = qs.query.get_compiler(using=alias)
             sql, compiled_params = compiler.as_sql()
             if tuple(compiled_params) != params:

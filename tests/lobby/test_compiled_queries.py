@@ -141,3 +141,21 @@ def test_parameters_that_are_not_the_sqls_are_refused_at_the_first_compilation()
     query = CompiledQuery(lambda n: Seat.objects.filter(number=n, table_id=n + 1), lambda n: (n,))
     with pytest.raises(ValueError, match="parameters"):
         query(1)
+
+
+def test_the_queryset_is_built_once_a_shape_and_each_call_reads_its_own_rows():
+    poker, scopa = tables()
+    built = []
+
+    def build(table_id):
+        built.append(table_id)
+        return Seat.objects.filter(table_id=table_id).order_by("number")
+
+    query = CompiledQuery(build, lambda table_id: (int(table_id),))
+    for table in (poker, scopa, poker, scopa):
+        assert [s.pk for s in query(table.pk)] == list(
+            Seat.objects.filter(table=table).order_by("number").values_list("pk", flat=True)
+        )
+    assert built == [poker.pk]  # built and compiled at the first call; then cloned
+    assert query.compilations == 1
+    assert query(10**9) == []
