@@ -67,7 +67,7 @@ class CompiledQuery:
         fresh = built is None  # built now, from these arguments
         if built is None:  # (two threads may both build it: the same queryset either way)
             built = self.built[shape] = self.build(*args)
-        qs = built._chain()  # its own query: this evaluation's compiler goes on it, not on the one built
+        qs = built.all()  # a clone, its own query: this evaluation's compiler goes on it, not the one built
         alias = qs.db
         connection = connections[alias]
         key = (alias, connection.vendor, connection.settings_dict.get("NAME"), shape)
