@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 
 from piattaforma import jsoninput
@@ -110,16 +111,12 @@ class NoticeConsumer(AuthenticatedJsonConsumer):
     """
 
     async def on_authenticated(self) -> None:
-        from channels.db import database_sync_to_async
-
         from piattaforma import siteops
 
         await self.channel_layer.group_add(siteops.NOTICES_GROUP, self.channel_name)
-        in_force = await database_sync_to_async(
-            lambda: [siteops.notice_payload(n) for n in siteops.notices_active()]
-        )()
+        in_force = await database_sync_to_async(siteops.notices_in_force)()
         for payload in reversed(in_force):  # oldest first: the page prepends, the newest ends on top
-            await self.send_json({"type": "notice", "kind": "notice", **payload})
+            await self.site_notice({"payload": payload})
 
     async def disconnect(self, code: int) -> None:
         from piattaforma.siteops import NOTICES_GROUP

@@ -171,11 +171,17 @@ def notices_active(now: datetime | None = None) -> list[GameNotice]:
 def notice_payload(notice: GameNotice) -> dict[str, Any]:
     """A notice as the page and the socket carry it."""
     return {
+        "kind": "notice",  # (the socket also carries the closing warnings: kind "closing")
         "id": notice.pk,
         "text": notice.text,
         "level": notice.level,
         "ends_at": notice.ends_at.isoformat(),
     }
+
+
+def notices_in_force() -> list[dict[str, Any]]:
+    """The notices to show now, newest first, as the page and the socket carry them."""
+    return [notice_payload(n) for n in notices_active()]
 
 
 # --- writes ---------------------------------------------------------------------------------------
@@ -286,7 +292,7 @@ def notice_publish(
 
 def _notice_send_on_commit(notice: GameNotice) -> None:
     GameNotice.objects.filter(pk=notice.pk).update(sent_at=timezone.now())
-    payload = {"kind": "notice", **notice_payload(notice)}
+    payload = notice_payload(notice)
     transaction.on_commit(lambda: _group_send(payload), robust=True)
 
 

@@ -43,6 +43,6 @@ def site_notices(context: dict[str, Any]) -> dict[str, Any]:
 
     user = context.get("user")
     return {
-        "notices": [siteops.notice_payload(n) for n in siteops.notices_active()],
+        "notices": siteops.notices_in_force(),
         "live": bool(user is not None and user.is_authenticated),
     }
