@@ -89,13 +89,15 @@ def summary_check(summary: Any) -> dict[str, Any]:
     }
 
 
-def _players_check(ids: list[int]) -> None:
-    """Refuse a summary naming a player who does not exist.
+def _unknown_players(ids: list[int]) -> set[int]:
+    """The ids among ``ids`` of no player (checked before writing: a foreign key would be verified
+    only at the commit, too late to refuse or to leave one hand out)."""
+    return set(ids) - set(User.objects.filter(pk__in=ids).values_list("pk", flat=True))
 
-    Checked before writing: a foreign key is verified only at the settlement's commit, too late to
-    refuse. A player with a ``PlayerSignal`` row exists (its key says so), so only the others are read.
-    """
-    if User.objects.filter(pk__in=ids).count() != len(ids):
+
+def _players_check(ids: list[int]) -> None:
+    """Refuse a summary naming a player who does not exist."""
+    if _unknown_players(ids):
         raise _bad("Giocatore non trovato")
 
 
@@ -185,16 +187,15 @@ def _fold(datas: list[dict[str, Any]], *, strict: bool) -> int:
             fresh.append(data)
     ids = sorted({s["user_id"] for d in fresh for s in d["seats"]})
     players = {p.user_id: p for p in _rows(PlayerSignal, ("user",), [(u,) for u in ids], PLAYER_FIELDS)}
-    if len(players) < len(ids):
+    if len(players) < len(ids):  # (a player with a row exists: its key says so)
         new = [u for u in ids if u not in players]
-        exist = set(User.objects.filter(pk__in=new).values_list("pk", flat=True))
-        if len(exist) < len(new):
+        gone = _unknown_players(new)
+        if gone:
             if strict:
                 raise _bad("Giocatore non trovato")
-            gone = set(new) - exist
             log.error("collusion signals: hands naming unknown players %s dropped", sorted(gone))
             fresh = [d for d in fresh if not any(s["user_id"] in gone for s in d["seats"])]
-        created = [PlayerSignal(user_id=u) for u in sorted(exist)]
+        created = [PlayerSignal(user_id=u) for u in new if u not in gone]
         PlayerSignal.objects.bulk_create(created)
         players.update((p.user_id, p) for p in created)
     if not fresh:
