@@ -70,9 +70,7 @@ class Audience:
             if user_id in seated:
                 seat_no = projection_seat(seated[user_id], dealt)
                 payload = table_payload(rt, seats, seat_no, events, shared=shared)
-                if acted is not None:  # (0: none yet)
-                    payload["acted"] = acted.get(seated[user_id], 0)
-                text = json.dumps(payload)
+                text = json.dumps(_with_acted(payload, acted, seated[user_id]))
                 self.encoded += 1
             else:
                 if public is None:
@@ -101,6 +99,12 @@ def snapshot(
     """The current payload for one user: his seat's projection if seated, else the public one."""
     seat_no = next((s.number for s in seats if s.user_id == user_id), None)
     payload = table_payload(rt, seats, projection_seat(seat_no, dealt_seats(rt)), None, waiting)
-    if acted is not None and seat_no is not None:
+    return payload if seat_no is None else _with_acted(payload, acted, seat_no)
+
+
+def _with_acted(payload: dict[str, Any], acted: dict[int, int] | None, seat_no: int) -> dict[str, Any]:
+    """A seated player's own view with ``acted``: the version his last decision made (0: none yet).
+    The owner runtime keeps it (``TableOwner.acted``); without it (None) the view has none."""
+    if acted is not None:
         payload["acted"] = acted.get(seat_no, 0)
     return payload
