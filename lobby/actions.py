@@ -843,7 +843,7 @@ def _deal(rt: TableRuntime) -> bool:
     )
     _after_change(rt, engine)
     rt.hand_pk = hand.pk  # type: ignore[attr-defined]  # as the owner's read of the row has it
-    ownership.dealt(rt)
+    ownership.dealt(rt, hand)
     return True
 
 

@@ -24,11 +24,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.db import connection, models, transaction
@@ -56,18 +57,23 @@ PARK_SECONDS = 10.0
 STEP_FIELDS = ("state", "version", "steps", "clocks", "turn_started", "deadline")
 
 
-JSON_FIELDS = [f for f in TableRuntime._meta.concrete_fields if isinstance(f, models.JSONField)]
+M = TypeVar("M", bound=models.Model)
 
 
-def as_stored(rt: TableRuntime) -> TableRuntime:
+@functools.cache
+def _json_fields(model: type[models.Model]) -> list[models.JSONField[Any]]:
+    return [f for f in model._meta.concrete_fields if isinstance(f, models.JSONField)]
+
+
+def as_stored(row: M) -> M:
     """The row a transaction saved, its JSON fields as a read of it gives them (lists for tuples,
     string keys, no object shared with the caller's), without reading it."""
-    for field in JSON_FIELDS:
-        value = getattr(rt, field.attname)
+    for field in _json_fields(type(row)):
+        value = getattr(row, field.attname)
         if value is not None:
             text = json.dumps(value, cls=field.encoder)
-            setattr(rt, field.attname, json.loads(text, cls=field.decoder))
-    return rt
+            setattr(row, field.attname, json.loads(text, cls=field.decoder))
+    return row
 
 
 def _row_with_hand(table_id: int) -> Any:
@@ -109,6 +115,9 @@ class TableOwner:
         self.rt: TableRuntime | None = None
         self.seats: list[Seat] = []
         self.hand_id: int | None = None
+        # the hand row as this owner's deal stored it: its end settles it without reading it again
+        # (None: read it; a load that may have seen it written elsewhere drops it)
+        self.hand: Hand | None = None
         self.dirty = False  # decisions applied since the runtime row was last written
         self.published = -1  # the last version sent
         self.captured: list[dict[str, Any]] = []  # events of the row action that just committed
@@ -299,6 +308,8 @@ class TableOwner:
             self.hand_id = None
         elif not own or self.hand_id is None or rt.hand_no != hand_no:  # else the same hand goes on
             self.hand_id = rt.hand_pk if hasattr(rt, "hand_pk") else self._hand_pk(rt.hand_no)
+        if self.hand is not None and (self.hand.pk != self.hand_id or kept is None or kept.wrote(Hand)):
+            self.hand = None
 
     @staticmethod
     def _due_from(rt: TableRuntime, version: int, kept: dict[int, int] | None = None) -> dict[int, int]:
@@ -413,12 +424,21 @@ class TableOwner:
             try:
                 await asyncio.wait_for(asyncio.shield(release), PARK_SECONDS)
             except TimeoutError:  # the caller may still write: after this it writes nothing
-                await blocking(ownership.fence)(self.table_id)
+                await self._fence()
             await blocking(self._load)()
             await self._publish()
 
         self._queue(hold, parked)  # (refused, never taken: ``parked`` says so to the caller)
         return release, await parked
+
+    async def _fence(self) -> None:
+        """Raise the epoch after a park ran out, trying again while its caller holds the row."""
+        tries = 0
+        while not await blocking(ownership.fence)(self.table_id):
+            tries += 1
+            if tries % 50 == 0:
+                logger.warning("table %s: a parked caller still holds its row", self.table_id)
+            await asyncio.sleep(ownership.FENCE_PAUSE)
 
     def snapshot(self, user_id: int | None) -> dict[str, Any]:
         """What one user sees of the table now (a new connection, ``sync``)."""
@@ -526,7 +546,8 @@ class TableOwner:
                 setattr(rt, name, getattr(self.rt, name))
             step.save()
             rt.steps = step.seq
-            hand = Hand.objects.select_for_update().get(pk=self.hand_id)
+            # (every write of a table's hand locks its runtime row first, as above)
+            hand = self.hand if self.hand is not None else Hand.objects.get(pk=self.hand_id)
             engine = actions.hand_engine(rt)
             actions._finish_hand(rt, engine, hand)
             actions._after_change(rt, engine, events=events)
@@ -570,15 +591,17 @@ class TableOwner:
         self.captured = []
         writes = RowWrites()
         place = ownership.inside(self.table_id)
-        dealt = None
+        dealt = hand = None
         try:
             with place, connection.execute_wrapper(writes):
                 result = func(**kwargs)
-            if place.dealt is not None:  # a deal, committed: its row is kept as it was stored
-                dealt = as_stored(place.dealt)
+            if place.dealt is not None:  # a deal, committed: its rows are kept as they were stored
+                dealt, hand = as_stored(place.dealt), place.hand and as_stored(place.hand)
             return result
         finally:
             self._load(own=True, kept=writes, written=dealt)
+            if hand is not None and hand.pk == self.hand_id:
+                self.hand = hand
 
     def _save_snapshot(self) -> None:
         """Write the decisions applied in memory to the runtime row (the journal has each step).

@@ -27,14 +27,15 @@ So every park hands its caller the row's epoch (the owner's, as it last read the
 
 Why that is enough: the raise and the caller's lock take the same row lock (PostgreSQL's row lock;
 SQLite's database lock, the embedded default's transactions being ``IMMEDIATE``), so one of them
-comes first. If the caller's comes first, the raise waits for its commit and the owner then reads
-the row with the caller's write in it; if the raise comes first, the caller reads ``E + 1`` under
-its lock and writes nothing. Either way the owner's decisions after the park and the caller's write
-are ordered, never interleaved. A park released in time raises nothing: its caller has committed
-or rolled back before its release is sent. The owner's own writes (its snapshot, its row actions)
-are fenced by the epoch it last read: an owner that lost its lease to another process and has not
-noticed yet (its next renewal abandons it) writes nothing over its successor's row. Its journal
-steps are refused by the journal's unique ``(hand, seq)`` instead.
+comes first. If the caller's comes first, the raise waits for its commit (tried again and again,
+each try waiting a moment: ``fence``) and the owner then reads the row with the caller's write in
+it; if the raise comes first, the caller reads ``E + 1`` under its lock and writes nothing. Either
+way the owner's decisions after the park and the caller's write are ordered, never interleaved. A
+park released in time raises nothing: its caller has committed or rolled back before its release is
+sent. The owner's own writes (its snapshot, its row actions) are fenced by the epoch it last read:
+an owner that lost its lease to another process and has not noticed yet (its next renewal abandons
+it) writes nothing over its successor's row. Its journal steps are refused by the journal's unique
+``(hand, seq)`` instead.
 """
 
 from __future__ import annotations
@@ -43,19 +44,18 @@ import asyncio
 import functools
 import logging
 import threading
-import time
 from collections.abc import Callable
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.conf import settings
-from django.db import IntegrityError, OperationalError, models, transaction
+from django.db import IntegrityError, OperationalError, connection, models, transaction
 from django.db.models import Q
 from django.utils import timezone
 
 from lobby import presence
 from lobby.errors import TableElsewhere
-from lobby.models import TableLease, TableRuntime
+from lobby.models import Hand, TableLease, TableRuntime
 from lobby.runtime import enabled
 
 if TYPE_CHECKING:
@@ -63,6 +63,10 @@ if TYPE_CHECKING:
 
 F = TypeVar("F", bound=Callable[..., Any])
 logger = logging.getLogger(__name__)
+
+# How long one try of ``fence`` waits for a caller holding the table's row, and the pause between tries.
+FENCE_WAIT = 0.2
+FENCE_PAUSE = 0.2
 
 _owners: dict[int, TableOwner] = {}
 _local = threading.local()  # .tables: (table, fence) whose owner this thread runs code for now
@@ -253,13 +257,15 @@ class inside:
     """Mark this thread as running the table's owner code (nested table writes run directly).
 
     ``fence``: a parked caller's epoch; the table's rows it locks must still have it (``check_fence``).
-    ``dealt``: the runtime row as a deal under it saved it (``dealt``), for the owner to keep.
+    ``dealt``, ``hand``: the runtime row and the hand as a deal under it saved them (``dealt``),
+    for the owner to keep.
     """
 
     def __init__(self, table_id: int, fence: int | None = None) -> None:
         self.table_id = table_id
         self.fence = fence
         self.dealt: TableRuntime | None = None
+        self.hand: Hand | None = None
 
     def __enter__(self) -> inside:
         places = getattr(_local, "tables", None)
@@ -280,12 +286,12 @@ def is_inside(table_id: int) -> bool:
     return any(place.table_id == table_id for place in _places())
 
 
-def dealt(rt: TableRuntime) -> None:
-    """A deal under the table's owner saved its runtime row (``actions._deal``, its last write):
-    the owner keeps that row once it commits instead of reading it back."""
+def dealt(rt: TableRuntime, hand: Hand) -> None:
+    """A deal under the table's owner saved its runtime row and its hand (``actions._deal``, its
+    last write): the owner keeps them once it commits instead of reading them back."""
     for place in reversed(_places()):
         if place.table_id == rt.pk:
-            place.dealt = rt
+            place.dealt, place.hand = rt, hand
             return
 
 
@@ -306,24 +312,28 @@ def check_fence(rt: TableRuntime) -> None:
             return
 
 
-def fence(table_id: int) -> None:
+def fence(table_id: int) -> bool:
     """Raise the table's epoch (an owner going on after a park ran out), in its own commit.
 
-    Waits for a caller holding the row (its transaction's commit); afterwards one parked under the
-    old epoch writes nothing. SQLite answers a locked database with an error, not a wait: retried.
+    Once raised, a caller parked under the old epoch writes nothing. A caller still holding the
+    row (its transaction not ended) keeps it from being raised: the try gives up after
+    ``FENCE_WAIT`` (PostgreSQL's ``lock_timeout``; SQLite answers a locked database at once) and
+    returns False, for the owner to try again after a pause. So a caller that does not end its
+    transaction holds its own table, never one of the threads every table's owner shares (a few
+    such callers used to take them all). In production PostgreSQL ends a transaction left idle
+    past ``idle_in_transaction_session_timeout`` (``settings.production``), and the owner goes on.
     """
-    attempt = 0
-    while True:
-        try:
+    try:
+        with transaction.atomic():
+            if connection.vendor == "postgresql":
+                with connection.cursor() as cursor:
+                    cursor.execute(f"SET LOCAL lock_timeout = {int(FENCE_WAIT * 1000)}")
             TableRuntime.objects.filter(pk=table_id).update(epoch=models.F("epoch") + 1)
-            return
-        except OperationalError as exc:
-            if "locked" not in str(exc):
-                raise
-            attempt += 1
-            if attempt % 100 == 0:
-                logger.warning("table %s: a parked caller still holds the database", table_id)
-            time.sleep(0.05)
+        return True
+    except OperationalError as exc:
+        if "locked" in str(exc) or "lock timeout" in str(exc):
+            return False
+        raise
 
 
 def through_owner(func: F) -> F:

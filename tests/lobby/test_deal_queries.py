@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from lobby import actions
-from lobby.models import HandPlayer, Seat, TableRuntime, WaitingEntry
+from lobby.models import Hand, HandPlayer, Seat, TableRuntime, WaitingEntry
 from lobby.runtime import blocking, ownership
 from lobby.selectors import seat_rows, table_waiting
 from piattaforma import siteops
@@ -77,9 +77,12 @@ async def test_a_deal_reads_the_seats_once_for_the_whole_table(setup, expected, 
 
     rt, players, ready = await stored()
     assert rt.state is not None and rt.hand_no == 1 and owner.rt.version == rt.version
-    # the row the owner kept is the row as stored, to its JSON (string keys, lists) and its epoch
-    for field in TableRuntime._meta.concrete_fields:
-        assert getattr(owner.rt, field.attname) == getattr(rt, field.attname), field.name
+    # the rows the owner kept are the rows as stored, to their JSON (string keys, lists), the
+    # runtime's epoch too: the hand's end settles the hand it kept without reading it
+    hand = await sync_to_async(Hand.objects.get)(pk=owner.hand_id)
+    for row, stored_row in ((owner.rt, rt), (owner.hand, hand)):
+        for field in type(stored_row)._meta.concrete_fields:
+            assert getattr(row, field.attname) == getattr(stored_row, field.attname), field.name
     assert owner.hand_id is not None and players == [s.number for s in owner.seats]
     assert not any(ready)
 

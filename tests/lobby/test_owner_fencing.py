@@ -261,3 +261,46 @@ async def test_an_owner_fenced_at_its_deadline_stops_instead_of_firing_it_for_ev
     assert closed == {"type": "websocket.close", "code": 4409}  # its socket goes to the successor
     await asyncio.sleep(0.5)  # (the old code fired again and again meanwhile: hundreds of times)
     assert fired == [table.pk] and owner.stopped and ownership.local_owner(table.pk) is None
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="SQLite: one database thread for everything")
+async def test_a_caller_that_holds_its_row_stalls_its_own_table_not_the_owners_shared_threads(settings):
+    """The owner's epoch raise waits for a caller still holding the row a moment at a time: the
+    database threads every table's owner shares stay free for the other tables meanwhile (with one
+    thread, a raise that waited for the commit used to hold it: every table stalled)."""
+    settings.LOBBY_DATABASE_THREADS = 1
+    hold = 4.0  # the caller's transaction, the row locked: far past its park
+    table, players, _cookies = await setup_table()
+    other, other_players, _other_cookies = await setup_table()
+    owner = await ownership.owner_for(table.pk)
+    other_owner = await ownership.owner_for(other.pk)
+    locked, done = threading.Event(), threading.Event()
+
+    def leave_next(**kwargs):
+        with transaction.atomic():
+            result = actions.table_leave_next(**kwargs)  # the row locked until the commit
+            locked.set()
+            time.sleep(hold)
+        return result
+
+    def call():
+        try:
+            kwargs = {"table_id": table.pk, "user": players[1], "leave": True}
+            return owner.call_from_thread(leave_next, kwargs)
+        finally:
+            done.set()
+            connection.close()  # (this thread's: the test database is dropped at the end)
+
+    caller = asyncio.ensure_future(sync_to_async(call, thread_sensitive=False)())
+    while not locked.is_set():
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(PARK + 0.3)  # the park has run out: the owner tries to raise the epoch
+    await other_owner.call(actions.table_sitout, table_id=other.pk, user=other_players[0], sitout=True)
+    assert not done.is_set()  # the other table was served while the caller still held its row
+    assert other_owner.seats[0].status == Seat.Status.SITOUT
+    assert await caller == {"left": False, "after_hand": True}
+    await owner.settled()
+    await owner.call(actions.table_sitout, table_id=table.pk, user=players[0], sitout=True)  # it went on
+    await sync_to_async(agrees_with_the_database)(owner, table)
+    assert [s.leave_after_hand for s in owner.seats] == [False, True]
+    await ownership.stop_all()

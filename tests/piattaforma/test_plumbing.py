@@ -123,6 +123,27 @@ def test_production_settings_pass_check_deploy():
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+@pytest.mark.skipif(not os.environ.get("DATABASE_URL"), reason="production runs on PostgreSQL")
+def test_production_connections_have_postgresql_end_a_transaction_left_idle():
+    """A request or task stuck with its transaction open would hold its rows (a live table's own:
+    ``lobby.runtime.ownership.fence``) for ever: production's connections ask PostgreSQL to end it."""
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "piattaforma.settings.production",
+        "SECRET_KEY": "k" * 20 + "Z9$x" * 10,
+        "DATABASE_URL": os.environ["DATABASE_URL"].rsplit("/", 1)[0] + "/postgres",  # (always there)
+    }
+    show = (
+        "import django; django.setup(); from django.db import connection; c = connection.cursor(); "
+        "c.execute('SHOW idle_in_transaction_session_timeout'); print(c.fetchone()[0])"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", show], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "1min"
+
+
 def test_production_settings_refuse_a_missing_secret_key():
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "piattaforma.settings.production", "SECRET_KEY": ""}
     result = subprocess.run(
