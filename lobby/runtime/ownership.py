@@ -374,12 +374,13 @@ def run_parked(
     kwargs: dict[str, Any],
     *,
     release: Callable[[], None],
-    fence: int,
+    fence: int | None,
     first: Callable[[], None] | None = None,
 ) -> Any:
     """Run a table write on this thread while the table's owner is parked; release it after commit.
 
-    ``fence``: the epoch of the park; a write after it ran out is refused (``check_fence``).
+    ``fence``: the epoch of the park; a write after it ran out is refused (``check_fence``). None:
+    an owner elsewhere on code older than the epoch (``remote.park_elsewhere``), not fenced.
     ``first``: what runs before the write (the owner's state written to the row). The release
     waits for an outer transaction's commit: the owner never reads back a row not committed.
     """

@@ -315,12 +315,16 @@ async def still_joined(connections: Iterable[Any]) -> None:
         await layer.send(channel, message)
 
 
-def park_elsewhere(channel: str, table_id: int) -> tuple[Callable[[], None], int]:
+def park_elsewhere(channel: str, table_id: int) -> tuple[Callable[[], None], int | None]:
     """Park a table's owner in another process (sync code); return the function that releases it
-    and the park's epoch."""
+    and the park's epoch.
+
+    None for an owner on code older than the epoch (it answers nothing: a rolling deploy, until
+    every process runs this code): its caller goes unfenced, as that code's callers did.
+    """
     park = uuid.uuid4().hex
     try:
-        epoch = int(async_to_sync(request)(channel, table_id, "park", park=park))
+        answer = async_to_sync(request)(channel, table_id, "park", park=park)
     except TableElsewhere:  # no reply in time: a park still queued there would hold the owner idle
         with contextlib.suppress(Exception):
             async_to_sync(get_channel_layer().send)(
@@ -334,4 +338,4 @@ def park_elsewhere(channel: str, table_id: int) -> tuple[Callable[[], None], int
         except CodedError:  # the owner is gone meanwhile: its successor reads the row anyway
             logger.warning("table %s: the owner in another process was not released", table_id)
 
-    return release, epoch
+    return release, None if answer is None else int(answer)

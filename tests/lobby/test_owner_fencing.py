@@ -304,3 +304,40 @@ async def test_a_caller_that_holds_its_row_stalls_its_own_table_not_the_owners_s
     await sync_to_async(agrees_with_the_database)(owner, table)
     assert [s.leave_after_hand for s in owner.seats] == [False, True]
     await ownership.stop_all()
+
+
+async def test_an_owner_elsewhere_on_code_older_than_the_epoch_is_parked_and_its_caller_writes(monkeypatch):
+    """A rolling deploy: the owner's process still runs code whose park answers no epoch. The caller
+    (this code) writes unfenced, as that code's callers did, and the owner reads the write back."""
+    table, players, cookies = await setup_table()
+    ws = await connect(table, cookies[0])
+    shown = await ws.receive_json_from(timeout=10)
+    owner = ownership.local_owner(table.pk)
+    assert owner is not None
+    loop = asyncio.get_running_loop()
+
+    async def old_code(channel, table_id, op, **fields):  # the other process's answers, as its code gave them
+        assert (channel, table_id) == ("elsewhere!inbox", table.pk)
+        message = {"table": table_id, **fields}
+        handler = remote._park if op == "park" else remote._release
+        coro = handler(owner, message)
+        await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(coro, loop))
+        return None  # (its park returned nothing)
+
+    monkeypatch.setattr(remote, "request", old_code)
+
+    def leave_next():
+        kwargs = {"table_id": table.pk, "user": players[1], "leave": True}
+        try:
+            return ownership._through_remote_owner(
+                "elsewhere!inbox", table.pk, actions.table_leave_next, kwargs
+            )
+        finally:
+            connection.close()  # (this thread's: the test database is dropped at the end)
+
+    assert await sync_to_async(leave_next, thread_sensitive=False)() == {"left": False, "after_hand": True}
+    view = await ws.receive_json_from(timeout=10)  # the owner read the write back and sent it
+    assert view["version"] == shown["version"] + 1
+    assert [s.leave_after_hand for s in owner.seats] == [False, True]
+    await sync_to_async(agrees_with_the_database)(owner, table)
+    await ws.disconnect()
