@@ -16,6 +16,7 @@ from games import options as game_options
 from games.engine import CodedError
 from piattaforma import hooks, roles
 from piattaforma.audit import audit_append
+from piattaforma.compiledquery import CompiledQuery
 from piattaforma.identity import document_content_type, normalise_codice_fiscale
 from piattaforma.models import ActivitySample, AuditLog, GamePreference, IdentityDocument, User
 
@@ -121,10 +122,18 @@ def preferences_get(*, user: User, game: str) -> dict[str, Any]:
     return _preferences_complete(game, stored)
 
 
+# read at every deal of every table: its SQL compiled once per number of players
+_STORED_PREFERENCES = CompiledQuery(
+    lambda game, ids: GamePreference.objects.filter(game=game, user_id__in=ids).only("user_id", "values"),
+    lambda game, ids: (game, *ids),
+    shape=lambda game, ids: len(ids),
+)
+
+
 def preferences_of(*, user_ids: Iterable[int], game: str) -> dict[int, dict[str, Any]]:
     """Each of these players' complete options for a game (``preferences_get``), in one query."""
     ids = list(user_ids)
-    stored = dict(GamePreference.objects.filter(game=game, user_id__in=ids).values_list("user_id", "values"))
+    stored = {p.user_id: p.values for p in _STORED_PREFERENCES(game, ids)} if ids else {}
     return {uid: _preferences_complete(game, stored.get(uid)) for uid in ids}
 
 

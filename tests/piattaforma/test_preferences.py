@@ -53,3 +53,22 @@ def test_invalid_option_is_refused_and_nothing_stored(client):
 def test_unknown_game_is_404(client):
     client.force_login(UserFactory())
     assert client.get("/profilo/opzioni/nessungioco/").status_code == 404
+
+
+@pytest.mark.django_db
+def test_the_options_of_a_deal_read_each_players_own_for_that_game():
+    """``preferences_of`` (every deal): each player his stored options for this game, else the
+    defaults, whatever the number of players (its SQL is compiled once per number)."""
+    mario, giulia, luca = UserFactory(), UserFactory(), UserFactory()
+    actions.preferences_save(user=mario, game="poker5", values={"mostra_nascondi": "mostra"})
+    actions.preferences_save(user=giulia, game="scopa", values={"stile_mazzo": "piacentine"})
+    defaults = options.defaults("poker5")
+    assert defaults["mostra_nascondi"] != "mostra"
+    for ids in ([mario.pk, giulia.pk], [luca.pk, giulia.pk, mario.pk], [mario.pk, giulia.pk]):
+        got = actions.preferences_of(user_ids=ids, game="poker5")
+        assert list(got) == ids
+        assert got[mario.pk] == {**defaults, "mostra_nascondi": "mostra"}
+        assert got[giulia.pk] == got.get(luca.pk, defaults) == defaults  # her scopa options are not poker's
+    scopa = actions.preferences_of(user_ids=[giulia.pk], game="scopa")
+    assert scopa[giulia.pk]["stile_mazzo"] == "piacentine"
+    assert actions.preferences_of(user_ids=[], game="poker5") == {}
