@@ -12,7 +12,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 
-from piattaforma import jsoninput
+from piattaforma import jsoninput, wsframes
 from piattaforma.ratelimit import CLOSE_RATE_LIMITED, UserLimiter
 
 CLOSE_UNAUTHENTICATED = 4401
@@ -45,6 +45,10 @@ class AuthenticatedJsonConsumer(AsyncJsonWebsocketConsumer):
 
     async def on_authenticated(self) -> None:
         """Hook for subclasses, after the handshake."""
+
+    @classmethod
+    async def encode_json(cls, content: Any) -> str:
+        return wsframes.encode(content)
 
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any

@@ -8,12 +8,12 @@ and a hidden card never goes to a connection that may not see it.
 
 from __future__ import annotations
 
-import json
 import logging
 from typing import Any, Protocol
 
 from lobby.models import Seat, TableRuntime
 from lobby.selectors import dealt_seats, projection_seat, table_payload, table_shared
+from piattaforma.wsframes import encode
 
 logger = logging.getLogger(__name__)
 
@@ -70,13 +70,13 @@ class Audience:
             if user_id in seated:
                 seat_no = projection_seat(seated[user_id], dealt)
                 payload = table_payload(rt, seats, seat_no, events, shared=shared)
-                text = json.dumps(_with_acted(payload, acted, seated[user_id]))
+                text = encode(_with_acted(payload, acted, seated[user_id]))
                 self.encoded += 1
             else:
                 if public is None:
                     payload = table_payload(rt, seats, None, events, shared=shared)
                     payload["audience"] = "public"
-                    public = json.dumps(payload)
+                    public = encode(payload)
                     self.encoded += 1
                 text = public
             for viewer in list(viewers):

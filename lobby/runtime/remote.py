@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import uuid
 from collections.abc import Callable, Iterable
@@ -41,6 +40,7 @@ from channels.layers import get_channel_layer
 from games.engine import CodedError
 from lobby.errors import TableElsewhere, TableError
 from lobby.runtime import blocking
+from piattaforma.wsframes import encode
 
 if TYPE_CHECKING:
     from lobby.runtime.owner import TableOwner
@@ -165,7 +165,7 @@ async def _viewers(owner: TableOwner, message: dict[str, Any]) -> None:
         owner.audience.add(user_id, viewer)
         payload = owner.snapshot(user_id)
         viewer.last_version = payload["version"]
-        await viewer.send(text_data=json.dumps(payload))
+        await viewer.send(text_data=encode(payload))
 
 
 def drop_silent(owner: TableOwner, before: float) -> int:

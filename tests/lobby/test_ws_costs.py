@@ -24,6 +24,7 @@ from django.test.utils import CaptureQueriesContext
 from lobby import actions, broadcast, selectors
 from lobby.runtime.fanout import Audience
 from piattaforma import ratelimit
+from piattaforma.wsframes import encode
 from tests.lobby.helpers import funded_player, poker_table, receive_frame, runtime, seat_players
 from tests.lobby.test_owner_runtime import connect, legal_move, setup_table
 
@@ -129,11 +130,11 @@ async def test_the_fan_out_sends_each_seat_exactly_its_own_projection_and_everyo
     by_user = {s.user_id: s.number for s in seats}
     views = set()
     for user_id, sock in sockets.items():
-        assert sock.texts == [json.dumps(await alone(by_user[user_id]))]
+        assert sock.texts == [encode(await alone(by_user[user_id]))]
         views.add(json.dumps(json.loads(sock.texts[0])["view"]))
     public = await alone(None)
     public["audience"] = "public"
-    assert spectator.texts == [json.dumps(public)]
+    assert spectator.texts == [encode(public)]
     assert len(views) == 3  # three different projections: no seat's cards leaked into another's
     assert audience.encoded == 4
 
