@@ -317,8 +317,9 @@ def fence(table_id: int) -> bool:
 
     Once raised, a caller parked under the old epoch writes nothing. A caller still holding the
     row (its transaction not ended) keeps it from being raised: the try gives up after
-    ``FENCE_WAIT`` (PostgreSQL's ``lock_timeout``; SQLite answers a locked database at once) and
-    returns False, for the owner to try again after a pause. So a caller that does not end its
+    ``FENCE_WAIT`` (PostgreSQL's ``lock_timeout``; SQLite after its busy timeout, the embedded
+    default's one database thread waiting meanwhile) and returns False, for the owner to try again
+    after a pause. So a caller that does not end its
     transaction holds its own table, never one of the threads every table's owner shares (a few
     such callers used to take them all). In production PostgreSQL ends a transaction left idle
     past ``idle_in_transaction_session_timeout`` (``settings.production``), and the owner goes on.
