@@ -9,7 +9,8 @@ model's defaults were applied when it was built; ``pre_save`` runs where a field
 instances. Each value is converted once, by what its column needs:
 
 * JSON columns: ``json.dumps`` of the value, as the field's adapter encodes it (on PostgreSQL the
-  value is nested in the document below, which ``json.dumps`` encodes the same way);
+  value is nested in the document below, which orjson encodes: the same JSON values, integer keys
+  as strings, non-ASCII as UTF-8 rather than escaped);
 * integer, boolean and text columns: the value as it is (the fields' prepare is the identity for
   values of their type);
 * anything else (dates and times): the field's own ``get_db_prep_save`` (None is NULL).
@@ -26,11 +27,11 @@ from __future__ import annotations
 import contextlib
 import datetime
 import decimal
-import json
 import uuid
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
+import orjson
 from django.db import connection, models, transaction
 from django.db.models.fields import AutoFieldMixin
 
@@ -59,6 +60,41 @@ def insert(model: type[M], objs: Sequence[M]) -> Sequence[M]:
     and set each one's generated primary key. Returns ``objs``."""
     if not objs:
         return objs
+    postgresql = connection.vendor == "postgresql"
+    fields, rows, auto_pk = _rows(model, objs, postgresql)
+    returning = connection.ops.quote_name(auto_pk.column) if auto_pk is not None else None
+    pks = (
+        _insert_postgresql(model._meta, fields, rows, returning)
+        if postgresql
+        else _insert_values(model._meta, fields, rows, returning)
+    )
+    adopt(objs, pks, connection.alias)
+    return objs
+
+
+def postgresql_statement(model: type[M], objs: Sequence[M]) -> tuple[str, list[Any]]:
+    """The one PostgreSQL statement ``insert`` would run for these new instances, and its
+    parameters, for a connection of its own (the journal's, on the event loop); it returns the
+    generated primary keys, one row each, for ``adopt``."""
+    fields, rows, auto_pk = _rows(model, objs, postgresql=True)
+    returning = connection.ops.quote_name(auto_pk.column) if auto_pk is not None else None
+    sql, document = _postgresql(model._meta, fields, rows)
+    return (sql if returning is None else f"{sql} RETURNING {returning}"), [document]
+
+
+def adopt(objs: Sequence[M], pks: Sequence[Any], alias: str) -> None:
+    """The instances were stored by one insert: set their generated keys (None: none generated)."""
+    for obj, pk in zip(objs, pks, strict=True):
+        if pk is not None:
+            obj.pk = pk
+        obj._state.adding = False
+        obj._state.db = alias
+
+
+def _rows(
+    model: type[M], objs: Sequence[M], postgresql: bool
+) -> tuple[list[models.Field[Any, Any]], list[list[Any]], Any]:
+    """The columns written, each instance's values as the statement takes them, the generated key."""
     meta = model._meta
     auto_pk = meta.pk if isinstance(meta.pk, AutoFieldMixin) else None
     fields = [f for f in meta.concrete_fields if f is not auto_pk]
@@ -73,24 +109,12 @@ def insert(model: type[M], objs: Sequence[M]) -> Sequence[M]:
         for f in with_pre_save:
             setattr(obj, f.attname, f.pre_save(obj, True))
     rows = [[getattr(obj, f.attname) for f in fields] for obj in objs]
-    postgresql = connection.vendor == "postgresql"
     for i, f in enumerate(fields):
         convert = _converter(f, postgresql)
         if convert is not None:
             for row in rows:
                 row[i] = convert(row[i])
-    returning = connection.ops.quote_name(auto_pk.column) if auto_pk is not None else None
-    pks = (
-        _insert_postgresql(meta, fields, rows, returning)
-        if postgresql
-        else _insert_values(meta, fields, rows, returning)
-    )
-    for obj, pk in zip(objs, pks, strict=True):
-        if auto_pk is not None:
-            setattr(obj, auto_pk.attname, pk)
-        obj._state.adding = False
-        obj._state.db = connection.alias
-    return objs
+    return fields, rows, auto_pk
 
 
 def _converter(field: models.Field[Any, Any], postgresql: bool) -> Callable[[Any], Any] | None:
@@ -117,11 +141,11 @@ def _json_scalar(value: Any) -> Any:
 _statements: dict[tuple[str, tuple[str, ...]], str] = {}  # PostgreSQL's INSERT of a table's columns
 
 
-def _insert_postgresql(
-    meta: Any, fields: list[models.Field[Any, Any]], rows: list[list[Any]], returning: str | None
-) -> list[Any]:
+def _postgresql(meta: Any, fields: list[models.Field[Any, Any]], rows: list[list[Any]]) -> tuple[str, str]:
+    """PostgreSQL's INSERT of these rows (without RETURNING) and its one parameter, the rows as JSON."""
     names = [f.column for f in fields]
-    document = json.dumps([dict(zip(names, row, strict=True)) for row in rows])
+    rows_as_json = [dict(zip(names, row, strict=True)) for row in rows]
+    document = orjson.dumps(rows_as_json, option=orjson.OPT_NON_STR_KEYS).decode()
     key = (meta.db_table, tuple(names))
     sql = _statements.get(key)
     if sql is None:  # the same for every batch of these columns (the journal's: every step)
@@ -135,6 +159,13 @@ def _insert_postgresql(
             f"INSERT INTO {quote(meta.db_table)} ({columns}) "  # noqa: S608  # names from the model, values in one parameter
             f"SELECT {columns} FROM json_to_recordset(%s::json) AS r({record})"
         )
+    return sql, document
+
+
+def _insert_postgresql(
+    meta: Any, fields: list[models.Field[Any, Any]], rows: list[list[Any]], returning: str | None
+) -> list[Any]:
+    sql, document = _postgresql(meta, fields, rows)
     with connection.cursor() as cursor:
         if returning is None:
             cursor.execute(sql, [document])

@@ -169,10 +169,14 @@ def urgent(func: Callable[..., Any]) -> Callable[..., Any]:
 
 
 async def release_threads() -> None:
-    """The running loop's database threads close their connections and end (a loop about to close).
+    """The running loop's database threads close their connections and end, and so does its
+    journal's (a loop about to close).
 
     Work submitted afterwards starts a new pool.
     """
+    from lobby.runtime.journal import close_journal
+
+    await close_journal()
     loop = asyncio.get_running_loop()
     for registry in (_threads, _lease_threads):
         pool = registry.release(loop)
@@ -181,6 +185,10 @@ async def release_threads() -> None:
 
 
 def close_threads() -> None:
-    """Every loop's database threads close their connections and end (a test session's end)."""
+    """Every loop's database threads close their connections and end, and every journal's own
+    connection is closed (a test session's end)."""
+    from lobby.runtime import journal
+
     for pool in [*_threads.release_all(), *_lease_threads.release_all()]:
         pool.shutdown()
+    journal.finish_all()

@@ -117,10 +117,14 @@ class LiveServer:
         from django.db import connections
         from twisted.internet import reactor
 
+        from lobby.runtime.journal import close_journal
+
         if self.thread is None:
             return
         with contextlib.suppress(Exception):
             self.run(_release_connections)
+        with contextlib.suppress(Exception):  # the journal's own connection (PostgreSQL)
+            asyncio.run_coroutine_threadsafe(close_journal(), self.loop).result(timeout=10)
         reactor.callFromThread(reactor.stop)
         self.thread.join(timeout=10)
         self.thread = None

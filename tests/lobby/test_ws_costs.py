@@ -38,9 +38,12 @@ def owner_runtime(settings):
 
 
 class Statements:
-    """Every SQL statement run meanwhile, on any thread (the owner's database threads included)."""
+    """Every SQL statement run meanwhile, on any thread (the owner's database threads included) and
+    on the journal's own connection (PostgreSQL's asynchronous one, not Django's)."""
 
     def __init__(self, monkeypatch) -> None:
+        import psycopg
+
         self.sql: list[str] = []
         self.lock = threading.Lock()
         real = db_utils.CursorWrapper._execute_with_wrappers
@@ -51,6 +54,14 @@ class Statements:
             return real(cursor, sql, params, many, executor)
 
         monkeypatch.setattr(db_utils.CursorWrapper, "_execute_with_wrappers", spy)
+        execute = psycopg.AsyncConnection.execute
+
+        async def journal_spy(conn, query, *args, **kwargs):
+            with self.lock:
+                self.sql.append(str(query))
+            return await execute(conn, query, *args, **kwargs)
+
+        monkeypatch.setattr(psycopg.AsyncConnection, "execute", journal_spy)
 
     def since(self, start: int) -> list[str]:
         with self.lock:
