@@ -47,7 +47,9 @@
     socket.addEventListener("close", (event) => {
       delete box.dataset.live;
       if (event.code >= 4400 && event.code < 4500) return; // refused (not logged in): no retry
-      window.setTimeout(connect, delay);
+      // (between half and all of the delay: the pages a dead server dropped do not all come back
+      // in the same instant)
+      window.setTimeout(connect, delay * (0.5 + Math.random() / 2));
       delay = Math.min(delay * 2, 30000);
     });
   };

@@ -1096,6 +1096,17 @@ def test_reconnection_gives_up_with_the_rules_message(open_table):
     t.page.evaluate(
         "() => Object.assign(document.getElementById('table').dataset, {retryMs: '20', maxRetries: '3'})"
     )
+    # the waits before each attempt, as the page asks them of setTimeout
+    t.page.evaluate(
+        """() => {
+            window.__waits = [];
+            const later = window.setTimeout;
+            window.setTimeout = (fn, ms, ...rest) => {
+                if (fn.name === "connect") window.__waits.push(ms);
+                return later(fn, ms, ...rest);
+            };
+        }"""
+    )
     t.refuse = True
     t.ws.close()
     notice = t.page.locator("[data-role=notice]")
@@ -1104,6 +1115,12 @@ def test_reconnection_gives_up_with_the_rules_message(open_table):
     )
     assert notice.inner_text() == "Tentativo di riconnessione fallito - controlla la tua connessione"
     assert t.connections == 1 + 3  # the first connection, then three attempts
+    # steps of 20, 40, 60 ms, each wait drawn in [half, all) of its step: a dead server's sockets
+    # do not all come back in the same instant
+    waits = t.page.evaluate("() => window.__waits")
+    assert len(waits) == 3
+    for step, wait in zip((20, 40, 60), waits, strict=True):
+        assert step / 2 <= wait < step
     assert t.page.locator("#table").get_attribute("data-connected") == "0"
 
 

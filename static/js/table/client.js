@@ -825,12 +825,14 @@ export function start(root, { random }) {
       const final = FINAL_CLOSES[event.code];
       if (final) { root.dataset.closed = String(event.code); notice(t(final), true); return; }
       retries += 1;
-      // Ten attempts, one to five seconds apart (data-max-retries / data-retry-ms change them).
+      // Ten attempts, up to one to five seconds apart (data-max-retries / data-retry-ms change
+      // them), each wait drawn between half and all of its step: when a server dies, its thousand
+      // sockets close in the same instant, and must not all knock again in the same instant.
       const most = Number(root.dataset.maxRetries || 10);
       const step = Number(root.dataset.retryMs || 1000);
       if (retries > most) { notice(t("Tentativo di riconnessione fallito - controlla la tua connessione"), true); return; }
       notice(t("Tentativo di riconnessione in corso"), true);
-      setTimeout(connect, Math.min(step * retries, step * 5));
+      setTimeout(connect, Math.min(step * retries, step * 5) * (0.5 + random() / 2));
     });
   }
 
