@@ -115,7 +115,11 @@ def level(poker: int, scopa: int, daphne: int, out: str) -> None:
 
     from lobby.models import Seat, TableRuntime
     from lobby.tasks import table_start
+    from piattaforma.models import SiteHours
 
+    # the servers run with production's settings: the site's daily closing (05:30-05:45 Rome) would
+    # stop every deal of a run that falls in it, so its hours are off in this database
+    SiteHours.objects.update_or_create(pk=1, defaults={"enabled": False})
     names = [table_name("poker5", i) for i in range(poker)] + [table_name("scopa", i) for i in range(scopa)]
     seats = list(
         Seat.objects.filter(table__name__in=names)

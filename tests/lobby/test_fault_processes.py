@@ -34,6 +34,7 @@ from lobby import actions
 from lobby import runtime as lobby_runtime
 from lobby.errors import TableElsewhere
 from lobby.models import Hand, Seat, SeatSocket
+from piattaforma.models import SiteHours
 from tests.lobby.helpers import funded_player, poker_table, runtime, seat_players
 from tests.piattaforma.test_plumbing import session_cookie
 
@@ -184,6 +185,10 @@ def procs(transactional_db, tmp_path, settings):
         pytest.skip("redis-server is not installed (.ci/run installs it)")
     if connection.vendor != "postgresql":
         pytest.skip("server processes of their own need PostgreSQL: SQLite's test database is in memory")
+    # The servers run with production's settings, where the site's hours hold: switched off in the
+    # back office's row, as staff would, or a test run in the daily closing (05:30-05:45 Rome) would
+    # see no table deal.
+    SiteHours.objects.update_or_create(pk=1, defaults={"enabled": False})
     processes = Processes(tmp_path)
     processes.redis()
     # This process plays the beat's and the HTTP views' part: its channel layer is the servers' (the

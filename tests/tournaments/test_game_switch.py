@@ -94,10 +94,11 @@ def test_sitgo_registrations_wait_and_are_refunded_on_reactivation(staff, player
 def test_site_hours_pause_registrations_but_not_cancellations(staff, players, settings, monkeypatch):
     settings.SITE_HOURS_ENFORCED = True
     siteops.site_hours_forget()
+    at = datetime(2026, 3, 10, 4, 10, tzinfo=ROME)
+    monkeypatch.setattr(timezone, "now", lambda: at.replace(hour=12))  # (whatever the hour of the run)
     t = make_tournament(staff, starts_at=timezone.now() + timedelta(days=3))
     enter(t, players[0])
     authorise_all(t)
-    at = datetime(2026, 3, 10, 4, 10, tzinfo=ROME)
     monkeypatch.setattr(timezone, "now", lambda: at)
     with pytest.raises(siteops.RegistrationsPaused) as refused:
         enter(t, players[1])
