@@ -130,9 +130,9 @@ class AsyncWriter:
         sql, params = bulkinsert.postgresql_statement(HandStep, steps)
         for retry in (False, True):
             fresh = self.conn is None or self.conn.closed
-            if fresh:
-                self.conn = await self._connect()
             try:
+                if fresh:
+                    self.conn = await self._connect()
                 cursor = await self.conn.execute(sql, params)
                 pks = [pk for (pk,) in await cursor.fetchall()]
                 break

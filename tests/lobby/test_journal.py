@@ -15,7 +15,7 @@ from datetime import timedelta
 
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
-from django.db import IntegrityError, OperationalError, connection
+from django.db import IntegrityError, OperationalError, connection, connections
 from django.utils import timezone
 
 from lobby import actions
@@ -167,6 +167,28 @@ async def test_a_batch_refused_on_a_live_connection_is_not_tried_again():
         other.close()
         await writer.close()
     assert await sync_to_async(stored_seqs)(hand) == [1, 2]
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_database_out_of_reach_is_djangos_error_and_the_next_batch_connects_again(monkeypatch):
+    """No server where the settings say: the batch fails with Django's ``OperationalError`` (as every
+    other write would), nothing is kept of the failed connection, and a later batch connects."""
+    if connection.vendor != "postgresql":
+        pytest.skip("the writer of its own connection is PostgreSQL's")
+    hand = await sync_to_async(dealt_hand)()
+    wrapper = connections["default"]
+    params = wrapper.get_connection_params
+    nowhere = {**params(), "host": "127.0.0.1", "port": 1}
+    monkeypatch.setattr(wrapper, "get_connection_params", lambda: dict(nowhere))
+    writer = journal.AsyncWriter()
+    try:
+        with pytest.raises(OperationalError):
+            await writer.insert(steps_of(hand, 1))
+        monkeypatch.setattr(wrapper, "get_connection_params", params)
+        await writer.insert(steps_of(hand, 1))
+    finally:
+        await writer.close()
+    assert await sync_to_async(stored_seqs)(hand) == [1]
 
 
 def stored_seqs(hand: Hand) -> list[int]:
