@@ -16,6 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from lobby import actions
+from lobby.actions import tablerow
 from lobby.errors import TableClosed
 from lobby.models import TABLE_SETTINGS_FIELDS, Hand, Seat, Table, TableRuntime, TableTemplate, WaitingEntry
 from lobby.runtime import ownership
@@ -24,12 +25,6 @@ from piattaforma.actions import audit_record
 from piattaforma.models import User
 from wallet import actions as wallet_actions
 from wallet import selectors as wallet_selectors
-
-_lock = actions._lock  # the row locked, and on the owner runtime brought up to date from the journal
-
-
-def _hand_running(rt: TableRuntime) -> bool:
-    return rt.state is not None and not actions.hand_engine(rt).is_over(rt.state)
 
 
 def _stand_everyone(rt: TableRuntime) -> dict[str, int]:
@@ -61,15 +56,15 @@ def hand_start_refused(rt: TableRuntime) -> bool:
 @transaction.atomic
 def table_close(*, table_id: int, actor: User | None, reason: str = "") -> dict[str, Any]:
     """Close a cash table: nobody sits down any more; players stand up now, or after the hand in progress."""
-    rt = _lock(table_id)
+    rt = tablerow.lock(table_id)
     if rt.table.is_open:
         Table.objects.filter(pk=table_id).update(is_open=False)
         rt.table.is_open = False
-    running = _hand_running(rt)
+    running = tablerow.hand_running(rt)
     paid = {} if running else _stand_everyone(rt)
     if running:
         WaitingEntry.objects.filter(table_id=rt.pk).delete()
-        actions._bump(rt)  # clients see the table closing
+        tablerow.bump(rt)  # clients see the table closing
     audit_record(
         actor=actor,
         action="table.close",
@@ -96,8 +91,8 @@ def tables_site_closing() -> int:
 @ownership.through_owner
 @transaction.atomic
 def _table_site_closing(*, table_id: int) -> int:
-    rt = _lock(table_id)
-    return 0 if _hand_running(rt) else len(_stand_everyone(rt))
+    rt = tablerow.lock(table_id)
+    return 0 if tablerow.hand_running(rt) else len(_stand_everyone(rt))
 
 
 # --- cancelling a table session for a technical fault --------------------------------------------
@@ -116,7 +111,7 @@ def _carried_pot_shares(rt: TableRuntime, pot: int, seats: list[Seat]) -> dict[s
     carry = rt.carry
     if pot <= 0:
         return out
-    engine = actions.hand_engine(rt)
+    engine = tablerow.hand_engine(rt)
     for seat in seats:
         carry, held = engine.release_seat(carry, seat.number)
         if held:
@@ -164,7 +159,7 @@ def table_session_cancel_preview(*, table_id: int) -> dict[str, Any]:
         )
     return {
         "table": table,
-        "hand_running": _hand_running(rt),
+        "hand_running": tablerow.hand_running(rt),
         "hand_no": rt.hand_no,
         "rows": rows,
         "pot": pot,
@@ -184,11 +179,11 @@ def table_session_cancel(*, table_id: int, actor: User, reason: str) -> dict[str
     """
     if len((reason or "").strip()) < 5:
         raise TableClosed("Indica la motivazione dell'annullamento")
-    rt = _lock(table_id)
+    rt = tablerow.lock(table_id)
     table = rt.table
-    if _hand_running(rt):
+    if tablerow.hand_running(rt):
         actions.table_cancel_hand(table_id=table_id, actor=actor, reason=reason)
-        rt = _lock(table_id)
+        rt = tablerow.lock(table_id)
     seats = list(Seat.objects.filter(table_id=table_id).order_by("number"))
     pot = wallet_selectors.table_pot_get(pot_ref=f"table-{table.pk}", realm=table.realm)
     shares = _carried_pot_shares(rt, pot, seats)
@@ -223,7 +218,7 @@ def tables_switch_preview(*, game: str, realms: set[str], until: Any) -> list[st
     for table in Table.objects.filter(game=game, realm__in=sorted(realms), is_open=True).order_by("pk"):
         rt = TableRuntime.objects.filter(pk=table.pk).first()
         seated = Seat.objects.filter(table=table).count()
-        when = "alla fine della mano in corso" if rt is not None and _hand_running(rt) else "subito"
+        when = "alla fine della mano in corso" if rt is not None and tablerow.hand_running(rt) else "subito"
         lines.append(
             f"Tavolo «{table.name}» ({table.get_realm_display()}): si chiude {when}; "
             f"{seated} seduti si alzano col credito."

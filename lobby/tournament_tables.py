@@ -20,7 +20,9 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from lobby import actions, broadcast, bulkinsert, collector, runtime
+from lobby import broadcast, bulkinsert, collector, runtime
+from lobby.actions import tablerow
+from lobby.actions.tables import table_checked
 from lobby.errors import NotAllowed
 from lobby.models import Hand, HandPlayer, HandStep, Seat, Table, TableRuntime
 from lobby.replay import ENGINE_SPEC_KEYS
@@ -109,7 +111,7 @@ def tournament_tables_open(
     runtimes, seats, hands and hand players are written in one insert each (``bulkinsert``: the
     rows ``bulk_create`` writes, for a fraction of its Python; the collector held off meanwhile,
     ``collector.paused``), and after commit each table gets its one broadcast
-    (``actions._committed``). No buy-in, rake, credit or waiting list (every seat holds 0 and is
+    (``tablerow.committed``). No buy-in, rake, credit or waiting list (every seat holds 0 and is
     dealt in; the match starts now: a player who is not there loses it on his clock, rules 004
     "assente all'inizio"). A running tournament goes on while its game is switched off; while the
     site is closed no turn starts (the sweep retries). Returns the table ids, in order.
@@ -134,12 +136,12 @@ def tournament_tables_open(
         "tournament_id": tournament_id,
     }
     prototype = Table(name=tables[0][0][:60], min_players=fields["seats"], **fields)
-    actions._table_checked(prototype)  # the checks of table_create, once
+    table_checked(prototype)  # the checks of table_create, once
     fields["config"] = prototype.config
-    engine = actions.engine_for(prototype)
+    engine = tablerow.engine_for(prototype)
     if fields["seats"] < engine.min_seats:
         raise NotAllowed("La partita del torneo non è partita")
-    engine_config = actions.engine_config(prototype)
+    engine_config = tablerow.engine_config(prototype)
     rows = bulkinsert.insert(
         Table, [Table(name=name[:60], min_players=len(players), **fields) for name, players in tables]
     )
@@ -167,15 +169,15 @@ def tournament_tables_open(
             Seat(table=table, number=s["seat"], user_id=s["user_id"], session_ref=s["session_ref"])
             for s in specs
         ]
-        rng = actions.new_rng()
+        rng = tablerow.new_rng()
         state = engine.new(engine_config, [{k: s[k] for k in ENGINE_SPEC_KEYS} for s in specs], rng, None)
         rt = TableRuntime(table=table, hand_no=1, state=state, dealt=[s["seat"] for s in specs], steps=0)
         rt.game = engine.name
         if engine.family == "partite" and table.tempo_partita:
             lines = {engine.line_of(state, s["seat"]) for s in specs}
             rt.clocks = dict.fromkeys(sorted(lines), table.tempo_partita * 1000)
-        actions.set_deadline(rt, engine, now)
-        actions._arm_timer(rt, now)  # the deadline task, after commit
+        tablerow.set_deadline(rt, engine, now)
+        tablerow.arm_timer(rt, now)  # the deadline task, after commit
         rt.version = 1
         runtimes.append(rt)
         hands.append(
@@ -229,12 +231,12 @@ def _preferences(users: dict[int, User], game: str) -> dict[int, dict[str, Any]]
 def _wake_bots(tables: Sequence[tuple[int, int]]) -> None:
     """After commit: the bot move of each new table where a bot must play first.
 
-    This is all ``actions._committed`` would do for a table that did not exist before the commit:
+    This is all ``tablerow.committed`` would do for a table that did not exist before the commit:
     no socket can have joined its groups yet (a connection to a missing table is refused), and a
     player who opens it gets his view on connecting.
     """
     for table_id, version in tables:
-        actions._schedule_bot(table_id, version)
+        tablerow.schedule_bot(table_id, version)
 
 
 @collector.paused()
@@ -266,7 +268,7 @@ def tournament_tables_close(*, table_ids: Sequence[int]) -> int:
     closing = [
         rt
         for rt in locked.order_by("pk")
-        if rt.table.tournament_id is not None and rt.table.is_open and not actions._hand_running(rt)
+        if rt.table.tournament_id is not None and rt.table.is_open and not tablerow.hand_running(rt)
     ]
     if not closing:
         return 0

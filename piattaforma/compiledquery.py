@@ -3,7 +3,7 @@
 Django compiles a queryset to SQL on every evaluation. For the few reads the live tables run on
 every row action (the runtime row locked with its table, the seats with their players) the
 compilation was the larger part of their CPU: a py-spy profile of the Daphne processes at 1,000
-clients put ``SQLCompiler.as_sql`` of ``actions._lock`` alone at 8 % of their CPU, the round
+clients put ``SQLCompiler.as_sql`` of ``tablerow.lock`` alone at 8 % of their CPU, the round
 trip to PostgreSQL a fraction of it.
 
 ``CompiledQuery(build, params)``: ``build(*args)`` returns the queryset, whose shape (tables,

@@ -1,7 +1,7 @@
 """Every write of a running tournament: the start, the turns on live tables, results, placings, prizes.
 
 The pure rules are in ``tournaments/formats``; this module applies them to the stored tournament.
-Lock order: the tournament row first (``actions._lock``), then its matches and registrations, then
+Lock order: the tournament row first (``tablerow.lock``), then its matches and registrations, then
 (through the lobby's actions) the live tables' runtime rows, then the wallet's accounts. A match's
 result arrives through ``piattaforma.hooks.match_ended`` inside the lobby's transaction, which holds
 that table's runtime row: ``match_record`` then locks only the match row (never the tournament), so

@@ -12,7 +12,7 @@ protocol (``table.state`` payloads with ``version``, ``legal``, ``to_act``; ``ac
 ``ready``; ``error`` with a code) and plays with the real engines from ``games.registry``:
 ``apply`` with a recorded system RNG, then ``view`` and ``legal_actions`` for every seat. A Poker
 5 carte table deals its next hand 4 s after the last one ends, 8 s after a showdown
-(``lobby.actions.next_hand_pause``); a Scopa table starts a match when both players are ready, as
+(``lobby.actions.hands.next_hand_pause``); a Scopa table starts a match when both players are ready, as
 the product does. A decision deadline is armed on the event loop at every version (the owner's
 clock, in place of the Celery task). The product's frame limits hold (``piattaforma.ratelimit``:
 ``FrameGuard`` per socket, and the per-user window the product keeps in Redis, kept here in the
@@ -55,8 +55,8 @@ from lobby.loadbench.prepare import BUY_IN, POKER_FIELDS, SCOPA_FIELDS, player_n
 
 FLOOR_DB = "piattaforma_floor"
 COOKIE = "floor"
-NEXT_HAND_DELAY = 4.0  # lobby.actions.NEXT_HAND_DELAY_SECONDS
-SHOWDOWN_PAUSE = 8.0  # lobby.actions.SHOWDOWN_PAUSE_SECONDS: after a hand whose cards were shown
+NEXT_HAND_DELAY = 4.0  # lobby.actions.hands.NEXT_HAND_DELAY_SECONDS
+SHOWDOWN_PAUSE = 8.0  # lobby.actions.hands.SHOWDOWN_PAUSE_SECONDS: after a hand whose cards were shown
 DECISION_SECONDS = 30  # Table.tempo_giocata's default
 ECHO_LENGTH = {"poker5": 11, "scopa": 166}  # the bots' mean acts per poker hand and per Scopa match
 STEP_TABLE = """CREATE TABLE IF NOT EXISTS floor_step (

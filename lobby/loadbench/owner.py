@@ -108,6 +108,7 @@ async def run_owner(ids: list[int], seconds: float) -> dict[str, Any]:
 
 def run_rows(ids: list[int], seconds: float) -> dict[str, Any]:
     from lobby import actions
+    from lobby.actions import tablerow
     from lobby.models import TableRuntime
 
     done = 0
@@ -115,7 +116,7 @@ def run_rows(ids: list[int], seconds: float) -> dict[str, Any]:
     while time.perf_counter() - start < seconds:
         for table_id in ids:
             rt = TableRuntime.objects.select_related("table").get(pk=table_id)
-            if rt.state is None or actions.hand_engine(rt).is_over(rt.state):
+            if rt.state is None or tablerow.hand_engine(rt).is_over(rt.state):
                 rt.start_at = None
                 rt.save(update_fields=["start_at"])
                 actions.table_start_hand(table_id=table_id)
@@ -137,9 +138,9 @@ def main() -> None:
     from django.conf import settings
 
     settings.LOBBY_SCHEDULE_TASKS = False
-    from lobby import actions
+    from lobby.actions import hands
 
-    actions.NEXT_HAND_DELAY_SECONDS = 0  # both runtimes deal again at once
+    hands.NEXT_HAND_DELAY_SECONDS = 0  # both runtimes deal again at once
     results: list[tuple[str, dict[str, Any]]] = []
     if args.runtime in ("both", "rows"):
         settings.LOBBY_RUNTIME = "rows"

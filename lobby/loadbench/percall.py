@@ -73,13 +73,14 @@ def main(argv: list[str] | None = None) -> None:
     from games import registry
     from games.rng import SeededRng
     from lobby import actions, bots, broadcast
+    from lobby.actions import tablerow
     from lobby.consumers import db
     from lobby.errors import TableError
     from lobby.models import Seat, Table, TableRuntime
 
     totals: dict[str, float] = defaultdict(float)
     broadcast.table_changed = timed(totals, "broadcast (views + publish)", broadcast.table_changed)
-    actions._schedule_deadline = timed(totals, "deadline task publish", actions._schedule_deadline)
+    tablerow.schedule_deadline = timed(totals, "deadline task publish", tablerow.schedule_deadline)
 
     tables = (
         list(

@@ -151,7 +151,7 @@ def level(poker: int, scopa: int, daphne: int, out: str) -> None:
             }
         )
     Session.objects.bulk_create(sessions, batch_size=500)
-    # The first deals, due now: kept on the rows as a next deal is (``actions._start_later``), so a
+    # The first deals, due now: kept on the rows as a next deal is (``tablerow.start_later``), so a
     # table whose owner starts before the worker takes its task deals on the owner's own clock
     # (the task then finds the owner and does nothing), and sent as tasks for the tables still
     # without an owner.

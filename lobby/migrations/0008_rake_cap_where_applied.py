@@ -1,4 +1,4 @@
-"""A rake cap is kept only where the game applies one (``lobby.actions._table_checked`` refuses it
+"""A rake cap is kept only where the game applies one (``lobby.actions.tables.table_checked`` refuses it
 elsewhere): tables and templates written before the check get 0 instead, which is what their games
 always charged. The games whose engine takes the table's cap, as of this migration."""
 

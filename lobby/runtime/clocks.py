@@ -14,7 +14,8 @@ from datetime import datetime, timedelta
 
 from django.utils import timezone
 
-from lobby import actions, bots
+from lobby import bots
+from lobby.actions import seating, tablerow
 from lobby.models import Seat, TableRuntime, WaitingEntry
 
 
@@ -68,12 +69,12 @@ def chores_due(rt: TableRuntime, seats: list[Seat], offer: datetime | None) -> d
     ``first_offer``) or a sitout stand-up (P15).
 
     The owner runtime arms a timer for it (``TableOwner._arm``); None: nothing pending. A
-    sitout seat dealt into the running hand waits for its end (``_finish_hand``).
+    sitout seat dealt into the running hand waits for its end (``hands.finish_hand``).
     """
     times = [offer] if offer is not None else []
-    rule = actions.STAND_UP_RULES.get(rt.table.game)
+    rule = seating.STAND_UP_RULES.get(rt.table.game)
     if rule is not None and rule[1] is not None:
-        dealt = actions._dealt_seats(rt) if actions._hand_running(rt) else set()
+        dealt = tablerow.dealt_seats(rt) if tablerow.hand_running(rt) else set()
         times += [
             s.sitout_since + timedelta(seconds=rule[1])
             for s in seats

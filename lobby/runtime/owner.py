@@ -9,7 +9,7 @@ timeout, the hand's cancellation). Read top to bottom, a decision goes:
    version or there is no hand; else the engine applies it (a refusal changes nothing).
 3. The step (version, seat, action, RNG draws, events, deadline) goes to the journal and the
    owner waits for its commit (``journal``: group commit). A step that ends the hand instead runs
-   ``lobby.actions._finish_hand`` (settlement, stand-ups, the next deal's timer) in one
+   ``lobby.actions.hands.finish_hand`` (settlement, stand-ups, the next deal's timer) in one
    transaction with the step and the runtime row (the hand-end snapshot).
 4. ``fanout``: each seat's view, then the public one, sent; ``clocks`` armed again.
 
@@ -37,6 +37,7 @@ from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from lobby import actions, bots, presence
+from lobby.actions import hands, tablerow
 from lobby.errors import NoHandInProgress, NotAllowed, NotSeated, StaleVersion, TableClosed, TableElsewhere
 from lobby.models import Hand, HandStep, Seat, Table, TableRuntime, WaitingEntry
 from lobby.runtime import blocking, ownership, remote
@@ -301,8 +302,8 @@ class TableOwner:
         self.chores_at = chores_due(rt, self.seats, self.offer_at)
         self.due_since = self._due_from(rt, rt.version)
         # between hands every view shows why the table is not dealing (the seats' credits): read here
-        between = rt.state is None or actions.hand_engine(rt).is_over(rt.state)
-        family = actions.hand_engine(rt).family
+        between = rt.state is None or tablerow.hand_engine(rt).is_over(rt.state)
+        family = tablerow.hand_engine(rt).family
         self.waiting = table_waiting(rt, self.seats, family) if between else None
         if rt.state is None:
             self.hand_id = None
@@ -316,7 +317,7 @@ class TableOwner:
         """The seats due in ``rt``'s state, each from ``version`` unless ``kept`` says since when."""
         if rt.state is None:
             return {}
-        engine = actions.hand_engine(rt)
+        engine = tablerow.hand_engine(rt)
         if engine.is_over(rt.state):
             return {}
         kept = kept or {}
@@ -354,7 +355,7 @@ class TableOwner:
         self._queue(make, done)
         return await done
 
-    async def act(self, user: User, action: dict[str, Any], version: int | None) -> actions.StepResult:
+    async def act(self, user: User, action: dict[str, Any], version: int | None) -> tablerow.StepResult:
         """A player's decision (the consumer's ``act``)."""
         return await self.submit(lambda: self._unsettled(self._decide(user, action, version)))
 
@@ -452,7 +453,7 @@ class TableOwner:
 
     async def _decide(
         self, user: User | None, action: dict[str, Any], version: int | None, seat_no: int | None = None
-    ) -> actions.StepResult:
+    ) -> tablerow.StepResult:
         rt = self.rt
         assert rt is not None
         if user is not None:
@@ -470,18 +471,18 @@ class TableOwner:
                 raise StaleVersion(current=rt.version)
             seat_no = seat.number
         assert seat_no is not None
-        if rt.state is None or actions.hand_engine(rt).is_over(rt.state):
+        if rt.state is None or tablerow.hand_engine(rt).is_over(rt.state):
             raise NoHandInProgress()
         # before it is applied: the views of the version it makes (here, or by the row action) carry it
         self.acted[seat_no] = rt.version + 1
         if rt.bank_seat is not None or self.hand_id is None:
             # the time bank's seconds are kept on the seat's row: the row action applies this one
             return await self._decide_in_row(user, action)
-        engine = actions.hand_engine(rt)
+        engine = tablerow.hand_engine(rt)
         was_due = seat_no in self.due_since
-        rng = actions.new_rng()
+        rng = tablerow.new_rng()
         events = engine.apply(rt.state, seat_no, action, rng)  # raises, changing nothing, if refused
-        if actions.said_sitout(events):
+        if hands.said_sitout(events):
             # the seat's row changes with this step (sat out at the table): undone in memory (the
             # row + journal as they were), the row action applies it
             await blocking(self._load)()
@@ -501,8 +502,8 @@ class TableOwner:
                 await blocking(self._finish_sync)(step, events)
                 self.applied += 1
                 await self._publish(events)
-                return actions.StepResult(version=self.version(), events=events, hand_over=True)
-            actions.set_deadline(rt, engine, now)
+                return tablerow.StepResult(version=self.version(), events=events, hand_over=True)
+            tablerow.set_deadline(rt, engine, now)
             step.deadline, step.clocks = rt.deadline, rt.clocks
             rt.version, rt.steps = step.version, step.seq
             # the seats still due keep the version their decision opened at; the one that moved,
@@ -517,9 +518,9 @@ class TableOwner:
             raise
         self.applied += 1
         await self._publish(events)
-        return actions.StepResult(version=rt.version, events=events, hand_over=False)
+        return tablerow.StepResult(version=rt.version, events=events, hand_over=False)
 
-    async def _decide_in_row(self, user: User | None, action: dict[str, Any]) -> actions.StepResult:
+    async def _decide_in_row(self, user: User | None, action: dict[str, Any]) -> tablerow.StepResult:
         """A decision that writes a seat's row too, applied by the row action (a bot's: its move).
 
         Its version was checked by ``_decide``; the row, written first, is at the owner's.
@@ -541,16 +542,16 @@ class TableOwner:
         assert self.rt is not None
         writes = RowWrites()
         with ownership.inside(self.table_id), connection.execute_wrapper(writes), transaction.atomic():
-            rt = actions._lock(self.table_id)
+            rt = tablerow.lock(self.table_id)
             for name in STEP_FIELDS:
                 setattr(rt, name, getattr(self.rt, name))
             step.save()
             rt.steps = step.seq
             # (every write of a table's hand locks its runtime row first, as above)
             hand = self.hand if self.hand is not None else Hand.objects.get(pk=self.hand_id)
-            engine = actions.hand_engine(rt)
-            actions._finish_hand(rt, engine, hand)
-            actions._after_change(rt, engine, events=events)
+            engine = tablerow.hand_engine(rt)
+            hands.finish_hand(rt, engine, hand)
+            tablerow.after_change(rt, engine, events=events)
         self.dirty = False
         self._load(written=rt, kept=writes)
 
@@ -561,10 +562,10 @@ class TableOwner:
         for seat in [s for s in self.seats if s.user.is_bot]:
             if rt.state is None:
                 return
-            engine = actions.hand_engine(rt)
+            engine = tablerow.hand_engine(rt)
             if seat.number not in self.due_since:  # (none is due once the hand is over)
                 continue
-            action = bots.bot_action(engine, rt.state, seat.number, actions.new_rng())
+            action = bots.bot_action(engine, rt.state, seat.number, tablerow.new_rng())
             await self._unsettled(self._decide(None, action, None, seat_no=seat.number))
             rt = self.rt
             assert rt is not None

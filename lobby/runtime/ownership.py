@@ -17,7 +17,7 @@ version N (the decision lost on the next takeover, the caller's change missing f
 So every park hands its caller the row's epoch (the owner's, as it last read the row), and
 
 1. the caller's writes are fenced: its snapshot of the owner's state is ``UPDATE ... WHERE epoch =
-   E``, and each table write locks the runtime row first (``actions._lock``; every write of a table
+   E``, and each table write locks the runtime row first (``tablerow.lock``; every write of a table
    does) and is refused with ``TableElsewhere`` unless the row still has ``E`` (``check_fence``):
    refused there, its transaction writes nothing;
 2. an owner that goes on after a park ran out first raises the epoch (``fence``: an ``UPDATE`` of
@@ -287,7 +287,7 @@ def is_inside(table_id: int) -> bool:
 
 
 def dealt(rt: TableRuntime, hand: Hand) -> None:
-    """A deal under the table's owner saved its runtime row and its hand (``actions._deal``, its
+    """A deal under the table's owner saved its runtime row and its hand (``hands._deal``, its
     last write): the owner keeps them once it commits instead of reading them back."""
     for place in reversed(_places()):
         if place.table_id == rt.pk:
@@ -299,7 +299,7 @@ def check_fence(rt: TableRuntime) -> None:
     """Refuse a parked caller's write once its park ran out (the row's epoch raised since), and
     an owner's own once another owner claimed its table (a lease lost, not noticed yet).
 
-    Called with the runtime row locked (``actions._lock``), before anything is written.
+    Called with the runtime row locked (``tablerow.lock``), before anything is written.
     """
     for place in reversed(_places()):
         if place.table_id == rt.pk:
@@ -411,7 +411,7 @@ def owned(table_id: int) -> bool:
 
 
 def committed(table_id: int, version: int, events: list[dict[str, Any]]) -> bool:
-    """A row action committed a new version (``lobby.actions._committed``, owner runtime).
+    """A row action committed a new version (``lobby.actions.tablerow.committed``, owner runtime).
 
     Under the owner: its events go with the view the owner sends next. A write outside any owner
     of this process (a Celery task, a script) tells a local owner to reload the row. Returns

@@ -76,7 +76,7 @@ def asgi_live(browser, asgi_server, transactional_db, monkeypatch):
     from games.rng import RecordingRng, SeededRng
 
     seeds = itertools.count(2000)
-    monkeypatch.setattr("lobby.actions.new_rng", lambda: RecordingRng(SeededRng(next(seeds))))
+    monkeypatch.setattr("lobby.actions.tablerow.new_rng", lambda: RecordingRng(SeededRng(next(seeds))))
     return asgi_server
 
 

@@ -36,7 +36,7 @@ def seeded_deals(monkeypatch):
     from games.rng import RecordingRng
 
     seeds = itertools.count(3000)
-    monkeypatch.setattr("lobby.actions.new_rng", lambda: RecordingRng(SeededRng(next(seeds))))
+    monkeypatch.setattr("lobby.actions.tablerow.new_rng", lambda: RecordingRng(SeededRng(next(seeds))))
 
 
 def poker_hand() -> tuple[Hand, list, int]:

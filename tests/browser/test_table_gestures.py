@@ -408,7 +408,7 @@ def test_the_match_summary_lists_the_automatic_measures(open_table, artifacts):
 
 
 def test_the_hand_summary_stays_while_the_server_holds_the_next_deal(open_table):
-    """The pause between hands is the server's (lobby.actions.SHOWDOWN_PAUSE_SECONDS): the summary
+    """The pause between hands is the server's (lobby.actions.hands.SHOWDOWN_PAUSE_SECONDS): the summary
     says when the next hand comes; once it is dealt, the client keeps no summary of its own."""
     from tests.browser.test_table_client import finished
 

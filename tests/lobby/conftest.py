@@ -12,7 +12,7 @@ from games.rng import RecordingRng, SeededRng
 @pytest.fixture(autouse=True)
 def seeded_deals(monkeypatch):
     seeds = itertools.count(1000)
-    monkeypatch.setattr("lobby.actions.new_rng", lambda: RecordingRng(SeededRng(next(seeds))))
+    monkeypatch.setattr("lobby.actions.tablerow.new_rng", lambda: RecordingRng(SeededRng(next(seeds))))
 
 
 @pytest.fixture(autouse=True)

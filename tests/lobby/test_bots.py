@@ -4,6 +4,7 @@ import pytest
 
 from games import registry
 from lobby import actions, selectors
+from lobby.actions import tablerow
 from lobby.models import Hand, Seat
 from tests.lobby.helpers import (
     concrete,
@@ -76,7 +77,7 @@ def test_a_bot_that_must_decide_gets_its_task_after_each_commit(
 ):
     """The bot's task is sent for every version at which a bot seat must decide, and only then."""
     woken: list[tuple[int, int]] = []
-    monkeypatch.setattr(actions, "_schedule_bot", lambda table_id, version: woken.append((table_id, version)))
+    monkeypatch.setattr(tablerow, "schedule_bot", lambda table_id, version: woken.append((table_id, version)))
     person, bot = funded_player(), funded_player(is_bot=True)
     table = poker_table()
     seat_players(table, [person, bot])

@@ -1,6 +1,6 @@
 """The live tables' hot reads compiled to SQL once (``piattaforma.compiledquery``).
 
-``actions._lock`` (the first statement of every table write), ``selectors.seat_rows`` and the
+``tablerow.lock`` (the first statement of every table write), ``selectors.seat_rows`` and the
 owner's read of its row ran Django's SQL compiler on every call: at 1,000 clients that compilation
 was a larger share of the Daphne processes' CPU than the database round trips. They now compile
 once per database and give the same objects as the plain querysets.
@@ -13,6 +13,8 @@ from django.db import transaction
 from django.db.models.sql.compiler import SQLCompiler
 
 from lobby import actions
+from lobby.actions import hands, tablerow
+from lobby.errors import TableClosed
 from lobby.models import Hand, Seat, TableRuntime
 from lobby.runtime import owner as owner_module
 from lobby.selectors import seat_rows
@@ -64,11 +66,11 @@ class counting_compiler:
 def test_the_lock_gives_the_row_and_its_table_as_the_orm_does_and_compiles_once():
     poker, scopa = tables()
     with transaction.atomic():
-        actions._lock(poker.pk)  # compiled here at the latest
+        tablerow.lock(poker.pk)  # compiled here at the latest
     with counting_compiler() as compiled:
         for table in (poker, scopa, poker):
             with transaction.atomic():
-                rt = actions._lock(table.pk)
+                rt = tablerow.lock(table.pk)
                 plain = TableRuntime.objects.select_for_update().select_related("table").get(pk=table.pk)
             assert fields(rt) == fields(plain)
             assert fields(rt.table) == fields(plain.table)
@@ -80,9 +82,9 @@ def test_the_lock_gives_the_row_and_its_table_as_the_orm_does_and_compiles_once(
 def test_the_lock_of_a_closed_table_refuses_as_before():
     poker, _ = tables()
     with transaction.atomic():
-        actions._lock(poker.pk)
-    with pytest.raises(actions.TableClosed), transaction.atomic():
-        actions._lock(poker.pk + 1000)
+        tablerow.lock(poker.pk)
+    with pytest.raises(TableClosed), transaction.atomic():
+        tablerow.lock(poker.pk + 1000)
 
 
 def test_seat_rows_and_the_owners_row_read_as_the_orm_does_and_compile_once():
@@ -121,10 +123,10 @@ def test_the_deals_seats_and_the_table_credits_read_as_the_orm_does_and_compile_
         for t, _ in tables_seen
     }
     for t, _ in tables_seen:  # the first of each shape (3 and 2 seats) compiles
-        actions._seats_to_deal(t), table_credits_get(table_session_refs=refs[t.pk])
+        hands._seats_to_deal(t), table_credits_get(table_session_refs=refs[t.pk])
     with counting_compiler() as compiled, counting_compiler(Account) as credits_compiled:
         for table, seats in tables_seen:
-            dealt = actions._seats_to_deal(table)
+            dealt = hands._seats_to_deal(table)
             assert [fields(s) for s in dealt] == [fields(s) for s in seats]
             assert [s.dealt_here for s in dealt] == [table is poker] * len(seats)  # poker dealt once
             assert all("user" in s._state.fields_cache for s in dealt)

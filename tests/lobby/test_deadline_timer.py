@@ -8,6 +8,7 @@ from django.utils import timezone
 from games import registry
 from lobby import actions, selectors, tasks
 from lobby import runtime as lobby_runtime
+from lobby.actions import tablerow
 from lobby.models import Hand, HandStep, Seat, TableRuntime
 from tests.lobby.helpers import concrete, funded_player, poker_table, runtime, seat_players
 
@@ -18,7 +19,7 @@ pytestmark = pytest.mark.django_db
 def scheduled(monkeypatch):
     """The deadline tasks sent after commit: (table id, eta)."""
     sent: list[tuple[int, object]] = []
-    monkeypatch.setattr(actions, "_schedule_deadline", lambda table_id, eta: sent.append((table_id, eta)))
+    monkeypatch.setattr(tablerow, "schedule_deadline", lambda table_id, eta: sent.append((table_id, eta)))
     return sent
 
 
@@ -71,7 +72,7 @@ def test_an_earlier_deadline_than_the_pending_task_arms_another(
 
 def test_a_lost_task_is_replaced_by_the_next_action(scheduled, django_capture_on_commit_callbacks):
     table = started_table(django_capture_on_commit_callbacks)
-    lost = timezone.now() - timedelta(seconds=actions.TIMER_SLACK_SECONDS + 5)
+    lost = timezone.now() - timedelta(seconds=tablerow.TIMER_SLACK_SECONDS + 5)
     TableRuntime.objects.filter(pk=table.pk).update(timer_at=lost)
     act_once(table, django_capture_on_commit_callbacks)
     rt = runtime(table)

@@ -15,6 +15,7 @@ from django.utils import timezone
 from games import registry
 from lobby import actions, broadcast, presence, tasks
 from lobby import runtime as lobby_runtime
+from lobby.actions import hands
 from lobby.models import Hand, HandStep, Seat, SeatSocket
 from tests.lobby.helpers import concrete, funded_player, poker_table, runtime, scopa_table, seat_players
 from tests.lobby.test_ws_table import connect, next_state, setup_table
@@ -61,10 +62,10 @@ def test_a_lost_next_hand_start_is_dealt_by_the_sweep(later):
     assert actions.table_start_hand(table_id=table.pk)
     play_out(table)
     assert runtime(table).hand_no == 1
-    later(actions.NEXT_HAND_DELAY_SECONDS - 1)
+    later(hands.NEXT_HAND_DELAY_SECONDS - 1)
     tasks.sweep_deadlines()
     assert runtime(table).hand_no == 1  # not due yet: its task may still come
-    later(actions.SHOWDOWN_PAUSE_SECONDS + 5)  # the longest pause (after a showdown) is over
+    later(hands.SHOWDOWN_PAUSE_SECONDS + 5)  # the longest pause (after a showdown) is over
     tasks.sweep_deadlines()
     rt = runtime(table)
     assert rt.hand_no == 2 and not registry.get(rt.game).is_over(rt.state)
@@ -83,7 +84,7 @@ def test_one_table_failing_in_the_sweep_stops_no_other(later, monkeypatch):
             raise RuntimeError("a bug at one table")
         return start(table_id=table_id)
 
-    monkeypatch.setattr(actions, "table_start_hand", start_or_fail)
+    monkeypatch.setattr(hands, "table_start_hand", start_or_fail)  # what the sweep calls
     later(5)
     tasks.sweep_deadlines()
     assert runtime(broken).hand_no == 0 and runtime(fine).hand_no == 1
@@ -106,7 +107,7 @@ def test_a_lost_match_countdown_start_is_dealt_by_the_sweep(later):
     tasks.sweep_deadlines()  # the sit-down's start: the countdown begins
     rt = runtime(table)
     assert rt.ready_deadline is not None and rt.state is None
-    later(5 + actions.READY_SECONDS + 5)
+    later(5 + hands.READY_SECONDS + 5)
     tasks.sweep_deadlines()
     assert runtime(table).hand_no == 1 and Hand.objects.filter(table=table).count() == 1
 
@@ -118,7 +119,7 @@ def test_a_player_pressing_ready_early_leaves_the_countdown_start_pending(later)
     actions.table_start_hand(table_id=table.pk)  # the sit-down's start: the countdown begins
     assert not actions.table_ready(table_id=table.pk, user=users[0])
     assert runtime(table).start_at is not None
-    later(actions.READY_SECONDS + 5)
+    later(hands.READY_SECONDS + 5)
     tasks.sweep_deadlines()
     assert runtime(table).hand_no == 1
 

@@ -40,8 +40,8 @@ def owner_runtime(settings, monkeypatch):
     settings.LOBBY_RUNTIME = "owner"
     settings.LOBBY_SCHEDULE_TASKS = True  # the owner's own timers move the bots
     monkeypatch.setattr("lobby.bots.BOT_DELAY_SECONDS", 0.0)
-    monkeypatch.setattr("lobby.actions.NEXT_HAND_DELAY_SECONDS", 0)
-    monkeypatch.setattr("lobby.actions.SHOWDOWN_PAUSE_SECONDS", 0)
+    monkeypatch.setattr("lobby.actions.hands.NEXT_HAND_DELAY_SECONDS", 0)
+    monkeypatch.setattr("lobby.actions.hands.SHOWDOWN_PAUSE_SECONDS", 0)
 
 
 async def test_a_three_seat_hand_end_makes_a_pinned_number_of_queries(monkeypatch):

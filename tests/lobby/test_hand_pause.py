@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from games import registry
 from lobby import actions, selectors, tasks
+from lobby.actions import hands, sweeps
 from lobby.models import Hand, Seat
 from tests.lobby.helpers import concrete, funded_player, key, poker_table, runtime, seat_players
 
@@ -74,15 +75,15 @@ def test_after_a_showdown_the_server_holds_the_next_deal(later):
     users = [funded_player() for _ in range(3)]
     seat_players(table, users)
     hand = hand_ending(table, showdown=True)
-    assert abs(pause_of(table, hand) - actions.SHOWDOWN_PAUSE_SECONDS) < 1
+    assert abs(pause_of(table, hand) - hands.SHOWDOWN_PAUSE_SECONDS) < 1
     # every player's page is told when the next deal comes, and sees the result till then
     sent = payload(table)
     assert sent["over"] and sent["next_hand_at"] == runtime(table).start_at.isoformat()
     # not due yet: the beat's sweep leaves it; past it, the hand is dealt (once)
-    later(actions.SHOWDOWN_PAUSE_SECONDS - 2)
+    later(hands.SHOWDOWN_PAUSE_SECONDS - 2)
     tasks.sweep_deadlines()
     assert runtime(table).hand_no == hand.number
-    later(actions.SHOWDOWN_PAUSE_SECONDS + actions.SWEEP_GRACE_SECONDS + 1)
+    later(hands.SHOWDOWN_PAUSE_SECONDS + sweeps.SWEEP_GRACE_SECONDS + 1)
     tasks.sweep_deadlines()
     rt = runtime(table)
     assert rt.hand_no == hand.number + 1 and rt.start_at is None
@@ -93,7 +94,7 @@ def test_a_hand_without_a_showdown_pauses_less():
     table = poker_table()
     seat_players(table, [funded_player() for _ in range(3)])
     hand = hand_ending(table, showdown=False)
-    assert abs(pause_of(table, hand) - actions.NEXT_HAND_DELAY_SECONDS) < 1
+    assert abs(pause_of(table, hand) - hands.NEXT_HAND_DELAY_SECONDS) < 1
 
 
 def test_nobody_brings_the_next_deal_forward_during_the_pause():

@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from games import registry
 from lobby import actions
+from lobby.actions import seating
 from lobby.errors import TableElsewhere
 from lobby.models import Hand, HandStep, Seat, TableLease, TableRuntime, WaitingEntry
 from lobby.replay import replay_hand
@@ -447,9 +448,9 @@ async def eventually(check, seconds: float = 8.0) -> bool:
 
 async def test_an_owner_expires_a_waiting_list_offer_on_its_own_clock(monkeypatch):
     """Issue 18: the sweeper leaves an owned table alone; its owner expires the offer itself."""
-    monkeypatch.setattr("lobby.actions.WAITING_OFFER_SECONDS", 0.5)
+    monkeypatch.setattr("lobby.actions.waiting.WAITING_OFFER_SECONDS", 0.5)
     sweeps = []
-    monkeypatch.setattr("lobby.actions.waiting_offers_sweep", lambda: sweeps.append(1) or 0)
+    monkeypatch.setattr("lobby.actions.sweeps.waiting_offers_sweep", lambda: sweeps.append(1) or 0)
 
     @sync_to_async
     def full_table_and_a_queue():
@@ -471,7 +472,7 @@ async def test_an_owner_expires_a_waiting_list_offer_on_its_own_clock(monkeypatc
 
 
 async def test_an_owner_stands_up_a_player_sitting_out_too_long(monkeypatch):
-    monkeypatch.setitem(actions.STAND_UP_RULES, "poker5", (10, 1))  # P15's 10 minutes, here 1 s
+    monkeypatch.setitem(seating.STAND_UP_RULES, "poker5", (10, 1))  # P15's 10 minutes, here 1 s
 
     @sync_to_async
     def table_with_one_sitting_out():

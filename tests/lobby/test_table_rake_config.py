@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from lobby import actions
+from lobby.actions import tablerow
 from tests.lobby.helpers import funded_player, seat_players
 
 pytestmark = pytest.mark.django_db
@@ -21,7 +22,7 @@ def test_the_engine_takes_the_table_rake(game, key):
     table = actions.table_create(
         name="Tavolo", game=game, seats=3, min_buy_in=1_000, max_buy_in=50_000, rake_bp=400
     )
-    assert actions.engine_config(table)[key] == 400
+    assert tablerow.engine_config(table)[key] == 400
 
 
 @pytest.mark.parametrize("game", ["telesina", "poker5"])
@@ -31,7 +32,7 @@ def test_a_poker_family_table_gives_its_engine_its_rake_cap_and_clock(game):
         name="Tavolo", game=game, seats=3, min_buy_in=1_000, max_buy_in=50_000, rake_bp=500, rake_cap=300,
         tempo_giocata=20, time_bank=40,
     )  # fmt: skip
-    config = actions.engine_config(table)
+    config = tablerow.engine_config(table)
     assert (config["rake_percent"], config["rake_cap"]) == (500, 300)
     assert (config["decision_seconds"], config["time_bank"]) == (20, 40)
 

@@ -21,7 +21,8 @@ from django.db import connection, connections
 from django.db.backends import utils as db_utils
 from django.test.utils import CaptureQueriesContext
 
-from lobby import actions, broadcast, selectors
+from lobby import broadcast, selectors
+from lobby.actions import tablerow
 from lobby.runtime.fanout import Audience
 from piattaforma import ratelimit
 from piattaforma.wsframes import encode
@@ -197,7 +198,7 @@ async def test_the_rows_runtime_reads_the_between_hands_block_once_per_version_n
         seat_players(table, users)
         rt = runtime(table)  # no hand yet: every message carries the between-hands block
         seats = list(selectors.seat_rows(table.pk))
-        family = actions.hand_engine(rt).family
+        family = tablerow.hand_engine(rt).family
         with CaptureQueriesContext(connection) as one:
             selectors.table_waiting(rt, seats, family)
         with CaptureQueriesContext(connection) as all_messages:

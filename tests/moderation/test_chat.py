@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from games.rng import SeededRng
 from lobby import actions as lobby_actions
+from lobby.errors import ChatRefused
 from lobby.models import ChatMessage
 from moderation import actions
 from moderation.errors import ModerationError
@@ -167,7 +168,7 @@ def test_a_warning_does_not_mute():
 def test_bad_input_is_refused_before_moderation(sent, django_capture_on_commit_callbacks):
     table, user = poker_table(), UserFactory()
     for text in ("", "   ", "x" * 201):
-        with pytest.raises(lobby_actions.ChatRefused):
+        with pytest.raises(ChatRefused):
             post(table, user, text, django_capture_on_commit_callbacks)
     assert not ChatLine.objects.exists() and not sent
 

@@ -11,6 +11,7 @@ from django.utils import timezone
 from games.rng import SeededRng
 from lobby import actions as lobby
 from lobby import selectors as lobby_selectors
+from lobby.actions import tablerow
 from lobby.models import Seat, TableRuntime
 from tests.lobby.helpers import play_hand_randomly
 from tests.tournaments.conftest import make_tournament
@@ -26,7 +27,7 @@ def test_a_finished_tournament_match_asks_nobody_for_a_top_up(staff):
     (table,) = open_tables(t)
     play_hand_randomly(table, SeededRng(5), max_steps=3000)
     rt = TableRuntime.objects.get(pk=table.pk)
-    assert rt.state is not None and lobby.hand_engine(rt).is_over(rt.state)
+    assert rt.state is not None and tablerow.hand_engine(rt).is_over(rt.state)
     for seat in Seat.objects.filter(table=table):
         payload = lobby_selectors.table_snapshot(table_id=table.pk, user_id=seat.user_id)
         # a tournament table has no buy-in: no "ricarica almeno € 0,01" on its felt
@@ -35,7 +36,7 @@ def test_a_finished_tournament_match_asks_nobody_for_a_top_up(staff):
 
 def _due_seat(table_id: int) -> tuple[TableRuntime, Seat]:
     rt = TableRuntime.objects.select_related("table").get(pk=table_id)
-    seat_no = lobby.hand_engine(rt).to_act(rt.state)[0]
+    seat_no = tablerow.hand_engine(rt).to_act(rt.state)[0]
     return rt, Seat.objects.select_related("user").get(table_id=table_id, number=seat_no)
 
 
@@ -46,7 +47,7 @@ def _disconnect_after(
     started = timezone.now() - timedelta(seconds=seconds)
     fields = {"turn_started": started, "deadline": started + timedelta(seconds=rt.table.tempo_giocata)}
     if partita_left_ms is not None:
-        line = lobby.hand_engine(rt).line_of(rt.state, seat.number)
+        line = tablerow.hand_engine(rt).line_of(rt.state, seat.number)
         fields["clocks"] = {**rt.clocks, line: partita_left_ms}
     TableRuntime.objects.filter(pk=rt.pk).update(**fields)
     socket = lobby.seat_connected(table_id=rt.pk, user=seat.user, process="test")

@@ -17,9 +17,9 @@ from channels.layers import get_channel_layer
 from games import options as game_options
 from games import registry
 from games.rng import SeededRng
-from lobby import actions as lobby_actions
 from lobby import broadcast, bulkinsert
 from lobby import selectors as lobby_selectors
+from lobby.actions import tablerow
 from lobby.errors import NotAllowed
 from lobby.models import Hand, HandPlayer, Seat, Table, TableRuntime
 from lobby.replay import replay_hand
@@ -85,9 +85,7 @@ def test_a_turn_is_dealt_in_bulk_as_the_lobby_deals_a_table(
     User.objects.filter(pk__in=bots).update(is_bot=True)
     sent = _recorded_broadcasts(monkeypatch)
     woken: list[tuple[int, int]] = []
-    monkeypatch.setattr(
-        lobby_actions, "_schedule_bot", lambda table_id, version: woken.append((table_id, version))
-    )
+    monkeypatch.setattr(tablerow, "schedule_bot", lambda table_id, version: woken.append((table_id, version)))
     with django_capture_on_commit_callbacks(execute=True):
         assert running.tournament_start(tournament_id=t.pk)
     t.refresh_from_db()

@@ -1,0 +1,141 @@
+"""A seated player's connections: counted per seat, with their server process's heartbeat.
+
+A player with no connection left is sat out at a gioco a puntate; at a gioco a partite his clock
+goes on (RULINGS G5). The heartbeat and the sweep of dead processes' sockets are ``lobby.presence``
+and ``sweeps.presence_sweep``.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from lobby.actions import tablerow
+from lobby.models import Seat, SeatSocket, TableRuntime
+from lobby.runtime import ownership
+from piattaforma.models import User
+
+
+@ownership.through_owner
+@transaction.atomic
+def seat_connected(*, table_id: int, user: User, process: str) -> int | None:
+    """A connection of a seated player opened: back from a disconnection, he is back in play.
+
+    Returns the id of the ``SeatSocket`` row that counts it for his seat, owned by the server
+    ``process`` (None: a spectator's connection, not counted). Only a counted connection is
+    uncounted when it closes (``seat_disconnected``): the spectator socket of the page a player sat
+    down from closes after his seated page connected, and must not sit him out.
+    """
+    rt = tablerow.lock(table_id)  # the runtime row first, as every table write (no lock-order inversion)
+    seat = Seat.objects.filter(table_id=table_id, user=user).first()
+    if seat is None:
+        return None
+    socket = SeatSocket.objects.create(seat=seat, process=process)
+    seat.connections = seat.sockets.count()
+    fields = ["connections"]
+    if seat.away:  # "automaticamente nel caso di rientro nel tavolo" (rules 004, sit out)
+        seat.away = False
+        seat.status = Seat.Status.PLAYING
+        seat.sitout_since = None
+        seat.missed_hands = 0
+        fields += ["away", "status", "sitout_since", "missed_hands"]
+    seat.save(update_fields=fields)
+    if len(fields) > 1:
+        tablerow.bump(rt)
+    return socket.pk
+
+
+@ownership.through_owner
+@transaction.atomic
+def seat_disconnected(*, table_id: int, socket_id: int) -> None:
+    """A counted connection closed (the id ``seat_connected`` returned). A seat since left, or a
+    row already swept, is not touched."""
+    rt = tablerow.lock(table_id)  # the runtime row first, as every table write (no lock-order inversion)
+    socket = SeatSocket.objects.filter(pk=socket_id, seat__table_id=table_id).select_related("seat").first()
+    if socket is None:
+        return
+    socket.delete()
+    sockets_gone(rt, [socket.seat])
+
+
+def sockets_gone(rt: TableRuntime, seats: list[Seat]) -> None:
+    """Recount the sockets of seats that lost some (expects the runtime row locked).
+
+    Rules 004: whoever leaves a table of a gioco a puntate without "Esci dal tavolo" (closing the
+    window, a lost connection) is put in sit-out. At a gioco a partite the clock goes on: the
+    disconnected player has until his deadline to come back, then the timeout loses the match
+    (RULINGS G5).
+    """
+    puntate = tablerow.engine_for(rt.table).family == "puntate"
+    # issue 20 (6): at a gioco a partite between matches (no match, or the end-of-match panel) a
+    # player with no connection left is sat out too: no match starts for him, and the countdown
+    # stands him up (hands._partite_ready), instead of dealing him a match he loses on time.
+    between_matches = not puntate and (rt.state is None or tablerow.hand_engine(rt).is_over(rt.state))
+    changed = False
+    for seat in seats:
+        seat.connections = seat.sockets.count()
+        fields = ["connections"]
+        if seat.connections == 0 and (puntate or between_matches) and seat.status == Seat.Status.PLAYING:
+            seat.status = Seat.Status.SITOUT
+            seat.sitout_since = timezone.now()
+            seat.away = True
+            fields += ["status", "sitout_since", "away"]
+            changed = True
+        seat.save(update_fields=fields)
+    if not puntate and not between_matches and rt.state is not None:
+        changed = _reconnection_window(rt, [s for s in seats if s.connections == 0]) or changed
+    if changed:
+        tablerow.bump(rt)
+
+
+def _reconnection_window(rt: TableRuntime, gone: list[Seat]) -> bool:
+    """RULINGS G5 (rules 004, "Disconnessione dal server"): a player of a gioco a partite who lost
+    his last connection while his decision is due has, from that moment, the smaller of the tempo
+    giocata and what is left of his line's tempo partita to come back, not just what was left of
+    his move's clock. The tempo partita keeps running meanwhile, so leaving and coming back never
+    buys more than the line's own time. Returns whether the deadline moved (runtime row locked)."""
+    engine = tablerow.hand_engine(rt)
+    due = set(engine.to_act(rt.state))
+    lines = {engine.line_of(rt.state, s.number) for s in gone if s.number in due and not s.user.is_bot}
+    if not lines or rt.deadline is None:
+        return False
+    now = timezone.now()
+    seconds = float(rt.table.tempo_giocata)
+    if rt.clocks is not None and rt.turn_started is not None:
+        spent = (now - rt.turn_started).total_seconds()
+        seconds = min([seconds, *(int(rt.clocks.get(line, 0)) / 1000 - spent for line in lines)])
+    window = now + timedelta(seconds=max(0.0, seconds))
+    if window <= rt.deadline:
+        return False
+    rt.deadline = window
+    tablerow.arm_timer(rt, now)
+    return True
+
+
+def presence_ttl() -> float:
+    """Seconds after which the sockets of a server process that stopped beating are dropped."""
+    return 3 * float(settings.LOBBY_HEARTBEAT_SECONDS)
+
+
+def presence_beat(*, process: str, socket_ids: list[int]) -> int:
+    """A server process is alive: refresh the rows of its open sockets (one statement).
+
+    Only the ids it still holds: a row it lost track of is left to expire. Returns how many.
+    """
+    return SeatSocket.objects.filter(process=process, pk__in=socket_ids).update(seen_at=timezone.now())
+
+
+@ownership.through_owner
+@transaction.atomic
+def table_sockets_drop(*, table_id: int, cutoff: Any) -> int:
+    """Drop a table's sockets not refreshed since ``cutoff`` (under its owner on the owner runtime)."""
+    rt = tablerow.lock(table_id)
+    rows = SeatSocket.objects.filter(seen_at__lt=cutoff, seat__table_id=table_id)
+    seat_ids = set(rows.values_list("seat_id", flat=True))
+    dropped = rows.delete()[0]
+    sockets_gone(rt, list(Seat.objects.filter(pk__in=seat_ids).order_by("number")))
+    return int(dropped)

@@ -1,0 +1,535 @@
+"""The hand's path: the deal, a decision applied, the hand's end settled, the clocks' timeouts.
+
+Read top to bottom, a hand goes: ``table_start_hand`` deals (``_deal``: who is dealt in, the
+engine's new state, the ``Hand`` row); each decision (``table_act``, a bot's ``table_bot_move``, a
+timeout's ``_timeout``) goes through ``_apply``: the engine applies it, the step is recorded as a
+``HandStep`` and, when it ends the hand, ``finish_hand`` settles it in the ledger, stands up who
+asked to leave and sets the next deal. Each is one transaction on the locked row (``tablerow``).
+On the owner runtime the owner applies decisions itself (``lobby.runtime.owner``) and calls
+``finish_hand`` at the hand's end; the rest runs here, under the owner.
+
+Leaving a table in the middle of a hand is here too (``table_leave``, a player removed): it ends a
+match of a gioco a partite, or sits the player out for the rest of the hand.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Exists, OuterRef
+from django.utils import timezone
+
+from games.engine import Engine
+from lobby import bots, settlement, tournament_tables
+from lobby.actions import seating, tablerow
+from lobby.errors import HandInProgress, NoHandInProgress, NotAllowed, StaleVersion
+from lobby.models import Hand, HandPlayer, HandStep, Seat, Table, TableRuntime, WaitingEntry
+from lobby.replay import ENGINE_SPEC_KEYS
+from lobby.runtime import ownership
+from piattaforma import hooks
+from piattaforma.actions import audit_record, preferences_of
+from piattaforma.compiledquery import CompiledQuery
+from piattaforma.models import User
+from wallet import actions as wallet_actions
+from wallet import selectors as wallet_selectors
+
+NEXT_HAND_DELAY_SECONDS = 4  # time to look at a hand's result before the next deal (no cards shown)
+
+# After a showdown (poker, telesina: cards shown) the server holds the result longer, so that every
+# player reads the hands, pots and winners before the next deal; neither the rules nor RULINGS name
+# a pause, and 8 s is what players needed (issue 20: the client used to keep the summary that long
+# over the next hand). Nobody's action brings the next deal forward (``tablerow.start_later``).
+SHOWDOWN_PAUSE_SECONDS = 8
+
+READY_SECONDS = 30  # giochi a partite: countdown of "Sono pronto per iniziare" and of the end-of-match panel
+
+
+def _seat_credits(rt: TableRuntime, seats: list[Seat]) -> dict[str, int]:
+    """Each seat's table credit by session, in one read."""
+    refs = [s.session_ref for s in seats]
+    return wallet_selectors.table_credits_get(table_session_refs=refs, realm=rt.table.realm)
+
+
+def _seats_dealt_here(table_id: int) -> Any:
+    dealt = HandPlayer.objects.filter(
+        hand__table_id=OuterRef("table_id"),
+        user_id=OuterRef("user_id"),
+        hand__started_at__gte=OuterRef("joined_at"),
+    )
+    seats = Seat.objects.filter(table_id=table_id).select_related("user").annotate(dealt_here=Exists(dealt))
+    return seats.order_by("number")
+
+
+# once a deal; the first parameter is the constant the EXISTS subquery selects
+_SEATS_TO_DEAL = CompiledQuery(_seats_dealt_here, lambda table_id: (1, int(table_id)))
+
+
+def _seats_to_deal(table: Table) -> list[Seat]:
+    """Every seat, by number, with its player and ``dealt_here``: whether he was dealt in at this
+    table since he sat down (a newcomer has not: banker rules), in one read (compiled once)."""
+    return _SEATS_TO_DEAL(table.pk)
+
+
+def _seat_specs(rt: TableRuntime, seats: list[Seat], credits: dict[str, int]) -> list[dict[str, Any]]:
+    """What the engine and the hand's record are told of each seat (``_seats_to_deal``'s seats)."""
+    table = rt.table
+    prefs = preferences_of(user_ids=[s.user_id for s in seats], game=table.game)
+    return [
+        {
+            "seat": seat.number,
+            "chips": credits[seat.session_ref],
+            "sitout": seat.status == Seat.Status.SITOUT,
+            "prefs": prefs[seat.user_id],
+            "user_id": seat.user_id,
+            "nickname": seat.user.nickname,
+            "session_ref": seat.session_ref,
+            "new": not seat.dealt_here,  # type: ignore[attr-defined]  # annotated by _seats_to_deal
+        }
+        for seat in seats
+    ]
+
+
+@ownership.through_owner
+@transaction.atomic
+def table_start_hand(*, table_id: int) -> bool:
+    """Deal the next hand if enough players are seated and playing; return whether one started."""
+    rt = tablerow.lock(table_id)
+    due = rt.start_at is not None and rt.start_at <= timezone.now()
+    if due:
+        rt.start_at = None  # the due start is this call (a player's earlier call leaves it pending)
+    started = _deal(rt)
+    if due and not started:
+        rt.save(update_fields=["start_at"])  # a deal saves it with the rest of the row
+    return started
+
+
+def _deal(rt: TableRuntime) -> bool:
+    """``table_start_hand`` on the locked row: deal if the table may; save the row if it deals."""
+    from lobby.operations import (
+        hand_start_refused,
+    )  # closed table, game switched off, site closed
+
+    if tablerow.hand_running(rt) or hand_start_refused(rt):
+        return False
+    table = rt.table
+    if table.tournament_id is not None and rt.hand_no:
+        return False  # a tournament table plays one match
+    engine = tablerow.next_hand_engine(rt)
+    everyone = _seats_to_deal(table)
+    credits = _seat_credits(rt, everyone)
+    if engine.family == "partite" and not _partite_ready(rt, everyone, credits):
+        return False
+    # Every seated player is dealt in, sitout ones flagged: the engine applies its own rules to
+    # them (poker asks no invito of them at a cash table; a chemin banker in sitout collects his
+    # banco). Players leaving at the end of the hand are not dealt in.
+    seats = [s for s in everyone if not s.leave_after_hand]
+    if engine.family == "partite":
+        # a match starts only for players who can pay the perdita massima (C1)
+        floor = 0 if table.tournament_id is not None else max(1, table.perdita_massima)
+        specs = [s for s in _seat_specs(rt, seats, credits) if s["chips"] >= floor]
+    else:
+        # chips at the table, or money the game holds for the seat across hands (a banco)
+        specs = [
+            s
+            for s in _seat_specs(rt, seats, credits)
+            if s["chips"] > 0 or engine.release_seat(rt.carry, s["seat"])[1] > 0
+        ]
+    active = [s for s in specs if not s["sitout"]]
+    if len(active) < max(table.min_players, engine.min_seats):
+        if rt.state is not None:
+            rt.state = rt.dealt = rt.steps = None
+            rt.deadline = None
+            tablerow.bump(rt)
+        return False
+    rng = tablerow.new_rng()
+    engine_specs = [{k: s[k] for k in ENGINE_SPEC_KEYS} for s in specs]
+    config = tablerow.engine_config(table)
+    carry_in = rt.carry
+    state = engine.new(config, engine_specs, rng, carry_in)
+    rt.hand_no += 1
+    rt.state = state
+    rt.dealt = [s["seat"] for s in specs]
+    rt.steps = 0
+    rt.game = engine.name
+    rt.clocks = None
+    if engine.family == "partite" and table.tempo_partita:
+        lines = {engine.line_of(state, s["seat"]) for s in specs}
+        rt.clocks = dict.fromkeys(sorted(lines), table.tempo_partita * 1000)
+    rt.ready_deadline = rt.start_at = None
+    if any(s.ready for s in everyone):
+        Seat.objects.filter(table=table).update(ready=False)
+    hand = Hand.objects.create(
+        table=table,
+        number=rt.hand_no,
+        game=engine.name,
+        config=config,
+        carry_in=carry_in,
+        seats=[{k: s[k] for k in (*ENGINE_SPEC_KEYS, "user_id", "nickname", "session_ref")} for s in specs],
+        start_draws=rng.draws,
+        deck_log=state.get("deck_log", []),
+    )
+    HandPlayer.objects.bulk_create(
+        [HandPlayer(hand=hand, user_id=spec["user_id"], seat=spec["seat"]) for spec in specs]
+    )
+    tablerow.after_change(rt, engine)
+    rt.hand_pk = hand.pk  # type: ignore[attr-defined]  # as the owner's read of the row has it
+    ownership.dealt(rt, hand)
+    return True
+
+
+def _partite_ready(rt: TableRuntime, seats: list[Seat], credits: dict[str, int]) -> bool:
+    """Tell whether a match may start now at a table of a gioco a partite (expects the row locked).
+
+    When the table is complete every player gets "Sono pronto per iniziare" and a countdown: the
+    match starts when all are ready, or when the countdown ends anyway. After a match the same
+    countdown runs on the end-of-match panel, and who has not chosen another match stands up.
+    """
+    table = rt.table
+    now = timezone.now()
+    if len(seats) < table.seats:
+        if rt.ready_deadline is not None and rt.state is None:
+            rt.ready_deadline = None
+            tablerow.bump(rt)
+        return False
+    # issue 20 (1, 6): a seat short of the perdita massima, or whose player left (no connection),
+    # cannot start a match: he must top up (the table says so) or come back, else the countdown
+    # stands him up as it does an undecided player ("se non ha un credito sufficiente...").
+    # A tournament table holds no credit and deals at once: an absent player loses on his clock.
+    need = max(1, table.perdita_massima)  # C1: a credit short of the perdita massima plays no match
+    unable = (
+        set()
+        if table.tournament_id is not None
+        else {s.pk for s in seats if not s.user.is_bot and (s.away or credits[s.session_ref] < need)}
+    )
+    if all((s.ready or s.user.is_bot) and s.pk not in unable for s in seats):  # bots are always ready
+        return True
+    if rt.ready_deadline is None:
+        rt.ready_deadline = now + timedelta(seconds=READY_SECONDS)
+        tablerow.start_later(rt, READY_SECONDS)
+        tablerow.bump(rt)
+        return False
+    if now < rt.ready_deadline:
+        return False
+    if rt.state is None and not unable:
+        return True  # before the first match: the countdown is over, the match starts anyway
+    for seat in seats:  # end-of-match panel: no decision means standing up
+        if not (seat.ready or seat.user.is_bot) or seat.pk in unable:
+            seating.stand_up(rt, seat)
+    rt.state = rt.dealt = rt.steps = None
+    rt.ready_deadline = None
+    tablerow.bump(rt)
+    return False
+
+
+@ownership.through_owner
+@transaction.atomic
+def table_ready(*, table_id: int, user: User) -> bool:
+    """Giochi a partite: "Sono pronto per iniziare" (or "another match"); start when all are ready."""
+    rt = tablerow.lock(table_id)
+    seat = tablerow.seat_of(rt, user)
+    if tablerow.hand_running(rt):
+        raise HandInProgress()
+    if not seat.ready:
+        seat.ready = True
+        seat.save(update_fields=["ready"])
+        tablerow.bump(rt)
+    return table_start_hand(table_id=table_id)
+
+
+@ownership.through_owner
+@transaction.atomic
+def table_act(
+    *, table_id: int, user: User, action: dict[str, Any], version: int | None = None
+) -> tablerow.StepResult:
+    """Apply a player's action; refused actions raise and change nothing."""
+    rt = tablerow.lock(table_id)
+    seat = tablerow.seat_of(rt, user)
+    if not user.can_play and rt.table.realm == Table.Realm.REAL:
+        raise NotAllowed("Il tuo conto non può giocare in questo momento")
+    if version is not None and version != rt.version:
+        raise StaleVersion(current=rt.version)
+    if not tablerow.hand_running(rt):
+        raise NoHandInProgress()
+    return _apply(rt, seat.number, action, automatic=False)
+
+
+def said_sitout(events: list[dict[str, Any]]) -> bool:
+    """Issue 20 (5): a player who answers SITOUT at the invito (P14) is sat out at the table too.
+
+    Every view shows it and the next hands skip him until SONO TORNATO: his seat's row changes with
+    the step (``_apply``; the owner runtime lets the row action apply such a decision). A timeout's
+    sitout is the clock's, in ``_timeout``.
+    """
+    return any(e.get("type") == "sitout" and e.get("reason") == "invito" for e in events)
+
+
+def _apply(rt: TableRuntime, seat_no: int, action: dict[str, Any], *, automatic: bool) -> tablerow.StepResult:
+    """Apply one action to the locked runtime and record it (expects the runtime row locked)."""
+    engine = tablerow.hand_engine(rt)
+    assert rt.state is not None
+    was_due = seat_no in engine.to_act(rt.state)
+    rng = tablerow.new_rng()
+    events = engine.apply(rt.state, seat_no, action, rng)  # raises, changing nothing, if refused
+    gone = [seat_no] if said_sitout(events) and not automatic else []
+    if gone:
+        Seat.objects.filter(table_id=rt.pk, number__in=gone, status=Seat.Status.PLAYING).update(
+            status=Seat.Status.SITOUT, sitout_since=timezone.now()
+        )
+    if rt.bank_seat is not None and rt.bank_seat == seat_no and rt.bank_started is not None:
+        used = int((timezone.now() - rt.bank_started).total_seconds())
+        banked = Seat.objects.filter(table_id=rt.pk, number=seat_no).first()
+        if banked is not None:
+            banked.time_bank = 0 if automatic else max(0, banked.time_bank - used)
+            banked.save(update_fields=["time_bank"])
+        rt.bank_seat = rt.bank_started = None
+    if rt.clocks is not None and was_due and rt.turn_started is not None:
+        line = engine.line_of(rt.state, seat_no)
+        spent = int((timezone.now() - rt.turn_started).total_seconds() * 1000)
+        rt.clocks[line] = max(0, int(rt.clocks.get(line, 0)) - spent)
+    hand = Hand.objects.select_for_update().get(table_id=rt.pk, number=rt.hand_no)
+    done = rt.steps if rt.steps is not None else hand.steps.count()  # None: dealt before the field
+    rt.steps = done + 1  # saved with the runtime by tablerow.after_change
+    HandStep.objects.create(
+        hand=hand,
+        seq=done + 1,
+        seat=seat_no,
+        action=action,
+        automatic=automatic,
+        draws=rng.draws,
+        events=events,
+        version=rt.version + 1,
+        # the lines' tempo partita after this step, as the owner runtime's journal keeps it: each
+        # seat's share of his line's time is read from them (``tournament_tables.seats_time_used``)
+        clocks=dict(rt.clocks) if rt.clocks is not None else None,
+    )
+    over = engine.is_over(rt.state)
+    if over:
+        finish_hand(rt, engine, hand)
+    tablerow.after_change(rt, engine, events=events)
+    return tablerow.StepResult(version=rt.version, events=events, hand_over=over)
+
+
+def finish_hand(rt: TableRuntime, engine: Engine, hand: Hand) -> None:
+    """Settle the ended hand in the ledger, store its history, stand up who asked to leave."""
+    assert rt.state is not None
+    outcome = engine.outcome(rt.state)
+    settlement.settle_hand(table=rt.table, hand=hand, engine=engine, outcome=outcome)
+    hand.outcome = outcome
+    hand.deck_log = rt.state.get("deck_log", hand.deck_log)
+    hand.ended_at = timezone.now()
+    hand.save(update_fields=["outcome", "deck_log", "ended_at"])
+    rt.carry = engine.carry(rt.state)
+    # Seats the game's own rules stand up at a cash table (missed banco turns, P15...).
+    stand_up = {int(n) for n in outcome.get("stand_up", [])}
+    Seat.objects.filter(table_id=rt.pk, number__in=stand_up).update(leave_after_hand=True)
+    seats = list(Seat.objects.filter(table_id=rt.pk))
+    wallet_actions.table_rebuys_credit(
+        table_session_refs=[s.session_ref for s in seats], realm=rt.table.realm
+    )
+    for seat in seats:
+        if seat.leave_after_hand:
+            seating.stand_up(rt, seat)
+        elif seat.status == Seat.Status.SITOUT:
+            seat.missed_hands += 1
+            seat.save(update_fields=["missed_hands"])
+            if seating.must_stand_up(rt.table, seat):
+                seating.stand_up(rt, seat)
+    hooks.match_ended(tournament_tables.match_result(rt, hand, outcome))
+    if rt.table.tournament_id is not None:
+        return  # one match: the tournament seats its next turn elsewhere
+    if engine.family == "partite":
+        # The end-of-match panel: another match, a top-up, or leave; undecided players stand up.
+        rt.ready_deadline = timezone.now() + timedelta(seconds=READY_SECONDS)
+        tablerow.start_later(rt, READY_SECONDS)
+    else:
+        tablerow.start_later(rt, next_hand_pause(rt.state))
+
+
+def next_hand_pause(state: dict[str, Any]) -> int:
+    """The seconds between a hand of a gioco a puntate and the next deal: longer after a showdown."""
+    return SHOWDOWN_PAUSE_SECONDS if state.get("shown") else NEXT_HAND_DELAY_SECONDS
+
+
+@ownership.through_owner
+@transaction.atomic
+def table_timeout(*, table_id: int, version: int) -> int:
+    """Apply the engine's timeout decisions if the table has not moved since ``version``.
+
+    Returns how many automatic actions were applied (0 when a player acted first: the deadline of
+    an old version is stale, so a late timeout and a late action can never both apply).
+    """
+    rt = tablerow.lock(table_id)
+    if rt.version != version:
+        return 0
+    return _timeout(rt)
+
+
+@ownership.through_owner
+@transaction.atomic
+def table_deadline_fired(*, table_id: int, eta: Any = None) -> int:
+    """The table's deadline task fired (armed for ``eta``): time out the decision, or re-arm.
+
+    The deadline read under the row lock decides: passed, the timeout applies (a player who acted
+    first moved it on, so a late timeout and a late action never both apply); still ahead, the
+    task is sent again for it. Returns how many automatic actions were applied.
+    """
+    rt = tablerow.lock(table_id)
+    if eta is not None and rt.timer_at == eta:
+        rt.timer_at = None  # this was the pending task
+    now = timezone.now()
+    if rt.deadline is not None and rt.deadline > now:
+        tablerow.arm_timer(rt, now)
+        rt.save(update_fields=["timer_at"])  # nothing a player sees changed: same version
+        return 0
+    rt.save(update_fields=["timer_at"])
+    return _timeout(rt)
+
+
+def _timeout(rt: TableRuntime) -> int:
+    """Apply the timeout decisions of a locked runtime whose deadline passed (else nothing)."""
+    if rt.deadline is None or rt.deadline > timezone.now() or not tablerow.hand_running(rt):
+        return 0
+    engine = tablerow.hand_engine(rt)
+    assert rt.state is not None
+    due = engine.to_act(rt.state)
+    if rt.bank_seat is None and len(due) == 1:
+        seat = Seat.objects.filter(table_id=rt.pk, number=due[0]).first()
+        if seat is not None and seat.time_bank > 0:
+            # RULINGS G5: the decision goes on, on the seat's time bank (what is left of it).
+            now = timezone.now()
+            rt.bank_seat, rt.bank_started = seat.number, now
+            rt.deadline = now + timedelta(seconds=seat.time_bank)
+            tablerow.arm_timer(rt, now)
+            tablerow.bump(rt)
+            return 0
+    applied = 0
+    for seat_no in list(due):
+        if engine.is_over(rt.state) or seat_no not in engine.to_act(rt.state):
+            continue
+        _apply(rt, seat_no, engine.timeout_action(rt.state, seat_no), automatic=True)
+        applied += 1
+        if engine.family == "puntate":
+            Seat.objects.filter(table_id=rt.pk, number=seat_no).update(
+                status=Seat.Status.SITOUT, sitout_since=timezone.now()
+            )
+    return applied
+
+
+@ownership.through_owner
+@transaction.atomic
+def table_bot_move(*, table_id: int, version: int) -> int:
+    """Let the bots that must decide now make their move (nothing if the table moved on)."""
+    rt = tablerow.lock(table_id)
+    if rt.version != version or not tablerow.hand_running(rt):
+        return 0
+    engine = tablerow.hand_engine(rt)
+    assert rt.state is not None
+    moved = 0
+    for seat in Seat.objects.filter(table_id=table_id, user__is_bot=True).order_by("number"):
+        if tablerow.hand_running(rt) and seat.number in engine.to_act(rt.state):
+            action = bots.bot_action(engine, rt.state, seat.number, tablerow.new_rng())
+            _apply(rt, seat.number, action, automatic=False)
+            moved += 1
+    return moved
+
+
+@ownership.through_owner
+@transaction.atomic
+def table_leave(*, table_id: int, user: User) -> dict[str, Any]:
+    """Stand up: now between hands, else at the end of the hand; the credit goes back to the conto."""
+    rt = tablerow.lock(table_id)
+    seat = tablerow.seat_of(rt, user)
+    if tablerow.hand_running(rt) and seat.number in tablerow.dealt_seats(rt):
+        abandoned = tablerow.hand_engine(rt).family == "partite"
+        leave_during_hand(rt, seat)
+        if abandoned:
+            return {"left": True, "abandoned": True}
+        return {"left": False, "after_hand": True}
+    amount = seating.stand_up(rt, seat)
+    return {"left": True, "amount": amount}
+
+
+def tables_remove_player(user: User) -> None:
+    """A player who may no longer play (suspended, self-excluded) leaves every table.
+
+    Between hands he stands up at once with his credit; in a hand he goes sitout and leaves at
+    its end (a decision he owes now is taken for him); a match of a gioco a partite is abandoned.
+    Registered in ``piattaforma.hooks`` by the lobby's AppConfig.
+    """
+    WaitingEntry.objects.filter(user=user).delete()
+    # tables in primary-key order, as every lock of several rows (no deadlock between two of these)
+    for table_id in Seat.objects.filter(user=user).order_by("table_id").values_list("table_id", flat=True):
+        table_remove_player(table_id=table_id, user=user)
+
+
+@ownership.through_owner
+@transaction.atomic
+def table_remove_player(*, table_id: int, user: User) -> None:
+    """``tables_remove_player`` at one table (under its owner on the owner runtime)."""
+    rt = tablerow.lock(table_id)
+    seat = Seat.objects.filter(table_id=table_id, user=user).first()
+    if seat is None:
+        return
+    if not (tablerow.hand_running(rt) and seat.number in tablerow.dealt_seats(rt)):
+        seating.stand_up(rt, seat)
+        return
+    leave_during_hand(rt, seat)
+
+
+def leave_during_hand(rt: TableRuntime, seat: Seat) -> None:
+    """A player leaves in the middle of a hand (expects the runtime row locked).
+
+    Gioco a partite: "Abbandona" — the match is lost as on a timeout and settles now (rules 004).
+    Gioco a puntate: "Esci dal tavolo" — he goes sitout at once and any decision he owes is the
+    automatic one (check if he may, else fold: P14); his credit settles with the hand, then he
+    stands up with it. Standing up before the settlement would return chips still in the pot.
+    """
+    engine = tablerow.hand_engine(rt)
+    assert rt.state is not None
+    seat.leave_after_hand = True
+    seat.status = Seat.Status.SITOUT
+    seat.sitout_since = timezone.now()
+    seat.save(update_fields=["leave_after_hand", "status", "sitout_since"])
+    if engine.family == "partite":
+        _apply(rt, seat.number, {"type": "abbandona"}, automatic=False)
+    elif seat.number in engine.to_act(rt.state):
+        _apply(
+            rt,
+            seat.number,
+            engine.timeout_action(rt.state, seat.number),
+            automatic=True,
+        )
+    else:
+        tablerow.bump(rt)
+
+
+@ownership.through_owner
+@transaction.atomic
+def table_cancel_hand(*, table_id: int, actor: User, reason: str) -> bool:
+    """Cancel the hand in progress for a technical fault: every bet of it is returned (RULINGS G7).
+
+    Chips move in the ledger only when a hand settles, so dropping the hand's state returns every
+    bet of this hand exactly; earlier hands stand, and a pot carried in from them stays carried.
+    """
+    rt = tablerow.lock(table_id)
+    if not tablerow.hand_running(rt):
+        raise NoHandInProgress()
+    hand = Hand.objects.select_for_update().get(table_id=rt.pk, number=rt.hand_no)
+    hand.cancelled = True
+    hand.ended_at = timezone.now()
+    hand.save(update_fields=["cancelled", "ended_at"])
+    rt.carry = hand.carry_in
+    rt.state = rt.dealt = rt.steps = None
+    rt.deadline = None
+    rt.bank_seat = rt.bank_started = None
+    tablerow.bump(rt)
+    audit_record(
+        actor=actor,
+        action="table.cancel_hand",
+        target=rt.table,
+        reason=reason,
+        data={"hand": hand.number},
+    )
+    return True
