@@ -106,9 +106,8 @@ class Journal:
 
     def finish(self) -> None:
         """Close the writer's connection from any thread, its loop closed or not running it."""
-        if self.writer is not None and self.writer.conn is not None:
-            conn, self.writer.conn = self.writer.conn, None
-            conn.pgconn.finish()
+        if self.writer is not None:
+            self.writer.finish()
 
 
 class AsyncWriter:
@@ -154,6 +153,12 @@ class AsyncWriter:
         conn, self.conn = self.conn, None
         if conn is not None and not conn.closed:
             await conn.close()
+
+    def finish(self) -> None:
+        """Close the connection without its loop (libpq's own close: no await, any thread)."""
+        conn, self.conn = self.conn, None
+        if conn is not None:
+            conn.pgconn.finish()
 
 
 # psycopg's errors as Django's (``django.db.utils``), the most precise first: as Django's own wrapper

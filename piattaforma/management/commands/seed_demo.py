@@ -214,7 +214,7 @@ def seed_tables() -> int:
             continue
         settings = {k: v for k, v in spec.items() if k in TABLE_SETTINGS_FIELDS}
         if "rake_cap" not in registry.get(spec["game"]).table_settings:
-            settings["rake_cap"] = 0  # a cap the game does not apply is refused (lobby.actions.tables.table_checked)
+            settings["rake_cap"] = 0  # a cap the game does not apply is refused (tables.table_checked)
         template, _new = TableTemplate.objects.get_or_create(
             name=spec["name"], defaults={"table_name": spec["table_name"], **settings}
         )
