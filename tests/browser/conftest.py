@@ -1,8 +1,12 @@
 """Playwright on Debian's chromium (no browser download): ``executable_path=/usr/bin/chromium``."""
 
+import collections
+import json
 import os
 import shutil
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -80,6 +84,33 @@ def asgi_live(browser, asgi_server, transactional_db, monkeypatch):
     return asgi_server
 
 
+def watch_sockets(context: Any, keep: int = 60) -> collections.deque[str]:
+    """The last ``keep`` events of the context's WebSockets, one line each: opened, closed, each
+    frame's type and table version (sent ``>``, received ``<``), shown when a wait fails."""
+    log: collections.deque[str] = collections.deque(maxlen=keep)
+
+    def line(direction: str, payload: Any) -> str:
+        try:
+            frame = json.loads(payload)
+            return f"{direction}{frame.get('type')} v{frame.get('version', '')}"
+        except (ValueError, TypeError, AttributeError):
+            return f"{direction}?"
+
+    def on_socket(ws: Any) -> None:
+        at = time.monotonic()
+        log.append(f"open {ws.url}")
+
+        def note(text: str) -> None:
+            log.append(f"{time.monotonic() - at:.1f}s {text}")
+
+        ws.on("framereceived", lambda payload: note(line("<", payload)))
+        ws.on("framesent", lambda payload: note(line(">", payload)))
+        ws.on("close", lambda _ws: note(f"closed {ws.url}"))
+
+    context.on("page", lambda page: page.on("websocket", on_socket))
+    return log
+
+
 @pytest.fixture
 def new_context(browser, asgi_live):
     """Open browser contexts (one per player); on teardown close them and let the server go idle."""
@@ -90,6 +121,7 @@ def new_context(browser, asgi_live):
         context.set_default_timeout(30_000)
         context.page_errors = []  # JavaScript errors of its pages, shown when a wait fails
         context.on("weberror", lambda error: context.page_errors.append(str(error.error)))
+        context.socket_log = watch_sockets(context)  # and what its sockets carried
         opened.append(context)
         return context
 

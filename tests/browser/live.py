@@ -313,7 +313,9 @@ def wait_connected(page: Any) -> None:
             " : document.title; }"
         )
         errors = getattr(page.context, "page_errors", [])
-        raise AssertionError(f"the live table did not come up at {page.url}: {table}, {errors}") from exc
+        raise AssertionError(
+            f"the live table did not come up at {page.url}: {table}, {errors}, sockets: {socket_log(page)}"
+        ) from exc
 
 
 def sit_down(page: Any, seat: int, buy_in_eur: str) -> None:
@@ -331,10 +333,21 @@ def version(page: Any) -> int:
 
 def wait_version(page: Any, at_least: int) -> int:
     """Wait until the page has rendered at least this table version; return the rendered one."""
-    page.wait_for_function(
-        "n => Number(document.querySelector('#table')?.dataset.version || 0) >= n", arg=at_least
-    )
+    try:
+        page.wait_for_function(
+            "n => Number(document.querySelector('#table')?.dataset.version || 0) >= n", arg=at_least
+        )
+    except Exception as exc:
+        raise AssertionError(
+            f"version {at_least} not rendered at {page.url} (it shows {version(page)}),"
+            f" sockets: {socket_log(page)}"
+        ) from exc
     return version(page)
+
+
+def socket_log(page: Any) -> list[str]:
+    """What the page's context's sockets carried last (``new_context``'s log; empty without it)."""
+    return list(getattr(page.context, "socket_log", []))
 
 
 def action_types(page: Any) -> list[str]:
