@@ -148,10 +148,11 @@ def test_sign_up_verify_identity_and_withdraw(browser, live_server, tmp_path):
     context.close()
 
 
-def test_reality_check_reminds_a_seated_player(browser, live_server):
+def seated_for_47_minutes() -> int:
+    """A player who asked for a reminder every 15 minutes, seated at a table for 47 (run through
+    ``asgi_live.run``, in the server's own thread, as that server's set-ups are)."""
     from tests.lobby.helpers import funded_player, poker_table, seat_players
 
-    base = live_server.url
     player = funded_player(nickname="Primiera")
     User.objects.filter(pk=player.pk).update(reality_check_minutes=15)
     table = poker_table()
@@ -159,10 +160,18 @@ def test_reality_check_reminds_a_seated_player(browser, live_server):
     Account.objects.filter(owner=player, kind=AccountKind.TABLE_CREDIT).update(
         created_at=timezone.now() - timedelta(minutes=47)
     )
-    context = browser.new_context(locale="it-IT", viewport=SIZES["desktop"])
-    page = context.new_page()
+    return table.pk
+
+
+def test_reality_check_reminds_a_seated_player(asgi_live, new_context):
+    # The table page on the ASGI server, as players get it (its sockets included): on the WSGI
+    # live server the page fell back to polling, and two of its requests at once met on the one
+    # in-memory SQLite connection that server's threads share ("bad parameter or other API misuse").
+    base = asgi_live.url
+    table_id = asgi_live.run(seated_for_47_minutes)
+    page = new_context().new_page()
     log_in(page, base, "Primiera", PASSWORD)
-    page.goto(f"{base}/lobby/tavolo/{table.pk}/")
+    page.goto(f"{base}/lobby/tavolo/{table_id}/")
     dialog = page.locator("[data-role=reality-check]")
     dialog.wait_for(state="visible", timeout=15_000)
     assert "Stai giocando da 47 minuti" in dialog.inner_text()
@@ -172,4 +181,3 @@ def test_reality_check_reminds_a_seated_player(browser, live_server):
     page.reload()
     page.wait_for_timeout(1500)
     assert not dialog.is_visible()  # "Continua": the next reminder one interval later
-    context.close()
