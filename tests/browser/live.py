@@ -293,10 +293,27 @@ def login(page: Any, base_url: str, nickname: str, password: str) -> None:
 
 
 def open_table(page: Any, base_url: str, table_id: int, *, seated: bool = True) -> None:
-    """Open a table page; a seated player's page is waited for until its live table is there."""
+    """Open a table page and wait for its live table: a seated player's with a version of his,
+    anyone else's until the first view of the table has been drawn (as a spectator's)."""
     page.goto(f"{base_url}/lobby/tavolo/{table_id}/")
     if seated:
         wait_connected(page)
+    else:
+        wait_watching(page)
+
+
+def wait_watching(page: Any) -> None:
+    """Wait until the page has drawn a first view of the table (its seats are counted then).
+
+    A form posted before that may reach the table's owner while it still loads the table: here
+    (the live server runs every sync call on one thread, SQLite's in-memory database being one
+    connection) the sit-down would wait for the owner, and the owner's load for the thread the
+    sit-down holds, until the park runs out (``owner.PARK_SECONDS``) and the sit-down is refused.
+    """
+    try:
+        page.wait_for_selector(f"{TABLE} [data-role=seats][data-count]", state="attached")
+    except Exception as exc:
+        raise AssertionError(f"no view of the table reached {page.url}, sockets: {socket_log(page)}") from exc
 
 
 def wait_connected(page: Any) -> None:
