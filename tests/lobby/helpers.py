@@ -147,6 +147,13 @@ def everyone_puts_the_invito(table: Table) -> None:
         actions.table_act(table_id=table.pk, user=user, action=concrete(spec))
 
 
+def carried_pots() -> int:
+    """What the tables' pot accounts hold: a hand nobody opened carries its pot to the next."""
+    from wallet.models import Account, AccountKind
+
+    return int(sum(Account.objects.filter(kind=AccountKind.TABLE_POT).values_list("balance", flat=True)))
+
+
 def house_rake(realm: str = "real") -> int:
     """The balance of the house's rake account."""
     from wallet.models import Account

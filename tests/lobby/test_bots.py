@@ -7,6 +7,7 @@ from lobby import actions, selectors
 from lobby.actions import tablerow
 from lobby.models import Hand, Seat
 from tests.lobby.helpers import (
+    carried_pots,
     concrete,
     funded_player,
     house_rake,
@@ -50,10 +51,8 @@ def test_bots_play_whole_hands_of_giochi_a_puntate(game):
         assert engine.is_over(runtime(table).state)
     # bots never sit out
     assert not Seat.objects.filter(table=table, status=Seat.Status.SITOUT).exists()
-    from wallet.models import Account
-
-    pot = sum(Account.objects.filter(kind="table_pot").values_list("balance", flat=True))
-    assert money_total(users, list(Seat.objects.filter(table=table))) + house_rake() + pot == before
+    seats_now = list(Seat.objects.filter(table=table))
+    assert money_total(users, seats_now) + house_rake() + carried_pots() == before
 
 
 def test_a_person_against_a_bot_at_scopa_the_bot_is_always_ready_and_marked():

@@ -15,6 +15,7 @@ from games.rng import SeededRng
 from lobby import actions
 from lobby.models import Seat
 from tests.lobby.helpers import (
+    carried_pots,
     credit,
     funded_player,
     house_rake,
@@ -73,9 +74,7 @@ def test_engine_plays_at_a_live_table_and_money_balances(game):
     assert played >= 1, f"{game}: no hand could start"
     rt = runtime(table)
     carried = (rt.carry or {}).get("pot", 0) if engine.family == "puntate" else 0
-    from wallet.models import Account
-
-    pot = Account.objects.filter(kind="table_pot").values_list("balance", flat=True).first() or 0
+    pot = carried_pots()
     seats_now = list(Seat.objects.filter(table=table))
     assert money_total(users, seats_now) + house_rake() + pot == before, (game, carried, pot)
 

@@ -19,8 +19,14 @@ from lobby.runtime import ownership
 from lobby.runtime.owner import TableOwner
 from moderation import dumping
 from moderation.models import SignalHand
-from tests.lobby.helpers import funded_player, house_rake, money_total, poker_table, seat_players
-from wallet.models import Account, AccountKind
+from tests.lobby.helpers import (
+    carried_pots,
+    funded_player,
+    house_rake,
+    money_total,
+    poker_table,
+    seat_players,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -43,10 +49,6 @@ def owner_runtime(settings, monkeypatch):
     monkeypatch.setattr("lobby.bots.BOT_DELAY_SECONDS", 0.0)
     monkeypatch.setattr("lobby.actions.hands.NEXT_HAND_DELAY_SECONDS", 0)
     monkeypatch.setattr("lobby.actions.hands.SHOWDOWN_PAUSE_SECONDS", 0)
-
-
-def carried_pots() -> int:
-    return sum(Account.objects.filter(kind=AccountKind.TABLE_POT).values_list("balance", flat=True))
 
 
 async def test_a_three_seat_hand_end_makes_a_pinned_number_of_queries(monkeypatch):
