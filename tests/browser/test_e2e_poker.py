@@ -42,8 +42,9 @@ def _ledger(table_id, users):
     from django.db.models import Sum
 
     from lobby.models import Hand, Seat
+    from tests.lobby.helpers import carried_pots, house_rake
     from wallet import selectors
-    from wallet.models import Account, Posting
+    from wallet.models import Posting
 
     seats = {s.user_id: s for s in Seat.objects.filter(table_id=table_id)}
     return {
@@ -52,10 +53,8 @@ def _ledger(table_id, users):
             u.pk: int(selectors.table_credit_get(table_session_ref=seats[u.pk].session_ref)["balance"])
             for u in users
         },
-        "rake": int(
-            Account.objects.filter(kind="house_rake", realm="real").aggregate(t=Sum("balance"))["t"] or 0
-        ),
-        "pots": int(Account.objects.filter(kind="table_pot").aggregate(t=Sum("balance"))["t"] or 0),
+        "rake": house_rake(),
+        "pots": carried_pots(),
         "postings": int(Posting.objects.aggregate(t=Sum("amount"))["t"] or 0),
         "totals": selectors.ledger_totals(),
         "outcomes": [h.outcome for h in Hand.objects.filter(table_id=table_id).order_by("number")],
