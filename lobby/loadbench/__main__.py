@@ -653,6 +653,13 @@ def report(r: dict[str, Any]) -> None:
         f"   round trip act → newer view, ms: p50 {r['p50']:.1f}  p95 {r['p95']:.1f}  p99 {r['p99']:.1f}"
         f"  max {r['max']:.1f}"
     )
+    end = r.get("ending")
+    if end and end["n"]:
+        log(
+            f"   of which acts that ended a hand (answered after its settlement): n={end['n']}"
+            f" ({end['n'] / max(1, r['acts']) * 100:.1f} %), p50 {end['p50']:.1f}, p99 {end['p99']:.1f};"
+            f" {end['above_p99']} of the {end['all_above_p99']} acts above the p99"
+        )
     errors = ", ".join(f"{k} {v}" for k, v in sorted(r["errors"].items())) or "none"
     codes = ", ".join(f"code {k} ×{v}" for k, v in sorted(r.get("close_codes", {}).items()))
     codes = f" ({codes})" if codes else ""

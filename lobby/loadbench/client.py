@@ -40,6 +40,7 @@ class Stats:
     def __init__(self) -> None:
         self.window = (float("inf"), float("inf"))
         self.samples: list[float] = []
+        self.ending: list[float] = []  # the samples of acts whose answer ended the hand (``over``)
         self.acts_in_window = 0
         self.errors: Counter[str] = Counter()
         self.ready_sent = 0
@@ -126,7 +127,10 @@ class Bot:
         self.latest_hand = payload.get("hand")
         if self.pending is not None and version > self.pending[0] and answers(payload, self.pending_hand):
             if self.stats.in_window(self.pending_wall):
-                self.stats.samples.append((time.monotonic() - self.pending[1]) * 1000)
+                ms = (time.monotonic() - self.pending[1]) * 1000
+                self.stats.samples.append(ms)
+                if payload.get("over", False):  # its view came after the hand's end (settlement)
+                    self.stats.ending.append(ms)
                 self.stats.acts_in_window += 1
             self.pending = None
         if self.pending is not None:
@@ -275,6 +279,7 @@ async def main_async(args: argparse.Namespace) -> None:
     cpu = (cpu_end - cpu_start) if cpu_start is not None and cpu_end is not None else None
     result = {
         "samples": [round(s, 2) for s in stats.samples],
+        "ending": [round(s, 2) for s in stats.ending],
         "acts_in_window": stats.acts_in_window,
         "errors": dict(stats.errors),
         "ready_sent": stats.ready_sent,

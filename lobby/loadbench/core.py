@@ -69,13 +69,23 @@ def latency_figures(
     samples: Sequence[float], errors: dict[str, int], results: Sequence[dict[str, Any]]
 ) -> dict[str, Any]:
     """A run's latency figures (ms) with its refusals and the clients left waiting, for a report."""
+    p99 = percentile(samples, 99)
+    ending = [s for r in results for s in r.get("ending", [])]
     return {
         "p50": percentile(samples, 50),
         "p95": percentile(samples, 95),
-        "p99": percentile(samples, 99),
+        "p99": p99,
         "max": max(samples) if samples else math.nan,
         "errors": dict(errors),
         "stuck": sum(r["stuck"] for r in results),
+        # the acts whose answer is the hand's end: their view waits for the settlement's transaction
+        "ending": {
+            "n": len(ending),
+            "p50": percentile(ending, 50),
+            "p99": percentile(ending, 99),
+            "above_p99": sum(1 for s in ending if s > p99),
+            "all_above_p99": sum(1 for s in samples if s > p99),
+        },
     }
 
 

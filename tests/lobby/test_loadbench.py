@@ -149,3 +149,37 @@ def test_a_bot_takes_only_a_view_that_shows_its_act_for_the_answer():
     sent, bot = asyncio.run(scenario())
     assert [(m["type"], m["version"]) for m in sent] == [("act", 4)]  # one act, never a second on 5
     assert bot.pending is None and len(bot.stats.samples) == 1
+
+
+def test_an_act_answered_by_the_hands_end_is_counted_apart_too():
+    """The acts whose answer is the hand's end (the view waits for the settlement) are kept apart
+    as well, so that the report can say how much of the p99 they make."""
+    from lobby.loadbench.client import Bot, Stats
+    from lobby.loadbench.core import latency_figures
+
+    class Socket:
+        async def send(self, raw: str) -> None:
+            pass
+
+    legal = [{"type": "passo", "label": "PASSO"}]
+
+    async def scenario() -> Bot:
+        bot = Bot({"game": "poker5", "nickname": "b3"}, "ws://x", "", Stats(), seed=1)
+        bot.ws = Socket()
+        bot.stats.window = (0.0, float("inf"))
+        await bot.on_state({**_payload(1, [1], legal), "version": 7, "hand": 2, "events": []})
+        await bot.on_state({**_payload(1, [2], []), "version": 8, "hand": 2, "events": [{"seat": 1}]})
+        await bot.on_state({**_payload(1, [1], legal), "version": 9, "hand": 2, "events": []})
+        end = {**_payload(1, [], []), "version": 10, "hand": 2, "events": [{"seat": 1}], "over": True}
+        await bot.on_state(end)
+        return bot
+
+    bot = asyncio.run(scenario())
+    assert len(bot.stats.samples) == 2 and bot.stats.ending == bot.stats.samples[1:]
+
+    samples = [float(x) for x in range(1, 201)]  # 1..200 ms: the p99 is 198
+    result = {"stuck": 0, "ending": [5.0, 199.0, 200.0]}
+    figures = latency_figures(samples, {}, [result])
+    assert figures["p99"] == 198.0
+    assert figures["ending"] == {"n": 3, "p50": 199.0, "p99": 200.0, "above_p99": 2, "all_above_p99": 2}
+    assert math.isnan(latency_figures(samples, {}, [{"stuck": 0}])["ending"]["p50"])  # the floor's, none
