@@ -341,16 +341,19 @@ PROBE_DIR = Path(__file__).resolve().parent / "probe"
 
 
 def probe_env(args: argparse.Namespace, env: dict[str, str], logdir: Path) -> dict[str, str]:
-    """``--probe``: the Daphnes record their event loop's lag and the collector's pauses each second
-    (``lobby/loadbench/probe/sitecustomize.py``, first on their path)."""
+    """``--probe``: the Daphnes and the bot clients record their event loop's lag and the
+    collector's pauses each second (``lobby/loadbench/probe/sitecustomize.py``, first on their path):
+    a client's own stall delays every answer it reads meanwhile, as a server's would."""
     if not args.probe:
         return env
     path = f"{PROBE_DIR}{os.pathsep}{env['PYTHONPATH']}"
     return {**env, "PYTHONPATH": path, "LOADBENCH_PROBE": str(logdir)}
 
 
-def probe_figures(logdir: Path, start: float, end: float) -> dict[str, dict[str, float]]:
-    """Each Daphne's probe rows inside the window, summed (``--probe``)."""
+def probe_figures(
+    logdir: Path, start: float, end: float, labels: dict[str, str]
+) -> dict[str, dict[str, float]]:
+    """Each probed process's rows inside the window, summed, by its label (``labels``: pid -> label)."""
     out: dict[str, dict[str, float]] = {}
     for path in sorted(logdir.glob("probe-*.jsonl")):
         rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
@@ -370,7 +373,8 @@ def probe_figures(logdir: Path, start: float, end: float) -> dict[str, dict[str,
             fig[f"gc{gen}_n"] = sum(r["gc"][gen][0] for r in rows)
             fig[f"gc{gen}_ms"] = sum(r["gc"][gen][1] for r in rows)
             fig[f"gc{gen}_max_ms"] = max(r["gc"][gen][2] for r in rows)
-        out[path.stem.removeprefix("probe-")] = fig
+        pid = path.stem.removeprefix("probe-")
+        out[f"{labels.get(pid, 'process')} pid {pid}"] = fig
     return out
 
 
@@ -541,7 +545,16 @@ def run_level(n: int, args: argparse.Namespace, reg: Registry, logroot: Path) ->
     for proc in workers:
         wait_children(proc, args.concurrency)
 
-    clients = start_clients(reg, spec_file, ports, layout.clients, client_procs, args.think_ms, env, logdir)
+    clients = start_clients(
+        reg,
+        spec_file,
+        ports,
+        layout.clients,
+        client_procs,
+        args.think_ms,
+        probe_env(args, env, logdir),
+        logdir,
+    )
     t_connect = time.time()
     connected = failed = 0
     for proc in clients:
@@ -618,7 +631,7 @@ def run_level(n: int, args: argparse.Namespace, reg: Registry, logroot: Path) ->
         "client_cpu": {k: (client_ticks1[k] - v) / CLK_TCK / secs * 100 for k, v in client_ticks0.items()},
         "machine_busy": busy * 100,
         "rss_mb": {f"{label} [{pid}]": kb / 1024 for (label, pid), kb in sorted(sampler.peak_kb.items())},
-        "probe": probe_figures(logdir, start, end),
+        "probe": probe_figures(logdir, start, end, {str(p.popen.pid): p.label for p in [*daphnes, *clients]}),
         "logs": str(logdir),
     }
 
@@ -674,10 +687,10 @@ def report(r: dict[str, Any]) -> None:
         f"   client CPU: {ccpu}; whole machine busy {r['machine_busy']:.0f}% of {os.cpu_count() * 100}%"
         " (the rest: PostgreSQL, Redis, other users of the machine)"
     )
-    for pid, f in r.get("probe", {}).items():
+    for name, f in r.get("probe", {}).items():
         over = ", ".join(f"> {k[9:]} ms ×{int(v)}" for k, v in f.items() if k.startswith("lag_over_"))
         log(
-            f"   probe Daphne pid {pid}: loop lag mean {f['lag_mean_ms']:.1f} ms,"
+            f"   probe {name}: loop lag mean {f['lag_mean_ms']:.1f} ms,"
             f" max {f['lag_max_ms']:.0f} ms, {int(f['ticks'])} ticks of 20 ms ({over});"
             f" GC pauses gen0 {int(f['gc0_n'])} {f['gc0_ms']:.0f} ms,"
             f" gen1 {int(f['gc1_n'])} {f['gc1_ms']:.0f} ms, gen2 {int(f['gc2_n'])} {f['gc2_ms']:.0f} ms"
@@ -771,7 +784,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--probe",
         action="store_true",
-        help="each Daphne records its event loop's lag and the garbage collector's pauses (printed)",
+        help="each Daphne and bot client records its event loop's lag and the collector's pauses (printed)",
     )
     parser.add_argument("--logs", default="", help="directory for the servers' logs (default: a temp dir)")
     args = parser.parse_args(argv)

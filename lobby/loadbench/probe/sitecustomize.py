@@ -1,6 +1,6 @@
-"""``python -m lobby.loadbench --probe``: where a Daphne process's event loop stalls.
+"""``python -m lobby.loadbench --probe``: where a Daphne's (or a bot client's) event loop stalls.
 
-Imported by Python at start-up (this folder is put first on the Daphne processes' ``PYTHONPATH``;
+Imported by Python at start-up (this folder is put first on the Daphnes' and the clients' ``PYTHONPATH``;
 bench tooling, never the product's). With ``LOADBENCH_PROBE`` set to a folder it records, each
 second, into ``probe-<pid>.jsonl`` there:
 
