@@ -1,5 +1,6 @@
 """Lobby and table pages, sitting and leaving through them, the waiting list."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -37,6 +38,32 @@ def test_sit_and_leave_through_the_table_page(client):
     client.post(f"/lobby/tavolo/{table.pk}/lascia/")
     assert not Seat.objects.filter(table=table, user=user).exists()
     assert wallet_selectors.balance_get(user=user)["cash"] == 100_000
+
+
+def test_the_table_page_leads_a_viewer_who_is_not_seated_down_to_its_form(client):
+    """A phone shows the felt first and the seat's form below the chat: a link under the felt leads
+    there (``#join``), worded for what the form offers; a seated player has no such link."""
+    user = funded_player()
+    table = poker_table(seats=2)
+    client.force_login(user)
+
+    def jump() -> str | None:
+        html = client.get(f"/lobby/tavolo/{table.pk}/").content.decode()
+        link = re.search(r'<a [^>]*href="#join" data-testid="join-jump">([^<]*)</a>', html)
+        if link is not None:  # the form it leads to is on the page
+            assert len(re.findall(r'<form [^>]*id="join"', html)) == 1
+        return link.group(1) if link else None
+
+    assert jump() == "Siediti a questo tavolo"
+    seat_players(table, [funded_player(), funded_player()])  # full: the waiting list
+    assert jump() == "Mettiti in lista d'attesa"
+    actions.waiting_join(table_id=table.pk, user=user)
+    assert jump() == "Sei in lista d'attesa."
+    actions.waiting_leave(table_id=table.pk, user=user)
+    actions.table_leave(table_id=table.pk, user=Seat.objects.get(table=table, number=1).user)
+    client.post(f"/lobby/tavolo/{table.pk}/siediti/", {"seat": 1, "buy_in": "50,00"})
+    assert Seat.objects.filter(table=table, user=user).exists()
+    assert jump() is None  # seated: the credit's forms, no way to sit
 
 
 @pytest.mark.parametrize("buy_in", ["", "abc", "-5", "500,00", "1,00"])
