@@ -56,6 +56,10 @@ class LiveServer:
         self.error: BaseException | None = None
         self._saved_context: Any = None
         self._opened: list[Any] = []  # database connections opened by the server's threads
+        # the test thread's in-memory SQLite connections this server shares (each made shareable
+        # once at start, once less at stop: exactly these, whatever the test thread holds by then,
+        # so that another server sharing them, pytest-django's ``live_server``, keeps its own count)
+        self._sharing: dict[str, Any] = {}
 
     @property
     def url(self) -> str:
@@ -109,12 +113,12 @@ class LiveServer:
                 raise RuntimeError("Daphne did not start listening")
             time.sleep(0.02)  # start-up only: waiting for the port, no test outcome depends on it
         self.port = self.server.listening_addresses[0][1]
-        self.run(_share_in_memory_connections, _in_memory_connections())
+        self._sharing = _in_memory_connections()
+        self.run(_share_in_memory_connections, self._sharing)
         return self
 
     def stop(self) -> None:
         import django.core.handlers.asgi as django_asgi
-        from django.db import connections
         from twisted.internet import reactor
 
         from lobby.runtime.journal import close_journal
@@ -141,10 +145,10 @@ class LiveServer:
                 conn.close()
         self._opened.clear()
         django_asgi.ThreadSensitiveContext = self._saved_context
-        for conn in connections.all(initialized_only=True):
-            if conn.vendor == "sqlite" and conn.is_in_memory_db():
-                with contextlib.suppress(Exception):
-                    conn.dec_thread_sharing()
+        for conn in self._sharing.values():
+            with contextlib.suppress(Exception):
+                conn.dec_thread_sharing()
+        self._sharing = {}
 
     def run(self, fn: Callable[..., Any], /, *args: Any, timeout: float = 60, **kwargs: Any) -> Any:
         """Call ``fn`` on the server's sync thread (as a consumer or a Celery task would) and return.
