@@ -482,13 +482,14 @@ def run_level(n: int, args: argparse.Namespace, reg: Registry, logroot: Path) ->
     )
 
     ports = [free_port() for _ in range(args.daphne)]
+    env_p = probe_env(args, env, logdir)  # (``--probe``: the Daphnes and the bot clients)
     daphnes = [
         reg.start(
             f"daphne:{port}",
             daphne_argv(
                 port, "piattaforma.asgi:application", profile_args(args, logdir / f"daphne_{port}.prof")
             ),
-            probe_env(args, env, logdir),
+            env_p,
             logdir,
         )
         for port in ports
@@ -545,16 +546,7 @@ def run_level(n: int, args: argparse.Namespace, reg: Registry, logroot: Path) ->
     for proc in workers:
         wait_children(proc, args.concurrency)
 
-    clients = start_clients(
-        reg,
-        spec_file,
-        ports,
-        layout.clients,
-        client_procs,
-        args.think_ms,
-        probe_env(args, env, logdir),
-        logdir,
-    )
+    clients = start_clients(reg, spec_file, ports, layout.clients, client_procs, args.think_ms, env_p, logdir)
     t_connect = time.time()
     connected = failed = 0
     for proc in clients:
