@@ -1,7 +1,11 @@
-"""The Django project and the platform core (users, roles, preferences, audit, health).
+"""The platform core: users and roles, identity, audit log, site operations, hooks, back office.
 
-The design card calls this package ``platform/``; it is ``piattaforma/`` because a package named
-``platform`` would shadow Python's standard-library module that Twisted/Daphne and Celery import.
+The domain every app builds on: the User model and the roles (players, moderators, staff), the
+codice fiscale and identity documents, the tamper-evident audit log, game switches, site hours
+and notices, the reports, and ``piattaforma.hooks``, the explicit extension points through which
+the core and the apps call each other without import cycles or Django signals. The back office
+(Django admin at /backoffice/) is assembled here. The design card calls this package ``platform/``;
+a package named ``platform`` would shadow Python's standard-library module.
 """
 
 from piattaforma.celery import app as celery_app
