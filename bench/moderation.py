@@ -1,7 +1,7 @@
 """Benchmarks of moderation: prints figures, asserts nothing.
 
-Run with ``.venv/bin/python -m moderation.bench`` (``--quick`` for fewer lines; ``--signals`` adds
-the collusion signals, see ``moderation/bench_signals.py``; it needs ``DATABASE_URL``). It screens a mix
+Run with ``.venv/bin/python -m bench.moderation`` (``--quick`` for fewer lines; ``--signals`` adds
+the collusion signals, see ``bench/moderation_signals.py``; it needs ``DATABASE_URL``). It screens a mix
 of ordinary, censored, blocked, held and evasive lines through ``moderation.filters.screen`` with
 the default Italian watched list (``moderation.defaults``), each with a few recent lines of its
 author, as ``chat_screen`` passes them, and prints lines per second (best of 5 rounds) for the
@@ -62,9 +62,9 @@ def main(argv: list[str]) -> None:
     for kind, lines in MIX.items():
         print(f"  {kind:<9} {best_rate(lines, watched, repeat):>10,.0f} lines/s")
     if "--signals" in argv:
-        from moderation import bench_signals
+        from bench import moderation_signals
 
-        bench_signals.main(argv)
+        moderation_signals.main(argv)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
-"""``python -m lobby.loadbench.percall``: server CPU of one table action, by component, in one thread.
+"""``python -m bench.loadbench.percall``: server CPU of one table action, by component, in one thread.
 
 A script, never a test. It copies the load benchmark's template database (migrated and seeded first, as
-``python -m lobby.loadbench`` does), deals a hand at each of its tables with the production settings
+``python -m bench.loadbench`` does), deals a hand at each of its tables with the production settings
 (PostgreSQL, Redis db 5 for the channel layer and the Celery broker; no worker runs, the queued
 tasks are flushed at the end) and applies ``--actions`` player actions through
 ``lobby.actions.table_act``, round robin over the tables, on a worker thread of an event loop as
@@ -12,7 +12,7 @@ seat's view built and published) and the deadline task's publish. What a Daphne 
 per connection on top (the channel layer's receive, ``send_json``, the WebSocket frame) is not in
 here: the full benchmark measures it.
 
-    python -m lobby.loadbench.percall --actions 600 [--profile out.prof]
+    python -m bench.loadbench.percall --actions 600 [--profile out.prof]
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from lobby.loadbench.__main__ import PG, REDIS_URL, TEMPLATE_DB, base_env, flush_redis, pg, prepare_template
-from lobby.loadbench.core import Layout
+from bench.loadbench.__main__ import PG, REDIS_URL, TEMPLATE_DB, base_env, flush_redis, pg, prepare_template
+from bench.loadbench.core import Layout
 
 PERCALL_DB = "piattaforma_load_percall"
 
@@ -56,7 +56,7 @@ def timed(totals: dict[str, float], key: str, func: Callable[..., Any]) -> Calla
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
-        prog="python -m lobby.loadbench.percall", description=__doc__.splitlines()[0]
+        prog="python -m bench.loadbench.percall", description=__doc__.splitlines()[0]
     )
     parser.add_argument("--actions", type=int, default=600, help="measured actions")
     parser.add_argument("--warmup", type=int, default=100, help="actions before the measure")

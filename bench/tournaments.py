@@ -1,6 +1,6 @@
 """Benchmark of the tournament formats: prints figures, asserts nothing.
 
-Run with ``.venv/bin/python -m tournaments.bench`` (``--quick`` for fewer repetitions). Figures:
+Run with ``.venv/bin/python -m bench.tournaments`` (``--quick`` for fewer repetitions). Figures:
 
 * pairing one Danese round of 10,000 entrants (standings sort by VP, MP, random list, then 1-2, 3-4);
 * balancing a 10,000-entrant freezeout (9-handed) right after one elimination;

@@ -1,4 +1,4 @@
-"""Run the engine benchmarks: ``python -m games.bench [--quick] [name ...]``."""
+"""Run the engine benchmarks: ``python -m bench.engines [--quick] [name ...]``."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import importlib
 import pkgutil
 import time
 
-import games.bench
+import bench.engines
 
 
 def main() -> None:
@@ -16,12 +16,12 @@ def main() -> None:
     parser.add_argument("names", nargs="*", help="benchmark modules to run (default: all)")
     parser.add_argument("--quick", action="store_true", help="small samples, for a smoke run")
     args = parser.parse_args()
-    modules = pkgutil.iter_modules(games.bench.__path__)
+    modules = pkgutil.iter_modules(bench.engines.__path__)
     available = sorted(m.name for m in modules if not m.name.startswith("_"))
     for name in args.names or available:
         if name not in available:
             parser.error(f"unknown benchmark {name!r}; available: {', '.join(available)}")
-        module = importlib.import_module(f"games.bench.{name}")
+        module = importlib.import_module(f"bench.engines.{name}")
         print(f"== {name}", flush=True)
         started = time.perf_counter()
         module.run(quick=args.quick)

@@ -1,4 +1,4 @@
-"""Chemin de fer: random coups per second (``python -m games.bench chemin [--quick]``)."""
+"""Chemin de fer: random coups per second (``python -m bench.engines chemin [--quick]``)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Benchmark of the collusion and dumping signals: prints figures, asserts nothing.
 
-``DATABASE_URL=postgres://… .venv/bin/python -m moderation.bench --signals [--hands N]``
+``DATABASE_URL=postgres://… .venv/bin/python -m bench.moderation --signals [--hands N]``
 (PostgreSQL; it creates and drops its own ``test_…_bench`` database). It
 
 1. generates the aggregates' input in bulk: N journaled hands (default 1,000,000) of 5,000
@@ -270,10 +270,10 @@ def main(argv: list[str]) -> None:
         from django.test import Client
         from django.urls import reverse
 
+        from bench.users import bench_user
         from moderation import collusion, selectors
         from moderation.models import PairSignal, SignalHand, SignalSeat
         from piattaforma import roles
-        from tests.factories import UserFactory
 
         print(
             f"\ncollusion signals on PostgreSQL ({connection.settings_dict['NAME']}), {n:,} journaled hands"
@@ -296,7 +296,7 @@ def main(argv: list[str]) -> None:
             f"  top pair: {top.a.nickname} → {top.b.nickname}, score {top.score}, {top.hands:,} hands; "
             f"{flagged} of {pairs:,} pairs at or above {collusion.FLAG_SCORE}"
         )
-        staff = UserFactory(role=roles.STAFF, nickname="bench_staff")
+        staff = bench_user(nickname="bench_staff", role=roles.STAFF)
         client = Client()
         client.force_login(staff)
 

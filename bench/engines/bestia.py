@@ -1,6 +1,6 @@
 """Random Bestia smazzate per second, 3 and 4 cards.
 
-``python -m games.bench bestia`` (``--quick`` for a smoke run). Each smazzata is played to its end
+``python -m bench.engines bestia`` (``--quick`` for a smoke run). Each smazzata is played to its end
 through the registered engine by uniformly random legal actions (declarations included, so some
 smazzate are void, RULINGS I8), the same seats going on hand after hand with the engine's carry
 (the dealer, the piatto of bestie); a seat left without credit is refilled. Figures for 2, 4 and

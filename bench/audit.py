@@ -1,6 +1,6 @@
 """Audit chain throughput: writers commit audited transactions at once; then the chain is verified.
 
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/piattaforma_x .venv/bin/python -m piattaforma.bench_audit
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/piattaforma_x .venv/bin/python -m bench.audit
 
 Creates a scratch database (``test_`` + the name in DATABASE_URL, migrated, dropped at the end),
 runs ``--writers`` threads (one connection each) that each commit ``--rows`` transactions holding

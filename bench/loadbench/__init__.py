@@ -1,4 +1,4 @@
-"""The load benchmark of the live tables (issue 10, Figures): ``python -m lobby.loadbench``.
+"""The load benchmark of the live tables (issue 10, Figures): ``python -m bench.loadbench``.
 
 A script, never a test. It starts the platform in production mode on this machine (PostgreSQL,
 Redis db 5, several Daphne processes, Celery workers and beat), connects N bot clients over real

@@ -1,4 +1,4 @@
-"""``python -m lobby.loadbench.ratelimit``: CPU per take of the per-user frame limit in Redis.
+"""``python -m bench.loadbench.ratelimit``: CPU per take of the per-user frame limit in Redis.
 
 A script, never a test. Each round is ``batch`` concurrent takes by different users (the frames of
 several sockets arriving in one event-loop turn), ``--takes`` in all, repeated ``--reps`` times;
@@ -7,7 +7,7 @@ the Redis server's (``INFO cpu``: the whole server, so other users of it count t
 time. ``--against REF`` measures ``piattaforma/ratelimit.py`` of git revision REF beside the
 current one, in the same run (e.g. the one-script-call-a-frame store before issue 18's batching).
 
-    python -m lobby.loadbench.ratelimit --redis redis://127.0.0.1:6379/10 [--against REF]
+    python -m bench.loadbench.ratelimit --redis redis://127.0.0.1:6379/10 [--against REF]
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from typing import Any
 def module_at(ref: str) -> ModuleType:
     """``piattaforma.ratelimit`` as it was at git revision ``ref``."""
     show = ["git", "show", f"{ref}:piattaforma/ratelimit.py"]
-    source = subprocess.run(show, capture_output=True, check=True)  # noqa: S603  # the developer's git
+    source = subprocess.run(show, capture_output=True, check=True)  # the developer's git
     path = os.path.join(tempfile.mkdtemp(), "ratelimit_at_ref.py")
     with open(path, "wb") as f:
         f.write(source.stdout)

@@ -17,7 +17,7 @@ import sys
 from datetime import date, timedelta
 from typing import Any
 
-from lobby.loadbench.core import POKER_SEATS, SCOPA_SEATS
+from bench.loadbench.core import POKER_SEATS, SCOPA_SEATS
 
 DEPOSIT = 50_000
 POKER_FIELDS: dict[str, Any] = {
@@ -164,7 +164,7 @@ def level(poker: int, scopa: int, daphne: int, out: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m lobby.loadbench.prepare")
+    parser = argparse.ArgumentParser(prog="python -m bench.loadbench.prepare")
     sub = parser.add_subparsers(dest="cmd", required=True)
     s = sub.add_parser("seed")
     s.add_argument("--poker", type=int, required=True)
@@ -176,7 +176,7 @@ def main(argv: list[str] | None = None) -> None:
     lv.add_argument("--out", required=True)
     args = parser.parse_args(argv)
     if os.environ.get("DJANGO_SETTINGS_MODULE") != "piattaforma.settings.production":
-        raise SystemExit("run through python -m lobby.loadbench (production settings expected)")
+        raise SystemExit("run through python -m bench.loadbench (production settings expected)")
     _setup()
     if args.cmd == "seed":
         seed(args.poker, args.scopa)

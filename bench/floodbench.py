@@ -1,4 +1,4 @@
-"""``python -m lobby.floodbench``: flood one table connection and watch the server's memory.
+"""``python -m bench.floodbench``: flood one table connection and watch the server's memory.
 
 Issue 17 ("Floods"): one user with 4 sockets sent 76,000 ``sync`` frames in 5 s and a Daphne
 process went from 145 MB to 560 MB and stayed there. This script starts a real Daphne (the
@@ -9,9 +9,9 @@ replies. A socket the server closes is opened again (an attacker does not give u
 servers' RSS before, during (largest sample) and after (``--settle`` seconds later), the frames
 sent, answered and refused, and the closes by code. A benchmark, never a test.
 
-    python -m lobby.floodbench                       # embedded, 4 sockets, sync, 5 s
-    python -m lobby.floodbench --frame act           # stale acts: each accepted one is a transaction
-    python -m lobby.floodbench --setup production --daphne 2
+    python -m bench.floodbench                       # embedded, 4 sockets, sync, 5 s
+    python -m bench.floodbench --frame act           # stale acts: each accepted one is a transaction
+    python -m bench.floodbench --setup production --daphne 2
 """
 
 from __future__ import annotations
@@ -205,7 +205,7 @@ async def flood(args: argparse.Namespace, ports: list[int], table: int, cookie: 
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m lobby.floodbench", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m bench.floodbench", description=__doc__.split("\n")[0])
     parser.add_argument("--setup", choices=["embedded", "production"], default="embedded")
     parser.add_argument("--daphne", type=int, default=1, help="Daphne processes (production setup)")
     parser.add_argument("--sockets", type=int, default=4)
@@ -227,9 +227,9 @@ def main(argv: list[str] | None = None) -> None:
         env = env_for(args, var_dir)
         if args.setup == "production":
             create_database(args.database_url)
-        subprocess.run([PY, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True)  # noqa: S603
-        out = subprocess.run(  # noqa: S603
-            [PY, "-m", "lobby.floodbench", "prepare"],
+        subprocess.run([PY, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True)
+        out = subprocess.run(
+            [PY, "-m", "bench.floodbench", "prepare"],
             cwd=ROOT,
             env=env,
             check=True,
@@ -239,7 +239,7 @@ def main(argv: list[str] | None = None) -> None:
         ids = json.loads(next(line for line in out.splitlines() if line.startswith("prepared "))[9:])
         ports = [free_port() for _ in range(args.daphne)]
         procs = [
-            subprocess.Popen(  # noqa: S603
+            subprocess.Popen(
                 [PY, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "piattaforma.asgi:application"],
                 cwd=ROOT,
                 env=env,

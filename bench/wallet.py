@@ -1,6 +1,6 @@
 """Ledger throughput on PostgreSQL against pgbench on the same server.
 
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/piattaforma .venv/bin/python -m wallet.bench
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/piattaforma .venv/bin/python -m bench.wallet
 
 Creates two scratch databases next to the one in DATABASE_URL (dropped at the end): one migrated
 for the ledger, where 8 worker processes run ``wallet.actions.ledger_transfer`` (idempotency key,
@@ -107,7 +107,7 @@ def _sql_only_script(pks: list[int]) -> str:
 
     low, count = min(pks), len(pks)
     if sorted(pks) != list(range(low, low + count)):
-        raise RuntimeError("wallet.bench: the bench accounts are expected to have consecutive ids")
+        raise RuntimeError("bench.wallet: the bench accounts are expected to have consecutive ids")
     kinds = "{" + ",".join(NEGATIVE_KINDS) + "}"
     text = (
         f"\\set a random({low}, {low + count - 1})\n"
@@ -337,7 +337,7 @@ def main() -> int:
     args = parser.parse_args()
     url = os.environ.get("DATABASE_URL", "")
     if not url.startswith(("postgres://", "postgresql://")):
-        print("wallet.bench needs DATABASE_URL pointing to PostgreSQL", file=sys.stderr)
+        print("bench.wallet needs DATABASE_URL pointing to PostgreSQL", file=sys.stderr)
         return 2
     suffix = os.getpid()
     ledger_db, pgbench_db = f"wallet_bench_{suffix}", f"wallet_pgbench_{suffix}"

@@ -1,6 +1,6 @@
 """Random Sette e mezzo banchi and Mazzetti mazzate per second.
 
-``python -m games.bench settemezzo_mazzetti`` (``--quick`` for a smoke run). Each engine hand (a
+``python -m bench.engines settemezzo_mazzetti`` (``--quick`` for a smoke run). Each engine hand (a
 banco of Sette e mezzo, a mazzata of Mazzetti) is played to its end through the registered
 engine by uniformly random legal actions, except that the banker never refuses nor goes sitout
 (so every hand is really played), for 2, 4 and the most players; the figure counts hands only,

@@ -27,8 +27,8 @@ from typing import Any
 
 import websockets
 
+from bench.loadbench.core import choose_action, wants_ready
 from games.rng import SeededRng
-from lobby.loadbench.core import choose_action, wants_ready
 
 STUCK_SECONDS = 10.0  # an act with no newer view after this long is counted (and still awaited)
 CONNECT_CONCURRENCY = 32  # handshakes in flight per client process (a ramp, not a stampede)
@@ -295,7 +295,7 @@ async def main_async(args: argparse.Namespace) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m lobby.loadbench.client")
+    parser = argparse.ArgumentParser(prog="python -m bench.loadbench.client")
     parser.add_argument("--spec", required=True)
     parser.add_argument("--ports", required=True)
     parser.add_argument("--indices", required=True, help="lo:hi slice of the clients' list")

@@ -1,6 +1,6 @@
 """Complete random Briscola and Tresette matches per second, 2 and 4 players.
 
-``python -m games.bench trick_games`` (``--quick`` for a smoke run). Each match is played to its
+``python -m bench.engines trick_games`` (``--quick`` for a smoke run). Each match is played to its
 end by uniformly random legal moves through the registered engine (the match engine of
 games.partite around the trick deal), with the default table options of each game: partite a
 punti (Briscola to 61, Tresette to 21) and, on a second line, partite a smazzate (3).

@@ -1,8 +1,8 @@
-"""``python -m lobby.loadbench.floor``: the floor of the live tables on this machine (benchmark only).
+"""``python -m bench.loadbench.floor``: the floor of the live tables on this machine (benchmark only).
 
 A script, never a test, not part of the product. It measures the best the "one owner per table"
 design of ARCHITECTURE.md ("Live tables") can reach with the mandated stack, with the load
-benchmark's own bot clients (``lobby.loadbench.client``) and the same layout of N clients.
+benchmark's own bot clients (``bench.loadbench.client``) and the same layout of N clients.
 
 The server is this module's ``application``, run by Daphne as a Channels consumer: each table
 lives in memory in the one Daphne process that owns it (the clients connect to port
@@ -30,7 +30,7 @@ Variants:
   action for the next seat in turn, hands of the bots' mean length (11 acts at poker, 166 per
   Scopa match), the same pauses and messages: what the WebSocket/ASGI layer and the clients cost.
 
-    python -m lobby.loadbench.floor --clients 100,500,1000,2000 --duration 25 --procs 3 \\
+    python -m bench.loadbench.floor --clients 100,500,1000,2000 --duration 25 --procs 3 \\
         [--mode echo] [--db pg]
 """
 
@@ -50,8 +50,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from lobby.loadbench.core import POKER_SEATS, SCOPA_SEATS, Layout, latency_figures
-from lobby.loadbench.prepare import BUY_IN, POKER_FIELDS, SCOPA_FIELDS, player_nickname
+from bench.loadbench.core import POKER_SEATS, SCOPA_SEATS, Layout, latency_figures
+from bench.loadbench.prepare import BUY_IN, POKER_FIELDS, SCOPA_FIELDS, player_nickname
 
 FLOOR_DB = "piattaforma_floor"
 COOKIE = "floor"
@@ -537,7 +537,7 @@ LIMITS = os.environ.get("FLOOR_LIMITS", "product") == "product"
 
 
 async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
-    """The ASGI application Daphne runs: ``daphne lobby.loadbench.floor:application``."""
+    """The ASGI application Daphne runs: ``daphne bench.loadbench.floor:application``."""
     global _APP
     if scope["type"] != "websocket":
         raise ValueError("the floor server speaks WebSocket only")
@@ -596,8 +596,8 @@ async def percall(actions: int) -> None:
     """``--percall N``: an owner's CPU per action without any socket, in one process (load-independent)."""
     from collections import defaultdict
 
+    from bench.loadbench.core import choose_action
     from games.rng import SeededRng
-    from lobby.loadbench.core import choose_action
 
     global _OWNER
     os.environ.setdefault("FLOOR_POKER", "10")
@@ -646,7 +646,7 @@ async def percall(actions: int) -> None:
 
 def pg_ticks() -> int:
     """CPU ticks of every PostgreSQL process of the machine (the server's share of ``--db pg``)."""
-    from lobby.loadbench.__main__ import cpu_ticks
+    from bench.loadbench.__main__ import cpu_ticks
 
     total = 0
     for entry in os.listdir("/proc"):
@@ -662,7 +662,7 @@ def pg_ticks() -> int:
 
 def fresh_floor_db() -> str:
     """An empty ``floor_step`` table in the floor's own database; returns its DSN."""
-    from lobby.loadbench.__main__ import PG, pg
+    from bench.loadbench.__main__ import PG, pg
 
     with pg() as conn:
         if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [FLOOR_DB]).fetchone():
@@ -693,7 +693,7 @@ def spec_for(layout: Layout, procs: int) -> dict[str, Any]:
 
 
 def run_level(n: int, args: argparse.Namespace, reg: Any, logroot: Path) -> dict[str, Any]:
-    from lobby.loadbench import __main__ as bench
+    from bench.loadbench import __main__ as bench
 
     layout = Layout.for_clients(n)
     logdir = logroot / f"n{n}"
@@ -712,7 +712,7 @@ def run_level(n: int, args: argparse.Namespace, reg: Any, logroot: Path) -> dict
     servers = [
         reg.start(
             f"floor:{port}",
-            bench.daphne_argv(port, "lobby.loadbench.floor:application"),
+            bench.daphne_argv(port, "bench.loadbench.floor:application"),
             env,
             logdir,
         )
@@ -777,7 +777,7 @@ def run_level(n: int, args: argparse.Namespace, reg: Any, logroot: Path) -> dict
 
 
 def report(r: dict[str, Any]) -> None:
-    from lobby.loadbench.__main__ import log
+    from bench.loadbench.__main__ import log
 
     if "skipped" in r:
         log(f"{r['n']:>5}  not run: {r['skipped']}")
@@ -793,10 +793,10 @@ def report(r: dict[str, Any]) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    from lobby.loadbench.__main__ import Registry, log
+    from bench.loadbench.__main__ import Registry, log
 
     parser = argparse.ArgumentParser(
-        prog="python -m lobby.loadbench.floor", description=__doc__.splitlines()[0]
+        prog="python -m bench.loadbench.floor", description=__doc__.splitlines()[0]
     )
     parser.add_argument("--clients", default="100,500,1000,2000", help="levels N, comma separated")
     parser.add_argument("--duration", type=float, default=25.0, help="measured window per level (s)")

@@ -1,6 +1,6 @@
 """Complete random Burraco and Scala 40 matches per second, for each format and kind of match.
 
-``python -m games.bench rummy`` (``--quick`` for a smoke run). Each match is played to its end by
+``python -m bench.engines rummy`` (``--quick`` for a smoke run). Each match is played to its end by
 the engines' random legal moves (``sample_action``, which favours melding) through the registered
 engine, with the table defaults: Burraco a punti to 2005 or a smazzate (3), in testa a testa, a
 coppie and 4 in 2; Scala 40 a punti to 101 or a smazzate (3), with 2, 3 and 4 players.

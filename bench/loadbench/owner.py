@@ -1,20 +1,17 @@
-"""``python -m lobby.loadbench.owner``: server CPU per action, owner runtime beside the rows one.
+"""``python -m bench.loadbench.owner``: server CPU per action of the table owners, in one process.
 
 A script, never a test. In one process, on the database of ``DATABASE_URL`` (migrated here):
 ``--tables`` Poker 5 carte tables of three bots each. Every seat has a stand-in socket that
 takes the text of each view (so each version is built and encoded per seat as for real sockets;
-the WebSocket framing is not in here, the full benchmark has it). For ``--seconds``:
-
-- ``owner``: the owners of every table, bots moving on the owners' timers with no think time,
-  the journal group-committed;
-- ``rows``: the same tables played by ``lobby.actions.table_bot_move`` (a transaction per move,
-  the runtime row locked, views built by ``lobby.broadcast``), tables round robin on a thread.
+the WebSocket framing is not in here, the full benchmark has it). For ``--seconds`` the owners of
+every table run, bots moving on the owners' timers with no think time, the journal
+group-committed.
 
 It prints actions applied, actions/s, process CPU per action, journal commits, and the memory an
 open table holds in its owner (tracemalloc: the owners loaded, every seat and a spectator connected,
 a hand dealt; divided by the tables).
 
-    DATABASE_URL=postgres://... python -m lobby.loadbench.owner --tables 50 --seconds 20
+    DATABASE_URL=postgres://... python -m bench.loadbench.owner --tables 50 --seconds 20
 """
 
 from __future__ import annotations
@@ -30,15 +27,11 @@ from typing import Any
 def setup(tables: int) -> list[int]:
     from django.core.management import call_command
 
+    from bench.users import bench_user
     from lobby import actions
-    from tests.factories import UserFactory
     from wallet import actions as wallet_actions
 
     call_command("migrate", verbosity=0)
-    from piattaforma.models import User
-
-    # the factory's nicknames and codici fiscali count from 0 in each process: past the runs before
-    UserFactory.reset_sequence((User.objects.order_by("-pk").values_list("pk", flat=True).first() or 0) + 1)
     ids = []
     stamp = int(time.time())
     for t in range(tables):
@@ -47,7 +40,7 @@ def setup(tables: int) -> list[int]:
             config={"limit": "PL", "invito": 100},
         )  # fmt: skip
         for n in range(3):
-            user = UserFactory(is_bot=True)
+            user = bench_user(nickname=f"o{stamp}-{t}-{n}", is_bot=True)
             wallet_actions.deposit_create(user=user, amount=100_000, idempotency_key=f"b{stamp}-{t}-{n}")
             sit_key = f"s{stamp}-{t}-{n}"
             seat = {"seat_no": n + 1, "buy_in": 20_000, "idempotency_key": sit_key}
@@ -106,30 +99,10 @@ async def run_owner(ids: list[int], seconds: float) -> dict[str, Any]:
     return {"actions": applied, "wall": wall, "cpu": cpu, "commits": commits, "memory": memory}
 
 
-def run_rows(ids: list[int], seconds: float) -> dict[str, Any]:
-    from lobby import actions
-    from lobby.actions import tablerow
-    from lobby.models import TableRuntime
-
-    done = 0
-    start_cpu, start = time.process_time(), time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        for table_id in ids:
-            rt = TableRuntime.objects.select_related("table").get(pk=table_id)
-            if rt.state is None or tablerow.hand_engine(rt).is_over(rt.state):
-                rt.start_at = None
-                rt.save(update_fields=["start_at"])
-                actions.table_start_hand(table_id=table_id)
-                continue
-            done += actions.table_bot_move(table_id=table_id, version=rt.version)
-    return {"actions": done, "wall": time.perf_counter() - start, "cpu": time.process_time() - start_cpu}
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=20)
-    parser.add_argument("--runtime", choices=("both", "owner", "rows"), default="both")
     args = parser.parse_args()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "piattaforma.settings.test")
     import django
@@ -140,24 +113,16 @@ def main() -> None:
     settings.LOBBY_SCHEDULE_TASKS = False
     from lobby.actions import hands
 
-    hands.NEXT_HAND_DELAY_SECONDS = 0  # both runtimes deal again at once
-    results: list[tuple[str, dict[str, Any]]] = []
-    if args.runtime in ("both", "rows"):
-        settings.LOBBY_RUNTIME = "rows"
-        results.append(("rows", run_rows(setup(args.tables), args.seconds)))
-    if args.runtime in ("both", "owner"):
-        settings.LOBBY_RUNTIME = "owner"  # its owners' own timers (run_owner), no Celery task
-        results.append(("owner", asyncio.run(run_owner(setup(args.tables), args.seconds))))
+    hands.NEXT_HAND_DELAY_SECONDS = 0  # the next hand is dealt at once
+    r = asyncio.run(run_owner(setup(args.tables), args.seconds))
     db = settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1]
-    print(f"{args.tables} poker tables x 3 bots, {args.seconds:.0f} s each, database {db}")
-    print("runtime  actions  actions/s  CPU ms/action  commits  memory/table")
-    for name, r in results:
-        per = 1000 * r["cpu"] / max(1, r["actions"])
-        mem = f"{r['memory'] / 1024:.0f} KB" if "memory" in r else "-"
-        print(
-            f"{name:7}  {r['actions']:7d}  {r['actions'] / r['wall']:9.0f}  {per:13.2f}"
-            f"  {r.get('commits', '-')!s:>7}  {mem:>12}"
-        )
+    print(f"{args.tables} poker tables x 3 bots, {args.seconds:.0f} s, database {db}")
+    print("actions  actions/s  CPU ms/action  commits  memory/table")
+    per = 1000 * r["cpu"] / max(1, r["actions"])
+    print(
+        f"{r['actions']:7d}  {r['actions'] / r['wall']:9.0f}  {per:13.2f}"
+        f"  {r['commits']:>7}  {r['memory'] / 1024:>9.0f} KB"
+    )
 
 
 if __name__ == "__main__":

@@ -1,13 +1,12 @@
-"""``python -m lobby.loadbench``: the load benchmark of the live tables (see ``lobby/loadbench/__init__``).
+"""``python -m bench.loadbench``: the load benchmark of the live tables (see ``bench/loadbench/__init__``).
 
 For each level N it copies the seeded template database, starts Daphne processes, Celery
 worker(s) and beat with the production settings, connects the bot clients, measures a fixed
 window after a warm-up, prints the figures, and stops every process it started (also on Ctrl-C).
 
-    python -m lobby.loadbench --clients 100,500,1000,2000 --duration 25 --warmup 10 --daphne 3 --workers 1
+    python -m bench.loadbench --clients 100,500,1000,2000 --duration 25 --warmup 10 --daphne 3 --workers 1
 
-``--runtime owner|rows`` sets ``LOBBY_RUNTIME`` of the servers (default: the environment's, else the
-settings'). ``--floor``: after each level, the floor (``lobby.loadbench.floor --db pg``, as many owner
+``--floor``: after each level, the floor (``bench.loadbench.floor --db pg``, as many owner
 processes as Daphne, the same clients and pauses) runs at the same level, and its figures are printed
 beside the product's (throughput ratio, p50/p95/p99, server CPU per answered act, load).
 """
@@ -34,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from lobby.loadbench.core import Layout, latency_figures, parse_proc_status
+from bench.loadbench.core import Layout, latency_figures, parse_proc_status
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 PY = sys.executable
@@ -101,7 +100,7 @@ class Registry:
         pipes: bool = False,
     ) -> Proc:
         out = open(logdir / f"{label.replace(' ', '_').replace(':', '_')}.log", "wb")  # noqa: SIM115
-        popen = subprocess.Popen(  # noqa: S603
+        popen = subprocess.Popen(
             argv,
             cwd=ROOT,
             env=env,
@@ -131,7 +130,7 @@ class Registry:
 
 
 def run(argv: list[str], env: dict[str, str], what: str, timeout: float = 1800) -> None:
-    result = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)  # noqa: S603
+    result = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
     if result.returncode != 0:
         raise RuntimeError(f"{what} failed:\n{result.stdout[-2000:]}\n{result.stderr[-4000:]}")
 
@@ -265,7 +264,7 @@ def prepare_template(layout: Layout, logdir: Path) -> None:
         [
             PY,
             "-m",
-            "lobby.loadbench.prepare",
+            "bench.loadbench.prepare",
             "seed",
             "--poker",
             str(layout.poker_tables),
@@ -342,7 +341,7 @@ PROBE_DIR = Path(__file__).resolve().parent / "probe"
 
 def probe_env(args: argparse.Namespace, env: dict[str, str], logdir: Path) -> dict[str, str]:
     """``--probe``: the Daphnes and the bot clients record their event loop's lag and the
-    collector's pauses each second (``lobby/loadbench/probe/sitecustomize.py``, first on their path):
+    collector's pauses each second (``bench/loadbench/probe/sitecustomize.py``, first on their path):
     a client's own stall delays every answer it reads meanwhile, as a server's would."""
     if not args.probe:
         return env
@@ -425,7 +424,7 @@ def start_clients(
             [
                 PY,
                 "-m",
-                "lobby.loadbench.client",
+                "bench.loadbench.client",
                 "--spec",
                 str(spec_file),
                 "--ports",
@@ -459,14 +458,12 @@ def run_level(n: int, args: argparse.Namespace, reg: Registry, logroot: Path) ->
     fresh_run_db()
     flush_redis()
     env = base_env(RUN_DB)
-    if args.runtime:
-        env["LOBBY_RUNTIME"] = args.runtime
     spec_file = logdir / "clients.json"
     run(
         [
             PY,
             "-m",
-            "lobby.loadbench.prepare",
+            "bench.loadbench.prepare",
             "level",
             "--poker",
             str(layout.poker_tables),
@@ -596,7 +593,6 @@ def run_level(n: int, args: argparse.Namespace, reg: Registry, logroot: Path) ->
     return {
         "n": n,
         "layout": layout,
-        "runtime": env.get("LOBBY_RUNTIME", "rows"),
         "load": load,
         "server_ms": server_s / max(1, len(samples)) * 1000,
         "daphne": args.daphne,
@@ -638,7 +634,7 @@ def report(r: dict[str, Any]) -> None:
         log(f"   FAILED: {r['failed']}")
         return
     log(
-        f"   servers: {r['daphne']} Daphne ({r['runtime']} runtime), {r['workers']} Celery worker(s)"
+        f"   servers: {r['daphne']} Daphne, {r['workers']} Celery worker(s)"
         f" × prefork {r['concurrency']}, 1 beat; {r['client_procs']} client process(es);"
         f" load at the window's start {r['load'][0]:.2f}"
     )
@@ -706,7 +702,7 @@ def beside_floor(r: dict[str, Any], f: dict[str, Any]) -> None:
     if "skipped" in r or "failed" in r or "skipped" in f:
         log(f"   floor at N = {r['n']}: not compared ({f.get('skipped') or 'the product did not run'})"[:300])
         return
-    log(f"   product ({r['runtime']}) beside the floor (engine + PG group commit), same N, same clients:")
+    log("   product beside the floor (engine + PG group commit), same N, same clients:")
     log("              acts/s   p50 ms   p95 ms   p99 ms  srv ms/act  load1")
     for name, x in (("product", r), ("floor", f)):
         log(
@@ -741,7 +737,7 @@ def summary(rows: list[dict[str, Any]]) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m lobby.loadbench", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m bench.loadbench", description=__doc__.splitlines()[0])
     parser.add_argument("--clients", default="100,500,1000,2000", help="levels N, comma separated")
     parser.add_argument("--duration", type=float, default=25.0, help="measured window per level (s)")
     parser.add_argument("--warmup", type=float, default=10.0, help="play before the window (s)")
@@ -756,15 +752,9 @@ def main(argv: list[str] | None = None) -> None:
         "--profile", action="store_true", help="run Daphne under cProfile (.prof in the logs)"
     )
     parser.add_argument(
-        "--runtime",
-        choices=("owner", "rows"),
-        default=os.environ.get("LOBBY_RUNTIME", ""),
-        help="LOBBY_RUNTIME of the servers (default: the environment's, else the settings')",
-    )
-    parser.add_argument(
         "--floor",
         action="store_true",
-        help="after each level run the floor (lobby.loadbench.floor --db pg) at it and print it beside",
+        help="after each level run the floor (bench.loadbench.floor --db pg) at it and print it beside",
     )
     parser.add_argument(
         "--py-spy",
@@ -788,14 +778,14 @@ def main(argv: list[str] | None = None) -> None:
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, on_term)
-    log("Load benchmark of the live tables (python -m lobby.loadbench)")
+    log("Load benchmark of the live tables (python -m bench.loadbench)")
     log(
         "Interpretation of N: N clients in all, half at Poker 5 carte (N/6 tables of 3 players), half at"
         " Scopa (N/4 tables of 2); the issue's 'N/6 poker and N/2 scopa tables' would seat 2N players."
     )
     log(
         f"Production settings, PostgreSQL db {TEMPLATE_DB} (template) → {RUN_DB} per level,"
-        f" Redis {REDIS_URL}; runtime {args.runtime or 'rows (the settings default)'};"
+        f" Redis {REDIS_URL};"
         f" machine: {os.cpu_count()} cores shared with other work; logs in {logroot}"
     )
     rows: list[dict[str, Any]] = []
@@ -811,7 +801,7 @@ def main(argv: list[str] | None = None) -> None:
             report(row)
             rows.append(row)
             if args.floor:
-                from lobby.loadbench import floor
+                from bench.loadbench import floor
 
                 try:
                     floor_row = floor.run_level(n, floor_args(args), reg, logroot / "floor")

@@ -1,4 +1,4 @@
-"""The pure parts of the load benchmark (python -m lobby.loadbench): no server, no timing."""
+"""The pure parts of the load benchmark (python -m bench.loadbench): no server, no timing."""
 
 import asyncio
 import json
@@ -6,10 +6,10 @@ import math
 
 import pytest
 
+from bench.loadbench.core import Layout, choose_action, parse_proc_status, percentile, wants_ready
 from games import registry
 from games.engine import spec_matches
 from games.rng import SeededRng
-from lobby.loadbench.core import Layout, choose_action, parse_proc_status, percentile, wants_ready
 
 
 @pytest.mark.parametrize(
@@ -95,7 +95,7 @@ def test_proc_status_parsing():
 
 def test_a_thinking_bot_drops_its_decision_when_a_newer_view_arrives():
     """``--think-ms``: a decision taken on version 1 is not sent once version 2 is known."""
-    from lobby.loadbench.client import Bot, Stats
+    from bench.loadbench.client import Bot, Stats
 
     class Socket:
         def __init__(self) -> None:
@@ -124,7 +124,7 @@ def test_a_thinking_bot_drops_its_decision_when_a_newer_view_arrives():
 def test_a_bot_takes_only_a_view_that_shows_its_act_for_the_answer():
     """At the invito every seat decides at once: another seat's step may overtake a bot's act. The
     bot waits for a view that shows its own (no second act on that view, refused as stale)."""
-    from lobby.loadbench.client import Bot, Stats
+    from bench.loadbench.client import Bot, Stats
 
     class Socket:
         def __init__(self) -> None:
@@ -154,8 +154,8 @@ def test_a_bot_takes_only_a_view_that_shows_its_act_for_the_answer():
 def test_an_act_answered_by_the_hands_end_is_counted_apart_too():
     """The acts whose answer is the hand's end (the view waits for the settlement) are kept apart
     as well, so that the report can say how much of the p99 they make."""
-    from lobby.loadbench.client import Bot, Stats
-    from lobby.loadbench.core import latency_figures
+    from bench.loadbench.client import Bot, Stats
+    from bench.loadbench.core import latency_figures
 
     class Socket:
         async def send(self, raw: str) -> None:

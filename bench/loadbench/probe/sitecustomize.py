@@ -1,4 +1,4 @@
-"""``python -m lobby.loadbench --probe``: where a Daphne's (or a bot client's) event loop stalls.
+"""``python -m bench.loadbench --probe``: where a Daphne's (or a bot client's) event loop stalls.
 
 Imported by Python at start-up (this folder is put first on the Daphnes' and the clients' ``PYTHONPATH``;
 bench tooling, never the product's). With ``LOADBENCH_PROBE`` set to a folder it records, each
@@ -8,7 +8,7 @@ second, into ``probe-<pid>.jsonl`` there:
   a long callback, a pause of the garbage collector, the GIL held by another thread);
 - the garbage collector's pauses by generation (``gc.callbacks``).
 
-``lobby.loadbench`` sums the seconds inside its window.
+``bench.loadbench`` sums the seconds inside its window.
 """
 
 from __future__ import annotations

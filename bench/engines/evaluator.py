@@ -1,4 +1,4 @@
-"""Evaluator and shuffle figures: ``python -m games.bench evaluator`` (``--quick`` for a smoke run).
+"""Evaluator and shuffle figures: ``python -m bench.engines evaluator`` (``--quick`` for a smoke run).
 
 Prints, side by side in one process:
 
