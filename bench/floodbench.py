@@ -1,9 +1,9 @@
 """``python -m bench.floodbench``: flood one table connection and watch the server's memory.
 
-Issue 17 ("Floods"): one user with 4 sockets sent 76,000 ``sync`` frames in 5 s and a Daphne
-process went from 145 MB to 560 MB and stayed there. This script starts a real Daphne (the
-embedded default, or ``--setup production``: PostgreSQL + Redis, ``--daphne N`` processes with
-the user's sockets spread over them), seats one player at a poker table, opens ``--sockets``
+One user with 4 sockets can send some 76,000 ``sync`` frames in 5 s; a server that queues them
+grows and stays grown (a Daphne process once went from 145 MB to 560 MB). This script starts a
+real Daphne (the embedded default, or ``--setup production``: PostgreSQL + Redis, ``--daphne N``
+processes with the user's sockets spread over them), seats one player at a poker table, opens ``--sockets``
 WebSockets for him and sends ``--frame`` frames as fast as they go for ``--seconds``, reading the
 replies. A socket the server closes is opened again (an attacker does not give up). It prints the
 servers' RSS before, during (largest sample) and after (``--settle`` seconds later), the frames

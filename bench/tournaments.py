@@ -7,10 +7,10 @@ Run with ``.venv/bin/python -m bench.tournaments`` (``--quick`` for fewer repeti
 * for context, the same balancing after a whole table's worth of eliminations, and awarding a
   10,000-entrant Danese pool with ex aequo groups.
 
-Target: under one second each (issue 11).
+Target: under one second each.
 
 ``--live`` (Django, a throw-away test database: SQLite in memory, or PostgreSQL with DATABASE_URL)
-prints instead the live-runtime figures of issue 19: seating and starting a 1,024-entrant Danese
+prints instead the live-runtime figures: seating and starting a 1,024-entrant Danese
 turn (from the last match's end to every table of the next turn dealt; goal < 2 s), and the CPU
 per entrant of a whole 256-entrant KO played by bots (``--quick``: 256 and 32 entrants;
 ``--turn-only``: the Danese figures alone).

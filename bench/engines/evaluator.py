@@ -6,7 +6,7 @@ Prints, side by side in one process:
   the same random hands (each library gets the hands in its own card format, converted before
   timing): ours with card strings (``evaluate``, the API of views and JSON) and with card codes
   (``evaluate_codes``, the ints the engines use inside, as treys gets its ints), each with its
-  ratio (issue 4 target: ≥ 2×); plus two "floor" lines without the table reads: the five card
+  ratio (target: ≥ 2×); plus two "floor" lines without the table reads: the five card
   strings turned into the bit mask (a call, five dict lookups, four ORs), and the five codes
   summed with the sign checked (a call, ``sum``, one comparison; the five-cards check itself is
   made by the table reads, see ``games.evaluator._CHECK``). The gap between a floor and its
@@ -268,10 +268,10 @@ def _bench_evaluate(quick: bool) -> None:
     print(f"     {'treys Evaluator.evaluate (its int cards)':<44}{treys:>12,.0f}")
     print(f"     the public API, lookup in {lookup}:")
     print("     card strings (the API of views and JSON):")
-    line("evaluator.evaluate(cards, low)", "evaluate", " (issue 4 target >= 2x)")
+    line("evaluator.evaluate(cards, low)", "evaluate", " (target >= 2x)")
     line("evaluator.evaluator_for(low)(cards)", "evaluator_for")
     print("     card codes (ints, as treys; the engines' representation inside):")
-    line("evaluator.evaluate_codes(codes, low)", "codes", " (issue 4 target >= 2x)")
+    line("evaluator.evaluate_codes(codes, low)", "codes", " (target >= 2x)")
     line("evaluator.evaluator_for_codes(low)(codes)", "codes_for")
     print("     the pure-Python lookup (used where the C module cannot be built), same tables:")
     line("cards: _evaluator_for_py(low)(cards)", "py_evaluator_for")

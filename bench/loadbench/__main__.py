@@ -781,7 +781,7 @@ def main(argv: list[str] | None = None) -> None:
     log("Load benchmark of the live tables (python -m bench.loadbench)")
     log(
         "Interpretation of N: N clients in all, half at Poker 5 carte (N/6 tables of 3 players), half at"
-        " Scopa (N/4 tables of 2); the issue's 'N/6 poker and N/2 scopa tables' would seat 2N players."
+        " Scopa (N/4 tables of 2)."
     )
     log(
         f"Production settings, PostgreSQL db {TEMPLATE_DB} (template) → {RUN_DB} per level,"

@@ -19,8 +19,7 @@ SCOPA_SEATS = 2  # Scopa tables of 2
 class Layout:
     """How N clients are spread: half at poker (N/6 tables of 3), half at scopa (N/4 tables of 2).
 
-    The issue's "N/6 poker tables and N/2 scopa tables" would seat 2N players; the benchmark keeps
-    N clients in all instead. Rounding down may leave one client out (N=500 seats 499).
+    N clients in all, not N per game. Rounding down may leave one client out (N=500 seats 499).
     """
 
     requested: int

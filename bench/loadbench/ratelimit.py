@@ -5,7 +5,7 @@ several sockets arriving in one event-loop turn), ``--takes`` in all, repeated `
 the least disturbed repetition is printed: this process's CPU per take (``time.process_time``),
 the Redis server's (``INFO cpu``: the whole server, so other users of it count too) and the wall
 time. ``--against REF`` measures ``piattaforma/ratelimit.py`` of git revision REF beside the
-current one, in the same run (e.g. the one-script-call-a-frame store before issue 18's batching).
+current one, in the same run (e.g. a revision before a change to the store).
 
     python -m bench.loadbench.ratelimit --redis redis://127.0.0.1:6379/10 [--against REF]
 """
