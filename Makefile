@@ -48,7 +48,7 @@ lock:
 	uv pip compile pyproject.toml --extra dev --extra bench --universal --python-version 3.11 -o requirements.lock
 
 bench: venv
-	$(PY) -m games.bench
+	$(PY) -m bench.engines
 
 clean:
 	rm -rf $(VENV) var staticfiles

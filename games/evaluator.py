@@ -31,7 +31,7 @@ are built once, lazily, on first use (``build_all`` builds them eagerly). A look
 bits (for codes: adds the five codes), then makes three array reads: no sort, and no
 ``bit_count`` either, since the index tables carry the five-cards check (``_CHECK``, see
 ``_build``). All five decks take about 16 MB of arrays (values: 1,377,160 hands × 4 bytes; index
-tables: about 10.7 MB of 32-bit ints, 8 MB of them for the 40 cards); ``python -m games.bench
+tables: about 10.7 MB of 32-bit ints, 8 MB of them for the 40 cards); ``python -m bench.engines
 evaluator`` prints the RSS they add (+18.2 MB measured, target < 20). For many hands of one deck,
 ``evaluator_for(low)`` / ``evaluator_for_codes(low)`` skip the per-call deck lookup;
 ``deck_tables(low)`` gives hot loops the tables themselves.
@@ -43,7 +43,7 @@ every hand of every deck). Without a C compiler the Python lookup below (``_eval
 the public one. In Python the three reads' bytecode (each making a new ``int``) costs most of the
 time, which is why it stays near 1.1–1.4× treys whatever the table layout (tried: huge pages,
 ``memoryview``, lists, three smaller index tables, dicts); in C the same reads cost a few
-nanoseconds. The bench prints both (see games/bench/evaluator.py for the figures of each run).
+nanoseconds. The bench prints both (see bench/engines/evaluator.py for the figures of each run).
 
 Card codes: inside the engines a card is also an ``int``, ``card_code(card)`` = ``1 << (4 × rank +
 suit)`` (rank 0..12 for 2..A, suit 3..0 for ♥ ♦ ♣ ♠), the same in every deck; a hand is the sum

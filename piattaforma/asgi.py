@@ -31,7 +31,7 @@ application = ProtocolTypeRouter(
 # What the process loaded to start (Django, the apps, the engines: some 120,000 objects) lives as
 # long as it does: out of the collector's full passes from now on. A full pass walks every tracked
 # object and holds the event loop, so every table of the process: at 1,000 clients on an idle
-# machine the longest took 183-192 ms before, 152-159 ms after (``python -m lobby.loadbench
+# machine the longest took 183-192 ms before, 152-159 ms after (``python -m bench.loadbench
 # --probe``; the rest is what the tables and sockets hold).
 gc.freeze()
 # A young collection every 10,000 new container objects instead of 700: the views, events and

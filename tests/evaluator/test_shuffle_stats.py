@@ -1,7 +1,7 @@
 """The shuffle is uniform: every card equally likely in every position (chi-square at 99 %, RULINGS G4).
 
 The statistics (p-values from the regularized incomplete gamma function, math only) live in
-games/bench/evaluator.py, whose benchmark runs the regulator-sized version (10**6 shuffles).
+bench/engines/evaluator.py, whose benchmark runs the regulator-sized version (10**6 shuffles).
 """
 
 import random
@@ -9,7 +9,7 @@ import secrets
 
 import pytest
 
-from games.bench.evaluator import (
+from bench.engines.evaluator import (
     chi2_critical,
     chi2_sf,
     position_counts,

@@ -2,7 +2,7 @@
 opened a database transaction. Per-connection and per-user limits: over them a frame is dropped
 with one ``rate_limited`` reply, and a socket that keeps on is closed with 4429.
 
-Memory under a real flood is measured by ``python -m lobby.floodbench``, not here.
+Memory under a real flood is measured by ``python -m bench.floodbench``, not here.
 """
 
 from __future__ import annotations

@@ -1,0 +1,822 @@
+"""``python -m bench.loadbench``: the load benchmark of the live tables (see ``bench/loadbench/__init__``).
+
+For each level N it copies the seeded template database, starts Daphne processes, Celery
+worker(s) and beat with the production settings, connects the bot clients, measures a fixed
+window after a warm-up, prints the figures, and stops every process it started (also on Ctrl-C).
+
+    python -m bench.loadbench --clients 100,500,1000,2000 --duration 25 --warmup 10 --daphne 3 --workers 1
+
+``--floor``: after each level, the floor (``bench.loadbench.floor --db pg``, as many owner
+processes as Daphne, the same clients and pauses) runs at the same level, and its figures are printed
+beside the product's (throughput ratio, p50/p95/p99, server CPU per answered act, load).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import math
+import os
+import resource
+import secrets
+import select
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bench.loadbench.core import Layout, latency_figures, parse_proc_status
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+PY = sys.executable
+PG = {"host": "127.0.0.1", "port": 5432, "user": "postgres"}
+# Its own databases and Redis db; DATABASE_URL / REDIS_URL in the environment name others (several
+# people benchmarking on one machine): the URL's database is the template, ``<name>_run`` each level's.
+_env_db = os.environ.get("DATABASE_URL", "").rsplit("/", 1)[-1] if "DATABASE_URL" in os.environ else ""
+TEMPLATE_DB = _env_db or "piattaforma_load"
+RUN_DB = f"{_env_db}_run" if _env_db else "piattaforma_load_run"
+REDIS_URL = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/5"
+TARGET_P99_MS = 150.0
+TARGET_P99_AT = 1000
+TARGET_RSS_MB = 400.0
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+
+def log(text: str) -> None:
+    print(text, flush=True)
+
+
+def base_env(db: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        DJANGO_SETTINGS_MODULE="piattaforma.settings.production",
+        SECRET_KEY=SECRET_KEY,
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        DATABASE_URL=f"postgres://{PG['user']}@{PG['host']}:{PG['port']}/{db}",
+        REDIS_URL=REDIS_URL,
+        DEBUG="0",
+        SECURE_SSL_REDIRECT="0",
+        LOG_LEVEL="WARNING",
+        PYTHONUNBUFFERED="1",
+        PYTHONPATH=str(ROOT),
+    )
+    return env
+
+
+SECRET_KEY = secrets.token_urlsafe(48)
+
+
+# --- processes ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Proc:
+    label: str
+    popen: subprocess.Popen[Any]
+    server: bool = True
+
+
+@dataclass
+class Registry:
+    """Every process this run started, so that each one is stopped on exit or Ctrl-C."""
+
+    procs: list[Proc] = field(default_factory=list)
+
+    def start(
+        self,
+        label: str,
+        argv: list[str],
+        env: dict[str, str],
+        logdir: Path,
+        server: bool = True,
+        pipes: bool = False,
+    ) -> Proc:
+        out = open(logdir / f"{label.replace(' ', '_').replace(':', '_')}.log", "wb")  # noqa: SIM115
+        popen = subprocess.Popen(
+            argv,
+            cwd=ROOT,
+            env=env,
+            stdin=subprocess.PIPE if pipes else subprocess.DEVNULL,
+            stdout=subprocess.PIPE if pipes else out,
+            stderr=out,
+            start_new_session=True,  # its own process group: stopped with its children
+        )
+        proc = Proc(label, popen, server)
+        self.procs.append(proc)
+        return proc
+
+    def stop_all(self) -> None:
+        for proc in self.procs:
+            if proc.popen.poll() is None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(proc.popen.pid, signal.SIGTERM)
+        deadline = time.time() + 10
+        for proc in self.procs:
+            try:
+                proc.popen.wait(timeout=max(0.1, deadline - time.time()))
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(proc.popen.pid, signal.SIGKILL)
+                proc.popen.wait()
+        self.procs.clear()
+
+
+def run(argv: list[str], env: dict[str, str], what: str, timeout: float = 1800) -> None:
+    result = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
+    if result.returncode != 0:
+        raise RuntimeError(f"{what} failed:\n{result.stdout[-2000:]}\n{result.stderr[-4000:]}")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_port(port: int, proc: Proc, timeout: float = 60) -> None:
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if proc.popen.poll() is not None:
+            raise RuntimeError(f"{proc.label} exited with {proc.popen.returncode} (see its log)")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"{proc.label} did not open port {port} within {timeout:.0f} s")
+
+
+def wait_children(proc: Proc, count: int, timeout: float = 90) -> None:
+    """Wait until a Celery worker has forked its pool (then give it a moment to consume)."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if proc.popen.poll() is not None:
+            raise RuntimeError(f"{proc.label} exited with {proc.popen.returncode} (see its log)")
+        if len(children_of(proc.popen.pid)) >= count:
+            time.sleep(1.0)
+            return
+        time.sleep(0.3)
+    raise RuntimeError(f"{proc.label} did not start its {count} pool processes within {timeout:.0f} s")
+
+
+# --- /proc sampling -----------------------------------------------------------------------------
+
+
+def children_of(pid: int) -> list[int]:
+    out: list[int] = []
+    try:
+        for tid in os.listdir(f"/proc/{pid}/task"):
+            text = Path(f"/proc/{pid}/task/{tid}/children").read_text()
+            out.extend(int(c) for c in text.split())
+    except (FileNotFoundError, ProcessLookupError, PermissionError):
+        return out
+    return out
+
+
+def proc_tree(pid: int) -> list[int]:
+    todo, seen = [pid], []
+    while todo:
+        p = todo.pop()
+        seen.append(p)
+        todo.extend(children_of(p))
+    return seen
+
+
+def read_status(pid: int) -> dict[str, int]:
+    try:
+        return parse_proc_status(Path(f"/proc/{pid}/status").read_text())
+    except (FileNotFoundError, ProcessLookupError):
+        return {}
+
+
+def cpu_ticks(pid: int) -> int:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (FileNotFoundError, ProcessLookupError):
+        return 0
+    return int(fields[11]) + int(fields[12])  # utime + stime
+
+
+def machine_ticks() -> tuple[int, int]:
+    parts = [int(x) for x in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    idle = parts[3] + parts[4]
+    return sum(parts) - idle, sum(parts)
+
+
+class Sampler(threading.Thread):
+    """Samples VmRSS/VmHWM of every server process and its children twice a second."""
+
+    def __init__(self, servers: list[Proc]) -> None:
+        super().__init__(daemon=True)
+        self.servers = servers
+        self.peak_kb: dict[tuple[str, int], int] = {}
+        self.stop_event = threading.Event()
+
+    def sample(self) -> None:
+        for proc in self.servers:
+            for n, pid in enumerate(proc_tree(proc.popen.pid)):
+                label = proc.label if n == 0 else f"{proc.label} child"
+                st = read_status(pid)
+                if st:
+                    key = (label, pid)
+                    self.peak_kb[key] = max(self.peak_kb.get(key, 0), st.get("VmRSS", 0), st.get("VmHWM", 0))
+
+    def run(self) -> None:
+        while not self.stop_event.is_set():
+            self.sample()
+            self.stop_event.wait(0.5)
+
+    def cpu(self) -> dict[str, int]:
+        out: Counter[str] = Counter()
+        for proc in self.servers:
+            for pid in proc_tree(proc.popen.pid):
+                out[proc.label] += cpu_ticks(pid)
+        return dict(out)
+
+
+# --- database -----------------------------------------------------------------------------------
+
+
+def pg(dbname: str = "postgres") -> Any:
+    import psycopg
+
+    return psycopg.connect(dbname=dbname, autocommit=True, **PG)
+
+
+def prepare_template(layout: Layout, logdir: Path) -> None:
+    with pg() as conn:
+        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [TEMPLATE_DB]).fetchone():
+            conn.execute(f'CREATE DATABASE "{TEMPLATE_DB}"')
+    env = base_env(TEMPLATE_DB)
+    log(f"migrating {TEMPLATE_DB} …")
+    run([PY, "manage.py", "migrate", "--noinput", "-v", "0"], env, "migrate")
+    log(f"seeding {layout.poker_tables} poker and {layout.scopa_tables} scopa tables (idempotent) …")
+    t0 = time.time()
+    run(
+        [
+            PY,
+            "-m",
+            "bench.loadbench.prepare",
+            "seed",
+            "--poker",
+            str(layout.poker_tables),
+            "--scopa",
+            str(layout.scopa_tables),
+        ],
+        env,
+        "seed",
+    )
+    log(f"  template ready in {time.time() - t0:.0f} s")
+
+
+def fresh_run_db() -> None:
+    with pg() as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{RUN_DB}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{RUN_DB}" TEMPLATE "{TEMPLATE_DB}"')
+
+
+def flush_redis() -> None:
+    import redis
+
+    redis.Redis.from_url(REDIS_URL).flushdb()
+
+
+def server_steps(start: float, end: float) -> tuple[int, int]:
+    with pg(RUN_DB) as conn:
+        row = conn.execute(
+            "SELECT count(*), count(*) FILTER (WHERE automatic) FROM lobby_handstep "
+            "WHERE created_at >= to_timestamp(%s) AND created_at < to_timestamp(%s)",
+            [start, end],
+        ).fetchone()
+    return int(row[0]), int(row[1])
+
+
+# --- one level ----------------------------------------------------------------------------------
+
+
+def fd_limit(needed: int) -> str | None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < needed:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (min(max(needed, soft), hard), hard))
+        except (ValueError, OSError) as exc:
+            return f"cannot raise RLIMIT_NOFILE to {needed}: {exc}"
+        soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    if soft < needed:
+        return f"RLIMIT_NOFILE is {soft} (hard {hard}), {needed} needed"
+    return None
+
+
+def read_line(proc: Proc, prefix: str, timeout: float) -> str:
+    assert proc.popen.stdout is not None
+    deadline = time.time() + timeout
+    fd = proc.popen.stdout
+    while time.time() < deadline:
+        ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.time()))
+        if not ready:
+            break
+        line = fd.readline().decode(errors="replace")
+        if not line:
+            raise RuntimeError(f"{proc.label} exited with {proc.popen.poll()} (see its log)")
+        if line.startswith(prefix):
+            return line[len(prefix) :].strip()
+    raise RuntimeError(f"{proc.label}: no '{prefix.strip()}' line within {timeout:.0f} s")
+
+
+def profile_args(args: argparse.Namespace, path: Path) -> list[str]:
+    """``--profile``: run Daphne under cProfile (the profile is written when it stops on SIGTERM)."""
+    return ["-m", "cProfile", "-o", str(path)] if args.profile else []
+
+
+PROBE_DIR = Path(__file__).resolve().parent / "probe"
+
+
+def probe_env(args: argparse.Namespace, env: dict[str, str], logdir: Path) -> dict[str, str]:
+    """``--probe``: the Daphnes and the bot clients record their event loop's lag and the
+    collector's pauses each second (``bench/loadbench/probe/sitecustomize.py``, first on their path):
+    a client's own stall delays every answer it reads meanwhile, as a server's would."""
+    if not args.probe:
+        return env
+    path = f"{PROBE_DIR}{os.pathsep}{env['PYTHONPATH']}"
+    return {**env, "PYTHONPATH": path, "LOADBENCH_PROBE": str(logdir)}
+
+
+def probe_figures(
+    logdir: Path, start: float, end: float, labels: dict[str, str]
+) -> dict[str, dict[str, float]]:
+    """Each probed process's rows inside the window, summed, by its label (``labels``: pid -> label)."""
+    out: dict[str, dict[str, float]] = {}
+    for path in sorted(logdir.glob("probe-*.jsonl")):
+        rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+        rows = [r for r in rows if start + 1 <= r["t"] <= end]
+        if not rows:
+            continue
+        ticks = sum(r["ticks"] for r in rows)
+        fig: dict[str, float] = {
+            "seconds": len(rows),
+            "ticks": ticks,
+            "lag_mean_ms": sum(r["lag_total_ms"] for r in rows) / max(1, ticks),
+            "lag_max_ms": max(r["lag_max_ms"] for r in rows),
+        }
+        for limit in rows[0]["lag_over"]:
+            fig[f"lag_over_{limit}"] = sum(r["lag_over"][limit] for r in rows)
+        for gen in ("0", "1", "2"):
+            fig[f"gc{gen}_n"] = sum(r["gc"][gen][0] for r in rows)
+            fig[f"gc{gen}_ms"] = sum(r["gc"][gen][1] for r in rows)
+            fig[f"gc{gen}_max_ms"] = max(r["gc"][gen][2] for r in rows)
+        pid = path.stem.removeprefix("probe-")
+        out[f"{labels.get(pid, 'process')} pid {pid}"] = fig
+    return out
+
+
+def daphne_argv(port: int, application: str, before: list[str] | None = None) -> list[str]:
+    """The command line of a Daphne process serving ``application`` on 127.0.0.1:``port``."""
+    return [PY, *(before or []), "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), application]
+
+
+def start_spies(
+    reg: Registry, args: argparse.Namespace, daphnes: list[Proc], env: dict[str, str], logdir: Path
+) -> list[Proc]:
+    """``--py-spy RATE``: sample each Daphne during the window (only threads holding the GIL: its
+    Python CPU), raw stacks in ``py-spy-<label>.txt`` of the logs (``flamegraph.pl`` takes them)."""
+    if not args.py_spy:
+        return []
+    spy = str(Path(PY).parent / "py-spy")
+    return [
+        reg.start(
+            f"py-spy {proc.label}",
+            [
+                spy, "record", "--pid", str(proc.popen.pid), "--duration", str(int(args.duration)),
+                "--rate", str(args.py_spy), "--gil", "--nonblocking", "--format", "raw",
+                "-o", str(logdir / f"py-spy-{proc.label.replace(':', '_')}.txt"),
+            ],
+            env,
+            logdir,
+            server=False,
+        )
+        for proc in daphnes
+    ]  # fmt: skip
+
+
+def start_clients(
+    reg: Registry,
+    spec_file: Path,
+    ports: list[int],
+    total: int,
+    client_procs: int,
+    think_ms: float,
+    env: dict[str, str],
+    logdir: Path,
+) -> list[Proc]:
+    """Start the bot client processes, each with its slice of the ``total`` clients of the spec file."""
+    per = math.ceil(total / client_procs)
+    return [
+        reg.start(
+            f"client {i + 1}",
+            [
+                PY,
+                "-m",
+                "bench.loadbench.client",
+                "--spec",
+                str(spec_file),
+                "--ports",
+                ",".join(map(str, ports)),
+                "--indices",
+                f"{i * per}:{min(total, (i + 1) * per)}",
+                "--seed",
+                str(i + 1),
+                "--think-ms",
+                str(think_ms),
+            ],
+            env,
+            logdir,
+            server=False,
+            pipes=True,
+        )
+        for i in range(client_procs)
+        if i * per < total
+    ]
+
+
+def run_level(n: int, args: argparse.Namespace, reg: Registry, logroot: Path) -> dict[str, Any]:
+    layout = Layout.for_clients(n)
+    client_procs = args.client_procs or max(1, math.ceil(layout.clients / 500))
+    logdir = logroot / f"n{n}"
+    logdir.mkdir(parents=True, exist_ok=True)
+    problem = fd_limit(layout.clients * 2 + 1024)
+    if problem:
+        return {"n": n, "layout": layout, "skipped": problem}
+
+    fresh_run_db()
+    flush_redis()
+    env = base_env(RUN_DB)
+    spec_file = logdir / "clients.json"
+    run(
+        [
+            PY,
+            "-m",
+            "bench.loadbench.prepare",
+            "level",
+            "--poker",
+            str(layout.poker_tables),
+            "--scopa",
+            str(layout.scopa_tables),
+            "--daphne",
+            str(args.daphne),
+            "--out",
+            str(spec_file),
+        ],
+        env,
+        "level set-up",
+    )
+
+    ports = [free_port() for _ in range(args.daphne)]
+    env_p = probe_env(args, env, logdir)  # (``--probe``: the Daphnes and the bot clients)
+    daphnes = [
+        reg.start(
+            f"daphne:{port}",
+            daphne_argv(
+                port, "piattaforma.asgi:application", profile_args(args, logdir / f"daphne_{port}.prof")
+            ),
+            env_p,
+            logdir,
+        )
+        for port in ports
+    ]
+    workers = [
+        reg.start(
+            f"celery worker {i + 1}",
+            [
+                PY,
+                "-m",
+                "celery",
+                "-A",
+                "piattaforma",
+                "worker",
+                "--pool",
+                "prefork",
+                "--concurrency",
+                str(args.concurrency),
+                "-n",
+                f"loadbench{i + 1}@%h",
+                "--loglevel",
+                os.environ.get("LOADBENCH_WORKER_LOGLEVEL", "WARNING"),
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+            ],
+            env,
+            logdir,
+        )
+        for i in range(args.workers)
+    ]
+    beat = reg.start(
+        "celery beat",
+        [
+            PY,
+            "-m",
+            "celery",
+            "-A",
+            "piattaforma",
+            "beat",
+            "--loglevel",
+            "WARNING",
+            "--schedule",
+            str(logdir / "celerybeat-schedule"),
+        ],
+        env,
+        logdir,
+    )
+    servers = [*daphnes, *workers, beat]
+    sampler = Sampler(servers)
+    sampler.start()
+    for port, proc in zip(ports, daphnes, strict=True):
+        wait_port(port, proc)
+    for proc in workers:
+        wait_children(proc, args.concurrency)
+
+    clients = start_clients(reg, spec_file, ports, layout.clients, client_procs, args.think_ms, env_p, logdir)
+    t_connect = time.time()
+    connected = failed = 0
+    for proc in clients:
+        ok, bad = read_line(proc, "connected ", timeout=300).split()
+        connected, failed = connected + int(ok), failed + int(bad)
+    connect_s = time.time() - t_connect
+
+    start = time.time() + args.warmup
+    end = start + args.duration
+    for proc in clients:
+        assert proc.popen.stdin is not None
+        proc.popen.stdin.write(f"window {start} {end}\n".encode())
+        proc.popen.stdin.flush()
+    time.sleep(max(0.0, start - time.time()))
+    spies = start_spies(reg, args, daphnes, env, logdir)
+    load = os.getloadavg()
+    cpu0, m0 = sampler.cpu(), machine_ticks()
+    client_ticks0 = {p.label: cpu_ticks(p.popen.pid) for p in clients}
+    time.sleep(max(0.0, end - time.time()))
+    cpu1, m1 = sampler.cpu(), machine_ticks()
+    client_ticks1 = {p.label: cpu_ticks(p.popen.pid) for p in clients}
+    time.sleep(0.5)
+    for spy in spies:  # (py-spy stops on its own after the window; a late one is stopped here)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            spy.popen.wait(timeout=30)
+    results = []
+    for proc in clients:
+        assert proc.popen.stdin is not None
+        proc.popen.stdin.write(b"stop\n")
+        proc.popen.stdin.flush()
+    for proc in clients:
+        results.append(json.loads(read_line(proc, "result ", timeout=120)))
+    sampler.sample()
+    sampler.stop_event.set()
+    steps, automatic = server_steps(start, end)
+    reg.stop_all()
+
+    samples = [s for r in results for s in r["samples"]]
+    errors: Counter[str] = Counter()
+    connect_failed: Counter[str] = Counter()
+    for r in results:
+        errors.update(r["errors"])
+        connect_failed.update(r["connect_failed"])
+    secs = end - start
+    busy = (m1[0] - m0[0]) / max(1, m1[1] - m0[1]) * (os.cpu_count() or 1)
+    server_s = sum(cpu1.get(k, 0) - v for k, v in cpu0.items()) / CLK_TCK
+    return {
+        "n": n,
+        "layout": layout,
+        "load": load,
+        "server_ms": server_s / max(1, len(samples)) * 1000,
+        "daphne": args.daphne,
+        "workers": args.workers,
+        "concurrency": args.concurrency,
+        "client_procs": len(clients),
+        "connected": connected,
+        "connect_failed": failed,
+        "connect_failed_kinds": dict(connect_failed),
+        "connect_s": connect_s,
+        "connect_retries": sum(r["connect_retries"] for r in results),
+        "window": secs,
+        "warmup": args.warmup,
+        "think_ms": args.think_ms,
+        "acts": len(samples),
+        "acts_per_s": len(samples) / secs,
+        "steps_per_s": steps / secs,
+        "automatic": automatic,
+        **latency_figures(samples, errors, results),
+        "closed": sum(r["closed"] for r in results),
+        "close_codes": dict(sum((Counter(r.get("close_codes", {})) for r in results), Counter())),
+        "ready_sent": sum(r["ready_sent"] for r in results),
+        "server_cpu": {k: (cpu1.get(k, 0) - v) / CLK_TCK / secs * 100 for k, v in cpu0.items()},
+        "client_cpu": {k: (client_ticks1[k] - v) / CLK_TCK / secs * 100 for k, v in client_ticks0.items()},
+        "machine_busy": busy * 100,
+        "rss_mb": {f"{label} [{pid}]": kb / 1024 for (label, pid), kb in sorted(sampler.peak_kb.items())},
+        "probe": probe_figures(logdir, start, end, {str(p.popen.pid): p.label for p in [*daphnes, *clients]}),
+        "logs": str(logdir),
+    }
+
+
+def report(r: dict[str, Any]) -> None:
+    layout: Layout = r["layout"]
+    log(f"\n== N = {r['n']}: {layout.describe()}")
+    if "skipped" in r:
+        log(f"   NOT RUN: {r['skipped']}")
+        return
+    if "failed" in r:
+        log(f"   FAILED: {r['failed']}")
+        return
+    log(
+        f"   servers: {r['daphne']} Daphne, {r['workers']} Celery worker(s)"
+        f" × prefork {r['concurrency']}, 1 beat; {r['client_procs']} client process(es);"
+        f" load at the window's start {r['load'][0]:.2f}"
+    )
+    log(
+        f"   connected {r['connected']}/{layout.clients} in {r['connect_s']:.1f} s"
+        f" (handshakes retried {r['connect_retries']}, failed {r['connect_failed']}"
+        f" {r['connect_failed_kinds'] or ''});"
+        f" window {r['window']:.0f} s after {r['warmup']:.0f} s warm-up"
+    )
+    think = f"a pause of ~{r['think_ms']:.0f} ms (0.5-1.5×)" if r["think_ms"] else "no pause"
+    log(f"   bots act on every decision with {think}")
+    log(
+        f"   actions/s: {r['acts_per_s']:.1f} answered acts (client side, n={r['acts']});"
+        f" {r['steps_per_s']:.1f} steps/s stored (server side, {r['automatic']} automatic)"
+    )
+    log(
+        f"   round trip act → newer view, ms: p50 {r['p50']:.1f}  p95 {r['p95']:.1f}  p99 {r['p99']:.1f}"
+        f"  max {r['max']:.1f}"
+    )
+    end = r.get("ending")
+    if end and end["n"]:
+        log(
+            f"   of which acts that ended a hand (answered after its settlement): n={end['n']}"
+            f" ({end['n'] / max(1, r['acts']) * 100:.1f} %), p50 {end['p50']:.1f}, p99 {end['p99']:.1f};"
+            f" {end['above_p99']} of the {end['all_above_p99']} acts above the p99"
+        )
+    errors = ", ".join(f"{k} {v}" for k, v in sorted(r["errors"].items())) or "none"
+    codes = ", ".join(f"code {k} ×{v}" for k, v in sorted(r.get("close_codes", {}).items()))
+    codes = f" ({codes})" if codes else ""
+    log(
+        f"   refusals/errors: {errors}; acts still without a view after 10 s: {r['stuck']};"
+        f" sockets closed by the server: {r['closed']}{codes}; 'ready' sent: {r['ready_sent']}"
+    )
+    cpu = ", ".join(f"{k} {v:.0f}%" for k, v in r["server_cpu"].items())
+    ccpu = ", ".join(f"{k} {v:.0f}%" for k, v in r["client_cpu"].items())
+    log(f"   CPU in the window (% of one core): {cpu}; server CPU per answered act {r['server_ms']:.2f} ms")
+    log(
+        f"   client CPU: {ccpu}; whole machine busy {r['machine_busy']:.0f}% of {os.cpu_count() * 100}%"
+        " (the rest: PostgreSQL, Redis, other users of the machine)"
+    )
+    for name, f in r.get("probe", {}).items():
+        over = ", ".join(f"> {k[9:]} ms ×{int(v)}" for k, v in f.items() if k.startswith("lag_over_"))
+        log(
+            f"   probe {name}: loop lag mean {f['lag_mean_ms']:.1f} ms,"
+            f" max {f['lag_max_ms']:.0f} ms, {int(f['ticks'])} ticks of 20 ms ({over});"
+            f" GC pauses gen0 {int(f['gc0_n'])} {f['gc0_ms']:.0f} ms,"
+            f" gen1 {int(f['gc1_n'])} {f['gc1_ms']:.0f} ms, gen2 {int(f['gc2_n'])} {f['gc2_ms']:.0f} ms"
+            f" (max {f['gc2_max_ms']:.0f} ms)"
+        )
+    rss = ", ".join(f"{k} {v:.0f}" for k, v in r["rss_mb"].items())
+    log(f"   peak RSS MB: {rss}")
+    worst = max(r["rss_mb"].values(), default=0.0)
+    verdict = []
+    if r["n"] == TARGET_P99_AT:
+        verdict.append(f"p99 < {TARGET_P99_MS:.0f} ms: {'MET' if r['p99'] < TARGET_P99_MS else 'NOT MET'}")
+    verdict.append(
+        f"every server process < {TARGET_RSS_MB:.0f} MB: {'MET' if worst < TARGET_RSS_MB else 'NOT MET'}"
+        f" (largest {worst:.0f} MB)"
+    )
+    log("   targets: " + "; ".join(verdict))
+
+
+def beside_floor(r: dict[str, Any], f: dict[str, Any]) -> None:
+    """The product's figures beside the floor's, measured at the same level in the same run."""
+    if "skipped" in r or "failed" in r or "skipped" in f:
+        log(f"   floor at N = {r['n']}: not compared ({f.get('skipped') or 'the product did not run'})"[:300])
+        return
+    log("   product beside the floor (engine + PG group commit), same N, same clients:")
+    log("              acts/s   p50 ms   p95 ms   p99 ms  srv ms/act  load1")
+    for name, x in (("product", r), ("floor", f)):
+        log(
+            f"     {name:<8}{x['acts_per_s']:>8.1f} {x['p50']:>8.1f} {x['p95']:>8.1f} {x['p99']:>8.1f}"
+            f" {x['server_ms']:>11.2f}  {x['load'][0]:.2f}"
+        )
+    ratio = r["acts_per_s"] / max(f["acts_per_s"], 1e-9)
+    log(f"     product throughput = {ratio:.2f} x the floor's")
+
+
+def floor_args(args: argparse.Namespace) -> argparse.Namespace:
+    """The floor's options for ``--floor``: as many owner processes as Daphne, the journal on PostgreSQL."""
+    return argparse.Namespace(
+        procs=args.daphne, mode="engine", db="pg", batch_max=0, group_ms=0.0,
+        client_procs=args.client_procs, think_ms=args.think_ms, warmup=args.warmup,
+        duration=args.duration, frame_limits="product",
+    )  # fmt: skip
+
+
+def summary(rows: list[dict[str, Any]]) -> None:
+    log("\n   N  clients  poker/scopa tables  actions/s   p50 ms   p95 ms   p99 ms  refusals  max RSS MB")
+    for r in rows:
+        layout = r["layout"]
+        if "skipped" in r or "failed" in r:
+            log(f"{r['n']:>4}  not run: {r.get('skipped') or r.get('failed')}"[:160])
+            continue
+        log(
+            f"{r['n']:>4}  {layout.clients:>7}  {layout.poker_tables:>8}/{layout.scopa_tables:<10}"
+            f"{r['acts_per_s']:>10.1f} {r['p50']:>8.1f} {r['p95']:>8.1f} {r['p99']:>8.1f}"
+            f" {sum(r['errors'].values()):>9} {max(r['rss_mb'].values(), default=0):>11.0f}"
+        )
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.loadbench", description=__doc__.splitlines()[0])
+    parser.add_argument("--clients", default="100,500,1000,2000", help="levels N, comma separated")
+    parser.add_argument("--duration", type=float, default=25.0, help="measured window per level (s)")
+    parser.add_argument("--warmup", type=float, default=10.0, help="play before the window (s)")
+    parser.add_argument("--daphne", type=int, default=3, help="Daphne processes")
+    parser.add_argument("--workers", type=int, default=1, help="Celery worker processes")
+    parser.add_argument("--concurrency", type=int, default=2, help="prefork children per worker")
+    parser.add_argument(
+        "--think-ms", type=float, default=0.0, help="mean pause before each act (default 0: at once)"
+    )
+    parser.add_argument("--client-procs", type=int, default=0, help="client processes (0: one per 500)")
+    parser.add_argument(
+        "--profile", action="store_true", help="run Daphne under cProfile (.prof in the logs)"
+    )
+    parser.add_argument(
+        "--floor",
+        action="store_true",
+        help="after each level run the floor (bench.loadbench.floor --db pg) at it and print it beside",
+    )
+    parser.add_argument(
+        "--py-spy",
+        type=int,
+        default=0,
+        metavar="RATE",
+        help="sample each Daphne with py-spy (RATE samples a second, GIL holders only) during the window",
+    )
+    parser.add_argument(
+        "--probe",
+        action="store_true",
+        help="each Daphne and bot client records its event loop's lag and the collector's pauses (printed)",
+    )
+    parser.add_argument("--logs", default="", help="directory for the servers' logs (default: a temp dir)")
+    args = parser.parse_args(argv)
+    levels = [int(x) for x in args.clients.split(",") if x.strip()]
+    logroot = Path(args.logs or tempfile.mkdtemp(prefix="loadbench-"))
+    reg = Registry()
+
+    def on_term(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, on_term)
+    log("Load benchmark of the live tables (python -m bench.loadbench)")
+    log(
+        "Interpretation of N: N clients in all, half at Poker 5 carte (N/6 tables of 3 players), half at"
+        " Scopa (N/4 tables of 2)."
+    )
+    log(
+        f"Production settings, PostgreSQL db {TEMPLATE_DB} (template) → {RUN_DB} per level,"
+        f" Redis {REDIS_URL};"
+        f" machine: {os.cpu_count()} cores shared with other work; logs in {logroot}"
+    )
+    rows: list[dict[str, Any]] = []
+    try:
+        prepare_template(Layout.for_clients(max(levels)), logroot)
+        for n in levels:
+            try:
+                row = run_level(n, args, reg, logroot)
+            except (RuntimeError, OSError, subprocess.SubprocessError, ValueError) as exc:
+                row = {"n": n, "layout": Layout.for_clients(n), "failed": str(exc)[:2000]}
+            finally:
+                reg.stop_all()
+            report(row)
+            rows.append(row)
+            if args.floor:
+                from bench.loadbench import floor
+
+                try:
+                    floor_row = floor.run_level(n, floor_args(args), reg, logroot / "floor")
+                except (RuntimeError, OSError, subprocess.SubprocessError, ValueError) as exc:
+                    floor_row = {"n": n, "skipped": str(exc)[:500]}
+                finally:
+                    reg.stop_all()
+                beside_floor(row, floor_row)
+    except KeyboardInterrupt:
+        log("\ninterrupted: stopping every process started …")
+    finally:
+        reg.stop_all()
+    if rows:
+        summary(rows)
+
+
+if __name__ == "__main__":
+    main()
