@@ -3,7 +3,3 @@
 The design card calls this package ``platform/``; it is ``piattaforma/`` because a package named
 ``platform`` would shadow Python's standard-library module that Twisted/Daphne and Celery import.
 """
-
-from piattaforma.celery import app as celery_app
-
-__all__ = ["celery_app"]

@@ -131,7 +131,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--runtime", choices=("both", "owner", "rows"), default="both")
     args = parser.parse_args()
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "piattaforma.settings.test")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
     import django
 
     django.setup()
