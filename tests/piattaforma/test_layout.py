@@ -3,24 +3,12 @@ builds on) at the bottom, ``admin_ops`` (site operations) on it, ``admin`` (the 
 top; the Django project's wiring (``config``) stands apart from the core, which never imports it
 but for the Celery app."""
 
-import ast
 import pathlib
 
 import piattaforma
+from tests.imports import imported
 
 CORE = pathlib.Path(piattaforma.__file__).parent
-
-
-def imported(path: pathlib.Path) -> set[str]:
-    """Every module ``path`` imports, at its top or inside a function (``from a import b``: a.b)."""
-    names: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            names.add(node.module)
-            names.update(f"{node.module}.{alias.name}" for alias in node.names)
-    return names
 
 
 def test_the_back_office_modules_import_each_other_one_way():
