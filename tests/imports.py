@@ -1,7 +1,9 @@
 """Reading a package's imports from its source, for the tests that keep the product's layering."""
 
 import ast
+import importlib
 import pathlib
+from types import ModuleType
 
 
 def imported(path: pathlib.Path) -> set[str]:
@@ -43,3 +45,24 @@ def one_way_order(package: pathlib.Path, dotted: str) -> list[str]:
         order += free
         edges = {m: deps - set(free) for m, deps in edges.items() if m not in free}
     return order
+
+
+def facade_faults(package: ModuleType) -> list[str]:
+    """What is wrong with a package whose ``__init__`` re-exports its modules' names: a name of its
+    ``__all__`` that is not the very object one of its modules defines, or a public name it holds
+    outside ``__all__`` (its modules aside)."""
+    folder = pathlib.Path(package.__file__ or "").parent
+    modules = sorted(p.stem for p in folder.glob("*.py") if p.stem != "__init__")
+    homes = {m: defined(folder / f"{m}.py") for m in modules}
+    faults = []
+    for name in package.__all__:
+        home = [m for m, names in homes.items() if name in names]
+        if len(home) != 1:
+            faults.append(f"{name}: defined in {home or 'none of the modules'}")
+        elif getattr(package, name) is not getattr(
+            importlib.import_module(f"{package.__name__}.{home[0]}"), name
+        ):
+            faults.append(f"{name}: not the object {home[0]} defines")
+    held = {n for n in vars(package) if not n.startswith("_")} - set(package.__all__) - set(modules)
+    faults += [f"{name}: outside __all__" for name in sorted(held)]
+    return faults

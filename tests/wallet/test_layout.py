@@ -1,10 +1,9 @@
 """The wallet's writes: ``wallet.actions`` is a package of one module a concern, importing each other
 one way (``common`` at the bottom, ``protection`` on top), whose names are what other code calls."""
 
-import importlib
 import pathlib
 
-from tests.imports import defined, imported, one_way_order
+from tests.imports import facade_faults, imported, one_way_order
 from wallet import actions
 
 ACTIONS = pathlib.Path(actions.__file__).parent
@@ -18,8 +17,4 @@ def test_the_action_modules_import_each_other_one_way():
 
 
 def test_the_facade_names_only_what_its_modules_define():
-    homes = {m: defined(ACTIONS / f"{m}.py") for m in MODULES}
-    for name in actions.__all__:
-        (home,) = [m for m, names in homes.items() if name in names]
-        assert getattr(actions, name) is getattr(importlib.import_module(f"wallet.actions.{home}"), name)
-    assert not {n for n in dir(actions) if not n.startswith("_")} - set(actions.__all__) - set(MODULES)
+    assert facade_faults(actions) == []
