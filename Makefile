@@ -31,7 +31,7 @@ run: venv
 test: venv
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	DJANGO_SETTINGS_MODULE=piattaforma.settings.test $(PY) manage.py makemigrations --check --dry-run
+	DJANGO_SETTINGS_MODULE=config.settings.test $(PY) manage.py makemigrations --check --dry-run
 	$(VENV)/bin/mypy games wallet
 	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadscope $(PYTEST_ARGS)
 

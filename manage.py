@@ -7,7 +7,7 @@ import sys
 
 def main() -> None:
     """Run administrative tasks."""
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "piattaforma.settings.embedded")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.embedded")
     from django.core.management import execute_from_command_line
 
     execute_from_command_line(sys.argv)

@@ -28,7 +28,7 @@ def main() -> int:
         "--no-seal", action="store_true", help="reference: the same commits with no seal after them"
     )
     args = parser.parse_args()
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "piattaforma.settings.test")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
     import django
 
     django.setup()

@@ -43,7 +43,7 @@ def env_for(args: argparse.Namespace, var_dir: str) -> dict[str, str]:
     env.pop("REDIS_URL", None)
     if args.setup == "production":
         env.update(
-            DJANGO_SETTINGS_MODULE="piattaforma.settings.production",
+            DJANGO_SETTINGS_MODULE="config.settings.production",
             SECRET_KEY=secrets.token_urlsafe(48),
             ALLOWED_HOSTS="127.0.0.1,localhost",
             DATABASE_URL=args.database_url,
@@ -51,7 +51,7 @@ def env_for(args: argparse.Namespace, var_dir: str) -> dict[str, str]:
             SECURE_SSL_REDIRECT="0",
         )
     else:
-        env.update(DJANGO_SETTINGS_MODULE="piattaforma.settings.embedded", PIATTAFORMA_VAR_DIR=var_dir)
+        env.update(DJANGO_SETTINGS_MODULE="config.settings.embedded", PIATTAFORMA_VAR_DIR=var_dir)
     return env
 
 
@@ -240,7 +240,7 @@ def main(argv: list[str] | None = None) -> None:
         ports = [free_port() for _ in range(args.daphne)]
         procs = [
             subprocess.Popen(
-                [PY, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "piattaforma.asgi:application"],
+                [PY, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
                 cwd=ROOT,
                 env=env,
                 stdout=subprocess.DEVNULL,

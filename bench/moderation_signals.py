@@ -29,7 +29,7 @@ DUMPING_EVERY = 1000  # one hand in a thousand: the planted dumper loses €50 t
 
 
 def _setup() -> Any:
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "piattaforma.settings.test")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
     import django
 
     django.setup()

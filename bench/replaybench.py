@@ -1,6 +1,6 @@
 """Benchmark of the hand replay: how long one window of frames takes to build, per game.
 
-    DJANGO_SETTINGS_MODULE=piattaforma.settings.test python -m bench.replaybench [--steps N]
+    DJANGO_SETTINGS_MODULE=config.settings.test python -m bench.replaybench [--steps N]
 
 Plays one hand (or match) of each game with seeded random legal moves, in memory (no database:
 an unsaved Hand and plain step records), then times ``replay_frames`` for a player's first window

@@ -258,7 +258,7 @@ def live(argv: list[str]) -> None:
     """Print the live-runtime figures: a 1,024-entrant Danese turn, and a 256-entrant KO by bots."""
     import os
 
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "piattaforma.settings.test")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
     import django
 
     django.setup()

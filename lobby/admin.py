@@ -23,7 +23,7 @@ from lobby import actions, operations, selectors
 from lobby.errors import TableError
 from lobby.models import TABLE_SETTINGS_FIELDS, ChatMessage, Hand, Seat, Table, TableTemplate
 from piattaforma import siteops
-from piattaforma.admin import ReadOnlyAdminMixin, site
+from piattaforma.backoffice import ReadOnlyAdminMixin, site
 from piattaforma.jsoninput import JSONFormField
 from wallet.forms import EuroField
 

@@ -1,6 +1,6 @@
 """The chat rooms over WebSocket: lobby, tournament and HELP (thin: authenticate, check, call ``lobby.chat``).
 
-Routes (``piattaforma/routing.py``): ``ws/chat/lobby/``, ``ws/chat/torneo/<id>/``,
+Routes (``config/routing.py``): ``ws/chat/lobby/``, ``ws/chat/torneo/<id>/``,
 ``ws/chat/help/`` (the player's own HELP conversation) and ``ws/chat/help/<player id>/`` (staff
 answering that player). On connect the socket gets ``{"type": "chat.history", "room", "lines"}``;
 then ``chat`` lines of its room as they are shown, and the player's ``notice`` messages (a

@@ -21,7 +21,7 @@ from moderation.models import (
     WatchedEntry,
 )
 from piattaforma.actions import audit_record
-from piattaforma.admin import ReadOnlyAdmin, site
+from piattaforma.backoffice import ReadOnlyAdmin, site
 from piattaforma.models import User
 
 if TYPE_CHECKING:

@@ -7,7 +7,3 @@ the core and the apps call each other without import cycles or Django signals. T
 (Django admin at /backoffice/) is assembled here. The design card calls this package ``platform/``;
 a package named ``platform`` would shadow Python's standard-library module.
 """
-
-from piattaforma.celery import app as celery_app
-
-__all__ = ["celery_app"]

@@ -22,88 +22,19 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+import piattaforma.admin_ops  # noqa: F401  (registers the site operations' admins on the site)
 from piattaforma import actions, roles
+from piattaforma.backoffice import ReadOnlyAdmin, ReadOnlyAdminMixin, request_actor, site
 from piattaforma.models import AuditLog, GamePreference, IdentityDocument, User
-
-
-class AuditedAdminMixin:
-    """Every add, change and delete made through a back-office form is an audit line too.
-
-    The admin's own ``LogEntry`` is neither chained nor kept; the audit line carries the same change
-    message (the fields changed). Actions that mean more (a table's update, a role change) write
-    their own line besides this one.
-    """
-
-    def log_addition(self, request: HttpRequest, obj: Any, message: Any) -> Any:
-        actions.audit_record(
-            actor=_actor(request), action="backoffice.add", target=obj, data={"change": message}
-        )
-        return super().log_addition(request, obj, message)  # type: ignore[misc]  # a ModelAdmin mixin
-
-    def log_change(self, request: HttpRequest, obj: Any, message: Any) -> Any:
-        actions.audit_record(
-            actor=_actor(request), action="backoffice.change", target=obj, data={"change": message}
-        )
-        return super().log_change(request, obj, message)  # type: ignore[misc]  # a ModelAdmin mixin
-
-    def log_deletions(self, request: HttpRequest, queryset: Any) -> Any:
-        for obj in queryset:
-            actions.audit_record(
-                actor=_actor(request), action="backoffice.delete", target=obj, data={"repr": str(obj)}
-            )
-        return super().log_deletions(request, queryset)  # type: ignore[misc]  # a ModelAdmin mixin
-
-
-class BackofficeSite(admin.AdminSite):
-    site_header = _("Back office della piattaforma")
-    site_title = _("Back office")
-    index_title = _("Amministrazione")
-
-    def has_permission(self, request: HttpRequest) -> bool:
-        return roles.backoffice_allowed(request.user)
-
-    def register(self, model_or_iterable: Any, admin_class: Any = None, **options: Any) -> None:
-        """Register as usual, with every admin class made to write the audit log (``AuditedAdminMixin``)."""
-        admin_class = admin_class or admin.ModelAdmin
-        if not issubclass(admin_class, AuditedAdminMixin):
-            admin_class = type(
-                admin_class.__name__, (AuditedAdminMixin, admin_class), {"__module__": admin_class.__module__}
-            )
-        super().register(model_or_iterable, admin_class, **options)
-
-    def get_urls(self) -> list[Any]:
-
-        return [*admin_ops.report_urls(self), *super().get_urls()]
-
-
-site = BackofficeSite(name="backoffice")
 
 # The admin classes are generic for the type checker only (django-stubs); at run time they are not.
 if TYPE_CHECKING:
     UserAdminBase = DjangoUserAdmin[User]
     GroupAdminBase = admin.ModelAdmin[Group]
     PreferenceAdminBase = admin.ModelAdmin[GamePreference]
-    ReadOnlyAdminBase = admin.ModelAdmin[Any]
 else:
     UserAdminBase = DjangoUserAdmin
-    GroupAdminBase = PreferenceAdminBase = ReadOnlyAdminBase = admin.ModelAdmin
-
-
-def _actor(request: HttpRequest) -> User | None:
-    return request.user if isinstance(request.user, User) else None  # behind the back-office login
-
-
-class ReadOnlyAdminMixin:
-    """Records shown in the back office and never added, changed or deleted there, by anybody."""
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
+    GroupAdminBase = PreferenceAdminBase = admin.ModelAdmin
 
 
 class StatusChangeForm(forms.Form):
@@ -176,14 +107,14 @@ class UserAdmin(UserAdminBase):
 
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
         super().save_related(request, form, formsets, change)
-        actions.user_audit_roles(user=form.instance, actor=_actor(request), before=form.roles_before)
+        actions.user_audit_roles(user=form.instance, actor=request_actor(request), before=form.roles_before)
 
     @transaction.atomic
     def user_change_password(self, request: HttpRequest, id: str, form_url: str = "") -> HttpResponse:
         user = self.get_object(request, unquote(id))
         response = super().user_change_password(request, id, form_url)
         if user is not None and User.objects.filter(pk=user.pk).exclude(password=user.password).exists():
-            actions.audit_record(actor=_actor(request), action="user.set_password", target=user)
+            actions.audit_record(actor=request_actor(request), action="user.set_password", target=user)
         return response
 
     def _set_status(self, request: HttpRequest, queryset: QuerySet[User], status: str) -> HttpResponse | None:
@@ -196,7 +127,7 @@ class UserAdmin(UserAdminBase):
                     self.message_user(request, message, messages.ERROR)
                     continue
                 reason = form.cleaned_data["reason"]
-                actions.user_set_status(user=user, status=status, actor=_actor(request), reason=reason)
+                actions.user_set_status(user=user, status=status, actor=request_actor(request), reason=reason)
                 updated += 1
             if updated:
                 self.message_user(request, _("Stato aggiornato."), messages.SUCCESS)
@@ -240,10 +171,6 @@ class GamePreferenceAdmin(PreferenceAdminBase):
         return False
 
 
-class ReadOnlyAdmin(ReadOnlyAdminMixin, ReadOnlyAdminBase):
-    """Rows the back office only shows: they change through actions (or never, like the audit log)."""
-
-
 @admin.register(AuditLog, site=site)
 class AuditLogAdmin(ReadOnlyAdmin):
     """The audit log, read-only for everybody (no add, change or delete: rows are kept five years)."""
@@ -269,9 +196,6 @@ class AuditLogAdmin(ReadOnlyAdmin):
     @admin.display(description=_("oggetto"))
     def target(self, obj: AuditLog) -> str:
         return f"{obj.target_type} {obj.target_id}".strip() or "—"
-
-
-from piattaforma import admin_ops  # noqa: E402  (site operations: switches, hours, notices)
 
 
 class DocumentReviewForm(forms.Form):
@@ -330,7 +254,7 @@ class IdentityDocumentAdmin(ReadOnlyAdmin):
     def _review(
         self, request: HttpRequest, queryset: QuerySet[IdentityDocument], *, approve: bool, reason: str
     ) -> None:
-        actor = _actor(request)
+        actor = request_actor(request)
         assert actor is not None
         for document in queryset:
             try:

@@ -14,9 +14,9 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games import registry
-from piattaforma import hooks, reports, roles, siteops
+from piattaforma import hooks, siteops
 from piattaforma.actions import audit_record
-from piattaforma.admin import site
+from piattaforma.backoffice import site
 from piattaforma.models import GameNotice, GameSwitch, SiteHours, User
 
 if TYPE_CHECKING:
@@ -229,61 +229,3 @@ class GameNoticeAdmin(NoticeAdminBase):
         )
         obj.pk = created.pk
         obj._state.adding = False
-
-
-# --- reports -------------------------------------------------------------------------------------
-
-REPORT_PERIODS = (7, 30, 90, 365)
-
-
-def _report_days(request: HttpRequest) -> int:
-    try:
-        days = int(request.GET.get("giorni", "30"))
-    except ValueError:
-        return 30
-    return days if days in REPORT_PERIODS else 30
-
-
-def report_urls(admin_site: admin.AdminSite) -> list[Any]:
-    """The reports' pages of the back office: every report with its chart, and each one's CSV."""
-    return [
-        path("rapporti/", admin_site.admin_view(reports_view), name="reports"),
-        path("rapporti/<slug:slug>.csv", admin_site.admin_view(report_csv_view), name="report_csv"),
-    ]
-
-
-def reports_view(request: HttpRequest) -> HttpResponse:
-    if not roles.has_staff_role(request.user):
-        raise PermissionDenied
-    days = _report_days(request)
-    shown = [
-        {
-            "report": r,
-            "chart": reports.bar_chart(r),
-            "rows": [[reports.cell(c, row.get(c.key)) for c in r.columns] for row in r.rows],
-        }
-        for r in reports.all_reports(days=days)
-    ]
-    return render(
-        request,
-        "admin/piattaforma/reports.html",
-        {
-            **site.each_context(request),
-            "shown": shown,
-            "days": days,
-            "periods": REPORT_PERIODS,
-            "title": _("Rapporti"),
-        },
-    )
-
-
-def report_csv_view(request: HttpRequest, slug: str) -> HttpResponse:
-    if not roles.has_staff_role(request.user):
-        raise PermissionDenied
-    days = _report_days(request)
-    report = next((r for r in reports.all_reports(days=days) if r.slug == slug), None)
-    if report is None:
-        raise Http404
-    response = HttpResponse(reports.to_csv(report), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{slug}-{days}giorni.csv"'
-    return response

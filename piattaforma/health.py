@@ -11,7 +11,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import connection
 
-from piattaforma.celery import app as celery_app
+from config.celery import app as celery_app
 
 TIMEOUT = 2.0
 

@@ -12,7 +12,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import CodedError
-from piattaforma.admin import ReadOnlyAdmin, site
+from piattaforma.backoffice import ReadOnlyAdmin, site
 from piattaforma.models import User
 from tournaments import actions, operations
 from tournaments.formats.money import format_euro

@@ -18,6 +18,7 @@ from django.db import transaction
 from piattaforma.actions import audit_record
 from piattaforma.models import User
 from tournaments import actions
+from tournaments.actions.common import registration_refund, tournament_lock
 from tournaments.models import Registration, Tournament
 
 # Not yet started: their entries are still only paid, nobody has played a turn.
@@ -49,13 +50,13 @@ def tournaments_game_deactivated(*, game: str, realms: set[str], until: Any, act
 @transaction.atomic
 def sitgo_registrations_refund(*, tournament_id: int, actor: User | None, reason: str) -> int:
     """Cancel and refund every live registration of a sit&go still taking entrants; audited."""
-    tournament = actions._lock(tournament_id)  # the app's own lock order: tournament first
+    tournament = tournament_lock(tournament_id)  # the app's own lock order: tournament first
     if tournament.kind != Tournament.Kind.SITGO or tournament.state not in Tournament.OPEN_STATES:
         return 0
     regs = tournament.registrations.select_for_update().filter(state__in=Registration.ACTIVE).order_by("pk")
     refunded = 0
     for reg in regs:
-        actions._refund(reg, Registration.State.REFUNDED)
+        registration_refund(reg, Registration.State.REFUNDED)
         refunded += 1
     if refunded:
         audit_record(

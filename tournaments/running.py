@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 from games.rng import SystemRng
 from lobby import tournament_tables
 from piattaforma import hooks
-from tournaments.actions import _lock
+from tournaments.actions.common import task_send_on_commit, tournament_lock
 from tournaments.formats import ammonizioni
 from tournaments.formats.danel import Eliminated, danel_cut, danel_placings
 from tournaments.formats.danese import Score, danese_pairing, danese_placings
@@ -55,12 +55,7 @@ CONDUCT = {"abbandona": "abandon", "tempo_scaduto": "timeout"}
 
 def _schedule(task_name: str, tournament_id: int) -> None:
     """Send a tournament task after commit (the sweep redoes it if it is lost)."""
-    if not getattr(settings, "TOURNAMENTS_SCHEDULE_TASKS", settings.LOBBY_SCHEDULE_TASKS):
-        return
-    from tournaments import tasks
-
-    task = getattr(tasks, task_name)
-    transaction.on_commit(lambda: task.delay(tournament_id=tournament_id), robust=True)
+    task_send_on_commit(f"tournaments.{task_name}", robust=True, tournament_id=tournament_id)
 
 
 # --- lines, weights, the match's table -----------------------------------------------------------
@@ -142,7 +137,7 @@ def _open_tables(t: Tournament, matches: list[TournamentMatch]) -> None:
 def tournament_start(*, tournament_id: int, now: datetime | None = None) -> bool:
     """Start a closed tournament when due: draw the random list, seat the first turn, deal every match."""
     now = now or timezone.now()
-    t = _lock(tournament_id)
+    t = tournament_lock(tournament_id)
     if t.state != State.CLOSED or (t.starts_at is not None and t.starts_at > now):
         return False
     regs = list(t.registrations.filter(state=Registration.State.ADMITTED).order_by("created_at", "pk"))
@@ -387,7 +382,7 @@ def _turn_completed_on_commit(user_id: int, tournament_id: int) -> None:
 def tournament_advance(*, tournament_id: int, now: datetime | None = None) -> bool:
     """When every match of the turn has ended: standings, cuts, the next turn or the end (idempotent)."""
     now = now or timezone.now()
-    t = _lock(tournament_id)
+    t = tournament_lock(tournament_id)
     if t.state != State.RUNNING:
         return False
     matches = list(t.matches.filter(turn=t.turn).order_by("number"))
@@ -568,7 +563,7 @@ def tournament_pay(*, tournament_id: int, now: datetime | None = None) -> dict[s
     Idempotent: the wallet's keys make a retry pay nothing twice; returns None when nothing is due.
     """
     now = now or timezone.now()
-    t = _lock(tournament_id)
+    t = tournament_lock(tournament_id)
     if t.state != State.FINISHED or t.paid_at is not None:
         return None
     ref = t.ledger_ref

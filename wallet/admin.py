@@ -18,7 +18,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from piattaforma.admin import ReadOnlyAdmin, site  # the ledger is append-only
+from piattaforma.backoffice import ReadOnlyAdmin, site  # the ledger is append-only
 from piattaforma.models import User
 from wallet import actions, selectors
 from wallet.errors import WalletError

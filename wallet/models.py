@@ -301,7 +301,7 @@ class LimitPeriod(models.TextChoices):
 
 class SelfSetLimit(models.Model):
     """A limit the player sets himself for a period: a lowering applies at once, a raise or a removal
-    waits 7 days (``pending_*``; ``wallet.actions._limit_change``)."""
+    waits 7 days (``pending_*``; ``wallet.actions.common.limit_change``)."""
 
     Period = LimitPeriod
 

@@ -57,7 +57,7 @@ def log(text: str) -> None:
 def base_env(db: str) -> dict[str, str]:
     env = dict(os.environ)
     env.update(
-        DJANGO_SETTINGS_MODULE="piattaforma.settings.production",
+        DJANGO_SETTINGS_MODULE="config.settings.production",
         SECRET_KEY=SECRET_KEY,
         ALLOWED_HOSTS="127.0.0.1,localhost",
         DATABASE_URL=f"postgres://{PG['user']}@{PG['host']}:{PG['port']}/{db}",
@@ -483,9 +483,7 @@ def run_level(n: int, args: argparse.Namespace, reg: Registry, logroot: Path) ->
     daphnes = [
         reg.start(
             f"daphne:{port}",
-            daphne_argv(
-                port, "piattaforma.asgi:application", profile_args(args, logdir / f"daphne_{port}.prof")
-            ),
+            daphne_argv(port, "config.asgi:application", profile_args(args, logdir / f"daphne_{port}.prof")),
             env_p,
             logdir,
         )
@@ -499,7 +497,7 @@ def run_level(n: int, args: argparse.Namespace, reg: Registry, logroot: Path) ->
                 "-m",
                 "celery",
                 "-A",
-                "piattaforma",
+                "config",
                 "worker",
                 "--pool",
                 "prefork",
@@ -525,7 +523,7 @@ def run_level(n: int, args: argparse.Namespace, reg: Registry, logroot: Path) ->
             "-m",
             "celery",
             "-A",
-            "piattaforma",
+            "config",
             "beat",
             "--loglevel",
             "WARNING",

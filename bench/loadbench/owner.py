@@ -104,7 +104,7 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=20)
     args = parser.parse_args()
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "piattaforma.settings.test")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
     import django
 
     django.setup()

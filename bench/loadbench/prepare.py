@@ -175,7 +175,7 @@ def main(argv: list[str] | None = None) -> None:
     lv.add_argument("--daphne", type=int, required=True)
     lv.add_argument("--out", required=True)
     args = parser.parse_args(argv)
-    if os.environ.get("DJANGO_SETTINGS_MODULE") != "piattaforma.settings.production":
+    if os.environ.get("DJANGO_SETTINGS_MODULE") != "config.settings.production":
         raise SystemExit("run through python -m bench.loadbench (production settings expected)")
     _setup()
     if args.cmd == "seed":

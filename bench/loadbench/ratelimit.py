@@ -81,7 +81,7 @@ if __name__ == "__main__":
     parser.add_argument("--batches", default="1,2,4,16,64", help="concurrent takes a round, comma separated")
     parser.add_argument("--takes", type=int, default=3000, help="takes a run")
     parser.add_argument("--reps", type=int, default=3, help="runs of each store; the best is printed")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "piattaforma.settings.test")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
     import django
 
     django.setup()

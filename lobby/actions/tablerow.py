@@ -22,6 +22,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from config.celery import app as celery_app
 from games import registry
 from games.engine import Engine
 from games.rng import RecordingRng, SystemRng
@@ -30,7 +31,6 @@ from lobby.errors import NotSeated, TableClosed
 from lobby.models import Seat, Table, TableRuntime
 from lobby.runtime import ownership
 from lobby.runtime.journal import recover
-from piattaforma.celery import app as celery_app
 from piattaforma.compiledquery import CompiledQuery
 from piattaforma.models import User
 

@@ -46,7 +46,7 @@ class _NoThreadSensitiveContext(contextlib.AbstractAsyncContextManager):
 
 
 class LiveServer:
-    """Daphne serving ``piattaforma.asgi.application`` on 127.0.0.1, in a thread of this process."""
+    """Daphne serving ``config.asgi.application`` on 127.0.0.1, in a thread of this process."""
 
     def __init__(self) -> None:
         self.server: Any = None
@@ -74,7 +74,7 @@ class LiveServer:
         from django.db.backends.signals import connection_created
         from twisted.internet import reactor
 
-        from piattaforma.asgi import application
+        from config.asgi import application
 
         if reactor.running:  # a second server would listen on the first one's reactor, and the first
             # one's stop would leave it without a loop: every later call to it would wait in vain

@@ -1,6 +1,6 @@
 """Faults with real processes (issue 17): Daphne killed, a Celery worker killed, Redis restarted.
 
-The servers run as in production (``piattaforma.settings.production``) on the test database,
+The servers run as in production (``config.settings.production``) on the test database,
 with a Redis server of their own on a free port in 6390-6399 (so it can be restarted) and a
 heartbeat of half a second. Every wait is for an event (a port, a message, a row) with a
 deadline, never a fixed sleep. They need PostgreSQL: a process of its own cannot open SQLite's
@@ -78,7 +78,7 @@ class Processes:
         db = connection.settings_dict
         self.env = {
             **os.environ,
-            "DJANGO_SETTINGS_MODULE": "piattaforma.settings.production",
+            "DJANGO_SETTINGS_MODULE": "config.settings.production",
             "SECRET_KEY": settings.SECRET_KEY,  # the sessions' auth hashes are keyed with it
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "DATABASE_URL": (
@@ -167,7 +167,7 @@ class Processes:
                 "127.0.0.1",
                 "-p",
                 str(port),
-                "piattaforma.asgi:application",
+                "config.asgi:application",
             ],
         )
         self.wait_port(label, port)
@@ -176,7 +176,7 @@ class Processes:
     def celery(self, label: str, *args: str) -> None:
         """A Celery process under a supervisor, as the README's recipe runs them (a Redis restart
         can make a worker exit: "Unrecoverable error", kombu's redis transport)."""
-        self.start(label, [sys.executable, "-m", "celery", "-A", "piattaforma", *args], supervised=True)
+        self.start(label, [sys.executable, "-m", "celery", "-A", "config", *args], supervised=True)
 
 
 @pytest.fixture

@@ -9,9 +9,9 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 from django.urls import reverse
 
+from config.asgi import application
 from lobby.models import Table, TableRuntime
 from piattaforma import jsoninput, roles
-from piattaforma.asgi import application
 from tests.factories import UserFactory
 from tests.lobby.helpers import funded_player, poker_table, runtime
 from tests.lobby.test_layouts import burraco_turn, client_for, post  # noqa: F401  # the fixture

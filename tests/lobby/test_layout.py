@@ -11,9 +11,9 @@ import pathlib
 
 import pytest
 
+from config.celery import app
 from lobby import actions, tasks
 from lobby.actions import tablerow
-from piattaforma.celery import app
 
 LOBBY = pathlib.Path(actions.__file__).parent.parent
 INTERFACES = {"lobby.tasks", "lobby.views", "lobby.consumers", "lobby.admin", "lobby.routing"}

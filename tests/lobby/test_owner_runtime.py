@@ -16,6 +16,7 @@ from channels.testing import WebsocketCommunicator
 from django.db import transaction
 from django.utils import timezone
 
+from config.asgi import application
 from games import registry
 from lobby import actions
 from lobby.actions import seating
@@ -24,7 +25,6 @@ from lobby.models import Hand, HandStep, Seat, TableLease, TableRuntime, Waiting
 from lobby.replay import replay_hand
 from lobby.runtime import ownership
 from piattaforma import hooks
-from piattaforma.asgi import application
 from tests.lobby.helpers import (
     credit,
     funded_player,

@@ -11,10 +11,10 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 
+from config.asgi import application
 from lobby import actions
 from lobby.models import ChatMessage, HandStep, Seat
 from piattaforma import ratelimit
-from piattaforma.asgi import application
 from tests.lobby.helpers import runtime
 from tests.lobby.test_ws_table import setup_table
 from tests.piattaforma.test_plumbing import ORIGIN, session_cookie

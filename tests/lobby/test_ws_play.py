@@ -10,12 +10,12 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
+from config.asgi import application
 from games import registry
 from games.rng import SeededRng
 from lobby import actions, selectors
 from lobby.models import Hand, Seat
 from piattaforma import ratelimit
-from piattaforma.asgi import application
 from tests.lobby.helpers import (
     credit,
     funded_player,

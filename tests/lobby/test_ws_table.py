@@ -4,10 +4,10 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
+from config.asgi import application
 from games import registry
 from lobby import actions
 from lobby.models import HandStep, Seat
-from piattaforma.asgi import application
 from tests.lobby.helpers import funded_player, poker_table, runtime, seat_players
 from tests.piattaforma.test_plumbing import ORIGIN, session_cookie
 

@@ -4,8 +4,8 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
+from config.asgi import application
 from moderation import actions
-from piattaforma.asgi import application
 from tests.factories import UserFactory
 from tests.lobby.helpers import poker_table, receive_frame, receives_nothing
 from tests.piattaforma.test_plumbing import ORIGIN, session_cookie

@@ -12,10 +12,10 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.utils import timezone
 
+from config.asgi import application
 from moderation import actions
 from moderation.models import ChatLine, HelpThread, Report, Sanction
 from piattaforma import roles
-from piattaforma.asgi import application
 from piattaforma.consumers import CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, CLOSE_UNAUTHENTICATED
 from tests.factories import UserFactory
 from tests.piattaforma.test_plumbing import ORIGIN, session_cookie

@@ -4,9 +4,9 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
+from config.asgi import application
 from lobby import actions
 from moderation import actions as moderation
-from piattaforma.asgi import application
 from tests.factories import UserFactory
 from tests.lobby.helpers import funded_player, poker_table, receives_nothing, seat_players
 from tests.piattaforma.test_plumbing import ORIGIN, session_cookie

@@ -1,5 +1,5 @@
 """The server process keeps what it loaded to start out of the garbage collector's full passes, and
-collects its young objects every 10,000 allocations, not 700 (``piattaforma/asgi.py``)."""
+collects its young objects every 10,000 allocations, not 700 (``config/asgi.py``)."""
 
 import os
 import subprocess
@@ -11,10 +11,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_the_asgi_application_freezes_what_the_process_loaded_to_start():
     code = (
-        "import gc; before = gc.get_freeze_count(); import piattaforma.asgi;"
+        "import gc; before = gc.get_freeze_count(); import config.asgi;"
         " print(before, gc.get_freeze_count(), len(gc.get_objects()), *gc.get_threshold())"
     )
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "piattaforma.settings.test", "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.test", "PYTHONPATH": str(ROOT)}
     out = subprocess.run(
         [sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True, check=True
     )

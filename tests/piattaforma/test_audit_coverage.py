@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from moderation.models import WatchedEntry
 from piattaforma import roles
-from piattaforma.admin import AuditedAdminMixin, site
+from piattaforma.backoffice import AuditedAdminMixin, site
 from piattaforma.models import AuditLog
 from tests.factories import UserFactory
 

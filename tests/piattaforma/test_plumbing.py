@@ -13,8 +13,8 @@ from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.sessions.backends.db import SessionStore
 
+from config.asgi import application
 from piattaforma import health
-from piattaforma.asgi import application
 from piattaforma.consumers import CLOSE_UNAUTHENTICATED
 from tests.factories import UserFactory
 
@@ -96,7 +96,7 @@ async def test_websocket_refuses_a_foreign_origin():
 def test_celery_round_trip_through_broker_and_worker():
     from celery.contrib.testing.worker import start_worker
 
-    from piattaforma.celery import app
+    from config.celery import app
     from piattaforma.tasks import ping
 
     app.loader.import_module("celery.contrib.testing.tasks")
@@ -104,10 +104,19 @@ def test_celery_round_trip_through_broker_and_worker():
         assert ping.delay("andata e ritorno").get(timeout=20) == "andata e ritorno"
 
 
+def test_celery_command_line_finds_the_app_by_the_project_name():
+    """``celery -A config worker`` (production, the fault tests) reaches the one app the tasks bind to."""
+    from celery.app.utils import find_app
+
+    from config.celery import app
+
+    assert find_app("config") is app
+
+
 def test_production_settings_pass_check_deploy():
     env = {
         **{k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"},
-        "DJANGO_SETTINGS_MODULE": "piattaforma.settings.production",
+        "DJANGO_SETTINGS_MODULE": "config.settings.production",
         "SECRET_KEY": "k" * 20 + "Z9$x" * 10,
         "ALLOWED_HOSTS": "gioco.example.it",
         "DATABASE_URL": os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/piattaforma"),
@@ -129,7 +138,7 @@ def test_production_connections_have_postgresql_end_a_transaction_left_idle():
     ``lobby.runtime.ownership.fence``) for ever: production's connections ask PostgreSQL to end it."""
     env = {
         **os.environ,
-        "DJANGO_SETTINGS_MODULE": "piattaforma.settings.production",
+        "DJANGO_SETTINGS_MODULE": "config.settings.production",
         "SECRET_KEY": "k" * 20 + "Z9$x" * 10,
         "DATABASE_URL": os.environ["DATABASE_URL"].rsplit("/", 1)[0] + "/postgres",  # (always there)
     }
@@ -145,7 +154,7 @@ def test_production_connections_have_postgresql_end_a_transaction_left_idle():
 
 
 def test_production_settings_refuse_a_missing_secret_key():
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "piattaforma.settings.production", "SECRET_KEY": ""}
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.production", "SECRET_KEY": ""}
     result = subprocess.run(
         [sys.executable, "manage.py", "check"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
     )
@@ -156,7 +165,7 @@ def test_production_settings_refuse_a_missing_secret_key():
 def test_deep_healthz_runs_a_task_through_a_worker(client):
     from celery.contrib.testing.worker import start_worker
 
-    from piattaforma.celery import app
+    from config.celery import app
 
     app.loader.import_module("celery.contrib.testing.tasks")
     with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10):
@@ -167,7 +176,7 @@ def test_deep_healthz_runs_a_task_through_a_worker(client):
 @pytest.mark.django_db  # importing the tasks runs Celery's Django model checks: on SQLite the JSON
 # field's check asks the database (cached once any earlier test has: first on a worker, it failed)
 def test_beat_schedules_every_periodic_task_that_exists():
-    from piattaforma.celery import app
+    from config.celery import app
 
     app.loader.import_default_modules()
     for name, entry in settings.CELERY_BEAT_SCHEDULE.items():
@@ -182,7 +191,7 @@ async def test_two_test_workers_channel_layers_do_not_meet():
     """pytest-xdist workers gw0 and gw1 both have a table 1: each group reaches its own worker only."""
     from channels_redis.pubsub import RedisPubSubChannelLayer
 
-    from piattaforma.settings.test import worker_redis_settings
+    from config.settings.test import worker_redis_settings
 
     layers = [
         RedisPubSubChannelLayer(**worker_redis_settings(w)["CHANNEL_LAYERS"]["default"]["CONFIG"])
@@ -207,7 +216,7 @@ def test_two_test_workers_celery_queues_do_not_meet():
     """gw0 and gw1 both publish to a queue of the same name: each reads back only its own message."""
     from kombu import Connection
 
-    from piattaforma.settings.test import worker_redis_settings
+    from config.settings.test import worker_redis_settings
 
     name = f"isolation-{uuid.uuid4().hex}"
     connections = [

@@ -8,9 +8,9 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.utils import timezone
 
+from config.asgi import application
 from lobby.models import Seat
 from piattaforma import roles, siteops
-from piattaforma.asgi import application
 from piattaforma.consumers import CLOSE_UNAUTHENTICATED
 from piattaforma.models import AuditLog, GameNotice, GameSwitch, SiteHours
 from tests.factories import UserFactory

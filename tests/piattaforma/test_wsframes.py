@@ -7,7 +7,7 @@ import click
 import pytest
 from autobahn.websocket import protocol
 
-import piattaforma.asgi  # noqa: F401  (the server's entry point installs the plain helpers)
+import config.asgi  # noqa: F401  (the server's entry point installs the plain helpers)
 from piattaforma.consumers import AuthenticatedJsonConsumer
 from piattaforma.wsframes import encode, plain_type, plain_val
 

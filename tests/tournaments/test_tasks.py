@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from piattaforma.celery import app
+from config.celery import app
 from tests.tournaments.conftest import FUNDS, enter, make_tournament, money
 from tournaments import actions, authorization, errors, tasks
 from tournaments.models import Registration

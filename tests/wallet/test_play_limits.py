@@ -16,7 +16,7 @@ from tests.factories import UserFactory
 from tests.wallet.conftest import ledger_snapshot
 from wallet import actions, selectors
 from wallet import tasks as wallet_tasks
-from wallet.errors import InvalidAmount, LossLimitReached, PlayTimeLimitReached
+from wallet.errors import InvalidAmount, InvalidState, LossLimitReached, PlayTimeLimitReached
 from wallet.ledger import table_key
 from wallet.models import Account, PlayLimit, Realm
 
@@ -76,7 +76,7 @@ def test_bad_limits_are_refused(player):
         actions.play_limit_set(user=player, kind="time", period="day", amount=24 * 60 + 1)
     with pytest.raises(InvalidAmount):
         actions.play_limit_set(user=player, kind="loss", period="day", amount=-5)
-    with pytest.raises(actions.InvalidState):
+    with pytest.raises(InvalidState):
         actions.play_limit_set(user=player, kind="deposit", period="day", amount=5)
     assert not PlayLimit.objects.exists()
 

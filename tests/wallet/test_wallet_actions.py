@@ -11,6 +11,7 @@ from django.utils import timezone
 from piattaforma.models import AuditLog, User
 from tests.wallet.conftest import ledger_snapshot
 from wallet import actions, selectors
+from wallet.actions import tables
 from wallet.errors import (
     AccountClosed,
     BuyInOutOfRange,
@@ -276,9 +277,9 @@ def test_rebuys_of_several_sessions_are_credited_in_one_call(funded, django_asse
     credits = {ref: selectors.table_credit_get(table_session_ref=ref)["credit"] for ref in ("s1", "s2", "s3")}
     assert credits == {"s1": 6_500, "s2": 5_000, "s3": 7_000}
     assert balance(funded)["held"] == 0 and balance(funded)["cash"] == 50_000 - 15_000 - 3_500
-    compiled = actions._PENDING_REBUYS.compilations
+    compiled = tables._PENDING_REBUYS.compilations
     assert actions.table_rebuys_credit(table_session_refs=["s1", "s2", "s3"]) == []  # idempotent
-    assert actions._PENDING_REBUYS.compilations == compiled  # three sessions: its SQL compiled once
+    assert tables._PENDING_REBUYS.compilations == compiled  # three sessions: its SQL compiled once
 
 
 def test_buy_in_hot_path_query_count(funded, django_assert_num_queries):

@@ -195,7 +195,7 @@ def test_reconciliation_task_ok_then_alerts_staff_on_a_difference(
 @pytest.mark.django_db
 def test_celery_beat_runs_the_reconciliation_nightly(settings):
     """Beat's entry fires at 03:30 Rome time every night, and the task it names reconciles."""
-    from piattaforma.celery import app
+    from config.celery import app
 
     entries = [e for e in settings.CELERY_BEAT_SCHEDULE.values() if e["task"] == "wallet.reconcile"]
     assert len(entries) == 1

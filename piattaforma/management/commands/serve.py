@@ -19,7 +19,7 @@ def start_embedded_celery() -> list[threading.Thread]:
     from celery.beat import EmbeddedService
     from celery.worker import WorkController
 
-    from piattaforma.celery import app
+    from config.celery import app
 
     app.set_current()
     app.set_default()
@@ -59,4 +59,4 @@ class Command(BaseCommand):
         url = f"http://{host}:{port}/"
         self.stdout.write(self.style.SUCCESS(f"La piattaforma è pronta: {url}  (stato: {url}healthz)"))
         self.stdout.flush()
-        CommandLineInterface().run(["-b", host, "-p", str(port), "piattaforma.asgi:application"])
+        CommandLineInterface().run(["-b", host, "-p", str(port), "config.asgi:application"])

@@ -2,8 +2,8 @@
 
 import os
 
-from piattaforma.settings.base import *  # noqa: F403
-from piattaforma.settings.base import PRIVATE_STORAGE, SECRET_KEY, env_bool
+from config.settings.base import *  # noqa: F403
+from config.settings.base import PRIVATE_STORAGE, SECRET_KEY, env_bool
 
 DEBUG = env_bool("DEBUG", True)
 SECRET_KEY = SECRET_KEY or "embedded-only-not-secret-" + "x" * 40

@@ -2,8 +2,8 @@
 
 from django.core.exceptions import ImproperlyConfigured
 
-from piattaforma.settings.base import *  # noqa: F403
-from piattaforma.settings.base import DATABASE_URL, SECRET_KEY, env_bool
+from config.settings.base import *  # noqa: F403
+from config.settings.base import DATABASE_URL, SECRET_KEY, env_bool
 
 if len(SECRET_KEY) < 50:
     raise ImproperlyConfigured("SECRET_KEY must be set to a random string of at least 50 characters")

@@ -5,7 +5,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
 from piattaforma import views
-from piattaforma.admin import site as backoffice
+from piattaforma.backoffice import site as backoffice
 from piattaforma.forms import LoginForm
 
 urlpatterns = [

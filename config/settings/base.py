@@ -80,8 +80,8 @@ MIDDLEWARE = [
     "piattaforma.middleware.SiteClosedMiddleware",  # rules 004, "Orari del sito"
 ]
 
-ROOT_URLCONF = "piattaforma.urls"
-ASGI_APPLICATION = "piattaforma.asgi.application"
+ROOT_URLCONF = "config.urls"
+ASGI_APPLICATION = "config.asgi.application"
 WSGI_APPLICATION = None
 
 TEMPLATES = [

@@ -12,7 +12,7 @@ import os
 
 from celery import Celery
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "piattaforma.settings.embedded")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.embedded")
 
 app = Celery("piattaforma")
 app.config_from_object("django.conf:settings", namespace="CELERY")

@@ -5,15 +5,15 @@ import os
 
 from django.core.asgi import get_asgi_application
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "piattaforma.settings.embedded")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.embedded")
 django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs the app registry loaded)
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from config.routing import websocket_urlpatterns  # noqa: E402
 from piattaforma.ratelimit import FrameGuard  # noqa: E402
-from piattaforma.routing import websocket_urlpatterns  # noqa: E402
 from piattaforma.wsframes import quiet_debug_arguments  # noqa: E402
 
 quiet_debug_arguments()  # autobahn's debug-line formatting on every frame sent (piattaforma.wsframes)

@@ -3,8 +3,8 @@
 import os
 from typing import Any
 
-from piattaforma.settings.base import *  # noqa: F403
-from piattaforma.settings.base import CHANNEL_LAYERS, REDIS_URL
+from config.settings.base import *  # noqa: F403
+from config.settings.base import CHANNEL_LAYERS, REDIS_URL
 
 DEBUG = False
 SECRET_KEY = "test-only-not-secret-" + "y" * 40

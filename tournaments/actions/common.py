@@ -1,0 +1,69 @@
+"""What every tournament write shares: the tournament's lock, staff checks, refunds, tasks sent."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+
+from config.celery import app as celery_app
+from piattaforma.models import User
+from tournaments import errors
+from tournaments.models import Registration, Tournament
+from wallet import actions as wallet
+
+RegState = Registration.State
+
+
+def tasks_scheduled() -> bool:
+    """Whether the writes send their Celery tasks (the test settings leave them off)."""
+    return bool(getattr(settings, "TOURNAMENTS_SCHEDULE_TASKS", settings.LOBBY_SCHEDULE_TASKS))
+
+
+def task_send_on_commit(name: str, *, robust: bool = False, **kwargs: Any) -> None:
+    """After commit, send the task of ``tournaments.tasks`` called ``name`` with ``kwargs``.
+
+    By name: that module calls these actions, so they do not import it back. A task registered in
+    this process goes through its own ``apply_async`` (``task_always_eager`` runs it here), any other
+    through ``send_task``.
+    """
+    if tasks_scheduled():
+        transaction.on_commit(celery_app.signature(name, kwargs=kwargs).apply_async, robust=robust)
+
+
+def schedule_authorisation(registration_id: int) -> None:
+    """After commit, ask the regulator about a registration or a cancellation."""
+    task_send_on_commit("tournaments.authorise", registration_id=registration_id)
+
+
+def schedule_adm_code(tournament: Tournament) -> None:
+    """A money tournament asks the regulator for its code as soon as it exists (after commit)."""
+    if not tournament.is_free:
+        task_send_on_commit("tournaments.adm_code", robust=True, tournament_id=tournament.pk)
+
+
+def tournament_lock(tournament_id: int) -> Tournament:
+    """Lock the tournament's row, the first lock of every write of a tournament."""
+    try:
+        return Tournament.objects.select_for_update().get(pk=tournament_id)
+    except Tournament.DoesNotExist:
+        raise errors.InvalidTournament("Torneo inesistente.") from None
+
+
+def check_perm(actor: User, perm: str) -> None:
+    """Refuse a staff write to an actor without the permission ``perm``."""
+    if not actor.has_perm(perm):
+        raise errors.NotPermitted()
+
+
+def registration_refund(registration: Registration, state: str) -> None:
+    """Give the entry back (pool quota and fee, bonus to bonus) and end the registration in ``state``."""
+    if registration.entry_transaction:
+        result = wallet.tournament_entry_refund(
+            entry_transaction_id=registration.entry_transaction,
+            idempotency_key=f"tournament-refund:{registration.pk}",
+        )
+        registration.refund_transaction = result["transaction_id"] or ""
+    registration.state = state
+    registration.save(update_fields=["state", "refund_transaction", "updated_at"])

@@ -1,0 +1,124 @@
+"""Tournaments created by staff, repeated (sit&go) and scheduled."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime, time, timedelta
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from piattaforma.actions import audit_record
+from piattaforma.models import User
+from tournaments import errors
+from tournaments.actions.common import check_perm, schedule_adm_code
+from tournaments.models import Tournament, TournamentSchedule
+
+
+def opening_state(tournament: Tournament, *, reserved: bool) -> str:
+    return Tournament.State.RESERVED if reserved else Tournament.State.REGISTRATION
+
+
+@transaction.atomic
+def tournament_create(
+    *, actor: User, values: dict[str, Any], invited: Iterable[User] = (), now: datetime | None = None
+) -> Tournament:
+    """Create a tournament from back-office values (checked by ``Tournament.clean``); audited.
+
+    Its registration opens at once if ``registration_opens_at`` has passed, else it is announced.
+    """
+    check_perm(actor, "tournaments.add_tournament")
+    invited = list(invited)
+    tournament = Tournament(**values, created_by=actor)
+    now = now or timezone.now()
+    try:
+        tournament.full_clean(exclude=["created_by"])
+    except ValidationError as exc:
+        raise errors.InvalidTournament(" ".join(exc.messages), fields=exc.message_dict) from None
+    if tournament.registration_opens_at <= now:
+        tournament.state = opening_state(tournament, reserved=bool(invited))
+    tournament.save()
+    tournament.invited.set(invited)
+    schedule_adm_code(tournament)
+    audit_record(actor=actor, action="tournaments.create", target=tournament, data={"name": tournament.name})
+    return tournament
+
+
+def _copy(tournament: Tournament, **changes: Any) -> Tournament:
+    """A new tournament with the settings of ``tournament`` (a repeating sit&go, a schedule's template)."""
+    twin = Tournament.objects.get(pk=tournament.pk)
+    twin.pk = None
+    twin.adm_code = ""
+    twin.closed_at = None
+    twin.cancelled_reason = ""
+    twin.created_at = timezone.now()
+    for field, value in changes.items():
+        setattr(twin, field, value)
+    twin.save()
+    twin.invited.set(tournament.invited.all())
+    schedule_adm_code(twin)
+    return twin
+
+
+def sitgo_repeat(tournament: Tournament) -> Tournament:
+    """Open the next sit&go of a repeating one, with the same settings."""
+    return _copy(tournament, state=Tournament.State.REGISTRATION, registration_opens_at=timezone.now())
+
+
+# How far ahead a schedule's tournaments are created (and shown as "Annunciato" until they open).
+SCHEDULE_HORIZON = timedelta(days=2)
+
+
+@transaction.atomic
+def schedule_create(
+    *, actor: User, template_id: int, weekdays: str, start_time: time, opens_hours_before: int = 24
+) -> TournamentSchedule:
+    """Repeat a scheduled tournament's settings on ``weekdays`` (0 = Monday) at ``start_time`` (Rome)."""
+    check_perm(actor, "tournaments.add_tournamentschedule")
+    template = Tournament.objects.filter(pk=template_id, kind=Tournament.Kind.SCHEDULED).first()
+    if template is None:
+        raise errors.InvalidTournament("Il modello deve essere un torneo programmato.")
+    schedule = TournamentSchedule(
+        template=template,
+        weekdays="".join(sorted(set(weekdays))),
+        start_time=start_time,
+        opens_hours_before=opens_hours_before,
+        created_by=actor,
+    )
+    try:
+        schedule.full_clean()
+    except ValidationError as exc:
+        raise errors.InvalidTournament(" ".join(exc.messages), fields=exc.message_dict) from None
+    schedule.save()
+    audit_record(actor=actor, action="tournaments.schedule_create", target=schedule)
+    return schedule
+
+
+def schedules_run(*, now: datetime | None = None) -> int:
+    """Create the tournaments of every active schedule that start within SCHEDULE_HORIZON (idempotent)."""
+    now = now or timezone.now()
+    created = 0
+    today = timezone.localdate(now)
+    for schedule in TournamentSchedule.objects.filter(active=True).select_related("template"):
+        for offset in range(SCHEDULE_HORIZON.days + 1):
+            day = today + timedelta(days=offset)
+            starts = timezone.make_aware(datetime.combine(day, schedule.start_time))
+            if str(day.weekday()) not in schedule.weekdays or not (now + timedelta(minutes=5) < starts):
+                continue
+            if starts > now + SCHEDULE_HORIZON:
+                continue
+            with transaction.atomic():
+                if Tournament.objects.filter(schedule=schedule, starts_at=starts).exists():
+                    continue
+                opens = starts - timedelta(hours=schedule.opens_hours_before)
+                _copy(
+                    schedule.template,
+                    schedule=schedule,
+                    starts_at=starts,
+                    registration_opens_at=opens,
+                    state=Tournament.State.ANNOUNCED,
+                )
+                created += 1
+    return created

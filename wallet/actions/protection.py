@@ -1,0 +1,80 @@
+"""Player protection: self-set deposit limits and self-exclusion."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from piattaforma import hooks
+from piattaforma.actions import audit_record, user_set_status
+from piattaforma.models import User
+from wallet.actions.common import amount_checked, limit_change
+from wallet.actions.tables import do_table_cash_out
+from wallet.errors import InvalidState
+from wallet.models import Account, AccountKind, DepositLimit
+
+
+@transaction.atomic
+def deposit_limit_set(
+    *, user: User, period: str, amount: int | None, now: datetime | None = None
+) -> dict[str, Any]:
+    """Set a deposit limit: lowering (or a first limit) applies now; raising or removing after 7 days."""
+    if period not in DepositLimit.Period.values:
+        raise InvalidState("Periodo non valido.")
+    if amount is not None:
+        amount_checked(amount)
+    now = now or timezone.now()
+    limit, _ = DepositLimit.objects.select_for_update().get_or_create(user=user, period=period)
+    applies_from = limit_change(limit, amount, now)
+    limit.save()
+    audit_record(
+        actor=user, action="wallet.deposit_limit_set", target=limit, data={"period": period, "amount": amount}
+    )
+    return {
+        "period": period,
+        "amount": limit.amount,
+        "requested": amount,
+        "applies_from": applies_from.isoformat(),
+    }
+
+
+@transaction.atomic
+def user_self_exclude(
+    *, user: User, until: datetime | None, reason: str, actor: User | None = None
+) -> dict[str, Any]:
+    """Self-exclusion: block the account (piattaforma.actions.user_set_status) and cash out every table.
+
+    The status change first lets the lobby stand the player up (``piattaforma.hooks``); then every
+    table-credit account still open is paid back to the conto and closed in the same transaction,
+    pending rebuys voided, except the sessions still in a running hand: the lobby closes those
+    when the hand settles, so the hand can never be settled against a closed account.
+    """
+    with transaction.atomic():
+        user_set_status(
+            user=user, status=User.Status.SELF_EXCLUDED, actor=actor or user, reason=reason, until=until
+        )
+        in_hand = {f"table:{ref}" for ref in hooks.sessions_in_use(user)}
+        tables = (
+            Account.objects.filter(owner=user, kind=AccountKind.TABLE_CREDIT, closed_at__isnull=True)
+            .exclude(ref__in=in_hand)
+            .order_by("pk")
+        )
+        cashed = []
+        for table in tables:
+            amount = table.balance
+            tx = do_table_cash_out(table, actor_id=(actor or user).pk)
+            cashed.append(
+                {
+                    "table_session": table.ref.removeprefix("table:"),
+                    "amount": amount,
+                    "transaction_id": str(tx.pk) if tx else None,
+                }
+            )
+        return {
+            "status": User.Status.SELF_EXCLUDED,
+            "cashed_out": cashed,
+            "closing_after_hand": sorted(in_hand),
+        }
