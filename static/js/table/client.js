@@ -120,29 +120,44 @@ export function start(root, { random }) {
   const parseCount = (text) => (/^\s*\d+\s*$/.test(text) ? Number(text) : null);
   const countText = (n) => t("{n} carte", { n });
 
-  function amountBox(specs) {
+  /** The decision an amount is typed for: the hand, the seat's last decision (``acted``) and the
+   * ranges offered. A newer view of the same decision keeps what the player typed; another clears it. */
+  const amountKey = (p, specs) => JSON.stringify([p.hand ?? null, p.acted ?? null, specs.map((s) => [s.type, s.amount.min, s.amount.max])]);
+
+  function amountBox(specs, typing) {
     const count = specs.every(isCount);
     const [parse, fmt, said] = count ? [parseCount, String, countText] : [parseEuro, euroText, money];
     const name = count ? t("Carte del mazzetto") : t("Importo (€)");
     const lo = Math.min(...specs.map((s) => s.amount.min));
     const hi = Math.max(...specs.map((s) => s.amount.max));
-    const start = ui.amount !== null && ui.amount >= lo && ui.amount <= hi ? ui.amount : lo;
+    const key = amountKey(last, specs);
+    if (ui.amount?.key !== key) ui.amount = { key, cents: null, text: null };
+    const kept = ui.amount; // text: what the player typed and has not committed yet (null once formatted)
+    const start = kept.cents !== null && kept.cents >= lo && kept.cents <= hi ? kept.cents : lo;
     const step = !count && lo % 100 === 0 && hi % 100 === 0 ? 100 : 1;
-    const input = h("input", { type: "text", name: "amount", value: fmt(start), inputmode: count ? "numeric" : "decimal", autocomplete: "off",
+    const input = h("input", { type: "text", name: "amount", value: kept.text ?? fmt(start), inputmode: count ? "numeric" : "decimal", autocomplete: "off",
       size: 9, "aria-label": name, dataset: { cents: String(start) } });
     const slider = h("input", { type: "range", min: lo, max: hi, step, value: start, "aria-label": count ? name : t("Importo (cursore)"), "aria-valuetext": said(start) });
     const shown = h("output", { class: "amount-money", "aria-live": "polite" }, said(start));
     const set = (n, fromSlider = false) => {
       const v = Math.min(hi, Math.max(lo, Math.round(Number.isFinite(n) ? n : lo)));
-      ui.amount = v;
+      kept.cents = v;
+      kept.text = null;
       input.value = fmt(v);
       input.dataset.cents = String(v);
       if (!fromSlider) slider.value = String(v);
       slider.setAttribute("aria-valuetext", said(v));
       shown.textContent = said(v);
     };
-    input.addEventListener("change", () => set(parse(input.value) ?? lo));
-    input.addEventListener("input", () => { const n = parse(input.value); if (n !== null) { shown.textContent = said(n); ui.amount = n; input.dataset.cents = String(n); } });
+    // A box being redrawn is not the player leaving it: the browser's change on its removal commits nothing.
+    let retired = false;
+    input.addEventListener("change", () => { if (!retired) set(parse(input.value) ?? lo); });
+    input.addEventListener("input", () => {
+      kept.text = input.value;
+      const n = parse(input.value);
+      if (n !== null) { shown.textContent = said(n); kept.cents = n; input.dataset.cents = String(n); }
+    });
+    if (kept.text !== null) { const n = parse(kept.text); if (n !== null) { shown.textContent = said(n); input.dataset.cents = String(n); } }
     slider.addEventListener("input", () => set(Number(slider.value), true));
     const pot = count ? null : model.pots.find(([k]) => k === "pot" || k === "piatto")?.[1];
     const marks = [["Min", lo]];
@@ -163,7 +178,22 @@ export function start(root, { random }) {
       const buttons = [...$("actions").querySelectorAll("button[data-action][data-amount]")];
       if (buttons.length === 1) buttons[0].click();
     });
-    return h("div", { class: "amount", dataset: { role: "amount" } }, h("label", {}, `${name} `, input), shown, slider, multiples);
+    const el = h("div", { class: "amount", dataset: { role: "amount" } }, h("label", {}, `${name} `, input), shown, slider, multiples);
+    el.retire = () => { retired = true; };
+    // Redrawn while the player was in it: the focus and the caret go back where they were.
+    el.restore = () => {
+      if (typing?.type === "text") { input.focus(); input.setSelectionRange(typing.start, typing.end, typing.direction); }
+      else if (typing?.type === "range") slider.focus();
+    };
+    return el;
+  }
+
+  /** The amount box's field the player is in, with its caret, before the actions are redrawn. */
+  function amountFocus(box) {
+    const el = document.activeElement;
+    if (!el || !box.contains(el) || !el.closest("[data-role=amount]")) return null;
+    if (el.type === "range") return { type: "range" };
+    return { type: "text", start: el.selectionStart, end: el.selectionEnd, direction: el.selectionDirection };
   }
 
   function readAmount(spec) {
@@ -306,6 +336,8 @@ export function start(root, { random }) {
   function renderActions(p) {
     const box = $("actions");
     const choices = $("choices");
+    const typing = amountFocus(box);
+    box.querySelector("[data-role=amount]")?.retire?.();
     box.replaceChildren();
     choices.replaceChildren();
     const me = model.seats.get(p.seat);
@@ -357,7 +389,9 @@ export function start(root, { random }) {
     const swap = ui.swap && plan.swaps.flatMap((g) => g.specs).find((s) => s.meld === ui.swap.meld && s.card === ui.swap.card);
     // Buttons and forms.
     const amountSpecs = plan.forms.flatMap((f) => f.specs).filter((s) => s.amount && s.amount.max > s.amount.min);
-    if (amountSpecs.length) box.append(amountBox(amountSpecs));
+    const amount = amountSpecs.length ? amountBox(amountSpecs, typing) : null;
+    if (amount) box.append(amount);
+    else ui.amount = null; // no amount to choose: the decision it was typed for is gone
     for (const form of plan.forms) box.append(form.type === "premove" ? premoveEl(form) : formEl(form));
     // A card with several plays, a meld with several layouts, the jolly taken back: the choices.
     if (ui.layout) {
@@ -372,6 +406,7 @@ export function start(root, { random }) {
         h("button", { type: "button", class: "secondary", onclick: () => { ui.choice = null; renderActions(p); renderHand(p); } }, "Annulla"));
     } else { ui.choice = null; ui.swap = null; }
     choices.hidden = !choices.childNodes.length;
+    amount?.restore();
   }
 
   /** Sette e mezzo's Premove (rules 004): the decision set before the turn comes, played by the server then. */
