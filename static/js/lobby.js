@@ -1,6 +1,6 @@
 // The lobby page (templates/lobby/lobby.html).
 // Live counts without reloading the page; a table opened or closed meanwhile reloads the list.
-// Filters (issue 20): by game (the chips), highest entry, variant, only tables with a free seat.
+// Filters: by game (the chips), highest entry, variant, only tables with a free seat.
 const table = document.getElementById("lobby-tables");
 const shown = () => [...table.querySelectorAll("tr[data-table]")].map((row) => row.dataset.table).sort().join();
 const filters = document.querySelector('[data-role="lobby-filters"]');
@@ -36,7 +36,7 @@ async function refresh() {
       row.dataset.free = String(t.free);
     }
     applyFilters();
-  } catch (e) { /* the next tick retries */ }
+  } catch { /* the next tick retries */ }
 }
 setInterval(refresh, 3000);
 

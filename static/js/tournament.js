@@ -19,7 +19,7 @@ if (live) {
         changed =
           (data.state || "") !== live.dataset.state ||
           (live.dataset.stamp !== "" && data.stamp !== live.dataset.stamp);
-      } catch (e) {
+      } catch {
         return; /* the next tick retries */
       }
     }

@@ -1,4 +1,4 @@
-// The replay of a past hand on the table client's own felt (issue 22, issue 20 item 8).
+// The replay of a past hand on the table client's own felt.
 //
 // The server sends frames (lobby.replay.replay_frames): a player's are his seat's views only, so
 // nothing hidden is ever here to hide; staff frames carry the public view plus every seat's own
@@ -11,7 +11,7 @@
 // step shown); buttons [data-go=first|prev-chapter|prev|play|next|next-chapter|last].
 
 import { styleForGame } from "../cards.js";
-import { card, cardRow, h, settings } from "../table/dom.js";
+import { card, h, settings } from "../table/dom.js";
 import { buildModel } from "../table/model.js";
 import { centre, detailsEl, meldsEl, placeSeats, resultEl, scoresEl, seatEl, seatName } from "../table/felt.js";
 

@@ -122,7 +122,7 @@ const LABELS = {
   down: "Coperte", up: "Scoperte", bank: "Banco", cover: "Copertura del banco", max_bet: "Puntata massima",
   punte: "Punte", decision: "Decisione", premove: "Premove", rake_bp: "Percentuale di rake",
   briscola_in_stock: "Briscola nel tallone",
-  // engine keys of the rules and details panels (issue 20: no English key reaches the page)
+  // engine keys of the rules and details panels (no English key reaches the page)
   banco_card: "Carta del banco", banco_points: "Punti del banco", bank_result: "Esito del banco", banker: "Banco",
   bet: "Puntata", bidder: "Offerente", card: "Carta", card_points: "Punti delle carte",
   cash_divisor: "Divisore della differenza punti", combinations: "Combinazioni", covered: "Coperte", deal: "Smazzata",

@@ -105,7 +105,7 @@ function pile(title, n) {
 }
 
 /** The centre of the felt. */
-export function centre(model, p) {
+export function centre(model) {
   const box = h("div", { class: "centre" });
   if (model.phase) box.append(h("div", { class: "phase" }, phaseLabel(model.phase)));
   const pots = model.pots.filter(([, v]) => v);

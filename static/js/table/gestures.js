@@ -1,4 +1,4 @@
-// Gestures on the hand (issue 20), wired once on the table: double-click a card to play or
+// Gestures on the hand, wired once on the table: double-click a card to play or
 // discard it; drag a card onto the felt to play or discard it, onto a card of the table to capture
 // it, onto a meld to attach it (with the cards already picked), onto another card of the hand to
 // move it there. Every gesture has a click or key equivalent (a card's button, the action buttons,
@@ -12,6 +12,9 @@
 //   play(index, onCard)   play or discard the card (onCard: the table card it was dropped on, or null)
 //   attach(index, meldId) attach it (and the picked cards) to a meld
 //   move(from, to)        move it in the hand
+
+import { t } from "./i18n.js";
+import { moveInHand } from "./state.js";
 
 const TYPE = "application/x-carta";
 const TOUCH_HOLD_MS = 180; // how long a finger holds a card before it drags it
@@ -154,14 +157,52 @@ export function wireGestures(root, { play, attach, move }) {
   document.addEventListener("pointercancel", (e) => { if (touch && e.pointerId === touch.id) endTouch(); });
 }
 
-/** The hand in the player's own order: ``order`` (codes) first as far as the hand has them, then the rest. */
-export function arrange(cards, order) {
-  if (!order || !order.length) return cards;
-  const left = [...cards];
-  const out = [];
-  for (const code of order) {
-    const i = left.indexOf(code);
-    if (i >= 0) { out.push(code); left.splice(i, 1); }
+/** What the gestures do at the table ``ctx``: ``wireGestures``'s play, attach and move. */
+export function handGestures(ctx) {
+  const { ui } = ctx;
+
+  /** Play or discard the card at ``i`` (dropped on the table card ``onCard``, or null). */
+  function play(i, onCard) {
+    const code = ctx.handCards()[i];
+    const { plan, last } = ctx;
+    if (!code || !plan || !last) return;
+    const plays = plan.cardPlays.get(code);
+    if (plays && plays.length) {
+      // dropped on a table card: the plays that take it
+      const taking = onCard ? plays.filter((s) => Array.isArray(s.take) && s.take.includes(onCard)) : [];
+      const list = taking.length ? taking : plays;
+      if (list.length === 1) { ctx.act(list[0]); return; }
+      ui.choice = code;
+      ctx.renderHand(last);
+      ctx.renderActions(last);
+      return;
+    }
+    const singles = plan.singles.flatMap((g) => g.specs).filter((s) => s.card === code);
+    if (singles.length === 1) { ctx.act(singles[0]); return; }
+    if (singles.length > 1) { ui.picked = [i]; ctx.renderHand(last); ctx.renderActions(last); ctx.notice(t("Scegli la giocata")); return; }
+    ctx.notice(t("Questa carta non si può giocare ora"));
   }
-  return [...out, ...left];
+
+  /** Attach the card at ``i`` (and the cards picked) to the meld ``meldId``. */
+  function attach(i, meldId) {
+    const hand = ctx.handCards();
+    const spec = ctx.plan?.picks.flatMap((g) => g.specs).find((s) => String(s.meld) === String(meldId) && s.cards && s.cards.subset_of);
+    if (!spec) { ctx.notice(t("Non puoi attaccare a questo gioco ora")); return; }
+    const picked = (ui.picked.includes(i) ? ui.picked : [...ui.picked, i]).map((j) => hand[j]).filter(Boolean);
+    if (!picked.every((c) => spec.cards.subset_of.includes(c))) { ctx.notice(t("Giocata non ammessa")); return; }
+    ctx.meldAct(spec, picked);
+  }
+
+  /** Move the card at ``from`` to ``to`` in the hand (by the keyboard: the focus follows it). */
+  function move(from, to, byKey) {
+    const hand = ctx.handCards();
+    if (to < 0 || to >= hand.length || from === to || !ctx.last) return;
+    const moved = moveInHand(hand, ui.picked, from, to);
+    ui.picked = moved.picked;
+    ui.order = moved.order;
+    ctx.renderHand(ctx.last);
+    if (byKey) ctx.$("hand").querySelector(`[data-index="${to}"]`)?.focus();
+  }
+
+  return { play, attach, move };
 }

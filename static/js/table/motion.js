@@ -1,4 +1,4 @@
-// Movement on the felt (issue 20): cards dealt into the hand, a card played flying from its seat to
+// Movement on the felt: cards dealt into the hand, a card played flying from its seat to
 // the table, captured cards flying from the table to the seat that took them, chips going from a
 // seat to the pot. Web Animations only (the page's CSP blocks inline styles, not the CSSOM), short
 // (under half a second, play is never held up) and skipped when the player's system asks for

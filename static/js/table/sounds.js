@@ -1,4 +1,4 @@
-// Table sounds (issue 20): the viewer's turn, time running out, a scopa. Made with Web Audio (no
+// Table sounds: the viewer's turn, time running out, a scopa. Made with Web Audio (no
 // files to load); a mute switch remembered on this device ("tavolo-audio" in localStorage).
 // Each sound also sets data-last-sound on the table, which the tests read.
 

@@ -1,4 +1,4 @@
-// The end-of-hand / end-of-match summary on the felt (issue 20): who won what and why.
+// The end-of-hand / end-of-match summary on the felt: who won what and why.
 // Giochi a partite: the winner, the points of the last smazzata by line with its breakdown
 // (carte, denari, settebello, primiera, scope... as the engine's score detail has them) and the
 // match totals. Giochi a puntate: each pot with its winners and the hands they showed (the

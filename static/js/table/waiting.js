@@ -1,30 +1,14 @@
 // Why a table between hands is not dealing, from the payload's "waiting" block
 // (lobby.selectors.table_waiting): a seat short of the credit to be dealt in (a gioco a partite:
 // the perdita massima), sitting out or gone, too few players. The viewer short of credit gets a
-// top-up form on the felt; topping up restarts the table (issue 20, items 1 and 4).
+// top-up form on the felt; topping up restarts the table.
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-
-/** Cents as the Italian amount a person types: 1050 -> "10,50". */
-export function euroText(cents) {
-  const abs = Math.abs(cents);
-  return `${cents < 0 ? "-" : ""}${Math.floor(abs / 100)},${String(abs % 100).padStart(2, "0")}`;
-}
+import { euroText, parseEuro } from "./amount.js";
 
 /** Table credit is money at every table (a gioco a partite's scores are not): "€ 16,50". */
 const money = (cents) => `€ ${euroText(cents).replace(/\B(?=(\d{3})+,)/g, ".")}`;
-
-/** An amount typed the Italian way ("5", "5,5", "1.234,56", "€ 5,00") in cents; null if not one. */
-export function parseEuro(text) {
-  const s = String(text ?? "").replace(/€/g, "").replace(/\s/g, "");
-  const m = /^(\d{1,3}(?:\.\d{3})+|\d+)(?:,(\d{1,2}))?$/.exec(s);
-  if (!m) return null;
-  const whole = Number(m[1].replace(/\./g, ""));
-  const frac = m[2] ? Number(m[2].padEnd(2, "0")) : 0;
-  const cents = whole * 100 + frac;
-  return Number.isSafeInteger(cents) ? cents : null;
-}
 
 /** The "why we wait" panel of the felt, or null when nothing holds the table up. */
 export function waitingEl(model, p, { topUp, seatName }) {

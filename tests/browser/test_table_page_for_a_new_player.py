@@ -1,11 +1,10 @@
-"""Issue 20, at the table: what a new player ran into, each item on real pages (Daphne, Chromium).
+"""The table page as a new player meets it, on real pages (Daphne, Chromium).
 
-Every test here failed on the main of the issue (checked by stashing the product change): the
-page now tells a seat short of the perdita massima and tops it up from the felt (1), puts the end of
-match scores on their own seats (2), takes bets in euro (3), says why a stalled table waits (4),
-shows a player sitting out to the others in Italian (5), sits out and stands up a player who closed
-his page (6), counts the seats live (7), lays the seats out on a phone (9), speaks English (10) and
-filters the lobby (11).
+The page tells a seat short of the perdita massima and tops it up from the felt, puts the end of
+match scores on their own seats, takes bets in euro (and keeps an amount being typed when the
+table is redrawn), says why a stalled table waits, shows a player sitting out to the others in
+Italian, sits out and stands up a player who closed his page, counts the seats live, lays the seats
+out on a phone, speaks English and filters the lobby.
 """
 
 from __future__ import annotations
@@ -15,6 +14,7 @@ import logging
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.live import (
     STATIC_FILES_WARNING,
@@ -117,17 +117,17 @@ def seat_status(table_id: int) -> dict[str, tuple[str, bool]]:
     }
 
 
-# --- 1: a seat under the perdita massima is told, and a top-up restarts the match ----------------------
+# --- a seat under the perdita massima is told, and a top-up restarts the match ----------------------
 
 
-def test_1_short_of_the_perdita_massima_is_told_and_a_top_up_restarts(live, new_context):
+def test_short_of_the_perdita_massima_is_told_and_a_top_up_restarts(live, new_context):
     carla, dario, table = live.run(scopa_pair)
     live.run(start_scopa, table.pk, [carla, dario])
     loser, winner = live.run(abandon_by_seat_to_act, table.pk)
     page = _page(new_context, loser, table.pk)
     why = page.wait_for_selector(f"{TABLE} [data-role=waiting] [data-why=short-me]")
     assert "ricarica almeno" in why.inner_text()
-    shot(page, "issue20-1-short-desktop")
+    shot(page, "table-page-1-short-desktop")
     # the winner chooses another match; the loser tops up from the felt: the match starts again
     live.run(lambda: __import__("lobby.actions", fromlist=["x"]).table_ready(table_id=table.pk, user=winner))
     page.fill(f"{TABLE} [data-role=topup-form] input[name=topup]", "20,00")
@@ -138,10 +138,10 @@ def test_1_short_of_the_perdita_massima_is_told_and_a_top_up_restarts(live, new_
     page.wait_for_selector(f"{TABLE} [data-role=waiting]", state="detached")
 
 
-# --- 2: the end-of-match scores sit on their own seats ---------------------------------------------
+# --- the end-of-match scores sit on their own seats ---------------------------------------------
 
 
-def test_2_end_of_match_scores_are_on_each_seat(live, new_context):
+def test_end_of_match_scores_are_on_each_seat(live, new_context):
     carla, dario, table = live.run(scopa_pair, 5_000)
     live.run(start_scopa, table.pk, [carla, dario])
     live.run(play_match_out, table.pk)
@@ -154,10 +154,10 @@ def test_2_end_of_match_scores_are_on_each_seat(live, new_context):
         )
         assert sum(1 for x in infos if x.startswith("Punti")) == 1, (seat, infos)
         assert sum(1 for x in infos if x.startswith("Smazzate vinte")) == 1, (seat, infos)
-    shot(page, "issue20-2-scopa-end-desktop")
+    shot(page, "table-page-2-scopa-end-desktop")
 
 
-# --- 3: the poker bet box is in euro -----------------------------------------------------------------
+# --- the poker bet box is in euro -----------------------------------------------------------------
 
 
 CAREFUL = (
@@ -241,7 +241,7 @@ def poker_pair(seats: int = 2, buy_in: int = 10_000, **config):
     return users, table
 
 
-def test_3_the_bet_box_takes_euro(live, new_context):
+def test_the_bet_box_takes_euro(live, new_context):
     users, table = live.run(poker_pair)
     frames = []
     bettor = poker_to_a_bet(live, table.pk, users)
@@ -252,14 +252,14 @@ def test_3_the_bet_box_takes_euro(live, new_context):
     box = page.wait_for_selector(f"{TABLE} [data-role=amount] input[name=amount]")
     value = box.input_value()
     assert "," in value, value  # "1,00", not "100"
-    shot(page, "issue20-3-poker-bet-desktop")
+    shot(page, "table-page-3-poker-bet-desktop")
     lo = int(page.get_attribute(f"{TABLE} [data-role=amount] input[type=range]", "min"))
     hi = int(page.get_attribute(f"{TABLE} [data-role=amount] input[type=range]", "max"))
     assert value == euro_text(lo)
     typed = (lo + hi) // 200 * 100 if (lo + hi) // 200 * 100 > lo else hi  # whole euro, as a person types
     page.fill(f"{TABLE} [data-role=amount] input[name=amount]", str(typed // 100))  # "2" means € 2,00
     page.press(f"{TABLE} [data-role=amount] input[name=amount]", "Tab")
-    assert page.inner_text(f"{TABLE} [data-role=amount] .amount-money") == f"€ {typed // 100},00"
+    expect(page.locator(f"{TABLE} [data-role=amount] .amount-money")).to_have_text(f"€ {typed // 100},00")
     before = int(page.get_attribute(TABLE, "data-version"))
     page.click(f"{TABLE} [data-role=actions] button[data-action][data-amount]")
     wait_version(page, before + 1)
@@ -267,7 +267,40 @@ def test_3_the_bet_box_takes_euro(live, new_context):
     assert sent and sent[-1]["action"]["amount"] == typed  # cents on the wire
 
 
-# --- 4: a stalled poker table says why -------------------------------------------------------------
+def redraw_actions(page) -> None:
+    """Redraw the table as a newer view of the same decision would, and wait until it has been."""
+    old = page.query_selector(f"{TABLE} [data-role=amount] input[name=amount]")
+    page.evaluate("() => window.dispatchEvent(new Event('resize'))")  # the page redraws after a resize
+    page.wait_for_function("el => !el.isConnected", arg=old)
+
+
+def test_the_bet_box_keeps_what_is_typed_when_the_table_is_redrawn(live, new_context):
+    users, table = live.run(poker_pair)
+    bettor = poker_to_a_bet(live, table.pk, users)
+    page = new_context().new_page()
+    login(page, live.url, bettor.nickname, PASSWORD)
+    open_table(page, live.url, table.pk)
+    amount = page.locator(f"{TABLE} [data-role=amount] input[name=amount]")
+    lo = int(page.get_attribute(f"{TABLE} [data-role=amount] input[type=range]", "min"))
+    hi = int(page.get_attribute(f"{TABLE} [data-role=amount] input[type=range]", "max"))
+    assert hi >= lo + 100, (lo, hi)
+    # the player selects the amount to type over it, and the table is redrawn meanwhile
+    amount.focus()
+    amount.evaluate("el => el.select()")
+    redraw_actions(page)
+    page.keyboard.type(str(lo // 100 + 1))
+    expect(amount).to_have_value(str(lo // 100 + 1))
+    # half typed ("2," is not an amount yet): a redraw keeps the text and the caret after it
+    page.keyboard.type(",")
+    redraw_actions(page)
+    page.keyboard.type("5")
+    expect(amount).to_have_value(f"{lo // 100 + 1},5")
+    page.keyboard.press("Tab")
+    typed = min(hi, (lo // 100 + 1) * 100 + 50)
+    expect(page.locator(f"{TABLE} [data-role=amount] .amount-money")).to_have_text(f"€ {euro_text(typed)}")
+
+
+# --- a stalled poker table says why -------------------------------------------------------------
 
 
 def sit_out(table_id: int, user) -> None:
@@ -276,7 +309,7 @@ def sit_out(table_id: int, user) -> None:
     actions.table_sitout(table_id=table_id, user=user, sitout=True)
 
 
-def test_4_a_stalled_table_says_why_and_what_to_do(live, new_context):
+def test_a_stalled_table_says_why_and_what_to_do(live, new_context):
     (anna, bruno), table = live.run(poker_pair)
     live.run(sit_out, table.pk, anna)
     page = _page(new_context, bruno, table.pk)
@@ -285,17 +318,17 @@ def test_4_a_stalled_table_says_why_and_what_to_do(live, new_context):
     assert "Anna è in sitout" in text and "Servono 2 giocatori" in text
     # every seat shows its credit while the table waits
     assert "€ 100,00" in page.inner_text(f"{TABLE} [data-role=seats] [data-seat='1']")
-    shot(page, "issue20-4-stalled-desktop")
+    shot(page, "table-page-4-stalled-desktop")
     own = _page(new_context, anna, table.pk)
     own.wait_for_selector(f"{TABLE} [data-role=waiting] [data-why=sitout-me]")
     own.click(f"{TABLE} [data-role=back]")  # SONO TORNATO: the table deals
     own.wait_for_selector(f"{TABLE} [data-role=waiting]", state="detached")
 
 
-# --- 5: sitting out is seen by the others, in Italian ----------------------------------------------
+# --- sitting out is seen by the others, in Italian ----------------------------------------------
 
 
-def test_5_sitout_at_the_invito_is_italian_and_seen_by_the_others(live, new_context):
+def test_sitout_at_the_invito_is_italian_and_seen_by_the_others(live, new_context):
     from lobby import actions
 
     (anna, bruno), table = live.run(poker_pair)
@@ -311,10 +344,10 @@ def test_5_sitout_at_the_invito_is_italian_and_seen_by_the_others(live, new_cont
     other = _page(new_context, bruno, table.pk)
     other.wait_for_selector(f"{TABLE} [data-role=seats] [data-seat='1'].sitout")
     assert live.run(seat_status, table.pk)["Anna"][0] == "sitout"
-    shot(other, "issue20-5-sitout-seen-desktop")
+    shot(other, "table-page-5-sitout-seen-desktop")
 
 
-# --- 6: closing the page sits the player out and the countdown stands him up ------------------------
+# --- closing the page sits the player out and the countdown stands him up ------------------------
 
 
 def countdown_over(table_id: int) -> bool:
@@ -330,22 +363,22 @@ def countdown_over(table_id: int) -> bool:
     return actions.table_start_hand(table_id=table_id)
 
 
-def test_6_closing_the_page_sits_out_and_stands_up(live, new_context):
+def test_closing_the_page_sits_out_and_stands_up(live, new_context):
     carla, dario, table = live.run(scopa_pair)
     gone = _page(new_context, carla, table.pk)
     stays = _page(new_context, dario, table.pk)
     gone.context.close()
     stays.wait_for_selector(f"{TABLE} [data-role=waiting] [data-why=away]")
     assert live.run(seat_status, table.pk)["Carla"] == ("sitout", True)
-    shot(stays, "issue20-6-away-desktop")
+    shot(stays, "table-page-6-away-desktop")
     assert live.run(countdown_over, table.pk) is False  # no match dealt to a player who left
     assert "Carla" not in live.run(seat_status, table.pk)  # stood up, credit back on the conto
 
 
-# --- 7: the side panel's seat count is live -----------------------------------------------------------
+# --- the side panel's seat count is live -----------------------------------------------------------
 
 
-def test_7_the_seat_count_is_live(live, new_context):
+def test_the_seat_count_is_live(live, new_context):
     from tests.lobby.helpers import funded_player, key, poker_table
 
     def one_seated():
@@ -370,10 +403,10 @@ def test_7_the_seat_count_is_live(live, new_context):
     page.wait_for_function("() => document.querySelector('[data-role=seated-count]').textContent === '2'")
 
 
-# --- 9: on a phone the seats are laid out by seat count ----------------------------------------------
+# --- on a phone the seats are laid out by seat count ----------------------------------------------
 
 
-def test_9_phone_seats_are_laid_out_not_crowded_in_a_corner(live, new_context):
+def test_phone_seats_are_laid_out_not_crowded_in_a_corner(live, new_context):
     carla, _dario, table = live.run(scopa_pair)
     page = _page(new_context, carla, table.pk, viewport=PHONE)
     felt = page.locator(f"{TABLE} .felt").bounding_box()
@@ -389,13 +422,13 @@ def test_9_phone_seats_are_laid_out_not_crowded_in_a_corner(live, new_context):
         mine,
     )  # and the centre between them: the viewer sits at the bottom, next to his hand
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    shot(page, "issue20-9-scopa-phone")
+    shot(page, "table-page-9-scopa-phone")
 
 
-# --- 10: in English the table's own words are English ---------------------------------------------
+# --- in English the table's own words are English ---------------------------------------------
 
 
-def test_10_the_table_speaks_english(live, new_context):
+def test_the_table_speaks_english(live, new_context):
     carla, _dario, table = live.run(scopa_pair)
     context = new_context()
     context.add_cookies([{"name": "django_language", "value": "en", "url": live.url}])
@@ -410,10 +443,10 @@ def test_10_the_table_speaks_english(live, new_context):
     felt = page.inner_text(f"{TABLE} .felt")
     assert "CARDS ON THE TABLE" in felt.upper() and "Carte in tavola".upper() not in felt.upper()
     assert "Your cards".upper() in page.inner_text(f"{TABLE} [data-role=hand]").upper()
-    shot(page, "issue20-10-english-desktop")
+    shot(page, "table-page-10-english-desktop")
 
 
-def test_10_one_movement_is_singular(live, new_context):
+def test_one_movement_is_singular(live, new_context):
     from tests.lobby.helpers import funded_player
 
     anna = live.run(funded_player, 10_000, nickname="Anna")
@@ -424,10 +457,10 @@ def test_10_one_movement_is_singular(live, new_context):
     assert "1 movimento" in page.inner_text(".pager") and "1 movimenti" not in page.inner_text(".pager")
 
 
-# --- 11: the lobby finds a game's tables by stakes, free seats and variant; a quiet log --------------
+# --- the lobby finds a game's tables by stakes, free seats and variant; a quiet log --------------
 
 
-def test_11_lobby_filters_by_stakes_free_seats_and_variant(live, new_context):
+def test_lobby_filters_by_stakes_free_seats_and_variant(live, new_context):
     from tests.lobby.helpers import funded_player, poker_table, scopa_table, seat_players
 
     def tables():
@@ -458,10 +491,10 @@ def test_11_lobby_filters_by_stakes_free_seats_and_variant(live, new_context):
     page.select_option("[data-filter=stakes]", "")
     page.select_option("[data-filter=variant]", "Limite fisso")
     assert visible() == ["Economico"]
-    shot(page, "issue20-11-lobby-desktop")
+    shot(page, "table-page-11-lobby-desktop")
 
 
-def test_11_the_periodic_sweeps_stay_out_of_the_log():
+def test_the_periodic_sweeps_stay_out_of_the_log():
     from piattaforma.logfilters import QuietPeriodicTasks
 
     quiet = QuietPeriodicTasks()
@@ -485,7 +518,7 @@ def test_11_the_periodic_sweeps_stay_out_of_the_log():
 # --- expected: the summary on the felt, the toggles, the sounds -------------------------------------
 
 
-def test_expected_scopa_end_of_match_summary_on_the_felt(live, new_context):
+def test_scopa_end_of_match_summary_on_the_felt(live, new_context):
     carla, dario, table = live.run(scopa_pair, 5_000)
     live.run(start_scopa, table.pk, [carla, dario])
     live.run(play_match_out, table.pk)
@@ -505,10 +538,10 @@ def test_expected_scopa_end_of_match_summary_on_the_felt(live, new_context):
         f"{TABLE} [data-role=summary] tr[data-row=punti] td", "cs => cs.map(c => Number(c.textContent))"
     )
     assert shown == points
-    shot(page, "issue20-summary-scopa-desktop")
+    shot(page, "table-page-summary-scopa-desktop")
     page.set_viewport_size(PHONE)
     page.wait_for_timeout(300)
-    shot(page, "issue20-summary-scopa-phone")
+    shot(page, "table-page-summary-scopa-phone")
 
 
 def poker_to_showdown(live, table_id: int) -> dict:
@@ -518,7 +551,7 @@ def poker_to_showdown(live, table_id: int) -> dict:
     )
 
 
-def test_expected_poker_end_of_hand_names_the_winning_hand(live, new_context):
+def test_poker_end_of_hand_names_the_winning_hand(live, new_context):
     (anna, _bruno), table = live.run(poker_pair)
     page = _page(new_context, anna, table.pk)
     state = poker_to_showdown(live, table.pk)
@@ -528,7 +561,7 @@ def test_expected_poker_end_of_hand_names_the_winning_hand(live, new_context):
     assert "Fine della mano" in text and "→" in text
     assert "(" in text  # the shown hand's name, e.g. "(Coppia di J)"
     assert state["shown"]
-    shot(page, "issue20-summary-poker-desktop")
+    shot(page, "table-page-summary-poker-desktop")
 
 
 def seat_flags(table_id: int) -> dict[str, tuple[str, bool]]:
@@ -537,7 +570,7 @@ def seat_flags(table_id: int) -> dict[str, tuple[str, bool]]:
     return {s.user.nickname: (s.status, s.leave_after_hand) for s in Seat.objects.filter(table_id=table_id)}
 
 
-def test_expected_sitout_next_hand_and_leave_after_this_hand_toggles(live, new_context):
+def test_sitout_next_hand_and_leave_after_this_hand_toggles(live, new_context):
     from lobby import actions
 
     (_anna, bruno), table = live.run(poker_pair)
@@ -556,10 +589,10 @@ def test_expected_sitout_next_hand_and_leave_after_this_hand_toggles(live, new_c
     page.check(f"{TABLE} [data-role=toggles] [data-role=sitout-next]")
     page.wait_for_selector(f"{TABLE} [data-role=back]")  # SONO TORNATO
     assert live.run(seat_flags, table.pk)["Bruno"][0] == "sitout"
-    shot(page, "issue20-toggles-desktop")
+    shot(page, "table-page-toggles-desktop")
 
 
-def test_expected_own_turn_sound_and_mute_switch(live, new_context):
+def test_own_turn_sound_and_mute_switch(live, new_context):
     from lobby import actions
 
     (anna, _bruno), table = live.run(poker_pair)
@@ -612,7 +645,7 @@ def pairs_table():
     )
 
 
-def test_expected_pairs_sit_north_east_south_west_with_the_partner_opposite(live, new_context):
+def test_pairs_sit_north_east_south_west_with_the_partner_opposite(live, new_context):
     users, table = live.run(pairs_table)
     page = _page(new_context, users[0], table.pk)
     page.wait_for_selector(f"{TABLE} [data-role=seats] .seat.partner")
@@ -625,28 +658,28 @@ def test_expected_pairs_sit_north_east_south_west_with_the_partner_opposite(live
     )
     assert compass["1"] == "S" and sorted(compass.values()) == ["E", "N", "O", "S"]
     assert len(partner) == 1 and compass[partner[0]] == "N"  # the partner sits opposite
-    shot(page, "issue20-pairs-scopa-desktop")
+    shot(page, "table-page-pairs-scopa-desktop")
     page.set_viewport_size(PHONE)
     page.wait_for_timeout(300)
-    shot(page, "issue20-pairs-scopa-phone")
+    shot(page, "table-page-pairs-scopa-phone")
 
 
 def burraco_match():
     return partite_match("burraco", ("Anna", "Bruno"), config={}, name="Burraco Torino")
 
 
-def test_expected_burraco_melds_lie_on_the_felt(live, new_context):
+def test_burraco_melds_lie_on_the_felt(live, new_context):
     users, table = live.run(burraco_match)
     page = _page(new_context, users[0], table.pk)
     page.wait_for_selector(f"{TABLE} .felt [data-role=melds]")
     assert page.locator(f"{TABLE} [data-role=below] [data-role=melds]").count() == 0
-    shot(page, "issue20-burraco-felt-desktop")
+    shot(page, "table-page-burraco-felt-desktop")
     page.set_viewport_size(PHONE)
     page.wait_for_timeout(300)
-    shot(page, "issue20-burraco-felt-phone")
+    shot(page, "table-page-burraco-felt-phone")
 
 
-def test_1_the_sit_form_proposes_more_than_one_perdita_massima(live, new_context):
+def test_the_sit_form_proposes_more_than_one_perdita_massima(live, new_context):
     from tests.lobby.helpers import funded_player, scopa_table
 
     def setup():
@@ -673,7 +706,7 @@ def scopa_to_act(table_id: int) -> tuple[str, list[dict]]:
     )
 
 
-def test_expected_drag_and_double_click_play_cards_on_a_real_table(live, new_context):
+def test_drag_and_double_click_play_cards_on_a_real_table(live, new_context):
     carla, dario, table = live.run(scopa_pair, 5_000)
     live.run(start_scopa, table.pk, [carla, dario])
     by_name = {carla.nickname: carla, dario.nickname: dario}

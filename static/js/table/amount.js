@@ -1,0 +1,71 @@
+// Amounts as the table's forms take them, with no DOM (Node's tests import it): euro typed the
+// Italian way ("5" is € 5,00, "2,50", "1.234,56"), sent in cents; Mazzetti's MAZZETTO counts cards.
+
+/** The actions whose "amount" is a number of cards (the size of a mazzetto), not money. */
+export const COUNT_ACTIONS = new Set(["mazzetto"]);
+
+/** Whether a spec's amount is a count of cards. */
+export const isCount = (spec) => COUNT_ACTIONS.has(spec.type);
+
+/** Cents as the Italian amount a person types: 1050 -> "10,50". */
+export function euroText(cents) {
+  const abs = Math.abs(cents);
+  return `${cents < 0 ? "-" : ""}${Math.floor(abs / 100)},${String(abs % 100).padStart(2, "0")}`;
+}
+
+/** An amount typed the Italian way ("5", "5,5", "1.234,56", "€ 5,00") in cents; null if not one. */
+export function parseEuro(text) {
+  const s = String(text ?? "").replace(/€/g, "").replace(/\s/g, "");
+  const m = /^(\d{1,3}(?:\.\d{3})+|\d+)(?:,(\d{1,2}))?$/.exec(s);
+  if (!m) return null;
+  const whole = Number(m[1].replace(/\./g, ""));
+  const frac = m[2] ? Number(m[2].padEnd(2, "0")) : 0;
+  const cents = whole * 100 + frac;
+  return Number.isSafeInteger(cents) ? cents : null;
+}
+
+/** A count of cards typed as a whole number; null if not one. */
+export const parseCount = (text) => (/^\s*\d+\s*$/.test(text) ? Number(text) : null);
+
+/** What a spec's box reads: the parse of its kind, then the spec's range; null if outside it. */
+export function readAmountText(spec, text) {
+  const n = (isCount(spec) ? parseCount : parseEuro)(text ?? "");
+  return n === null || n < spec.amount.min || n > spec.amount.max ? null : n;
+}
+
+/** The range and the slider's step of a box offering these specs (whole euro when both ends are). */
+export function amountRange(specs, count = specs.every(isCount)) {
+  const lo = Math.min(...specs.map((s) => s.amount.min));
+  const hi = Math.max(...specs.map((s) => s.amount.max));
+  const step = !count && lo % 100 === 0 && hi % 100 === 0 ? 100 : 1;
+  return { lo, hi, step };
+}
+
+/** A number into the range, rounded to a whole unit; not a number is the least. */
+export const clampAmount = (n, lo, hi) => Math.min(hi, Math.max(lo, Math.round(Number.isFinite(n) ? n : lo)));
+
+/** The quick amounts under the box: Min, ½ piatto and Piatto (with a pot), Max; each amount once. */
+export function amountMarks(lo, hi, pot) {
+  const marks = [["Min", lo]];
+  if (pot) marks.push(["½ piatto", Math.floor(pot / 2)], ["Piatto", pot]);
+  marks.push(["Max", hi]);
+  const seen = new Set();
+  const out = [];
+  for (const [name, val] of marks) {
+    const v = clampAmount(val, lo, hi);
+    if (seen.has(v) && name !== "Max") continue;
+    seen.add(v);
+    out.push([name, v]);
+  }
+  return out;
+}
+
+/** The decision an amount is typed for: the hand, the seat's last decision (``acted``) and the
+ * ranges offered. A newer view of the same decision keeps what the player typed; another clears it. */
+export const amountKey = (p, specs) =>
+  JSON.stringify([p.hand ?? null, p.acted ?? null, specs.map((s) => [s.type, s.amount.min, s.amount.max])]);
+
+/** What the box shows for a decision: the kept amount when still in range, else the least. */
+export function keptAmount(kept, lo, hi) {
+  return kept && kept.cents !== null && kept.cents >= lo && kept.cents <= hi ? kept.cents : lo;
+}
