@@ -24,19 +24,19 @@ $(VENV)/.native: $(VENV)/.installed games/_fasteval.c scripts/build_native.py
 	$(PY) scripts/build_native.py
 	@touch $@
 
-# ESLint and its configs, pinned in package-lock.json, for `make test`.
+# ESLint and its configs, pinned in package-lock.json: only `make test` and `make lint` need them.
 node_modules/.installed: package-lock.json package.json $(VENV)/.installed
 	$(NPM) ci --silent --no-audit --no-fund
 	@touch $@
 
-venv: $(VENV)/.installed $(VENV)/.native node_modules/.installed
+venv: $(VENV)/.installed $(VENV)/.native
 
 run: venv
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py seed_demo
 	$(PY) manage.py serve --host $(HOST) --port $(PORT)
 
-test: venv
+test: venv node_modules/.installed
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	DJANGO_SETTINGS_MODULE=config.settings.test $(PY) manage.py makemigrations --check --dry-run
@@ -45,7 +45,7 @@ test: venv
 	$(NODE) --test 'tests/js/*.test.js'
 	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadscope $(PYTEST_ARGS)
 
-lint: venv
+lint: venv node_modules/.installed
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(NODE) node_modules/eslint/bin/eslint.js static/js tests/js eslint.config.js
