@@ -92,20 +92,13 @@ class TableConsumer(AuthenticatedJsonConsumer):
         if refusal:
             await self.close(code=CLOSE_NO_TABLE if refusal == "missing" else CLOSE_NO_OBSERVERS)
             return
-        if runtime.enabled():
-            # the owner runtime: views come from the table's owner, only chat through the group
-            try:
-                self.owner = await ownership.owner_for(self.table_id)
-            except TableElsewhere:  # another live process owns the table: its owner relays the views
-                if not await self.reach_remote_owner():
-                    return
-            self.groups_joined = [broadcast.public_group(self.table_id), chat.notices_group(self.user.pk)]
-        else:
-            self.groups_joined = [
-                broadcast.public_group(self.table_id),
-                broadcast.user_group(self.table_id, self.user.pk),
-                chat.notices_group(self.user.pk),  # moderation's notices, pushed live
-            ]
+        # views come from the table's owner, only chat (and moderation's notices) through groups
+        try:
+            self.owner = await ownership.owner_for(self.table_id)
+        except TableElsewhere:  # another live process owns the table: its owner relays the views
+            if not await self.reach_remote_owner():
+                return
+        self.groups_joined = [broadcast.public_group(self.table_id), chat.notices_group(self.user.pk)]
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
         # the row counting this connection for a seat (None: a spectator's), dropped on close

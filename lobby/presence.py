@@ -11,10 +11,10 @@ And it beats every ``LOBBY_HEARTBEAT_SECONDS``:
 - one query reads the versions of the tables it serves and each socket gets ``{"type":
   "table.version", "version": n}``: a client that missed broadcasts (a channel-layer outage)
   sees that it is behind and asks ``sync``. The frame also keeps idle sockets alive through proxies.
-  On the owner runtime the row lags the journal between snapshots: a table with an owner here
+  The row lags the journal between snapshots: a table with an owner here
   beats with the version its owner last sent, and a connection relayed to an owner in another
   process gets its frame from that owner (``remote``, on hearing this beat), not from the row.
-- the owner runtime: the tables of a dead process adopted, each owner
+- the tables of a dead process adopted, each owner
   in another process told which of this process's connections to its table are still open
   (``remote.still_joined``), and this process's owners forget the connections of a process that
   stopped telling them for three beats (``remote.drop_silent``: it was killed). A connection
@@ -171,11 +171,10 @@ async def beat() -> None:
         silent = asyncio.get_running_loop().time() - actions.presence_ttl()
         for owner in owners:
             elsewhere.drop_silent(owner, before=silent)
-    if ownership.enabled():
-        await ownership.adopt_orphans()  # tables whose owner died (lease expired) are taken over here
-        owners = ownership.local_owners()
-        # the version each owner sent last (committed; one it is journaling is not sent yet)
-        versions.update({o.table_id: o.published for o in owners if o.published >= 0})
+    await ownership.adopt_orphans()  # tables whose owner died (lease expired) are taken over here
+    owners = ownership.local_owners()
+    # the version each owner sent last (committed; one it is journaling is not sent yet)
+    versions.update({o.table_id: o.published for o in owners if o.published >= 0})
     remote = [c for c in connections if getattr(c, "remote", None) is not None]
     live = await db(ownership.live_channels)(sorted({c.table_id for c in remote})) if remote else {}
     for connection in connections:

@@ -4,7 +4,7 @@ Every task here is idempotent (the row lock and the version or due time decide),
 delivered twice (``acks_late``: a worker killed mid-task, a visibility timeout passed) or late
 does no harm, and one that is lost is replaced by the sweeper (README, Production).
 
-On the owner runtime a live owner keeps its table's clocks (README, The owner runtime): no clock
+A live owner keeps its table's clocks (README, The owner runtime): no clock
 task is sent for an owned table, but one sent while the table had no owner yet (before its first
 connection, or after its owner died) may arrive once an owner runs it. The owner resumed that
 clock from the row when it started (``TableOwner._arm``), so the task is stale: it notices with one

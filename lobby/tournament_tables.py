@@ -20,7 +20,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from lobby import broadcast, bulkinsert, collector, runtime
+from lobby import broadcast, bulkinsert, collector
 from lobby.actions import tablerow
 from lobby.actions.tables import table_checked
 from lobby.errors import NotAllowed
@@ -242,11 +242,10 @@ def _wake_bots(tables: Sequence[tuple[int, int]]) -> None:
 @collector.paused()
 def _send_closed(closing: Sequence[TableRuntime]) -> None:
     """After commit: each closed table's one broadcast, the public view of an empty table (its
-    players no longer seated), all sent in one hop to the channel layer. On the owner runtime a
+    players no longer seated), all sent in one hop to the channel layer. A
     table an owner keeps is reloaded by its owner instead (``ownership.committed``); the others go
     in the one hop."""
-    if runtime.enabled():
-        closing = [rt for rt in closing if not ownership.committed(rt.pk, rt.version, [])]
+    closing = [rt for rt in closing if not ownership.committed(rt.pk, rt.version, [])]
     if not closing:
         return
     try:

@@ -9,11 +9,12 @@
 - ``tables``: a table's creation and settings, and its chat.
 - ``sweeps``: the beat's safety net for table work whose task was lost.
 - ``tablerow``: what every one of them starts and ends with: the runtime row locked (and brought up
-  to date from the journal), a new version saved and sent after commit, the rows runtime's clocks.
+  to date from the journal), a new version saved and sent after commit, the clocks of a table
+  without an owner.
 
 Each write is one transaction that locks the table's ``TableRuntime`` row first (then, through the
 wallet's own helper, the ledger accounts in primary-key order). Views go out only after commit, and
-clocks are set after commit too. On the owner runtime (``lobby.runtime``) every write of a table
+clocks are set after commit too. Every write of a table (``lobby.runtime``)
 runs under its owner (``ownership.through_owner``), which applies players' decisions itself and
 calls these for everything else.
 """

@@ -132,7 +132,7 @@ def presence_beat(*, process: str, socket_ids: list[int]) -> int:
 @ownership.through_owner
 @transaction.atomic
 def table_sockets_drop(*, table_id: int, cutoff: Any) -> int:
-    """Drop a table's sockets not refreshed since ``cutoff`` (under its owner on the owner runtime)."""
+    """Drop a table's sockets not refreshed since ``cutoff`` (under its owner)."""
     rt = tablerow.lock(table_id)
     rows = SeatSocket.objects.filter(seen_at__lt=cutoff, seat__table_id=table_id)
     seat_ids = set(rows.values_list("seat_id", flat=True))

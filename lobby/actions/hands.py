@@ -5,7 +5,7 @@ engine's new state, the ``Hand`` row); each decision (``table_act``, a bot's ``t
 timeout's ``_timeout``) goes through ``_apply``: the engine applies it, the step is recorded as a
 ``HandStep`` and, when it ends the hand, ``finish_hand`` settles it in the ledger, stands up who
 asked to leave and sets the next deal. Each is one transaction on the locked row (``tablerow``).
-On the owner runtime the owner applies decisions itself (``lobby.runtime.owner``) and calls
+A table's owner applies decisions itself (``lobby.runtime.owner``) and calls
 ``finish_hand`` at the hand's end; the rest runs here, under the owner.
 
 Leaving a table in the middle of a hand is here too (``table_leave``, a player removed): it ends a
@@ -467,7 +467,7 @@ def tables_remove_player(user: User) -> None:
 @ownership.through_owner
 @transaction.atomic
 def table_remove_player(*, table_id: int, user: User) -> None:
-    """``tables_remove_player`` at one table (under its owner on the owner runtime)."""
+    """``tables_remove_player`` at one table (under its owner)."""
     rt = tablerow.lock(table_id)
     seat = Seat.objects.filter(table_id=table_id, user=user).first()
     if seat is None:

@@ -28,7 +28,7 @@ def tables_sweep(*, now: Any = None) -> int:
 
     Deadlines, next deals, bot moves, waiting-list offers, sit-out stand-ups and the presence of
     server processes that stopped beating; each part is idempotent (row lock, version checks).
-    On the owner runtime, a table whose owner lives is its owner's business: the sweeper only
+    A table whose owner lives is its owner's business: the sweeper only
     brings the row of a table whose owner died up to date from the journal and frees its lease.
     """
     return (

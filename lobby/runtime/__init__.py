@@ -1,8 +1,9 @@
 """The live tables' runtime: one owner per table, state in memory, every action journaled.
 
-``settings.LOBBY_RUNTIME`` chooses it: ``"owner"``, the default, is this package; ``"rows"`` (the
-runtime before it, kept for comparison) is the per-action database transaction of
-``lobby.actions`` (the ``TableRuntime`` row locked by every write, Celery clocks). The owner runtime:
+A table whose owner is gone (its process died, or no connection opened it yet) has its row
+brought up to date from the journal by whoever writes it next, its clocks kept by Celery tasks
+and the beat sweeper, until a process takes it over (``ownership``: ``adopt_orphans``,
+``sweep_orphans``).
 
 - ``owner``: ``TableOwner``, an asyncio task in the server process that holds a table's runtime
   (engine state, seats, clocks) in memory and applies its jobs one at a time. A player's decision
@@ -33,11 +34,6 @@ from typing import Any
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import connections
-
-
-def enabled() -> bool:
-    """Tell whether the tables run on owners (``LOBBY_RUNTIME = "owner"``)."""
-    return getattr(settings, "LOBBY_RUNTIME", "owner") == "owner"
 
 
 class DatabaseThreads(Executor):

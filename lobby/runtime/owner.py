@@ -647,7 +647,7 @@ class TableOwner:
     def _arm(self) -> None:
         rt = self.rt
         if rt is None or self.closing or not settings.LOBBY_SCHEDULE_TASKS:
-            return  # (the test settings: tests drive the clocks themselves, as on the rows runtime)
+            return  # (the test settings: tests drive the clocks themselves)
         self.clocks.set("deadline", at=rt.deadline) if rt.deadline else self.clocks.cancel("deadline")
         self.clocks.set("start", at=rt.start_at) if rt.start_at else self.clocks.cancel("start")
         if self.chores_at is not None and (self.chores_fired is None or self.chores_at > self.chores_fired):

@@ -8,7 +8,7 @@
 - ``through_owner``: a table write called from sync code (an HTTP view, the back office, a hook)
   while this process owns the table runs under the owner (the owner is parked meanwhile, then
   sends the new version), so nothing writes the row behind an owner's back. Without a local owner
-  the write runs directly, as on the rows runtime.
+  the write runs directly (a table whose owner is gone: its clocks are Celery tasks meanwhile).
 
 Fencing (the runtime row's ``epoch``). A park is a lease on the table's writes with a timeout
 (``owner.PARK_SECONDS``): a caller whose transaction has not committed by then (a saturated thread
@@ -56,7 +56,6 @@ from django.utils import timezone
 from lobby import presence
 from lobby.errors import TableElsewhere
 from lobby.models import Hand, TableLease, TableRuntime
-from lobby.runtime import enabled
 
 if TYPE_CHECKING:
     from lobby.runtime.owner import TableOwner
@@ -132,7 +131,7 @@ def orphaned_tables() -> list[int]:
 def unowned(table_ids: Any) -> list[int]:
     """These tables but those a live owner holds (the row sweeps leave those to their owners)."""
     ids = list(table_ids)
-    if not enabled() or not ids:
+    if not ids:
         return ids
     live = TableLease.objects.filter(table_id__in=ids, expires_at__gte=timezone.now())
     held = set(live.values_list("table_id", flat=True))
@@ -142,15 +141,13 @@ def unowned(table_ids: Any) -> list[int]:
 def sweep_orphans() -> int:
     """Tables whose owner died: the row brought up to date from the journal, the lease freed.
 
-    The beat sweeper's part of the owner runtime (``lobby.actions.tables_sweep``): afterwards the
-    row sweeps time the table out as on the rows runtime, and the next connection's process takes
-    the table over. Returns how many tables it freed.
+    The beat sweeper's part of a takeover (``lobby.actions.tables_sweep``): afterwards the row
+    sweeps time the table out while it has no owner, and the next connection's process (or the
+    next heartbeat's ``adopt_orphans``) takes the table over. Returns how many tables it freed.
     """
     from lobby.models import TableRuntime
     from lobby.runtime.journal import recover
 
-    if not enabled():
-        return 0
     freed = 0
     for table_id in orphaned_tables():
         with transaction.atomic():
@@ -343,7 +340,7 @@ def through_owner(func: F) -> F:
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         table_id = kwargs.get("table_id")
-        if not enabled() or table_id is None or is_inside(int(table_id)):
+        if table_id is None or is_inside(int(table_id)):
             return func(*args, **kwargs)
         owner = local_owner(int(table_id))
         if owner is not None:
@@ -400,11 +397,9 @@ def run_parked(
 def owned(table_id: int) -> bool:
     """Tell whether a live owner (this process's, or another's by its lease) keeps the table.
 
-    A table nobody owns (no connection opened it, or its owner stopped) runs as on the rows
-    runtime: its row actions broadcast through the channel layer and its clocks are Celery tasks.
+    A table nobody owns (no connection opened it, or its owner stopped) runs its row actions
+    directly: they broadcast through the channel layer and its clocks are Celery tasks.
     """
-    if not enabled():
-        return False
     if is_inside(table_id) or local_owner(table_id) is not None:
         return True
     return lease_holder(table_id) is not None
@@ -415,7 +410,7 @@ def committed(table_id: int, version: int, events: list[dict[str, Any]]) -> bool
 
     Under the owner: its events go with the view the owner sends next. A write outside any owner
     of this process (a Celery task, a script) tells a local owner to reload the row. Returns
-    False when no owner keeps the table: the caller broadcasts as on the rows runtime.
+    False when no owner keeps the table: the caller broadcasts through the channel layer.
     """
     owner = _owners.get(table_id)
     if owner is None or owner.stopped or owner.loop.is_closed():

@@ -227,7 +227,7 @@ def stop_shared_server() -> None:
 
 async def _owners_parked(fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
     """On the server's loop: park this process's table owners, run ``fn`` on the sync thread as
-    their caller, release them (``LiveServer.run``). Without owners (the rows runtime) just ``fn``."""
+    their caller, release them (``LiveServer.run``). With no owner just ``fn``."""
     from asgiref.sync import sync_to_async
 
     from lobby.runtime import ownership

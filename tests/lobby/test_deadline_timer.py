@@ -7,7 +7,6 @@ from django.utils import timezone
 
 from games import registry
 from lobby import actions, selectors, tasks
-from lobby import runtime as lobby_runtime
 from lobby.actions import tablerow
 from lobby.models import Hand, HandStep, Seat, TableRuntime
 from tests.lobby.helpers import concrete, funded_player, poker_table, runtime, seat_players
@@ -136,13 +135,11 @@ def test_a_table_action_and_its_broadcast_cost_a_fixed_number_of_queries(
     seat_no = engine.to_act(rt.state)[0]
     user = Seat.objects.get(table=table, number=seat_no).user
     spec = engine.legal_actions(rt.state, seat_no)[0]
-    # on the owner runtime with no owner: the table's lease is read (does another process own the
-    # table?) before the action and after its commit, and the lock reads the journal's steps the
-    # row lags behind
-    owner_runtime = int(lobby_runtime.enabled())
-    with django_capture_on_commit_callbacks() as callbacks, django_assert_num_queries(7 + 2 * owner_runtime):
+    # a table with no owner: its lease is read (does another process own the table?) before the
+    # action and after its commit, and the lock reads the journal's steps the row lags behind
+    with django_capture_on_commit_callbacks() as callbacks, django_assert_num_queries(9):
         actions.table_act(table_id=table.pk, user=user, action=concrete(spec), version=rt.version)
-    with django_assert_num_queries(2 + owner_runtime):  # the runtime (with the dealt seats), the seats
+    with django_assert_num_queries(3):  # the runtime (with the dealt seats), the seats, the lease
         for callback in callbacks:
             callback()
 

@@ -22,8 +22,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture(autouse=True)
-def owner_runtime(settings):
-    settings.LOBBY_RUNTIME = "owner"
+def no_timers(settings):
     settings.LOBBY_SCHEDULE_TASKS = False  # no timer deals behind the test's back
 
 

@@ -14,11 +14,10 @@ from django.utils import timezone
 
 from games import registry
 from lobby import actions, broadcast, presence, tasks
-from lobby import runtime as lobby_runtime
 from lobby.actions import hands
 from lobby.models import Hand, HandStep, Seat, SeatSocket
 from tests.lobby.helpers import concrete, funded_player, poker_table, runtime, scopa_table, seat_players
-from tests.lobby.test_ws_table import connect, next_state, setup_table
+from tests.lobby.test_ws_table import connect, setup_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -193,7 +192,7 @@ async def test_a_connection_whose_application_failed_is_uncounted(monkeypatch):
         raise RuntimeError("a bug in a handler")
 
     monkeypatch.setattr("lobby.consumers.TableConsumer.table_message", failing)
-    # a message of the table's group (a chat line; on the rows runtime also every view)
+    # a message of the table's group (a chat line)
     line = {"type": "table.message", "payload": {"type": "chat", "table": table.pk, "text": "ciao"}}
     await get_channel_layer().group_send(broadcast.public_group(table.pk), line)
     with pytest.raises(RuntimeError):
@@ -217,24 +216,6 @@ async def test_the_renewal_keeps_a_live_process_counted():
 
 
 # --- broadcasts lost ------------------------------------------------------------------------------
-
-
-async def test_a_client_that_missed_broadcasts_sees_the_version_on_the_heartbeat(monkeypatch):
-    """The channel layer lost a broadcast; the process heartbeat tells the socket the version."""
-    if lobby_runtime.enabled():
-        pytest.skip("the owner runtime sends views to its sockets itself, not through the channel layer")
-    table, users, cookies = await setup_table()
-    ws = await connect(table, cookies[0])
-    shown = await ws.receive_json_from(timeout=5)
-    monkeypatch.setattr("lobby.broadcast.table_changed", lambda *a, **k: None)  # lost on the way
-    await sync_to_async(actions.table_sitout)(table_id=table.pk, user=users[1], sitout=True)
-    assert await ws.receive_nothing(timeout=0.2)
-    await presence.beat()
-    beat = await ws.receive_json_from(timeout=5)
-    assert beat == {"type": "table.version", "version": shown["version"] + 1}
-    await ws.send_json_to({"type": "sync", "version": shown["version"]})  # what the client does then
-    assert (await next_state(ws, shown["version"]))["version"] == beat["version"]
-    await ws.disconnect()
 
 
 def test_a_channel_layer_outage_loses_the_broadcast_not_the_action(

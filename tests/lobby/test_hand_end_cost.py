@@ -43,8 +43,7 @@ MAX_QUERIES = {"postgresql": 17, "sqlite": 18}
 
 
 @pytest.fixture(autouse=True)
-def owner_runtime(settings, monkeypatch):
-    settings.LOBBY_RUNTIME = "owner"
+def owner_clocks_without_pauses(settings, monkeypatch):
     settings.LOBBY_SCHEDULE_TASKS = True  # the owner's own timers move the bots
     monkeypatch.setattr("lobby.bots.BOT_DELAY_SECONDS", 0.0)
     monkeypatch.setattr("lobby.actions.hands.NEXT_HAND_DELAY_SECONDS", 0)

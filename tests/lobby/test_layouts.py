@@ -13,7 +13,6 @@ from django.urls import reverse
 
 from games import registry
 from lobby import actions
-from lobby import runtime as lobby_runtime
 from lobby.models import TableRuntime
 from tests.lobby.helpers import SCOPA_STAKES, funded_player, runtime, scopa_table, seat_players
 
@@ -74,8 +73,8 @@ def test_a_seated_player_gets_the_engines_layouts_and_nothing_changes(burraco_tu
     assert (after.state, after.version) == (before.state, before.version)
     sql = [q["sql"].upper() for q in queries.captured_queries]
     assert all(q.startswith("SELECT") and "FOR UPDATE" not in q for q in sql), sql  # no lock, no write
-    # session, user, runtime with its table, seat (the owner runtime: and the journal's later steps)
-    assert len(sql) <= 4 + int(lobby_runtime.enabled())
+    # session, user, runtime with its table, seat, the journal's later steps
+    assert len(sql) <= 5
 
 
 def test_refusals_have_stable_codes_and_change_nothing(burraco_turn):

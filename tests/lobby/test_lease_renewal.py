@@ -25,8 +25,7 @@ ENOUGH = 30  # seconds: only a bound on a wait that never ends on the old code, 
 
 
 @pytest.fixture(autouse=True)
-def owner_runtime(settings):
-    settings.LOBBY_RUNTIME = "owner"
+def fast_heartbeat(settings):
     settings.LOBBY_HEARTBEAT_SECONDS = 0.05  # the renewals then come every 0.05 s
 
 

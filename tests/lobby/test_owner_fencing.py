@@ -22,11 +22,11 @@ from lobby.errors import TableElsewhere
 from lobby.models import HandStep, Seat, TableLease, TableRuntime
 from lobby.runtime import ownership, remote
 from lobby.selectors import runtime_now
-from tests.lobby.test_owner_runtime import (  # noqa: F401  # owner_runtime: the fixture
+from tests.lobby.test_owner_runtime import (  # noqa: F401  # owner_clocks: the fixture
     connect,
     die_as_killed,
     legal_move,
-    owner_runtime,
+    owner_clocks,
     setup_table,
 )
 

@@ -14,11 +14,6 @@ from tests.lobby.helpers import funded_player, poker_table, seat_players
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.fixture(autouse=True)
-def owner_runtime(settings):
-    settings.LOBBY_RUNTIME = "owner"
-
-
 @sync_to_async
 def dealt_table():
     table = poker_table()

@@ -40,9 +40,8 @@ LEASE = 2.0  # seconds an owner's lease lasts without renewal (the heartbeat ren
 
 
 @pytest.fixture
-def owner_procs(procs, settings):  # noqa: F811
-    settings.LOBBY_RUNTIME = "owner"  # this process reads the table as the servers run it
-    procs.env.update({"LOBBY_RUNTIME": "owner", "LOBBY_LEASE_SECONDS": str(LEASE)})
+def owner_procs(procs):  # noqa: F811
+    procs.env.update({"LOBBY_LEASE_SECONDS": str(LEASE)})
     return procs
 
 

@@ -1,4 +1,4 @@
-"""The owner runtime (``lobby.runtime``, ``LOBBY_RUNTIME = "owner"``) over real WebSockets.
+"""The owner runtime (``lobby.runtime``) over real WebSockets.
 
 Each seat receives exactly its own projection of every version (checked against the hand rebuilt
 from the journal), every version a player sees is already committed in the journal, a stale
@@ -41,8 +41,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture(autouse=True)
-def owner_runtime(settings):
-    settings.LOBBY_RUNTIME = "owner"
+def owner_clocks(settings):
     settings.LOBBY_SCHEDULE_TASKS = True  # the owners' own clocks (no Celery task is sent by them)
 
 
@@ -129,7 +128,7 @@ async def test_each_seat_gets_its_own_projection_of_every_version_and_the_journa
             assert "deck" not in msg["view"]
             checked += 1
     assert checked >= 2 * (len(steps) - 1)
-    # the hand settled as on the rows runtime: ended, its outcome stored, the credit moved
+    # the hand settled: ended, its outcome stored, the credit moved
     assert hand.ended_at is not None and hand.outcome is not None
     assert await sync_to_async(lambda: runtime(table).version)() == max(m["version"] for m in received[0])
     for ws in sockets:
@@ -190,7 +189,7 @@ async def test_everyone_puts_the_invito_on_the_view_that_asked_him_and_an_older_
 
 async def test_sitout_answered_at_the_invito_sits_the_player_out_at_the_table():
     # issue 20 (5) on the owner runtime: the decision writes the seat's row too (status sitout),
-    # and the view of that version shows it, as on the rows runtime
+    # and the view of that version shows it
     table, _users, cookies = await setup_table(players=3)
     sockets = [await connect(table, c) for c in cookies]
     snaps = [await ws.receive_json_from(timeout=10) for ws in sockets]

@@ -21,7 +21,7 @@ from lobby.models import TableRuntime
 from lobby.runtime import ownership, remote
 from lobby.runtime.journal import Journal
 from tests.lobby.helpers import funded_player
-from tests.lobby.test_owner_runtime import connect, legal_move, owner_runtime, setup_table  # noqa: F401  # the fixture
+from tests.lobby.test_owner_runtime import connect, legal_move, owner_clocks, setup_table  # noqa: F401  # the fixture
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -179,7 +179,6 @@ def test_a_page_whose_table_owner_does_not_answer_says_to_try_again_and_changes_
     from lobby.models import TableLease
     from lobby.runtime import remote
 
-    settings.LOBBY_RUNTIME = "owner"
     monkeypatch.setattr(remote, "REQUEST_SECONDS", 0.2)
     user = funded_player()
     table = poker_table()

@@ -3,7 +3,8 @@
 A decision over the socket reads nothing from the database (the owner holds the table, the
 consumer the user) and writes only its journal step; the fan-out builds what every seat's message
 has in common once per version, and each seat's text is still exactly its own projection; the
-rows runtime reads the between-hands block once per version, not once per seat; the per-user
+broadcast of a table without an owner reads the between-hands block once per version, not once
+per seat; the per-user
 rate limit's window expires in Redis.
 """
 
@@ -33,8 +34,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture(autouse=True)
-def owner_runtime(settings):
-    settings.LOBBY_RUNTIME = "owner"
+def owner_clocks(settings):
     settings.LOBBY_SCHEDULE_TASKS = True
 
 
@@ -190,7 +190,7 @@ async def test_the_heartbeat_leaves_out_a_socket_its_owner_sent_the_version_just
     await ws.disconnect()
 
 
-async def test_the_rows_runtime_reads_the_between_hands_block_once_per_version_not_per_seat():
+async def test_an_unowned_tables_broadcast_reads_the_between_hands_block_once_not_per_seat():
     @sync_to_async
     def check():
         users = [funded_player() for _ in range(3)]
