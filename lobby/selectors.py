@@ -9,7 +9,7 @@ from django.db.models import Count
 from games import registry
 from games.engine import private_to
 from lobby.models import Hand, HandStep, Seat, Table, TableRuntime
-from lobby.runtime.journal import recover
+from lobby.replay import recover
 from piattaforma.compiledquery import CompiledQuery
 
 _SEAT_ROWS = CompiledQuery(

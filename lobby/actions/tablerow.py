@@ -8,7 +8,7 @@ decision's deadline, the next deal, a bot's move) are kept on the row and sent a
 after commit; a live owner keeps its own (``lobby.runtime.clocks``).
 
 The actions themselves are beside this module: ``hands`` (the hand's path), ``seating``,
-``waiting``, ``connections``, ``tables`` and the beat's ``sweeps``.
+``waiting``, ``connections``, ``tables``, ``operations`` and ``tournament_tables``.
 """
 
 from __future__ import annotations
@@ -25,11 +25,10 @@ from django.utils import timezone
 from games import registry
 from games.engine import Engine
 from games.rng import RecordingRng, SystemRng
-from lobby import bots, broadcast, selectors
+from lobby import bots, broadcast, owners, selectors
 from lobby.errors import NotSeated, TableClosed
 from lobby.models import Seat, Table, TableRuntime
-from lobby.runtime import ownership
-from lobby.runtime.journal import recover
+from lobby.replay import recover
 from piattaforma.celery import app as celery_app
 from piattaforma.compiledquery import CompiledQuery
 from piattaforma.models import User
@@ -109,8 +108,8 @@ def lock(table_id: int) -> TableRuntime:
     if not rows:
         raise TableClosed()
     rt = rows[0]
-    ownership.check_fence(rt)  # a caller of a park that ran out writes nothing (``ownership``)
-    if not ownership.is_inside(table_id) and recover(rt):
+    owners.check_fence(rt)  # a caller of a park that ran out writes nothing (``lobby.runtime.ownership``)
+    if not owners.is_inside(table_id) and recover(rt):
         rt.save()
     return rt
 
@@ -187,7 +186,7 @@ def committed(table_id: int, version: int, events: list[dict[str, Any]]) -> None
     from the rows the broadcast read, so waking the bots costs no query of its own. A table with a
     live owner: its owner sends the views and keeps the clocks (``lobby.runtime``).
     """
-    if ownership.committed(table_id, version, events):
+    if owners.committed(table_id, version, events):
         return
     try:
         sent = broadcast.table_changed(table_id, version, events)
@@ -245,5 +244,5 @@ def schedule_start(table_id: int, delay: int) -> None:
 def _send(task: str, table_id: int, **options: Any) -> None:
     """Send a clock task of ``lobby.tasks`` by its name (that module calls these actions: no import
     back); a table with a live owner keeps its own clocks, so none is sent for it."""
-    if settings.LOBBY_SCHEDULE_TASKS and not ownership.owned(table_id):
+    if settings.LOBBY_SCHEDULE_TASKS and not owners.owned(table_id):
         celery_app.send_task(task, **options)

@@ -149,7 +149,7 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True  # redelivered: every task is idempotent
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
-    # Safety net for every table's pending work whose task was lost (lobby.actions.tables_sweep); a
+    # Safety net for every table's pending work whose task was lost (lobby.sweeps.tables_sweep); a
     # sweep no worker took within its period is dropped: the next one does the same work.
     "lobby-sweep-deadlines": {"task": "lobby.sweep_deadlines", "schedule": 5.0, "options": {"expires": 5.0}},
     # Wallet: stored balance = sum of postings for every account; alerts staff on a difference.

@@ -11,7 +11,7 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 
-from lobby import actions
+from lobby import door
 from lobby.models import ChatMessage, HandStep, Seat
 from piattaforma import ratelimit
 from piattaforma.asgi import application
@@ -132,7 +132,7 @@ async def test_codes_say_what_was_wrong():
 async def test_a_wrong_bet_amount_never_reaches_the_engine(monkeypatch):
     table, _users, cookies = await setup_table()
     calls = []
-    monkeypatch.setattr(actions, "table_act", lambda **kw: calls.append(kw))
+    monkeypatch.setattr(door, "table_act", lambda **kw: calls.append(kw))
     ws = await connect(f"/ws/table/{table.pk}/", cookies[0])
     await ws.receive_json_from(timeout=5)
     for amount in ("1e400", "NaN", "-5", "1.5", "true", '"5"', "100000001"):

@@ -4,7 +4,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from lobby import actions
+from lobby import door
 from moderation import actions as moderation
 from piattaforma.asgi import application
 from tests.factories import UserFactory
@@ -20,7 +20,7 @@ def table_in_play():
     players = [funded_player(nickname=n) for n in ("pia", "leo")]
     table = poker_table()
     seat_players(table, players)
-    actions.table_start_hand(table_id=table.pk)
+    door.table_start_hand(table_id=table.pk)
     spectator = UserFactory(nickname="curioso")
     return table, {u.nickname: session_cookie(u) for u in [*players, spectator]}
 

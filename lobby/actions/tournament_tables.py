@@ -20,13 +20,12 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from lobby import broadcast, bulkinsert, collector
+from lobby import broadcast, bulkinsert, collector, owners
 from lobby.actions import tablerow
 from lobby.actions.tables import table_checked
 from lobby.errors import NotAllowed
 from lobby.models import Hand, HandPlayer, HandStep, Seat, Table, TableRuntime
 from lobby.replay import ENGINE_SPEC_KEYS
-from lobby.runtime import ownership
 from piattaforma import siteops
 from piattaforma.actions import preferences_get
 from piattaforma.models import GamePreference, User
@@ -243,9 +242,9 @@ def _wake_bots(tables: Sequence[tuple[int, int]]) -> None:
 def _send_closed(closing: Sequence[TableRuntime]) -> None:
     """After commit: each closed table's one broadcast, the public view of an empty table (its
     players no longer seated), all sent in one hop to the channel layer. A
-    table an owner keeps is reloaded by its owner instead (``ownership.committed``); the others go
+    table an owner keeps is reloaded by its owner instead (``owners.committed``); the others go
     in the one hop."""
-    closing = [rt for rt in closing if not ownership.committed(rt.pk, rt.version, [])]
+    closing = [rt for rt in closing if not owners.committed(rt.pk, rt.version, [])]
     if not closing:
         return
     try:
