@@ -302,6 +302,25 @@ async def test_the_sweeper_brings_a_dead_owners_table_up_to_date_and_frees_it():
         await s.disconnect()
 
 
+async def test_the_heartbeat_adopts_a_dead_owners_table_and_leaves_a_live_one_alone():
+    """``presence.adopt_orphans`` (each beat): a table whose lease expired gets an owner here, from
+    row and journal, its clock resumed; a table whose lease another process still renews does not."""
+    table, _cookies, sockets, (held_version, held_state) = await kill_owner_mid_hand()
+    alive = await sync_to_async(poker_table)(name="Tavolo vivo")
+    await sync_to_async(TableLease.objects.create)(
+        table=alive, process="elsewhere", channel="x", expires_at=timezone.now() + timedelta(seconds=60)
+    )
+    assert await presence.adopt_orphans() == [table.pk]
+    heir = owners.local_owner(table.pk)
+    assert heir is not None and heir.recovered >= 1
+    assert heir.rt.version == held_version and heir.rt.state == held_state
+    assert "deadline" in heir.clocks.pending()  # the time left, not a new one
+    assert owners.local_owner(alive.pk) is None
+    assert await presence.adopt_orphans() == []  # its lease is this process's now, and live
+    for s in sockets:
+        await s.disconnect()
+
+
 @pytest.mark.parametrize("task", ["table_start", "table_deadline", "table_bot_move"])
 def test_a_stale_clock_task_leaves_a_live_owner_alone(settings, monkeypatch, django_assert_num_queries, task):
     """Issue 18: a clock task sent while the table had no owner yet (the worker's first deal arms a
