@@ -1,4 +1,4 @@
-"""Writes of the live tables, one module a concern; this package's names are what other code calls.
+"""Writes of the live tables, one module a concern; ``lobby.door`` hands this package's names on.
 
 - ``hands``: the hand's path, top to bottom: the deal, a decision applied and recorded, the hand's
   end settled, timeouts and the time bank, bots' moves, leaving during a hand, a hand cancelled.

@@ -16,17 +16,18 @@ So every park hands its caller the row's epoch (the owner's, as it last read the
 
 1. the caller's writes are fenced: its snapshot of the owner's state is ``UPDATE ... WHERE epoch =
    E``, and each table write locks the runtime row first (``tablerow.lock``; every write of a table
-   does) and is refused with ``TableElsewhere`` unless the row still has ``E`` (``check_fence``):
+   does) and is refused with ``TableElsewhere`` unless the row still has ``E``
+   (``lobby.owners.check_fence``):
    refused there, its transaction writes nothing;
-2. an owner that goes on after a park ran out first raises the epoch (``fence``: an ``UPDATE`` of
+2. an owner that goes on after a park ran out first raises the epoch (``lease.fence``: an ``UPDATE`` of
    the row, in its own commit), then reads the row back, and only then takes its next job;
-3. a new owner raises it when it claims the lease (``lease_claim``), before it reads the row: a
+3. a new owner raises it when it claims the lease (``lease.lease_claim``), before it reads the row: a
    caller of the previous owner (one that died, or lost its lease) is fenced the same way.
 
 Why that is enough: the raise and the caller's lock take the same row lock (PostgreSQL's row lock;
 SQLite's database lock, the embedded default's transactions being ``IMMEDIATE``), so one of them
 comes first. If the caller's comes first, the raise waits for its commit (tried again and again,
-each try waiting a moment: ``fence``) and the owner then reads the row with the caller's write in
+each try waiting a moment: ``lease.fence``) and the owner then reads the row with the caller's write in
 it; if the raise comes first, the caller reads ``E + 1`` under its lock and writes nothing. Either
 way the owner's decisions after the park and the caller's write are ordered, never interleaved. A
 park released in time raises nothing: its caller has committed or rolled back before its release is

@@ -129,7 +129,7 @@ def test_1_short_of_the_perdita_massima_is_told_and_a_top_up_restarts(live, new_
     assert "ricarica almeno" in why.inner_text()
     shot(page, "issue20-1-short-desktop")
     # the winner chooses another match; the loser tops up from the felt: the match starts again
-    live.run(lambda: __import__("lobby.actions", fromlist=["x"]).table_ready(table_id=table.pk, user=winner))
+    live.run(lambda: __import__("lobby.door", fromlist=["x"]).table_ready(table_id=table.pk, user=winner))
     page.fill(f"{TABLE} [data-role=topup-form] input[name=topup]", "20,00")
     page.click(f"{TABLE} [data-role=topup]")
     page.wait_for_selector(f"{TABLE} [data-role=hand] [data-card]")

@@ -13,8 +13,8 @@ import pytest
 from django.utils import timezone
 
 from games import registry
-from lobby import door, selectors, tasks
-from lobby.actions import hands, sweeps
+from lobby import door, selectors, sweeps, tasks
+from lobby.actions import hands
 from lobby.models import Hand, Seat
 from tests.lobby.helpers import concrete, funded_player, key, poker_table, runtime, seat_players
 
