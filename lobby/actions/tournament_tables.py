@@ -5,7 +5,7 @@ no buy-in, no rake, no waiting list, nobody sits down from the lobby, and no mon
 (seats hold no table credit; the match's stakes are zero). It plays exactly one match, the one
 the tournament seated it for; when that match ends the lobby tells the tournaments through
 ``piattaforma.hooks.match_ended`` (``match_result`` builds what it says). Tournaments never read
-the lobby's rows: they call the functions here and listen to the hook.
+the lobby's rows: they call the functions here, through ``lobby.door``, and listen to the hook.
 """
 
 from __future__ import annotations
