@@ -254,7 +254,7 @@ class TableConsumer(AuthenticatedJsonConsumer):
             if payload.get("audience") == "public" and any(
                 s["nickname"] == self.user.nickname for s in payload["seats"]
             ):
-                return  # a seated player gets his own projection on his own group
+                return  # a seated player gets his own projection from the table's owner
             if not self.newer(payload["version"]):
                 return
         await self.send_json(payload)
