@@ -66,7 +66,7 @@ def prepare() -> None:
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.sessions.backends.db import SessionStore
 
-    from lobby import actions
+    from lobby import actions, door
     from piattaforma.models import User
     from wallet import actions as wallet_actions
 
@@ -82,7 +82,7 @@ def prepare() -> None:
         name=f"Flood {tag}", game="poker5", seats=4, min_buy_in=1_000, max_buy_in=20_000,
         config={"limit": "PL", "invito": 100},
     )  # fmt: skip
-    actions.table_sit(table_id=table.pk, user=user, seat_no=1, buy_in=10_000, idempotency_key=f"flood-{tag}")
+    door.table_sit(table_id=table.pk, user=user, seat_no=1, buy_in=10_000, idempotency_key=f"flood-{tag}")
     store = SessionStore()
     store[SESSION_KEY] = str(user.pk)
     store[BACKEND_SESSION_KEY] = "piattaforma.auth.NicknameOrEmailBackend"

@@ -142,7 +142,7 @@ def _live_setup(entrants: int, fmt: str, game: str = "scopa") -> tuple[Any, list
 
 def _end_turn_by_abandon(t: Any) -> int:
     """End every match of the current turn: one seat of each table abandons ("Abbandona")."""
-    from lobby import actions as lobby
+    from lobby import door
     from lobby.models import Seat
     from tournaments.models import TournamentMatch
 
@@ -150,13 +150,13 @@ def _end_turn_by_abandon(t: Any) -> int:
         "table_id", flat=True
     )
     for seat in Seat.objects.filter(table_id__in=list(ids), number=1).select_related("user"):
-        lobby.table_leave(table_id=seat.table_id, user=seat.user)
+        door.table_leave(table_id=seat.table_id, user=seat.user)
     return len(ids)
 
 
 def _play_turn_by_bots(t: Any) -> int:
-    """Play every match of the current turn with the bots' own moves (lobby.table_bot_move)."""
-    from lobby import actions as lobby
+    """Play every match of the current turn with the bots' own moves (lobby.door.table_bot_move)."""
+    from lobby import door
     from lobby.models import TableRuntime
     from tournaments.models import TournamentMatch
 
@@ -168,7 +168,7 @@ def _play_turn_by_bots(t: Any) -> int:
     )
     while open_ids:
         for table_id, version in TableRuntime.objects.filter(pk__in=open_ids).values_list("pk", "version"):
-            moves += lobby.table_bot_move(table_id=table_id, version=version)
+            moves += door.table_bot_move(table_id=table_id, version=version)
         open_ids = list(
             TournamentMatch.objects.filter(tournament=t, turn=t.turn, ended_at__isnull=True).values_list(
                 "table_id", flat=True
@@ -218,7 +218,8 @@ def _turn_phases() -> Phases:
     database), and the work after it (closed tables' views to the channel layer, bot wake-ups)."""
     from django.db import connection, models
 
-    from lobby import bulkinsert, tournament_tables
+    from lobby import bulkinsert
+    from lobby.actions import tournament_tables
     from tournaments import running
 
     phases = Phases()

@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 import piattaforma.converters  # noqa: F401  # registers <id:...>
 from games import registry
 from games.engine import CodedError, EngineError, Option
-from lobby import actions, operations, selectors
+from lobby import door, selectors
 from lobby.errors import TableError
 from lobby.models import TABLE_SETTINGS_FIELDS, ChatMessage, Hand, Seat, Table, TableTemplate
 from piattaforma import siteops
@@ -128,14 +128,14 @@ class TableForm(TableSettingsForm):
         field_classes = {"config": JSONFormField}
 
     def clean(self) -> dict[str, Any]:
-        """The lobby's own checks (``actions.table_check``): those of table_create or table_update."""
+        """The lobby's own checks (``door.table_check``): those of table_create or table_update."""
         data = super().clean() or {}
         if self.errors:
             return data
         fields = {name: data[name] for name in self._meta.fields if name in data}
         if fields.get("is_open") and not siteops.game_enabled(fields["game"], fields["realm"]):
             raise ValidationError(siteops.GameDisabled.default_message)  # no new table of a game off
-        data.update(self.checked(lambda: actions.table_check(table_id=self.instance.pk, fields=fields)))
+        data.update(self.checked(lambda: door.table_check(table_id=self.instance.pk, fields=fields)))
         return data
 
     def table_fields(self) -> dict[str, Any]:
@@ -182,9 +182,9 @@ class TableAdmin(admin.ModelAdmin):
     def save_model(self, request: HttpRequest, obj: Table, form: Any, change: bool) -> None:
         """Through the lobby's actions; the form checked the same (the runtime row is locked since)."""
         if change:
-            actions.table_update(table_id=obj.pk, actor=request.user, **form.table_fields())  # type: ignore[arg-type]  # staff only: a User
+            door.table_update(table_id=obj.pk, actor=request.user, **form.table_fields())  # type: ignore[arg-type]  # staff only: a User
         else:
-            obj.pk = actions.table_create(**form.table_fields()).pk
+            obj.pk = door.table_create(**form.table_fields()).pk
             obj._state.adding = False
 
     @admin.action(
@@ -207,7 +207,7 @@ class TableAdmin(admin.ModelAdmin):
             )
         for table in queryset:
             try:
-                actions.table_cancel_hand(
+                door.table_cancel_hand(
                     table_id=table.pk,
                     actor=request.user,  # type: ignore[arg-type]  # staff only: a User
                     reason=form.cleaned_data["reason"],
@@ -222,9 +222,7 @@ class TableAdmin(admin.ModelAdmin):
     )
     def close_tables(self, request: HttpRequest, queryset: QuerySet[Table]) -> None:
         for table in queryset.order_by("pk"):
-            out = operations.table_close(
-                table_id=table.pk, actor=_staff(request), reason="Chiuso dal back office"
-            )
+            out = door.table_close(table_id=table.pk, actor=_staff(request), reason="Chiuso dal back office")
             if out["after_hand"]:
                 self.message_user(
                     request, _("%(t)s: si chiude alla fine della mano in corso.") % {"t": table}
@@ -241,7 +239,7 @@ class TableAdmin(admin.ModelAdmin):
         if form.is_valid() and "confirm" in request.POST:
             for table in queryset.order_by("pk"):
                 try:
-                    out = operations.table_session_cancel(
+                    out = door.table_session_cancel(
                         table_id=table.pk, actor=_staff(request), reason=form.cleaned_data["reason"]
                     )
                 except TableError as exc:
@@ -253,7 +251,7 @@ class TableAdmin(admin.ModelAdmin):
                     % {"t": table, "n": len(out["paid"])},
                 )
             return None
-        previews = [operations.table_session_cancel_preview(table_id=t.pk) for t in queryset.order_by("pk")]
+        previews = [door.table_session_cancel_preview(table_id=t.pk) for t in queryset.order_by("pk")]
         return render(
             request,
             "admin/lobby/session_cancel.html",
@@ -280,12 +278,12 @@ class TableTemplateForm(TableSettingsForm):
         field_classes = {"config": JSONFormField}
 
     def clean(self) -> dict[str, Any]:
-        """The settings are checked as a table's would be when opened (``operations.template_check``)."""
+        """The settings are checked as a table's would be when opened (``door.template_check``)."""
         data = super().clean() or {}
         if self.errors:
             return data
         fields = {k: data[k] for k in TABLE_SETTINGS_FIELDS}
-        data["config"] = self.checked(lambda: operations.template_check(fields=fields))["config"]
+        data["config"] = self.checked(lambda: door.template_check(fields=fields))["config"]
         return data
 
 
@@ -338,9 +336,7 @@ class TableTemplateAdmin(admin.ModelAdmin):
             for template in queryset.order_by("pk"):
                 for _n in range(form.cleaned_data["count"]):
                     try:
-                        table = operations.table_open_from_template(
-                            template_id=template.pk, actor=_staff(request)
-                        )
+                        table = door.table_open_from_template(template_id=template.pk, actor=_staff(request))
                     except (TableError, siteops.SiteOpsError) as exc:
                         self.message_user(request, f"{template}: {exc.message}", messages.ERROR)
                         break

@@ -1,8 +1,10 @@
-"""Fan-out after commit: each seated player gets his own projection, spectators the public one.
+"""The channel layer's side of a table: its chat, and the public view of a table without an owner.
 
-Groups: ``table.<id>.public`` (every connection to the table) and ``table.<id>.user.<uid>`` (only
-that player's own connections). A hidden card is never sent to a shared group: the public group
-receives ``view(state, None)``.
+Every connection to a table joins its group ``table.<id>.public``. A table's owner sends each
+seat its own projection on that seat's sockets (``lobby.runtime.fanout``); what goes through the
+group is the chat, and the new version of a table that no owner keeps (a Celery clock, the back
+office, a tournament turn closing it), for the connections of another process that were joined
+to its owner there. A hidden card is never sent to the group: it receives ``view(state, None)``.
 """
 
 from __future__ import annotations
@@ -20,48 +22,35 @@ def public_group(table_id: int) -> str:
     return f"table.{table_id}.public"
 
 
-def user_group(table_id: int, user_id: int) -> str:
-    return f"table.{table_id}.user.{user_id}"
-
-
 def table_changed(
     table_id: int, version: int, events: list[dict[str, Any]]
 ) -> tuple[TableRuntime, list[Seat]] | None:
-    """Send the new version of a table to every connection, each with what it may see.
+    """Send the new version of a table without an owner to its group: the public view.
 
     Returns the runtime and seats it read (None when a newer version was committed meanwhile).
     """
-    from lobby.selectors import dealt_seats, seat_rows
+    from lobby.selectors import seat_rows
 
     rt = TableRuntime.objects.select_related("table").filter(pk=table_id).first()
     if rt is None or rt.version != version:
         return None  # a newer version was committed meanwhile; its own broadcast carries the state
     seats = seat_rows(table_id)
-    dealt = dealt_seats(rt)  # one query for the whole table, not one per seat
     layer = get_channel_layer()
     if layer is None:
         return rt, seats
-    async_to_sync(_send_all)(layer, table_messages(rt, seats, events, dealt))
+    async_to_sync(_send_all)(layer, table_messages(rt, seats, events))
     return rt, seats
 
 
 def table_messages(
-    rt: TableRuntime, seats: list[Seat], events: list[dict[str, Any]], dealt: set[int] | None = None
+    rt: TableRuntime, seats: list[Seat], events: list[dict[str, Any]]
 ) -> list[tuple[str, dict[str, Any]]]:
-    """One version of a table as its connections receive it: each seated player's own projection
-    on his group, then the public view on the table's group (the one shape of a table's messages).
-    ``dealt``: the seats dealt into the hand (``selectors.dealt_seats``)."""
-    from lobby.selectors import projection_seat, table_payload, table_shared
+    """One version of a table as its group receives it: the public view."""
+    from lobby.selectors import table_payload
 
-    shared = table_shared(rt, seats)
-    messages = []
-    for seat in seats:
-        payload = table_payload(rt, seats, projection_seat(seat.number, dealt), events, shared=shared)
-        messages.append((user_group(rt.pk, seat.user_id), {"type": "table.message", "payload": payload}))
-    public = table_payload(rt, seats, None, events, shared=shared)
+    public = table_payload(rt, seats, None, events)
     public["audience"] = "public"
-    messages.append((public_group(rt.pk), {"type": "table.message", "payload": public}))
-    return messages
+    return [(public_group(rt.pk), {"type": "table.message", "payload": public})]
 
 
 def tables_send(messages: list[tuple[str, dict[str, Any]]]) -> None:

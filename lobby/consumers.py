@@ -22,12 +22,12 @@ from typing import Any
 from channels.consumer import get_handler_name
 
 from games.engine import CodedError
-from lobby import actions, broadcast, chat, presence, runtime, selectors
+from lobby import broadcast, chat, door, owners, presence, selectors
 from lobby.errors import TableElsewhere, TableError
 from lobby.models import Seat, Table
-from lobby.runtime import ownership
 from lobby.runtime.owner import TableOwner
 from lobby.runtime.remote import RemoteOwner
+from lobby.runtime.threads import blocking
 from piattaforma.consumers import AuthenticatedJsonConsumer
 from wallet.money import parse_cents
 
@@ -48,7 +48,7 @@ def db(func: Callable[..., Any]) -> Callable[..., Any]:
     own messages one at a time. SQLite serialises writers anyway (and its in-memory test database
     refuses concurrent ones): there the calls stay on the one thread.
     """
-    return runtime.blocking(func)
+    return blocking(func)
 
 
 @db
@@ -92,24 +92,17 @@ class TableConsumer(AuthenticatedJsonConsumer):
         if refusal:
             await self.close(code=CLOSE_NO_TABLE if refusal == "missing" else CLOSE_NO_OBSERVERS)
             return
-        if runtime.enabled():
-            # the owner runtime: views come from the table's owner, only chat through the group
-            try:
-                self.owner = await ownership.owner_for(self.table_id)
-            except TableElsewhere:  # another live process owns the table: its owner relays the views
-                if not await self.reach_remote_owner():
-                    return
-            self.groups_joined = [broadcast.public_group(self.table_id), chat.notices_group(self.user.pk)]
-        else:
-            self.groups_joined = [
-                broadcast.public_group(self.table_id),
-                broadcast.user_group(self.table_id, self.user.pk),
-                chat.notices_group(self.user.pk),  # moderation's notices, pushed live
-            ]
+        # views come from the table's owner, only chat (and moderation's notices) through groups
+        try:
+            self.owner = await presence.owner_for(self.table_id)
+        except TableElsewhere:  # another live process owns the table: its owner relays the views
+            if not await self.reach_remote_owner():
+                return
+        self.groups_joined = [broadcast.public_group(self.table_id), chat.notices_group(self.user.pk)]
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
         # the row counting this connection for a seat (None: a spectator's), dropped on close
-        self.socket_id = await self.run(actions.seat_connected, process=presence.PROCESS, user=self.user)
+        self.socket_id = await self.run(door.seat_connected, process=owners.PROCESS, user=self.user)
         presence.opened(self)
         if self.owner is not None:
             await self.owner.settled()  # no view of a decision not committed yet
@@ -130,7 +123,7 @@ class TableConsumer(AuthenticatedJsonConsumer):
 
     async def reach_remote_owner(self) -> bool:
         """Join the table's owner in another server process; closed with 4409 when there is none."""
-        lease = await db(ownership.lease_holder)(self.table_id)
+        lease = await db(owners.lease_holder)(self.table_id)
         if lease is None or not lease.channel:  # its lease is being taken over: reconnect
             await self.close_elsewhere("no live owner in any process")
             return False
@@ -152,12 +145,12 @@ class TableConsumer(AuthenticatedJsonConsumer):
     async def owner_gone(self) -> None:
         """The owner in another process lost its lease (it died): go on with its successor.
 
-        When this process adopted the table (its heartbeat, ``ownership.adopt_orphans``) the
+        When this process adopted the table (its heartbeat, ``presence.adopt_orphans``) the
         connection stays open, counted as it was, and gets the new owner's view; else it closes
         with 4409 and the client reconnects. Nothing more is asked of the old owner.
         """
         self.remote = None
-        owner = ownership.local_owner(self.table_id)
+        owner = owners.local_owner(self.table_id)
         if owner is None:
             await self.close_elsewhere("its owner in another process lost its lease")
             return
@@ -205,7 +198,7 @@ class TableConsumer(AuthenticatedJsonConsumer):
                 await self.remote.leave(self.user.pk)
         if socket_id is not None:
             try:
-                await self.run(actions.seat_disconnected, socket_id=socket_id)
+                await self.run(door.seat_disconnected, socket_id=socket_id)
             except TableElsewhere:  # the owner in another process died: its successor's sweep drops the row
                 logger.warning("table %s: socket %s left with its owner gone", self.table_id, socket_id)
 
@@ -261,7 +254,7 @@ class TableConsumer(AuthenticatedJsonConsumer):
             if payload.get("audience") == "public" and any(
                 s["nickname"] == self.user.nickname for s in payload["seats"]
             ):
-                return  # a seated player gets his own projection on his own group
+                return  # a seated player gets his own projection from the table's owner
             if not self.newer(payload["version"]):
                 return
         await self.send_json(payload)
@@ -284,7 +277,7 @@ class TableConsumer(AuthenticatedJsonConsumer):
                 elif self.remote is not None:
                     await self.remote.act(self.user.pk, action, version)
                 else:
-                    await db(actions.table_act)(
+                    await db(door.table_act)(
                         table_id=self.table_id, user=self.user, action=action, version=version
                     )
             elif kind == "sync":
@@ -294,16 +287,16 @@ class TableConsumer(AuthenticatedJsonConsumer):
                 if not isinstance(text, str):
                     await self.send_error("bad_message", "Messaggio non valido")
                     return
-                await db(actions.table_chat_post)(table_id=self.table_id, user=self.user, text=text)
+                await db(door.table_chat_post)(table_id=self.table_id, user=self.user, text=text)
             elif kind == "sitout":
                 if not isinstance(message.get("sitout"), bool):  # "false" is a truthy string
                     await self.send_error("bad_message", "Messaggio non valido")
                     return
-                await self.run(actions.table_sitout, user=self.user, sitout=message["sitout"])
+                await self.run(door.table_sitout, user=self.user, sitout=message["sitout"])
             elif kind == "ready":
-                await self.run(actions.table_ready, user=self.user)
+                await self.run(door.table_ready, user=self.user)
             elif kind == "leave":
-                await self.run(actions.table_leave, user=self.user)
+                await self.run(door.table_leave, user=self.user)
             else:
                 await self.send_error("unknown_type", "Tipo di messaggio sconosciuto")
         except TableElsewhere:  # the owner in another process is gone: reconnect, to its successor

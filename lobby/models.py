@@ -56,7 +56,8 @@ class TableSettings(models.Model):
         abstract = True
 
 
-# The settings a template hands to the tables opened from it (lobby.operations.table_open_from_template).
+# The settings a template hands to the tables opened from it
+# (lobby.actions.operations.table_open_from_template).
 TABLE_SETTINGS_FIELDS = (
     "game", "config", "realm", "seats", "min_players", "min_buy_in", "max_buy_in", "rake_bp", "rake_cap",
     "posta_partita", "posta_unitaria", "perdita_massima", "tempo_giocata", "tempo_partita", "time_bank",
@@ -70,7 +71,7 @@ class Table(TableSettings):
     name = models.CharField(_("nome"), max_length=60)
     is_open = models.BooleanField(_("aperto"), default=True)
     created_at = models.DateTimeField(default=timezone.now)
-    # A tournament's table (lobby/tournament_tables.py): no buy-in, rake or waiting list, one match,
+    # A tournament's table (lobby/actions/tournament_tables.py): no buy-in, rake or waiting list, one match,
     # no money at the table. The id of the tournament, not a key: the lobby knows no tournament.
     tournament_id = models.PositiveBigIntegerField(_("torneo"), null=True, blank=True, db_index=True)
 

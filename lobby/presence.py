@@ -1,20 +1,25 @@
-"""The heartbeat of a server process: presence of its table sockets, and each socket's version.
+"""A server process's live tables: its table owners, the presence of its sockets, its heartbeat.
 
-Every Daphne process has a name of its own (``PROCESS``: host, pid and a random tag, new at each
-start). While it has table connections open, it says it is alive (``renew``, below): one statement
-refreshes the ``SeatSocket`` rows of its open connections (``actions.presence_beat``). When a
-process is killed, its rows stop being refreshed and the beat sweeper drops them after three beats
-(``actions.presence_sweep``), sitting out who has no socket left, as a closed connection does.
+This process's owner of a table is started on first use (``owner_for``: a connection opening) or
+when the table's owner elsewhere died (``adopt_orphans``, on each beat); it is registered in
+``lobby.owners`` and its lease is renewed by the heartbeat from then on.
+
+Every Daphne process has a name of its own (``lobby.owners.PROCESS``: host, pid and a random tag,
+new at each start). While it has table connections open, it says it is alive (``renew``, below):
+one statement refreshes the ``SeatSocket`` rows of its open connections (``presence_beat``). When a
+process is killed, its rows stop being refreshed and the beat sweeper drops them after three
+beats (``lobby.sweeps.presence_sweep``), sitting out who has no socket left, as a closed
+connection does.
 Other processes' rows are not touched, and a restarted process beats under a new name.
 And it beats every ``LOBBY_HEARTBEAT_SECONDS``:
 
 - one query reads the versions of the tables it serves and each socket gets ``{"type":
   "table.version", "version": n}``: a client that missed broadcasts (a channel-layer outage)
   sees that it is behind and asks ``sync``. The frame also keeps idle sockets alive through proxies.
-  On the owner runtime the row lags the journal between snapshots: a table with an owner here
+  The row lags the journal between snapshots: a table with an owner here
   beats with the version its owner last sent, and a connection relayed to an owner in another
   process gets its frame from that owner (``remote``, on hearing this beat), not from the row.
-- the owner runtime: the tables of a dead process adopted, each owner
+- the tables of a dead process adopted, each owner
   in another process told which of this process's connections to its table are still open
   (``remote.still_joined``), and this process's owners forget the connections of a process that
   stopped telling them for three beats (``remote.drop_silent``: it was killed). A connection
@@ -23,7 +28,8 @@ And it beats every ``LOBBY_HEARTBEAT_SECONDS``:
 
 The presence rows and the leases of this process's owners are renewed by a task of their own
 (``_renew_forever``), every third of a lease (``renew_every``) counted from the previous renewal's
-start, on a database thread of their own (``runtime.urgent``): never after the beat's other work.
+start, on a database thread of their own (``lobby.runtime.threads.urgent``): never after the
+beat's other work.
 Before, the renewal was the first step of each beat and the next beat came
 ``LOBBY_HEARTBEAT_SECONDS`` after the previous one ended; under load (1,000 clients on 2 cores) a
 beat took 5-11 s behind the tables' database work (longer while it adopted tables), so renewals came
@@ -38,16 +44,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
-import socket
-import uuid
 from typing import Protocol
 
 from django.conf import settings
 
-logger = logging.getLogger(__name__)
+from lobby import owners, selectors
+from lobby.actions.connections import presence_beat, presence_ttl
+from lobby.errors import TableElsewhere
+from lobby.owners import PROCESS
+from lobby.runtime import lease
+from lobby.runtime import remote as elsewhere
+from lobby.runtime.owner import TableOwner
+from lobby.runtime.threads import blocking, urgent
 
-PROCESS = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+logger = logging.getLogger(__name__)
 
 
 class Connection(Protocol):
@@ -88,9 +98,64 @@ def closed(connection: Connection) -> None:
 
 
 def _owners() -> list[int]:
-    from lobby.runtime import ownership
+    return [o.table_id for o in owners.local_owners()]
 
-    return [o.table_id for o in ownership.local_owners()]
+
+# --- this process's owners -----------------------------------------------------------------------
+
+
+async def adopt_orphans(limit: int = 50) -> list[int]:
+    """Take over tables whose owner died (their lease expired): this process becomes their owner.
+
+    Each is started as on a first connection: snapshot + journal, clocks resumed with the time
+    that was left (``TableOwner``). Another process adopting one first wins its lease.
+    """
+    adopted = []
+    orphans = (await blocking(lease.orphaned_tables)())[:limit]
+    if orphans:  # a process died, or one alive failed to renew in time (its sockets will see 4409)
+        logger.warning("%s takes over %d tables whose lease expired: %s", PROCESS, len(orphans), orphans)
+    for table_id in orphans:
+        try:
+            await owner_for(table_id)
+        except TableElsewhere:
+            continue
+        except Exception:
+            logger.exception("table %s: adoption failed", table_id)
+            continue
+        adopted.append(table_id)
+    return adopted
+
+
+async def owner_for(table_id: int) -> TableOwner:
+    """This process's owner of the table, started (lease, snapshot + journal) on first use."""
+    loop = asyncio.get_running_loop()
+    owner = owners.registered(table_id)
+    if owner is not None and (owner.loop is not loop or owner.stopped):
+        owners.forget(owner)  # an owner of a loop that ended (tests) or one stopped
+        owner = None
+    if owner is None:
+        owner = TableOwner(table_id)
+        owners.register(owner)
+        owner.begin()
+    try:
+        await asyncio.shield(owner.ready)
+    except BaseException:
+        owners.forget(owner)
+        raise
+    beating()  # its lease is renewed from now on (``renew``)
+    return owner
+
+
+async def stop_all() -> None:
+    """Stop every owner of the running loop (the tests' teardown, a process shutting down)."""
+    loop = asyncio.get_running_loop()
+    for owner in [o for o in owners.every_registered() if o.loop is loop]:
+        await owner.stop()
+    for owner in [o for o in owners.every_registered() if o.loop.is_closed()]:
+        owners.forget(owner)
+
+
+# --- the heartbeat -------------------------------------------------------------------------------
 
 
 def beat_seconds() -> float:
@@ -115,9 +180,7 @@ def renew_every() -> float:
     A renewal may then come two periods late (a loop lagging, the database slow to answer) before
     a lease expires and another process takes a live owner's table over.
     """
-    from lobby.runtime import ownership
-
-    return min(beat_seconds(), ownership.lease_seconds() / 3)
+    return min(beat_seconds(), lease.lease_seconds() / 3)
 
 
 async def _renew_forever() -> None:
@@ -139,17 +202,14 @@ async def renew() -> None:
 
     Only owners that claimed their lease (``TableOwner.claimed``): one still loading has none yet.
     """
-    from lobby import actions
-    from lobby.runtime import ownership, urgent
-
     counted = [c.socket_id for c in list(_open) if c.socket_id is not None]
     if counted:
-        await urgent(actions.presence_beat)(process=PROCESS, socket_ids=counted)
-    owners = [o for o in ownership.local_owners() if o.claimed]
-    if not owners:
+        await urgent(presence_beat)(process=PROCESS, socket_ids=counted)
+    claimed = [o for o in owners.local_owners() if o.claimed]
+    if not claimed:
         return
-    held = await urgent(ownership.lease_renew)([o.table_id for o in owners], process=PROCESS)
-    for owner in owners:
+    held = await urgent(lease.lease_renew)([o.table_id for o in claimed], process=PROCESS)
+    for owner in claimed:
         if owner.table_id not in held and not owner.stopped:  # too late: another process took it over
             logger.warning(
                 "table %s: its lease was taken by another process, its owner here stops", owner.table_id
@@ -159,25 +219,21 @@ async def renew() -> None:
 
 async def beat() -> None:
     """One heartbeat: send each socket its table's version (the presence rows: ``renew``)."""
-    from lobby import actions, selectors
-    from lobby.consumers import db
-    from lobby.runtime import ownership
-    from lobby.runtime import remote as elsewhere
-
-    owners = ownership.local_owners()
+    running = owners.local_owners()
     connections = list(_open)
-    versions: dict[int, int] = await db(selectors.table_versions)(sorted({c.table_id for c in connections}))
-    if owners:  # connections of a process killed meanwhile (no heartbeat names them any more)
-        silent = asyncio.get_running_loop().time() - actions.presence_ttl()
-        for owner in owners:
+    versions: dict[int, int] = await blocking(selectors.table_versions)(
+        sorted({c.table_id for c in connections})
+    )
+    if running:  # connections of a process killed meanwhile (no heartbeat names them any more)
+        silent = asyncio.get_running_loop().time() - presence_ttl()
+        for owner in running:
             elsewhere.drop_silent(owner, before=silent)
-    if ownership.enabled():
-        await ownership.adopt_orphans()  # tables whose owner died (lease expired) are taken over here
-        owners = ownership.local_owners()
-        # the version each owner sent last (committed; one it is journaling is not sent yet)
-        versions.update({o.table_id: o.published for o in owners if o.published >= 0})
+    await adopt_orphans()  # tables whose owner died (lease expired) are taken over here
+    running = owners.local_owners()
+    # the version each owner sent last (committed; one it is journaling is not sent yet)
+    versions.update({o.table_id: o.published for o in running if o.published >= 0})
     remote = [c for c in connections if getattr(c, "remote", None) is not None]
-    live = await db(ownership.live_channels)(sorted({c.table_id for c in remote})) if remote else {}
+    live = await blocking(lease.live_channels)(sorted({c.table_id for c in remote})) if remote else {}
     for connection in connections:
         if connection in remote:
             continue  # its owner elsewhere beats it (``still_joined``): this row lags that owner

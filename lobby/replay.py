@@ -1,4 +1,5 @@
-"""Rebuild a hand step by step from its history (for staff, audits and tests)."""
+"""Rebuild a hand step by step from its history (for staff, audits and tests), and bring a runtime
+row up to date from the journal (``recover``)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from django.utils.translation import gettext_noop as N_
 from games import registry
 from games.engine import CodedError, private_to
 from games.rng import ReplayRng
-from lobby.models import Hand, HandStep
+from lobby.models import Hand, HandStep, TableRuntime
 from lobby.narration import Namer, step_lines
 
 # What of a seat the engine receives when a hand is dealt (lobby.actions) and replayed (here).
@@ -221,3 +222,25 @@ def replay_frames(
         payload["deck_log"] = copy.deepcopy(final.get("deck_log", hand.deck_log))
         payload["start_draws"] = hand.start_draws
     return payload
+
+
+def recover(rt: TableRuntime) -> int:
+    """Apply the journal's steps the runtime row does not have yet (a takeover, a reader of the row
+    behind its owner); return how many.
+
+    Each step is applied with the RNG draws it recorded, so the state is the one its players saw;
+    the deadline and the lines' clocks are the step's, so the clocks resume with the time left.
+    """
+    if rt.state is None:
+        return 0
+    steps = list(
+        HandStep.objects.filter(
+            hand__table_id=rt.pk, hand__number=rt.hand_no, version__gt=rt.version
+        ).order_by("seq")
+    )
+    engine = registry.get(rt.game or rt.table.game)
+    for step in steps:
+        engine.apply(rt.state, step.seat, step.action, ReplayRng(step.draws))
+        rt.version, rt.steps = step.version, step.seq
+        rt.deadline, rt.clocks, rt.turn_started = step.deadline, step.clocks, step.created_at
+    return len(steps)

@@ -8,9 +8,8 @@ from django.db.models import Count
 
 from games import registry
 from games.engine import private_to
-from lobby import runtime
 from lobby.models import Hand, HandStep, Seat, Table, TableRuntime
-from lobby.runtime.journal import recover
+from lobby.replay import recover
 from piattaforma.compiledquery import CompiledQuery
 
 _SEAT_ROWS = CompiledQuery(
@@ -154,13 +153,13 @@ def table_waiting(rt: TableRuntime, seats: list[Seat], family: str) -> dict[str,
 
 
 def runtime_now(table_id: int) -> TableRuntime | None:
-    """A table's runtime as it is now: the row, plus (owner runtime) the journal's steps it lags behind.
+    """A table's runtime as it is now: the row, plus the journal's steps it lags behind.
 
     An owner writes its decisions to the row only with a snapshot; a reader elsewhere (a page, the
     layouts endpoint) applies the later steps in memory, writing nothing.
     """
     rt = TableRuntime.objects.select_related("table").filter(pk=table_id).first()
-    if rt is not None and runtime.enabled():
+    if rt is not None:
         recover(rt)
     return rt
 

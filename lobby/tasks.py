@@ -4,7 +4,7 @@ Every task here is idempotent (the row lock and the version or due time decide),
 delivered twice (``acks_late``: a worker killed mid-task, a visibility timeout passed) or late
 does no harm, and one that is lost is replaced by the sweeper (README, Production).
 
-On the owner runtime a live owner keeps its table's clocks (README, The owner runtime): no clock
+A live owner keeps its table's clocks (README, The owner runtime): no clock
 task is sent for an owned table, but one sent while the table had no owner yet (before its first
 connection, or after its owner died) may arrive once an owner runs it. The owner resumed that
 clock from the row when it started (``TableOwner._arm``), so the task is stale: it notices with one
@@ -15,8 +15,8 @@ from datetime import datetime
 
 from celery import shared_task
 
-from lobby import actions
-from lobby.runtime import ownership
+from lobby import door, sweeps
+from lobby.owners import owned
 
 
 @shared_task(name="lobby.table_deadline", ignore_result=True)
@@ -25,31 +25,31 @@ def table_deadline(*, table_id: int, eta: str | None = None, version: int | None
 
     ``version``: a task queued before one task per table replaced one per action.
     """
-    if ownership.owned(table_id):
+    if owned(table_id):
         return 0  # its owner keeps the deadline
     if version is not None:
-        return actions.table_timeout(table_id=table_id, version=version)
+        return door.table_timeout(table_id=table_id, version=version)
     when = datetime.fromisoformat(eta) if eta else None
-    return actions.table_deadline_fired(table_id=table_id, eta=when)
+    return door.table_deadline_fired(table_id=table_id, eta=when)
 
 
 @shared_task(name="lobby.table_start", ignore_result=True)
 def table_start(*, table_id: int) -> bool:
     """Deal the next hand when enough players are ready."""
-    if ownership.owned(table_id):
+    if owned(table_id):
         return False  # its owner keeps the start clock
-    return actions.table_start_hand(table_id=table_id)
+    return door.table_start_hand(table_id=table_id)
 
 
 @shared_task(name="lobby.bot_move", ignore_result=True)
 def table_bot_move(*, table_id: int, version: int) -> int:
     """A bot seat must decide: play a legal move."""
-    if ownership.owned(table_id):
+    if owned(table_id):
         return 0  # its owner moves its bots
-    return actions.table_bot_move(table_id=table_id, version=version)
+    return door.table_bot_move(table_id=table_id, version=version)
 
 
 @shared_task(name="lobby.sweep_deadlines", ignore_result=True)
 def sweep_deadlines() -> int:
     """Safety net: every pending table work whose task was lost (a dead worker, a Redis restart)."""
-    return actions.tables_sweep()
+    return sweeps.tables_sweep()

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 
 from games import options as game_options
 from games.engine import CodedError, IllegalAction
-from lobby import actions, client_text, layouts, selectors
+from lobby import client_text, door, layouts, selectors
 from lobby.errors import NoHandInProgress, NotSeated, TableError
 from lobby.models import Hand, Seat, Table, WaitingEntry
 from piattaforma import hooks, jsoninput
@@ -91,7 +91,7 @@ def table_sit(request: HttpRequest, table_id: int) -> HttpResponse:
         messages.error(request, exc.message)
         return redirect("lobby:table", table_id=table_id)
     try:
-        actions.table_sit(
+        door.table_sit(
             table_id=table_id,
             user=request.user,  # type: ignore[arg-type]  # login_required: request.user is a User
             seat_no=seat_no,
@@ -113,7 +113,7 @@ def _wants_json(request: HttpRequest) -> bool:
 def table_rebuy(request: HttpRequest, table_id: int) -> HttpResponse:
     try:
         amount = parse_eur(request.POST.get("amount", ""))
-        result = actions.table_rebuy(
+        result = door.table_rebuy(
             table_id=table_id,
             user=request.user,  # type: ignore[arg-type]  # login_required: request.user is a User
             amount=amount,
@@ -138,7 +138,7 @@ def table_rebuy(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_POST
 def table_leave(request: HttpRequest, table_id: int) -> HttpResponse:
     try:
-        result = actions.table_leave(table_id=table_id, user=request.user)  # type: ignore[arg-type]  # login_required: request.user is a User
+        result = door.table_leave(table_id=table_id, user=request.user)  # type: ignore[arg-type]  # login_required: request.user is a User
     except TableError as exc:
         messages.error(request, exc.message)
         return redirect("lobby:table", table_id=table_id)
@@ -154,7 +154,7 @@ def table_leave(request: HttpRequest, table_id: int) -> HttpResponse:
 def table_leave_next(request: HttpRequest, table_id: int) -> JsonResponse:
     """ "Esci alla prossima mano" from the table page (JSON): ``leave=1`` asks it, ``leave=0`` undoes it."""
     try:
-        result = actions.table_leave_next(
+        result = door.table_leave_next(
             table_id=table_id,
             user=request.user,  # type: ignore[arg-type]  # login_required: request.user is a User
             leave=request.POST.get("leave") == "1",
@@ -169,9 +169,9 @@ def table_leave_next(request: HttpRequest, table_id: int) -> JsonResponse:
 def table_waiting(request: HttpRequest, table_id: int) -> HttpResponse:
     try:
         if request.POST.get("leave"):
-            actions.waiting_leave(table_id=table_id, user=request.user)  # type: ignore[arg-type]  # login_required: request.user is a User
+            door.waiting_leave(table_id=table_id, user=request.user)  # type: ignore[arg-type]  # login_required: request.user is a User
         else:
-            actions.waiting_join(table_id=table_id, user=request.user)  # type: ignore[arg-type]  # login_required: request.user is a User
+            door.waiting_join(table_id=table_id, user=request.user)  # type: ignore[arg-type]  # login_required: request.user is a User
     except TableError as exc:
         messages.error(request, exc.message)
     return redirect("lobby:table", table_id=table_id)

@@ -25,7 +25,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.rng import SystemRng
-from lobby import tournament_tables
+from lobby import door
 from piattaforma import hooks
 from tournaments.actions.common import task_send_on_commit, tournament_lock
 from tournaments.formats import ammonizioni
@@ -118,7 +118,7 @@ def _open_tables(t: Tournament, matches: list[TournamentMatch]) -> None:
     if not matches:
         return
     options = {o.key for o in registry.get(t.game).config_options()}
-    ids = tournament_tables.tournament_tables_open(
+    ids = door.tournament_tables_open(
         tournament_id=t.pk,
         game=t.game,
         config=match_config(t, ko=matches[0].phase == KO, options=options),
@@ -389,7 +389,7 @@ def tournament_advance(*, tournament_id: int, now: datetime | None = None) -> bo
     if not matches or any(m.ended_at is None for m in matches):
         return False
     finished = _fold(t, matches)
-    tournament_tables.tournament_tables_close(table_ids=[m.table_id for m in matches if m.table_id])
+    door.tournament_tables_close(table_ids=[m.table_id for m in matches if m.table_id])
     if finished:
         _finish(t, now)
     else:

@@ -28,7 +28,7 @@ def setup(tables: int) -> list[int]:
     from django.core.management import call_command
 
     from bench.users import bench_user
-    from lobby import actions
+    from lobby import actions, door
     from wallet import actions as wallet_actions
 
     call_command("migrate", verbosity=0)
@@ -44,7 +44,7 @@ def setup(tables: int) -> list[int]:
             wallet_actions.deposit_create(user=user, amount=100_000, idempotency_key=f"b{stamp}-{t}-{n}")
             sit_key = f"s{stamp}-{t}-{n}"
             seat = {"seat_no": n + 1, "buy_in": 20_000, "idempotency_key": sit_key}
-            actions.table_sit(table_id=table.pk, user=user, **seat)
+            door.table_sit(table_id=table.pk, user=user, **seat)
         ids.append(table.pk)
     return ids
 
@@ -65,8 +65,7 @@ async def run_owner(ids: list[int], seconds: float) -> dict[str, Any]:
     from django.conf import settings
 
     from games import evaluator
-    from lobby import actions, bots
-    from lobby.runtime import ownership
+    from lobby import actions, bots, presence
     from lobby.runtime.journal import journal
 
     bots.BOT_DELAY_SECONDS = 0.0
@@ -76,7 +75,7 @@ async def run_owner(ids: list[int], seconds: float) -> dict[str, Any]:
     settings.LOBBY_SCHEDULE_TASKS = False
     tracemalloc.start()
     before = tracemalloc.take_snapshot()
-    owners = [await ownership.owner_for(t) for t in ids]
+    owners = [await presence.owner_for(t) for t in ids]
     for owner in owners:
         for seat in owner.seats:
             owner.audience.add(seat.user_id, Sink())
@@ -95,7 +94,7 @@ async def run_owner(ids: list[int], seconds: float) -> dict[str, Any]:
     cpu, wall = time.process_time() - start_cpu, time.perf_counter() - start
     applied = sum(o.applied for o in owners) - start_applied
     commits = journal().commits - start_commits
-    await ownership.stop_all()
+    await presence.stop_all()
     return {"actions": applied, "wall": wall, "cpu": cpu, "commits": commits, "memory": memory}
 
 

@@ -1,7 +1,7 @@
 """Database side of the load benchmark, run in a subprocess with the production settings.
 
 ``seed``: idempotent; creates the benchmark's tables and players in the template database
-(players funded through a sandbox deposit and seated through ``lobby.actions.table_sit``, so
+(players funded through a sandbox deposit and seated through ``lobby.door.table_sit``, so
 every cent is in the ledger). Nothing is scheduled while seeding: no hand starts in the template.
 ``level``: in the copy a level runs on, opens a Django session for each player of the first
 tables, queues the first deal of each poker table for the Celery workers, and writes the clients'
@@ -64,7 +64,7 @@ def seed(poker: int, scopa: int) -> None:
     """Create what is missing of ``poker`` poker tables and ``scopa`` scopa tables, seated and funded."""
     from django.contrib.auth.models import Group
 
-    from lobby import actions
+    from lobby import actions, door
     from lobby.models import Seat, Table
     from piattaforma import roles
     from piattaforma.models import User
@@ -93,7 +93,7 @@ def seed(poker: int, scopa: int) -> None:
                         user=user, amount=DEPOSIT, idempotency_key=f"lb-dep-{nickname}"
                     )
                 if not Seat.objects.filter(table=table, user=user).exists():
-                    actions.table_sit(
+                    door.table_sit(
                         table_id=table.pk,
                         user=user,
                         seat_no=seat,

@@ -149,7 +149,7 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True  # redelivered: every task is idempotent
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
-    # Safety net for every table's pending work whose task was lost (lobby.actions.tables_sweep); a
+    # Safety net for every table's pending work whose task was lost (lobby.sweeps.tables_sweep); a
     # sweep no worker took within its period is dropped: the next one does the same work.
     "lobby-sweep-deadlines": {"task": "lobby.sweep_deadlines", "schedule": 5.0, "options": {"expires": 5.0}},
     # Wallet: stored balance = sum of postings for every account; alerts staff on a difference.
@@ -326,10 +326,6 @@ LOBBY_SCHEDULE_TASKS = True
 # Every Daphne process beats this often (presence of its sockets, each table socket gets the table's
 # version); a process silent for 3 beats has its sockets dropped by the beat sweeper (lobby.presence).
 LOBBY_HEARTBEAT_SECONDS = float(os.environ.get("LOBBY_HEARTBEAT_SECONDS", "10"))
-# The live tables' runtime (lobby.runtime): "owner" (one in-memory owner per table in a server
-# process, a group-committed journal; the default) or "rows" (a database transaction per action,
-# Celery clocks: the runtime before issue 18, kept for comparison, lobby.loadbench.owner).
-LOBBY_RUNTIME = os.environ.get("LOBBY_RUNTIME", "owner")
 # A table's lease (lobby.runtime.ownership) lasts this long without renewal before another process
 # may take the table over.
 LOBBY_LEASE_SECONDS = float(os.environ.get("LOBBY_LEASE_SECONDS", "15"))

@@ -11,7 +11,7 @@ if not DATABASE_URL:
     raise ImproperlyConfigured("DATABASE_URL must point to PostgreSQL in production")
 
 # A transaction left open and idle (a request or task stuck mid-way) holds its rows' locks: a live
-# table's owner waits for such a caller's row (``lobby.runtime.ownership.fence``). PostgreSQL ends it.
+# table's owner waits for such a caller's row (``lobby.runtime.lease.fence``). PostgreSQL ends it.
 DATABASES["default"].setdefault("OPTIONS", {})["options"] = "-c idle_in_transaction_session_timeout=60s"  # noqa: F405
 
 DEBUG = env_bool("DEBUG", False)

@@ -16,11 +16,9 @@ from django.utils import timezone
 
 from lobby.actions import tablerow
 from lobby.models import Seat, SeatSocket, TableRuntime
-from lobby.runtime import ownership
 from piattaforma.models import User
 
 
-@ownership.through_owner
 @transaction.atomic
 def seat_connected(*, table_id: int, user: User, process: str) -> int | None:
     """A connection of a seated player opened: back from a disconnection, he is back in play.
@@ -49,7 +47,6 @@ def seat_connected(*, table_id: int, user: User, process: str) -> int | None:
     return socket.pk
 
 
-@ownership.through_owner
 @transaction.atomic
 def seat_disconnected(*, table_id: int, socket_id: int) -> None:
     """A counted connection closed (the id ``seat_connected`` returned). A seat since left, or a
@@ -129,10 +126,9 @@ def presence_beat(*, process: str, socket_ids: list[int]) -> int:
     return SeatSocket.objects.filter(process=process, pk__in=socket_ids).update(seen_at=timezone.now())
 
 
-@ownership.through_owner
 @transaction.atomic
 def table_sockets_drop(*, table_id: int, cutoff: Any) -> int:
-    """Drop a table's sockets not refreshed since ``cutoff`` (under its owner on the owner runtime)."""
+    """Drop a table's sockets not refreshed since ``cutoff`` (under its owner)."""
     rt = tablerow.lock(table_id)
     rows = SeatSocket.objects.filter(seen_at__lt=cutoff, seat__table_id=table_id)
     seat_ids = set(rows.values_list("seat_id", flat=True))

@@ -5,7 +5,7 @@ engine's new state, the ``Hand`` row); each decision (``table_act``, a bot's ``t
 timeout's ``_timeout``) goes through ``_apply``: the engine applies it, the step is recorded as a
 ``HandStep`` and, when it ends the hand, ``finish_hand`` settles it in the ledger, stands up who
 asked to leave and sets the next deal. Each is one transaction on the locked row (``tablerow``).
-On the owner runtime the owner applies decisions itself (``lobby.runtime.owner``) and calls
+A table's owner applies decisions itself (``lobby.runtime.owner``) and calls
 ``finish_hand`` at the hand's end; the rest runs here, under the owner.
 
 Leaving a table in the middle of a hand is here too (``table_leave``, a player removed): it ends a
@@ -22,13 +22,12 @@ from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from games.engine import Engine
-from lobby import bots, settlement, tournament_tables
-from lobby.actions import seating, tablerow
+from lobby import bots, owners, settlement
+from lobby.actions import seating, tablerow, tournament_tables
 from lobby.errors import HandInProgress, NoHandInProgress, NotAllowed, StaleVersion
 from lobby.models import Hand, HandPlayer, HandStep, Seat, Table, TableRuntime, WaitingEntry
 from lobby.replay import ENGINE_SPEC_KEYS
-from lobby.runtime import ownership
-from piattaforma import hooks
+from piattaforma import hooks, siteops
 from piattaforma.actions import audit_record, preferences_of
 from piattaforma.compiledquery import CompiledQuery
 from piattaforma.models import User
@@ -91,7 +90,6 @@ def _seat_specs(rt: TableRuntime, seats: list[Seat], credits: dict[str, int]) ->
     ]
 
 
-@ownership.through_owner
 @transaction.atomic
 def table_start_hand(*, table_id: int) -> bool:
     """Deal the next hand if enough players are seated and playing; return whether one started."""
@@ -105,13 +103,34 @@ def table_start_hand(*, table_id: int) -> bool:
     return started
 
 
+def hand_start_refused(rt: TableRuntime) -> bool:
+    """At hand start (row locked, no hand running): tell whether no hand may be dealt, standing players up.
+
+    A table closed by staff or by a game switch, or any table while the site is closed, deals
+    nothing; whoever still sits there leaves with his credit.
+    """
+    table = rt.table
+    if table.is_open and siteops.game_enabled(table.game, table.realm) and not siteops.site_closed():
+        return False
+    if Seat.objects.filter(table_id=rt.pk).exists() or WaitingEntry.objects.filter(table_id=rt.pk).exists():
+        rt.save(update_fields=["start_at"])  # (the start this is) each leave below locks the row again
+        stand_everyone(rt)
+    return True
+
+
+def stand_everyone(rt: TableRuntime) -> dict[str, int]:
+    """Stand every seated player up with his credit (no hand running; the row locked); return the amounts."""
+    WaitingEntry.objects.filter(table_id=rt.pk).delete()
+    paid: dict[str, int] = {}
+    for seat in Seat.objects.filter(table_id=rt.pk).select_related("user").order_by("number"):
+        out = table_leave(table_id=rt.pk, user=seat.user)
+        paid[seat.user.nickname] = int(out.get("amount", 0))
+    return paid
+
+
 def _deal(rt: TableRuntime) -> bool:
     """``table_start_hand`` on the locked row: deal if the table may; save the row if it deals."""
-    from lobby.operations import (
-        hand_start_refused,
-    )  # closed table, game switched off, site closed
-
-    if tablerow.hand_running(rt) or hand_start_refused(rt):
+    if tablerow.hand_running(rt) or hand_start_refused(rt):  # closed table, game off, site closed
         return False
     table = rt.table
     if table.tournament_id is not None and rt.hand_no:
@@ -175,7 +194,7 @@ def _deal(rt: TableRuntime) -> bool:
     )
     tablerow.after_change(rt, engine)
     rt.hand_pk = hand.pk  # type: ignore[attr-defined]  # as the owner's read of the row has it
-    ownership.dealt(rt, hand)
+    owners.dealt(rt, hand)
     return True
 
 
@@ -223,7 +242,6 @@ def _partite_ready(rt: TableRuntime, seats: list[Seat], credits: dict[str, int])
     return False
 
 
-@ownership.through_owner
 @transaction.atomic
 def table_ready(*, table_id: int, user: User) -> bool:
     """Giochi a partite: "Sono pronto per iniziare" (or "another match"); start when all are ready."""
@@ -238,7 +256,6 @@ def table_ready(*, table_id: int, user: User) -> bool:
     return table_start_hand(table_id=table_id)
 
 
-@ownership.through_owner
 @transaction.atomic
 def table_act(
     *, table_id: int, user: User, action: dict[str, Any], version: int | None = None
@@ -352,7 +369,6 @@ def next_hand_pause(state: dict[str, Any]) -> int:
     return SHOWDOWN_PAUSE_SECONDS if state.get("shown") else NEXT_HAND_DELAY_SECONDS
 
 
-@ownership.through_owner
 @transaction.atomic
 def table_timeout(*, table_id: int, version: int) -> int:
     """Apply the engine's timeout decisions if the table has not moved since ``version``.
@@ -366,7 +382,6 @@ def table_timeout(*, table_id: int, version: int) -> int:
     return _timeout(rt)
 
 
-@ownership.through_owner
 @transaction.atomic
 def table_deadline_fired(*, table_id: int, eta: Any = None) -> int:
     """The table's deadline task fired (armed for ``eta``): time out the decision, or re-arm.
@@ -417,7 +432,6 @@ def _timeout(rt: TableRuntime) -> int:
     return applied
 
 
-@ownership.through_owner
 @transaction.atomic
 def table_bot_move(*, table_id: int, version: int) -> int:
     """Let the bots that must decide now make their move (nothing if the table moved on)."""
@@ -435,7 +449,6 @@ def table_bot_move(*, table_id: int, version: int) -> int:
     return moved
 
 
-@ownership.through_owner
 @transaction.atomic
 def table_leave(*, table_id: int, user: User) -> dict[str, Any]:
     """Stand up: now between hands, else at the end of the hand; the credit goes back to the conto."""
@@ -451,23 +464,9 @@ def table_leave(*, table_id: int, user: User) -> dict[str, Any]:
     return {"left": True, "amount": amount}
 
 
-def tables_remove_player(user: User) -> None:
-    """A player who may no longer play (suspended, self-excluded) leaves every table.
-
-    Between hands he stands up at once with his credit; in a hand he goes sitout and leaves at
-    its end (a decision he owes now is taken for him); a match of a gioco a partite is abandoned.
-    Registered in ``piattaforma.hooks`` by the lobby's AppConfig.
-    """
-    WaitingEntry.objects.filter(user=user).delete()
-    # tables in primary-key order, as every lock of several rows (no deadlock between two of these)
-    for table_id in Seat.objects.filter(user=user).order_by("table_id").values_list("table_id", flat=True):
-        table_remove_player(table_id=table_id, user=user)
-
-
-@ownership.through_owner
 @transaction.atomic
 def table_remove_player(*, table_id: int, user: User) -> None:
-    """``tables_remove_player`` at one table (under its owner on the owner runtime)."""
+    """``tables_remove_player`` at one table (under its owner)."""
     rt = tablerow.lock(table_id)
     seat = Seat.objects.filter(table_id=table_id, user=user).first()
     if seat is None:
@@ -505,7 +504,6 @@ def leave_during_hand(rt: TableRuntime, seat: Seat) -> None:
         tablerow.bump(rt)
 
 
-@ownership.through_owner
 @transaction.atomic
 def table_cancel_hand(*, table_id: int, actor: User, reason: str) -> bool:
     """Cancel the hand in progress for a technical fault: every bet of it is returned (RULINGS G7).

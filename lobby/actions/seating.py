@@ -18,7 +18,6 @@ from lobby import settlement
 from lobby.actions import tablerow, waiting
 from lobby.errors import AlreadySeated, HandInProgress, InvalidSeat, NotAllowed, SeatTaken, TableClosed
 from lobby.models import Seat, Table, TableRuntime, WaitingEntry
-from lobby.runtime import ownership
 from piattaforma.models import User
 from wallet import actions as wallet_actions
 
@@ -35,7 +34,6 @@ STAND_UP_RULES: dict[str, tuple[int, int | None]] = {
 }
 
 
-@ownership.through_owner
 @transaction.atomic
 def table_sit(*, table_id: int, user: User, seat_no: int, buy_in: int, idempotency_key: str) -> Seat:
     """Sit down at a free seat with a buy-in moved from the conto to a new table-credit account."""
@@ -85,7 +83,6 @@ def table_sit(*, table_id: int, user: User, seat_no: int, buy_in: int, idempoten
     return seat
 
 
-@ownership.through_owner
 @transaction.atomic
 def table_leave_next(*, table_id: int, user: User, leave: bool) -> dict[str, Any]:
     """Giochi a puntate: "Esci alla prossima mano" (rules 004), or take it back.
@@ -144,8 +141,13 @@ def must_stand_up(table: Table, seat: Seat) -> bool:
     return seconds is not None and away >= seconds
 
 
-@ownership.through_owner
 @transaction.atomic
+def tables_with_sitouts_to_stand_up() -> list[int]:
+    """The tables whose game stands sitout players up after a while, and that have one now."""
+    seats = Seat.objects.filter(status=Seat.Status.SITOUT, table__game__in=list(STAND_UP_RULES))
+    return list(seats.values_list("table_id", flat=True).distinct())
+
+
 def table_chores(*, table_id: int) -> int:
     """Expire the table's waiting-list offers and stand up the sitout players away too long.
 
@@ -166,7 +168,6 @@ def table_chores(*, table_id: int) -> int:
     return expired + stood
 
 
-@ownership.through_owner
 @transaction.atomic
 def table_rebuy(*, table_id: int, user: User, amount: int, idempotency_key: str) -> dict[str, Any]:
     """Add credit from the conto; during a hand it is reserved now and credited after the hand."""
@@ -192,7 +193,6 @@ def table_rebuy(*, table_id: int, user: User, amount: int, idempotency_key: str)
     return result
 
 
-@ownership.through_owner
 @transaction.atomic
 def table_sitout(*, table_id: int, user: User, sitout: bool) -> None:
     """Go sitout, or come back ("sono tornato")."""

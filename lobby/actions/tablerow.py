@@ -1,14 +1,14 @@
 """The locked runtime row: what every table write starts and ends with.
 
-A write locks the table's ``TableRuntime`` row first (``lock``: on the owner runtime, outside the
-table's owner, it first applies the journal's steps the row lags behind), changes the row and the
-seats, and ends with ``bump``: a new version saved and, after commit, sent (``committed``: the
-owner's fan-out, or the channel layer's groups on the rows runtime). The clocks of the rows
-runtime (the decision's deadline, the next deal, a bot's move) are kept on the row and sent as
-Celery tasks after commit; a live owner keeps its own (``lobby.runtime.clocks``).
+A write locks the table's ``TableRuntime`` row first (``lock``: outside the table's owner, it
+first applies the journal's steps the row lags behind), changes the row and the seats, and ends
+with ``bump``: a new version saved and, after commit, sent (``committed``: the owner's fan-out, or
+the channel layer's groups for a table no owner keeps). The clocks of a table without an owner (the
+decision's deadline, the next deal, a bot's move) are kept on the row and sent as Celery tasks
+after commit; a live owner keeps its own (``lobby.runtime.clocks``).
 
 The actions themselves are beside this module: ``hands`` (the hand's path), ``seating``,
-``waiting``, ``connections``, ``tables`` and the beat's ``sweeps``.
+``waiting``, ``connections``, ``tables``, ``operations`` and ``tournament_tables``.
 """
 
 from __future__ import annotations
@@ -26,11 +26,10 @@ from config.celery import app as celery_app
 from games import registry
 from games.engine import Engine
 from games.rng import RecordingRng, SystemRng
-from lobby import bots, broadcast, runtime, selectors
+from lobby import bots, broadcast, owners, selectors
 from lobby.errors import NotSeated, TableClosed
 from lobby.models import Seat, Table, TableRuntime
-from lobby.runtime import ownership
-from lobby.runtime.journal import recover
+from lobby.replay import recover
 from piattaforma.compiledquery import CompiledQuery
 from piattaforma.models import User
 
@@ -100,7 +99,7 @@ _LOCK = CompiledQuery(
 
 
 def lock(table_id: int) -> TableRuntime:
-    """Lock a table's runtime row; on the owner runtime, outside its owner, bring it up to date.
+    """Lock a table's runtime row; outside its owner, bring it up to date from the journal.
 
     An owner writes its decisions to the row only with a snapshot (its journal has each step): a
     write after its owner stopped or died first applies the journal's later steps (``recover``).
@@ -109,8 +108,8 @@ def lock(table_id: int) -> TableRuntime:
     if not rows:
         raise TableClosed()
     rt = rows[0]
-    ownership.check_fence(rt)  # a caller of a park that ran out writes nothing (``ownership``)
-    if runtime.enabled() and not ownership.is_inside(table_id) and recover(rt):
+    owners.check_fence(rt)  # a caller of a park that ran out writes nothing (``lobby.runtime.ownership``)
+    if not owners.is_inside(table_id) and recover(rt):
         rt.save()
     return rt
 
@@ -184,10 +183,10 @@ def committed(table_id: int, version: int, events: list[dict[str, Any]]) -> None
     """After commit: every connection gets its view; a bot seat that must decide gets its task.
 
     Only for the table's latest version (an older one is skipped: the newer commit does this),
-    from the rows the broadcast read, so waking the bots costs no query of its own. On the owner
-    runtime the table's owner sends the views and keeps the clocks (``lobby.runtime``).
+    from the rows the broadcast read, so waking the bots costs no query of its own. A table with a
+    live owner: its owner sends the views and keeps the clocks (``lobby.runtime``).
     """
-    if runtime.enabled() and ownership.committed(table_id, version, events):
+    if owners.committed(table_id, version, events):
         return
     try:
         sent = broadcast.table_changed(table_id, version, events)
@@ -222,7 +221,7 @@ def start_later(rt: TableRuntime, delay: int) -> None:
 
 
 def schedule_deadline(table_id: int, eta: Any) -> None:
-    """After commit: the Celery task that times the decision out at ``eta`` (rows runtime only)."""
+    """After commit: the Celery task that times the decision out at ``eta`` (a table without an owner)."""
     _send(
         "lobby.table_deadline",
         table_id,
@@ -232,18 +231,18 @@ def schedule_deadline(table_id: int, eta: Any) -> None:
 
 
 def schedule_bot(table_id: int, version: int) -> None:
-    """After commit: the Celery task that moves the bots due at ``version`` (rows runtime only)."""
+    """After commit: the Celery task that moves the bots due at ``version`` (a table without an owner)."""
     kwargs = {"table_id": table_id, "version": version}
     _send("lobby.bot_move", table_id, kwargs=kwargs, countdown=bots.BOT_DELAY_SECONDS)
 
 
 def schedule_start(table_id: int, delay: int) -> None:
-    """After commit: the Celery task that deals the next hand in ``delay`` s (rows runtime only)."""
+    """After commit: the Celery task that deals the next hand in ``delay`` s (a table without an owner)."""
     _send("lobby.table_start", table_id, kwargs={"table_id": table_id}, countdown=delay)
 
 
 def _send(task: str, table_id: int, **options: Any) -> None:
     """Send a clock task of ``lobby.tasks`` by its name (that module calls these actions: no import
     back); a table with a live owner keeps its own clocks, so none is sent for it."""
-    if settings.LOBBY_SCHEDULE_TASKS and not ownership.owned(table_id):
+    if settings.LOBBY_SCHEDULE_TASKS and not owners.owned(table_id):
         celery_app.send_task(task, **options)

@@ -10,13 +10,11 @@ from django.utils import timezone
 from lobby.actions import tablerow
 from lobby.errors import AlreadySeated, NotAllowed
 from lobby.models import Seat, Table, WaitingEntry
-from lobby.runtime import ownership
 from piattaforma.models import User
 
 WAITING_OFFER_SECONDS = 60
 
 
-@ownership.through_owner
 @transaction.atomic
 def waiting_join(*, table_id: int, user: User) -> WaitingEntry:
     """Join the waiting list of a full table."""
@@ -30,7 +28,6 @@ def waiting_join(*, table_id: int, user: User) -> WaitingEntry:
     return entry
 
 
-@ownership.through_owner
 @transaction.atomic
 def waiting_leave(*, table_id: int, user: User) -> None:
     """Leave the waiting list (an offered seat goes to the next in line)."""

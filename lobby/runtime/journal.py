@@ -21,11 +21,9 @@ from typing import Any
 from django.db import IntegrityError, connection, connections
 from django.db import utils as db_utils
 
-from games import registry
-from games.rng import ReplayRng
 from lobby import bulkinsert
-from lobby.models import HandStep, TableRuntime
-from lobby.runtime import blocking
+from lobby.models import HandStep
+from lobby.runtime.threads import blocking
 
 logger = logging.getLogger(__name__)
 
@@ -206,24 +204,3 @@ async def close_journal() -> None:
     ending = _journals.pop(asyncio.get_running_loop(), None)
     if ending is not None:
         await ending.close()
-
-
-def recover(rt: TableRuntime) -> int:
-    """Apply the journal's steps the runtime row does not have yet (a takeover); return how many.
-
-    Each step is applied with the RNG draws it recorded, so the state is the one its players saw;
-    the deadline and the lines' clocks are the step's, so the clocks resume with the time left.
-    """
-    if rt.state is None:
-        return 0
-    steps = list(
-        HandStep.objects.filter(
-            hand__table_id=rt.pk, hand__number=rt.hand_no, version__gt=rt.version
-        ).order_by("seq")
-    )
-    engine = registry.get(rt.game or rt.table.game)
-    for step in steps:
-        engine.apply(rt.state, step.seat, step.action, ReplayRng(step.draws))
-        rt.version, rt.steps = step.version, step.seq
-        rt.deadline, rt.clocks, rt.turn_started = step.deadline, step.clocks, step.created_at
-    return len(steps)

@@ -36,14 +36,16 @@ from django.db import connection, models, transaction
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
-from lobby import actions, bots, presence
+from lobby import actions, bots, owners
 from lobby.actions import hands, tablerow
 from lobby.errors import NoHandInProgress, NotAllowed, NotSeated, StaleVersion, TableClosed, TableElsewhere
 from lobby.models import Hand, HandStep, Seat, Table, TableRuntime, WaitingEntry
-from lobby.runtime import blocking, ownership, remote
+from lobby.replay import recover
+from lobby.runtime import lease, remote
 from lobby.runtime.clocks import Clocks, chores_due, first_offer
 from lobby.runtime.fanout import Audience, snapshot
-from lobby.runtime.journal import journal, recover
+from lobby.runtime.journal import journal
+from lobby.runtime.threads import blocking
 from lobby.selectors import seat_rows, table_waiting
 from piattaforma.compiledquery import CompiledQuery
 from piattaforma.models import User
@@ -166,8 +168,7 @@ class TableOwner:
             self.ready.set_exception(exc)
             return
         self.published = self.rt.version if self.rt else -1
-        self.ready.set_result(None)
-        presence.beating()  # its lease is renewed from now on (``presence.renew``)
+        self.ready.set_result(None)  # (``lobby.presence.owner_for`` then keeps its lease renewed)
         self._arm()
         try:
             while True:
@@ -199,7 +200,7 @@ class TableOwner:
                 # another process adopts the table from the journal
                 self.stopped = True
                 self.clocks.cancel_all()
-                ownership.forget(self)
+                owners.forget(self)
                 self._refuse_queued()
 
     async def stop(self) -> None:
@@ -212,7 +213,7 @@ class TableOwner:
             self.task.cancel()
             with contextlib.suppress(BaseException):
                 await self.task
-        ownership.forget(self)
+        owners.forget(self)
         self._refuse_queued()
         if self.ready.done() and self.ready.exception() is None:
             await blocking(self._close)()
@@ -248,7 +249,7 @@ class TableOwner:
         self.clocks.cancel_all()
         if self.task is not None:
             self.task.cancel()
-        ownership.forget(self)
+        owners.forget(self)
         self._refuse_queued()
         for viewers in list(self.audience.by_user.values()):
             for viewer in list(viewers):
@@ -261,7 +262,7 @@ class TableOwner:
     def _close(self) -> None:
         with contextlib.suppress(TableElsewhere):  # another owner took the table: nothing to write
             self._save_snapshot()
-            ownership.lease_release(self.table_id)
+            lease.lease_release(self.table_id)
 
     def _load(
         self,
@@ -284,7 +285,7 @@ class TableOwner:
         the table's (else the row the owner holds is kept).
         """
         if claim:
-            ownership.lease_claim(self.table_id, channel=channel)
+            lease.lease_claim(self.table_id, channel=channel)
         if own and written is None and kept is not None and not kept.wrote(TableRuntime, Table):
             written = self.rt  # the row as the owner last read or wrote it (its epoch too)
         own = own or written is not None
@@ -389,7 +390,7 @@ class TableOwner:
         The owner takes jobs again once the caller's transaction commits (an outer one: a hook
         called inside a status change), reading the row back itself: it never sends a version
         that is not committed. A transaction rolled back releases it after ``PARK_SECONDS``; a
-        caller still writing then is fenced out (``ownership``, "Fencing").
+        caller still writing then is fenced out (``lobby.runtime.ownership``, "Fencing").
         """
         parking = asyncio.run_coroutine_threadsafe(self.park(), self.loop)
         try:
@@ -401,14 +402,14 @@ class TableOwner:
         def resume() -> None:
             self.loop.call_soon_threadsafe(lambda: release.done() or release.set_result(None))
 
-        return ownership.run_parked(
+        return owners.run_parked(
             self.table_id, func, kwargs, release=resume, fence=epoch, first=lambda: self._save_parked(epoch)
         )
 
     async def park(self, save: bool = False) -> tuple[asyncio.Future[None], int]:
         """Stop taking jobs until the returned future is set (or ``PARK_SECONDS`` pass), then read
         the row back and send the new version; the epoch returned fences the caller's writes. A
-        park that ran out raises the epoch before the owner reads the row (``ownership.fence``).
+        park that ran out raises the epoch before the owner reads the row (``lease.fence``).
         ``save``: write the state to the row first (a caller in another process; a caller on a
         thread of this one writes it itself)."""
         parked: asyncio.Future[int] = self.loop.create_future()
@@ -435,11 +436,11 @@ class TableOwner:
     async def _fence(self) -> None:
         """Raise the epoch after a park ran out, trying again while its caller holds the row."""
         tries = 0
-        while not await blocking(ownership.fence)(self.table_id):
+        while not await blocking(lease.fence)(self.table_id):
             tries += 1
             if tries % 50 == 0:
                 logger.warning("table %s: a parked caller still holds its row", self.table_id)
-            await asyncio.sleep(ownership.FENCE_PAUSE)
+            await asyncio.sleep(lease.FENCE_PAUSE)
 
     def snapshot(self, user_id: int | None) -> dict[str, Any]:
         """What one user sees of the table now (a new connection, ``sync``)."""
@@ -541,7 +542,7 @@ class TableOwner:
         """
         assert self.rt is not None
         writes = RowWrites()
-        with ownership.inside(self.table_id), connection.execute_wrapper(writes), transaction.atomic():
+        with owners.inside(self.table_id), connection.execute_wrapper(writes), transaction.atomic():
             rt = tablerow.lock(self.table_id)
             for name in STEP_FIELDS:
                 setattr(rt, name, getattr(self.rt, name))
@@ -591,7 +592,7 @@ class TableOwner:
         self._save_snapshot()
         self.captured = []
         writes = RowWrites()
-        place = ownership.inside(self.table_id)
+        place = owners.inside(self.table_id)
         dealt = hand = None
         try:
             with place, connection.execute_wrapper(writes):
@@ -647,7 +648,7 @@ class TableOwner:
     def _arm(self) -> None:
         rt = self.rt
         if rt is None or self.closing or not settings.LOBBY_SCHEDULE_TASKS:
-            return  # (the test settings: tests drive the clocks themselves, as on the rows runtime)
+            return  # (the test settings: tests drive the clocks themselves)
         self.clocks.set("deadline", at=rt.deadline) if rt.deadline else self.clocks.cancel("deadline")
         self.clocks.set("start", at=rt.start_at) if rt.start_at else self.clocks.cancel("start")
         if self.chores_at is not None and (self.chores_fired is None or self.chores_at > self.chores_fired):

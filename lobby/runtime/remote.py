@@ -8,7 +8,7 @@ table's owner by sending a request to that inbox, with a channel of its own for 
   user's views to the connection's channel from then on, each seat only its own projection, and
   answers with the current one), ``act``, ``call`` (a row action of ``ROW_ACTIONS``), ``snapshot``,
   ``leave``;
-- a sync caller (an HTTP view, a Celery task, a hook: ``ownership.through_owner``): ``park`` (the
+- a sync caller (an HTTP view, a Celery task, a hook: ``lobby.door``): ``park`` (the
   owner writes its state to the row and waits), runs the row action itself under the row lock,
   then ``release`` after its commit (the owner reads the row back and sends the new version). A
   caller that gave up waiting for the park releases it all the same: a late park never keeps the
@@ -22,7 +22,7 @@ table's owner by sending a request to that inbox, with a channel of its own for 
 A request with no reply within ``REQUEST_SECONDS`` (the owner died), or that cannot be sent (the
 layer is down), raises ``TableElsewhere``: the connection closes with 4409, the client
 reconnects, and the table is adopted by a live process once its lease has expired
-(``ownership.adopt_orphans``).
+(``lobby.presence.adopt_orphans``).
 """
 
 from __future__ import annotations
@@ -32,18 +32,20 @@ import contextlib
 import logging
 import uuid
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from games.engine import CodedError
+from lobby import actions, owners
 from lobby.errors import TableElsewhere, TableError
-from lobby.runtime import blocking
+from lobby.runtime.threads import blocking
 from piattaforma.wsframes import encode
 
-if TYPE_CHECKING:
-    from lobby.runtime.owner import TableOwner
+# A table's owner here (``lobby.runtime.owner.TableOwner``, which imports this module to reach
+# owners elsewhere): the requests below are served by its methods.
+TableOwner = Any
 
 logger = logging.getLogger(__name__)
 
@@ -95,11 +97,9 @@ async def _listen(layer: Any, name: str) -> None:
 
 
 async def _serve(layer: Any, message: dict[str, Any]) -> None:
-    from lobby.runtime import ownership
-
     reply: dict[str, Any] = {"type": "owner.reply", "id": message.get("id")}
     try:
-        owner = ownership.local_owner(int(message["table"]))
+        owner = owners.local_owner(int(message["table"]))
         if owner is None:
             raise TableElsewhere()
         reply["result"] = await _OPS[message["op"]](owner, message)
@@ -196,8 +196,6 @@ async def _act(owner: TableOwner, message: dict[str, Any]) -> None:
 
 
 async def _call(owner: TableOwner, message: dict[str, Any]) -> Any:
-    from lobby import actions
-
     if message["func"] not in ROW_ACTIONS:
         raise TableError("Richiesta non ammessa")
     kwargs = dict(message.get("kwargs") or {})

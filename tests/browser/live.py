@@ -155,7 +155,7 @@ class LiveServer:
 
         On the owner runtime the server's table owners are parked first, from the event loop, each
         with its state written to the row (``TableOwner.park(save=True)``), and ``fn`` runs as
-        their caller (``ownership.inside``): its table writes go straight to the rows and its reads
+        their caller (``owners.inside``): its table writes go straight to the rows and its reads
         see the tables as they are; once it returns, each owner reads its row back and sends the
         new version. That is what ``ownership.through_owner`` does for a sync caller, but with the
         park taken before ``fn`` holds the server's one sync thread: parked from that thread, an
@@ -198,12 +198,12 @@ class LiveServer:
                 raise AssertionError("the live server still has open connections")
             time.sleep(0.02)  # teardown only
         self.run(lambda: None)  # and whatever they queued on the sync thread has run
-        # the owner runtime: the test's table owners stop (state to the row, lease given back)
-        # before its data is flushed; the next test's connections start their own
-        from lobby.runtime import ownership
+        # the test's table owners stop (state to the row, lease given back) before its data is
+        # flushed; the next test's connections start their own
+        from lobby import presence
 
         assert self.loop is not None
-        asyncio.run_coroutine_threadsafe(ownership.stop_all(), self.loop).result(timeout=timeout)
+        asyncio.run_coroutine_threadsafe(presence.stop_all(), self.loop).result(timeout=timeout)
 
 
 _shared: LiveServer | None = None
@@ -227,18 +227,18 @@ def stop_shared_server() -> None:
 
 async def _owners_parked(fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
     """On the server's loop: park this process's table owners, run ``fn`` on the sync thread as
-    their caller, release them (``LiveServer.run``). Without owners (the rows runtime) just ``fn``."""
+    their caller, release them (``LiveServer.run``). With no owner just ``fn``."""
     from asgiref.sync import sync_to_async
 
-    from lobby.runtime import ownership
+    from lobby import owners
 
-    owners = [o for o in ownership.local_owners() if ownership.local_owner(o.table_id) is o]
-    parks = [await owner.park(save=True) for owner in owners]
+    running = [o for o in owners.local_owners() if owners.local_owner(o.table_id) is o]
+    parks = [await owner.park(save=True) for owner in running]
 
     def as_their_caller() -> Any:
         with contextlib.ExitStack() as stack:
-            for owner, (_, epoch) in zip(owners, parks, strict=True):
-                stack.enter_context(ownership.inside(owner.table_id, epoch))
+            for owner, (_, epoch) in zip(running, parks, strict=True):
+                stack.enter_context(owners.inside(owner.table_id, epoch))
             return fn(*args, **kwargs)
 
     try:
@@ -586,9 +586,9 @@ def play_turns(
 def start_match(live: LiveServer, table_id: int, pages: dict[int, Any]) -> None:
     """Giochi a partite: the countdown opens (as the lobby.table_start task would), every player
     presses "Sono pronto per iniziare" on his page, and the match is dealt."""
-    from lobby import actions
+    from lobby import door
 
-    assert not live.run(actions.table_start_hand, table_id=table_id)  # not all ready: the countdown
+    assert not live.run(door.table_start_hand, table_id=table_id)  # not all ready: the countdown
     for page in pages.values():
         page.click(f"{TABLE} [data-role=ready]")
         page.wait_for_selector(f"{TABLE} [data-role=ready]", state="detached")

@@ -104,12 +104,12 @@ def test_two_players_play_a_hand_of_poker_to_showdown(asgi_live, new_context, ar
     assert after_sit["cash"] == {anna.pk: DEPOSIT - BUY_IN, bruno.pk: DEPOSIT - BUY_IN}
     assert after_sit["credit"] == {anna.pk: BUY_IN, bruno.pk: BUY_IN}
 
-    from lobby import actions
+    from lobby import door
 
     users = {seat: user for user, seat in players}
     showdown = False
     for _hand in range(MAX_HANDS):
-        assert live.run(actions.table_start_hand, table_id=table.pk)  # as the lobby.table_start task
+        assert live.run(door.table_start_hand, table_id=table.pk)  # as the lobby.table_start task
         play_turns(live, table.pk, pages, lambda page, seat: _careful_turn(live, table.pk, page, seat, users))
         final = live.run(runtime_info, table.pk)
         if final["state"].get("shown") and len(final["state"]["shown"]) == 2:

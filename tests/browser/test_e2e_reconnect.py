@@ -107,9 +107,9 @@ RECONNECTED = "Connessione ristabilita"
 async def _owner_moves_away(table_id):
     """The table's owner loses its lease (another process took the table over): it closes its
     sockets with 4409, and the next connection reaches the table's new owner."""
-    from lobby.runtime import ownership
+    from lobby import owners
 
-    owner = ownership.local_owner(table_id)
+    owner = owners.local_owner(table_id)
     assert owner is not None
     await owner.abandon()
 

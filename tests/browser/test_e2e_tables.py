@@ -53,7 +53,7 @@ def _setup(game, names=("Anna", "Bruno", "Carla", "Dario")):
     from django.test import Client
 
     from games.rng import SeededRng
-    from lobby import actions, bots
+    from lobby import bots, door
     from lobby.models import Seat, TableRuntime
     from tests.browser.live import seat_cards as cards_now
     from tests.lobby.helpers import funded_player, seat_players
@@ -66,7 +66,7 @@ def _setup(game, names=("Anna", "Bruno", "Carla", "Dario")):
         fields.update(posta_partita=100, posta_unitaria=10, perdita_massima=2_000)
     elif "rake_cap" in engine.table_settings:
         fields.update(rake_cap=500)
-    table = actions.table_create(**fields)
+    table = door.table_create(**fields)
     users = [funded_player(nickname=names[i]) for i in range(seats)]
     seat_players(table, users, buy_in=20_000)
     rng = SeededRng(7)
@@ -75,9 +75,9 @@ def _setup(game, names=("Anna", "Bruno", "Carla", "Dario")):
         if rt.state is None or engine.is_over(rt.state):
             if engine.family == "partite":
                 for user in users:
-                    actions.table_ready(table_id=table.pk, user=user)
+                    door.table_ready(table_id=table.pk, user=user)
             else:
-                assert actions.table_start_hand(table_id=table.pk)
+                assert door.table_start_hand(table_id=table.pk)
             continue
         cards = cards_now(table.pk)
         viewer_ready = 1 in cards["sees"] and (cards["own"][1] or game in VIEWER_WITHOUT_CARDS)
@@ -86,7 +86,7 @@ def _setup(game, names=("Anna", "Bruno", "Carla", "Dario")):
         seat_no = engine.to_act(rt.state)[0]
         user = Seat.objects.get(table=table, number=seat_no).user
         action = bots.bot_action(registry.get(rt.game or game), rt.state, seat_no, rng)
-        actions.table_act(table_id=table.pk, user=user, action=action)
+        door.table_act(table_id=table.pk, user=user, action=action)
     else:
         raise AssertionError(f"{game}: no mid-hand position with hidden cards on both sides")
     client = Client()

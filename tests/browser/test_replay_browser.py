@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 
 from games.rng import SeededRng
-from lobby import actions
+from lobby import door
 from lobby.models import Hand
 from lobby.replay import replay_hand
 from piattaforma import roles
@@ -45,7 +45,7 @@ def poker_hand() -> tuple[Hand, list, int]:
     table = poker_table(name="Tavolo Roma")
     seat_players(table, users)
     for seed in range(20):
-        actions.table_start_hand(table_id=table.pk)
+        door.table_start_hand(table_id=table.pk)
         everyone_puts_the_invito(table)
         play_hand_randomly(table, SeededRng(seed))
         hand = Hand.objects.filter(table=table).order_by("-number").first()

@@ -26,7 +26,7 @@ from games import registry
 from games.engine import CodedError, IllegalAction, action_from_spec
 from games.melds import SCALA40, Meld, choose_layout, meld_options, rank_of_position
 from games.rng import SeededRng
-from lobby import actions, layouts, selectors, views
+from lobby import door, layouts, selectors, views
 from lobby.models import Seat, TableRuntime
 from piattaforma.models import User
 from tests.browser.live import euro_text
@@ -188,7 +188,7 @@ def open_table(browser, live_server):
         }
         if engine.family == "partite":
             fields.update(posta_partita=100, posta_unitaria=10, perdita_massima=2_000, rake_bp=500)
-        table = actions.table_create(**fields)
+        table = door.table_create(**fields)
         tag = next(_tags)
         users = [UserFactory(nickname=f"{name}{tag}") for name in NAMES[:n]]
         client = Client()

@@ -79,23 +79,23 @@ def scopa_pair(buy_in: int = 2_000, deals: int = 1):
 
 
 def start_scopa(table_id: int, users) -> None:
-    from lobby import actions
+    from lobby import door
 
-    actions.table_start_hand(table_id=table_id)
+    door.table_start_hand(table_id=table_id)
     for user in users:
-        actions.table_ready(table_id=table_id, user=user)
+        door.table_ready(table_id=table_id, user=user)
 
 
 def abandon_by_seat_to_act(table_id: int):
     """The seat to act presses "Abbandona": he loses the match (rules 004); return him and the winner."""
     from games import registry
-    from lobby import actions
+    from lobby import door
     from lobby.models import Seat, TableRuntime
 
     rt = TableRuntime.objects.select_related("table").get(pk=table_id)
     seat_no = registry.get(rt.game).to_act(rt.state)[0]
     loser = Seat.objects.get(table_id=table_id, number=seat_no).user
-    actions.table_act(table_id=table_id, user=loser, action={"type": "abbandona"})
+    door.table_act(table_id=table_id, user=loser, action={"type": "abbandona"})
     winner = Seat.objects.exclude(number=seat_no).get(table_id=table_id).user
     return loser, winner
 
@@ -129,7 +129,7 @@ def test_short_of_the_perdita_massima_is_told_and_a_top_up_restarts(live, new_co
     assert "ricarica almeno" in why.inner_text()
     shot(page, "table-page-1-short-desktop")
     # the winner chooses another match; the loser tops up from the felt: the match starts again
-    live.run(lambda: __import__("lobby.actions", fromlist=["x"]).table_ready(table_id=table.pk, user=winner))
+    live.run(lambda: __import__("lobby.door", fromlist=["x"]).table_ready(table_id=table.pk, user=winner))
     page.fill(f"{TABLE} [data-role=topup-form] input[name=topup]", "20,00")
     page.click(f"{TABLE} [data-role=topup]")
     page.wait_for_selector(f"{TABLE} [data-role=hand] [data-card]")
@@ -191,7 +191,7 @@ def careful_poker(live, table_id: int, until, order=CAREFUL):
 def careful_step(table_id: int, until, order):
     """One step of ``careful_poker``: (True, the state) once ``until`` holds, else one action."""
     from games import registry
-    from lobby import actions
+    from lobby import door
     from lobby.models import Seat
     from lobby.selectors import runtime_now
 
@@ -203,14 +203,14 @@ def careful_step(table_id: int, until, order):
     if rt.state is not None and until(rt, engine, legal):
         return True, rt.state
     if not running:
-        actions.table_start_hand(table_id=table_id)
+        door.table_start_hand(table_id=table_id)
         return False, None
     user = Seat.objects.get(table_id=table_id, number=seat_no).user
     spec = next((a for kind in order for a in legal if a["type"] == kind), legal[0])
     action = {k: v for k, v in spec.items() if k not in ("label", "confirm", "amount")}
     if spec.get("amount"):
         action["amount"] = spec["amount"]["min"]
-    actions.table_act(table_id=table_id, user=user, action=action, version=rt.version)
+    door.table_act(table_id=table_id, user=user, action=action, version=rt.version)
     return False, None
 
 
@@ -304,9 +304,9 @@ def test_the_bet_box_keeps_what_is_typed_when_the_table_is_redrawn(live, new_con
 
 
 def sit_out(table_id: int, user) -> None:
-    from lobby import actions
+    from lobby import door
 
-    actions.table_sitout(table_id=table_id, user=user, sitout=True)
+    door.table_sitout(table_id=table_id, user=user, sitout=True)
 
 
 def test_a_stalled_table_says_why_and_what_to_do(live, new_context):
@@ -329,10 +329,10 @@ def test_a_stalled_table_says_why_and_what_to_do(live, new_context):
 
 
 def test_sitout_at_the_invito_is_italian_and_seen_by_the_others(live, new_context):
-    from lobby import actions
+    from lobby import door
 
     (anna, bruno), table = live.run(poker_pair)
-    live.run(actions.table_start_hand, table_id=table.pk)
+    live.run(door.table_start_hand, table_id=table.pk)
     page = _page(new_context, anna, table.pk)
     button = page.wait_for_selector(f"{TABLE} [data-role=actions] button[data-action=sitout]")
     assert button.inner_text() == "SITOUT (salta la mano)"
@@ -355,12 +355,12 @@ def countdown_over(table_id: int) -> bool:
 
     from django.utils import timezone
 
-    from lobby import actions
+    from lobby import door
     from lobby.models import TableRuntime
 
-    actions.table_start_hand(table_id=table_id)  # the countdown opens
+    door.table_start_hand(table_id=table_id)  # the countdown opens
     TableRuntime.objects.filter(pk=table_id).update(ready_deadline=timezone.now() - timedelta(seconds=1))
-    return actions.table_start_hand(table_id=table_id)
+    return door.table_start_hand(table_id=table_id)
 
 
 def test_closing_the_page_sits_out_and_stands_up(live, new_context):
@@ -382,11 +382,11 @@ def test_the_seat_count_is_live(live, new_context):
     from tests.lobby.helpers import funded_player, key, poker_table
 
     def one_seated():
-        from lobby import actions
+        from lobby import door
 
         anna = funded_player(50_000, nickname="Anna")
         table = poker_table()
-        actions.table_sit(table_id=table.pk, user=anna, seat_no=1, buy_in=5_000, idempotency_key=key())
+        door.table_sit(table_id=table.pk, user=anna, seat_no=1, buy_in=5_000, idempotency_key=key())
         return anna, table
 
     anna, table = live.run(one_seated)
@@ -394,10 +394,10 @@ def test_the_seat_count_is_live(live, new_context):
     assert page.inner_text("[data-role=seated-count]") == "1"
 
     def second():
-        from lobby import actions
+        from lobby import door
 
         bruno = funded_player(50_000, nickname="Bruno")
-        actions.table_sit(table_id=table.pk, user=bruno, seat_no=2, buy_in=5_000, idempotency_key=key())
+        door.table_sit(table_id=table.pk, user=bruno, seat_no=2, buy_in=5_000, idempotency_key=key())
 
     live.run(second)
     page.wait_for_function("() => document.querySelector('[data-role=seated-count]').textContent === '2'")
@@ -571,10 +571,10 @@ def seat_flags(table_id: int) -> dict[str, tuple[str, bool]]:
 
 
 def test_sitout_next_hand_and_leave_after_this_hand_toggles(live, new_context):
-    from lobby import actions
+    from lobby import door
 
     (_anna, bruno), table = live.run(poker_pair)
-    live.run(actions.table_start_hand, table_id=table.pk)
+    live.run(door.table_start_hand, table_id=table.pk)
     page = _page(new_context, bruno, table.pk)
     page.check(f"{TABLE} [data-role=toggles] [data-role=leave-next]")
     page.wait_for_function(
@@ -593,11 +593,11 @@ def test_sitout_next_hand_and_leave_after_this_hand_toggles(live, new_context):
 
 
 def test_own_turn_sound_and_mute_switch(live, new_context):
-    from lobby import actions
+    from lobby import door
 
     (anna, _bruno), table = live.run(poker_pair)
     page = _page(new_context, anna, table.pk)
-    live.run(actions.table_start_hand, table_id=table.pk)  # the invito is asked of everyone
+    live.run(door.table_start_hand, table_id=table.pk)  # the invito is asked of everyone
     page.wait_for_function("() => document.querySelector('#table').dataset.lastSound === 'turn'")
     # screen readers: the turn is announced, every control of the table has a name, seats are named groups
     assert page.inner_text(f"{TABLE} [data-role=sr-status]") == "Tocca a te"
@@ -624,15 +624,15 @@ def test_own_turn_sound_and_mute_switch(live, new_context):
 
 def partite_match(game: str, nicknames, **table):
     """Funded players seated at a table of a gioco a partite, every one ready: the match dealt."""
-    from lobby import actions
+    from lobby import door
     from tests.lobby.helpers import funded_player, scopa_table, seat_players
 
     users = [funded_player(50_000, nickname=n) for n in nicknames]
     table = scopa_table(game=game, seats=len(users), **table)
     seat_players(table, users, buy_in=5_000)
-    actions.table_start_hand(table_id=table.pk)
+    door.table_start_hand(table_id=table.pk)
     for user in users:
-        actions.table_ready(table_id=table.pk, user=user)
+        door.table_ready(table_id=table.pk, user=user)
     return users, table
 
 

@@ -24,10 +24,9 @@ async def stop_table_owners():
     closes and the test database is flushed.
     """
     yield
-    from lobby import runtime
-    from lobby.runtime import ownership
+    from lobby import presence, runtime
 
-    await ownership.stop_all()
+    await presence.stop_all()
     await cleanups_finished()
     await runtime.release_threads()
 

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from games import registry
 from games.rng import SeededRng
-from lobby import actions, selectors
+from lobby import door, selectors
 from lobby.models import Seat, Table, TableRuntime
 from tests.factories import UserFactory
 from wallet import actions as wallet_actions
@@ -41,7 +41,7 @@ def poker_table(**overrides: Any) -> Table:
         "rake_cap": 300,
         "config": {"limit": "PL", "invito": 100},
     }
-    return actions.table_create(**{**fields, **overrides})
+    return door.table_create(**{**fields, **overrides})
 
 
 SCOPA_STAKES = {"posta_partita": 100, "posta_unitaria": 50, "perdita_massima": 2_000, "rake_bp": 500}
@@ -58,13 +58,13 @@ def scopa_table(**overrides: Any) -> Table:
         "config": {"mode": "punti", "target": 11},
         **SCOPA_STAKES,
     }
-    return actions.table_create(**{**fields, **overrides})
+    return door.table_create(**{**fields, **overrides})
 
 
 def seat_players(table: Table, users: list, buy_in: int = 10_000, seat_offset: int = 0) -> list[Seat]:
     """Sit ``users`` down in seats ``seat_offset + 1``, ``seat_offset + 2``, ..."""
     return [
-        actions.table_sit(
+        door.table_sit(
             table_id=table.pk, user=u, seat_no=seat_offset + i + 1, buy_in=buy_in, idempotency_key=key("sit")
         )
         for i, u in enumerate(users)
@@ -95,14 +95,14 @@ def play_hand_randomly(
         seat_no = engine.to_act(rt.state)[0]
         seat = Seat.objects.get(table=table, number=seat_no)
         if abandon_after is not None and step >= abandon_after:
-            actions.table_act(table_id=table.pk, user=seat.user, action={"type": "abbandona"})
+            door.table_act(table_id=table.pk, user=seat.user, action={"type": "abbandona"})
             continue
         if skip_user is not None and seat.user_id == skip_user.pk:
             TableRuntime.objects.filter(pk=table.pk).update(deadline=timezone.now() - timedelta(seconds=1))
-            actions.table_timeout(table_id=table.pk, version=rt.version)
+            door.table_timeout(table_id=table.pk, version=rt.version)
             continue
         action = engine.sample_action(rt.state, seat_no, rng)
-        actions.table_act(table_id=table.pk, user=seat.user, action=action, version=rt.version)
+        door.table_act(table_id=table.pk, user=seat.user, action=action, version=rt.version)
         if on_step:
             on_step(runtime(table))
     raise AssertionError("hand did not end")
@@ -112,7 +112,7 @@ def back_from_sitout(table: Table) -> None:
     """Bring back the players random play sat out (a SITOUT answered at the invito sits the player
     out until he says "sono tornato"), so that the next hand deals them in again."""
     for seat in Seat.objects.filter(table=table, status=Seat.Status.SITOUT).select_related("user"):
-        actions.table_sitout(table_id=table.pk, user=seat.user, sitout=False)
+        door.table_sitout(table_id=table.pk, user=seat.user, sitout=False)
 
 
 def credit(seat: Seat, realm: str = "real") -> int:
@@ -144,7 +144,7 @@ def everyone_puts_the_invito(table: Table) -> None:
         rt = runtime(table)
         spec = next(a for a in engine.legal_actions(rt.state, seat_no) if a["label"] == "INVITO")
         user = Seat.objects.get(table=table, number=seat_no).user
-        actions.table_act(table_id=table.pk, user=user, action=concrete(spec))
+        door.table_act(table_id=table.pk, user=user, action=concrete(spec))
 
 
 def carried_pots() -> int:

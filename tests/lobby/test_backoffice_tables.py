@@ -6,7 +6,7 @@ import pytest
 
 from games import registry
 from games.rng import SeededRng
-from lobby import actions
+from lobby import door
 from lobby.admin import MONEY_FIELDS, TableForm
 from lobby.errors import HandInProgress, InvalidSeat, NoHandInProgress, NotAllowed
 from lobby.models import Hand, Table
@@ -32,7 +32,7 @@ def test_replay_rebuilds_the_hand_exactly():
     users = [funded_player() for _ in range(3)]
     table = poker_table()
     seat_players(table, users)
-    actions.table_start_hand(table_id=table.pk)
+    door.table_start_hand(table_id=table.pk)
     everyone_puts_the_invito(table)
     play_hand_randomly(table, SeededRng(11))
     hand = Hand.objects.get(table=table, number=1)
@@ -47,20 +47,20 @@ def test_cancelling_a_hand_returns_every_bet_of_it():
     table = poker_table()
     seats = seat_players(table, users)
     before = {s.pk: credit(s) for s in seats}
-    actions.table_start_hand(table_id=table.pk)
+    door.table_start_hand(table_id=table.pk)
     staff = UserFactory(role=roles.STAFF)
     # every player puts the invito, so there is money in the pot; then a technical fault
     everyone_puts_the_invito(table)
     engine = registry.get("poker5")
     assert not engine.is_over(runtime(table).state)
-    assert actions.table_cancel_hand(table_id=table.pk, actor=staff, reason="Server di gioco in errore")
+    assert door.table_cancel_hand(table_id=table.pk, actor=staff, reason="Server di gioco in errore")
     assert {s.pk: credit(s) for s in seats} == before
     hand = Hand.objects.get(table=table, number=1)
     assert hand.cancelled and hand.outcome is None
     assert runtime(table).state is None
     assert AuditLog.objects.filter(action="table.cancel_hand", actor=staff).exists()
     with pytest.raises(NoHandInProgress):
-        actions.table_cancel_hand(table_id=table.pk, actor=staff, reason="di nuovo")
+        door.table_cancel_hand(table_id=table.pk, actor=staff, reason="di nuovo")
 
 
 def test_staff_configure_tables_and_bad_config_is_refused(client):
@@ -104,7 +104,7 @@ def test_staff_replays_a_hand_in_the_back_office(client):
     users = [funded_player() for _ in range(2)]
     table = poker_table()
     seat_players(table, users)
-    actions.table_start_hand(table_id=table.pk)
+    door.table_start_hand(table_id=table.pk)
     play_hand_randomly(table, SeededRng(8))
     hand = Hand.objects.get(table=table)
     client.force_login(UserFactory(role=roles.STAFF))
@@ -180,7 +180,7 @@ def test_staff_change_a_tables_play_only_between_hands(client):
     users = [funded_player() for _ in range(3)]
     table = poker_table()
     seat_players(table, users)
-    actions.table_start_hand(table_id=table.pk)
+    door.table_start_hand(table_id=table.pk)
     everyone_puts_the_invito(table)
     staff = UserFactory(role=roles.STAFF)
     client.force_login(staff)
@@ -210,14 +210,14 @@ def test_table_update_refuses_what_would_strand_the_seated_players():
     before = (table.realm, table.game, table.seats, table.time_bank)
     staff = UserFactory(role=roles.STAFF)
     with pytest.raises(NotAllowed):
-        actions.table_update(table_id=table.pk, actor=staff, realm="play")
+        door.table_update(table_id=table.pk, actor=staff, realm="play")
     with pytest.raises(NotAllowed):
-        actions.table_update(table_id=table.pk, actor=staff, game="scopa", seats=2)
+        door.table_update(table_id=table.pk, actor=staff, game="scopa", seats=2)
     with pytest.raises(InvalidSeat):
-        actions.table_update(table_id=table.pk, actor=staff, seats=2)
-    actions.table_start_hand(table_id=table.pk)
+        door.table_update(table_id=table.pk, actor=staff, seats=2)
+    door.table_start_hand(table_id=table.pk)
     with pytest.raises(HandInProgress):
-        actions.table_update(table_id=table.pk, actor=staff, time_bank=table.time_bank + 10)
+        door.table_update(table_id=table.pk, actor=staff, time_bank=table.time_bank + 10)
     table.refresh_from_db()
     assert (table.realm, table.game, table.seats, table.time_bank) == before
     assert not AuditLog.objects.filter(action="table.update").exists()

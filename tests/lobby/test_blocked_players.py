@@ -3,7 +3,7 @@
 import pytest
 
 from games.rng import SeededRng
-from lobby import actions
+from lobby import door
 from lobby.errors import NotAllowed
 from lobby.models import Hand, Seat
 from piattaforma.actions import user_set_status
@@ -37,14 +37,14 @@ def test_self_exclusion_during_a_hand_closes_the_seat_when_the_hand_settles():
     users = [funded_player() for _ in range(3)]
     table = poker_table()
     seats = seat_players(table, users)
-    actions.table_start_hand(table_id=table.pk)
+    door.table_start_hand(table_id=table.pk)
     everyone_puts_the_invito(table)
     result = wallet_actions.user_self_exclude(user=users[0], until=None, reason="Pausa")
     assert result["closing_after_hand"] == [f"table:{seats[0].session_ref}"]
     seat = Seat.objects.get(user=users[0])
     assert seat.leave_after_hand and seat.status == Seat.Status.SITOUT
     with pytest.raises(NotAllowed):  # he can no longer decide anything
-        actions.table_act(table_id=table.pk, user=users[0], action={"type": "passo"})
+        door.table_act(table_id=table.pk, user=users[0], action={"type": "passo"})
     play_hand_randomly(table, SeededRng(4), skip_user=users[0])
     final = Hand.objects.get(table=table, number=1).outcome["chips"][str(seats[0].number)]
     assert not Seat.objects.filter(user=users[0]).exists()
@@ -56,7 +56,7 @@ def test_suspension_during_a_match_abandons_it_and_settles():
     table = scopa_table()
     seat_players(table, users, buy_in=5_000)
     for user in users:
-        actions.table_ready(table_id=table.pk, user=user)
+        door.table_ready(table_id=table.pk, user=user)
     user_set_status(user=users[1], status=User.Status.SUSPENDED, actor=None, reason="Collusione sospetta")
     outcome = Hand.objects.get(table=table, number=1).outcome
     assert outcome["reason"] == "abbandona"

@@ -3,7 +3,7 @@
 import pytest
 
 from games import registry
-from lobby import actions, selectors
+from lobby import door, selectors
 from lobby.actions import tablerow
 from lobby.models import Hand, Seat
 from tests.lobby.helpers import (
@@ -27,7 +27,7 @@ def bots_play(table, max_moves: int = 5_000) -> int:
         rt = runtime(table)
         if rt.state is None or registry.get(rt.game).is_over(rt.state):
             return moves
-        moved = actions.table_bot_move(table_id=table.pk, version=rt.version)
+        moved = door.table_bot_move(table_id=table.pk, version=rt.version)
         assert moved, "a bot seat to act did not move"
         moves += moved
     raise AssertionError("the bots never finished")
@@ -39,14 +39,12 @@ def test_bots_play_whole_hands_of_giochi_a_puntate(game):
     if game == "poker5":
         table = poker_table()
     else:
-        table = actions.table_create(
-            name=f"Bot {game}", game=game, seats=3, min_buy_in=1_000, max_buy_in=50_000
-        )
+        table = door.table_create(name=f"Bot {game}", game=game, seats=3, min_buy_in=1_000, max_buy_in=50_000)
     users = [funded_player(is_bot=True) for _ in range(3)]
     seats = seat_players(table, users, buy_in=20_000)
     before = money_total(users, seats)
     for _ in range(3):
-        assert actions.table_start_hand(table_id=table.pk)
+        assert door.table_start_hand(table_id=table.pk)
         assert bots_play(table) > 0
         assert engine.is_over(runtime(table).state)
     # bots never sit out
@@ -59,15 +57,15 @@ def test_a_person_against_a_bot_at_scopa_the_bot_is_always_ready_and_marked():
     person, bot = funded_player(), funded_player(is_bot=True, nickname="bot.scopa")
     table = scopa_table()
     seat_players(table, [person, bot], buy_in=5_000)
-    assert actions.table_ready(table_id=table.pk, user=person)  # the bot does not need to click
+    assert door.table_ready(table_id=table.pk, user=person)  # the bot does not need to click
     payload = selectors.table_snapshot(table_id=table.pk, user_id=person.pk)
     assert {s["nickname"]: s["bot"] for s in payload["seats"]} == {person.nickname: False, "bot.scopa": True}
     rt = runtime(table)
     engine = registry.get("scopa")
     if Seat.objects.get(table=table, number=engine.to_act(rt.state)[0]).user_id == bot.pk:
-        assert actions.table_bot_move(table_id=table.pk, version=rt.version) == 1
+        assert door.table_bot_move(table_id=table.pk, version=rt.version) == 1
     else:
-        assert actions.table_bot_move(table_id=table.pk, version=rt.version) == 0  # not the bot's turn
+        assert door.table_bot_move(table_id=table.pk, version=rt.version) == 0  # not the bot's turn
     assert Hand.objects.filter(table=table).count() == 1
 
 
@@ -83,7 +81,7 @@ def test_a_bot_that_must_decide_gets_its_task_after_each_commit(
     bot_seat = Seat.objects.get(table=table, user=bot).number
     engine = registry.get("poker5")
     with django_capture_on_commit_callbacks(execute=True):
-        assert actions.table_start_hand(table_id=table.pk)
+        assert door.table_start_hand(table_id=table.pk)
     bot_turns = person_turns = 0
     for _ in range(200):
         rt = runtime(table)
@@ -94,11 +92,11 @@ def test_a_bot_that_must_decide_gets_its_task_after_each_commit(
         with django_capture_on_commit_callbacks(execute=True):
             if bot_seat in due:
                 bot_turns += 1
-                actions.table_bot_move(table_id=table.pk, version=rt.version)
+                door.table_bot_move(table_id=table.pk, version=rt.version)
             else:
                 person_turns += 1
                 seat_no = due[0]
-                actions.table_act(
+                door.table_act(
                     table_id=table.pk,
                     user=person,
                     action=concrete(engine.legal_actions(rt.state, seat_no)[0]),

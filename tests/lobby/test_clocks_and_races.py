@@ -8,7 +8,7 @@ from django.db import connection
 from django.utils import timezone
 
 from games import registry
-from lobby import actions
+from lobby import door, sweeps
 from lobby.errors import StaleVersion
 from lobby.models import HandStep, Seat, TableRuntime
 from tests.lobby.helpers import concrete, funded_player, poker_table, runtime, seat_players
@@ -20,7 +20,7 @@ def started_table(players: int = 2):
     users = [funded_player() for _ in range(players)]
     table = poker_table()
     seat_players(table, users)
-    assert actions.table_start_hand(table_id=table.pk)
+    assert door.table_start_hand(table_id=table.pk)
     return table, users
 
 
@@ -42,7 +42,7 @@ def test_timeout_applies_the_engine_decision_and_sits_the_player_out():
     engine = registry.get("poker5")
     due = engine.to_act(rt.state)
     expected = {seat: engine.timeout_action(rt.state, seat) for seat in due}
-    assert actions.table_timeout(table_id=table.pk, version=rt.version) == len(due)
+    assert door.table_timeout(table_id=table.pk, version=rt.version) == len(due)
     steps = list(HandStep.objects.order_by("id"))
     assert [(s.seat, s.action, s.automatic) for s in steps] == [(seat, expected[seat], True) for seat in due]
     for seat in due:  # RULINGS P14: a timeout puts the player in sitout
@@ -56,15 +56,15 @@ def test_a_timeout_for_an_old_version_does_nothing():
     seat_no = engine.to_act(rt.state)[0]
     user = Seat.objects.get(table=table, number=seat_no).user
     action = engine.timeout_action(rt.state, seat_no)
-    actions.table_act(table_id=table.pk, user=user, action=action, version=rt.version)  # the player was first
-    assert actions.table_timeout(table_id=table.pk, version=rt.version) == 0
+    door.table_act(table_id=table.pk, user=user, action=action, version=rt.version)  # the player was first
+    assert door.table_timeout(table_id=table.pk, version=rt.version) == 0
     assert HandStep.objects.filter(automatic=True).count() == 0
 
 
 def test_a_deadline_not_yet_reached_does_nothing():
     table, _ = started_table()
     rt = runtime(table)
-    assert actions.table_timeout(table_id=table.pk, version=rt.version) == 0
+    assert door.table_timeout(table_id=table.pk, version=rt.version) == 0
     assert runtime(table).version == rt.version
 
 
@@ -73,9 +73,9 @@ def test_the_sweeper_catches_deadlines_whose_task_was_lost():
     table, _ = started_table()
     rt = expire(table)
     due = registry.get("poker5").to_act(rt.state)
-    assert actions.tables_sweep_deadlines() == len(due) >= 1
+    assert sweeps.tables_sweep_deadlines() == len(due) >= 1
     assert runtime(table).version > rt.version
-    assert actions.tables_sweep_deadlines() == 0  # nothing is due any more
+    assert sweeps.tables_sweep_deadlines() == 0  # nothing is due any more
 
 
 def test_a_late_action_after_the_timeout_is_refused():
@@ -85,9 +85,9 @@ def test_a_late_action_after_the_timeout_is_refused():
     seat_no = engine.to_act(rt.state)[0]
     user = Seat.objects.get(table=table, number=seat_no).user
     late = engine.legal_actions(rt.state, seat_no)[0]
-    actions.table_timeout(table_id=table.pk, version=rt.version)
+    door.table_timeout(table_id=table.pk, version=rt.version)
     with pytest.raises(StaleVersion):
-        actions.table_act(
+        door.table_act(
             table_id=table.pk,
             user=user,
             action={k: v for k, v in late.items() if k not in ("label", "confirm", "amount")},
@@ -114,7 +114,7 @@ def test_two_actions_racing_exactly_one_applies():
     def go():
         barrier.wait()
         try:
-            actions.table_act(table_id=table.pk, user=user, action=action, version=rt.version)
+            door.table_act(table_id=table.pk, user=user, action=action, version=rt.version)
             results.append("ok")
         except Exception as exc:  # the loser is refused, whatever the reason
             results.append(type(exc).__name__)
@@ -136,7 +136,7 @@ def test_time_bank_extends_a_decision_once_and_never_regenerates():
     users = [funded_player() for _ in range(2)]
     table = poker_table(time_bank=60)
     seat_players(table, users)
-    assert actions.table_start_hand(table_id=table.pk)
+    assert door.table_start_hand(table_id=table.pk)
     engine = registry.get("poker5")
     # everyone puts the invito but one seat, whose decision times out
     rt = runtime(table)
@@ -144,18 +144,18 @@ def test_time_bank_extends_a_decision_once_and_never_regenerates():
     for seat_no in due[1:]:
         seat = Seat.objects.get(table=table, number=seat_no)
         spec = next(a for a in engine.legal_actions(rt.state, seat_no) if a["label"] == "INVITO")
-        actions.table_act(table_id=table.pk, user=seat.user, action=concrete(spec))
+        door.table_act(table_id=table.pk, user=seat.user, action=concrete(spec))
         rt = runtime(table)
     slow = engine.to_act(rt.state)[0]
     rt = expire(table)
-    assert actions.table_timeout(table_id=table.pk, version=rt.version) == 0  # on the time bank now
+    assert door.table_timeout(table_id=table.pk, version=rt.version) == 0  # on the time bank now
     rt = runtime(table)
     assert rt.bank_seat == slow and (rt.deadline - rt.bank_started).total_seconds() == 60
     # he decides after 20 seconds of bank: 40 are left for the rest of the session
     TableRuntime.objects.filter(pk=table.pk).update(bank_started=timezone.now() - timedelta(seconds=20))
     spec = next(a for a in engine.legal_actions(rt.state, slow) if a["label"] == "INVITO")
     slow_user = Seat.objects.get(table=table, number=slow).user
-    actions.table_act(table_id=table.pk, user=slow_user, action=concrete(spec))
+    door.table_act(table_id=table.pk, user=slow_user, action=concrete(spec))
     assert Seat.objects.get(table=table, number=slow).time_bank in (39, 40)
     assert runtime(table).bank_seat is None
     assert HandStep.objects.filter(automatic=True).count() == 0

@@ -12,7 +12,7 @@ import pytest
 from django.db import transaction
 from django.db.models.sql.compiler import SQLCompiler
 
-from lobby import actions
+from lobby import door
 from lobby.actions import hands, tablerow
 from lobby.errors import TableClosed
 from lobby.models import Hand, Seat, TableRuntime
@@ -31,7 +31,7 @@ def tables():
     poker, scopa = poker_table(seats=3), scopa_table()
     seat_players(poker, [funded_player() for _ in range(3)])
     seat_players(scopa, [funded_player() for _ in range(2)])
-    actions.table_start_hand(table_id=poker.pk)
+    door.table_start_hand(table_id=poker.pk)
     return poker, scopa
 
 

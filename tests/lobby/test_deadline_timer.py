@@ -6,8 +6,7 @@ import pytest
 from django.utils import timezone
 
 from games import registry
-from lobby import actions, selectors, tasks
-from lobby import runtime as lobby_runtime
+from lobby import door, selectors, tasks
 from lobby.actions import tablerow
 from lobby.models import Hand, HandStep, Seat, TableRuntime
 from tests.lobby.helpers import concrete, funded_player, poker_table, runtime, seat_players
@@ -28,7 +27,7 @@ def started_table(capture):
     table = poker_table()
     seat_players(table, users)
     with capture(execute=True):
-        assert actions.table_start_hand(table_id=table.pk)
+        assert door.table_start_hand(table_id=table.pk)
     return table
 
 
@@ -39,7 +38,7 @@ def act_once(table, capture) -> None:
     user = Seat.objects.get(table=table, number=seat_no).user
     spec = engine.legal_actions(rt.state, seat_no)[0]
     with capture(execute=True):
-        actions.table_act(table_id=table.pk, user=user, action=concrete(spec), version=rt.version)
+        door.table_act(table_id=table.pk, user=user, action=concrete(spec), version=rt.version)
 
 
 def test_the_deal_arms_one_task_for_the_deadline(scheduled, django_capture_on_commit_callbacks):
@@ -136,13 +135,11 @@ def test_a_table_action_and_its_broadcast_cost_a_fixed_number_of_queries(
     seat_no = engine.to_act(rt.state)[0]
     user = Seat.objects.get(table=table, number=seat_no).user
     spec = engine.legal_actions(rt.state, seat_no)[0]
-    # on the owner runtime with no owner: the table's lease is read (does another process own the
-    # table?) before the action and after its commit, and the lock reads the journal's steps the
-    # row lags behind
-    owner_runtime = int(lobby_runtime.enabled())
-    with django_capture_on_commit_callbacks() as callbacks, django_assert_num_queries(7 + 2 * owner_runtime):
-        actions.table_act(table_id=table.pk, user=user, action=concrete(spec), version=rt.version)
-    with django_assert_num_queries(2 + owner_runtime):  # the runtime (with the dealt seats), the seats
+    # a table with no owner: its lease is read (does another process own the table?) before the
+    # action and after its commit, and the lock reads the journal's steps the row lags behind
+    with django_capture_on_commit_callbacks() as callbacks, django_assert_num_queries(9):
+        door.table_act(table_id=table.pk, user=user, action=concrete(spec), version=rt.version)
+    with django_assert_num_queries(3):  # the runtime (with the dealt seats), the seats, the lease
         for callback in callbacks:
             callback()
 
@@ -155,7 +152,7 @@ def test_the_runtime_row_keeps_the_seats_dealt_into_the_hand(django_capture_on_c
     # a hand dealt before the field existed: its Hand row answers
     TableRuntime.objects.filter(pk=table.pk).update(dealt=None)
     assert selectors.dealt_seats(runtime(table)) == {s["seat"] for s in hand.seats}
-    actions.table_cancel_hand(table_id=table.pk, actor=funded_player(), reason="test")
+    door.table_cancel_hand(table_id=table.pk, actor=funded_player(), reason="test")
     rt = runtime(table)
     assert rt.dealt is None and selectors.dealt_seats(rt) is None
 

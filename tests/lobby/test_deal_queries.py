@@ -11,9 +11,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from lobby import actions
+from lobby import door, presence
 from lobby.models import Hand, HandPlayer, Seat, TableRuntime, WaitingEntry
-from lobby.runtime import blocking, ownership
+from lobby.runtime import blocking
 from lobby.selectors import seat_rows, table_waiting
 from piattaforma import siteops
 from tests.lobby.helpers import credit, funded_player, poker_table, scopa_table, seat_players
@@ -22,8 +22,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture(autouse=True)
-def owner_runtime(settings):
-    settings.LOBBY_RUNTIME = "owner"
+def no_timers(settings):
     settings.LOBBY_SCHEDULE_TASKS = False  # no timer deals behind the test's back
 
 
@@ -42,12 +41,12 @@ def scopa_ready():
 
 async def deal_under_owner(table):
     """The owner deals (``table_start_hand`` as its row action); the statements of that round trip."""
-    owner = await ownership.owner_for(table.pk)
+    owner = await presence.owner_for(table.pk)
 
     def deal():
         siteops.site_hours()  # the site's hours are cached per process: read before, as in a server
         with CaptureQueriesContext(connection) as queries:
-            owner._row_action_sync(actions.table_start_hand, {"table_id": table.pk})
+            owner._row_action_sync(door.table_start_hand, {"table_id": table.pk})
         return [q["sql"] for q in queries.captured_queries]
 
     return owner, await blocking(deal)()
@@ -91,7 +90,7 @@ def test_a_due_start_that_deals_nothing_is_cleared():
     table = poker_table()
     seat_players(table, [funded_player()])  # one player: nothing to deal
     TableRuntime.objects.filter(pk=table.pk).update(start_at=timezone.now())
-    assert not actions.table_start_hand(table_id=table.pk)
+    assert not door.table_start_hand(table_id=table.pk)
     assert TableRuntime.objects.get(pk=table.pk).start_at is None
 
 
@@ -100,19 +99,19 @@ async def test_the_owner_reads_back_what_a_row_action_wrote_and_keeps_the_rest()
     users = [await sync_to_async(funded_player)() for _ in range(4)]
     table = await sync_to_async(poker_table)(seats=3)
     await sync_to_async(seat_players)(table, users[:3])
-    owner = await ownership.owner_for(table.pk)
+    owner = await presence.owner_for(table.pk)
     held = owner.seats
-    await owner.call(actions.table_sitout, table_id=table.pk, user=users[0], sitout=True)
+    await owner.call(door.table_sitout, table_id=table.pk, user=users[0], sitout=True)
     assert owner.seats is not held and owner.seats[0].status == Seat.Status.SITOUT
     held, row = owner.seats, owner.rt
-    await owner.call(actions.seat_connected, table_id=table.pk, user=users[2], process="p")
+    await owner.call(door.seat_connected, table_id=table.pk, user=users[2], process="p")
     assert owner.seats is not held and owner.seats[2].connections == 1  # the seat's count written
     assert owner.rt is row  # neither the runtime row nor the table written: the row is kept
     held = owner.seats
-    await owner.call(actions.waiting_join, table_id=table.pk, user=users[3])  # the table is full
+    await owner.call(door.waiting_join, table_id=table.pk, user=users[3])  # the table is full
     assert owner.seats is held and owner.offer_at is None  # no seat written, no offer yet
     assert owner.rt is not row and owner.rt.version == row.version + 1  # the row written: read back
-    await owner.call(actions.table_leave, table_id=table.pk, user=users[1])  # seat 2 is offered
+    await owner.call(door.table_leave, table_id=table.pk, user=users[1])  # seat 2 is offered
     entry = await sync_to_async(WaitingEntry.objects.get)(table=table, user=users[3])
     assert [s.number for s in owner.seats] == [1, 3]
     assert owner.offer_at == entry.offer_expires_at is not None

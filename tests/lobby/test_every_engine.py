@@ -12,7 +12,7 @@ import pytest
 
 from games import registry
 from games.rng import SeededRng
-from lobby import actions
+from lobby import door
 from lobby.models import Seat
 from tests.lobby.helpers import (
     carried_pots,
@@ -46,7 +46,7 @@ def table_for(game: str):
         fields.update(posta_partita=100, posta_unitaria=10, perdita_massima=2_000, rake_bp=500)
     else:
         fields.update(rake_bp=500, rake_cap=500 if "rake_cap" in engine.table_settings else 0)
-    return actions.table_create(**fields)
+    return door.table_create(**fields)
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -63,10 +63,10 @@ def test_engine_plays_at_a_live_table_and_money_balances(game):
         if engine.family == "partite":
             for user in users:
                 if Seat.objects.filter(table=table, user=user).exists() and not runtime(table).state:
-                    actions.table_ready(table_id=table.pk, user=user)
+                    door.table_ready(table_id=table.pk, user=user)
             started = runtime(table).state is not None
         else:
-            started = actions.table_start_hand(table_id=table.pk)
+            started = door.table_start_hand(table_id=table.pk)
         if not started:
             break
         play_hand_randomly(table, rng, max_steps=20_000, abandon_after=4_000)
@@ -89,7 +89,7 @@ def test_a_chemin_banker_leaving_between_coups_takes_his_banco():
     before = money_total(users, seats)
     rng = SeededRng(5)
     for _ in range(40):
-        actions.table_start_hand(table_id=table.pk)
+        door.table_start_hand(table_id=table.pk)
         play_hand_randomly(table, rng, max_steps=2_000)
         banco = (runtime(table).carry or {}).get("banco")
         if banco and banco["posta"] + banco["garage"] > 0:
@@ -101,7 +101,7 @@ def test_a_chemin_banker_leaving_between_coups_takes_his_banco():
     assert pot.balance == held
     banker = Seat.objects.get(table=table, number=banco["seat"])
     credit_before = credit(banker)
-    result = actions.table_leave(table_id=table.pk, user=banker.user)
+    result = door.table_leave(table_id=table.pk, user=banker.user)
     assert result["left"] and result["amount"] == credit_before + held
     pot.refresh_from_db()
     assert pot.balance == 0
@@ -109,7 +109,7 @@ def test_a_chemin_banker_leaving_between_coups_takes_his_banco():
 
 
 def test_scala40_with_three_linee_settles_each_loser():
-    table = actions.table_create(
+    table = door.table_create(
         name="Scala 40 a tre",
         game="scala40",
         seats=3,
@@ -124,7 +124,7 @@ def test_scala40_with_three_linee_settles_each_loser():
     seats = seat_players(table, users, buy_in=20_000)
     before = money_total(users, seats)
     for user in users:
-        actions.table_ready(table_id=table.pk, user=user)
+        door.table_ready(table_id=table.pk, user=user)
     play_hand_randomly(table, SeededRng(3), max_steps=20_000, abandon_after=4_000)
     from lobby.models import Hand
 
@@ -144,10 +144,10 @@ def test_newcomers_are_marked_and_the_rules_stand_up_list_is_honoured():
     table = table_for("poker5")
     users = [funded_player() for _ in range(table.seats)]
     seat_players(table, users, buy_in=20_000)
-    assert actions.table_start_hand(table_id=table.pk)
+    assert door.table_start_hand(table_id=table.pk)
     first = Hand.objects.get(table=table, number=1)
     assert all(s["new"] for s in first.seats)
     play_hand_randomly(table, SeededRng(8))
-    assert actions.table_start_hand(table_id=table.pk)
+    assert door.table_start_hand(table_id=table.pk)
     second = Hand.objects.get(table=table, number=2)
     assert not any(s["new"] for s in second.seats)

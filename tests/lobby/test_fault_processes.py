@@ -30,8 +30,7 @@ from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
-from lobby import actions
-from lobby import runtime as lobby_runtime
+from lobby import door, sweeps
 from lobby.errors import TableElsewhere
 from lobby.models import Hand, Seat, SeatSocket
 from piattaforma.models import SiteHours
@@ -241,7 +240,7 @@ def seated_poker_table():
     users = [funded_player() for _ in range(2)]
     table = poker_table(tempo_giocata=900)
     seat_players(table, users)
-    actions.table_start_hand(table_id=table.pk)
+    door.table_start_hand(table_id=table.pk)
     return table, users
 
 
@@ -264,7 +263,7 @@ async def test_daphne_killed_and_restarted_drops_its_sockets_and_leaves_the_othe
     procs.daphne("daphne-a", port=port_a)  # restarted; the second player never comes back
 
     def swept() -> bool:  # the beat's sweep, run until it has dropped daphne-a's sockets
-        actions.presence_sweep()
+        sweeps.presence_sweep()
         return not SeatSocket.objects.filter(seat__user=users[1]).exists()
 
     await sync_to_async(wait_for)(swept, "the sweep to drop daphne-a's sockets")
@@ -276,7 +275,7 @@ async def test_daphne_killed_and_restarted_drops_its_sockets_and_leaves_the_othe
     # daphne-b beats on: its socket learns the new version (the sweep's broadcast or the heartbeat)
     version = (await sync_to_async(runtime)(table)).version
     await until(first_on_b, lambda m: m.get("version", 0) >= version)
-    assert await sync_to_async(actions.presence_sweep)() == 0
+    assert await sync_to_async(sweeps.presence_sweep)() == 0
     for ws in (first_on_a, first_on_b, second_on_a):
         await ws.close()
 
@@ -292,25 +291,14 @@ async def test_a_client_catches_up_on_what_it_missed_while_the_channel_layer_was
     await until(ws, lambda m: m == {"type": "table.version", "version": shown})  # the heartbeat
 
     procs.kill("redis")  # the channel layer is down
-    if lobby_runtime.enabled():
-        # The owner runtime: the table's owner is in Daphne and sends views to its sockets without
-        # the layer; a write from another process reaches the owner over the layer, so while it is
-        # down the write is refused and changes nothing: there is no lost broadcast to catch up on.
-        with pytest.raises(TableElsewhere):
-            await sync_to_async(actions.table_sitout)(table_id=table.pk, user=users[1], sitout=True)
-        seat = await sync_to_async(Seat.objects.get)(table=table, user=users[1])
-        assert seat.status == Seat.Status.PLAYING
-        procs.redis()
-        await ws.close()
-        return
-    # a change while it is down: its broadcast is lost (this process has no layer to reach Daphne's)
-    await sync_to_async(actions.table_sitout)(table_id=table.pk, user=users[1], sitout=True)
-    procs.redis()  # back, empty
-    beat = await until(ws, lambda m: m["type"] == "table.version" and m["version"] > shown)
-    await ws.send(json.dumps({"type": "sync", "version": shown}))  # what the table client does then
-    state = await until(ws, lambda m: m["type"] == "table.state")
-    assert state["version"] == beat["version"] == shown + 1
-    assert any(s["status"] == Seat.Status.SITOUT for s in state["seats"])
+    # The table's owner is in Daphne and sends views to its sockets without the layer; a write
+    # from another process reaches the owner over the layer, so while it is down the write is
+    # refused and changes nothing: there is no lost broadcast to catch up on.
+    with pytest.raises(TableElsewhere):
+        await sync_to_async(door.table_sitout)(table_id=table.pk, user=users[1], sitout=True)
+    seat = await sync_to_async(Seat.objects.get)(table=table, user=users[1])
+    assert seat.status == Seat.Status.PLAYING
+    procs.redis()
     await ws.close()
 
 

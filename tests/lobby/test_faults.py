@@ -13,12 +13,11 @@ from channels.layers import get_channel_layer
 from django.utils import timezone
 
 from games import registry
-from lobby import actions, broadcast, presence, tasks
-from lobby import runtime as lobby_runtime
+from lobby import broadcast, door, presence, sweeps, tasks
 from lobby.actions import hands
 from lobby.models import Hand, HandStep, Seat, SeatSocket
 from tests.lobby.helpers import concrete, funded_player, poker_table, runtime, scopa_table, seat_players
-from tests.lobby.test_ws_table import connect, next_state, setup_table
+from tests.lobby.test_ws_table import connect, setup_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -49,7 +48,7 @@ def play_out(table) -> None:
         seat_no = engine.to_act(rt.state)[0]
         user = Seat.objects.get(table=table, number=seat_no).user
         spec = engine.legal_actions(rt.state, seat_no)[0]
-        actions.table_act(table_id=table.pk, user=user, action=concrete(spec), version=rt.version)
+        door.table_act(table_id=table.pk, user=user, action=concrete(spec), version=rt.version)
     raise AssertionError("the hand never ended")
 
 
@@ -59,7 +58,7 @@ def play_out(table) -> None:
 def test_a_lost_next_hand_start_is_dealt_by_the_sweep(later):
     table = poker_table()
     seat_players(table, [funded_player() for _ in range(3)])
-    assert actions.table_start_hand(table_id=table.pk)
+    assert door.table_start_hand(table_id=table.pk)
     play_out(table)
     assert runtime(table).hand_no == 1
     later(hands.NEXT_HAND_DELAY_SECONDS - 1)
@@ -77,14 +76,14 @@ def test_one_table_failing_in_the_sweep_stops_no_other(later, monkeypatch):
     broken, fine = poker_table(), poker_table(name="Tavolo Bari")
     for table in (broken, fine):
         seat_players(table, [funded_player() for _ in range(2)])
-    start = actions.table_start_hand
+    start = door.table_start_hand
 
     def start_or_fail(*, table_id):
         if table_id == broken.pk:
             raise RuntimeError("a bug at one table")
         return start(table_id=table_id)
 
-    monkeypatch.setattr(hands, "table_start_hand", start_or_fail)  # what the sweep calls
+    monkeypatch.setattr(door, "table_start_hand", start_or_fail)  # what the sweep calls
     later(5)
     tasks.sweep_deadlines()
     assert runtime(broken).hand_no == 0 and runtime(fine).hand_no == 1
@@ -116,8 +115,8 @@ def test_a_player_pressing_ready_early_leaves_the_countdown_start_pending(later)
     table = scopa_table()
     users = [funded_player() for _ in range(2)]
     seat_players(table, users)
-    actions.table_start_hand(table_id=table.pk)  # the sit-down's start: the countdown begins
-    assert not actions.table_ready(table_id=table.pk, user=users[0])
+    door.table_start_hand(table_id=table.pk)  # the sit-down's start: the countdown begins
+    assert not door.table_ready(table_id=table.pk, user=users[0])
     assert runtime(table).start_at is not None
     later(hands.READY_SECONDS + 5)
     tasks.sweep_deadlines()
@@ -128,7 +127,7 @@ def test_a_lost_bot_move_is_played_by_the_sweep_not_timed_out(later):
     table = poker_table()
     bot = funded_player(is_bot=True)
     seat_players(table, [bot, funded_player(), funded_player()])
-    assert actions.table_start_hand(table_id=table.pk)
+    assert door.table_start_hand(table_id=table.pk)
     rt = runtime(table)
     engine = registry.get(rt.game)
     for _ in range(10):  # the humans play until the bot is to act
@@ -137,7 +136,7 @@ def test_a_lost_bot_move_is_played_by_the_sweep_not_timed_out(later):
             break
         user = Seat.objects.get(table=table, number=seat_no).user
         spec = engine.legal_actions(rt.state, seat_no)[0]
-        actions.table_act(table_id=table.pk, user=user, action=concrete(spec), version=rt.version)
+        door.table_act(table_id=table.pk, user=user, action=concrete(spec), version=rt.version)
         rt = runtime(table)
     assert 1 in engine.to_act(rt.state)
     later(table.tempo_giocata + 5)  # the sweep runs late: the bot's deadline has passed too
@@ -157,7 +156,7 @@ async def test_a_socket_of_a_server_process_that_stopped_beating_is_dropped_and_
     await ws.receive_json_from(timeout=5)
     seat = await sync_to_async(Seat.objects.get)(table=table, user=users[0])
     assert seat.connections == 1 and seat.status == Seat.Status.PLAYING
-    later(actions.presence_ttl() + 1)  # this process "died": it never beat since
+    later(door.presence_ttl() + 1)  # this process "died": it never beat since
     await sync_to_async(tasks.sweep_deadlines)()
     seat = await sync_to_async(Seat.objects.get)(table=table, user=users[0])
     assert seat.connections == 0 and seat.status == Seat.Status.SITOUT and seat.away
@@ -170,17 +169,17 @@ def test_one_process_dying_leaves_the_sockets_of_the_others_counted(later):
     table = poker_table()
     users = [funded_player() for _ in range(2)]
     seat_players(table, users)
-    actions.table_start_hand(table_id=table.pk)
-    actions.seat_connected(table_id=table.pk, user=users[0], process="daphne-a")
-    kept = actions.seat_connected(table_id=table.pk, user=users[0], process="daphne-b")
-    actions.seat_connected(table_id=table.pk, user=users[1], process="daphne-a")
-    later(actions.presence_ttl() + 1)
-    assert actions.presence_beat(process="daphne-b", socket_ids=[kept]) == 1  # b lives on; a was killed
-    assert actions.presence_sweep() == 2
+    door.table_start_hand(table_id=table.pk)
+    door.seat_connected(table_id=table.pk, user=users[0], process="daphne-a")
+    kept = door.seat_connected(table_id=table.pk, user=users[0], process="daphne-b")
+    door.seat_connected(table_id=table.pk, user=users[1], process="daphne-a")
+    later(door.presence_ttl() + 1)
+    assert door.presence_beat(process="daphne-b", socket_ids=[kept]) == 1  # b lives on; a was killed
+    assert sweeps.presence_sweep() == 2
     first, second = (Seat.objects.get(table=table, user=u) for u in users)
     assert first.connections == 1 and first.status == Seat.Status.PLAYING and not first.away
     assert second.connections == 0 and second.status == Seat.Status.SITOUT and second.away
-    assert actions.presence_sweep() == 0
+    assert sweeps.presence_sweep() == 0
 
 
 async def test_a_connection_whose_application_failed_is_uncounted(monkeypatch):
@@ -193,7 +192,7 @@ async def test_a_connection_whose_application_failed_is_uncounted(monkeypatch):
         raise RuntimeError("a bug in a handler")
 
     monkeypatch.setattr("lobby.consumers.TableConsumer.table_message", failing)
-    # a message of the table's group (a chat line; on the rows runtime also every view)
+    # a message of the table's group (a chat line)
     line = {"type": "table.message", "payload": {"type": "chat", "table": table.pk, "text": "ciao"}}
     await get_channel_layer().group_send(broadcast.public_group(table.pk), line)
     with pytest.raises(RuntimeError):
@@ -207,34 +206,16 @@ async def test_the_renewal_keeps_a_live_process_counted():
     table, users, cookies = await setup_table()
     ws = await connect(table, cookies[0])
     await ws.receive_json_from(timeout=5)
-    stale = timezone.now() - timedelta(seconds=2 * actions.presence_ttl())
+    stale = timezone.now() - timedelta(seconds=2 * door.presence_ttl())
     await sync_to_async(SeatSocket.objects.filter(seat__table=table).update)(seen_at=stale)
     await presence.renew()  # this process says it is alive: its socket's row is fresh again
-    swept = await sync_to_async(actions.presence_sweep)()
+    swept = await sync_to_async(sweeps.presence_sweep)()
     seat = await sync_to_async(Seat.objects.get)(table=table, user=users[0])
     assert swept == 0 and seat.connections == 1 and seat.status == Seat.Status.PLAYING
     await ws.disconnect()
 
 
 # --- broadcasts lost ------------------------------------------------------------------------------
-
-
-async def test_a_client_that_missed_broadcasts_sees_the_version_on_the_heartbeat(monkeypatch):
-    """The channel layer lost a broadcast; the process heartbeat tells the socket the version."""
-    if lobby_runtime.enabled():
-        pytest.skip("the owner runtime sends views to its sockets itself, not through the channel layer")
-    table, users, cookies = await setup_table()
-    ws = await connect(table, cookies[0])
-    shown = await ws.receive_json_from(timeout=5)
-    monkeypatch.setattr("lobby.broadcast.table_changed", lambda *a, **k: None)  # lost on the way
-    await sync_to_async(actions.table_sitout)(table_id=table.pk, user=users[1], sitout=True)
-    assert await ws.receive_nothing(timeout=0.2)
-    await presence.beat()
-    beat = await ws.receive_json_from(timeout=5)
-    assert beat == {"type": "table.version", "version": shown["version"] + 1}
-    await ws.send_json_to({"type": "sync", "version": shown["version"]})  # what the client does then
-    assert (await next_state(ws, shown["version"]))["version"] == beat["version"]
-    await ws.disconnect()
 
 
 def test_a_channel_layer_outage_loses_the_broadcast_not_the_action(
@@ -250,17 +231,17 @@ def test_a_channel_layer_outage_loses_the_broadcast_not_the_action(
 
     monkeypatch.setattr("lobby.broadcast.get_channel_layer", lambda: Down())
     with django_capture_on_commit_callbacks(execute=True):
-        assert actions.table_start_hand(table_id=table.pk)
+        assert door.table_start_hand(table_id=table.pk)
     rt = runtime(table)
     engine = registry.get(rt.game)
     seat_no = engine.to_act(rt.state)[0]
     user = Seat.objects.get(table=table, number=seat_no).user
     with django_capture_on_commit_callbacks(execute=True):
-        actions.table_act(
+        door.table_act(
             table_id=table.pk,
             user=user,
             action=concrete(engine.legal_actions(rt.state, seat_no)[0]),
             version=rt.version,
         )
-        actions.table_chat_post(table_id=table.pk, user=user, text="ciao")
+        door.table_chat_post(table_id=table.pk, user=user, text="ciao")
     assert runtime(table).version > rt.version

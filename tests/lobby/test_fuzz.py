@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from games import registry
 from games.engine import EngineError, spec_matches
-from lobby import actions
+from lobby import door
 from lobby.errors import TableError
 from lobby.models import HandStep, Seat
 from tests.lobby.helpers import funded_player, poker_table, runtime, seat_players
@@ -33,14 +33,14 @@ def test_fuzzed_actions_are_refused_or_legal_and_never_corrupt(action, who):
     users = [funded_player() for _ in range(3)]
     table = poker_table()
     seat_players(table, users)
-    actions.table_start_hand(table_id=table.pk)
+    door.table_start_hand(table_id=table.pk)
     before = runtime(table)
     seat = Seat.objects.get(table=table, user=users[who])
     engine = registry.get("poker5")
     legal = any(spec_matches(s, action) for s in engine.legal_actions(before.state, seat.number))
     steps = HandStep.objects.count()  # examples share the test's database transaction
     try:
-        actions.table_act(table_id=table.pk, user=users[who], action=action, version=before.version)
+        door.table_act(table_id=table.pk, user=users[who], action=action, version=before.version)
     except (EngineError, TableError) as exc:
         assert exc.code and exc.message
         assert not legal, (action, exc.code)

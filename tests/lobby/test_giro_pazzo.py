@@ -4,7 +4,7 @@ import pytest
 
 from games import registry
 from games.rng import SeededRng
-from lobby import actions
+from lobby import door
 from lobby.models import Hand, Seat, TableRuntime
 from tests.lobby.helpers import (
     back_from_sitout,
@@ -32,7 +32,7 @@ def test_dealer_chooses_telesina_and_the_table_returns_to_poker():
     games_played = []
     for _ in range(8):
         back_from_sitout(table)
-        assert actions.table_start_hand(table_id=table.pk)
+        assert door.table_start_hand(table_id=table.pk)
         rt = runtime(table)
         engine = registry.get(rt.game)
         games_played.append(rt.game)
@@ -40,7 +40,7 @@ def test_dealer_chooses_telesina_and_the_table_returns_to_poker():
             dealer = engine.to_act(rt.state)[0]
             spec = next(s for s in engine.legal_actions(rt.state, dealer) if s.get("variant") == "telesina")
             user = Seat.objects.get(table=table, number=dealer).user
-            actions.table_act(table_id=table.pk, user=user, action=concrete(spec))
+            door.table_act(table_id=table.pk, user=user, action=concrete(spec))
             assert engine.is_over(runtime(table).state)  # the poker hand hands the deal over
             continue
         for _step in range(400):
@@ -49,9 +49,7 @@ def test_dealer_chooses_telesina_and_the_table_returns_to_poker():
                 break
             seat_no = engine.to_act(rt.state)[0]
             user = Seat.objects.get(table=table, number=seat_no).user
-            actions.table_act(
-                table_id=table.pk, user=user, action=engine.sample_action(rt.state, seat_no, rng)
-            )
+            door.table_act(table_id=table.pk, user=user, action=engine.sample_action(rt.state, seat_no, rng))
         if "telesina" in games_played and rt.game == "poker5":
             break
     assert "telesina" in games_played

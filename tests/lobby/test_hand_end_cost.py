@@ -13,9 +13,8 @@ from asgiref.sync import sync_to_async
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from lobby import actions
+from lobby import door, presence
 from lobby.models import Hand
-from lobby.runtime import ownership
 from lobby.runtime.owner import TableOwner
 from moderation import dumping
 from moderation.models import SignalHand
@@ -43,8 +42,7 @@ MAX_QUERIES = {"postgresql": 17, "sqlite": 18}
 
 
 @pytest.fixture(autouse=True)
-def owner_runtime(settings, monkeypatch):
-    settings.LOBBY_RUNTIME = "owner"
+def owner_clocks_without_pauses(settings, monkeypatch):
     settings.LOBBY_SCHEDULE_TASKS = True  # the owner's own timers move the bots
     monkeypatch.setattr("lobby.bots.BOT_DELAY_SECONDS", 0.0)
     monkeypatch.setattr("lobby.actions.hands.NEXT_HAND_DELAY_SECONDS", 0)
@@ -67,16 +65,16 @@ async def test_a_three_seat_hand_end_makes_a_pinned_number_of_queries(monkeypatc
         users = [funded_player(is_bot=True) for _ in range(3)]
         table = poker_table(seats=3)
         seats = seat_players(table, users)
-        actions.table_start_hand(table_id=table.pk)
+        door.table_start_hand(table_id=table.pk)
         return table, users, seats, money_total(users, seats) + house_rake() + carried_pots()
 
     table, users, seats, money = await three_bots()
-    await ownership.owner_for(table.pk)  # the bots move on its timers until the hand ends
+    await presence.owner_for(table.pk)  # the bots move on its timers until the hand ends
     for _ in range(400):
         if len(ends) >= 2:
             break
         await asyncio.sleep(0.05)
-    await ownership.stop_all()
+    await presence.stop_all()
     assert len(ends) >= 2, "the hands did not end through the owner"
 
     @sync_to_async

@@ -13,8 +13,8 @@ import pytest
 from django.utils import timezone
 
 from games import registry
-from lobby import actions, selectors, tasks
-from lobby.actions import hands, sweeps
+from lobby import door, selectors, sweeps, tasks
+from lobby.actions import hands
 from lobby.models import Hand, Seat
 from tests.lobby.helpers import concrete, funded_player, key, poker_table, runtime, seat_players
 
@@ -47,14 +47,14 @@ def play_out(table, preferred: tuple[str, ...]) -> dict:
         legal = engine.legal_actions(rt.state, seat_no)
         spec = next((a for t in preferred for a in legal if a["type"] == t), legal[0])
         user = Seat.objects.get(table=table, number=seat_no).user
-        actions.table_act(table_id=table.pk, user=user, action=concrete(spec), version=rt.version)
+        door.table_act(table_id=table.pk, user=user, action=concrete(spec), version=rt.version)
     raise AssertionError("the hand never ended")
 
 
 def hand_ending(table, *, showdown: bool) -> Hand:
     """Deal and play hands until one ends with (or without) cards shown; return that hand."""
     for _ in range(40):
-        assert actions.table_start_hand(table_id=table.pk)
+        assert door.table_start_hand(table_id=table.pk)
         state = play_out(table, STAY_IN if showdown else PASS)
         if bool(state.get("shown")) == showdown:
             return Hand.objects.get(table=table, number=runtime(table).hand_no)
@@ -104,11 +104,9 @@ def test_nobody_brings_the_next_deal_forward_during_the_pause():
     seat_players(table, users)
     hand = hand_ending(table, showdown=True)
     start_at = runtime(table).start_at
-    actions.table_sitout(table_id=table.pk, user=users[1], sitout=True)
-    actions.table_sitout(table_id=table.pk, user=users[1], sitout=False)  # "sono tornato"
-    actions.table_sit(
-        table_id=table.pk, user=funded_player(), seat_no=4, buy_in=10_000, idempotency_key=key()
-    )
+    door.table_sitout(table_id=table.pk, user=users[1], sitout=True)
+    door.table_sitout(table_id=table.pk, user=users[1], sitout=False)  # "sono tornato"
+    door.table_sit(table_id=table.pk, user=funded_player(), seat_no=4, buy_in=10_000, idempotency_key=key())
     rt = runtime(table)
     assert rt.start_at == start_at and rt.hand_no == hand.number
     assert registry.get(rt.game).is_over(rt.state)  # the result stays on the felt

@@ -3,7 +3,7 @@
 import pytest
 
 from games.rng import SeededRng
-from lobby import actions
+from lobby import door
 from lobby.models import Seat
 from tests.lobby.helpers import credit, funded_player, play_hand_randomly, poker_table, seat_players
 
@@ -15,7 +15,7 @@ def test_history_lists_the_players_own_hands_with_his_result(client):
     anna, bruno = funded_player(), funded_player()
     seat_players(table, [anna, bruno], buy_in=10_000)
     outsider = funded_player()
-    assert actions.table_start_hand(table_id=table.pk)
+    assert door.table_start_hand(table_id=table.pk)
     play_hand_randomly(table, SeededRng(7))
 
     client.force_login(anna)

@@ -123,13 +123,13 @@ def test_the_api_refuses_a_junk_page_number(page):
 @pytest.mark.parametrize("step", ["abc", "9" * 5000, "\u00b2", "-1"])
 def test_the_backoffice_replay_reads_a_junk_step_as_the_first(client, step):
     from games.rng import SeededRng
-    from lobby import actions
+    from lobby import door
     from lobby.models import Hand
     from tests.lobby.helpers import play_hand_randomly, seat_players
 
     table = poker_table()
     seat_players(table, [funded_player() for _ in range(2)])
-    actions.table_start_hand(table_id=table.pk)
+    door.table_start_hand(table_id=table.pk)
     play_hand_randomly(table, SeededRng(8))
     hand = Hand.objects.get(table=table)
     client.force_login(UserFactory(role=roles.STAFF))

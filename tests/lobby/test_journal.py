@@ -18,7 +18,7 @@ from asgiref.sync import async_to_sync, sync_to_async
 from django.db import IntegrityError, OperationalError, connection, connections
 from django.utils import timezone
 
-from lobby import actions
+from lobby import door
 from lobby.models import Hand, HandStep
 from lobby.runtime import journal
 from tests.lobby.helpers import funded_player, poker_table, seat_players
@@ -37,7 +37,7 @@ def short_statements(monkeypatch):
 def dealt_hand() -> Hand:
     table = poker_table()
     seat_players(table, [funded_player(), funded_player()])
-    actions.table_start_hand(table_id=table.pk)
+    door.table_start_hand(table_id=table.pk)
     return Hand.objects.get(table=table)
 
 

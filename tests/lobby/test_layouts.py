@@ -12,8 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games import registry
-from lobby import actions
-from lobby import runtime as lobby_runtime
+from lobby import door
 from lobby.models import TableRuntime
 from tests.lobby.helpers import SCOPA_STAKES, funded_player, runtime, scopa_table, seat_players
 
@@ -29,12 +28,12 @@ def burraco_turn():
     users = [funded_player() for _ in range(2)]
     table = scopa_table(name="Burraco Roma", game="burraco", config={}, **SCOPA_STAKES)
     seat_players(table, users, buy_in=5_000)
-    actions.table_ready(table_id=table.pk, user=users[0])
-    assert actions.table_ready(table_id=table.pk, user=users[1])
+    door.table_ready(table_id=table.pk, user=users[0])
+    assert door.table_ready(table_id=table.pk, user=users[1])
     rt = runtime(table)
     seat = BURRACO.to_act(rt.state)[0]
     user = users[seat - 1]
-    actions.table_act(table_id=table.pk, user=user, action={"type": "pesca"})
+    door.table_act(table_id=table.pk, user=user, action={"type": "pesca"})
     rt = runtime(table)
     state = copy.deepcopy(rt.state)
     pos = state["seats"].index(seat)
@@ -74,8 +73,8 @@ def test_a_seated_player_gets_the_engines_layouts_and_nothing_changes(burraco_tu
     assert (after.state, after.version) == (before.state, before.version)
     sql = [q["sql"].upper() for q in queries.captured_queries]
     assert all(q.startswith("SELECT") and "FOR UPDATE" not in q for q in sql), sql  # no lock, no write
-    # session, user, runtime with its table, seat (the owner runtime: and the journal's later steps)
-    assert len(sql) <= 4 + int(lobby_runtime.enabled())
+    # session, user, runtime with its table, seat, the journal's later steps
+    assert len(sql) <= 5
 
 
 def test_refusals_have_stable_codes_and_change_nothing(burraco_turn):
@@ -144,7 +143,7 @@ def test_no_hand_and_games_without_layouts():
     seat_players(table, users, buy_in=5_000)
     res = post(client_for(users[0]), table, {"action": MELD})
     assert (res.status_code, res.json()["code"]) == (409, "no_hand")
-    actions.table_ready(table_id=table.pk, user=users[0])
-    assert actions.table_ready(table_id=table.pk, user=users[1])
+    door.table_ready(table_id=table.pk, user=users[0])
+    assert door.table_ready(table_id=table.pk, user=users[1])
     res = post(client_for(users[0]), table, {"action": MELD})
     assert (res.status_code, res.json()["code"]) == (400, "no_layouts")

@@ -13,9 +13,9 @@ import asyncio
 import pytest
 from asgiref.sync import sync_to_async
 
-from lobby import actions, presence
+from lobby import door, owners, presence
 from lobby.models import SeatSocket
-from lobby.runtime import ownership, remote
+from lobby.runtime import lease, remote
 from tests.lobby.test_owner_lifecycle import dealt_table
 from tests.lobby.test_ws_table import connect, setup_table
 
@@ -25,8 +25,7 @@ ENOUGH = 30  # seconds: only a bound on a wait that never ends on the old code, 
 
 
 @pytest.fixture(autouse=True)
-def owner_runtime(settings):
-    settings.LOBBY_RUNTIME = "owner"
+def fast_heartbeat(settings):
     settings.LOBBY_HEARTBEAT_SECONDS = 0.05  # the renewals then come every 0.05 s
 
 
@@ -34,13 +33,13 @@ def owner_runtime(settings):
 def renewals(monkeypatch):
     """The tables of each lease renewal, in order (called on a database thread)."""
     calls: list[list[int]] = []
-    real = ownership.lease_renew
+    real = lease.lease_renew
 
     def counting(table_ids, **kwargs):
         calls.append(list(table_ids))
         return real(table_ids, **kwargs)
 
-    monkeypatch.setattr(ownership, "lease_renew", counting)
+    monkeypatch.setattr(lease, "lease_renew", counting)
     return calls
 
 
@@ -59,9 +58,9 @@ async def test_the_leases_are_renewed_while_the_heartbeat_is_held_up(monkeypatch
         await release.wait()
         return []
 
-    monkeypatch.setattr(ownership, "adopt_orphans", adoption_held_up)
+    monkeypatch.setattr(presence, "adopt_orphans", adoption_held_up)
     table = await dealt_table()
-    owner = await ownership.owner_for(table.pk)
+    owner = await presence.owner_for(table.pk)
     try:
         async with asyncio.timeout(ENOUGH):
             await held.wait()
@@ -69,14 +68,14 @@ async def test_the_leases_are_renewed_while_the_heartbeat_is_held_up(monkeypatch
     finally:
         release.set()
     assert all(calls == [table.pk] for calls in renewals)
-    assert not owner.stopped and ownership.local_owner(table.pk) is owner
+    assert not owner.stopped and owners.local_owner(table.pk) is owner
 
 
 async def test_the_presence_rows_are_refreshed_while_the_heartbeat_is_held_up(monkeypatch):
     """A connected player is not sat out by the sweeper because his process's beat was slow."""
     held, release = asyncio.Event(), asyncio.Event()
     refreshed: list[list[int]] = []
-    real = actions.presence_beat
+    real = door.presence_beat
 
     def counting(*, process, socket_ids):
         refreshed.append(list(socket_ids))
@@ -87,7 +86,7 @@ async def test_the_presence_rows_are_refreshed_while_the_heartbeat_is_held_up(mo
         await release.wait()
         return {}
 
-    monkeypatch.setattr(actions, "presence_beat", counting)
+    monkeypatch.setattr(presence, "presence_beat", counting)
     monkeypatch.setattr(presence, "beat", versions_held_up)
     table, _users, cookies = await setup_table()
     ws = await connect(table, cookies[0])
@@ -107,7 +106,7 @@ async def test_the_presence_rows_are_refreshed_while_the_heartbeat_is_held_up(mo
 
 async def test_an_owner_still_loading_is_not_taken_for_one_that_lost_its_lease(monkeypatch, renewals):
     playing, starting = await dealt_table(), await dealt_table()
-    await ownership.owner_for(playing.pk)  # an owner with its lease: the renewals go on
+    await presence.owner_for(playing.pk)  # an owner with its lease: the renewals go on
     loading, go_on = asyncio.Event(), asyncio.Event()
     inbox = remote.inbox
 
@@ -117,17 +116,17 @@ async def test_an_owner_still_loading_is_not_taken_for_one_that_lost_its_lease(m
         return await inbox()
 
     monkeypatch.setattr(remote, "inbox", inbox_held_up)
-    started = asyncio.ensure_future(ownership.owner_for(starting.pk))
+    started = asyncio.ensure_future(presence.owner_for(starting.pk))
     try:
         async with asyncio.timeout(ENOUGH):
             await loading.wait()
-        loader = ownership._owners[starting.pk]
+        loader = owners._owners[starting.pk]
         await more_renewals(renewals, 3)
         assert not loader.stopped  # the old code renewed its lease (none yet) and abandoned it
     finally:
         go_on.set()
     owner = await started
-    assert owner is loader and owner.claimed and ownership.local_owner(starting.pk) is owner
+    assert owner is loader and owner.claimed and owners.local_owner(starting.pk) is owner
     async with asyncio.timeout(ENOUGH):  # renewed once claimed (a renewal under way may predate it)
         while not any(starting.pk in calls for calls in renewals):
             await asyncio.sleep(0.05)

@@ -17,16 +17,16 @@ from asgiref.sync import sync_to_async
 from django.db import connection, transaction
 from django.utils import timezone
 
-from lobby import actions, presence
+from lobby import actions, door, owners, presence
 from lobby.errors import TableElsewhere
 from lobby.models import HandStep, Seat, TableLease, TableRuntime
-from lobby.runtime import ownership, remote
+from lobby.runtime import lease, ownership, remote
 from lobby.selectors import runtime_now
-from tests.lobby.test_owner_runtime import (  # noqa: F401  # owner_runtime: the fixture
+from tests.lobby.test_owner_runtime import (  # noqa: F401  # owner_clocks: the fixture
     connect,
     die_as_killed,
     legal_move,
-    owner_runtime,
+    owner_clocks,
     setup_table,
 )
 
@@ -67,7 +67,7 @@ async def a_late_caller(table, users, *, holding_the_row: bool):
     await sync_to_async(lambda: None)()  # shared cache refuses reads under another's transaction
     actor = next(i for i, m in enumerate(snaps) if m["seat"] in m["to_act"])
     other = users["players"][1 - actor]
-    owner = ownership.local_owner(table.pk)
+    owner = owners.local_owner(table.pk)
     assert owner is not None
     started = threading.Event()
 
@@ -75,11 +75,11 @@ async def a_late_caller(table, users, *, holding_the_row: bool):
         started.set()  # the owner is parked; the snapshot is written
         if holding_the_row:
             with transaction.atomic():
-                result = actions.table_leave_next(**kwargs)  # the row locked until the commit
+                result = door.table_leave_next(**kwargs)  # the row locked until the commit
                 time.sleep(LATE)
             return result
         time.sleep(LATE)
-        return actions.table_leave_next(**kwargs)
+        return door.table_leave_next(**kwargs)
 
     def call():
         try:
@@ -147,7 +147,7 @@ def leave_next_parked(table, user, epoch: int, release=lambda: None):
     """A caller's ``table_leave_next`` run as a parked caller under ``epoch`` (as through_owner does)."""
     kwargs = {"table_id": table.pk, "user": user, "leave": True}
     try:
-        return ownership.run_parked(table.pk, actions.table_leave_next, kwargs, release=release, fence=epoch)
+        return owners.run_parked(table.pk, door.table_leave_next, kwargs, release=release, fence=epoch)
     finally:
         connection.close()  # (this thread's: the test database is dropped at the end)
 
@@ -158,11 +158,11 @@ async def test_a_caller_in_another_process_late_to_its_transaction_is_refused():
     table, players, cookies = await setup_table()
     ws = await connect(table, cookies[0])
     shown = await ws.receive_json_from(timeout=10)
-    owner = ownership.local_owner(table.pk)
+    owner = owners.local_owner(table.pk)
     assert owner is not None
     epoch = await remote._park(owner, {"park": "late", "table": table.pk})
     await asyncio.sleep(PARK + 0.3)  # the park ran out: the owner went on (it reads the row back)
-    await owner.call(actions.table_sitout, table_id=table.pk, user=players[0], sitout=True)
+    await owner.call(door.table_sitout, table_id=table.pk, user=players[0], sitout=True)
     loop = asyncio.get_running_loop()
 
     def release():
@@ -180,11 +180,11 @@ async def test_a_caller_parked_by_an_owner_that_died_is_refused_once_another_too
     table, players, cookies = await setup_table()
     ws = await connect(table, cookies[0])
     await ws.receive_json_from(timeout=10)
-    owner = ownership.local_owner(table.pk)
+    owner = owners.local_owner(table.pk)
     assert owner is not None
     _release, epoch = await owner.park(save=True)
     await die_as_killed(owner, table)  # no release, its lease expires, another owner starts
-    heir = await ownership.owner_for(table.pk)
+    heir = await presence.owner_for(table.pk)
     with pytest.raises(TableElsewhere):  # its caller, late, writes nothing
         await sync_to_async(leave_next_parked, thread_sensitive=False)(table, players[1], epoch)
     assert not any(s.leave_after_hand for s in await sync_to_async(list)(Seat.objects.filter(table=table)))
@@ -210,7 +210,7 @@ async def test_an_owner_that_lost_its_table_to_another_writes_nothing_over_its_r
     table, players, cookies = await setup_table()
     ws = await connect(table, cookies[0])
     shown = await ws.receive_json_from(timeout=10)
-    owner = ownership.local_owner(table.pk)
+    owner = owners.local_owner(table.pk)
     assert owner is not None
     views = {p.pk: owner.snapshot(p.pk) for p in players}
     actor = next(p for p in players if views[p.pk]["seat"] in views[p.pk]["to_act"])
@@ -218,10 +218,10 @@ async def test_an_owner_that_lost_its_table_to_another_writes_nothing_over_its_r
     await owner.act(actor, action, shown["version"])  # in memory and the journal, not in the row
     expire = TableLease.objects.filter(table=table).update
     assert await sync_to_async(expire)(expires_at=timezone.now()) == 1
-    await sync_to_async(ownership.lease_claim)(table.pk, process="another")  # its successor
+    await sync_to_async(lease.lease_claim)(table.pk, process="another")  # its successor
     before = await sync_to_async(lambda: TableRuntime.objects.get(pk=table.pk))()
     with pytest.raises(TableElsewhere):
-        await owner.call(actions.table_sitout, table_id=table.pk, user=players[0], sitout=True)
+        await owner.call(door.table_sitout, table_id=table.pk, user=players[0], sitout=True)
     after = await sync_to_async(lambda: TableRuntime.objects.get(pk=table.pk))()
     assert (after.version, after.state) == (before.version, before.state) and after.version < owner.rt.version
     assert await sync_to_async(seats_of)(table) == [
@@ -240,7 +240,7 @@ async def test_an_owner_fenced_at_its_deadline_stops_instead_of_firing_it_for_ev
     the same refused job at once, and so on for ever: a core spinning (seen at 1,000 clients)."""
     settings.LOBBY_SCHEDULE_TASKS = True  # the owner's own clocks, as in production
     fired = []
-    real = actions.table_deadline_fired
+    real = door.table_deadline_fired
 
     def counting(**kwargs):
         fired.append(kwargs["table_id"])
@@ -250,17 +250,17 @@ async def test_an_owner_fenced_at_its_deadline_stops_instead_of_firing_it_for_ev
     table, _players, cookies = await setup_table()
     ws = await connect(table, cookies[0])
     await ws.receive_json_from(timeout=10)
-    owner = ownership.local_owner(table.pk)
+    owner = owners.local_owner(table.pk)
     assert owner is not None and owner.rt.deadline is not None
     expire = TableLease.objects.filter(table=table).update
     assert await sync_to_async(expire)(expires_at=timezone.now()) == 1
-    await sync_to_async(ownership.lease_claim)(table.pk, process="another")  # its successor
+    await sync_to_async(lease.lease_claim)(table.pk, process="another")  # its successor
     owner.rt.deadline = timezone.now() - timezone.timedelta(seconds=1)  # the decision's time ran out
     owner._timer("deadline")
     closed = await ws.receive_output(timeout=10)
     assert closed == {"type": "websocket.close", "code": 4409}  # its socket goes to the successor
     await asyncio.sleep(0.5)  # (the old code fired again and again meanwhile: hundreds of times)
-    assert fired == [table.pk] and owner.stopped and ownership.local_owner(table.pk) is None
+    assert fired == [table.pk] and owner.stopped and owners.local_owner(table.pk) is None
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="SQLite: one database thread for everything")
@@ -272,13 +272,13 @@ async def test_a_caller_that_holds_its_row_stalls_its_own_table_not_the_owners_s
     hold = 4.0  # the caller's transaction, the row locked: far past its park
     table, players, _cookies = await setup_table()
     other, other_players, _other_cookies = await setup_table()
-    owner = await ownership.owner_for(table.pk)
-    other_owner = await ownership.owner_for(other.pk)
+    owner = await presence.owner_for(table.pk)
+    other_owner = await presence.owner_for(other.pk)
     locked, done = threading.Event(), threading.Event()
 
     def leave_next(**kwargs):
         with transaction.atomic():
-            result = actions.table_leave_next(**kwargs)  # the row locked until the commit
+            result = door.table_leave_next(**kwargs)  # the row locked until the commit
             locked.set()
             time.sleep(hold)
         return result
@@ -295,15 +295,15 @@ async def test_a_caller_that_holds_its_row_stalls_its_own_table_not_the_owners_s
     while not locked.is_set():
         await asyncio.sleep(0.01)
     await asyncio.sleep(PARK + 0.3)  # the park has run out: the owner tries to raise the epoch
-    await other_owner.call(actions.table_sitout, table_id=other.pk, user=other_players[0], sitout=True)
+    await other_owner.call(door.table_sitout, table_id=other.pk, user=other_players[0], sitout=True)
     assert not done.is_set()  # the other table was served while the caller still held its row
     assert other_owner.seats[0].status == Seat.Status.SITOUT
     assert await caller == {"left": False, "after_hand": True}
     await owner.settled()
-    await owner.call(actions.table_sitout, table_id=table.pk, user=players[0], sitout=True)  # it went on
+    await owner.call(door.table_sitout, table_id=table.pk, user=players[0], sitout=True)  # it went on
     await sync_to_async(agrees_with_the_database)(owner, table)
     assert [s.leave_after_hand for s in owner.seats] == [False, True]
-    await ownership.stop_all()
+    await presence.stop_all()
 
 
 async def test_an_owner_elsewhere_on_code_older_than_the_epoch_is_parked_and_its_caller_writes(monkeypatch):
@@ -312,7 +312,7 @@ async def test_an_owner_elsewhere_on_code_older_than_the_epoch_is_parked_and_its
     table, players, cookies = await setup_table()
     ws = await connect(table, cookies[0])
     shown = await ws.receive_json_from(timeout=10)
-    owner = ownership.local_owner(table.pk)
+    owner = owners.local_owner(table.pk)
     assert owner is not None
     loop = asyncio.get_running_loop()
 
@@ -329,9 +329,7 @@ async def test_an_owner_elsewhere_on_code_older_than_the_epoch_is_parked_and_its
     def leave_next():
         kwargs = {"table_id": table.pk, "user": players[1], "leave": True}
         try:
-            return ownership._through_remote_owner(
-                "elsewhere!inbox", table.pk, actions.table_leave_next, kwargs
-            )
+            return ownership._through_remote_owner("elsewhere!inbox", table.pk, door.table_leave_next, kwargs)
         finally:
             connection.close()  # (this thread's: the test database is dropped at the end)
 

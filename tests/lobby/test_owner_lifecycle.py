@@ -6,30 +6,24 @@ import asyncio
 import pytest
 from asgiref.sync import sync_to_async
 
-from lobby import actions
+from lobby import door, owners, presence
 from lobby.errors import TableElsewhere
-from lobby.runtime import ownership
 from tests.lobby.helpers import funded_player, poker_table, seat_players
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def owner_runtime(settings):
-    settings.LOBBY_RUNTIME = "owner"
 
 
 @sync_to_async
 def dealt_table():
     table = poker_table()
     seat_players(table, [funded_player(), funded_player()])
-    actions.table_start_hand(table_id=table.pk)
+    door.table_start_hand(table_id=table.pk)
     return table
 
 
 async def test_a_job_whose_wait_is_cancelled_fails_and_the_owner_goes_on():
     table = await dealt_table()
-    owner = await ownership.owner_for(table.pk)
+    owner = await presence.owner_for(table.pk)
 
     async def cancelled_wait():
         waited = asyncio.get_running_loop().create_future()
@@ -39,13 +33,13 @@ async def test_a_job_whose_wait_is_cancelled_fails_and_the_owner_goes_on():
     with pytest.raises(TableElsewhere):
         await owner.submit(cancelled_wait)
     assert await owner.submit(lambda: asyncio.sleep(0, result="next")) == "next"  # still taking jobs
-    assert ownership.local_owner(table.pk) is owner
+    assert owners.local_owner(table.pk) is owner
     await owner.stop()
 
 
 async def test_an_owner_whose_task_ended_is_forgotten_and_its_queued_jobs_refused():
     table = await dealt_table()
-    owner = await ownership.owner_for(table.pk)
+    owner = await presence.owner_for(table.pk)
     started, blocker = asyncio.Event(), asyncio.Event()
 
     async def busy():
@@ -62,6 +56,6 @@ async def test_an_owner_whose_task_ended_is_forgotten_and_its_queued_jobs_refuse
     with pytest.raises(TableElsewhere):
         await asyncio.wait_for(queued, 5)  # refused, not left waiting for ever
     assert owner.stopped
-    assert ownership.local_owner(table.pk) is None  # the next caller starts (or finds) a live owner
+    assert owners.local_owner(table.pk) is None  # the next caller starts (or finds) a live owner
     with pytest.raises(TableElsewhere):
         await owner.submit(lambda: asyncio.sleep(0))

@@ -20,7 +20,7 @@ import time
 import pytest
 from asgiref.sync import sync_to_async
 
-from lobby import actions
+from lobby import sweeps
 from lobby.models import HandStep, Seat, SeatSocket, TableLease, TableRuntime
 from tests.lobby.helpers import runtime
 from tests.lobby.test_fault_processes import (  # noqa: F401  # procs: the fixture
@@ -40,9 +40,8 @@ LEASE = 2.0  # seconds an owner's lease lasts without renewal (the heartbeat ren
 
 
 @pytest.fixture
-def owner_procs(procs, settings):  # noqa: F811
-    settings.LOBBY_RUNTIME = "owner"  # this process reads the table as the servers run it
-    procs.env.update({"LOBBY_RUNTIME": "owner", "LOBBY_LEASE_SECONDS": str(LEASE)})
+def owner_procs(procs):  # noqa: F811
+    procs.env.update({"LOBBY_LEASE_SECONDS": str(LEASE)})
     return procs
 
 
@@ -157,7 +156,7 @@ async def test_the_owner_forgets_the_connections_of_a_killed_process(owner_procs
     servers.kill("daphne-b")  # SIGKILL: its connection never leaves the owner's audience by itself
 
     def swept() -> bool:  # the beat's sweep parks the owner on daphne-a and drops daphne-b's socket
-        actions.presence_sweep()
+        sweeps.presence_sweep()
         return not SeatSocket.objects.filter(seat__user=users[1]).exists()
 
     await sync_to_async(wait_for)(swept, "the sweep to drop daphne-b's socket through the owner")

@@ -1,4 +1,4 @@
-"""The owner runtime (``lobby.runtime``, ``LOBBY_RUNTIME = "owner"``) over real WebSockets.
+"""The owner runtime (``lobby.runtime``) over real WebSockets.
 
 Each seat receives exactly its own projection of every version (checked against the hand rebuilt
 from the journal), every version a player sees is already committed in the journal, a stale
@@ -18,12 +18,12 @@ from django.utils import timezone
 
 from config.asgi import application
 from games import registry
-from lobby import actions
+from lobby import door, owners, presence, sweeps
 from lobby.actions import seating
 from lobby.errors import TableElsewhere
 from lobby.models import Hand, HandStep, Seat, TableLease, TableRuntime, WaitingEntry
 from lobby.replay import replay_hand
-from lobby.runtime import ownership
+from lobby.runtime import lease
 from piattaforma import hooks
 from tests.lobby.helpers import (
     credit,
@@ -41,8 +41,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture(autouse=True)
-def owner_runtime(settings):
-    settings.LOBBY_RUNTIME = "owner"
+def owner_clocks(settings):
     settings.LOBBY_SCHEDULE_TASKS = True  # the owners' own clocks (no Celery task is sent by them)
 
 
@@ -51,7 +50,7 @@ def setup_table(players: int = 2, bots: int = 0):
     users = [funded_player() for _ in range(players)] + [funded_player(is_bot=True) for _ in range(bots)]
     table = poker_table()
     seat_players(table, users)
-    actions.table_start_hand(table_id=table.pk)
+    door.table_start_hand(table_id=table.pk)
     return table, users[:players], [session_cookie(u) for u in users[:players]]
 
 
@@ -129,7 +128,7 @@ async def test_each_seat_gets_its_own_projection_of_every_version_and_the_journa
             assert "deck" not in msg["view"]
             checked += 1
     assert checked >= 2 * (len(steps) - 1)
-    # the hand settled as on the rows runtime: ended, its outcome stored, the credit moved
+    # the hand settled: ended, its outcome stored, the credit moved
     assert hand.ended_at is not None and hand.outcome is not None
     assert await sync_to_async(lambda: runtime(table).version)() == max(m["version"] for m in received[0])
     for ws in sockets:
@@ -190,7 +189,7 @@ async def test_everyone_puts_the_invito_on_the_view_that_asked_him_and_an_older_
 
 async def test_sitout_answered_at_the_invito_sits_the_player_out_at_the_table():
     # issue 20 (5) on the owner runtime: the decision writes the seat's row too (status sitout),
-    # and the view of that version shows it, as on the rows runtime
+    # and the view of that version shows it
     table, _users, cookies = await setup_table(players=3)
     sockets = [await connect(table, c) for c in cookies]
     snaps = [await ws.receive_json_from(timeout=10) for ws in sockets]
@@ -250,7 +249,7 @@ async def kill_owner_mid_hand():
         await sockets[actor].send_json_to({"type": "act", "action": action, "version": latest["version"]})
         snaps = [await ws.receive_json_from(timeout=10) for ws in sockets]
         latest = snaps[0]
-    owner = ownership.local_owner(table.pk)
+    owner = owners.local_owner(table.pk)
     assert owner is not None and not latest.get("over")
     held = owner.rt.version, owner.rt.state
     assert await sync_to_async(lambda: row(table).version)() < held[0]  # in memory and the journal only
@@ -263,7 +262,7 @@ async def die_as_killed(owner, table):
     owner.stopped = True
     owner.clocks.cancel_all()
     owner.task.cancel()
-    ownership.forget(owner)
+    owners.forget(owner)
     expired = TableLease.objects.filter(table=table).update
     assert await sync_to_async(expired)(process="dead", expires_at=timezone.now()) == 1
 
@@ -275,9 +274,9 @@ async def test_a_new_owner_takes_over_from_row_and_journal_after_its_owner_died(
     )
     assert live == 1
     with pytest.raises(TableElsewhere):  # a live lease of another process is refused
-        await sync_to_async(ownership.lease_claim)(table.pk)
+        await sync_to_async(lease.lease_claim)(table.pk)
     await sync_to_async(TableLease.objects.filter(table=table).update)(expires_at=timezone.now())
-    heir = await ownership.owner_for(table.pk)
+    heir = await presence.owner_for(table.pk)
     assert heir.recovered >= 1
     assert heir.rt.version == held_version and heir.rt.state == held_state
     assert heir.rt.deadline is not None and "deadline" in heir.clocks.pending()  # the clock resumes
@@ -295,10 +294,29 @@ async def test_a_new_owner_takes_over_from_row_and_journal_after_its_owner_died(
 
 async def test_the_sweeper_brings_a_dead_owners_table_up_to_date_and_frees_it():
     table, _cookies, sockets, (held_version, held_state) = await kill_owner_mid_hand()
-    assert await sync_to_async(actions.tables_sweep)() >= 1
+    assert await sync_to_async(sweeps.tables_sweep)() >= 1
     rt = await sync_to_async(row)(table)
     assert rt.version == held_version and rt.state == held_state
     assert not await sync_to_async(TableLease.objects.filter(table=table).exists)()
+    for s in sockets:
+        await s.disconnect()
+
+
+async def test_the_heartbeat_adopts_a_dead_owners_table_and_leaves_a_live_one_alone():
+    """``presence.adopt_orphans`` (each beat): a table whose lease expired gets an owner here, from
+    row and journal, its clock resumed; a table whose lease another process still renews does not."""
+    table, _cookies, sockets, (held_version, held_state) = await kill_owner_mid_hand()
+    alive = await sync_to_async(poker_table)(name="Tavolo vivo")
+    await sync_to_async(TableLease.objects.create)(
+        table=alive, process="elsewhere", channel="x", expires_at=timezone.now() + timedelta(seconds=60)
+    )
+    assert await presence.adopt_orphans() == [table.pk]
+    heir = owners.local_owner(table.pk)
+    assert heir is not None and heir.recovered >= 1
+    assert heir.rt.version == held_version and heir.rt.state == held_state
+    assert "deadline" in heir.clocks.pending()  # the time left, not a new one
+    assert owners.local_owner(alive.pk) is None
+    assert await presence.adopt_orphans() == []  # its lease is this process's now, and live
     for s in sockets:
         await s.disconnect()
 
@@ -313,7 +331,7 @@ def test_a_stale_clock_task_leaves_a_live_owner_alone(settings, monkeypatch, dja
     settings.LOBBY_SCHEDULE_TASKS = False  # no further task is sent from here
     table = poker_table()
     seat_players(table, [funded_player(), funded_player(is_bot=True)])
-    actions.table_start_hand(table_id=table.pk)  # dealt with no owner yet: its clocks in the row
+    door.table_start_hand(table_id=table.pk)  # dealt with no owner yet: its clocks in the row
     rt = row(table)
     TableRuntime.objects.filter(pk=table.pk).update(  # every clock of the row overdue
         deadline=timezone.now() - timedelta(seconds=60), start_at=timezone.now() - timedelta(seconds=60)
@@ -346,7 +364,7 @@ def owned_tables_with_overdue_clocks(count: int) -> list[int]:
     for i in range(count):
         table = poker_table(name=f"Tavolo {i}")
         seat_players(table, [funded_player(), funded_player(is_bot=True), funded_player()])
-        actions.table_start_hand(table_id=table.pk)
+        door.table_start_hand(table_id=table.pk)
         Seat.objects.filter(table=table, number=3).update(status=Seat.Status.SITOUT, sitout_since=past)
         WaitingEntry.objects.create(table=table, user=funded_player(), offered_seat=4, offer_expires_at=past)
         TableRuntime.objects.filter(pk=table.pk).update(deadline=past, start_at=past, turn_started=past)
@@ -376,7 +394,7 @@ def test_the_beat_sweep_over_owned_tables_runs_a_bounded_number_of_queries(setti
         ids = owned_tables_with_overdue_clocks(count)
         versions = dict(TableRuntime.objects.filter(pk__in=ids).values_list("pk", "version"))
         with CaptureQueriesContext(connection) as queries:
-            assert actions.tables_sweep() == 0
+            assert sweeps.tables_sweep() == 0
         counts.append(len(queries))
         assert dict(TableRuntime.objects.filter(pk__in=ids).values_list("pk", "version")) == versions
     assert parks == [] and counts[0] == counts[1], counts
@@ -394,7 +412,7 @@ def test_a_sweep_leaves_a_table_whose_owner_started_after_it_listed_its_due_tabl
     )
     ids = owned_tables_with_overdue_clocks(2)
     TableLease.objects.filter(table_id__in=ids).delete()  # no owner yet when the sweep lists them
-    listed = ownership.unowned
+    listed = lease.unowned
 
     def listed_then_claimed(table_ids):
         free = listed(table_ids)
@@ -406,9 +424,9 @@ def test_a_sweep_leaves_a_table_whose_owner_started_after_it_listed_its_due_tabl
         )
         return free
 
-    monkeypatch.setattr(ownership, "unowned", listed_then_claimed)
+    monkeypatch.setattr(sweeps, "unowned", listed_then_claimed)
     version = TableRuntime.objects.get(pk=ids[1]).version
-    actions.tables_sweep_starts()
+    sweeps.tables_sweep_starts()
     assert parks == [] and TableRuntime.objects.get(pk=ids[1]).version == version
     assert TableRuntime.objects.get(pk=ids[0]).start_at is None  # the first table, still free, was swept
 
@@ -423,10 +441,10 @@ async def test_a_sync_caller_writes_through_the_owner_after_its_decisions():
     action = legal_move(snaps[actor], random.Random(2), avoid=("passo", "passo_parol", "sitout"))
     await sockets[actor].send_json_to({"type": "act", "action": action, "version": snaps[0]["version"]})
     snaps = [await ws.receive_json_from(timeout=10) for ws in sockets]
-    owner = ownership.local_owner(table.pk)
+    owner = owners.local_owner(table.pk)
     assert owner is not None and owner.dirty  # the decision is in the journal, not in the row
     newcomer = await sync_to_async(funded_player)()
-    await sync_to_async(actions.table_sit, thread_sensitive=False)(
+    await sync_to_async(door.table_sit, thread_sensitive=False)(
         table_id=table.pk, user=newcomer, seat_no=3, buy_in=10_000, idempotency_key="sit-through-owner"
     )
     after = [await ws.receive_json_from(timeout=10) for ws in sockets]
@@ -449,8 +467,8 @@ async def eventually(check, seconds: float = 8.0) -> bool:
 async def test_an_owner_expires_a_waiting_list_offer_on_its_own_clock(monkeypatch):
     """Issue 18: the sweeper leaves an owned table alone; its owner expires the offer itself."""
     monkeypatch.setattr("lobby.actions.waiting.WAITING_OFFER_SECONDS", 0.5)
-    sweeps = []
-    monkeypatch.setattr("lobby.actions.sweeps.waiting_offers_sweep", lambda: sweeps.append(1) or 0)
+    swept = []
+    monkeypatch.setattr("lobby.sweeps.waiting_offers_sweep", lambda: swept.append(1) or 0)
 
     @sync_to_async
     def full_table_and_a_queue():
@@ -463,11 +481,11 @@ async def test_an_owner_expires_a_waiting_list_offer_on_its_own_clock(monkeypatc
     ws = await connect(table, cookie)  # a spectator: the owner starts
     await ws.receive_json_from(timeout=10)
     call = sync_to_async(thread_sensitive=False)
-    await call(actions.waiting_join)(table_id=table.pk, user=users[2])
-    await call(actions.table_leave)(table_id=table.pk, user=users[0])  # the seat is offered to users[2]
+    await call(door.waiting_join)(table_id=table.pk, user=users[2])
+    await call(door.table_leave)(table_id=table.pk, user=users[0])  # the seat is offered to users[2]
     assert await sync_to_async(WaitingEntry.objects.filter(user=users[2], offered_seat=1).exists)()
     assert await eventually(lambda: not WaitingEntry.objects.filter(table=table).exists())
-    assert sweeps == []
+    assert swept == []
     await ws.disconnect()
 
 
@@ -479,7 +497,7 @@ async def test_an_owner_stands_up_a_player_sitting_out_too_long(monkeypatch):
         users = [funded_player() for _ in range(2)]
         table = poker_table()
         seat_players(table, users)
-        actions.table_sitout(table_id=table.pk, user=users[0], sitout=True)  # one playing: no hand
+        door.table_sitout(table_id=table.pk, user=users[0], sitout=True)  # one playing: no hand
         return table, users, [session_cookie(u) for u in users]
 
     table, users, cookies = await table_with_one_sitting_out()
@@ -508,7 +526,7 @@ async def test_a_blocked_player_leaves_through_the_owner_after_its_decisions():
     action = legal_move(snaps[actor], random.Random(2), avoid=("passo", "passo_parol", "sitout"))
     await sockets[actor].send_json_to({"type": "act", "action": action, "version": snaps[0]["version"]})
     snaps = [await ws.receive_json_from(timeout=10) for ws in sockets]
-    owner = ownership.local_owner(table.pk)
+    owner = owners.local_owner(table.pk)
     assert owner is not None and owner.dirty
 
     @sync_to_async(thread_sensitive=False)

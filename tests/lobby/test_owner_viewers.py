@@ -16,12 +16,12 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 
-from lobby import actions, presence
+from lobby import door, owners, presence
 from lobby.models import TableRuntime
-from lobby.runtime import ownership, remote
+from lobby.runtime import remote
 from lobby.runtime.journal import Journal
 from tests.lobby.helpers import funded_player
-from tests.lobby.test_owner_runtime import connect, legal_move, owner_runtime, setup_table  # noqa: F401  # the fixture
+from tests.lobby.test_owner_runtime import connect, legal_move, owner_clocks, setup_table  # noqa: F401  # the fixture
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -40,7 +40,7 @@ async def test_the_owner_forgets_the_connections_of_a_process_that_stopped_beati
     table, users, cookies = await setup_table()
     ws = await connect(table, cookies[0])  # the owner, in this process
     await ws.receive_json_from(timeout=10)
-    owner = ownership.local_owner(table.pk)
+    owner = owners.local_owner(table.pk)
     assert owner is not None
     inbox = await remote.inbox()
     layer = get_channel_layer()
@@ -62,7 +62,7 @@ async def test_the_owner_forgets_the_connections_of_a_process_that_stopped_beati
     assert any(getattr(v, "channel", None) == live.viewer for v in owner.audience.by_user[users[1].pk])
 
     # the next version goes to the live connection as before
-    await owner.call(actions.table_sitout, table_id=table.pk, user=users[0], sitout=True)
+    await owner.call(door.table_sitout, table_id=table.pk, user=users[0], sitout=True)
     seen = await view_on(live.viewer, first["version"])
     assert seen["version"] == owner.version() and seen["seat"] is not None
 
@@ -102,7 +102,7 @@ async def test_a_relayed_connection_beats_with_the_owners_version_not_the_laggin
     table, users, cookies = await setup_table()
     ws = await connect(table, cookies[0])  # the owner, in this process
     await ws.receive_json_from(timeout=10)
-    owner = ownership.local_owner(table.pk)
+    owner = owners.local_owner(table.pk)
     assert owner is not None
     layer = get_channel_layer()
     relayed = remote.RemoteOwner(table.pk, await remote.inbox(), await layer.new_channel("specific."))
@@ -132,7 +132,7 @@ async def test_the_heartbeat_never_announces_a_version_still_being_journaled(mon
     table, users, cookies = await setup_table()
     ws = await connect(table, cookies[0])
     shown = await ws.receive_json_from(timeout=10)
-    owner = ownership.local_owner(table.pk)
+    owner = owners.local_owner(table.pk)
     assert owner is not None
     journaling, go_on = asyncio.Event(), asyncio.Event()
     append = Journal.append
@@ -162,7 +162,7 @@ async def test_a_view_asked_while_a_step_is_journaled_waits_for_its_commit(monke
     table, users, cookies = await setup_table()
     ws = await connect(table, cookies[0])
     shown = await ws.receive_json_from(timeout=10)
-    owner = ownership.local_owner(table.pk)
+    owner = owners.local_owner(table.pk)
     assert owner is not None
     relayed = remote.RemoteOwner(
         table.pk, await remote.inbox(), await get_channel_layer().new_channel("specific.")

@@ -6,7 +6,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from lobby import actions
+from lobby import door, sweeps
 from lobby.errors import SeatTaken
 from lobby.models import Hand, Seat, WaitingEntry
 from tests.lobby.helpers import funded_player, key, poker_table, seat_players
@@ -57,10 +57,10 @@ def test_the_table_page_leads_a_viewer_who_is_not_seated_down_to_its_form(client
     assert jump() == "Siediti a questo tavolo"
     seat_players(table, [funded_player(), funded_player()])  # full: the waiting list
     assert jump() == "Mettiti in lista d'attesa"
-    actions.waiting_join(table_id=table.pk, user=user)
+    door.waiting_join(table_id=table.pk, user=user)
     assert jump() == "Sei in lista d'attesa."
-    actions.waiting_leave(table_id=table.pk, user=user)
-    actions.table_leave(table_id=table.pk, user=Seat.objects.get(table=table, number=1).user)
+    door.waiting_leave(table_id=table.pk, user=user)
+    door.table_leave(table_id=table.pk, user=Seat.objects.get(table=table, number=1).user)
     client.post(f"/lobby/tavolo/{table.pk}/siediti/", {"seat": 1, "buy_in": "50,00"})
     assert Seat.objects.filter(table=table, user=user).exists()
     assert jump() is None  # seated: the credit's forms, no way to sit
@@ -83,19 +83,19 @@ def test_waiting_list_offers_a_freed_seat_for_one_minute():
     sitters = [funded_player() for _ in range(2)]
     seat_players(table, sitters)
     first, second = funded_player(), funded_player()
-    actions.waiting_join(table_id=table.pk, user=first)
-    actions.waiting_join(table_id=table.pk, user=second)
-    actions.table_leave(table_id=table.pk, user=sitters[0])  # no hand running: leaves at once
+    door.waiting_join(table_id=table.pk, user=first)
+    door.waiting_join(table_id=table.pk, user=second)
+    door.table_leave(table_id=table.pk, user=sitters[0])  # no hand running: leaves at once
     offer = WaitingEntry.objects.get(user=first)
     assert offer.offered_seat == 1
     with pytest.raises(SeatTaken):  # reserved for the first in line
-        actions.table_sit(table_id=table.pk, user=second, seat_no=1, buy_in=5_000, idempotency_key=key())
+        door.table_sit(table_id=table.pk, user=second, seat_no=1, buy_in=5_000, idempotency_key=key())
     # the minute passes: the seat is offered to the next in line
     WaitingEntry.objects.filter(pk=offer.pk).update(offer_expires_at=timezone.now() - timedelta(seconds=1))
-    assert actions.waiting_offers_sweep() == 1
+    assert sweeps.waiting_offers_sweep() == 1
     assert not WaitingEntry.objects.filter(user=first).exists()
     assert WaitingEntry.objects.get(user=second).offered_seat == 1
-    actions.table_sit(table_id=table.pk, user=second, seat_no=1, buy_in=5_000, idempotency_key=key())
+    door.table_sit(table_id=table.pk, user=second, seat_no=1, buy_in=5_000, idempotency_key=key())
     assert not WaitingEntry.objects.filter(table=table).exists()
 
 
@@ -104,10 +104,10 @@ def test_sitout_players_are_stood_up_after_ten_minutes_with_their_credit():
     users = [funded_player() for _ in range(3)]
     table = poker_table()
     seat_players(table, users)
-    actions.table_sitout(table_id=table.pk, user=users[2], sitout=True)
-    assert actions.tables_sweep_sitouts() == 0  # not yet
+    door.table_sitout(table_id=table.pk, user=users[2], sitout=True)
+    assert sweeps.tables_sweep_sitouts() == 0  # not yet
     Seat.objects.filter(user=users[2]).update(sitout_since=timezone.now() - timedelta(minutes=10, seconds=1))
-    assert actions.tables_sweep_sitouts() == 1
+    assert sweeps.tables_sweep_sitouts() == 1
     assert not Seat.objects.filter(user=users[2]).exists()
     assert wallet_selectors.balance_get(user=users[2])["cash"] == 100_000
 
@@ -119,7 +119,7 @@ def test_rebuy_during_a_hand_is_credited_after_it(client):
     users = [funded_player() for _ in range(2)]
     table = poker_table()
     seats = seat_players(table, users, buy_in=5_000)
-    actions.table_start_hand(table_id=table.pk)
+    door.table_start_hand(table_id=table.pk)
     everyone_puts_the_invito(table)
     client.force_login(users[0])
     client.post(f"/lobby/tavolo/{table.pk}/ricarica/", {"amount": "20,00"})
@@ -140,7 +140,7 @@ def test_a_player_sees_his_own_last_hands_and_nothing_hidden_of_others(client):
     users = [funded_player() for _ in range(3)]
     table = poker_table()
     seat_players(table, users)
-    actions.table_start_hand(table_id=table.pk)
+    door.table_start_hand(table_id=table.pk)
     everyone_puts_the_invito(table)
     play_hand_randomly(table, SeededRng(12))
     hand = Hand.objects.get(table=table, number=1)
@@ -179,7 +179,6 @@ def test_a_page_whose_table_owner_does_not_answer_says_to_try_again_and_changes_
     from lobby.models import TableLease
     from lobby.runtime import remote
 
-    settings.LOBBY_RUNTIME = "owner"
     monkeypatch.setattr(remote, "REQUEST_SECONDS", 0.2)
     user = funded_player()
     table = poker_table()

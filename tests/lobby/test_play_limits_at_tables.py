@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 
 from games.rng import SeededRng
-from lobby import actions
+from lobby import door
 from lobby.models import Seat
 from tests.lobby.helpers import (
     everyone_puts_the_invito,
@@ -35,10 +35,10 @@ def test_sitting_down_past_a_loss_limit_is_refused_and_changes_nothing():
     table = poker_table()
     before = ledger_snapshot()
     with pytest.raises(LossLimitReached):
-        actions.table_sit(table_id=table.pk, user=player, seat_no=1, buy_in=5_000, idempotency_key="s1")
+        door.table_sit(table_id=table.pk, user=player, seat_no=1, buy_in=5_000, idempotency_key="s1")
     assert not Seat.objects.filter(user=player).exists()
     assert ledger_snapshot() == before
-    actions.table_sit(table_id=table.pk, user=player, seat_no=1, buy_in=2_000, idempotency_key="s2")
+    door.table_sit(table_id=table.pk, user=player, seat_no=1, buy_in=2_000, idempotency_key="s2")
 
 
 @pytest.mark.usefixtures("midday_zone")  # "31 minutes ago" stays in today
@@ -51,7 +51,7 @@ def test_sitting_down_after_the_time_limit_is_refused():
         created_at=timezone.now() - timedelta(minutes=31)
     )
     with pytest.raises(PlayTimeLimitReached):
-        actions.table_sit(table_id=second.pk, user=player, seat_no=1, buy_in=2_000, idempotency_key="s3")
+        door.table_sit(table_id=second.pk, user=player, seat_no=1, buy_in=2_000, idempotency_key="s3")
     assert not Seat.objects.filter(user=player, table=second).exists()
 
 
@@ -91,7 +91,7 @@ def test_the_time_limit_job_waits_for_the_end_of_the_hand():
     wallet_actions.play_limit_set(user=users[0], kind="time", period="day", amount=20)
     table = poker_table()
     seat_players(table, users)
-    actions.table_start_hand(table_id=table.pk)
+    door.table_start_hand(table_id=table.pk)
     everyone_puts_the_invito(table)
     Account.objects.filter(owner=users[0], kind=AccountKind.TABLE_CREDIT).update(
         created_at=timezone.now() - timedelta(minutes=25)

@@ -14,7 +14,7 @@ import pytest
 from games import registry
 from games.engine import private_to
 from games.rng import SeededRng
-from lobby import actions
+from lobby import door
 from lobby.models import Hand, Seat
 from lobby.narration import card_text
 from lobby.replay import VIEW_KEYS_DROPPED, replay_hand
@@ -48,10 +48,10 @@ def played_hand(game: str, seed: int = 3) -> tuple[Hand, list]:
     for _ in range(8):
         if engine.family == "partite":
             for user in users:
-                actions.table_ready(table_id=table.pk, user=user)
+                door.table_ready(table_id=table.pk, user=user)
         else:
             back_from_sitout(table)
-            actions.table_start_hand(table_id=table.pk)
+            door.table_start_hand(table_id=table.pk)
         if runtime(table).state is None:
             continue
         play_hand_randomly(table, rng, max_steps=5_000, abandon_after=150)
@@ -252,7 +252,7 @@ def test_the_replay_page_starts_at_the_step_asked_and_a_junk_one_at_the_deal(cli
 def test_a_hand_seated_players_left_is_still_replayed(client):
     hand, users = played_hand("poker5")
     for seat in Seat.objects.filter(table=hand.table):
-        actions.table_leave(table_id=hand.table_id, user=seat.user)
+        door.table_leave(table_id=hand.table_id, user=seat.user)
     client.force_login(users[1])
     assert client.get(f"/lobby/le-mie-mani/{hand.pk}/replay.json").status_code == 200
 

@@ -4,7 +4,7 @@ import pytest
 
 from games import registry
 from games.rng import SeededRng
-from lobby import actions, selectors
+from lobby import door, selectors
 from lobby.errors import NoHandInProgress, NotSeated, SeatTaken, StaleVersion
 from lobby.models import Hand, HandStep, Seat
 from tests.lobby.helpers import (
@@ -38,7 +38,7 @@ def test_poker_hands_settle_exactly_in_the_ledger():
     hands = 0
     for _ in range(12):
         back_from_sitout(table)
-        if not actions.table_start_hand(table_id=table.pk):
+        if not door.table_start_hand(table_id=table.pk):
             break
         play_hand_randomly(table, rng)
         hands += 1
@@ -56,7 +56,7 @@ def test_refused_actions_change_nothing():
     users = [funded_player() for _ in range(2)]
     table = poker_table()
     seat_players(table, users)
-    actions.table_start_hand(table_id=table.pk)
+    door.table_start_hand(table_id=table.pk)
     rt = runtime(table)
     engine = registry.get("poker5")
     seat_no = engine.to_act(rt.state)[0]
@@ -71,13 +71,13 @@ def test_refused_actions_change_nothing():
     ]:
         clean = {k: v for k, v in action.items() if k not in ("label", "confirm", "amount")}
         with pytest.raises(error):
-            actions.table_act(table_id=table.pk, user=user, action=clean, version=version)
+            door.table_act(table_id=table.pk, user=user, action=clean, version=version)
         after = runtime(table)
         assert after.version == rt.version and after.state == rt.state
     assert HandStep.objects.count() == steps
     stranger = funded_player()
     with pytest.raises(NotSeated):
-        actions.table_act(table_id=table.pk, user=stranger, action={"type": "passo"})
+        door.table_act(table_id=table.pk, user=stranger, action={"type": "passo"})
 
 
 def test_seat_rules():
@@ -85,7 +85,7 @@ def test_seat_rules():
     table = poker_table()
     seat_players(table, users[:1])
     with pytest.raises(SeatTaken):
-        actions.table_sit(table_id=table.pk, user=users[1], seat_no=1, buy_in=5_000, idempotency_key=key())
+        door.table_sit(table_id=table.pk, user=users[1], seat_no=1, buy_in=5_000, idempotency_key=key())
     assert wallet_selectors.balance_get(user=users[1])["cash"] == 100_000  # refused: no money moved
 
 
@@ -93,7 +93,7 @@ def test_each_connection_sees_only_its_own_cards():
     users = [funded_player() for _ in range(3)]
     table = poker_table()
     seat_players(table, users)
-    actions.table_start_hand(table_id=table.pk)
+    door.table_start_hand(table_id=table.pk)
 
     def check(rt):
         if rt.state["phase"] in ("mostra", "fine"):
@@ -119,10 +119,10 @@ def test_leaving_mid_hand_waits_for_the_end_and_cashes_out():
     users = [funded_player() for _ in range(2)]
     table = poker_table()
     seats = seat_players(table, users)
-    actions.table_start_hand(table_id=table.pk)
+    door.table_start_hand(table_id=table.pk)
     engine = registry.get("poker5")
     owed = seats[0].number in engine.to_act(runtime(table).state)
-    result = actions.table_leave(table_id=table.pk, user=users[0])
+    result = door.table_leave(table_id=table.pk, user=users[0])
     assert result == {"left": False, "after_hand": True}
     seat = Seat.objects.get(table=table, user=users[0])
     assert seat.status == Seat.Status.SITOUT and seat.leave_after_hand  # out of the hand at once
@@ -139,8 +139,8 @@ def test_leaving_mid_hand_waits_for_the_end_and_cashes_out():
 
 def test_no_hand_without_players():
     table = poker_table()
-    assert not actions.table_start_hand(table_id=table.pk)
+    assert not door.table_start_hand(table_id=table.pk)
     with pytest.raises(NoHandInProgress):
         user = funded_player()
         seat_players(table, [user])
-        actions.table_act(table_id=table.pk, user=user, action={"type": "passo"})
+        door.table_act(table_id=table.pk, user=user, action={"type": "passo"})

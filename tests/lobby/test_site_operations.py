@@ -4,7 +4,7 @@ import pytest
 
 from games import registry
 from games.rng import SeededRng
-from lobby import actions, operations
+from lobby import door
 from lobby.errors import TableClosed
 from lobby.models import TABLE_SETTINGS_FIELDS, Hand, Seat, Table, TableTemplate
 from piattaforma import roles, siteops
@@ -36,8 +36,8 @@ def staff():
 
 
 def start_scopa_match(table, users):
-    actions.table_ready(table_id=table.pk, user=users[0])
-    assert actions.table_ready(table_id=table.pk, user=users[1])
+    door.table_ready(table_id=table.pk, user=users[0])
+    assert door.table_ready(table_id=table.pk, user=users[1])
 
 
 def switch(game, staff, *, money=False, training=True, until=None):
@@ -70,7 +70,7 @@ def test_a_scopa_table_closes_after_its_match_when_scopa_is_switched_off(staff):
     assert runtime(table).state is not None
     play_hand_randomly(table, SeededRng(4), max_steps=3000)
     assert Hand.objects.get(table=table, number=1).outcome is not None  # the match settled normally
-    assert not actions.table_start_hand(table_id=table.pk)  # no other match: everyone stands up
+    assert not door.table_start_hand(table_id=table.pk)  # no other match: everyone stands up
     assert not Seat.objects.filter(table=table).exists()
     assert all(credit(s) == 0 for s in seats)
     assert money_total(users, []) + house_rake() == before  # the credits went back to the conti
@@ -92,7 +92,7 @@ def test_a_table_between_hands_closes_at_once_and_new_players_are_refused(staff)
     assert not Seat.objects.filter(table=table).exists()
     assert wallet_selectors.balance_get(user=users[0])["cash"] == 100_000
     with pytest.raises(TableClosed) as refused:
-        actions.table_sit(table_id=table.pk, user=newcomer, seat_no=1, buy_in=5_000, idempotency_key=key())
+        door.table_sit(table_id=table.pk, user=newcomer, seat_no=1, buy_in=5_000, idempotency_key=key())
     assert refused.value.code == "table_closed"
     assert wallet_selectors.balance_get(user=newcomer)["cash"] == 100_000  # nothing moved
 
@@ -106,17 +106,17 @@ def test_no_new_table_of_a_game_switched_off_and_training_may_stay_on(staff):
         name="Scopa allenamento", table_name="Scopa prova", game="scopa", realm="play", seats=2,
         min_buy_in=2_000, max_buy_in=10_000, config={"mode": "punti", "target": 11}, **SCOPA_STAKES,
     )  # fmt: skip
-    practice = operations.table_open_from_template(template_id=training.pk, actor=staff)
+    practice = door.table_open_from_template(template_id=training.pk, actor=staff)
     switch("scopa", staff, money=False, training=True)
     with pytest.raises(siteops.GameDisabled) as refused:
-        operations.table_open_from_template(template_id=template.pk, actor=staff)
+        door.table_open_from_template(template_id=template.pk, actor=staff)
     assert refused.value.code == "game_disabled"
     assert not Table.objects.filter(realm="real").exists()
     practice.refresh_from_db()
     assert practice.is_open  # the training section stays open
-    assert operations.table_open_from_template(template_id=training.pk, actor=staff).is_open
+    assert door.table_open_from_template(template_id=training.pk, actor=staff).is_open
     switch("scopa", staff, money=True, training=True)
-    table = operations.table_open_from_template(template_id=template.pk, actor=staff)
+    table = door.table_open_from_template(template_id=template.pk, actor=staff)
     assert table.is_open and table.name == "Scopa 1"
 
 
@@ -126,8 +126,8 @@ def test_a_template_opens_tables_with_its_settings():
         posta_partita=100, posta_unitaria=10, perdita_massima=2_000, rake_bp=500, tempo_partita=600,
         config={"format": "coppie"},
     )  # fmt: skip
-    first = operations.table_open_from_template(template_id=template.pk, actor=None)
-    second = operations.table_open_from_template(template_id=template.pk, actor=None)
+    first = door.table_open_from_template(template_id=template.pk, actor=None)
+    second = door.table_open_from_template(template_id=template.pk, actor=None)
     assert (first.name, second.name) == ("Burraco 1", "Burraco 2")
     for name in TABLE_SETTINGS_FIELDS:
         if name != "config":
@@ -140,15 +140,15 @@ def test_fault_cancellation_preview_then_refunds_with_the_ledger_zero_sum(staff)
     users = [funded_player() for _ in range(3)]
     table = poker_table()
     seats = seat_players(table, users, buy_in=10_000)
-    actions.table_start_hand(table_id=table.pk)
+    door.table_start_hand(table_id=table.pk)
     everyone_puts_the_invito(table)
     play_hand_randomly(table, SeededRng(5))  # a first hand stands
-    actions.table_start_hand(table_id=table.pk)
+    door.table_start_hand(table_id=table.pk)
     everyone_puts_the_invito(table)  # the second hand is interrupted with chips in the pot
     after_first = {s.session_ref: credit(s) for s in seats}
     pot = wallet_selectors.table_pot_get(pot_ref=f"table-{table.pk}")
     rake = house_rake()
-    preview = operations.table_session_cancel_preview(table_id=table.pk)
+    preview = door.table_session_cancel_preview(table_id=table.pk)
     assert preview["hand_running"]
     by_nick = {r["nickname"]: r for r in preview["rows"]}
     for seat in seats:
@@ -157,7 +157,7 @@ def test_fault_cancellation_preview_then_refunds_with_the_ledger_zero_sum(staff)
     assert preview["total"] == sum(after_first.values()) + pot - preview["pot_left"]
     assert Seat.objects.filter(table=table).count() == 3  # the preview wrote nothing
     conti = {u.pk: wallet_selectors.balance_get(user=u)["cash"] for u in users}
-    out = operations.table_session_cancel(table_id=table.pk, actor=staff, reason="Server di gioco guasto")
+    out = door.table_session_cancel(table_id=table.pk, actor=staff, reason="Server di gioco guasto")
     assert not Seat.objects.filter(table=table).exists()
     table.refresh_from_db()
     assert not table.is_open
@@ -170,7 +170,7 @@ def test_fault_cancellation_preview_then_refunds_with_the_ledger_zero_sum(staff)
     assert Hand.objects.get(table=table, number=2).cancelled
     assert AuditLog.objects.filter(action="table.cancel_session", actor=staff).exists()
     with pytest.raises(TableClosed):
-        operations.table_session_cancel(table_id=table.pk, actor=staff, reason="x")  # no reason: refused
+        door.table_session_cancel(table_id=table.pk, actor=staff, reason="x")  # no reason: refused
 
 
 def test_the_back_office_previews_before_cancelling_and_only_staff_may(client, staff):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from lobby import actions
+from lobby import door
 from lobby.actions import tablerow
 from tests.lobby.helpers import funded_player, seat_players
 
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
      ("poker5", "rake_percent"), ("telesina", "rake_percent")],
 )  # fmt: skip
 def test_the_engine_takes_the_table_rake(game, key):
-    table = actions.table_create(
+    table = door.table_create(
         name="Tavolo", game=game, seats=3, min_buy_in=1_000, max_buy_in=50_000, rake_bp=400
     )
     assert tablerow.engine_config(table)[key] == 400
@@ -28,7 +28,7 @@ def test_the_engine_takes_the_table_rake(game, key):
 @pytest.mark.parametrize("game", ["telesina", "poker5"])
 def test_a_poker_family_table_gives_its_engine_its_rake_cap_and_clock(game):
     """Telesina's engine took none of its table's settings: a table showing "Rake 5 %" raked nothing."""
-    table = actions.table_create(
+    table = door.table_create(
         name="Tavolo", game=game, seats=3, min_buy_in=1_000, max_buy_in=50_000, rake_bp=500, rake_cap=300,
         tempo_giocata=20, time_bank=40,
     )  # fmt: skip
@@ -43,7 +43,7 @@ def test_a_rake_cap_the_game_does_not_apply_is_refused(game):
     from lobby.models import Table
 
     with pytest.raises(RakeCapNotApplied) as refused:
-        actions.table_create(
+        door.table_create(
             name="Tavolo", game=game, seats=2, min_buy_in=1_000, max_buy_in=50_000, rake_bp=500, rake_cap=500
         )
     assert refused.value.code == "rake_cap_not_applied" and "tetto" in refused.value.message
@@ -54,12 +54,12 @@ def test_a_chemin_table_deals_with_its_rake_and_shows_it():
     from games import registry
     from lobby.models import TableRuntime
 
-    table = actions.table_create(
+    table = door.table_create(
         name="Tavolo", game="chemin", seats=2, min_buy_in=1_000, max_buy_in=50_000, rake_bp=500
     )
     users = [funded_player() for _ in range(2)]
     seat_players(table, users, buy_in=20_000)
-    assert actions.table_start_hand(table_id=table.pk)
+    assert door.table_start_hand(table_id=table.pk)
     rt = TableRuntime.objects.get(pk=table.pk)
     assert rt.state["config"]["rake_bp"] == 500
     assert registry.get("chemin").view(rt.state, None)["rake_bp"] == 500
@@ -72,7 +72,7 @@ def test_the_info_panel_promises_a_rake_cap_only_where_the_engine_applies_one(ga
     from lobby import selectors
     from lobby.models import Table
 
-    table = actions.table_create(
+    table = door.table_create(
         name="Tavolo", game=game, seats=3, min_buy_in=1_000, max_buy_in=50_000, rake_bp=500,
         rake_cap=500 if capped else 0,
     )  # fmt: skip

@@ -3,7 +3,7 @@
 A decision over the socket reads nothing from the database (the owner holds the table, the
 consumer the user) and writes only its journal step; the fan-out builds what every seat's message
 has in common once per version, and each seat's text is still exactly its own projection; the
-rows runtime reads the between-hands block once per version, not once per seat; the per-user
+broadcast of a table without an owner is its public view alone; the per-user
 rate limit's window expires in Redis.
 """
 
@@ -33,8 +33,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture(autouse=True)
-def owner_runtime(settings):
-    settings.LOBBY_RUNTIME = "owner"
+def owner_clocks(settings):
     settings.LOBBY_SCHEDULE_TASKS = True
 
 
@@ -190,21 +189,26 @@ async def test_the_heartbeat_leaves_out_a_socket_its_owner_sent_the_version_just
     await ws.disconnect()
 
 
-async def test_the_rows_runtime_reads_the_between_hands_block_once_per_version_not_per_seat():
+async def test_an_unowned_tables_broadcast_is_its_public_view_alone_read_once():
+    """A table no owner keeps has no socket of its own (a socket's process starts an owner): its
+    group gets the public view, with the between-hands block read once, and no seat's projection."""
+
     @sync_to_async
     def check():
         users = [funded_player() for _ in range(3)]
         table = poker_table()
         seat_players(table, users)
-        rt = runtime(table)  # no hand yet: every message carries the between-hands block
+        rt = runtime(table)  # no hand yet: the message carries the between-hands block
         seats = list(selectors.seat_rows(table.pk))
         family = tablerow.hand_engine(rt).family
         with CaptureQueriesContext(connection) as one:
             selectors.table_waiting(rt, seats, family)
         with CaptureQueriesContext(connection) as all_messages:
-            messages = broadcast.table_messages(rt, seats, [], None)
-        assert len(messages) == 4 and all("waiting" in m["payload"] for _, m in messages)
-        assert len(all_messages) == len(one)  # not once per seat and once for the public view
+            messages = broadcast.table_messages(rt, seats, [])
+        assert [group for group, _ in messages] == [broadcast.public_group(table.pk)]
+        payload = messages[0][1]["payload"]
+        assert payload["seat"] is None and payload["audience"] == "public" and "waiting" in payload
+        assert len(all_messages) == len(one)
 
     await check()
 

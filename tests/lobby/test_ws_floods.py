@@ -12,8 +12,6 @@ import json
 import pytest
 from django.conf import settings
 
-from lobby import actions
-from lobby import runtime as lobby_runtime
 from lobby.runtime.owner import TableOwner
 from piattaforma import ratelimit
 from tests.lobby.test_ws_input import connect, table_facts
@@ -40,17 +38,13 @@ async def test_a_flooding_socket_gets_one_error_then_is_closed(monkeypatch):
     monkeypatch.setattr(ratelimit, "_stores", {settings.REDIS_URL: ratelimit.LocalUserStore(burst=1_000)})
     table, _users, cookies = await setup_table()
     calls = []
-    if lobby_runtime.enabled():  # the owner runtime: an action reaches the table's owner
-        real_owner_act = TableOwner.act
+    real_owner_act = TableOwner.act  # an action reaches the table's owner
 
-        async def counted(self, *args, **kwargs):
-            calls.append(1)
-            return await real_owner_act(self, *args, **kwargs)
+    async def counted(self, *args, **kwargs):
+        calls.append(1)
+        return await real_owner_act(self, *args, **kwargs)
 
-        monkeypatch.setattr(TableOwner, "act", counted)
-    else:
-        real_act = actions.table_act
-        monkeypatch.setattr(actions, "table_act", lambda **kw: calls.append(1) or real_act(**kw))
+    monkeypatch.setattr(TableOwner, "act", counted)
     ws = await connect(f"/ws/table/{table.pk}/", cookies[0])
     await ws.receive_json_from(timeout=5)
     before = await table_facts(table)

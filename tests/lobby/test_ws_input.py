@@ -12,7 +12,7 @@ from channels.testing import WebsocketCommunicator
 from django.conf import settings
 
 from config.asgi import application
-from lobby import actions
+from lobby import door
 from lobby.models import ChatMessage, HandStep, Seat
 from piattaforma import ratelimit
 from tests.lobby.helpers import runtime
@@ -132,7 +132,7 @@ async def test_codes_say_what_was_wrong():
 async def test_a_wrong_bet_amount_never_reaches_the_engine(monkeypatch):
     table, _users, cookies = await setup_table()
     calls = []
-    monkeypatch.setattr(actions, "table_act", lambda **kw: calls.append(kw))
+    monkeypatch.setattr(door, "table_act", lambda **kw: calls.append(kw))
     ws = await connect(f"/ws/table/{table.pk}/", cookies[0])
     await ws.receive_json_from(timeout=5)
     for amount in ("1e400", "NaN", "-5", "1.5", "true", '"5"', "100000001"):

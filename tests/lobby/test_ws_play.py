@@ -13,7 +13,7 @@ from channels.testing import WebsocketCommunicator
 from config.asgi import application
 from games import registry
 from games.rng import SeededRng
-from lobby import actions, selectors
+from lobby import door, selectors
 from lobby.models import Hand, Seat
 from piattaforma import ratelimit
 from tests.lobby.helpers import (
@@ -128,7 +128,7 @@ async def test_a_poker_hand_over_sockets_settles_in_the_ledger():
     users = [await sync_to_async(funded_player)() for _ in range(3)]
     table = await sync_to_async(poker_table)()
     seats = await sync_to_async(seat_players)(table, users)
-    await sync_to_async(actions.table_start_hand)(table_id=table.pk)
+    await sync_to_async(door.table_start_hand)(table_id=table.pk)
     await play_over_sockets(table, users, SeededRng(31))
     hand = await sync_to_async(Hand.objects.get)(table=table, number=1)
     for seat in seats:
@@ -143,7 +143,7 @@ async def test_a_scopa_match_over_sockets_settles_by_c1():
     table = await sync_to_async(scopa_table)()
     seats = await sync_to_async(seat_players)(table, users, buy_in=5_000)
     for user in users:
-        await sync_to_async(actions.table_ready)(table_id=table.pk, user=user)
+        await sync_to_async(door.table_ready)(table_id=table.pk, user=user)
     await play_over_sockets(table, users, SeededRng(32))
     hand = await sync_to_async(Hand.objects.get)(table=table, number=1)
     money = cash_settlement(

@@ -6,7 +6,7 @@ from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
 from games import registry
-from lobby import actions
+from lobby import door
 from lobby.models import HandStep, Seat
 from tests.lobby.helpers import funded_player, poker_table, runtime, seat_players
 from tests.piattaforma.test_plumbing import ORIGIN, session_cookie
@@ -19,7 +19,7 @@ def setup_table():
     users = [funded_player() for _ in range(2)]
     table = poker_table()
     seat_players(table, users)
-    actions.table_start_hand(table_id=table.pk)
+    door.table_start_hand(table_id=table.pk)
     return table, users, [session_cookie(u) for u in users]
 
 
@@ -180,7 +180,7 @@ async def test_a_socket_of_a_seat_since_left_does_not_touch_his_new_seat():
     cookie = await sync_to_async(session_cookie)(users[0])
     old = await connect(table, cookie)
     await old.receive_json_from(timeout=5)
-    assert (await sync_to_async(actions.table_leave)(table_id=table.pk, user=users[0]))["left"]
+    assert (await sync_to_async(door.table_leave)(table_id=table.pk, user=users[0]))["left"]
     again = (await sync_to_async(seat_players)(table, [users[0]], seat_offset=2))[0]
     await old.disconnect()
     again = await sync_to_async(Seat.objects.get)(pk=again.pk)

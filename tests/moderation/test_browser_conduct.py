@@ -42,7 +42,7 @@ def _time_out(table_id: int, user_id: int) -> str:
 
     from games import registry
     from games.rng import SeededRng
-    from lobby import actions
+    from lobby import door
     from lobby.models import Seat, TableRuntime
 
     rng = SeededRng(3)
@@ -55,11 +55,11 @@ def _time_out(table_id: int, user_id: int) -> str:
         seat = Seat.objects.get(table_id=table_id, number=seat_no)
         if seat.user_id == user_id:
             TableRuntime.objects.filter(pk=table_id).update(deadline=timezone.now() - timedelta(seconds=1))
-            actions.table_timeout(table_id=table_id, version=rt.version)
+            door.table_timeout(table_id=table_id, version=rt.version)
             continue
         action = engine.sample_action(rt.state, seat_no, rng)
         if action.get("type") != "abbandona":
-            actions.table_act(table_id=table_id, user=seat.user, action=action, version=rt.version)
+            door.table_act(table_id=table_id, user=seat.user, action=action, version=rt.version)
     return "not over"
 
 

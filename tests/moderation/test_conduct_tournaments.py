@@ -101,8 +101,8 @@ def test_tempo_scaduto_in_pairs_warns_the_partner_who_used_over_three_quarters(
     giocatore ha utilizzato più dei 3/4 del tempo a disposizione". The line's time runs out while the
     partner is to play: the one who used more than 3/4 of it gets 1 warning, the partner none (the
     old code gave 2 to whoever was to play, as for a timeout)."""
+    from lobby.actions.tournament_tables import seats_time_used
     from lobby.models import Hand
-    from lobby.tournament_tables import seats_time_used
 
     t, players = full_tournament(
         staff, 8, game="tresette", table="4", lines="random_pairs", turns=1, format="danese", training=True

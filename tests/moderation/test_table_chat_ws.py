@@ -5,7 +5,7 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
-from lobby import actions
+from lobby import door
 from moderation import actions as moderation
 from tests.factories import UserFactory
 from tests.lobby.helpers import funded_player, poker_table, receives_nothing, seat_players
@@ -20,7 +20,7 @@ def table_in_play():
     players = [funded_player(nickname=n) for n in ("pia", "leo")]
     table = poker_table()
     seat_players(table, players)
-    actions.table_start_hand(table_id=table.pk)
+    door.table_start_hand(table_id=table.pk)
     spectator = UserFactory(nickname="curioso")
     return table, {u.nickname: session_cookie(u) for u in [*players, spectator]}
 

@@ -135,7 +135,7 @@ def test_production_settings_pass_check_deploy():
 @pytest.mark.skipif(not os.environ.get("DATABASE_URL"), reason="production runs on PostgreSQL")
 def test_production_connections_have_postgresql_end_a_transaction_left_idle():
     """A request or task stuck with its transaction open would hold its rows (a live table's own:
-    ``lobby.runtime.ownership.fence``) for ever: production's connections ask PostgreSQL to end it."""
+    ``lobby.runtime.lease.fence``) for ever: production's connections ask PostgreSQL to end it."""
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings.production",

@@ -6,7 +6,7 @@ import io
 import pytest
 
 from games.rng import SeededRng
-from lobby import actions
+from lobby import door
 from piattaforma import reports, roles
 from tests.factories import UserFactory
 from tests.lobby.helpers import (
@@ -31,7 +31,7 @@ def build_ledger():
     table = poker_table()
     seat_players(table, users, buy_in=10_000)
     for seed in (1, 2):
-        actions.table_start_hand(table_id=table.pk)
+        door.table_start_hand(table_id=table.pk)
         everyone_puts_the_invito(table)
         play_hand_randomly(table, SeededRng(seed))
     hands_rake = house_rake()  # the tournament fees go to the same house account below
@@ -153,7 +153,7 @@ def test_active_players_count_each_player_once_a_day_and_only_real_money():
     users = [funded_player(amount=50_000) for _ in range(2)]
     table = poker_table()
     seat_players(table, users, buy_in=10_000)  # a buy-in each, then the hand's postings
-    actions.table_start_hand(table_id=table.pk)
+    door.table_start_hand(table_id=table.pk)
     everyone_puts_the_invito(table)
     play_hand_randomly(table, SeededRng(3))
     idle = funded_player(amount=50_000)  # deposited, never played: not active

@@ -250,12 +250,12 @@ def test_moderators_see_only_moderation(client):
 
 @pytest.mark.parametrize("step", ["x", "-1", "9" * 5000, "١"])
 def test_hand_replay_survives_a_bad_step(client, step):
-    from lobby import actions
+    from lobby import door
     from tests.lobby.helpers import everyone_puts_the_invito
 
     table = poker_table()
     seat_players(table, [funded_player() for _ in range(3)])
-    actions.table_start_hand(table_id=table.pk)
+    door.table_start_hand(table_id=table.pk)
     everyone_puts_the_invito(table)
     hand = Hand.objects.get(table=table, number=1)
     client.force_login(UserFactory(role=roles.STAFF))

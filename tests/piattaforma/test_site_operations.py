@@ -100,9 +100,9 @@ def test_at_the_closing_idle_tables_stand_everyone_up_and_no_hand_starts(hours_o
     assert not Seat.objects.filter(table=idle).exists()
     other = poker_table()
     seat_players(other, users[1:], buy_in=5_000)  # a start attempt during the closing deals nothing
-    from lobby import actions
+    from lobby import door
 
-    assert not actions.table_start_hand(table_id=other.pk)
+    assert not door.table_start_hand(table_id=other.pk)
     assert not Seat.objects.filter(table=other).exists()
 
 

@@ -90,7 +90,7 @@ def people_ids(nicknames: list[str]) -> dict[int, str]:
 
 
 def move_bots(tournament_id: int) -> int:
-    from lobby import actions
+    from lobby import door
     from lobby.selectors import runtime_now
     from tournaments.models import Tournament, TournamentMatch
 
@@ -98,7 +98,7 @@ def move_bots(tournament_id: int) -> int:
     ids = TournamentMatch.objects.filter(tournament=t, turn=t.turn, ended_at__isnull=True).values_list(
         "table_id", flat=True
     )
-    return sum(actions.table_bot_move(table_id=pk, version=runtime_now(pk).version) for pk in ids)
+    return sum(door.table_bot_move(table_id=pk, version=runtime_now(pk).version) for pk in ids)
 
 
 def advance_and_pay(tournament_id: int) -> str:

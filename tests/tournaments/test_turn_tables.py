@@ -1,4 +1,4 @@
-"""A turn's tables opened, dealt and closed in bulk (lobby/tournament_tables.py).
+"""A turn's tables opened, dealt and closed in bulk (lobby/actions/tournament_tables.py).
 
 Each table must come out as the lobby's own deal would leave it: the match dealt by the engine
 with recorded draws (the hand history rebuilds the start exactly), the players' own options,

@@ -213,7 +213,7 @@ def test_the_job_sends_away_players_past_their_time(funded, other_player, leavin
 
 
 def test_the_lobby_stands_the_player_up_when_his_time_is_up():
-    from lobby.actions import tables_remove_player
+    from lobby.door import tables_remove_player
 
     assert tables_remove_player in hooks._player_leave_tables  # lobby/apps.py registers it
 

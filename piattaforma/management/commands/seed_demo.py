@@ -161,7 +161,7 @@ DEMO_BOTS = (
 
 def seed_bots() -> int:
     """Create the demo bots, fund them and seat them at the demo tables (once)."""
-    from lobby import actions as lobby_actions
+    from lobby import door
     from lobby.models import Seat, Table
     from wallet import actions as wallet_actions
     from wallet import selectors as wallet_selectors
@@ -191,7 +191,7 @@ def seed_bots() -> int:
                 wallet_actions.deposit_create(
                     user=bot, amount=DEMO_DEPOSIT, idempotency_key=f"demo-refill-{bot.pk}-{uuid.uuid4().hex}"
                 )
-            lobby_actions.table_sit(
+            door.table_sit(
                 table_id=table.pk,
                 user=bot,
                 seat_no=seat_no,
@@ -205,7 +205,7 @@ def seed_bots() -> int:
 def seed_tables() -> int:
     """Create the demo table templates and open their tables, those that do not exist yet; return how many."""
     from games import registry
-    from lobby import operations
+    from lobby import door
     from lobby.models import TABLE_SETTINGS_FIELDS, Table, TableTemplate
 
     created = 0
@@ -225,7 +225,7 @@ def seed_tables() -> int:
                 else Table.objects.filter(name__startswith=template.table_name, game=template.game)
             )
             if not exists.exists():
-                operations.table_open_from_template(template_id=template.pk, actor=None, name=name)
+                door.table_open_from_template(template_id=template.pk, actor=None, name=name)
                 created += 1
     return created
 

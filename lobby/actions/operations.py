@@ -3,7 +3,7 @@
 A closed table takes no new player and deals no new hand; the hand or match in progress plays to
 its end, then everyone stands up with the table credit back on the conto (rules 004, "Disattivazione
 giochi": the money section of a deactivated game is not accessible). The check sits at hand start
-(``actions.table_start_hand`` calls ``hand_start_refused``). A table session cancelled for a
+(``hands.table_start_hand`` calls ``hands.hand_start_refused``). A table session cancelled for a
 technical fault is previewed (who gets what), then its hand is refunded (RULINGS G7), the table
 closes and every seat is paid out ("Gestione dei malfunzionamenti").
 """
@@ -15,11 +15,9 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from lobby import actions
-from lobby.actions import tablerow
+from lobby.actions import hands, tablerow, tables
 from lobby.errors import TableClosed
 from lobby.models import TABLE_SETTINGS_FIELDS, Hand, Seat, Table, TableRuntime, TableTemplate, WaitingEntry
-from lobby.runtime import ownership
 from piattaforma import siteops
 from piattaforma.actions import audit_record
 from piattaforma.models import User
@@ -27,32 +25,6 @@ from wallet import actions as wallet_actions
 from wallet import selectors as wallet_selectors
 
 
-def _stand_everyone(rt: TableRuntime) -> dict[str, int]:
-    """Stand every seated player up with his credit (no hand running; the row locked); return the amounts."""
-    WaitingEntry.objects.filter(table_id=rt.pk).delete()
-    paid: dict[str, int] = {}
-    for seat in Seat.objects.filter(table_id=rt.pk).select_related("user").order_by("number"):
-        out = actions.table_leave(table_id=rt.pk, user=seat.user)
-        paid[seat.user.nickname] = int(out.get("amount", 0))
-    return paid
-
-
-def hand_start_refused(rt: TableRuntime) -> bool:
-    """At hand start (row locked, no hand running): tell whether no hand may be dealt, standing players up.
-
-    A table closed by staff or by a game switch, or any table while the site is closed, deals
-    nothing; whoever still sits there leaves with his credit.
-    """
-    table = rt.table
-    if table.is_open and siteops.game_enabled(table.game, table.realm) and not siteops.site_closed():
-        return False
-    if Seat.objects.filter(table_id=rt.pk).exists() or WaitingEntry.objects.filter(table_id=rt.pk).exists():
-        rt.save(update_fields=["start_at"])  # (the start this is) each leave below locks the row again
-        _stand_everyone(rt)
-    return True
-
-
-@ownership.through_owner
 @transaction.atomic
 def table_close(*, table_id: int, actor: User | None, reason: str = "") -> dict[str, Any]:
     """Close a cash table: nobody sits down any more; players stand up now, or after the hand in progress."""
@@ -61,7 +33,7 @@ def table_close(*, table_id: int, actor: User | None, reason: str = "") -> dict[
         Table.objects.filter(pk=table_id).update(is_open=False)
         rt.table.is_open = False
     running = tablerow.hand_running(rt)
-    paid = {} if running else _stand_everyone(rt)
+    paid = {} if running else hands.stand_everyone(rt)
     if running:
         WaitingEntry.objects.filter(table_id=rt.pk).delete()
         tablerow.bump(rt)  # clients see the table closing
@@ -75,24 +47,10 @@ def table_close(*, table_id: int, actor: User | None, reason: str = "") -> dict[
     return {"after_hand": running, "paid": paid}
 
 
-def tables_game_deactivated(*, game: str, realms: set[str], until: Any, actor: User | None) -> None:
-    """Hook: a game switched off closes its open tables of those realms after their hand or match."""
-    tables = Table.objects.filter(game=game, realm__in=sorted(realms), is_open=True).order_by("pk")
-    for table_id in tables.values_list("pk", flat=True):
-        table_close(table_id=table_id, actor=actor, reason="Gioco disattivato")
-
-
-def tables_site_closing() -> int:
-    """Hook: while the site is closed, idle tables stand their players up (the others at hand end)."""
-    busy = Seat.objects.values_list("table_id", flat=True).distinct().order_by("table_id")
-    return sum(_table_site_closing(table_id=table_id) for table_id in list(busy))
-
-
-@ownership.through_owner
 @transaction.atomic
-def _table_site_closing(*, table_id: int) -> int:
+def table_site_closing(*, table_id: int) -> int:
     rt = tablerow.lock(table_id)
-    return 0 if tablerow.hand_running(rt) else len(_stand_everyone(rt))
+    return 0 if tablerow.hand_running(rt) else len(hands.stand_everyone(rt))
 
 
 # --- cancelling a table session for a technical fault --------------------------------------------
@@ -168,7 +126,6 @@ def table_session_cancel_preview(*, table_id: int) -> dict[str, Any]:
     }
 
 
-@ownership.through_owner
 @transaction.atomic
 def table_session_cancel(*, table_id: int, actor: User, reason: str) -> dict[str, Any]:
     """Cancel a table session for a technical fault: refund the hand in progress, close, pay every seat out.
@@ -182,7 +139,7 @@ def table_session_cancel(*, table_id: int, actor: User, reason: str) -> dict[str
     rt = tablerow.lock(table_id)
     table = rt.table
     if tablerow.hand_running(rt):
-        actions.table_cancel_hand(table_id=table_id, actor=actor, reason=reason)
+        hands.table_cancel_hand(table_id=table_id, actor=actor, reason=reason)
         rt = tablerow.lock(table_id)
     seats = list(Seat.objects.filter(table_id=table_id).order_by("number"))
     pot = wallet_selectors.table_pot_get(pot_ref=f"table-{table.pk}", realm=table.realm)
@@ -201,7 +158,7 @@ def table_session_cancel(*, table_id: int, actor: User, reason: str) -> dict[str
         rt.save(update_fields=["carry"])
     Table.objects.filter(pk=table_id).update(is_open=False)
     table.is_open = False
-    paid = _stand_everyone(rt)
+    paid = hands.stand_everyone(rt)
     audit_record(
         actor=actor,
         action="table.cancel_session",
@@ -231,7 +188,7 @@ def tables_switch_preview(*, game: str, realms: set[str], until: Any) -> list[st
 
 def template_check(*, fields: dict[str, Any]) -> dict[str, Any]:
     """Check a template's settings as ``table_create`` would check a table's; return them normalised."""
-    return actions.table_check(table_id=None, fields={"name": "modello", **fields}) | {
+    return tables.table_check(table_id=None, fields={"name": "modello", **fields}) | {
         "name": fields.get("name")
     }
 
@@ -252,6 +209,6 @@ def table_open_from_template(*, template_id: int, actor: User | None, name: str 
         raise TableClosed("Il modello non è in uso")
     siteops.check_game_enabled(game=template.game, realm=template.realm)
     fields = {name_: getattr(template, name_) for name_ in TABLE_SETTINGS_FIELDS}
-    table = actions.table_create(name=(name or "").strip() or _next_table_name(template), **fields)
+    table = tables.table_create(name=(name or "").strip() or _next_table_name(template), **fields)
     audit_record(actor=actor, action="table.open_from_template", target=table, data={"template": template.pk})
     return table

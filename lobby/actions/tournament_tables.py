@@ -5,7 +5,7 @@ no buy-in, no rake, no waiting list, nobody sits down from the lobby, and no mon
 (seats hold no table credit; the match's stakes are zero). It plays exactly one match, the one
 the tournament seated it for; when that match ends the lobby tells the tournaments through
 ``piattaforma.hooks.match_ended`` (``match_result`` builds what it says). Tournaments never read
-the lobby's rows: they call the functions here and listen to the hook.
+the lobby's rows: they call the functions here, through ``lobby.door``, and listen to the hook.
 """
 
 from __future__ import annotations
@@ -20,13 +20,12 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from lobby import broadcast, bulkinsert, collector, runtime
+from lobby import broadcast, bulkinsert, collector, owners
 from lobby.actions import tablerow
 from lobby.actions.tables import table_checked
 from lobby.errors import NotAllowed
 from lobby.models import Hand, HandPlayer, HandStep, Seat, Table, TableRuntime
 from lobby.replay import ENGINE_SPEC_KEYS
-from lobby.runtime import ownership
 from piattaforma import siteops
 from piattaforma.actions import preferences_get
 from piattaforma.models import GamePreference, User
@@ -242,11 +241,10 @@ def _wake_bots(tables: Sequence[tuple[int, int]]) -> None:
 @collector.paused()
 def _send_closed(closing: Sequence[TableRuntime]) -> None:
     """After commit: each closed table's one broadcast, the public view of an empty table (its
-    players no longer seated), all sent in one hop to the channel layer. On the owner runtime a
-    table an owner keeps is reloaded by its owner instead (``ownership.committed``); the others go
+    players no longer seated), all sent in one hop to the channel layer. A
+    table an owner keeps is reloaded by its owner instead (``owners.committed``); the others go
     in the one hop."""
-    if runtime.enabled():
-        closing = [rt for rt in closing if not ownership.committed(rt.pk, rt.version, [])]
+    closing = [rt for rt in closing if not owners.committed(rt.pk, rt.version, [])]
     if not closing:
         return
     try:
