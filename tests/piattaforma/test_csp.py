@@ -1,7 +1,7 @@
 """The Content-Security-Policy header, and pages that need nothing inline to work under it.
 
 The browser side (no violation on the pages, the live table and the back office) is
-tests/browser/test_csp_browser.py; here: the header on every kind of response, the Django 5.2
+tests/e2e/test_csp.py; here: the header on every kind of response, the Django 5.2
 stand-in middleware, and a scan of the rendered pages for inline scripts, styles and handlers.
 """
 

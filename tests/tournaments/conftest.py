@@ -9,9 +9,6 @@ import pytest
 from django.utils import timezone
 
 from piattaforma import roles
-
-# The browser fixtures (Playwright on Debian's chromium, Daphne in a thread) for test_browser.py.
-from tests.browser.conftest import artifacts, asgi_live, asgi_server, browser, new_context  # noqa: F401
 from tests.factories import UserFactory
 from tournaments import actions
 from tournaments.authorization import SimulatedRegulator
