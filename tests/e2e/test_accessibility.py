@@ -29,7 +29,7 @@ def _seed():
     """Three live tables in play, a scheduled tournament; the session of each table's first player."""
     from piattaforma import roles
     from tests.e2e.test_e2e_tables import _setup
-    from tests.factories import UserFactory
+    from tests.piattaforma.factories import UserFactory
     from tests.tournaments.conftest import make_tournament
 
     tables = {game: _setup(game, names) for game, names in TABLE_GAMES.items()}

@@ -3,7 +3,7 @@
 import pytest
 
 from piattaforma.models import User
-from tests.factories import PASSWORD, UserFactory
+from tests.piattaforma.factories import PASSWORD, UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

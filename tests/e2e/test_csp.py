@@ -9,7 +9,7 @@ the test first checks that the watcher does see a violation when one happens.
 import pytest
 
 from tests.e2e.live import STATIC_FILES_WARNING, TABLE, start_match, take_seat
-from tests.factories import PASSWORD
+from tests.piattaforma.factories import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings(STATIC_FILES_WARNING)]
 
@@ -43,8 +43,9 @@ def visit(page, url, policies):
 
 def setup():
     from piattaforma import roles
-    from tests.factories import UserFactory
-    from tests.lobby.helpers import funded_player, poker_table, scopa_table
+    from tests.lobby.helpers import poker_table, scopa_table
+    from tests.piattaforma.factories import UserFactory
+    from tests.wallet.factories import funded_player
 
     carla = funded_player(20_000, nickname="Carla")
     dario = funded_player(20_000, nickname="Dario")

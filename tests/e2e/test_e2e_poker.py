@@ -20,7 +20,7 @@ from tests.e2e.live import (
     take_seat,
     wait_version,
 )
-from tests.factories import PASSWORD
+from tests.piattaforma.factories import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings(STATIC_FILES_WARNING)]
 
@@ -30,7 +30,8 @@ MAX_HANDS = 5  # a hand nobody opens ends without a showdown: deal the next one
 
 
 def _setup():
-    from tests.lobby.helpers import funded_player, poker_table
+    from tests.lobby.helpers import poker_table
+    from tests.wallet.factories import funded_player
 
     anna = funded_player(DEPOSIT, nickname="Anna")
     bruno = funded_player(DEPOSIT, nickname="Bruno")

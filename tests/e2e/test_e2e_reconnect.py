@@ -24,7 +24,7 @@ from tests.e2e.live import (
     wait_version,
 )
 from tests.e2e.test_e2e_scopa import setup_match
-from tests.factories import PASSWORD
+from tests.piattaforma.factories import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings(STATIC_FILES_WARNING)]
 

@@ -19,7 +19,7 @@ from tests.e2e.live import (
     take_seat,
     wait_version,
 )
-from tests.factories import PASSWORD
+from tests.piattaforma.factories import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings(STATIC_FILES_WARNING)]
 
@@ -29,7 +29,8 @@ BUY_IN = 5_000  # "50,00" in the form
 
 def setup_match():
     """Two funded players and a short Scopa table (one smazzata); used by the reconnection test too."""
-    from tests.lobby.helpers import funded_player, scopa_table
+    from tests.lobby.helpers import scopa_table
+    from tests.wallet.factories import funded_player
 
     carla = funded_player(DEPOSIT, nickname="Carla")
     dario = funded_player(DEPOSIT, nickname="Dario")

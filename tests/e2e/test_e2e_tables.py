@@ -56,7 +56,8 @@ def _setup(game, names=("Anna", "Bruno", "Carla", "Dario")):
     from lobby import actions, bots
     from lobby.models import Seat, TableRuntime
     from tests.e2e.live import seat_cards as cards_now
-    from tests.lobby.helpers import funded_player, seat_players
+    from tests.lobby.helpers import seat_players
+    from tests.wallet.factories import funded_player
 
     engine = registry.get(game)
     seats = SEATS.get(game, engine.min_seats if engine.family == "partite" else 3)

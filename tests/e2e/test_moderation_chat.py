@@ -11,8 +11,8 @@ import pytest
 
 from tests.e2e.conftest import artifacts, asgi_live, asgi_server, browser  # noqa: F401  (fixtures)
 from tests.e2e.live import STATIC_FILES_WARNING, login
-from tests.factories import PASSWORD
 from tests.moderation.conftest import default_watched_list, fresh_watched_list  # noqa: F401  (fixtures)
+from tests.piattaforma.factories import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings(STATIC_FILES_WARNING)]
 
@@ -23,7 +23,7 @@ def _people(*nicknames, staff=()):
     from moderation import actions, defaults
     from moderation.models import WatchedEntry
     from piattaforma import roles
-    from tests.factories import UserFactory
+    from tests.piattaforma.factories import UserFactory
 
     defaults.seed(WatchedEntry)  # a flush after an earlier live test emptied it
     actions.watched_list_reset()
@@ -213,7 +213,7 @@ def test_a_moderator_publishes_a_held_lobby_line_and_the_lobby_sees_it(
 
     def make_moderator():
         from piattaforma import roles
-        from tests.factories import UserFactory
+        from tests.piattaforma.factories import UserFactory
 
         UserFactory(nickname="moderatore", role=roles.MODERATORS)
 

@@ -12,8 +12,8 @@ import pytest
 
 from tests.e2e.conftest import artifacts, asgi_live, asgi_server, browser  # noqa: F401  (fixtures)
 from tests.e2e.live import STATIC_FILES_WARNING, login
-from tests.factories import PASSWORD
 from tests.moderation.conftest import default_watched_list, fresh_watched_list  # noqa: F401  (fixtures)
+from tests.piattaforma.factories import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings(STATIC_FILES_WARNING)]
 
@@ -23,7 +23,7 @@ VIEWPORTS = {"laptop": {"width": 1366, "height": 900}, "phone": {"width": 390, "
 def _start() -> dict:
     """A training KO of two, started: its table and both players' nicknames."""
     from piattaforma import roles
-    from tests.factories import UserFactory
+    from tests.piattaforma.factories import UserFactory
     from tests.tournaments.running_helpers import full_tournament, open_tables
     from tournaments.models import Tournament
 

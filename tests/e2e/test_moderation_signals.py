@@ -11,8 +11,8 @@ import pytest
 
 from tests.e2e.conftest import ARTIFACTS, asgi_live, asgi_server, browser  # noqa: F401  (fixtures)
 from tests.e2e.live import STATIC_FILES_WARNING, login
-from tests.factories import PASSWORD
 from tests.moderation.conftest import default_watched_list, fresh_watched_list  # noqa: F401  (fixtures)
+from tests.piattaforma.factories import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings(STATIC_FILES_WARNING)]
 
@@ -28,7 +28,7 @@ def _setup():
 
     from moderation import conduct, dumping
     from piattaforma import hooks, roles
-    from tests.factories import UserFactory
+    from tests.piattaforma.factories import UserFactory
 
     rng = random.Random(7)
     UserFactory(nickname="ispettore", role=roles.STAFF)

@@ -12,8 +12,9 @@ from dataclasses import dataclass
 import pytest
 from playwright.sync_api import expect
 
-from tests.factories import PASSWORD
-from tests.lobby.helpers import funded_player, key, poker_table, scopa_table
+from tests.lobby.helpers import key, poker_table, scopa_table
+from tests.piattaforma.factories import PASSWORD
+from tests.wallet.factories import funded_player
 from wallet import actions as wallet_actions
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -13,14 +13,14 @@ from lobby import actions
 from lobby.models import Hand
 from lobby.replay import replay_hand
 from piattaforma import roles
-from tests.factories import UserFactory
 from tests.lobby.helpers import (
     everyone_puts_the_invito,
-    funded_player,
     play_hand_randomly,
     poker_table,
     seat_players,
 )
+from tests.piattaforma.factories import UserFactory
+from tests.wallet.factories import funded_player
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

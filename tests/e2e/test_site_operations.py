@@ -16,9 +16,10 @@ from lobby import actions as lobby_actions
 from lobby.models import Seat, Table, TableTemplate
 from piattaforma import roles
 from tests.e2e.live import login
-from tests.factories import PASSWORD, UserFactory
-from tests.lobby.helpers import funded_player, play_hand_randomly, scopa_table, seat_players
+from tests.lobby.helpers import play_hand_randomly, scopa_table, seat_players
+from tests.piattaforma.factories import PASSWORD, UserFactory
 from tests.tournaments.conftest import ACCEPT, make_tournament
+from tests.wallet.factories import funded_player
 from tournaments import actions as tournament_actions
 from tournaments.models import Registration, Tournament
 from wallet import selectors as wallet_selectors

@@ -30,7 +30,7 @@ from lobby import actions, layouts, selectors, views
 from lobby.models import Seat, TableRuntime
 from piattaforma.models import User
 from tests.e2e.live import euro_text
-from tests.factories import UserFactory
+from tests.piattaforma.factories import UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

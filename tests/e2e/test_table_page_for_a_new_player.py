@@ -25,7 +25,7 @@ from tests.e2e.live import (
     runtime_info,
     wait_version,
 )
-from tests.factories import PASSWORD
+from tests.piattaforma.factories import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings(STATIC_FILES_WARNING)]
 
@@ -69,7 +69,8 @@ def live(asgi_live):
 
 def scopa_pair(buy_in: int = 2_000, deals: int = 1):
     """Two funded players seated at a Scopa table whose buy-in equals its perdita massima."""
-    from tests.lobby.helpers import funded_player, scopa_table, seat_players
+    from tests.lobby.helpers import scopa_table, seat_players
+    from tests.wallet.factories import funded_player
 
     carla = funded_player(50_000, nickname="Carla")
     dario = funded_player(50_000, nickname="Dario")
@@ -233,7 +234,8 @@ def seat_user(table_id: int, seat_no: int):
 
 
 def poker_pair(seats: int = 2, buy_in: int = 10_000, **config):
-    from tests.lobby.helpers import funded_player, poker_table, seat_players
+    from tests.lobby.helpers import poker_table, seat_players
+    from tests.wallet.factories import funded_player
 
     users = [funded_player(50_000, nickname=n) for n in ("Anna", "Bruno", "Ciro")[:seats]]
     table = poker_table(seats=4, config={"limit": "PL", "invito": 100, **config})
@@ -379,7 +381,8 @@ def test_closing_the_page_sits_out_and_stands_up(live, new_context):
 
 
 def test_the_seat_count_is_live(live, new_context):
-    from tests.lobby.helpers import funded_player, key, poker_table
+    from tests.lobby.helpers import key, poker_table
+    from tests.wallet.factories import funded_player
 
     def one_seated():
         from lobby import actions
@@ -447,7 +450,7 @@ def test_the_table_speaks_english(live, new_context):
 
 
 def test_one_movement_is_singular(live, new_context):
-    from tests.lobby.helpers import funded_player
+    from tests.wallet.factories import funded_player
 
     anna = live.run(funded_player, 10_000, nickname="Anna")
     context = new_context()
@@ -461,7 +464,8 @@ def test_one_movement_is_singular(live, new_context):
 
 
 def test_lobby_filters_by_stakes_free_seats_and_variant(live, new_context):
-    from tests.lobby.helpers import funded_player, poker_table, scopa_table, seat_players
+    from tests.lobby.helpers import poker_table, scopa_table, seat_players
+    from tests.wallet.factories import funded_player
 
     def tables():
         anna = funded_player(50_000, nickname="Anna")
@@ -625,7 +629,8 @@ def test_own_turn_sound_and_mute_switch(live, new_context):
 def partite_match(game: str, nicknames, **table):
     """Funded players seated at a table of a gioco a partite, every one ready: the match dealt."""
     from lobby import actions
-    from tests.lobby.helpers import funded_player, scopa_table, seat_players
+    from tests.lobby.helpers import scopa_table, seat_players
+    from tests.wallet.factories import funded_player
 
     users = [funded_player(50_000, nickname=n) for n in nicknames]
     table = scopa_table(game=game, seats=len(users), **table)
@@ -680,7 +685,8 @@ def test_burraco_melds_lie_on_the_felt(live, new_context):
 
 
 def test_the_sit_form_proposes_more_than_one_perdita_massima(live, new_context):
-    from tests.lobby.helpers import funded_player, scopa_table
+    from tests.lobby.helpers import scopa_table
+    from tests.wallet.factories import funded_player
 
     def setup():
         return funded_player(50_000, nickname="Ugo"), scopa_table(min_buy_in=2_000)  # perdita massima € 20

@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 
 from piattaforma import roles
 from tests.e2e.live import login
-from tests.factories import PASSWORD, UserFactory
+from tests.piattaforma.factories import PASSWORD, UserFactory
 from tests.tournaments.conftest import ACCEPT, make_tournament
 from tournaments import actions
 from tournaments.models import Registration, Tournament

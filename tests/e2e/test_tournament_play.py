@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.live import TABLE, login, play_card, wait_connected, wait_version
-from tests.factories import PASSWORD
+from tests.piattaforma.factories import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 SHOTS = Path(os.environ.get("TOURNAMENT_SHOTS", "/tmp/shots-tt"))  # noqa: S108  # the brief's folder
@@ -26,7 +26,7 @@ SIZES = {"desktop": {"width": 1366, "height": 900}, "phone": {"width": 390, "hei
 
 def seed() -> int:
     from piattaforma import roles
-    from tests.factories import UserFactory
+    from tests.piattaforma.factories import UserFactory
     from tests.tournaments.conftest import make_tournament
     from tournaments.models import Tournament
     from wallet import actions as wallet

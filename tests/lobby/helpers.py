@@ -13,8 +13,6 @@ from games import registry
 from games.rng import SeededRng
 from lobby import actions, selectors
 from lobby.models import Seat, Table, TableRuntime
-from tests.factories import UserFactory
-from wallet import actions as wallet_actions
 from wallet import selectors as wallet_selectors
 
 _keys = itertools.count()
@@ -22,12 +20,6 @@ _keys = itertools.count()
 
 def key(prefix: str = "k") -> str:
     return f"{prefix}-{next(_keys)}"
-
-
-def funded_player(amount: int = 100_000, **kwargs: Any):
-    user = UserFactory(**kwargs)
-    wallet_actions.deposit_create(user=user, amount=amount, idempotency_key=key("dep"))
-    return user
 
 
 def poker_table(**overrides: Any) -> Table:

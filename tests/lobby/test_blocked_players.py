@@ -10,13 +10,13 @@ from piattaforma.actions import user_set_status
 from piattaforma.models import User
 from tests.lobby.helpers import (
     everyone_puts_the_invito,
-    funded_player,
     play_hand_randomly,
     poker_table,
     runtime,
     scopa_table,
     seat_players,
 )
+from tests.wallet.factories import funded_player
 from wallet import actions as wallet_actions
 from wallet import selectors as wallet_selectors
 

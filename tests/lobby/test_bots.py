@@ -9,7 +9,6 @@ from lobby.models import Hand, Seat
 from tests.lobby.helpers import (
     carried_pots,
     concrete,
-    funded_player,
     house_rake,
     money_total,
     poker_table,
@@ -17,6 +16,7 @@ from tests.lobby.helpers import (
     scopa_table,
     seat_players,
 )
+from tests.wallet.factories import funded_player
 
 pytestmark = pytest.mark.django_db
 

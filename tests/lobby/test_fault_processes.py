@@ -35,8 +35,9 @@ from lobby import runtime as lobby_runtime
 from lobby.errors import TableElsewhere
 from lobby.models import Hand, Seat, SeatSocket
 from piattaforma.models import SiteHours
-from tests.lobby.helpers import funded_player, poker_table, runtime, seat_players
+from tests.lobby.helpers import poker_table, runtime, seat_players
 from tests.piattaforma.test_plumbing import session_cookie
+from tests.wallet.factories import funded_player
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 

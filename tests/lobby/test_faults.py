@@ -17,8 +17,9 @@ from lobby import actions, broadcast, presence, tasks
 from lobby import runtime as lobby_runtime
 from lobby.actions import hands
 from lobby.models import Hand, HandStep, Seat, SeatSocket
-from tests.lobby.helpers import concrete, funded_player, poker_table, runtime, scopa_table, seat_players
+from tests.lobby.helpers import concrete, poker_table, runtime, scopa_table, seat_players
 from tests.lobby.test_ws_table import connect, next_state, setup_table
+from tests.wallet.factories import funded_player
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

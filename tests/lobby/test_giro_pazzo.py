@@ -9,13 +9,13 @@ from lobby.models import Hand, Seat, TableRuntime
 from tests.lobby.helpers import (
     back_from_sitout,
     concrete,
-    funded_player,
     house_rake,
     money_total,
     poker_table,
     runtime,
     seat_players,
 )
+from tests.wallet.factories import funded_player
 
 pytestmark = pytest.mark.django_db
 

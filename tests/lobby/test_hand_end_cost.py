@@ -21,12 +21,12 @@ from moderation import dumping
 from moderation.models import SignalHand
 from tests.lobby.helpers import (
     carried_pots,
-    funded_player,
     house_rake,
     money_total,
     poker_table,
     seat_players,
 )
+from tests.wallet.factories import funded_player
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

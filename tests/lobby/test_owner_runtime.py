@@ -27,7 +27,6 @@ from lobby.runtime import ownership
 from piattaforma import hooks
 from tests.lobby.helpers import (
     credit,
-    funded_player,
     poker_table,
     receive_frame,
     runtime,
@@ -35,6 +34,7 @@ from tests.lobby.helpers import (
     seat_players,
 )
 from tests.piattaforma.test_plumbing import ORIGIN, session_cookie
+from tests.wallet.factories import funded_player
 from wallet.selectors import balance_get
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -11,7 +11,6 @@ from tests.lobby.helpers import (
     back_from_sitout,
     credit,
     dumps,
-    funded_player,
     house_rake,
     key,
     money_total,
@@ -20,6 +19,7 @@ from tests.lobby.helpers import (
     runtime,
     seat_players,
 )
+from tests.wallet.factories import funded_player
 from wallet import selectors as wallet_selectors
 
 pytestmark = pytest.mark.django_db

@@ -12,13 +12,13 @@ from lobby.models import Hand, Seat, TableRuntime
 from tests.lobby.helpers import (
     SCOPA_STAKES,
     credit,
-    funded_player,
     house_rake,
     play_hand_randomly,
     runtime,
     scopa_table,
     seat_players,
 )
+from tests.wallet.factories import funded_player
 from wallet import selectors as wallet_selectors
 
 pytestmark = pytest.mark.django_db

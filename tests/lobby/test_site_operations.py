@@ -9,12 +9,10 @@ from lobby.errors import TableClosed
 from lobby.models import TABLE_SETTINGS_FIELDS, Hand, Seat, Table, TableTemplate
 from piattaforma import roles, siteops
 from piattaforma.models import AuditLog, GameNotice
-from tests.factories import UserFactory
 from tests.lobby.helpers import (
     SCOPA_STAKES,
     credit,
     everyone_puts_the_invito,
-    funded_player,
     house_rake,
     key,
     money_total,
@@ -24,6 +22,8 @@ from tests.lobby.helpers import (
     scopa_table,
     seat_players,
 )
+from tests.piattaforma.factories import UserFactory
+from tests.wallet.factories import funded_player
 from wallet import selectors as wallet_selectors
 from wallet.models import Account
 

@@ -18,7 +18,6 @@ from lobby.models import Hand, Seat
 from piattaforma import ratelimit
 from tests.lobby.helpers import (
     credit,
-    funded_player,
     house_rake,
     poker_table,
     runtime,
@@ -26,6 +25,7 @@ from tests.lobby.helpers import (
     seat_players,
 )
 from tests.piattaforma.test_plumbing import ORIGIN, session_cookie
+from tests.wallet.factories import funded_player
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("machine_speed")]
 

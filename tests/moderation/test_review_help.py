@@ -8,7 +8,7 @@ from moderation.errors import ModerationError
 from moderation.models import ChatLine, Notice, Report
 from piattaforma import roles
 from piattaforma.models import AuditLog
-from tests.factories import UserFactory
+from tests.piattaforma.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -7,9 +7,10 @@ from channels.testing import WebsocketCommunicator
 from config.asgi import application
 from lobby import actions
 from moderation import actions as moderation
-from tests.factories import UserFactory
-from tests.lobby.helpers import funded_player, poker_table, receives_nothing, seat_players
+from tests.lobby.helpers import poker_table, receives_nothing, seat_players
+from tests.piattaforma.factories import UserFactory
 from tests.piattaforma.test_plumbing import ORIGIN, session_cookie
+from tests.wallet.factories import funded_player
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -9,11 +9,11 @@ import pytest
 from django.utils import timezone
 
 from piattaforma import roles
-from tests.factories import UserFactory
+from tests.piattaforma.factories import UserFactory
+from tests.wallet.factories import funded_player
 from tournaments import actions
 from tournaments.authorization import SimulatedRegulator
 from tournaments.models import Registration, Tournament
-from wallet import actions as wallet
 from wallet import selectors as wallet_selectors
 from wallet.ledger import house_key
 from wallet.models import Account, AccountKind
@@ -29,16 +29,9 @@ def staff(db):
     return UserFactory(role=roles.STAFF)
 
 
-def funded_player(amount: int = FUNDS):
-    user = UserFactory()
-    if amount:
-        wallet.deposit_create(user=user, amount=amount, idempotency_key=f"fund:{user.pk}")
-    return user
-
-
 @pytest.fixture
 def players(db):
-    return [funded_player() for _ in range(10)]
+    return [funded_player(FUNDS) for _ in range(10)]
 
 
 def make_tournament(actor, **overrides: Any) -> Tournament:

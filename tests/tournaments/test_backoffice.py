@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from piattaforma import roles
 from piattaforma.models import AuditLog
-from tests.factories import UserFactory
+from tests.piattaforma.factories import UserFactory
 from tests.tournaments.conftest import FUNDS, authorise_all, enter, make_tournament, money
 from tournaments.models import Registration, Tournament
 

@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from tests.factories import UserFactory
+from tests.piattaforma.factories import UserFactory
 from tests.tournaments.conftest import (
     ACCEPT,
     FUNDS,
@@ -16,10 +16,10 @@ from tests.tournaments.conftest import (
     assert_ledger,
     authorise_all,
     enter,
-    funded_player,
     make_tournament,
     money,
 )
+from tests.wallet.factories import funded_player
 from tournaments import actions, errors
 from tournaments.authorization import Decision
 from tournaments.models import Registration, Tournament

@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from django.urls import reverse
 
-from tests.factories import UserFactory
+from tests.piattaforma.factories import UserFactory
 from tests.tournaments.conftest import make_tournament
 from tournaments import actions, errors
 from tournaments.models import Tournament, TournamentSchedule

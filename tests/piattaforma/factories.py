@@ -1,4 +1,4 @@
-"""factory_boy factories shared by the suite."""
+"""factory_boy factories of the accounts: UserFactory (a verified player, or any role via ``role=``)."""
 
 from datetime import UTC, date, datetime
 
