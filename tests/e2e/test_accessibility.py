@@ -30,7 +30,7 @@ def _seed():
     from piattaforma import roles
     from tests.e2e.test_e2e_tables import _setup
     from tests.piattaforma.factories import UserFactory
-    from tests.tournaments.conftest import make_tournament
+    from tests.tournaments.factories import make_tournament
 
     tables = {game: _setup(game, names) for game, names in TABLE_GAMES.items()}
     staff = UserFactory(role=roles.STAFF)

@@ -43,7 +43,7 @@ def visit(page, url, policies):
 
 def setup():
     from piattaforma import roles
-    from tests.lobby.helpers import poker_table, scopa_table
+    from tests.lobby.factories import poker_table, scopa_table
     from tests.piattaforma.factories import UserFactory
     from tests.wallet.factories import funded_player
 

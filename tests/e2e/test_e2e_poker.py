@@ -30,7 +30,7 @@ MAX_HANDS = 5  # a hand nobody opens ends without a showdown: deal the next one
 
 
 def _setup():
-    from tests.lobby.helpers import poker_table
+    from tests.lobby.factories import poker_table
     from tests.wallet.factories import funded_player
 
     anna = funded_player(DEPOSIT, nickname="Anna")

@@ -29,7 +29,7 @@ BUY_IN = 5_000  # "50,00" in the form
 
 def setup_match():
     """Two funded players and a short Scopa table (one smazzata); used by the reconnection test too."""
-    from tests.lobby.helpers import scopa_table
+    from tests.lobby.factories import scopa_table
     from tests.wallet.factories import funded_player
 
     carla = funded_player(DEPOSIT, nickname="Carla")

@@ -151,7 +151,8 @@ def test_sign_up_verify_identity_and_withdraw(browser, live_server, tmp_path):
 def seated_for_47_minutes() -> int:
     """A player who asked for a reminder every 15 minutes, seated at a table for 47 (run through
     ``asgi_live.run``, in the server's own thread, as that server's set-ups are)."""
-    from tests.lobby.helpers import poker_table, seat_players
+    from tests.lobby.factories import poker_table
+    from tests.lobby.helpers import seat_players
     from tests.wallet.factories import funded_player
 
     player = funded_player(nickname="Primiera")

@@ -35,7 +35,7 @@ def _people(*nicknames, staff=()):
 
 def _two_tournaments():
     from piattaforma.models import User
-    from tests.tournaments.conftest import make_tournament
+    from tests.tournaments.factories import make_tournament
 
     _people("iscritto", "osservatore", "altrove", staff=("organizzatore",))
     organiser = User.objects.get(nickname="organizzatore")

@@ -22,7 +22,7 @@ def _setup():
     from moderation import actions, defaults
     from moderation.models import WatchedEntry
     from piattaforma import roles
-    from tests.lobby.helpers import poker_table
+    from tests.lobby.factories import poker_table
     from tests.piattaforma.factories import UserFactory
 
     defaults.seed(WatchedEntry)  # a flush after an earlier live test emptied it

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 import pytest
 from playwright.sync_api import expect
 
-from tests.lobby.helpers import key, poker_table, scopa_table
+from tests.lobby.factories import poker_table, scopa_table
+from tests.lobby.helpers import key
 from tests.piattaforma.factories import PASSWORD
 from tests.wallet.factories import funded_player
 from wallet import actions as wallet_actions

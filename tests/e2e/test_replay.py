@@ -13,12 +13,8 @@ from lobby import actions
 from lobby.models import Hand
 from lobby.replay import replay_hand
 from piattaforma import roles
-from tests.lobby.helpers import (
-    everyone_puts_the_invito,
-    play_hand_randomly,
-    poker_table,
-    seat_players,
-)
+from tests.lobby.factories import poker_table
+from tests.lobby.helpers import everyone_puts_the_invito, play_hand_randomly, seat_players
 from tests.piattaforma.factories import UserFactory
 from tests.wallet.factories import funded_player
 

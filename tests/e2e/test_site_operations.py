@@ -16,9 +16,11 @@ from lobby import actions as lobby_actions
 from lobby.models import Seat, Table, TableTemplate
 from piattaforma import roles
 from tests.e2e.live import login
-from tests.lobby.helpers import play_hand_randomly, scopa_table, seat_players
+from tests.lobby.factories import scopa_table
+from tests.lobby.helpers import play_hand_randomly, seat_players
 from tests.piattaforma.factories import PASSWORD, UserFactory
-from tests.tournaments.conftest import ACCEPT, make_tournament
+from tests.tournaments.conftest import ACCEPT
+from tests.tournaments.factories import make_tournament
 from tests.wallet.factories import funded_player
 from tournaments import actions as tournament_actions
 from tournaments.models import Registration, Tournament

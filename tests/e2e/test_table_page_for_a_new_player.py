@@ -69,7 +69,8 @@ def live(asgi_live):
 
 def scopa_pair(buy_in: int = 2_000, deals: int = 1):
     """Two funded players seated at a Scopa table whose buy-in equals its perdita massima."""
-    from tests.lobby.helpers import scopa_table, seat_players
+    from tests.lobby.factories import scopa_table
+    from tests.lobby.helpers import seat_players
     from tests.wallet.factories import funded_player
 
     carla = funded_player(50_000, nickname="Carla")
@@ -234,7 +235,8 @@ def seat_user(table_id: int, seat_no: int):
 
 
 def poker_pair(seats: int = 2, buy_in: int = 10_000, **config):
-    from tests.lobby.helpers import poker_table, seat_players
+    from tests.lobby.factories import poker_table
+    from tests.lobby.helpers import seat_players
     from tests.wallet.factories import funded_player
 
     users = [funded_player(50_000, nickname=n) for n in ("Anna", "Bruno", "Ciro")[:seats]]
@@ -381,7 +383,8 @@ def test_closing_the_page_sits_out_and_stands_up(live, new_context):
 
 
 def test_the_seat_count_is_live(live, new_context):
-    from tests.lobby.helpers import key, poker_table
+    from tests.lobby.factories import poker_table
+    from tests.lobby.helpers import key
     from tests.wallet.factories import funded_player
 
     def one_seated():
@@ -464,7 +467,8 @@ def test_one_movement_is_singular(live, new_context):
 
 
 def test_lobby_filters_by_stakes_free_seats_and_variant(live, new_context):
-    from tests.lobby.helpers import poker_table, scopa_table, seat_players
+    from tests.lobby.factories import poker_table, scopa_table
+    from tests.lobby.helpers import seat_players
     from tests.wallet.factories import funded_player
 
     def tables():
@@ -629,7 +633,8 @@ def test_own_turn_sound_and_mute_switch(live, new_context):
 def partite_match(game: str, nicknames, **table):
     """Funded players seated at a table of a gioco a partite, every one ready: the match dealt."""
     from lobby import actions
-    from tests.lobby.helpers import scopa_table, seat_players
+    from tests.lobby.factories import scopa_table
+    from tests.lobby.helpers import seat_players
     from tests.wallet.factories import funded_player
 
     users = [funded_player(50_000, nickname=n) for n in nicknames]
@@ -685,7 +690,7 @@ def test_burraco_melds_lie_on_the_felt(live, new_context):
 
 
 def test_the_sit_form_proposes_more_than_one_perdita_massima(live, new_context):
-    from tests.lobby.helpers import scopa_table
+    from tests.lobby.factories import scopa_table
     from tests.wallet.factories import funded_player
 
     def setup():

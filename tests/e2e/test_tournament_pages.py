@@ -16,7 +16,8 @@ from playwright.sync_api import expect
 from piattaforma import roles
 from tests.e2e.live import login
 from tests.piattaforma.factories import PASSWORD, UserFactory
-from tests.tournaments.conftest import ACCEPT, make_tournament
+from tests.tournaments.conftest import ACCEPT
+from tests.tournaments.factories import make_tournament
 from tournaments import actions
 from tournaments.models import Registration, Tournament
 from wallet import actions as wallet

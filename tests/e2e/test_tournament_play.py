@@ -27,7 +27,7 @@ SIZES = {"desktop": {"width": 1366, "height": 900}, "phone": {"width": 390, "hei
 def seed() -> int:
     from piattaforma import roles
     from tests.piattaforma.factories import UserFactory
-    from tests.tournaments.conftest import make_tournament
+    from tests.tournaments.factories import make_tournament
     from tournaments.models import Tournament
     from wallet import actions as wallet
 

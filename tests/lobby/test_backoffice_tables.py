@@ -13,14 +13,8 @@ from lobby.models import Hand, Table
 from lobby.replay import replay_hand
 from piattaforma import roles
 from piattaforma.models import AuditLog
-from tests.lobby.helpers import (
-    credit,
-    everyone_puts_the_invito,
-    play_hand_randomly,
-    poker_table,
-    runtime,
-    seat_players,
-)
+from tests.lobby.factories import poker_table
+from tests.lobby.helpers import credit, everyone_puts_the_invito, play_hand_randomly, runtime, seat_players
 from tests.piattaforma.factories import UserFactory
 from tests.wallet.factories import funded_player
 from wallet.money import format_eur_input

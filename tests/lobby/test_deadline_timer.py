@@ -10,7 +10,8 @@ from lobby import actions, selectors, tasks
 from lobby import runtime as lobby_runtime
 from lobby.actions import tablerow
 from lobby.models import Hand, HandStep, Seat, TableRuntime
-from tests.lobby.helpers import concrete, poker_table, runtime, seat_players
+from tests.lobby.factories import poker_table
+from tests.lobby.helpers import concrete, runtime, seat_players
 from tests.wallet.factories import funded_player
 
 pytestmark = pytest.mark.django_db

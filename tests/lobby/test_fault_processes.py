@@ -35,7 +35,8 @@ from lobby import runtime as lobby_runtime
 from lobby.errors import TableElsewhere
 from lobby.models import Hand, Seat, SeatSocket
 from piattaforma.models import SiteHours
-from tests.lobby.helpers import poker_table, runtime, seat_players
+from tests.lobby.factories import poker_table
+from tests.lobby.helpers import runtime, seat_players
 from tests.piattaforma.test_plumbing import session_cookie
 from tests.wallet.factories import funded_player
 

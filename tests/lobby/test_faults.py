@@ -17,7 +17,8 @@ from lobby import actions, broadcast, presence, tasks
 from lobby import runtime as lobby_runtime
 from lobby.actions import hands
 from lobby.models import Hand, HandStep, Seat, SeatSocket
-from tests.lobby.helpers import concrete, poker_table, runtime, scopa_table, seat_players
+from tests.lobby.factories import poker_table, scopa_table
+from tests.lobby.helpers import concrete, runtime, seat_players
 from tests.lobby.test_ws_table import connect, next_state, setup_table
 from tests.wallet.factories import funded_player
 

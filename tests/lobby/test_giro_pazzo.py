@@ -6,15 +6,8 @@ from games import registry
 from games.rng import SeededRng
 from lobby import actions
 from lobby.models import Hand, Seat, TableRuntime
-from tests.lobby.helpers import (
-    back_from_sitout,
-    concrete,
-    house_rake,
-    money_total,
-    poker_table,
-    runtime,
-    seat_players,
-)
+from tests.lobby.factories import poker_table
+from tests.lobby.helpers import back_from_sitout, concrete, house_rake, money_total, runtime, seat_players
 from tests.wallet.factories import funded_player
 
 pytestmark = pytest.mark.django_db

@@ -16,7 +16,8 @@ from games import registry
 from lobby import actions, selectors, tasks
 from lobby.actions import hands, sweeps
 from lobby.models import Hand, Seat
-from tests.lobby.helpers import concrete, key, poker_table, runtime, seat_players
+from tests.lobby.factories import poker_table
+from tests.lobby.helpers import concrete, key, runtime, seat_players
 from tests.wallet.factories import funded_player
 
 pytestmark = pytest.mark.django_db(transaction=True)

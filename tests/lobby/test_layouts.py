@@ -15,7 +15,8 @@ from games import registry
 from lobby import actions
 from lobby import runtime as lobby_runtime
 from lobby.models import TableRuntime
-from tests.lobby.helpers import SCOPA_STAKES, runtime, scopa_table, seat_players
+from tests.lobby.factories import SCOPA_STAKES, scopa_table
+from tests.lobby.helpers import runtime, seat_players
 from tests.wallet.factories import funded_player
 
 pytestmark = pytest.mark.django_db

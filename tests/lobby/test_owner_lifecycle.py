@@ -9,7 +9,8 @@ from asgiref.sync import sync_to_async
 from lobby import actions
 from lobby.errors import TableElsewhere
 from lobby.runtime import ownership
-from tests.lobby.helpers import poker_table, seat_players
+from tests.lobby.factories import poker_table
+from tests.lobby.helpers import seat_players
 from tests.wallet.factories import funded_player
 
 pytestmark = pytest.mark.django_db(transaction=True)

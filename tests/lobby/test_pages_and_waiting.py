@@ -9,7 +9,8 @@ from django.utils import timezone
 from lobby import actions
 from lobby.errors import SeatTaken
 from lobby.models import Hand, Seat, WaitingEntry
-from tests.lobby.helpers import key, poker_table, seat_players
+from tests.lobby.factories import poker_table
+from tests.lobby.helpers import key, seat_players
 from tests.wallet.factories import funded_player
 from wallet import selectors as wallet_selectors
 

@@ -11,13 +11,9 @@ from django.utils import timezone
 from games.rng import SeededRng
 from lobby import actions
 from lobby.models import Seat
-from tests.lobby.helpers import (
-    everyone_puts_the_invito,
-    play_hand_randomly,
-    poker_table,
-    seat_players,
-)
-from tests.tournaments.conftest import make_tournament
+from tests.lobby.factories import poker_table
+from tests.lobby.helpers import everyone_puts_the_invito, play_hand_randomly, seat_players
+from tests.tournaments.factories import make_tournament
 from tests.wallet.conftest import ledger_snapshot
 from tests.wallet.factories import funded_player
 from tournaments.models import Registration

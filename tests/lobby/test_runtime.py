@@ -7,6 +7,7 @@ from games.rng import SeededRng
 from lobby import actions, selectors
 from lobby.errors import NoHandInProgress, NotSeated, SeatTaken, StaleVersion
 from lobby.models import Hand, HandStep, Seat
+from tests.lobby.factories import poker_table
 from tests.lobby.helpers import (
     back_from_sitout,
     credit,
@@ -15,7 +16,6 @@ from tests.lobby.helpers import (
     key,
     money_total,
     play_hand_randomly,
-    poker_table,
     runtime,
     seat_players,
 )

@@ -9,17 +9,15 @@ from lobby.errors import TableClosed
 from lobby.models import TABLE_SETTINGS_FIELDS, Hand, Seat, Table, TableTemplate
 from piattaforma import roles, siteops
 from piattaforma.models import AuditLog, GameNotice
+from tests.lobby.factories import SCOPA_STAKES, poker_table, scopa_table
 from tests.lobby.helpers import (
-    SCOPA_STAKES,
     credit,
     everyone_puts_the_invito,
     house_rake,
     key,
     money_total,
     play_hand_randomly,
-    poker_table,
     runtime,
-    scopa_table,
     seat_players,
 )
 from tests.piattaforma.factories import UserFactory

@@ -8,7 +8,8 @@ from config.asgi import application
 from games import registry
 from lobby import actions
 from lobby.models import HandStep, Seat
-from tests.lobby.helpers import poker_table, runtime, seat_players
+from tests.lobby.factories import poker_table
+from tests.lobby.helpers import runtime, seat_players
 from tests.piattaforma.test_plumbing import ORIGIN, session_cookie
 from tests.wallet.factories import funded_player
 

@@ -21,7 +21,8 @@ from lobby.models import Seat, TableRuntime
 from moderation import conduct, selectors
 from moderation.models import ConductEvent, ConductMeasure, ConductRecord
 from tests.piattaforma.factories import UserFactory
-from tests.tournaments.conftest import FUNDS, enter, make_tournament
+from tests.tournaments.conftest import FUNDS
+from tests.tournaments.factories import enter, make_tournament
 from tests.tournaments.running_helpers import full_tournament, open_tables
 from tests.wallet.factories import funded_player
 from tournaments import errors, running

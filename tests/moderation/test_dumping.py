@@ -183,7 +183,8 @@ def test_a_real_match_abandoned_at_a_cash_table_reaches_the_signals():
     """The lobby's settlement calls the hook once per hand, with each seat's money and how it ended."""
     from lobby import actions as lobby_actions
     from lobby.models import Hand
-    from tests.lobby.helpers import scopa_table, seat_players
+    from tests.lobby.factories import scopa_table
+    from tests.lobby.helpers import seat_players
     from tests.wallet.factories import funded_player
 
     users = [funded_player() for _ in range(2)]
@@ -225,7 +226,8 @@ def test_backfill_rebuilds_the_same_aggregates_from_the_hand_history():
     from games.rng import SeededRng
     from lobby import actions as lobby_actions
     from lobby.models import TableRuntime
-    from tests.lobby.helpers import play_hand_randomly, poker_table, seat_players
+    from tests.lobby.factories import poker_table
+    from tests.lobby.helpers import play_hand_randomly, seat_players
     from tests.wallet.factories import funded_player
 
     users = [funded_player() for _ in range(3)]

@@ -153,7 +153,7 @@ def rooms_and_people(people):
     from django.utils import timezone
 
     from moderation.models import Sanction
-    from tests.tournaments.conftest import make_tournament
+    from tests.tournaments.factories import make_tournament
 
     muted = UserFactory(nickname="zittito")
     Sanction.objects.create(

@@ -13,9 +13,9 @@ from django.http import HttpResponse
 from django.test import RequestFactory, override_settings
 
 from piattaforma import middleware, roles
-from tests.lobby.helpers import poker_table
+from tests.lobby.factories import poker_table
 from tests.piattaforma.factories import UserFactory
-from tests.tournaments.conftest import enter, make_tournament
+from tests.tournaments.factories import enter, make_tournament
 from tests.wallet.factories import funded_player
 
 pytestmark = pytest.mark.django_db

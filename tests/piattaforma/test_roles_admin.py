@@ -12,7 +12,8 @@ from lobby.models import ChatMessage, Hand, Table
 from piattaforma import roles
 from piattaforma.actions import audit_record
 from piattaforma.models import AuditLog, User
-from tests.lobby.helpers import poker_table, seat_players
+from tests.lobby.factories import poker_table
+from tests.lobby.helpers import seat_players
 from tests.piattaforma.factories import PASSWORD, UserFactory
 from tests.wallet.factories import funded_player
 from wallet.models import Transaction

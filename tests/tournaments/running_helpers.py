@@ -8,7 +8,8 @@ from games.rng import SeededRng
 from lobby import actions as lobby
 from lobby.models import Table
 from tests.lobby.helpers import play_hand_randomly
-from tests.tournaments.conftest import FUNDS, authorise_all, enter, make_tournament
+from tests.tournaments.conftest import FUNDS, authorise_all
+from tests.tournaments.factories import enter, make_tournament
 from tests.wallet.factories import funded_player
 from tournaments import running
 from tournaments.models import Tournament, TournamentMatch

@@ -7,7 +7,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from tests.tournaments.conftest import FUNDS, authorise_all, enter, make_tournament
+from tests.tournaments.conftest import FUNDS, authorise_all
+from tests.tournaments.factories import enter, make_tournament
 from tests.wallet.factories import funded_player
 from tournaments import demo
 from tournaments.models import Registration, Tournament

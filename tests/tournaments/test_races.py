@@ -13,14 +13,8 @@ from datetime import timedelta
 import pytest
 from django.db import connection
 
-from tests.tournaments.conftest import (
-    ACCEPT,
-    FUNDS,
-    assert_ledger,
-    authorise_all,
-    enter,
-    make_tournament,
-)
+from tests.tournaments.conftest import ACCEPT, FUNDS, assert_ledger, authorise_all
+from tests.tournaments.factories import enter, make_tournament
 from tests.wallet.conftest import run_in_threads
 from tests.wallet.factories import funded_player
 from tournaments import actions, errors

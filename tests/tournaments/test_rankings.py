@@ -10,7 +10,8 @@ import pytest
 from django.utils import timezone
 
 from games.rng import SeededRng
-from tests.tournaments.conftest import FUNDS, enter, make_tournament
+from tests.tournaments.conftest import FUNDS
+from tests.tournaments.factories import enter, make_tournament
 from tests.tournaments.running_helpers import full_tournament, play_out
 from tests.wallet.factories import funded_player
 from tournaments import errors, rankings

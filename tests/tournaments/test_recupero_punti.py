@@ -17,7 +17,8 @@ from django.urls import reverse
 from moderation import selectors as moderation
 from moderation.models import ConductEvent
 from piattaforma.models import User
-from tests.tournaments.conftest import FUNDS, enter, make_tournament
+from tests.tournaments.conftest import FUNDS
+from tests.tournaments.factories import enter, make_tournament
 from tests.tournaments.running_helpers import full_tournament, ledger_zero, pool
 from tests.wallet.factories import funded_player
 from tournaments import actions, running, selectors

@@ -18,8 +18,10 @@ from lobby import selectors as lobby_selectors
 from lobby.errors import NotAllowed
 from lobby.models import Seat, Table
 from piattaforma import hooks
-from tests.lobby.helpers import play_hand_randomly, scopa_table, seat_players
-from tests.tournaments.conftest import FUNDS, authorise_all, enter, make_tournament, money
+from tests.lobby.factories import scopa_table
+from tests.lobby.helpers import play_hand_randomly, seat_players
+from tests.tournaments.conftest import FUNDS, authorise_all, money
+from tests.tournaments.factories import enter, make_tournament
 from tests.tournaments.running_helpers import (
     full_tournament,
     ledger_zero,

@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 
 from tests.piattaforma.factories import UserFactory
-from tests.tournaments.conftest import make_tournament
+from tests.tournaments.factories import make_tournament
 from tournaments import actions, errors
 from tournaments.models import Tournament, TournamentSchedule
 

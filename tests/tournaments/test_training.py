@@ -7,7 +7,8 @@ from datetime import timedelta
 
 import pytest
 
-from tests.tournaments.conftest import FUNDS, enter, make_tournament
+from tests.tournaments.conftest import FUNDS
+from tests.tournaments.factories import enter, make_tournament
 from tests.wallet.factories import funded_player
 from tournaments import actions, errors, selectors
 from tournaments.models import Registration, Tournament

@@ -27,7 +27,8 @@ from piattaforma import siteops
 from piattaforma.actions import preferences_get, preferences_save
 from piattaforma.models import User
 from tests.lobby.helpers import play_hand_randomly
-from tests.tournaments.conftest import FUNDS, authorise_all, enter, make_tournament
+from tests.tournaments.conftest import FUNDS, authorise_all
+from tests.tournaments.factories import enter, make_tournament
 from tests.tournaments.running_helpers import open_tables, play_turn
 from tests.wallet.factories import funded_player
 from tournaments import running

@@ -10,7 +10,8 @@ import pytest
 from django.urls import reverse
 
 from lobby.models import Seat
-from tests.lobby.helpers import poker_table, seat_players
+from tests.lobby.factories import poker_table
+from tests.lobby.helpers import seat_players
 from tests.wallet.conftest import ledger_snapshot
 from tests.wallet.factories import funded_player
 from wallet import selectors

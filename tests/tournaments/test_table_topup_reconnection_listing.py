@@ -1,5 +1,5 @@
-"""Defects of the tournament tables and pages found by playing (issue 19): no top-up on a tournament
-felt, a disconnected player's reconnection window (RULINGS G5), the regulator's code from the start."""
+"""The tournament tables and pages: no top-up on a tournament felt, a disconnected player's
+reconnection window (RULINGS G5), the regulator's code from the start."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from lobby import selectors as lobby_selectors
 from lobby.actions import tablerow
 from lobby.models import Seat, TableRuntime
 from tests.lobby.helpers import play_hand_randomly
-from tests.tournaments.conftest import make_tournament
+from tests.tournaments.factories import make_tournament
 from tests.tournaments.running_helpers import full_tournament, open_tables
 from tournaments import actions, selectors
 from tournaments.models import Tournament
