@@ -2,7 +2,7 @@
  *
  * games/evaluator.py builds every table (the one definition of the ranking) and keeps a
  * pure-Python lookup; this module only reads those tables, so a hand's value never depends on
- * which of the two answered (tests/evaluator/test_native.py compares them on every hand of every
+ * which of the two answered (tests/games/evaluator/test_native.py compares them on every hand of every
  * deck). Built by scripts/build_native.py (`make venv`); when it is missing, the evaluator uses
  * its Python lookup.
  *

@@ -38,7 +38,7 @@ evaluator`` prints the RSS they add (+18.2 MB measured, target < 20). For many h
 
 The lookup runs in C where the module ``games._fasteval`` is built (``scripts/build_native.py``,
 run by ``make venv``; ``NATIVE`` tells): the same tables, read through the buffer protocol, the
-same refusals with the same ``CardError`` (tests/evaluator/test_native.py compares the two on
+same refusals with the same ``CardError`` (tests/games/evaluator/test_native.py compares the two on
 every hand of every deck). Without a C compiler the Python lookup below (``_evaluate_py`` …) is
 the public one. In Python the three reads' bytecode (each making a new ``int``) costs most of the
 time, which is why it stays near 1.1–1.4× treys whatever the table layout (tried: huge pages,

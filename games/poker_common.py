@@ -301,7 +301,7 @@ def match_spec(
 def spec_matches(spec: dict[str, Any], action: Action) -> bool:
     """``games.engine.spec_matches`` in one pass, without temporary dicts and sets (same answers).
 
-    tests/poker5/test_poker5_speedups.py checks the two agree.
+    tests/games/poker5/test_poker5_speedups.py checks the two agree.
     """
     for key, value in spec.items():
         if key not in SPEC_META_KEYS and action.get(key) != value:

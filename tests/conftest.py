@@ -41,7 +41,7 @@ def poker_alone_in_giro_pazzo(request, monkeypatch):
     The lobby plugs Telesina into poker's giro pazzo when Django starts (lobby.apps); the engine's
     tests must not depend on which other apps happened to be loaded.
     """
-    if "tests/poker5/" in str(request.node.path).replace("\\", "/"):
+    if "tests/games/poker5/" in str(request.node.path).replace("\\", "/"):
         from games.poker5 import GIRO_PAZZO_VARIANTS
 
         for name in [n for n in GIRO_PAZZO_VARIANTS if n != "classica"]:

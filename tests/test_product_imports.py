@@ -48,7 +48,7 @@ def f():
 
 class C:
     def g(self):
-        import tests.factories
+        import tests.piattaforma.factories
         return importlib.import_module("bench.engines.poker5")
 """
     assert imported_roots(source) == {"os", "bench", "tests"}

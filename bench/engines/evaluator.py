@@ -21,7 +21,7 @@ Prints, side by side in one process:
   with ``--quick``), a chi-square test per position and one over the whole position × card table.
 
 The chi-square helpers (``chi2_sf``, ``chi2_critical``, ``shuffle_chi_square``) use only ``math``;
-the suite's quick statistical test (tests/evaluator/test_shuffle_stats.py) uses them too.
+the suite's quick statistical test (tests/games/evaluator/test_shuffle_stats.py) uses them too.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ The action is ``{"type": "cala", "cards": [...]}`` with an optional ``"start"`` 
 the first card of a sequence: picks ace low or high and which end a matta goes to, R1); the
 layouts a subset can take are listed by ``options``. ``scarta`` specs are concrete, one per card.
 
-Decisions where the rules are silent (documented here, tested in tests/rummy):
+Decisions where the rules are silent (documented here, tested in tests/games/rummy):
 * a combination of 2s only is all matte, so it is refused ("giochi formati da sole matte");
 * a player may not leave himself without a legal discard: a meld that empties the hand after the
   line took its pozzetto, or leaves only cards he may not discard, is refused;

@@ -931,7 +931,7 @@ def _previous(seats: list[int], seat: int) -> int:
     return ordered[ordered.index(seat) - 1]
 
 
-_spec_matches = pc.spec_matches  # its former place (tests/poker5/test_poker5_speedups.py)
+_spec_matches = pc.spec_matches  # its former place (tests/games/poker5/test_poker5_speedups.py)
 
 
 def _first_of(*seats: int | None) -> int:

@@ -18,7 +18,7 @@ Moves (structured specs: the table offers the hand and the player picks the card
 * ``rimetti``: put a taken discard back and draw instead (the online table's "annulla"), so a
   player who took a card he cannot use is never stuck.
 
-Decisions where the rules are silent (documented here, tested in tests/rummy):
+Decisions where the rules are silent (documented here, tested in tests/games/rummy):
 * the last discard may be taken while it is the only card of the pile; a jolly in a combination
   declares a suit (the panel of "Come si gioca"); a 4-card combination has no choice;
 * an unopened player may not discard a card that attaches to a meld on the table; if every card

@@ -1,4 +1,4 @@
-"""Shared set-up for the live-table tests: funded players, a table, random legal play."""
+"""Shared steps of the live-table tests: seating, random legal play, money totals."""
 
 from __future__ import annotations
 
@@ -13,8 +13,6 @@ from games import registry
 from games.rng import SeededRng
 from lobby import door, selectors
 from lobby.models import Seat, Table, TableRuntime
-from tests.factories import UserFactory
-from wallet import actions as wallet_actions
 from wallet import selectors as wallet_selectors
 
 _keys = itertools.count()
@@ -22,43 +20,6 @@ _keys = itertools.count()
 
 def key(prefix: str = "k") -> str:
     return f"{prefix}-{next(_keys)}"
-
-
-def funded_player(amount: int = 100_000, **kwargs: Any):
-    user = UserFactory(**kwargs)
-    wallet_actions.deposit_create(user=user, amount=amount, idempotency_key=key("dep"))
-    return user
-
-
-def poker_table(**overrides: Any) -> Table:
-    fields = {
-        "name": "Tavolo Roma",
-        "game": "poker5",
-        "seats": 4,
-        "min_buy_in": 1_000,
-        "max_buy_in": 20_000,
-        "rake_bp": 500,
-        "rake_cap": 300,
-        "config": {"limit": "PL", "invito": 100},
-    }
-    return door.table_create(**{**fields, **overrides})
-
-
-SCOPA_STAKES = {"posta_partita": 100, "posta_unitaria": 50, "perdita_massima": 2_000, "rake_bp": 500}
-
-
-def scopa_table(**overrides: Any) -> Table:
-    """A two-seat Scopa cash table (a punti, 11) with the C1 stakes of SCOPA_STAKES."""
-    fields = {
-        "name": "Scopa Napoli",
-        "game": "scopa",
-        "seats": 2,
-        "min_buy_in": 2_000,
-        "max_buy_in": 10_000,
-        "config": {"mode": "punti", "target": 11},
-        **SCOPA_STAKES,
-    }
-    return door.table_create(**{**fields, **overrides})
 
 
 def seat_players(table: Table, users: list, buy_in: int = 10_000, seat_offset: int = 0) -> list[Seat]:

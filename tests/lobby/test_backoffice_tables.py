@@ -13,16 +13,10 @@ from lobby.models import Hand, Table
 from lobby.replay import replay_hand
 from piattaforma import roles
 from piattaforma.models import AuditLog
-from tests.factories import UserFactory
-from tests.lobby.helpers import (
-    credit,
-    everyone_puts_the_invito,
-    funded_player,
-    play_hand_randomly,
-    poker_table,
-    runtime,
-    seat_players,
-)
+from tests.lobby.factories import poker_table
+from tests.lobby.helpers import credit, everyone_puts_the_invito, play_hand_randomly, runtime, seat_players
+from tests.piattaforma.factories import UserFactory
+from tests.wallet.factories import funded_player
 from wallet.money import format_eur_input
 
 pytestmark = pytest.mark.django_db

@@ -8,15 +8,9 @@ from lobby.errors import NotAllowed
 from lobby.models import Hand, Seat
 from piattaforma.actions import user_set_status
 from piattaforma.models import User
-from tests.lobby.helpers import (
-    everyone_puts_the_invito,
-    funded_player,
-    play_hand_randomly,
-    poker_table,
-    runtime,
-    scopa_table,
-    seat_players,
-)
+from tests.lobby.factories import poker_table, scopa_table
+from tests.lobby.helpers import everyone_puts_the_invito, play_hand_randomly, runtime, seat_players
+from tests.wallet.factories import funded_player
 from wallet import actions as wallet_actions
 from wallet import selectors as wallet_selectors
 

@@ -6,17 +6,9 @@ from games import registry
 from lobby import door, selectors
 from lobby.actions import tablerow
 from lobby.models import Hand, Seat
-from tests.lobby.helpers import (
-    carried_pots,
-    concrete,
-    funded_player,
-    house_rake,
-    money_total,
-    poker_table,
-    runtime,
-    scopa_table,
-    seat_players,
-)
+from tests.lobby.factories import poker_table, scopa_table
+from tests.lobby.helpers import carried_pots, concrete, house_rake, money_total, runtime, seat_players
+from tests.wallet.factories import funded_player
 
 pytestmark = pytest.mark.django_db
 

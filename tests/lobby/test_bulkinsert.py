@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from lobby import bulkinsert
 from lobby.models import Hand, HandPlayer, Seat, Table, TableRuntime
-from tests.factories import UserFactory
+from tests.piattaforma.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 

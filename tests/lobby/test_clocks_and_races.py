@@ -11,7 +11,9 @@ from games import registry
 from lobby import door, sweeps
 from lobby.errors import StaleVersion
 from lobby.models import HandStep, Seat, TableRuntime
-from tests.lobby.helpers import concrete, funded_player, poker_table, runtime, seat_players
+from tests.lobby.factories import poker_table
+from tests.lobby.helpers import concrete, runtime, seat_players
+from tests.wallet.factories import funded_player
 
 pytestmark = pytest.mark.django_db
 

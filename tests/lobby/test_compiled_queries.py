@@ -19,7 +19,9 @@ from lobby.models import Hand, Seat, TableRuntime
 from lobby.runtime import owner as owner_module
 from lobby.selectors import seat_rows
 from piattaforma.compiledquery import CompiledQuery
-from tests.lobby.helpers import funded_player, poker_table, scopa_table, seat_players
+from tests.lobby.factories import poker_table, scopa_table
+from tests.lobby.helpers import seat_players
+from tests.wallet.factories import funded_player
 from wallet import selectors as wallet_selectors
 from wallet.models import Account, AccountKind
 from wallet.selectors import table_credits_get

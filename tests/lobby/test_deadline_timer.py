@@ -9,7 +9,9 @@ from games import registry
 from lobby import door, selectors, tasks
 from lobby.actions import tablerow
 from lobby.models import Hand, HandStep, Seat, TableRuntime
-from tests.lobby.helpers import concrete, funded_player, poker_table, runtime, seat_players
+from tests.lobby.factories import poker_table
+from tests.lobby.helpers import concrete, runtime, seat_players
+from tests.wallet.factories import funded_player
 
 pytestmark = pytest.mark.django_db
 

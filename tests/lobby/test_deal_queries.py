@@ -16,7 +16,9 @@ from lobby.models import Hand, HandPlayer, Seat, TableRuntime, WaitingEntry
 from lobby.runtime import blocking
 from lobby.selectors import seat_rows, table_waiting
 from piattaforma import siteops
-from tests.lobby.helpers import credit, funded_player, poker_table, scopa_table, seat_players
+from tests.lobby.factories import poker_table, scopa_table
+from tests.lobby.helpers import credit, seat_players
+from tests.wallet.factories import funded_player
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

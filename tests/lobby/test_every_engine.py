@@ -17,13 +17,13 @@ from lobby.models import Seat
 from tests.lobby.helpers import (
     carried_pots,
     credit,
-    funded_player,
     house_rake,
     money_total,
     play_hand_randomly,
     runtime,
     seat_players,
 )
+from tests.wallet.factories import funded_player
 
 pytestmark = pytest.mark.django_db
 

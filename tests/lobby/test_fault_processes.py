@@ -34,8 +34,10 @@ from lobby import door, sweeps
 from lobby.errors import TableElsewhere
 from lobby.models import Hand, Seat, SeatSocket
 from piattaforma.models import SiteHours
-from tests.lobby.helpers import funded_player, poker_table, runtime, seat_players
+from tests.lobby.factories import poker_table
+from tests.lobby.helpers import runtime, seat_players
 from tests.piattaforma.test_plumbing import session_cookie
+from tests.wallet.factories import funded_player
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 

@@ -16,8 +16,10 @@ from games import registry
 from lobby import broadcast, door, presence, sweeps, tasks
 from lobby.actions import hands
 from lobby.models import Hand, HandStep, Seat, SeatSocket
-from tests.lobby.helpers import concrete, funded_player, poker_table, runtime, scopa_table, seat_players
+from tests.lobby.factories import poker_table, scopa_table
+from tests.lobby.helpers import concrete, runtime, seat_players
 from tests.lobby.test_ws_table import connect, setup_table
+from tests.wallet.factories import funded_player
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -9,7 +9,9 @@ from games.engine import EngineError, spec_matches
 from lobby import door
 from lobby.errors import TableError
 from lobby.models import HandStep, Seat
-from tests.lobby.helpers import funded_player, poker_table, runtime, seat_players
+from tests.lobby.factories import poker_table
+from tests.lobby.helpers import runtime, seat_players
+from tests.wallet.factories import funded_player
 
 json_scalars = st.none() | st.booleans() | st.integers(-(10**12), 10**12) | st.text(max_size=12)
 json_values = st.recursive(

@@ -6,16 +6,9 @@ from games import registry
 from games.rng import SeededRng
 from lobby import door
 from lobby.models import Hand, Seat, TableRuntime
-from tests.lobby.helpers import (
-    back_from_sitout,
-    concrete,
-    funded_player,
-    house_rake,
-    money_total,
-    poker_table,
-    runtime,
-    seat_players,
-)
+from tests.lobby.factories import poker_table
+from tests.lobby.helpers import back_from_sitout, concrete, house_rake, money_total, runtime, seat_players
+from tests.wallet.factories import funded_player
 
 pytestmark = pytest.mark.django_db
 

@@ -18,14 +18,9 @@ from lobby.models import Hand
 from lobby.runtime.owner import TableOwner
 from moderation import dumping
 from moderation.models import SignalHand
-from tests.lobby.helpers import (
-    carried_pots,
-    funded_player,
-    house_rake,
-    money_total,
-    poker_table,
-    seat_players,
-)
+from tests.lobby.factories import poker_table
+from tests.lobby.helpers import carried_pots, house_rake, money_total, seat_players
+from tests.wallet.factories import funded_player
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

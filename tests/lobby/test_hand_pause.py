@@ -16,7 +16,9 @@ from games import registry
 from lobby import door, selectors, sweeps, tasks
 from lobby.actions import hands
 from lobby.models import Hand, Seat
-from tests.lobby.helpers import concrete, funded_player, key, poker_table, runtime, seat_players
+from tests.lobby.factories import poker_table
+from tests.lobby.helpers import concrete, key, runtime, seat_players
+from tests.wallet.factories import funded_player
 
 pytestmark = pytest.mark.django_db(transaction=True)
 # Nobody folds, everybody opens and sees when he can: hands end at a showdown (or nobody opens).

@@ -5,7 +5,9 @@ import pytest
 from games.rng import SeededRng
 from lobby import door
 from lobby.models import Seat
-from tests.lobby.helpers import credit, funded_player, play_hand_randomly, poker_table, seat_players
+from tests.lobby.factories import poker_table
+from tests.lobby.helpers import credit, play_hand_randomly, seat_players
+from tests.wallet.factories import funded_player
 
 pytestmark = pytest.mark.django_db
 

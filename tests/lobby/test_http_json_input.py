@@ -12,10 +12,12 @@ from django.urls import reverse
 from config.asgi import application
 from lobby.models import Table, TableRuntime
 from piattaforma import jsoninput, roles
-from tests.factories import UserFactory
-from tests.lobby.helpers import funded_player, poker_table, runtime
+from tests.lobby.factories import poker_table
+from tests.lobby.helpers import runtime
 from tests.lobby.test_layouts import burraco_turn, client_for, post  # noqa: F401  # the fixture
+from tests.piattaforma.factories import UserFactory
 from tests.piattaforma.test_plumbing import ORIGIN, session_cookie
+from tests.wallet.factories import funded_player
 
 HOSTILE_BODIES = [
     "[" * 1500 + "]" * 1500,

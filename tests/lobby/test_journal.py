@@ -21,7 +21,9 @@ from django.utils import timezone
 from lobby import door
 from lobby.models import Hand, HandStep
 from lobby.runtime import journal
-from tests.lobby.helpers import funded_player, poker_table, seat_players
+from tests.lobby.factories import poker_table
+from tests.lobby.helpers import seat_players
+from tests.wallet.factories import funded_player
 
 pytestmark = pytest.mark.django_db
 

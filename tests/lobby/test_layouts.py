@@ -14,7 +14,9 @@ from django.urls import reverse
 from games import registry
 from lobby import door
 from lobby.models import TableRuntime
-from tests.lobby.helpers import SCOPA_STAKES, funded_player, runtime, scopa_table, seat_players
+from tests.lobby.factories import SCOPA_STAKES, scopa_table
+from tests.lobby.helpers import runtime, seat_players
+from tests.wallet.factories import funded_player
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,9 @@ from asgiref.sync import sync_to_async
 
 from lobby import door, owners, presence
 from lobby.errors import TableElsewhere
-from tests.lobby.helpers import funded_player, poker_table, seat_players
+from tests.lobby.factories import poker_table
+from tests.lobby.helpers import seat_players
+from tests.wallet.factories import funded_player
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

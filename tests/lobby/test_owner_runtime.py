@@ -25,16 +25,10 @@ from lobby.models import Hand, HandStep, Seat, TableLease, TableRuntime, Waiting
 from lobby.replay import replay_hand
 from lobby.runtime import lease
 from piattaforma import hooks
-from tests.lobby.helpers import (
-    credit,
-    funded_player,
-    poker_table,
-    receive_frame,
-    runtime,
-    scopa_table,
-    seat_players,
-)
+from tests.lobby.factories import poker_table, scopa_table
+from tests.lobby.helpers import credit, receive_frame, runtime, seat_players
 from tests.piattaforma.test_plumbing import ORIGIN, session_cookie
+from tests.wallet.factories import funded_player
 from wallet.selectors import balance_get
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -20,8 +20,8 @@ from lobby import door, owners, presence
 from lobby.models import TableRuntime
 from lobby.runtime import remote
 from lobby.runtime.journal import Journal
-from tests.lobby.helpers import funded_player
 from tests.lobby.test_owner_runtime import connect, legal_move, owner_clocks, setup_table  # noqa: F401  # the fixture
+from tests.wallet.factories import funded_player
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

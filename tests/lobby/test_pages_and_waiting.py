@@ -9,7 +9,9 @@ from django.utils import timezone
 from lobby import door, sweeps
 from lobby.errors import SeatTaken
 from lobby.models import Hand, Seat, WaitingEntry
-from tests.lobby.helpers import funded_player, key, poker_table, seat_players
+from tests.lobby.factories import poker_table
+from tests.lobby.helpers import key, seat_players
+from tests.wallet.factories import funded_player
 from wallet import selectors as wallet_selectors
 
 pytestmark = pytest.mark.django_db

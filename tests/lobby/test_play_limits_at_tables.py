@@ -11,15 +11,11 @@ from django.utils import timezone
 from games.rng import SeededRng
 from lobby import door
 from lobby.models import Seat
-from tests.lobby.helpers import (
-    everyone_puts_the_invito,
-    funded_player,
-    play_hand_randomly,
-    poker_table,
-    seat_players,
-)
-from tests.tournaments.conftest import make_tournament
+from tests.lobby.factories import poker_table
+from tests.lobby.helpers import everyone_puts_the_invito, play_hand_randomly, seat_players
+from tests.tournaments.factories import make_tournament
 from tests.wallet.conftest import ledger_snapshot
+from tests.wallet.factories import funded_player
 from tournaments.models import Registration
 from wallet import actions as wallet_actions
 from wallet import selectors as wallet_selectors
@@ -57,7 +53,7 @@ def test_sitting_down_after_the_time_limit_is_refused():
 
 def test_tournament_registration_past_a_loss_limit_is_refused():
     from piattaforma import roles
-    from tests.factories import UserFactory
+    from tests.piattaforma.factories import UserFactory
     from tournaments import actions as tournament_actions
 
     player = funded_player()

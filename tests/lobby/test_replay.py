@@ -19,9 +19,10 @@ from lobby.models import Hand, Seat
 from lobby.narration import card_text
 from lobby.replay import VIEW_KEYS_DROPPED, replay_hand
 from piattaforma import roles
-from tests.factories import UserFactory
-from tests.lobby.helpers import back_from_sitout, funded_player, play_hand_randomly, runtime, seat_players
+from tests.lobby.helpers import back_from_sitout, play_hand_randomly, runtime, seat_players
 from tests.lobby.test_every_engine import table_for
+from tests.piattaforma.factories import UserFactory
+from tests.wallet.factories import funded_player
 
 pytestmark = pytest.mark.django_db
 

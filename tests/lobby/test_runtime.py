@@ -7,19 +7,19 @@ from games.rng import SeededRng
 from lobby import door, selectors
 from lobby.errors import NoHandInProgress, NotSeated, SeatTaken, StaleVersion
 from lobby.models import Hand, HandStep, Seat
+from tests.lobby.factories import poker_table
 from tests.lobby.helpers import (
     back_from_sitout,
     credit,
     dumps,
-    funded_player,
     house_rake,
     key,
     money_total,
     play_hand_randomly,
-    poker_table,
     runtime,
     seat_players,
 )
+from tests.wallet.factories import funded_player
 from wallet import selectors as wallet_selectors
 
 pytestmark = pytest.mark.django_db

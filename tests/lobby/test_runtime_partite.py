@@ -9,16 +9,9 @@ from games.partite import cash_settlement
 from games.rng import SeededRng
 from lobby import door
 from lobby.models import Hand, Seat, TableRuntime
-from tests.lobby.helpers import (
-    SCOPA_STAKES,
-    credit,
-    funded_player,
-    house_rake,
-    play_hand_randomly,
-    runtime,
-    scopa_table,
-    seat_players,
-)
+from tests.lobby.factories import SCOPA_STAKES, scopa_table
+from tests.lobby.helpers import credit, house_rake, play_hand_randomly, runtime, seat_players
+from tests.wallet.factories import funded_player
 from wallet import selectors as wallet_selectors
 
 pytestmark = pytest.mark.django_db

@@ -9,21 +9,19 @@ from lobby.errors import TableClosed
 from lobby.models import TABLE_SETTINGS_FIELDS, Hand, Seat, Table, TableTemplate
 from piattaforma import roles, siteops
 from piattaforma.models import AuditLog, GameNotice
-from tests.factories import UserFactory
+from tests.lobby.factories import SCOPA_STAKES, poker_table, scopa_table
 from tests.lobby.helpers import (
-    SCOPA_STAKES,
     credit,
     everyone_puts_the_invito,
-    funded_player,
     house_rake,
     key,
     money_total,
     play_hand_randomly,
-    poker_table,
     runtime,
-    scopa_table,
     seat_players,
 )
+from tests.piattaforma.factories import UserFactory
+from tests.wallet.factories import funded_player
 from wallet import selectors as wallet_selectors
 from wallet.models import Account
 

@@ -8,7 +8,8 @@ import pytest
 
 from lobby import door
 from lobby.actions import tablerow
-from tests.lobby.helpers import funded_player, seat_players
+from tests.lobby.helpers import seat_players
+from tests.wallet.factories import funded_player
 
 pytestmark = pytest.mark.django_db
 

@@ -26,8 +26,10 @@ from lobby.actions import tablerow
 from lobby.runtime.fanout import Audience
 from piattaforma import ratelimit
 from piattaforma.wsframes import encode
-from tests.lobby.helpers import funded_player, poker_table, receive_frame, runtime, seat_players
+from tests.lobby.factories import poker_table
+from tests.lobby.helpers import receive_frame, runtime, seat_players
 from tests.lobby.test_owner_runtime import connect, legal_move, setup_table
+from tests.wallet.factories import funded_player
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -100,7 +100,7 @@ async def test_hostile_table_messages_get_an_error_and_the_connection_lives():
 
 
 async def test_the_ping_socket_survives_them_too():
-    from tests.factories import UserFactory
+    from tests.piattaforma.factories import UserFactory
 
     user = await sync_to_async(UserFactory)()
     ws = await connect("/ws/ping/", await sync_to_async(session_cookie)(user))

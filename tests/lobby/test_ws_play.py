@@ -16,16 +16,10 @@ from games.rng import SeededRng
 from lobby import door, selectors
 from lobby.models import Hand, Seat
 from piattaforma import ratelimit
-from tests.lobby.helpers import (
-    credit,
-    funded_player,
-    house_rake,
-    poker_table,
-    runtime,
-    scopa_table,
-    seat_players,
-)
+from tests.lobby.factories import poker_table, scopa_table
+from tests.lobby.helpers import credit, house_rake, runtime, seat_players
 from tests.piattaforma.test_plumbing import ORIGIN, session_cookie
+from tests.wallet.factories import funded_player
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("machine_speed")]
 

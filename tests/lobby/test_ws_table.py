@@ -8,8 +8,10 @@ from config.asgi import application
 from games import registry
 from lobby import door
 from lobby.models import HandStep, Seat
-from tests.lobby.helpers import funded_player, poker_table, runtime, seat_players
+from tests.lobby.factories import poker_table
+from tests.lobby.helpers import runtime, seat_players
 from tests.piattaforma.test_plumbing import ORIGIN, session_cookie
+from tests.wallet.factories import funded_player
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -15,8 +15,10 @@ from moderation.errors import ModerationError
 from moderation.models import ChatLine, Report, Sanction, WatchedEntry
 from piattaforma import roles
 from piattaforma.models import AuditLog
-from tests.factories import UserFactory
-from tests.lobby.helpers import funded_player, play_hand_randomly, poker_table, seat_players
+from tests.lobby.factories import poker_table
+from tests.lobby.helpers import play_hand_randomly, seat_players
+from tests.piattaforma.factories import UserFactory
+from tests.wallet.factories import funded_player
 
 pytestmark = pytest.mark.django_db
 

@@ -6,8 +6,9 @@ from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
 from moderation import actions
-from tests.factories import UserFactory
-from tests.lobby.helpers import poker_table, receive_frame, receives_nothing
+from tests.lobby.factories import poker_table
+from tests.lobby.helpers import receive_frame, receives_nothing
+from tests.piattaforma.factories import UserFactory
 from tests.piattaforma.test_plumbing import ORIGIN, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -11,7 +11,7 @@ from moderation.errors import ModerationError
 from moderation.models import ConductEvent, ConductMeasure, ConductRecord, Notice
 from piattaforma import hooks
 from piattaforma.models import AuditLog
-from tests.factories import UserFactory
+from tests.piattaforma.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -20,9 +20,11 @@ from lobby import actions as lobby
 from lobby.models import Seat, TableRuntime
 from moderation import conduct, selectors
 from moderation.models import ConductEvent, ConductMeasure, ConductRecord
-from tests.factories import UserFactory
-from tests.tournaments.conftest import enter, funded_player, make_tournament
+from tests.piattaforma.factories import UserFactory
+from tests.tournaments.conftest import FUNDS
+from tests.tournaments.factories import enter, make_tournament
 from tests.tournaments.running_helpers import full_tournament, open_tables
+from tests.wallet.factories import funded_player
 from tournaments import errors, running
 from tournaments.models import Registration, Tournament
 
@@ -256,7 +258,7 @@ def _banned(player, *, warnings: int, now) -> None:
 
 def test_a_freeroll_ban_refuses_freerolls_only_and_ends_on_time(staff):
     now = timezone.now()
-    player = funded_player()
+    player = funded_player(FUNDS)
     _banned(player, warnings=10, now=now - timedelta(days=20))  # the ladder's blocks are long over
     ConductMeasure.objects.filter(user=player, kind="tournament_block").delete()
     ban = ConductMeasure.objects.get(user=player, kind="freeroll_ban")
@@ -279,7 +281,7 @@ def test_a_freeroll_ban_refuses_freerolls_only_and_ends_on_time(staff):
 
 
 def test_the_ladders_block_refuses_every_registration_until_it_ends(staff):
-    player = funded_player()
+    player = funded_player(FUNDS)
     now = timezone.now()
     for tournament in (1, 2):
         conduct.conduct_record(

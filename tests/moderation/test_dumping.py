@@ -11,7 +11,7 @@ from moderation import collusion, dumping, selectors
 from moderation.errors import ModerationError
 from moderation.models import PairSignal, PlayerSignal, SignalHand, SignalInbox
 from piattaforma import hooks
-from tests.factories import UserFactory
+from tests.piattaforma.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -183,7 +183,9 @@ def test_a_real_match_abandoned_at_a_cash_table_reaches_the_signals():
     """The lobby's settlement calls the hook once per hand, with each seat's money and how it ended."""
     from lobby import actions as lobby_actions
     from lobby.models import Hand
-    from tests.lobby.helpers import funded_player, scopa_table, seat_players
+    from tests.lobby.factories import scopa_table
+    from tests.lobby.helpers import seat_players
+    from tests.wallet.factories import funded_player
 
     users = [funded_player() for _ in range(2)]
     table = scopa_table()
@@ -224,7 +226,9 @@ def test_backfill_rebuilds_the_same_aggregates_from_the_hand_history():
     from games.rng import SeededRng
     from lobby import actions as lobby_actions
     from lobby.models import TableRuntime
-    from tests.lobby.helpers import funded_player, play_hand_randomly, poker_table, seat_players
+    from tests.lobby.factories import poker_table
+    from tests.lobby.helpers import play_hand_randomly, seat_players
+    from tests.wallet.factories import funded_player
 
     users = [funded_player() for _ in range(3)]
     table = poker_table()

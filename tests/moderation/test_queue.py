@@ -11,8 +11,8 @@ from moderation.errors import ModerationError
 from moderation.models import Notice, Report, Sanction
 from piattaforma import roles
 from piattaforma.models import AuditLog, User
-from tests.factories import UserFactory
 from tests.moderation.helpers import say
+from tests.piattaforma.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -10,8 +10,8 @@ from django.utils import timezone
 from moderation import actions
 from moderation.errors import ModerationError
 from moderation.models import Report, ReportEntry, Sanction
-from tests.factories import UserFactory
 from tests.moderation.helpers import conversation, say
+from tests.piattaforma.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 

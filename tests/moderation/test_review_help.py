@@ -8,7 +8,7 @@ from moderation.errors import ModerationError
 from moderation.models import ChatLine, Notice, Report
 from piattaforma import roles
 from piattaforma.models import AuditLog
-from tests.factories import UserFactory
+from tests.piattaforma.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -153,7 +153,7 @@ def rooms_and_people(people):
     from django.utils import timezone
 
     from moderation.models import Sanction
-    from tests.tournaments.conftest import make_tournament
+    from tests.tournaments.factories import make_tournament
 
     muted = UserFactory(nickname="zittito")
     Sanction.objects.create(

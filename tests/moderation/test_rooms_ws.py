@@ -17,9 +17,9 @@ from moderation import actions
 from moderation.models import ChatLine, HelpThread, Report, Sanction
 from piattaforma import roles
 from piattaforma.consumers import CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, CLOSE_UNAUTHENTICATED
-from tests.factories import UserFactory
+from tests.piattaforma.factories import UserFactory
 from tests.piattaforma.test_plumbing import ORIGIN, session_cookie
-from tests.tournaments.conftest import make_tournament
+from tests.tournaments.factories import make_tournament
 from tournaments.models import Registration, Tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)

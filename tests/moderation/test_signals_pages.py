@@ -7,8 +7,8 @@ from moderation import conduct, selectors
 from moderation.models import PairSignal
 from piattaforma import roles
 from piattaforma.models import AuditLog, User
-from tests.factories import UserFactory
 from tests.moderation.test_dumping import settle
+from tests.piattaforma.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from moderation import collusion, dumping
 from moderation.models import PairSignal, PlayerSignal, SignalHand, SignalInbox
-from tests.factories import UserFactory
+from tests.piattaforma.factories import UserFactory
 from tests.wallet.conftest import run_in_threads
 
 pytestmark = [

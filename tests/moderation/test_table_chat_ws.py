@@ -7,9 +7,11 @@ from channels.testing import WebsocketCommunicator
 from config.asgi import application
 from lobby import door
 from moderation import actions as moderation
-from tests.factories import UserFactory
-from tests.lobby.helpers import funded_player, poker_table, receives_nothing, seat_players
+from tests.lobby.factories import poker_table
+from tests.lobby.helpers import receives_nothing, seat_players
+from tests.piattaforma.factories import UserFactory
 from tests.piattaforma.test_plumbing import ORIGIN, session_cookie
+from tests.wallet.factories import funded_player
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from piattaforma.models import AuditLog, User
-from tests.factories import PASSWORD, UserFactory
+from tests.piattaforma.factories import PASSWORD, UserFactory
 
 pytestmark = pytest.mark.django_db
 

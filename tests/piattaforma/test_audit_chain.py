@@ -22,7 +22,7 @@ from piattaforma import roles
 from piattaforma.actions import audit_record
 from piattaforma.audit import GENESIS, audit_chain_check, audit_seal, audit_verify, row_digest
 from piattaforma.models import AuditChain, AuditLog
-from tests.factories import UserFactory
+from tests.piattaforma.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ from django.db import connection, transaction
 from piattaforma.actions import audit_record
 from piattaforma.audit import audit_seal, audit_verify
 from piattaforma.models import AuditLog, User
-from tests.factories import UserFactory
+from tests.piattaforma.factories import UserFactory
 from tests.wallet.conftest import run_in_threads
 
 pytestmark = [

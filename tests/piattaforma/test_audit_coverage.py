@@ -9,7 +9,7 @@ from moderation.models import WatchedEntry
 from piattaforma import roles
 from piattaforma.backoffice import AuditedAdminMixin, site
 from piattaforma.models import AuditLog
-from tests.factories import UserFactory
+from tests.piattaforma.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -5,7 +5,7 @@ from django.contrib.auth.models import Group
 
 from piattaforma import roles
 from piattaforma.models import AuditLog, User
-from tests.factories import UserFactory
+from tests.piattaforma.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -1,7 +1,7 @@
 """The Content-Security-Policy header, and pages that need nothing inline to work under it.
 
 The browser side (no violation on the pages, the live table and the back office) is
-tests/browser/test_csp_browser.py; here: the header on every kind of response, the Django 5.2
+tests/e2e/test_csp.py; here: the header on every kind of response, the Django 5.2
 stand-in middleware, and a scan of the rendered pages for inline scripts, styles and handlers.
 """
 
@@ -13,9 +13,10 @@ from django.http import HttpResponse
 from django.test import RequestFactory, override_settings
 
 from piattaforma import middleware, roles
-from tests.factories import UserFactory
-from tests.lobby.helpers import funded_player, poker_table
-from tests.tournaments.conftest import enter, make_tournament
+from tests.lobby.factories import poker_table
+from tests.piattaforma.factories import UserFactory
+from tests.tournaments.factories import enter, make_tournament
+from tests.wallet.factories import funded_player
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from tests.factories import UserFactory
+from tests.piattaforma.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -3,7 +3,7 @@
 import pytest
 
 from piattaforma import health, roles
-from tests.factories import UserFactory
+from tests.piattaforma.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 

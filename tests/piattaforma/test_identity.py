@@ -14,7 +14,7 @@ from django.urls import reverse
 from piattaforma import actions, roles
 from piattaforma.identity import codice_fiscale_for, codice_fiscale_problems
 from piattaforma.models import AuditLog, IdentityDocument, User
-from tests.factories import UserFactory
+from tests.piattaforma.factories import UserFactory
 from tests.piattaforma.test_accounts import signup_data
 from tests.wallet.conftest import ledger_snapshot
 from wallet import actions as wallet_actions

@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from piattaforma import roles
-from tests.factories import PASSWORD, UserFactory
+from tests.piattaforma.factories import PASSWORD, UserFactory
 
 pytestmark = pytest.mark.django_db
 

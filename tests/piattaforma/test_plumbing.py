@@ -16,7 +16,7 @@ from django.contrib.sessions.backends.db import SessionStore
 from config.asgi import application
 from piattaforma import health
 from piattaforma.consumers import CLOSE_UNAUTHENTICATED
-from tests.factories import UserFactory
+from tests.piattaforma.factories import UserFactory
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -6,7 +6,7 @@ from django.urls import reverse
 from games import options
 from piattaforma import actions
 from piattaforma.models import GamePreference
-from tests.factories import UserFactory
+from tests.piattaforma.factories import UserFactory
 
 
 def test_schema_defaults_and_validation():

@@ -8,16 +8,12 @@ import pytest
 from games.rng import SeededRng
 from lobby import door
 from piattaforma import reports, roles
-from tests.factories import UserFactory
-from tests.lobby.helpers import (
-    everyone_puts_the_invito,
-    funded_player,
-    house_rake,
-    play_hand_randomly,
-    poker_table,
-    seat_players,
-)
-from tests.tournaments.conftest import authorise_all, enter, make_tournament
+from tests.lobby.factories import poker_table
+from tests.lobby.helpers import everyone_puts_the_invito, house_rake, play_hand_randomly, seat_players
+from tests.piattaforma.factories import UserFactory
+from tests.tournaments.conftest import authorise_all
+from tests.tournaments.factories import enter, make_tournament
+from tests.wallet.factories import funded_player
 from tournaments import actions as tournament_actions
 from wallet import actions as wallet_actions
 from wallet.models import Payment

@@ -12,8 +12,10 @@ from lobby.models import ChatMessage, Hand, Table
 from piattaforma import roles
 from piattaforma.actions import audit_record
 from piattaforma.models import AuditLog, User
-from tests.factories import PASSWORD, UserFactory
-from tests.lobby.helpers import funded_player, poker_table, seat_players
+from tests.lobby.factories import poker_table
+from tests.lobby.helpers import seat_players
+from tests.piattaforma.factories import PASSWORD, UserFactory
+from tests.wallet.factories import funded_player
 from wallet.models import Transaction
 
 pytestmark = pytest.mark.django_db

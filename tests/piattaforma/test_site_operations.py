@@ -13,9 +13,11 @@ from lobby.models import Seat
 from piattaforma import roles, siteops
 from piattaforma.consumers import CLOSE_UNAUTHENTICATED
 from piattaforma.models import AuditLog, GameNotice, GameSwitch, SiteHours
-from tests.factories import UserFactory
-from tests.lobby.helpers import funded_player, poker_table, scopa_table, seat_players
+from tests.lobby.factories import poker_table, scopa_table
+from tests.lobby.helpers import seat_players
+from tests.piattaforma.factories import UserFactory
 from tests.piattaforma.test_plumbing import ORIGIN, session_cookie
+from tests.wallet.factories import funded_player
 
 ROME = ZoneInfo("Europe/Rome")
 

@@ -1,22 +1,15 @@
-"""Fixtures of the tournament lifecycle tests: staff, funded players, tournaments, ledger checks."""
+"""Fixtures of the tournament lifecycle tests: staff, funded players, regulators, ledger checks."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-from typing import Any
-
 import pytest
-from django.utils import timezone
 
 from piattaforma import roles
-
-# The browser fixtures (Playwright on Debian's chromium, Daphne in a thread) for test_browser.py.
-from tests.browser.conftest import artifacts, asgi_live, asgi_server, browser, new_context  # noqa: F401
-from tests.factories import UserFactory
+from tests.piattaforma.factories import UserFactory
+from tests.wallet.factories import funded_player
 from tournaments import actions
 from tournaments.authorization import SimulatedRegulator
 from tournaments.models import Registration, Tournament
-from wallet import actions as wallet
 from wallet import selectors as wallet_selectors
 from wallet.ledger import house_key
 from wallet.models import Account, AccountKind
@@ -32,45 +25,9 @@ def staff(db):
     return UserFactory(role=roles.STAFF)
 
 
-def funded_player(amount: int = FUNDS):
-    user = UserFactory()
-    if amount:
-        wallet.deposit_create(user=user, amount=amount, idempotency_key=f"fund:{user.pk}")
-    return user
-
-
 @pytest.fixture
 def players(db):
-    return [funded_player() for _ in range(10)]
-
-
-def make_tournament(actor, **overrides: Any) -> Tournament:
-    """A scheduled Scopa Danese € 10,00 (9,00 + 1,00), 4–16 players, open, in an hour (training: free)."""
-    now = timezone.now()
-    values: dict[str, Any] = {
-        "name": "Torneo di prova",
-        "game": "scopa",
-        "format": Tournament.Format.DANESE,
-        "kind": Tournament.Kind.SCHEDULED,
-        "pool_quota": 900,
-        "fee": 100,
-        "min_players": 4,
-        "max_players": 16,
-        "registration_opens_at": now - timedelta(minutes=1),
-        "starts_at": now + timedelta(hours=1),
-    }
-    if overrides.get("training"):  # "I tornei di allenamento sono gratuiti" (rules 004)
-        values.update(pool_quota=0, fee=0)
-    values.update(overrides)
-    if values["kind"] == Tournament.Kind.SITGO:
-        values["starts_at"] = None
-    return actions.tournament_create(actor=actor, values=values)
-
-
-def enter(tournament: Tournament, user, key: str | None = None) -> Registration:
-    return actions.registration_create(
-        tournament_id=tournament.pk, user=user, idempotency_key=key or f"k:{tournament.pk}:{user.pk}"
-    )
+    return [funded_player(FUNDS) for _ in range(10)]
 
 
 def authorise_all(tournament: Tournament, authorizer=ACCEPT) -> None:

@@ -8,7 +8,9 @@ from games.rng import SeededRng
 from lobby import actions as lobby
 from lobby.models import Table
 from tests.lobby.helpers import play_hand_randomly
-from tests.tournaments.conftest import authorise_all, enter, funded_player, make_tournament
+from tests.tournaments.conftest import FUNDS, authorise_all
+from tests.tournaments.factories import enter, make_tournament
+from tests.wallet.factories import funded_player
 from tournaments import running
 from tournaments.models import Tournament, TournamentMatch
 from wallet import selectors as wallet_selectors
@@ -19,7 +21,7 @@ def full_tournament(staff, entrants: int, **overrides: Any) -> tuple[Tournament,
     """A sit&go (or a scheduled tournament closed now) with ``entrants`` authorised players, started."""
     overrides.setdefault("smazzate", 1)
     t = make_tournament(staff, kind=Tournament.Kind.SITGO, max_players=entrants, **overrides)
-    players = [funded_player() for _ in range(entrants)]
+    players = [funded_player(FUNDS) for _ in range(entrants)]
     for p in players:
         enter(t, p)
     authorise_all(t)

@@ -10,8 +10,9 @@ from django.utils import timezone
 
 from piattaforma import roles
 from piattaforma.models import AuditLog
-from tests.factories import UserFactory
-from tests.tournaments.conftest import FUNDS, authorise_all, enter, make_tournament, money
+from tests.piattaforma.factories import UserFactory
+from tests.tournaments.conftest import FUNDS, authorise_all, money
+from tests.tournaments.factories import enter, make_tournament
 from tournaments.models import Registration, Tournament
 
 pytestmark = pytest.mark.django_db

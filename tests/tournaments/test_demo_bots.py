@@ -7,7 +7,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from tests.tournaments.conftest import authorise_all, enter, funded_player, make_tournament
+from tests.tournaments.conftest import FUNDS, authorise_all
+from tests.tournaments.factories import enter, make_tournament
+from tests.wallet.factories import funded_player
 from tournaments import demo
 from tournaments.models import Registration, Tournament
 
@@ -17,7 +19,7 @@ pytestmark = pytest.mark.django_db
 def test_bots_fill_a_sitgo_after_a_person_waited_and_it_closes(staff):
     t = make_tournament(staff, kind=Tournament.Kind.SITGO, max_players=8, smazzate=1)
     assert demo.sitgo_fill_with_bots(tournament_id=t.pk) == 0  # nobody waiting: no bots
-    person = funded_player()
+    person = funded_player(FUNDS)
     enter(t, person)
     authorise_all(t)
     assert demo.sitgo_fill_with_bots(tournament_id=t.pk) == 0  # he has not waited yet
@@ -43,7 +45,7 @@ def test_bots_busy_in_two_training_sitgo_leave_the_third_to_other_bots(staff):
             pool_quota=0,
             fee=0,
         )
-        enter(t, funded_player())
+        enter(t, funded_player(FUNDS))
         later = timezone.now() + timedelta(seconds=11)  # he has waited long enough
         assert demo.sitgo_fill_with_bots(tournament_id=t.pk, now=later) == 3
         t.refresh_from_db()

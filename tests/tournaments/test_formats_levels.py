@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from games.rng import choice
-from tests.drawn import DrawnRng, rngs
+from tests.games.drawn import DrawnRng, rngs
 from tournaments.formats import FormatError
 from tournaments.formats.balancing import apply_moves, balance, tables_needed
 from tournaments.formats.draw import RandomList

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from games.rng import Rng, SeededRng
-from tests.drawn import DrawnRng, rngs
+from tests.games.drawn import DrawnRng, rngs
 from tournaments.formats import FormatError
 from tournaments.formats.danel import Eliminated, danel_cut, danel_placings, danel_threshold
 from tournaments.formats.danese import (

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.drawn import DrawnRng, rngs
-from tests.rules import rules_text
+from tests.games.drawn import DrawnRng, rngs
+from tests.games.rules import rules_text
 from tournaments.formats import FormatError
 from tournaments.formats.money import (
     check_pool_quota,

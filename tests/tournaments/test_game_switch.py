@@ -7,7 +7,8 @@ import pytest
 from django.utils import timezone
 
 from piattaforma import siteops
-from tests.tournaments.conftest import authorise_all, enter, make_tournament
+from tests.tournaments.conftest import authorise_all
+from tests.tournaments.factories import enter, make_tournament
 from tournaments import actions
 from tournaments.models import Registration, Tournament
 from wallet import selectors as wallet_selectors

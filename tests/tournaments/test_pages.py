@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from tests.tournaments.conftest import ACCEPT, FUNDS, authorise_all, enter, make_tournament, money
+from tests.tournaments.conftest import ACCEPT, FUNDS, authorise_all, money
+from tests.tournaments.factories import enter, make_tournament
 from tournaments import actions
 from tournaments.models import Registration, Tournament
 

@@ -13,15 +13,10 @@ from datetime import timedelta
 import pytest
 from django.db import connection
 
-from tests.tournaments.conftest import (
-    ACCEPT,
-    assert_ledger,
-    authorise_all,
-    enter,
-    funded_player,
-    make_tournament,
-)
+from tests.tournaments.conftest import ACCEPT, FUNDS, assert_ledger, authorise_all
+from tests.tournaments.factories import enter, make_tournament
 from tests.wallet.conftest import run_in_threads
+from tests.wallet.factories import funded_player
 from tournaments import actions, errors
 from tournaments.models import Registration, Tournament
 
@@ -35,7 +30,7 @@ ROUNDS = 4
 
 
 def last_place_round(staff) -> None:
-    players = [funded_player() for _ in range(5)]
+    players = [funded_player(FUNDS) for _ in range(5)]
     t = make_tournament(staff, kind=Tournament.Kind.SITGO, max_players=4)
     for p in players[:3]:
         enter(t, p)
@@ -58,7 +53,7 @@ def last_place_round(staff) -> None:
 
 
 def cancel_against_close_round(staff) -> str:
-    players = [funded_player() for _ in range(5)]
+    players = [funded_player(FUNDS) for _ in range(5)]
     t = make_tournament(staff)
     for p in players:
         enter(t, p)
@@ -100,7 +95,7 @@ def test_a_cancellation_races_the_close(staff):
 
 
 def training_round(staff) -> None:
-    player = funded_player()
+    player = funded_player(FUNDS)
     pair = [
         make_tournament(staff, name=f"Allenamento {i}", training=True, pool_quota=0, fee=0) for i in range(2)
     ]

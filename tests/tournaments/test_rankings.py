@@ -10,8 +10,10 @@ import pytest
 from django.utils import timezone
 
 from games.rng import SeededRng
-from tests.tournaments.conftest import enter, funded_player, make_tournament
+from tests.tournaments.conftest import FUNDS
+from tests.tournaments.factories import enter, make_tournament
 from tests.tournaments.running_helpers import full_tournament, play_out
+from tests.wallet.factories import funded_player
 from tournaments import errors, rankings
 from tournaments.formats.points import TRAINING_COST, Period, format_pt, k5_loss
 from tournaments.models import Registration, SkillLevel, Tournament
@@ -225,7 +227,7 @@ def test_format_pt():
 def test_a_tournament_for_some_skill_levels_only(staff, client):
     t = make_tournament(staff, skill_levels="5, 0,4")
     assert t.skill_levels == "0,4,5" and t.allowed_levels == {0, 4, 5}
-    newcomer, champion, weak = (funded_player() for _ in range(3))
+    newcomer, champion, weak = (funded_player(FUNDS) for _ in range(3))
     SkillLevel.objects.create(
         user=champion, game="scopa", rating=18, level=1, tournaments=9, updated_on=timezone.localdate()
     )
@@ -247,7 +249,7 @@ def test_a_tournament_for_some_skill_levels_only(staff, client):
     # the lobby offers him no «Iscriviti», it says why; a player it admits has the button
     assert 'data-testid="register"' not in page and 'data-testid="register-refusal"' in page
     assert "il tuo livello nel gioco è 1° livello" in page
-    other = funded_player()
+    other = funded_player(FUNDS)
     client.force_login(other)
     assert 'data-testid="register"' in client.get(f"/tornei/{t.pk}/").content.decode()
     client.force_login(champion)
@@ -263,7 +265,7 @@ def test_staff_tick_the_admitted_levels_in_the_back_office(client):
     from django.urls import reverse
 
     from piattaforma import roles
-    from tests.factories import UserFactory
+    from tests.piattaforma.factories import UserFactory
     from tests.tournaments.test_backoffice import add_form
 
     staff = UserFactory(role=roles.STAFF)

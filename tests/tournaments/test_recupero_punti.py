@@ -17,8 +17,10 @@ from django.urls import reverse
 from moderation import selectors as moderation
 from moderation.models import ConductEvent
 from piattaforma.models import User
-from tests.tournaments.conftest import enter, funded_player, make_tournament
+from tests.tournaments.conftest import FUNDS
+from tests.tournaments.factories import enter, make_tournament
 from tests.tournaments.running_helpers import full_tournament, ledger_zero, pool
+from tests.wallet.factories import funded_player
 from tournaments import actions, running, selectors
 from tournaments.models import Registration, Tournament, TournamentMatch
 from wallet import selectors as wallet_selectors
@@ -77,7 +79,7 @@ def _pairs(staff, *, lines: str = "random_pairs", turns: int = 1, training: bool
         staff, kind=Tournament.Kind.SITGO, max_players=8, lines=lines, table="4", turns=turns,
         smazzate=1, training=training,
     )  # fmt: skip
-    players = [funded_player() for _ in range(8)]
+    players = [funded_player(FUNDS) for _ in range(8)]
     for first, second in zip(players[::2], players[1::2], strict=True):
         actions.registration_create(
             tournament_id=t.pk, user=first, idempotency_key=f"p{first.pk}", partner=second

@@ -18,8 +18,10 @@ from lobby import selectors as lobby_selectors
 from lobby.errors import NotAllowed
 from lobby.models import Seat, Table
 from piattaforma import hooks
-from tests.lobby.helpers import play_hand_randomly, scopa_table, seat_players
-from tests.tournaments.conftest import FUNDS, authorise_all, enter, funded_player, make_tournament, money
+from tests.lobby.factories import scopa_table
+from tests.lobby.helpers import play_hand_randomly, seat_players
+from tests.tournaments.conftest import FUNDS, authorise_all, money
+from tests.tournaments.factories import enter, make_tournament
 from tests.tournaments.running_helpers import (
     full_tournament,
     ledger_zero,
@@ -28,6 +30,7 @@ from tests.tournaments.running_helpers import (
     play_turn,
     pool,
 )
+from tests.wallet.factories import funded_player
 from tournaments import actions, running
 from tournaments.models import Registration, Tournament, TournamentMatch
 from wallet import selectors as wallet_selectors
@@ -88,7 +91,7 @@ def test_each_format_is_played_through_and_paid(staff, fmt, entrants, extra):
 
 def test_scheduled_ko_with_byes_and_a_guarantee(staff):
     t = make_tournament(staff, format=F.KO, min_players=4, guaranteed=10_000)
-    players = [funded_player() for _ in range(6)]
+    players = [funded_player(FUNDS) for _ in range(6)]
     for p in players:
         enter(t, p)
     authorise_all(t)
@@ -189,7 +192,7 @@ def test_tournament_tables_are_not_cash_tables(staff):
     table = open_tables(t)[0]
     assert table.tournament_id == t.pk and table.rake_bp == 0 and table.max_buy_in == 0
     assert table.pk not in {row["id"] for row in lobby_selectors.lobby_tables()}
-    outsider = funded_player()
+    outsider = funded_player(FUNDS)
     postings = Posting.objects.count()
     with pytest.raises(NotAllowed):
         lobby.table_sit(table_id=table.pk, user=outsider, seat_no=1, buy_in=100, idempotency_key="x1")
@@ -220,7 +223,7 @@ def test_advance_before_the_turn_ends_changes_nothing(staff):
 
 def test_a_cash_match_end_is_not_a_tournament_result(staff):
     table = scopa_table(config={"mode": "smazzate", "deals": 1})
-    users = [funded_player(), funded_player()]
+    users = [funded_player(FUNDS), funded_player(FUNDS)]
     seat_players(table, users, buy_in=5_000)
     for u in users:
         lobby.table_ready(table_id=table.pk, user=u)
@@ -279,7 +282,7 @@ def test_fixed_pairs_at_tables_of_four(staff):
     t = make_tournament(
         staff, kind=Tournament.Kind.SITGO, max_players=8, lines="fixed_pairs", table="4", turns=2, smazzate=1
     )
-    players = [funded_player() for _ in range(8)]
+    players = [funded_player(FUNDS) for _ in range(8)]
     for first, second in zip(players[::2], players[1::2], strict=True):
         actions.registration_create(
             tournament_id=t.pk, user=first, idempotency_key=f"p{first.pk}", partner=second

@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 
 from games.rng import SeededRng
-from tests.tournaments.conftest import FUNDS, authorise_all, enter, make_tournament, money
+from tests.tournaments.conftest import FUNDS, authorise_all, money
+from tests.tournaments.factories import enter, make_tournament
 from tests.tournaments.running_helpers import full_tournament, ledger_zero, play_out, pool
 from tournaments import actions, errors, running, selectors
 from tournaments.models import Registration, Tournament

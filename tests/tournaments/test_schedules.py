@@ -8,8 +8,8 @@ from zoneinfo import ZoneInfo
 import pytest
 from django.urls import reverse
 
-from tests.factories import UserFactory
-from tests.tournaments.conftest import make_tournament
+from tests.piattaforma.factories import UserFactory
+from tests.tournaments.factories import make_tournament
 from tournaments import actions, errors
 from tournaments.models import Tournament, TournamentSchedule
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from config.celery import app
-from tests.tournaments.conftest import FUNDS, enter, make_tournament, money
+from tests.tournaments.conftest import FUNDS, money
+from tests.tournaments.factories import enter, make_tournament
 from tournaments import actions, authorization, errors, tasks
 from tournaments.models import Registration
 

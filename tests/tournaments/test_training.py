@@ -7,7 +7,9 @@ from datetime import timedelta
 
 import pytest
 
-from tests.tournaments.conftest import enter, funded_player, make_tournament
+from tests.tournaments.conftest import FUNDS
+from tests.tournaments.factories import enter, make_tournament
+from tests.wallet.factories import funded_player
 from tournaments import actions, errors, selectors
 from tournaments.models import Registration, Tournament
 
@@ -66,7 +68,7 @@ def test_confirmation_only_in_its_window_and_the_unconfirmed_do_not_play(staff, 
 
 def test_confirm_refusals_change_nothing(staff):
     money_t = make_tournament(staff)
-    player = funded_player()
+    player = funded_player(FUNDS)
     enter(money_t, player)
     with pytest.raises(errors.ConfirmationNotRequired):
         actions.registration_confirm(tournament_id=money_t.pk, user=player)
@@ -151,7 +153,7 @@ def test_one_scheduled_training_tournament_at_a_time(staff, client):
     sitgo = _training(
         staff, timedelta(0), kind=Tournament.Kind.SITGO, max_players=4, confirmation_required=False
     )
-    player = funded_player()
+    player = funded_player(FUNDS)
     enter(first, player)
     with pytest.raises(errors.TrainingScheduledLimit) as refused:
         enter(second, player)
@@ -191,7 +193,7 @@ def test_at_most_two_training_sitgo_at_once(staff):
         )
         for i in range(3)
     ]
-    player, rival = funded_player(), funded_player()
+    player, rival = funded_player(FUNDS), funded_player(FUNDS)
     enter(sitgos[0], player)
     enter(sitgos[0], rival)  # full: it closes and the player is admitted, still taking part
     sitgos[0].refresh_from_db()
@@ -211,7 +213,7 @@ def test_no_cancellation_where_the_details_say_so(staff, client):
     usual = _training(
         staff, timedelta(hours=2), kind=Tournament.Kind.SITGO, max_players=4, confirmation_required=False
     )
-    player = funded_player()
+    player = funded_player(FUNDS)
     client.force_login(player)
     assert 'data-testid="no-cancellation-hint"' in client.get(f"/tornei/{strict.pk}/").content.decode()
     enter(strict, player)

@@ -27,8 +27,10 @@ from piattaforma import siteops
 from piattaforma.actions import preferences_get, preferences_save
 from piattaforma.models import User
 from tests.lobby.helpers import play_hand_randomly
-from tests.tournaments.conftest import authorise_all, enter, funded_player, make_tournament
+from tests.tournaments.conftest import FUNDS, authorise_all
+from tests.tournaments.factories import enter, make_tournament
 from tests.tournaments.running_helpers import open_tables, play_turn
+from tests.wallet.factories import funded_player
 from tournaments import running
 from tournaments.models import Tournament, TournamentMatch
 
@@ -67,7 +69,7 @@ def _listen_while(groups: list[str], action, count: int):
 
 def _closed_sitgo(staff, entrants: int, **overrides) -> tuple[Tournament, list]:
     t = make_tournament(staff, kind=Tournament.Kind.SITGO, max_players=entrants, smazzate=1, **overrides)
-    players = [funded_player() for _ in range(entrants)]
+    players = [funded_player(FUNDS) for _ in range(entrants)]
     for p in players:
         enter(t, p)
     authorise_all(t)

@@ -13,7 +13,7 @@ import pytest
 from django.db import connection, connections
 
 from piattaforma import roles
-from tests.factories import UserFactory
+from tests.piattaforma.factories import UserFactory
 from wallet import actions
 from wallet.models import Account, Hold, IdempotencyKey, Payment, Posting, Transaction
 

@@ -10,8 +10,10 @@ import pytest
 from django.urls import reverse
 
 from lobby.models import Seat
-from tests.lobby.helpers import funded_player, poker_table, seat_players
+from tests.lobby.factories import poker_table
+from tests.lobby.helpers import seat_players
 from tests.wallet.conftest import ledger_snapshot
+from tests.wallet.factories import funded_player
 from wallet import selectors
 from wallet.money import MAX_AMOUNT, AmountError, parse_cents, parse_eur
 
@@ -182,7 +184,7 @@ def test_rebuy_refuses_bad_amounts_and_changes_nothing(client, amount):
 @pytest.mark.django_db
 def test_backoffice_adjustment_uses_the_same_parser(client, funded):
     from piattaforma import roles
-    from tests.factories import UserFactory
+    from tests.piattaforma.factories import UserFactory
     from wallet.models import Account
 
     admin = UserFactory(role=roles.STAFF, is_superuser=True)

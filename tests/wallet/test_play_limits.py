@@ -12,7 +12,7 @@ from django.utils import timezone
 from piattaforma import hooks
 from piattaforma import tasks as core_tasks
 from piattaforma.models import AuditLog, User
-from tests.factories import UserFactory
+from tests.piattaforma.factories import UserFactory
 from tests.wallet.conftest import ledger_snapshot
 from wallet import actions, selectors
 from wallet import tasks as wallet_tasks

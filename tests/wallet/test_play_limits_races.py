@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from django.db import connection
 
-from tests.factories import UserFactory
+from tests.piattaforma.factories import UserFactory
 from tests.wallet.conftest import run_in_threads
 from wallet import actions, selectors
 from wallet.errors import LossLimitReached

@@ -13,7 +13,7 @@ from collections import defaultdict
 import pytest
 from django.db import connection
 
-from tests.factories import UserFactory
+from tests.piattaforma.factories import UserFactory
 from tests.wallet.conftest import run_in_threads
 from wallet import actions, selectors
 from wallet.models import Account, AccountKind, Realm

@@ -25,7 +25,7 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from tests.factories import UserFactory
+from tests.piattaforma.factories import UserFactory
 from tests.wallet.conftest import ledger_snapshot
 from wallet import actions, selectors
 from wallet.errors import WalletError

@@ -16,7 +16,7 @@ import uuid
 import pytest
 from django.db import IntegrityError, connection, transaction
 
-from tests.factories import UserFactory
+from tests.piattaforma.factories import UserFactory
 from tests.wallet.conftest import ledger_snapshot, run_in_threads
 from wallet import actions, ledger, selectors
 from wallet.errors import (

@@ -1,0 +1,41 @@
+"""End to end in headless Chromium: a visitor signs up and logs in through the real pages."""
+
+import pytest
+
+from piattaforma.models import User
+from tests.piattaforma.factories import PASSWORD, UserFactory
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_sign_up_then_log_in(page, live_server, artifacts):
+    page.goto(f"{live_server.url}/account/registrati/")
+    page.fill("#id_nickname", "Settebello")
+    page.fill("#id_email", "settebello@example.invalid")
+    page.fill("#id_date_of_birth", "1980-07-15")
+    page.fill("#id_first_name", "Carlo")
+    page.fill("#id_last_name", "Settembrini")
+    page.select_option("#id_sex", "M")
+    page.fill("#id_codice_fiscale", "STTCRL80L15L219L")
+    page.fill("#id_password1", "Primiera-Napoli-21")
+    page.fill("#id_password2", "Primiera-Napoli-21")
+    page.check("#id_accetto")
+    page.click("button[type=submit]")
+    page.wait_for_selector("[data-testid=nickname]")
+    assert page.inner_text("[data-testid=nickname]") == "Settebello"
+    assert User.objects.filter(nickname="Settebello").exists()
+    page.screenshot(path=str(artifacts / "signup-home.png"), full_page=True)
+
+
+def test_login_page_in_italian_and_wrong_password(page, live_server, artifacts):
+    UserFactory(nickname="Mazziere")
+    page.goto(f"{live_server.url}/account/accedi/")
+    assert page.get_attribute("html", "lang") == "it"
+    page.fill("#id_username", "Mazziere")
+    page.fill("#id_password", "sbagliata")
+    page.click("main button[type=submit]")
+    assert "non corretti" in page.inner_text(".errors")
+    page.fill("#id_password", PASSWORD)
+    page.click("main button[type=submit]")
+    page.wait_for_selector("[data-testid=nickname]")
+    page.screenshot(path=str(artifacts / "login.png"), full_page=True)
