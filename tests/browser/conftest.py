@@ -116,8 +116,10 @@ def new_context(browser, asgi_live):
     """Open browser contexts (one per player); on teardown close them and let the server go idle."""
     opened = []
 
-    def open_context():
-        context = browser.new_context(locale="it-IT", viewport={"width": 1280, "height": 800})
+    def open_context(**options: Any):
+        """A context as the players' (Italian, a laptop's window); ``options`` of Playwright's own."""
+        options = {"locale": "it-IT", "viewport": {"width": 1280, "height": 800}, **options}
+        context = browser.new_context(**options)
         context.set_default_timeout(30_000)
         context.page_errors = []  # JavaScript errors of its pages, shown when a wait fails
         context.on("weberror", lambda error: context.page_errors.append(str(error.error)))
