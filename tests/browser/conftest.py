@@ -73,7 +73,9 @@ def asgi_server(django_db_setup, django_db_blocker):
 def asgi_live(browser, asgi_server, transactional_db, monkeypatch):
     """The ASGI live server for one test: its data is flushed after the test, deals are seeded.
 
-    Set-up data and table actions go through ``asgi_live.run`` (the server's own thread).
+    Set-up data and table actions go through ``asgi_live.run`` (the server's own thread). At the
+    end every browser context still open is closed and the server let go idle (the sockets'
+    disconnect handlers write to the database) before the test's data is flushed.
     """
     import itertools
 
@@ -81,7 +83,10 @@ def asgi_live(browser, asgi_server, transactional_db, monkeypatch):
 
     seeds = itertools.count(2000)
     monkeypatch.setattr("lobby.actions.tablerow.new_rng", lambda: RecordingRng(SeededRng(next(seeds))))
-    return asgi_server
+    yield asgi_server
+    for context in browser.contexts:
+        context.close()
+    asgi_server.idle()
 
 
 def watch_sockets(context: Any, keep: int = 60) -> collections.deque[str]:
