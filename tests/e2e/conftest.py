@@ -73,7 +73,9 @@ def asgi_server(django_db_setup, django_db_blocker):
 def asgi_live(browser, asgi_server, transactional_db, monkeypatch):
     """The ASGI live server for one test: its data is flushed after the test, deals are seeded.
 
-    Set-up data and table actions go through ``asgi_live.run`` (the server's own thread).
+    Set-up data and table actions go through ``asgi_live.run`` (the server's own thread). At the
+    end every browser context still open is closed and the server let go idle (the sockets'
+    disconnect handlers write to the database) before the test's data is flushed.
     """
     import itertools
 
@@ -81,7 +83,10 @@ def asgi_live(browser, asgi_server, transactional_db, monkeypatch):
 
     seeds = itertools.count(2000)
     monkeypatch.setattr("lobby.actions.tablerow.new_rng", lambda: RecordingRng(SeededRng(next(seeds))))
-    return asgi_server
+    yield asgi_server
+    for context in browser.contexts:
+        context.close()
+    asgi_server.idle()
 
 
 def watch_sockets(context: Any, keep: int = 60) -> collections.deque[str]:
@@ -116,8 +121,10 @@ def new_context(browser, asgi_live):
     """Open browser contexts (one per player); on teardown close them and let the server go idle."""
     opened = []
 
-    def open_context():
-        context = browser.new_context(locale="it-IT", viewport={"width": 1280, "height": 800})
+    def open_context(**options: Any):
+        """A context as the players' (Italian, a laptop's window); ``options`` of Playwright's own."""
+        options = {"locale": "it-IT", "viewport": {"width": 1280, "height": 800}, **options}
+        context = browser.new_context(**options)
         context.set_default_timeout(30_000)
         context.page_errors = []  # JavaScript errors of its pages, shown when a wait fails
         context.on("weberror", lambda error: context.page_errors.append(str(error.error)))

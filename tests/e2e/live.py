@@ -366,6 +366,24 @@ def wait_version(page: Any, at_least: int) -> int:
     return version(page)
 
 
+def resize(page: Any, viewport: dict[str, int]) -> None:
+    """Give the window a new size and, on a live table, wait until the felt has been drawn for it.
+
+    The table client draws the felt again a moment after the last resize event (a debounce), and
+    a drawing replaces the seats: the seat shown before the resize leaves the page then.
+    """
+    before = page.viewport_size
+    drawn = page.evaluate(
+        "() => { const t = document.querySelector('#table');"
+        " const seat = Number(t?.dataset.version || 0) > 0"
+        " ? t.querySelector('[data-role=seats]')?.firstElementChild : null;"
+        " window.__seatBeforeResize = seat || null; return !!seat; }"
+    )
+    page.set_viewport_size(viewport)
+    if drawn and before != viewport:
+        page.wait_for_function("() => !window.__seatBeforeResize.isConnected")
+
+
 def socket_log(page: Any) -> list[str]:
     """What the page's context's sockets carried last (``new_context``'s log; empty without it)."""
     return list(getattr(page.context, "socket_log", []))

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.live import STATIC_FILES_WARNING, TABLE
+from tests.e2e.live import STATIC_FILES_WARNING, TABLE, resize
 
 pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings(STATIC_FILES_WARNING)]
 
@@ -199,8 +199,7 @@ def test_wcag21_aa_on_the_pages_of_play(asgi_live, new_context):
             ready()
         found.extend(_violations(page, f"desktop {slug}"))
         if phone:
-            page.set_viewport_size(PHONE)
-            page.wait_for_timeout(300)  # the felt lays itself out again on resize
+            resize(page, PHONE)
             found.extend(_violations(page, f"phone {slug}"))
 
     def table_ready() -> None:

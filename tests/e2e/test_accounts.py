@@ -3,13 +3,15 @@
 import pytest
 
 from piattaforma.models import User
+from tests.e2e.live import STATIC_FILES_WARNING
 from tests.piattaforma.factories import PASSWORD, UserFactory
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings(STATIC_FILES_WARNING)]
 
 
-def test_sign_up_then_log_in(page, live_server, artifacts):
-    page.goto(f"{live_server.url}/account/registrati/")
+def test_sign_up_then_log_in(asgi_live, new_context, artifacts):
+    page = new_context().new_page()
+    page.goto(f"{asgi_live.url}/account/registrati/")
     page.fill("#id_nickname", "Settebello")
     page.fill("#id_email", "settebello@example.invalid")
     page.fill("#id_date_of_birth", "1980-07-15")
@@ -23,13 +25,14 @@ def test_sign_up_then_log_in(page, live_server, artifacts):
     page.click("button[type=submit]")
     page.wait_for_selector("[data-testid=nickname]")
     assert page.inner_text("[data-testid=nickname]") == "Settebello"
-    assert User.objects.filter(nickname="Settebello").exists()
+    assert asgi_live.run(User.objects.filter(nickname="Settebello").exists)
     page.screenshot(path=str(artifacts / "signup-home.png"), full_page=True)
 
 
-def test_login_page_in_italian_and_wrong_password(page, live_server, artifacts):
-    UserFactory(nickname="Mazziere")
-    page.goto(f"{live_server.url}/account/accedi/")
+def test_login_page_in_italian_and_wrong_password(asgi_live, new_context, artifacts):
+    asgi_live.run(UserFactory, nickname="Mazziere")
+    page = new_context().new_page()
+    page.goto(f"{asgi_live.url}/account/accedi/")
     assert page.get_attribute("html", "lang") == "it"
     page.fill("#id_username", "Mazziere")
     page.fill("#id_password", "sbagliata")

@@ -2,7 +2,9 @@
 
 import pytest
 
-pytestmark = [pytest.mark.browser]
+from tests.e2e.live import STATIC_FILES_WARNING
+
+pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings(STATIC_FILES_WARNING)]
 
 SUITS = "hdcs"
 FRENCH = {"h": "cuori", "d": "quadri", "c": "fiori", "s": "picche"}
@@ -21,11 +23,11 @@ def expected_labels(style: str) -> dict[str, str]:
 
 
 @pytest.fixture
-def demo(page, live_server):
+def demo(page, asgi_live):
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    page.goto(f"{live_server.url}/static/cards-demo.html")
+    page.goto(f"{asgi_live.url}/static/cards-demo.html")
     page.wait_for_selector("body[data-ready='3']")
     yield page
     assert errors == []

@@ -18,6 +18,7 @@ from tests.e2e.live import (
     dom_cards,
     open_table,
     record_frames,
+    resize,
     seat_cards,
     states,
 )
@@ -123,7 +124,6 @@ def test_the_table_of_each_game_mid_hand(game, asgi_live, new_context, artifacts
     received = set().union(*(cards_in(f) for f in states(frames)))
     assert not hidden & received, f"{game}: covered cards {hidden & received} reached the browser"
     for size, viewport in SIZES.items():
-        page.set_viewport_size(viewport)
-        page.wait_for_timeout(300)  # the felt lays itself out again on resize
+        resize(page, viewport)
         assert page.evaluate(LAYOUT_FAULTS) == [], f"{game} at {size}"
         page.screenshot(path=str(artifacts / f"table-{game}-{size}.png"), full_page=True)

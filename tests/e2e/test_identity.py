@@ -17,10 +17,11 @@ from django.utils import timezone
 from piattaforma import roles
 from piattaforma.models import IdentityDocument, User
 from tests.e2e.conftest import ARTIFACTS
+from tests.e2e.live import STATIC_FILES_WARNING
 from tests.piattaforma.factories import PASSWORD, UserFactory
 from wallet.models import Account, AccountKind, Payment
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings(STATIC_FILES_WARNING)]
 
 SHOTS = Path(os.environ.get("RG_SHOTS", ARTIFACTS / "identity"))
 SIZES = {"desktop": {"width": 1366, "height": 900}, "phone": {"width": 390, "height": 844}}
@@ -48,9 +49,9 @@ def log_out(page, base):
     page.goto(f"{base}/")
 
 
-def test_sign_up_verify_identity_and_withdraw(browser, live_server, tmp_path):
-    base = live_server.url
-    context = browser.new_context(locale="it-IT", viewport=SIZES["desktop"])
+def test_sign_up_verify_identity_and_withdraw(asgi_live, new_context, tmp_path):
+    base = asgi_live.url
+    context = new_context(viewport=SIZES["desktop"])
     page = context.new_page()
     page.goto(f"{base}/account/registrati/")
     fields = {
@@ -76,7 +77,7 @@ def test_sign_up_verify_identity_and_withdraw(browser, live_server, tmp_path):
     page.fill("#id_password2", "Primiera-Napoli-21")
     page.click("main button[type=submit]")
     page.wait_for_selector("[data-testid=nickname]")
-    player = User.objects.get(nickname="Settebello")
+    player = asgi_live.run(User.objects.get, nickname="Settebello")
     assert player.codice_fiscale == "SCPGNN85C42F839M" and not player.identity_verified
 
     # a deposit, then the withdrawal page says why it is closed and links to the upload
@@ -107,7 +108,7 @@ def test_sign_up_verify_identity_and_withdraw(browser, live_server, tmp_path):
     shoot(page, "04-documento-in-revisione")
 
     # staff approve it from the back office queue
-    UserFactory(nickname="revisore", role=roles.STAFF)
+    asgi_live.run(UserFactory, nickname="revisore", role=roles.STAFF)
     log_out(page, base)
     log_in(page, base, "revisore", PASSWORD)
     page.goto(f"{base}/backoffice/piattaforma/identitydocument/")
@@ -118,7 +119,7 @@ def test_sign_up_verify_identity_and_withdraw(browser, live_server, tmp_path):
     page.click("button[name=index]")
     page.wait_for_selector(".messagelist")
     assert "Documento approvato" in page.locator(".messagelist").inner_text()
-    assert IdentityDocument.objects.get().status == IdentityDocument.Status.APPROVED
+    assert asgi_live.run(IdentityDocument.objects.get).status == IdentityDocument.Status.APPROVED
 
     # the player withdraws, and sees the pending withdrawal in his statement
     log_out(page, base)
@@ -129,9 +130,9 @@ def test_sign_up_verify_identity_and_withdraw(browser, live_server, tmp_path):
     page.fill("#id_amount", "20")
     page.click("main button[type=submit]")
     page.wait_for_url(f"{base}/conto/")
-    assert Payment.objects.filter(
-        user=player, direction="withdrawal", status="pending", amount=2_000
-    ).exists()
+    assert asgi_live.run(
+        Payment.objects.filter(user=player, direction="withdrawal", status="pending", amount=2_000).exists
+    )
     page.goto(f"{base}/conto/movimenti/")
     assert page.locator("[data-testid=pending-withdrawal]").count() == 1
     assert "1 movimento" in page.content()
@@ -145,7 +146,6 @@ def test_sign_up_verify_identity_and_withdraw(browser, live_server, tmp_path):
     page.click("main button[type=submit]")
     page.wait_for_selector(".messages, .message, [role=status], .flash", state="attached")
     shoot(page, "07-limiti-di-gioco")
-    context.close()
 
 
 def seated_for_47_minutes() -> int:
@@ -178,8 +178,13 @@ def test_reality_check_reminds_a_seated_player(asgi_live, new_context):
     dialog.wait_for(state="visible", timeout=15_000)
     assert "Stai giocando da 47 minuti" in dialog.inner_text()
     shoot(page, "08-promemoria-di-gioco")
-    page.click("[data-role=reality-continue]")
+    # "Continua" posts the acknowledgement: a reload before its answer would cancel it
+    with page.expect_response(lambda r: r.url.endswith("/conto/promemoria/continua/")) as answer:
+        page.click("[data-role=reality-continue]")
+    assert answer.value.ok
     dialog.wait_for(state="hidden")
-    page.reload()
-    page.wait_for_timeout(1500)
-    assert not dialog.is_visible()  # "Continua": the next reminder one interval later
+    # the reloaded page asks for the state at once; the next reminder is one interval later
+    with page.expect_response(lambda r: r.url.endswith("/conto/promemoria/")) as polled:
+        page.reload()
+    assert polled.value.json()["due"] is False
+    assert not dialog.is_visible()

@@ -144,11 +144,13 @@ def test_tournament_chat_for_entrants_and_watchers_only_of_that_tournament(
     entrant.wait_for_selector(f"{panel} p[data-line]:has-text('seguo da qui')")
     _say(watcher, panel, "venite a giocare su www.altrosito.it")
     watcher.wait_for_selector(f"{panel} [data-role=chat-status]:has-text('Messaggio non inviato')")
-    entrant.wait_for_timeout(300)
+    shot(watcher, "tournament-refused")
+    # the room's lines reach a socket in order: once a later line is there, the refused one would be
+    _say(watcher, panel, "niente link, scusate")
+    entrant.wait_for_selector(f"{panel} p[data-line]:has-text('niente link')")
     assert "altrosito" not in entrant.inner_text(f"{panel} [data-role=chat-log]")
     assert elsewhere.locator(f"{panel} p[data-line]").count() == 0  # another tournament's chat
     shot(entrant, "tournament")
-    shot(watcher, "tournament-refused")
     for page in (entrant, watcher, elsewhere):
         page.context.close()
 

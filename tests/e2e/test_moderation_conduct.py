@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from tests.e2e.conftest import artifacts, asgi_live, asgi_server, browser  # noqa: F401  (fixtures)
-from tests.e2e.live import STATIC_FILES_WARNING, login
+from tests.e2e.live import STATIC_FILES_WARNING, login, resize, runtime_info, wait_version
 from tests.moderation.conftest import default_watched_list, fresh_watched_list  # noqa: F401  (fixtures)
 from tests.piattaforma.factories import PASSWORD
 
@@ -89,11 +89,15 @@ def test_the_summary_of_a_match_lost_on_time_lists_the_automatic_measures(
     assert "Assenza al turno: 2 ammonizioni" in text  # a no-show: 2 at once (training)
     assert "Richiamo" in text and "Ammonizioni effettive: 2" in text
     late.screenshot(path=artifacts / f"moderation-conduct-summary-{viewport}.png", full_page=True)
-    # it stays through the felt's next drawings, and the opponent's summary has none
-    late.wait_for_timeout(500)
+    # both pages show the table's last version; the summary stays through the felt's next drawing
+    # (a new window size draws it again), and the opponent's summary has none
+    last = asgi_live.run(runtime_info, game["table"])["version"]
+    for page in pages:
+        wait_version(page, last)
+    size = late.viewport_size
+    resize(late, {**size, "height": size["height"] + 100})
     assert late.locator("[data-role=summary] [data-role=conduct]").count() == 1
     other.wait_for_selector("[data-role=summary]")
-    other.wait_for_timeout(1000)
     assert other.locator("[data-role=conduct]").count() == 0
     for page in pages:
         page.context.close()

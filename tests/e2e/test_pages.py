@@ -12,13 +12,14 @@ from dataclasses import dataclass
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.live import STATIC_FILES_WARNING
 from tests.lobby.factories import poker_table, scopa_table
 from tests.lobby.helpers import key
 from tests.piattaforma.factories import PASSWORD
 from tests.wallet.factories import funded_player
 from wallet import actions as wallet_actions
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings(STATIC_FILES_WARNING)]
 
 # "small": a small laptop window or a tablet, where the tables already turn into cards.
 VIEWPORTS = {
@@ -128,8 +129,8 @@ def log_in(context, base: str, nickname: str) -> None:
     page.close()
 
 
-@pytest.mark.parametrize("viewport", VIEWPORTS)
-def test_pages_fit_laptop_and_phone(browser, live_server, artifacts, viewport):
+def tables_and_a_player_with_movements() -> None:
+    """Three tables (one with a long name) and a player with deposits and a pending withdrawal."""
     poker_table(name="Tavolo Roma")
     poker_table(name="Tavolo Milano · tavolo con un nome lungo", seats=6)
     scopa_table(name="Scopa Napoli")
@@ -138,37 +139,42 @@ def test_pages_fit_laptop_and_phone(browser, live_server, artifacts, viewport):
         wallet_actions.deposit_create(user=player, amount=1_250 + i, idempotency_key=key("dep"))
     wallet_actions.withdrawal_request(user=player, amount=2_000, idempotency_key=key("wd"))
 
-    context = browser.new_context(locale="it-IT", viewport=VIEWPORTS[viewport])
-    try:
-        found = visit(context, live_server.url, ANONYMOUS, viewport, artifacts)
-        log_in(context, live_server.url, "Settebello")
-        found += visit(context, live_server.url, LOGGED_IN, viewport, artifacts)
-    finally:
-        context.close()
+
+def poker_and_scopa_tables(*names: str) -> list[int]:
+    """Poker tables named ``names`` and a Scopa table ("Scopa Napoli"); their ids."""
+    return [poker_table(name=name).pk for name in names] + [scopa_table(name="Scopa Napoli").pk]
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_pages_fit_laptop_and_phone(asgi_live, new_context, artifacts, viewport):
+    asgi_live.run(tables_and_a_player_with_movements)
+    context = new_context(viewport=VIEWPORTS[viewport])
+    found = visit(context, asgi_live.url, ANONYMOUS, viewport, artifacts)
+    log_in(context, asgi_live.url, "Settebello")
+    found += visit(context, asgi_live.url, LOGGED_IN, viewport, artifacts)
     assert found == []
 
 
-def test_home_counts_and_header_balance_come_from_the_data(page, live_server):
-    poker_table(name="Tavolo Roma")
-    scopa_table(name="Scopa Napoli")
-    page.goto(live_server.url + "/")
+def test_home_counts_and_header_balance_come_from_the_data(asgi_live, new_context):
+    asgi_live.run(poker_and_scopa_tables, "Tavolo Roma")
+    page = new_context().new_page()
+    page.goto(asgi_live.url + "/")
     assert page.inner_text("[data-testid=open-tables]") == "2"
     assert page.inner_text("[data-testid=seated-players]") == "0"
     assert page.locator("li[data-game=scopa]").count() == 1
     assert page.locator("[data-testid=header-balance]").count() == 0  # a visitor has no balance
-    funded_player(amount=12_345, nickname="Primiera")
-    log_in(page.context, live_server.url, "Primiera")
-    page.goto(live_server.url + "/")
+    asgi_live.run(funded_player, amount=12_345, nickname="Primiera")
+    log_in(page.context, asgi_live.url, "Primiera")
+    page.goto(asgi_live.url + "/")
     assert "€ 123,45" in page.inner_text("[data-testid=header-balance]")
 
 
-def test_lobby_filter_and_deposit_quick_amounts(page, live_server):
-    poker_table(name="Tavolo Roma")
-    poker_table(name="Tavolo Milano")
-    scopa_table(name="Scopa Napoli")
-    funded_player(amount=10_000, nickname="Cirulla")
-    log_in(page.context, live_server.url, "Cirulla")
-    page.goto(f"{live_server.url}/lobby/")
+def test_lobby_filter_and_deposit_quick_amounts(asgi_live, new_context):
+    asgi_live.run(poker_and_scopa_tables, "Tavolo Roma", "Tavolo Milano")
+    asgi_live.run(funded_player, amount=10_000, nickname="Cirulla")
+    page = new_context().new_page()
+    log_in(page.context, asgi_live.url, "Cirulla")
+    page.goto(f"{asgi_live.url}/lobby/")
     rows = page.locator("#lobby-tables tr[data-table]")
     assert rows.count() == 3
     page.click("[data-role=game-filter] button[data-game=scopa]")
@@ -177,7 +183,7 @@ def test_lobby_filter_and_deposit_quick_amounts(page, live_server):
     page.click("[data-role=game-filter] button[data-game='']")
     assert all(rows.nth(i).is_visible() for i in range(3))
 
-    page.goto(f"{live_server.url}/conto/deposito/")
+    page.goto(f"{asgi_live.url}/conto/deposito/")
     page.click("[data-role=quick-amounts] button[data-amount='50,00']")
     assert page.input_value("#id_amount") == "50,00"
     page.click("main button[type=submit]")
@@ -185,43 +191,41 @@ def test_lobby_filter_and_deposit_quick_amounts(page, live_server):
     assert "€ 150,00" in page.inner_text("[data-testid=header-balance]")
 
 
-def test_table_page_gets_the_full_width(page, live_server, artifacts):
+def test_table_page_gets_the_full_width(asgi_live, new_context, artifacts):
     """base.html lets the live table use the whole window (the other pages keep a readable width)."""
-    table = poker_table(name="Tavolo Roma")
-    funded_player(amount=10_000, nickname="Asso")
-    log_in(page.context, live_server.url, "Asso")
-    page.goto(f"{live_server.url}/lobby/")
+    table = asgi_live.run(poker_table, name="Tavolo Roma")
+    asgi_live.run(funded_player, amount=10_000, nickname="Asso")
+    page = new_context().new_page()
+    log_in(page.context, asgi_live.url, "Asso")
+    page.goto(f"{asgi_live.url}/lobby/")
     lobby_width = page.evaluate("document.querySelector('main').getBoundingClientRect().width")
-    page.goto(f"{live_server.url}/lobby/tavolo/{table.pk}/")
+    page.goto(f"{asgi_live.url}/lobby/tavolo/{table.pk}/")
     table_width = page.evaluate("document.querySelector('main').getBoundingClientRect().width")
     assert lobby_width < 1200 and table_width == 1280
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     page.screenshot(path=str(artifacts / "pages-laptop-table-frame.png"), full_page=True)
 
 
-def test_form_errors_are_shown_in_italian_on_a_phone(browser, live_server, artifacts):
-    funded_player(amount=1_000, nickname="Briscola")
-    context = browser.new_context(locale="it-IT", viewport=VIEWPORTS["phone"])
-    try:
-        page = context.new_page()
-        page.goto(live_server.url + "/account/registrati/")
-        page.fill("#id_nickname", "Briscola")  # taken
-        page.click("main button[type=submit]")
-        assert "Controlla i campi evidenziati." in page.inner_text(".form-errors")
-        assert "già in uso" in page.inner_text(".field.has-error:has(#id_nickname) .error")
-        assert page.locator(".field.has-error").count() >= 4  # e-mail, date of birth, passwords, consent
-        assert page.get_attribute("#id_email", "aria-invalid") == "true"
-        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-        page.screenshot(path=str(artifacts / "pages-phone-signup-errori.png"), full_page=True)
+def test_form_errors_are_shown_in_italian_on_a_phone(asgi_live, new_context, artifacts):
+    asgi_live.run(funded_player, amount=1_000, nickname="Briscola")
+    context = new_context(viewport=VIEWPORTS["phone"])
+    page = context.new_page()
+    page.goto(asgi_live.url + "/account/registrati/")
+    page.fill("#id_nickname", "Briscola")  # taken
+    page.click("main button[type=submit]")
+    assert "Controlla i campi evidenziati." in page.inner_text(".form-errors")
+    assert "già in uso" in page.inner_text(".field.has-error:has(#id_nickname) .error")
+    assert page.locator(".field.has-error").count() >= 4  # e-mail, date of birth, passwords, consent
+    assert page.get_attribute("#id_email", "aria-invalid") == "true"
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.screenshot(path=str(artifacts / "pages-phone-signup-errori.png"), full_page=True)
 
-        log_in(context, live_server.url, "Briscola")
-        page.goto(live_server.url + "/conto/prelievo/")
-        page.fill("#id_amount", "99")
-        page.click("main button[type=submit]")
-        # the click returns before the POST's page has loaded: wait for it, do not sample
-        expect(page.locator(".form-errors")).to_be_visible()
-        assert "insufficiente" in page.inner_text(".form-errors")
-        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-        page.screenshot(path=str(artifacts / "pages-phone-prelievo-errore.png"), full_page=True)
-    finally:
-        context.close()
+    log_in(context, asgi_live.url, "Briscola")
+    page.goto(asgi_live.url + "/conto/prelievo/")
+    page.fill("#id_amount", "99")
+    page.click("main button[type=submit]")
+    # the click returns before the POST's page has loaded: wait for it, do not sample
+    expect(page.locator(".form-errors")).to_be_visible()
+    assert "insufficiente" in page.inner_text(".form-errors")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.screenshot(path=str(artifacts / "pages-phone-prelievo-errore.png"), full_page=True)

@@ -13,12 +13,13 @@ from lobby import door
 from lobby.models import Hand
 from lobby.replay import replay_hand
 from piattaforma import roles
+from tests.e2e.live import STATIC_FILES_WARNING, LiveServer
 from tests.lobby.factories import poker_table
 from tests.lobby.helpers import everyone_puts_the_invito, play_hand_randomly, seat_players
 from tests.piattaforma.factories import UserFactory
 from tests.wallet.factories import funded_player
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings(STATIC_FILES_WARNING)]
 
 SHOTS = Path("/tmp/shots-rp")  # noqa: S108  # where the screenshots of this feature are looked at
 SIZES = {"desktop": {"width": 1366, "height": 900}, "phone": {"width": 390, "height": 844}}
@@ -26,7 +27,8 @@ ROOT = "#replay"
 
 
 @pytest.fixture(autouse=True)
-def seeded_deals(monkeypatch):
+def seeded_deals(monkeypatch, asgi_live):
+    """This module's deals (set after asgi_live's own seeded deals, which they replace)."""
     import itertools
 
     from games.rng import RecordingRng
@@ -54,20 +56,21 @@ def poker_hand() -> tuple[Hand, list, int]:
     raise AssertionError("no three-handed poker hand was dealt")
 
 
-def open_page(browser, live_server, user, url: str, size: str):
+def login_session(user) -> str:
+    """A login session of ``user``: its cookie's value."""
     client = Client()
     client.force_login(user)
+    return client.cookies["sessionid"].value
+
+
+def open_page(browser, live: LiveServer, user, url: str, size: str):
     context = browser.new_context(locale="it-IT", viewport=SIZES[size])
-    context.add_cookies(
-        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
-    )
+    context.add_cookies([{"name": "sessionid", "value": live.run(login_session, user), "url": live.url}])
     page = context.new_page()
-    # the site's notices socket (notices.js): quiet here (the WSGI live server has no WebSocket)
-    page.route_web_socket("**/ws/avvisi/**", lambda ws: None)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    page.goto(f"{live_server.url}{url}")
+    page.goto(f"{live.url}{url}")
     page.wait_for_selector(f"{ROOT}[data-ready='1']")
     return context, page, errors
 
@@ -91,15 +94,15 @@ def no_horizontal_scroll(page) -> bool:
 
 
 @pytest.mark.parametrize("size", list(SIZES))
-def test_staff_replays_a_poker_hand_with_every_card_visible(browser, live_server, size):
+def test_staff_replays_a_poker_hand_with_every_card_visible(browser, asgi_live, size):
     SHOTS.mkdir(exist_ok=True)
-    hand, _users, step = poker_hand()
-    staff = UserFactory(role=roles.STAFF, nickname="Staff")
+    hand, _users, step = asgi_live.run(poker_hand)
+    staff = asgi_live.run(UserFactory, role=roles.STAFF, nickname="Staff")
     context, page, errors = open_page(
-        browser, live_server, staff, f"/backoffice/lobby/hand/{hand.pk}/replay/?step={step}", size
+        browser, asgi_live, staff, f"/backoffice/lobby/hand/{hand.pk}/replay/?step={step}", size
     )
     assert page.get_attribute(ROOT, "data-step") == str(step)
-    state = replay_hand(hand)[step]
+    state = asgi_live.run(replay_hand, hand)[step]
     for seat, cards in state["hands"].items():
         assert set(cards) <= seat_dom_cards(page, int(seat)), (seat, cards)
     # the deck order and the draws are on the page
@@ -117,7 +120,7 @@ def test_staff_replays_a_poker_hand_with_every_card_visible(browser, live_server
     page.click(f"{ROOT} [data-go=next]")
     page.wait_for_selector(f"{ROOT}[data-step='{step + 1}']")
     page.click(f"{ROOT} [data-go=last]")
-    last = hand.steps.count()
+    last = asgi_live.run(hand.steps.count)
     page.wait_for_selector(f"{ROOT}[data-step='{last}']")
     assert page.locator(f"{ROOT} li[data-step='{last}'][aria-current]").count() == 1
     page.click(f"{ROOT} [data-go=first]")
@@ -127,15 +130,15 @@ def test_staff_replays_a_poker_hand_with_every_card_visible(browser, live_server
 
 
 @pytest.mark.parametrize("size", list(SIZES))
-def test_a_player_replays_his_own_hand_and_sees_only_his_cards(browser, live_server, size):
+def test_a_player_replays_his_own_hand_and_sees_only_his_cards(browser, asgi_live, size):
     SHOTS.mkdir(exist_ok=True)
-    hand, users, step = poker_hand()
+    hand, users, step = asgi_live.run(poker_hand)
     mario = users[0]
     seat = next(s["seat"] for s in hand.seats if s["user_id"] == mario.pk)
     context, page, errors = open_page(
-        browser, live_server, mario, f"/lobby/le-mie-mani/{hand.pk}/?step={step}", size
+        browser, asgi_live, mario, f"/lobby/le-mie-mani/{hand.pk}/?step={step}", size
     )
-    state = replay_hand(hand)[step]
+    state = asgi_live.run(replay_hand, hand)[step]
     mine = set(state["hands"][str(seat)])
     hand_cards = set(
         page.eval_on_selector_all(
@@ -170,17 +173,14 @@ def test_a_player_replays_his_own_hand_and_sees_only_his_cards(browser, live_ser
     context.close()
 
 
-def test_another_players_hand_is_not_found_in_the_browser(browser, live_server):
-    hand, _users, _step = poker_hand()
-    stranger = funded_player(nickname="Curioso")
-    client = Client()
-    client.force_login(stranger)
+def test_another_players_hand_is_not_found_in_the_browser(browser, asgi_live):
+    hand, _users, _step = asgi_live.run(poker_hand)
+    stranger = asgi_live.run(funded_player, nickname="Curioso")
+    session = asgi_live.run(login_session, stranger)
     context = browser.new_context(locale="it-IT", viewport=SIZES["desktop"])
-    context.add_cookies(
-        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
-    )
+    context.add_cookies([{"name": "sessionid", "value": session, "url": asgi_live.url}])
     page = context.new_page()
-    response = page.goto(f"{live_server.url}/lobby/le-mie-mani/{hand.pk}/")
+    response = page.goto(f"{asgi_live.url}/lobby/le-mie-mani/{hand.pk}/")
     assert response.status == 404
     context.close()
 
@@ -216,12 +216,12 @@ def mid_hand(game: str) -> tuple[Hand, object, int, int, set[str], set[str]]:
 
 
 @pytest.mark.parametrize("game", FAMILIES)
-def test_a_player_replays_a_hand_of_each_family(browser, live_server, game):
+def test_a_player_replays_a_hand_of_each_family(browser, asgi_live, game):
     SHOTS.mkdir(exist_ok=True)
-    hand, user, _seat, step, mine, hidden = mid_hand(game)
+    hand, user, _seat, step, mine, hidden = asgi_live.run(mid_hand, game)
     for size in SIZES:
         context, page, errors = open_page(
-            browser, live_server, user, f"/lobby/le-mie-mani/{hand.pk}/?step={step}", size
+            browser, asgi_live, user, f"/lobby/le-mie-mani/{hand.pk}/?step={step}", size
         )
         assert page.get_attribute(ROOT, "data-step") == str(step)
         on_page = all_dom_cards(page)
@@ -231,12 +231,12 @@ def test_a_player_replays_a_hand_of_each_family(browser, live_server, game):
         assert no_horizontal_scroll(page), game
         assert errors == [], errors
         context.close()
-    staff = UserFactory(role=roles.STAFF)
+    staff = asgi_live.run(UserFactory, role=roles.STAFF)
     context, page, errors = open_page(
-        browser, live_server, staff, f"/backoffice/lobby/hand/{hand.pk}/replay/?step={step}", "desktop"
+        browser, asgi_live, staff, f"/backoffice/lobby/hand/{hand.pk}/replay/?step={step}", "desktop"
     )
     # a turn: the steps of one seat in a row (Burraco: pesca, cala, scarta); the jump skips them
-    seats = [s.seat for s in hand.steps.order_by("seq")]
+    seats = asgi_live.run(lambda: [s.seat for s in hand.steps.order_by("seq")])
     expected = step + 1
     while expected < len(seats) and seats[expected - 1] == seats[step - 1]:
         expected += 1
@@ -246,7 +246,7 @@ def test_a_player_replays_a_hand_of_each_family(browser, live_server, game):
     page.wait_for_function(f"n => Number(document.querySelector('{ROOT}').dataset.step) < n", arg=expected)
     back = int(page.get_attribute(ROOT, "data-step"))
     assert back <= step and (back <= 1 or seats[back - 2] != seats[back - 1]), (back, seats[:expected])
-    page.goto(f"{live_server.url}/backoffice/lobby/hand/{hand.pk}/replay/?step={step}")
+    page.goto(f"{asgi_live.url}/backoffice/lobby/hand/{hand.pk}/replay/?step={step}")
     page.wait_for_selector(f"{ROOT}[data-ready='1']")
     felt = set(
         page.eval_on_selector_all(f"{ROOT} .replay-table [data-card]", "els => els.map(e => e.dataset.card)")

@@ -1,8 +1,10 @@
 """The live table client (static/js/table/, issue 10) against real engine payloads.
 
-The page is served by pytest-django's live server (WSGI, HTTP only) and its WebSocket is mocked
+The page is served by the ASGI live server (tests/e2e/live.py) and its WebSocket is mocked
 with Playwright's ``route_web_socket``: the mock sends payloads built by
 ``lobby.selectors.table_payload`` from real engine states and records what the page sends back.
+Set-up data and payloads are made on the server's thread (``asgi_live.run``), which has the
+database to itself while pages are open.
 The meld-layout endpoint (lobby:layouts) is routed too: it answers as the view does, from the
 engine's ``layouts`` for the state last shown.
 The DOM contract the client keeps (its data-testid hooks and classes) is the one these tests use.
@@ -29,10 +31,10 @@ from games.rng import SeededRng
 from lobby import door, layouts, selectors, views
 from lobby.models import Seat, TableRuntime
 from piattaforma.models import User
-from tests.e2e.live import euro_text
+from tests.e2e.live import STATIC_FILES_WARNING, LiveServer, euro_text
 from tests.piattaforma.factories import UserFactory
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings(STATIC_FILES_WARNING)]
 
 GAMES = registry.names()
 LAPTOP = {"width": 1280, "height": 800}
@@ -98,8 +100,8 @@ def concrete(spec: dict[str, Any]) -> dict[str, Any]:
 class Table:
     """A table page whose WebSocket is played by the test."""
 
-    def __init__(self, page, table, users: list[User], game: str) -> None:
-        self.page, self.table, self.users, self.game = page, table, users, game
+    def __init__(self, live: LiveServer, page, table, users: list[User], game: str) -> None:
+        self.live, self.page, self.table, self.users, self.game = live, page, table, users, game
         self.sent: list[dict[str, Any]] = []
         self.ws = None
         self.version = 0
@@ -128,7 +130,8 @@ class Table:
             Seat(table=self.table, number=i + 1, user=u, time_bank=30 if i == 0 else 0)
             for i, u in enumerate(self.users)
         ]
-        return json.loads(json.dumps(selectors.table_payload(rt, seats, seat), default=str))
+        payload = self.live.run(selectors.table_payload, rt, seats, seat)
+        return json.loads(json.dumps(payload, default=str))
 
     def push(self, message: dict[str, Any]) -> None:
         assert self.ws is not None, "the page has not connected"
@@ -169,8 +172,17 @@ class Table:
         route.fulfill(status=status, content_type="application/json", body=json.dumps(answer))
 
 
+def table_and_players(fields: dict[str, Any], nicknames: list[str]) -> tuple[Any, list[User], str]:
+    """A table, its players, and a login session of the first one (its cookie's value)."""
+    table = door.table_create(**fields)
+    users = [UserFactory(nickname=nickname) for nickname in nicknames]
+    client = Client()
+    client.force_login(users[0])
+    return table, users, client.cookies["sessionid"].value
+
+
 @pytest.fixture
-def open_table(browser, live_server):
+def open_table(browser, asgi_live):
     """Open a table page for a game, logged in as the first of its players, socket mocked."""
     contexts = []
 
@@ -188,18 +200,15 @@ def open_table(browser, live_server):
         }
         if engine.family == "partite":
             fields.update(posta_partita=100, posta_unitaria=10, perdita_massima=2_000, rake_bp=500)
-        table = door.table_create(**fields)
         tag = next(_tags)
-        users = [UserFactory(nickname=f"{name}{tag}") for name in NAMES[:n]]
-        client = Client()
-        client.force_login(users[0])
+        table, users, session = asgi_live.run(
+            table_and_players, fields, [f"{name}{tag}" for name in NAMES[:n]]
+        )
         context = browser.new_context(locale="it-IT", viewport=viewport, has_touch=touch)
         contexts.append(context)
-        context.add_cookies(
-            [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
-        )
+        context.add_cookies([{"name": "sessionid", "value": session, "url": asgi_live.url}])
         page = context.new_page()
-        t = Table(page, table, users, game)
+        t = Table(asgi_live, page, table, users, game)
         page.on("pageerror", lambda exc: t.errors.append(str(exc)))
         page.on("console", lambda msg: t.errors.append(msg.text) if msg.type == "error" else None)
 
@@ -216,23 +225,15 @@ def open_table(browser, live_server):
             ws.on_message(on_message)
 
         page.route_web_socket("**/ws/table/**", handler)
-        # the site's notices socket (notices.js): quiet here (the WSGI live server has no WebSocket)
-        page.route_web_socket("**/ws/avvisi/**", lambda ws: None)
-        # and its fetch of unread notices, made while the page loads: this WSGI live server shares one
-        # in-memory SQLite connection between its request threads, and two requests at once can read
-        # each other's rows (CI: IndexError in the ORM, a 500 on /moderazione/api/avvisi/)
-        page.route(
-            "**/moderazione/api/avvisi/",
-            lambda route: route.fulfill(status=200, content_type="application/json", body='{"notices": []}'),
-        )
         page.route("**/disposizioni/", t.answer_layouts)
-        page.goto(f"{live_server.url}/lobby/tavolo/{table.pk}/")
+        page.goto(f"{asgi_live.url}/lobby/tavolo/{table.pk}/")
         page.wait_for_function("() => document.getElementById('table').dataset.connected === '1'")
         return t
 
     yield opener
     for c in contexts:
         c.close()
+    asgi_live.idle()
 
 
 CODES = "els => els.map(e => e.dataset.card)"
@@ -1039,15 +1040,20 @@ def test_history_panel_lists_my_hands(open_table):
     t = open_table("poker5")
     t.show(None, 1)
     user = t.users[0]
-    hand = Hand.objects.create(
-        table=t.table,
-        number=4,
-        game="poker5",
-        seats=[{"seat": 1, "chips": 10_000, "user_id": user.pk}],
-        outcome={"chips": {"1": 12_550}},
-        ended_at=timezone.now(),
-    )
-    HandPlayer.objects.create(hand=hand, user=user, seat=1)
+
+    def hand_played() -> Hand:
+        hand = Hand.objects.create(
+            table=t.table,
+            number=4,
+            game="poker5",
+            seats=[{"seat": 1, "chips": 10_000, "user_id": user.pk}],
+            outcome={"chips": {"1": 12_550}},
+            ended_at=timezone.now(),
+        )
+        HandPlayer.objects.create(hand=hand, user=user, seat=1)
+        return hand
+
+    hand = t.live.run(hand_played)
     panel = t.page.locator("[data-role=history]")
     panel.locator("summary").click()
     row = panel.locator(f"li[data-hand='{hand.pk}']")

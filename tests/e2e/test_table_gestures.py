@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from games import registry
 from games.rng import SeededRng
+from tests.e2e.live import STATIC_FILES_WARNING
 from tests.e2e.test_table_client import (
     CODES,
     PHONE,
@@ -31,7 +32,7 @@ from tests.e2e.test_table_client import (
     play_until,
 )
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings(STATIC_FILES_WARNING)]
 
 
 def show_with(t, state: dict[str, Any] | None, seat: int | None, events: list[dict[str, Any]], **extra: Any):
@@ -377,11 +378,18 @@ def test_every_control_has_a_name_and_the_keyboard_plays(open_table, game):
     # the hand's playable cards are reached with Tab and played with Enter (or picked with Space)
     first = t.page.locator("[data-role=hand] button.carta-btn").first
     if first.count():
-        first.focus()
+        card = first.element_handle()
+        card.focus()
         assert t.page.evaluate("document.activeElement.classList.contains('carta-btn')")
+        sent_before = len(t.sent)
         t.page.keyboard.press("Enter")
-        t.page.wait_for_timeout(100)
-        picked = first.get_attribute("aria-pressed") == "true"
+        # the card is picked, or played (a message sent), or its choices open
+        t.page.wait_for_function(
+            "([card, n]) => card.getAttribute('aria-pressed') === 'true' || (window.__sent || 0) > n"
+            " || !!document.querySelector('#table [data-role=choices] button')",
+            arg=[card, sent_before],
+        )
+        picked = card.get_attribute("aria-pressed") == "true"
         sent = bool(t.acts()) or t.page.locator("[data-role=choices] button").count() > 0
         assert picked or sent, "Enter on a card does nothing"
     # every action button is reachable by Tab (none is taken out of the tab order)
