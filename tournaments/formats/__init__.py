@@ -20,6 +20,7 @@ Modules by topic:
 * ``levels``: level structures, hand-for-hand, elimination placings, shootout.
 * ``balancing``: freezeout table balancing.
 * ``slot``: slot tournament ranking.
+* ``per_game``: each game's tournament lines: KO tie-breaks, cappotto, eliminations, MP conversion.
 """
 
 
