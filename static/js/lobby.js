@@ -1,6 +1,9 @@
 // The lobby page (templates/lobby/lobby.html).
 // Live counts without reloading the page; a table opened or closed meanwhile reloads the list.
 // Filters: by game (the chips), highest entry, variant, only tables with a free seat.
+import { reloader } from "./leaving.js";
+
+const page = reloader();
 const table = document.getElementById("lobby-tables");
 const shown = () => [...table.querySelectorAll("tr[data-table]")].map((row) => row.dataset.table).sort().join();
 const filters = document.querySelector('[data-role="lobby-filters"]');
@@ -27,7 +30,7 @@ function applyFilters() {
 async function refresh() {
   try {
     const data = await (await fetch(table.dataset.src, {headers: {Accept: "application/json"}})).json();
-    if (data.tables.map((t) => String(t.id)).sort().join() !== shown()) { location.reload(); return; }
+    if (data.tables.map((t) => String(t.id)).sort().join() !== shown()) { page.reload(); return; }
     for (const t of data.tables) {
       const row = table.querySelector(`tr[data-table="${t.id}"]`);
       if (!row) continue;

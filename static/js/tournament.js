@@ -2,9 +2,13 @@
 // or a cancellation (asked every second while one waits), and while the tournament fills, waits
 // or runs its stamp (state, turn, entrants, matches ended) is asked every few seconds. When
 // either changes the page reloads, so a waiting player sees the start, the results and his next
-// table ("Vai al tuo tavolo"); never while he is typing (the chat): the next tick retries.
+// table ("Vai al tuo tavolo"); never while he is typing (the chat) or leaving the page (following
+// "Vai al tuo tavolo" itself): the next tick retries.
+import { reloader } from "./leaving.js";
+
 const live = document.querySelector("[data-tournament-live]");
 if (live) {
+  const page = reloader();
   const every = live.dataset.waiting ? 1000 : 3000;
   let changed = false;
   const typing = () => {
@@ -23,6 +27,6 @@ if (live) {
         return; /* the next tick retries */
       }
     }
-    if (changed && !typing() && document.visibilityState !== "hidden") location.reload();
+    if (changed && !typing() && document.visibilityState !== "hidden") page.reload();
   }, every);
 }
