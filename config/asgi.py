@@ -30,13 +30,12 @@ application = ProtocolTypeRouter(
 
 # What the process loaded to start (Django, the apps, the engines: some 120,000 objects) lives as
 # long as it does: out of the collector's full passes from now on. A full pass walks every tracked
-# object and holds the event loop, so every table of the process: at 1,000 clients on an idle
-# machine the longest took 183-192 ms before, 152-159 ms after (``python -m bench.loadbench
-# --probe``; the rest is what the tables and sockets hold).
+# object and holds the event loop, so every table of the process: frozen objects are not walked,
+# and what remains is what the tables and sockets hold (``python -m bench.loadbench --probe``
+# reports the collector's pauses).
 gc.freeze()
 # A young collection every 10,000 new container objects instead of 700: the views, events and
 # frames of an action die young, before the collector looks; fewer survivors are promoted, so the
-# middle and full passes (those that stall every table of the process) come far less often. At
-# 1,000 clients on 2026-12-01, per Daphne in a 25 s window: gen0 198 / gen1 18 / gen2 2 passes,
-# 895 ms in all and the longest 244 ms before; gen0 12 / gen1 1 / gen2 0, 318 ms and 47 ms after.
+# middle and full passes (those that stall every table of the process) come far less often, and
+# the event loop spends less time collecting in all.
 gc.set_threshold(10_000, 10, 10)

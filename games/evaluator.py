@@ -32,7 +32,7 @@ bits (for codes: adds the five codes), then makes three array reads: no sort, an
 ``bit_count`` either, since the index tables carry the five-cards check (``_CHECK``, see
 ``_build``). All five decks take about 16 MB of arrays (values: 1,377,160 hands × 4 bytes; index
 tables: about 10.7 MB of 32-bit ints, 8 MB of them for the 40 cards); ``python -m bench.engines
-evaluator`` prints the RSS they add (+18.2 MB measured, target < 20). For many hands of one deck,
+evaluator`` prints the RSS they add (target < 20 MB). For many hands of one deck,
 ``evaluator_for(low)`` / ``evaluator_for_codes(low)`` skip the per-call deck lookup;
 ``deck_tables(low)`` gives hot loops the tables themselves.
 
@@ -352,7 +352,7 @@ def deck_tables(low: str) -> DeckTables:
     return table if table is not None else _build(low)
 
 
-_table = deck_tables  # the name used before deck_tables was public (games/telesina/hand.py)
+_table = deck_tables  # an alias: the name games/telesina/hand.py imports
 
 
 def build_all() -> None:

@@ -213,7 +213,7 @@ class TableConsumer(AuthenticatedJsonConsumer):
         Left out for a connection its owner in this process sent that version (or a later one)
         less than half a beat ago: the owner writes to the socket itself, nothing is lost on the
         way, and the socket is not idle. A table in play gives every socket a view every few
-        seconds: at 1,000 clients the beats were about one frame in ten. (Half a beat: the page
+        seconds, and a beat on top would add frames that tell it nothing. (Half a beat: the page
         closes a socket silent for three beats, and a beat may come late under load.)
         """
         fresh = time.monotonic() - self.sent_at < presence.beat_seconds() / 2

@@ -29,14 +29,11 @@ And it beats every ``LOBBY_HEARTBEAT_SECONDS``:
 The presence rows and the leases of this process's owners are renewed by a task of their own
 (``_renew_forever``), every third of a lease (``renew_every``) counted from the previous renewal's
 start, on a database thread of their own (``lobby.runtime.threads.urgent``): never after the
-beat's other work.
-Before, the renewal was the first step of each beat and the next beat came
-``LOBBY_HEARTBEAT_SECONDS`` after the previous one ended; under load (1,000 clients on 2 cores) a
-beat took 5-11 s behind the tables' database work (longer while it adopted tables), so renewals came
-16-22 s apart, the 15 s leases expired, the other process adopted those tables while their owner
-was alive, and its sockets were closed with 4409; the presence rows, three beats from the sweeper,
-ran the same risk (players sat out while connected). Only an owner that has claimed its lease is
-renewed (one still loading was taken for a lost lease and abandoned).
+beat's other work. Under load a beat waits behind the tables' database work (longer while it adopts
+tables); renewals queued behind it would come further apart than a lease lasts, another process
+would adopt the tables of an owner still alive and close its sockets with 4409, and the presence
+rows, three beats from the sweeper, would sit out players still connected. Only an owner that has
+claimed its lease is renewed (one still loading would be taken for a lost lease and abandoned).
 """
 
 from __future__ import annotations

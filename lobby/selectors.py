@@ -280,7 +280,7 @@ def default_buy_in(table: Table) -> int:
     """The buy-in the sit form proposes (cents).
 
     A gioco a partite deals a match only to a credit that covers the perdita massima (C1): with a
-    buy-in equal to it, any lost match leaves the player unable to play the next (issue 20). The
+    buy-in equal to it, any lost match leaves the player unable to play the next. The
     form proposes two perdite massime (within the table's limits); other games their minimum.
     """
     if registry.get(table.game).family == "partite" and table.perdita_massima:

@@ -2,17 +2,16 @@
 
 Django compiles a queryset to SQL on every evaluation. For the few reads the live tables run on
 every row action (the runtime row locked with its table, the seats with their players) the
-compilation was the larger part of their CPU: a py-spy profile of the Daphne processes at 1,000
-clients put ``SQLCompiler.as_sql`` of ``tablerow.lock`` alone at 8 % of their CPU, the round
-trip to PostgreSQL a fraction of it.
+compilation (``SQLCompiler.as_sql``) costs the Daphne processes far more CPU than the round trip
+to PostgreSQL does.
 
 ``CompiledQuery(build, params)``: ``build(*args)`` returns the queryset, whose shape (tables,
 joins, columns, order, locks) must not depend on the arguments, and ``params(*args)`` the SQL
 parameters it takes, in the order of the compiled SQL (checked against Django's own compilation
 the first time, per database); ``shape(*args)``, if given, is what of the arguments does change
 the SQL (the length of an ``IN`` list): one compilation for each. The queryset is built once per
-shape too (building one, its filters and joins resolved, took 210-280 µs on 2026-12-01, as much
-as the compilation; a clone of it 4 µs): each call evaluates a clone of it the usual way (the
+shape too (building one, its filters and joins resolved, costs about as much as the compilation;
+a clone of it a small fraction of that): each call evaluates a clone of it the usual way (the
 same model instances, ``select_related`` objects and annotations), its compiler reusing the SQL
 and the column map of the first compilation, with this call's parameters. It returns the list
 of rows: the queryset itself never leaves (a clone of it, ``.first()``, would carry the compiled

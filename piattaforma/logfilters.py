@@ -2,7 +2,7 @@
 
 The beat sends its periodic sweeps every few seconds (``CELERY_BEAT_SCHEDULE``) and the worker
 logs each one received and succeeded at INFO: three lines every 5 seconds that bury the useful
-ones (issue 20). ``QuietPeriodicTasks`` drops those INFO lines of the frequent periodic tasks only;
+ones. ``QuietPeriodicTasks`` drops those INFO lines of the frequent periodic tasks only;
 their warnings and errors, and every line of any other task, still reach the log.
 """
 

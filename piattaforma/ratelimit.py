@@ -5,7 +5,7 @@ Two layers, so that a flood costs the server little and its memory stays bounded
 * ``FrameGuard``, an ASGI middleware around every WebSocket app, pulls each frame off the
   server's queue as soon as it arrives (Daphne queues received frames for the app without
   bound, and a consumer takes about one per event-loop turn while the server reads thousands:
-  that queue was the 145 -> 560 MB of issue 17). It keeps a token bucket per connection and at
+  under a flood that queue is where the memory goes). It keeps a token bucket per connection and at
   most ``MAX_BACKLOG`` frames waiting for the app; a frame over either is dropped there, unread.
 * ``UserLimiter``, used by the consumer on each frame the guard let through, counts the user's
   frames across all his sockets: in this process (the embedded default: one process serves

@@ -234,7 +234,7 @@ class ChemindeferEngine(Engine):
     family = "puntate"
     min_seats = 2
     max_seats = 10
-    # The table's rake is the engine's (the side panel shows the table's; issue 20: they disagreed).
+    # The table's rake is the engine's, so the rake the side panel shows (the table's) is the one taken.
     table_settings: ClassVar[dict[str, str]] = {"rake_bp": "rake_bp"}
 
     # ------------------------------------------------------------------ configuration and new coup

@@ -166,7 +166,7 @@ class BancoEngine(Engine):
     family = "puntate"
     min_seats: ClassVar[int] = 2
     # The table's rake is the engine's, in both banking games (rules 004: "i giocatori di punta pagano
-    # il rake"; the side panel shows the table's; issue 20: they disagreed).
+    # il rake"), so the rake the side panel shows (the table's) is the one taken.
     table_settings: ClassVar[dict[str, str]] = {"rake_bp": "rake_bp"}
     #: the newcomer rule ("non ha ancora effettuato almeno una puntata") applies at cash tables too
     newcomer_rule_cash: ClassVar[bool] = True

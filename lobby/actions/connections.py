@@ -68,7 +68,7 @@ def sockets_gone(rt: TableRuntime, seats: list[Seat]) -> None:
     (RULINGS G5).
     """
     puntate = tablerow.engine_for(rt.table).family == "puntate"
-    # issue 20 (6): at a gioco a partite between matches (no match, or the end-of-match panel) a
+    # At a gioco a partite between matches (no match, or the end-of-match panel) a
     # player with no connection left is sat out too: no match starts for him, and the countdown
     # stands him up (hands._partite_ready), instead of dealing him a match he loses on time.
     between_matches = not puntate and (rt.state is None or tablerow.hand_engine(rt).is_over(rt.state))

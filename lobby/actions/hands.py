@@ -38,8 +38,8 @@ NEXT_HAND_DELAY_SECONDS = 4  # time to look at a hand's result before the next d
 
 # After a showdown (poker, telesina: cards shown) the server holds the result longer, so that every
 # player reads the hands, pots and winners before the next deal; neither the rules nor RULINGS name
-# a pause, and 8 s is what players needed (issue 20: the client used to keep the summary that long
-# over the next hand). Nobody's action brings the next deal forward (``tablerow.start_later``).
+# a pause, and 8 s is the time players need to read a showdown's summary. Nobody's action brings
+# the next deal forward (``tablerow.start_later``).
 SHOWDOWN_PAUSE_SECONDS = 8
 
 READY_SECONDS = 30  # giochi a partite: countdown of "Sono pronto per iniziare" and of the end-of-match panel
@@ -212,7 +212,7 @@ def _partite_ready(rt: TableRuntime, seats: list[Seat], credits: dict[str, int])
             rt.ready_deadline = None
             tablerow.bump(rt)
         return False
-    # issue 20 (1, 6): a seat short of the perdita massima, or whose player left (no connection),
+    # A seat short of the perdita massima, or whose player left (no connection),
     # cannot start a match: he must top up (the table says so) or come back, else the countdown
     # stands him up as it does an undecided player ("se non ha un credito sufficiente...").
     # A tournament table holds no credit and deals at once: an absent player loses on his clock.

@@ -185,7 +185,7 @@ def table_rebuy(*, table_id: int, user: User, amount: int, idempotency_key: str)
         idempotency_key=idempotency_key,
         realm=rt.table.realm,
     )
-    # issue 20 (1): a top-up between hands may be what the table waits for (a seat short of the
+    # A top-up between hands may be what the table waits for (a seat short of the
     # perdita massima, or of the invito): a stalled table (no deal pending) tries the next one now.
     if not tablerow.hand_running(rt) and rt.start_at is None:
         tablerow.start_later(rt, 0)

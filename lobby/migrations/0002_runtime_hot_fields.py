@@ -1,6 +1,6 @@
-# The runtime row carries what the per-action path used to read or send elsewhere (issue 10's load
-# work): when the table's pending deadline task fires, the seats dealt into the hand, and the
-# hand's step count.
+# The runtime row carries what the per-action path needs, so it reads or sends nothing elsewhere:
+# when the table's pending deadline task fires, the seats dealt into the hand, and the hand's step
+# count.
 from django.db import migrations, models
 
 

@@ -129,7 +129,7 @@ def fence(table_id: int) -> bool:
     default's one database thread waiting meanwhile) and returns False, for the owner to try again
     after a pause. So a caller that does not end its
     transaction holds its own table, never one of the threads every table's owner shares (a few
-    such callers used to take them all). In production PostgreSQL ends a transaction left idle
+    such callers, waiting there, would take them all). In production PostgreSQL ends a transaction left idle
     past ``idle_in_transaction_session_timeout`` (``settings.production``), and the owner goes on.
     """
     try:

@@ -579,8 +579,8 @@ class TableOwner:
         except TableElsewhere:
             # Its write was fenced: another owner claimed the table (the epoch moved) before this
             # one's renewal noticed. It writes nothing more and stops now (the sockets reconnect to
-            # the successor). Before, the clocks were re-armed here, and a deadline already past
-            # fired the same refused job again at once, for ever (a core spinning under load).
+            # the successor). Its clocks are cancelled, not re-armed: a deadline already past would
+            # fire the same refused job again at once, for ever (a core spinning under load).
             self.clocks.cancel_all()
             self.abandoning = self.loop.create_task(self.abandon())
             raise

@@ -1,4 +1,4 @@
-"""The SVG card faces of static/js/cards.js (issue 10, RULINGS G3), through the demo page."""
+"""The SVG card faces of static/js/cards.js (RULINGS G3), through the demo page."""
 
 import pytest
 

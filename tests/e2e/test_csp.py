@@ -103,7 +103,7 @@ def test_pages_and_the_live_table_run_under_the_policy(asgi_live, new_context, a
     assert card.get_attribute("target") == "_blank"
     page.screenshot(path=str(artifacts / "csp-table.png"), full_page=True)
 
-    # The player's other pages, with the behaviour that used to be inline.
+    # The player's other pages: their behaviour comes from script files, none inline.
     other = contexts[1].new_page()
     for path in ("/", "/lobby/", "/conto/", "/conto/movimenti/", "/profilo/", "/account/password/"):
         visit(other, f"{live.url}{path}", policies)

@@ -1,4 +1,4 @@
-"""The hand replay in Chromium (issue 22, issue 20 item 8): staff see every seat's cards on the
+"""The hand replay in Chromium: staff see every seat's cards on the
 felt, a player only his own; the controls step, play and jump. Screenshots in /tmp/shots-rp/."""
 
 from __future__ import annotations

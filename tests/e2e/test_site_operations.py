@@ -101,7 +101,7 @@ def test_staff_open_a_burraco_table_publish_a_notice_and_switch_scopa_off(asgi_l
 
     # 2. a game notice, seen live by the player already on the lobby. The lobby reloads itself when
     # its list of tables changes (the Burraco table above): a reload racing the publication gets the
-    # notice from the page or from its socket's notices in force (the CI failure of 2026-11-28)
+    # notice from the page or from its socket's notices in force
     staff.goto(asgi_live.url + "/backoffice/piattaforma/gamenotice/add/")
     staff.fill(
         "textarea[name=text], input[name=text]", "Stasera alle 23:00 breve manutenzione dei tavoli di Scopa."

@@ -1,4 +1,4 @@
-"""The live table client (static/js/table/, issue 10) against real engine payloads.
+"""The live table client (static/js/table/) against real engine payloads.
 
 The page is served by the ASGI live server (tests/e2e/live.py) and its WebSocket is mocked
 with Playwright's ``route_web_socket``: the mock sends payloads built by
@@ -434,7 +434,7 @@ def test_amount_box_clamps_and_sends_the_typed_value(open_table):
     lo, hi = spec["amount"]["min"], spec["amount"]["max"]
     box = t.page.locator("[data-role=amount]")
     amount = box.locator("input[name=amount]")
-    # issue 20: the box is in euro, typed the Italian way, and sends cents
+    # the box is in euro, typed the Italian way, and sends cents
     assert amount.input_value() == euro_text(lo)
     assert box.locator("input[type=range]").count() == 1
     amount.fill(euro_text(hi * 10))
@@ -1216,8 +1216,8 @@ def test_the_last_moves_are_logged_from_the_events(open_table):
 
 
 def test_mazzetti_sizes_a_mazzetto_in_cards_not_in_euro(open_table):
-    """MAZZETTO's "amount" is the mazzetto's size (RULINGS B2): the box counts cards (issue 20, from
-    the screenshots: it offered "Importo (€) 0,04" for a mazzetto of 4 cards)."""
+    """MAZZETTO's "amount" is the mazzetto's size (RULINGS B2): the box counts cards (never
+    "Importo (€) 0,04" for a mazzetto of 4 cards)."""
     state, seat = play_until("mazzetti", has_type("mazzetto"))
     t = open_table("mazzetti")
     msg = t.show(state, seat)

@@ -1,4 +1,4 @@
-"""Suspended or self-excluded players leave every table with their credit (issues 3 and 9)."""
+"""Suspended or self-excluded players leave every table with their credit."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""The table client's own words all reach the page's catalog, and each has its English (issue 20, 10).
+"""The table client's own words all reach the page's catalog, and each has its English.
 
 The client writes Italian and looks each text up in the catalog lobby/client_text.py builds: a text
 the catalog lacks stays Italian on the English page. This reads the client's modules for the texts

@@ -1,9 +1,9 @@
 """The live tables' hot reads compiled to SQL once (``piattaforma.compiledquery``).
 
 ``tablerow.lock`` (the first statement of every table write), ``selectors.seat_rows`` and the
-owner's read of its row ran Django's SQL compiler on every call: at 1,000 clients that compilation
-was a larger share of the Daphne processes' CPU than the database round trips. They now compile
-once per database and give the same objects as the plain querysets.
+owner's read of its row run on every row action, and Django's SQL compiler on every call would cost
+the Daphne processes more CPU than the database round trips. They compile once per database and
+give the same objects as the plain querysets.
 """
 
 from unittest import mock

@@ -1,9 +1,9 @@
 """The database threads of the live tables' runtime (``lobby.runtime.blocking`` on PostgreSQL).
 
 Each event loop has a bounded pool of its own, and its threads close their connections when the
-pool shuts down: when the loop is released, or on the next use after the loop closed. Before,
-the loop's default executor was used and each ended loop (every async test's) left one open
-connection per thread until the garbage collector found it.
+pool shuts down: when the loop is released, or on the next use after the loop closed. With the
+loop's default executor, each ended loop (every async test's) would leave one open connection per
+thread until the garbage collector found it.
 """
 
 import asyncio
@@ -87,7 +87,7 @@ def postgres(db, settings):
     if connection.vendor != "postgresql":
         pytest.skip("the runtime's own threads are PostgreSQL's (SQLite's work stays on one thread)")
     settings.LOBBY_DATABASE_THREADS = 3
-    gc.disable()  # the old leak was freed only by the collector: keep it from hiding one
+    gc.disable()  # a leaked connection would be freed by the collector: keep it from hiding one
     yield
     gc.enable()
 
@@ -120,8 +120,8 @@ def test_a_loop_releasing_its_threads_closes_their_connections(postgres):
 @pytest.mark.postgres
 def test_the_lease_renewal_does_not_wait_behind_the_tables_work(postgres, settings):
     """Every table thread busy (a saturated pool under load): the heartbeat's renewal still runs at
-    once, on its own thread. Before, it queued behind that work, leases expired, and their owners
-    were dropped with their sockets."""
+    once, on its own thread. Queued behind that work, it would let leases expire, and their owners
+    would be dropped with their sockets."""
     settings.LOBBY_DATABASE_THREADS = 1
     gate = threading.Event()
 

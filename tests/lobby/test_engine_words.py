@@ -1,4 +1,4 @@
-"""No engine word reaches the table page in English (issue 20: "Fase del buio: see").
+"""No engine word reaches the table page in English (never "Fase del buio: see").
 
 The client shows what an engine's view holds: its keys through dom.js's LABELS, its string values
 through VALUES and KEYED_VALUES, its phase through PHASES; a word none of them lists is shown as
@@ -238,6 +238,6 @@ def test_every_phase_has_its_italian_name(words):
 
 
 def test_the_buio_stage_reads_in_italian():
-    """The example of the issue: poker's buio details say "si vede il buio", not "see"."""
+    """Poker's buio details say "si vede il buio", not "see"."""
     maps = client_maps()
     assert {"offer", "see", "open"} <= maps["keyed"]["stage"]

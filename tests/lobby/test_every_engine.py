@@ -1,4 +1,4 @@
-"""Every registered engine runs at a live table with no change to the runtime (issue 9).
+"""Every registered engine runs at a live table with no change to the runtime.
 
 Each game is played for a few hands (or one match) through the table actions with random legal
 moves; the ledger must hold exactly what the players brought, less the rake, plus any pot the

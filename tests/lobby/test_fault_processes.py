@@ -1,4 +1,4 @@
-"""Faults with real processes (issue 17): Daphne killed, a Celery worker killed, Redis restarted.
+"""Faults with real processes: Daphne killed, a Celery worker killed, Redis restarted.
 
 The servers run as in production (``config.settings.production``) on the test database,
 with a Redis server of their own on a free port in 6390-6399 (so it can be restarted) and a

@@ -1,4 +1,4 @@
-"""Faults (issue 17): lost tasks, a crashed server process, lost broadcasts; in one process.
+"""Faults: lost tasks, a crashed server process, lost broadcasts; in one process.
 
 The beat's sweep (``lobby.tasks.sweep_deadlines``) is run as the beat would, some seconds after
 the work fell due (``later``: the clock moved on); tasks are never sent in tests, so every task

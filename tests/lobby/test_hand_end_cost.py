@@ -1,9 +1,9 @@
-"""The hand's end on the owner runtime stays cheap (issue 18: ≤ 2 ms of server CPU an action).
+"""The hand's end on the owner runtime stays cheap (the budget: ≤ 2 ms of server CPU an action).
 
 A hand's end (``TableOwner._finish_sync``: the last step journaled, the ledger settled, the
-moderation signals, the rebuys, the seats, the snapshot, the owner's reload) used to cost a third
-of the CPU of a hand, mostly in queries made once per seat. Its queries are pinned here, for a
-three-seat table, so they cannot silently grow back.
+moderation signals, the rebuys, the seats, the snapshot, the owner's reload) is where a hand's
+CPU goes if it makes queries once per seat. Its queries are pinned here, for a three-seat table,
+so they cannot silently grow.
 """
 
 import asyncio

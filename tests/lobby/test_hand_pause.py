@@ -1,4 +1,4 @@
-"""The pause between poker hands is the server's (issue 20): after a showdown the next deal is
+"""The pause between poker hands is the server's: after a showdown the next deal is
 held SHOWDOWN_PAUSE_SECONDS, so every player sees the result; nobody's action brings it forward.
 
 Action level, no waiting: the scheduled start (``start_at``) and the table's state are asserted,

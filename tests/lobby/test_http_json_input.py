@@ -1,5 +1,5 @@
-"""Hostile JSON over HTTP (issue 17, "WebSocket input": the layouts endpoint gave a 500) and the
-same class elsewhere: the back office's JSON config, huge ids in URLs."""
+"""Hostile JSON over HTTP (the layouts endpoint answers 400, never a 500) and the same class
+elsewhere: the back office's JSON config, huge ids in URLs."""
 
 from __future__ import annotations
 

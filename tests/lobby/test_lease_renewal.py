@@ -1,9 +1,9 @@
-"""The leases of a process's owners are renewed on a schedule of their own (issue 18, close 4409).
+"""The leases of a process's owners are renewed on a schedule of their own, never behind the beat.
 
-At 1,000 clients a heartbeat took 5-11 s behind the tables' database work (up to a minute while it
-adopted tables), and the renewal, its first step, came again only a heartbeat after it ended: the
-15 s leases expired, the other Daphne process took over the tables of a live owner, and that
-owner closed their sockets with 4409. Here the heartbeat's other work is held outright: the
+Under load a heartbeat waits behind the tables' database work (longer while it adopts tables); a
+renewal waiting with it would let the leases expire, another Daphne process would take over the
+tables of a live owner, and that owner would close their sockets with 4409 (``TableElsewhere``).
+Here the heartbeat's other work is held outright: the
 renewals must go on (no clock is measured, renewals are counted). And a renewal while an owner
 still loads (its lease not claimed yet) must not take it for an owner that lost its lease.
 """
@@ -21,7 +21,7 @@ from tests.lobby.test_ws_table import connect, setup_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-ENOUGH = 30  # seconds: only a bound on a wait that never ends on the old code, not a measurement
+ENOUGH = 30  # seconds: a bound on a wait that never ends if renewals wait for the beat, not a measurement
 
 
 @pytest.fixture(autouse=True)
@@ -64,7 +64,7 @@ async def test_the_leases_are_renewed_while_the_heartbeat_is_held_up(monkeypatch
     try:
         async with asyncio.timeout(ENOUGH):
             await held.wait()
-        await more_renewals(renewals, 3)  # the old code renewed once per heartbeat: never again here
+        await more_renewals(renewals, 3)  # renewals in the heartbeat would never come again here
     finally:
         release.set()
     assert all(calls == [table.pk] for calls in renewals)
@@ -96,7 +96,7 @@ async def test_the_presence_rows_are_refreshed_while_the_heartbeat_is_held_up(mo
         async with asyncio.timeout(ENOUGH):
             await held.wait()
             seen = len(refreshed)
-            while len(refreshed) < seen + 3:  # the old code refreshed them in the beat: never again here
+            while len(refreshed) < seen + 3:  # refreshed in the beat, they would never be again here
                 await asyncio.sleep(0.05)
     finally:
         release.set()
@@ -122,7 +122,7 @@ async def test_an_owner_still_loading_is_not_taken_for_one_that_lost_its_lease(m
             await loading.wait()
         loader = owners._owners[starting.pk]
         await more_renewals(renewals, 3)
-        assert not loader.stopped  # the old code renewed its lease (none yet) and abandoned it
+        assert not loader.stopped  # renewing its lease (none yet) would abandon it
     finally:
         go_on.set()
     owner = await started

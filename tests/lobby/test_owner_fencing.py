@@ -236,8 +236,8 @@ async def test_an_owner_that_lost_its_table_to_another_writes_nothing_over_its_r
 @pytest.mark.usefixtures("late_renewals")
 async def test_an_owner_fenced_at_its_deadline_stops_instead_of_firing_it_for_ever(settings, monkeypatch):
     """Its lease claimed by another process, the owner's deadline fires: the deadline's row action
-    is refused (fenced). Before, the owner re-armed its clocks, the deadline (already past) fired
-    the same refused job at once, and so on for ever: a core spinning (seen at 1,000 clients)."""
+    is refused (fenced). The owner stops: were it to re-arm its clocks, the deadline (already past)
+    would fire the same refused job at once, and so on for ever: a core spinning."""
     settings.LOBBY_SCHEDULE_TASKS = True  # the owner's own clocks, as in production
     fired = []
     real = door.table_deadline_fired
@@ -259,7 +259,7 @@ async def test_an_owner_fenced_at_its_deadline_stops_instead_of_firing_it_for_ev
     owner._timer("deadline")
     closed = await ws.receive_output(timeout=10)
     assert closed == {"type": "websocket.close", "code": 4409}  # its socket goes to the successor
-    await asyncio.sleep(0.5)  # (the old code fired again and again meanwhile: hundreds of times)
+    await asyncio.sleep(0.5)  # (time enough for a re-armed deadline to fire again and again)
     assert fired == [table.pk] and owner.stopped and owners.local_owner(table.pk) is None
 
 
@@ -267,7 +267,7 @@ async def test_an_owner_fenced_at_its_deadline_stops_instead_of_firing_it_for_ev
 async def test_a_caller_that_holds_its_row_stalls_its_own_table_not_the_owners_shared_threads(settings):
     """The owner's epoch raise waits for a caller still holding the row a moment at a time: the
     database threads every table's owner shares stay free for the other tables meanwhile (with one
-    thread, a raise that waited for the commit used to hold it: every table stalled)."""
+    thread, a raise that waited for the commit would hold it: every table stalled)."""
     settings.LOBBY_DATABASE_THREADS = 1
     hold = 4.0  # the caller's transaction, the row locked: far past its park
     table, players, _cookies = await setup_table()

@@ -1,4 +1,4 @@
-"""The owner runtime across real server processes (issue 18), on PostgreSQL and Redis.
+"""The owner runtime across real server processes, on PostgreSQL and Redis.
 
 Two Daphne processes on the owner runtime: a table is owned by the process its first connection
 reached; a player connected to the other process plays through the Channels layer (his actions

@@ -149,8 +149,8 @@ async def test_a_stale_version_is_refused_in_memory_and_the_player_resynced():
 
 async def test_everyone_puts_the_invito_on_the_view_that_asked_him_and_an_older_one_is_still_stale():
     """The invito is every seat's decision at once: a player answering on the view in which he was
-    asked is not refused because another answered first (he used to be: "Il tavolo è cambiato",
-    click again, at every hand of three or more). A version older than the view in which his
+    asked is not refused because another answered first (no "Il tavolo è cambiato", click again,
+    at every hand of three or more). A version older than the view in which his
     decision opened is still stale."""
     table, _users, cookies = await setup_table(players=3)
     sockets = [await connect(table, c) for c in cookies]
@@ -182,7 +182,7 @@ async def test_everyone_puts_the_invito_on_the_view_that_asked_him_and_an_older_
 
 
 async def test_sitout_answered_at_the_invito_sits_the_player_out_at_the_table():
-    # issue 20 (5) on the owner runtime: the decision writes the seat's row too (status sitout),
+    # On the owner runtime the decision writes the seat's row too (status sitout),
     # and the view of that version shows it
     table, _users, cookies = await setup_table(players=3)
     sockets = [await connect(table, c) for c in cookies]

@@ -1,4 +1,4 @@
-"""The owner's connections on other processes (issue 18): a killed process's are forgotten.
+"""The owner's connections on other processes: a killed process's are forgotten.
 
 A connection on another process joins the table's owner over the Channels layer
 (``RemoteOwner.join``); that process's heartbeat names its open connections to the owner each

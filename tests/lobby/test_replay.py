@@ -1,4 +1,4 @@
-"""The visual replay of a hand (issue 22, issue 20 item 8): frames per viewer, steps in words.
+"""The visual replay of a hand: frames per viewer, steps in words.
 
 A player's replay is built from his seat's ``view`` at each step and the events private to him:
 fetched over HTTP, it never holds another seat's covered card or the deck. Staff see every seat.

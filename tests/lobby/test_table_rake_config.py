@@ -1,6 +1,6 @@
-"""The rake a table's side panel shows is the rake its engine takes (issue 20, from the screenshots:
-Chemin de fer's details said "Percentuale di rake 0%" beside the table's "Rake 5%", and no rake was
-taken at Chemin de fer or Sette e mezzo whatever the table said)."""
+"""The rake a table's side panel shows is the rake its engine takes: at Chemin de fer and Sette e
+mezzo too, the engine's details never say "Percentuale di rake 0%" beside the table's "Rake 5%",
+and the rake the table sets is taken."""
 
 from __future__ import annotations
 

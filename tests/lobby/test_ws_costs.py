@@ -176,7 +176,7 @@ async def test_a_seats_legal_actions_are_computed_once_for_its_message(monkeypat
 
 async def test_the_heartbeat_leaves_out_a_socket_its_owner_sent_the_version_just_before(settings):
     """A socket at a table in play gets a view every few seconds from its owner here: a beat on top
-    tells it nothing (it was one frame in ten at 1,000 clients). An idle socket still gets it."""
+    tells it nothing and costs a frame. An idle socket still gets it."""
     from lobby import presence
 
     settings.LOBBY_HEARTBEAT_SECONDS = 2.0  # left out for half a beat after a frame

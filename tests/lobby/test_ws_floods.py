@@ -1,6 +1,6 @@
-"""Floods (issue 17): one user with 4 sockets sent 76,000 ``sync`` frames in 5 s, and every ``act``
-opened a database transaction. Per-connection and per-user limits: over them a frame is dropped
-with one ``rate_limited`` reply, and a socket that keeps on is closed with 4429.
+"""Floods: one user on several sockets sending tens of thousands of ``sync`` frames, every ``act``
+a database transaction. Per-connection and per-user limits: over them a frame is dropped with one
+``rate_limited`` reply, and a socket that keeps on is closed with 4429.
 
 Memory under a real flood is measured by ``python -m bench.floodbench``, not here.
 """

@@ -1,7 +1,7 @@
-"""Hostile WebSocket input (issue 17, "WebSocket input"): refused, and the connection lives.
+"""Hostile WebSocket input: refused, and the connection lives.
 
-Before: a 1,500-level nested message (under 4 KB) and a chat text "\\ud800" crashed the
-connection (close 1011, "Exception inside application").
+A 1,500-level nested message (under 4 KB) or a chat text "\\ud800" must not crash the connection
+(close 1011, "Exception inside application").
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The per-user frame limit in Redis (issue 18): the frames of one event-loop turn are counted in one
+"""The per-user frame limit in Redis: the frames of one event-loop turn are counted in one
 round trip, and the limit stays exact across processes (two stores sharing one Redis)."""
 
 from __future__ import annotations

@@ -112,8 +112,8 @@ def _turn(t: Tournament, first: dict[str, Any] | None = None) -> list[Tournament
 def test_tempo_scaduto_through_a_slow_partner_counts_10_vp_0_mp(
     staff, django_capture_on_commit_callbacks, lines
 ):
-    """Seat 1 used 80 % of the line's time, his partner (seat 3) the rest: the old code left the line
-    the forfeit's 0 VP / -1 MP; now 10 VP and 0 MP, in the match, the totals and the standings page.
+    """Seat 1 used 80 % of the line's time, his partner (seat 3) the rest: the line gets 10 VP and
+    0 MP, not the forfeit's 0 VP / -1 MP, in the match, the totals and the standings page.
     The other line keeps its forfeit win (K6); the slow one still gets his warning."""
     t = _pairs(staff, lines=lines)
     with django_capture_on_commit_callbacks(execute=True):
@@ -269,7 +269,7 @@ def test_an_individual_or_money_tournament_has_no_free_leave(staff):
 
 def test_a_void_member_wins_nothing_and_his_partner_takes_the_lines_prize(staff):
     """``line_prizes``: a void participation's share of his line's prize goes to the partner who
-    stayed (the old code split it between both); the prizes still add up to the pool."""
+    stayed (not split between both); the prizes still add up to the pool."""
     t = _pairs(staff)
     _turn(t)
     assert t.state == Tournament.State.FINISHED

@@ -137,8 +137,8 @@ def table_rebuy(
 
 
 # read at the end of every hand of every table: its SQL compiled once per number of seats
-# (``piattaforma.compiledquery``; the queryset's compilation was a third of the hand's settlement
-# in a py-spy profile of the Daphnes at 1,000 clients)
+# (``piattaforma.compiledquery``: compiling the queryset each time would cost more than the
+# settlement's other work on it)
 _PENDING_REBUYS = CompiledQuery(
     lambda refs, realm: Hold.objects.filter(
         status=HoldStatus.PENDING,

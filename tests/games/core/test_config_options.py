@@ -116,7 +116,7 @@ def test_an_option_of_the_family_the_game_does_not_implement_is_refused() -> Non
 
 
 def test_scala40_pairs_and_carte_scoperte_are_options_now() -> None:
-    # the two examples, accepted silently before and doing nothing
+    # options the engine acts on, not keys accepted silently and doing nothing
     engine = registry.get("scala40")
     assert creatable(engine, {"format": "coppie"}) == [4]
     assert creatable(engine, {"format": "coppie", "carte_scoperte": True}) == [4]

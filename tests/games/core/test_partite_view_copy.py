@@ -1,6 +1,6 @@
 """A gioco a partite's view copies the match's data without ``copy.deepcopy`` (every seat, every
-version: at 1,000 clients deepcopy was 4 % of the Daphne processes' CPU), and shares nothing
-mutable with the state, as before."""
+version: deepcopy would be a visible share of the Daphne processes' CPU), and shares nothing
+mutable with the state."""
 
 import copy
 import json

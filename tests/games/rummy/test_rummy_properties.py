@@ -39,7 +39,7 @@ from .rummy_helpers import (
 BURRACO_CASES = [(fmt, mode) for fmt in BURRACO_FORMATS for mode in ("punti", "smazzate")]
 SCALA40_LAYOUTS = [("individuale", 2), ("individuale", 3), ("individuale", 4), ("coppie", 4), ("4in2", 2)]
 SCALA40_CASES = [(fmt, n, mode) for fmt, n in SCALA40_LAYOUTS for mode in ("punti", "smazzate")]
-# at least 1,000 complete matches per game and format (issue 7), a punti and a smazzate
+# at least 1,000 complete matches per game and format, a punti and a smazzate
 FAST_BURRACO = 500  # per format and mode
 FAST_SCALA40 = {"punti": 400, "smazzate": 600}  # per format, number of players and mode
 DEEP = 2

@@ -15,9 +15,8 @@ from .rummy_helpers import play_random, seats
 
 # Regression pins (recomputed when an engine changes on purpose), not results from the rules:
 # (game, config, players, moves, winner, points, smazzate, sha256 of the final state's JSON)
-# Scala 40 recomputed when the jolly taken back could no longer go back onto its own meld (its bots
-# had done so in these matches), then when its config gained the pairs options (format, pairs,
-# partners, carte_scoperte: the stored config, the play unchanged).
+# Scala 40's pins have a jolly taken back never go back onto its own meld, and its stored config
+# carries the pairs options (format, pairs, partners, carte_scoperte; they do not change the play).
 PINNED: list[tuple[str, dict[str, Any], int, int, int, list[int], int, str]] = [
     ("burraco", {"format": "testa_a_testa"}, 2, 564, 0, [2715, 845], 3, "0f11de73a4a23770"),
     (

@@ -98,7 +98,7 @@ def test_winner_draws_first_then_counter_clockwise() -> None:
 
 
 def test_a_bestia_hand_through_the_trick_state() -> None:
-    # Bestia (issue 8) reuses the same pieces: follow suit, trump when void, the top-trump lead.
+    # Bestia reuses the same pieces: follow suit, trump when void, the top-trump lead.
     hands = {0: ["3d", "Kc", "4h"], 1: ["Ac", "2d", "5h"], 2: ["7c", "Qh", "Js"]}
     st = new_trick_state([0, 1, 2], hands, 0, "d", [])
     st["exposed"] = "Ad"  # the ace shows the trump: the 3 is the top trump
