@@ -141,13 +141,13 @@ def must_stand_up(table: Table, seat: Seat) -> bool:
     return seconds is not None and away >= seconds
 
 
-@transaction.atomic
 def tables_with_sitouts_to_stand_up() -> list[int]:
     """The tables whose game stands sitout players up after a while, and that have one now."""
     seats = Seat.objects.filter(status=Seat.Status.SITOUT, table__game__in=list(STAND_UP_RULES))
     return list(seats.values_list("table_id", flat=True).distinct())
 
 
+@transaction.atomic
 def table_chores(*, table_id: int) -> int:
     """Expire the table's waiting-list offers and stand up the sitout players away too long.
 

@@ -277,3 +277,33 @@ def test_the_facade_names_only_what_its_modules_define():
     for name in actions.__all__:
         function = getattr(actions, name)
         assert function.__module__.startswith("lobby.actions."), name
+
+
+# --- the door's writes ------------------------------------------------------------------------------
+
+
+def door_writes() -> list[tuple[str, str]]:
+    """(module, function) of every table action the door runs under the table's owner."""
+    tree = ast.parse((LOBBY / "door.py").read_text())
+    return [
+        (call.args[0].value.id, call.args[0].attr)
+        for call in ast.walk(tree)
+        if isinstance(call, ast.Call)
+        and getattr(call.func, "id", None) == "through_owner"
+        and isinstance(call.args[0], ast.Attribute)
+        and isinstance(call.args[0].value, ast.Name)
+    ]
+
+
+def test_the_door_wraps_table_writes():
+    assert len(door_writes()) >= 20
+
+
+@pytest.mark.parametrize("module,name", door_writes(), ids=lambda part: part)
+def test_every_write_the_door_runs_under_an_owner_is_one_transaction(module, name):
+    """SQLite lets a ``select_for_update`` run outside a transaction; PostgreSQL refuses it: a table
+    write that lost its ``transaction.atomic`` would pass the embedded suite and fail in production."""
+    tree = ast.parse((LOBBY / "actions" / f"{module}.py").read_text())
+    (function,) = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name]
+    assert "transaction.atomic" in {ast.unparse(d) for d in function.decorator_list}
+    assert getattr(door, name).__wrapped__ is getattr(getattr(actions, module), name)
