@@ -1,4 +1,5 @@
-"""The product stands alone: no module of its packages imports the suite or the benchmarks.
+"""The product stands alone (no module of its packages imports the suite or the benchmarks) and
+no module of it takes part in an import cycle at import time.
 
 ``tests/`` and ``bench/`` sit beside the product in the repository, but neither is installed with it
 (``pyproject.toml`` packages only the apps), so an import of either from product code would work
@@ -12,6 +13,8 @@ import pathlib
 import tomllib
 
 import pytest
+
+from tests.imports import cycles, described, graph, modules
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PRODUCT = ("piattaforma", "config", "games", "lobby", "wallet", "tournaments", "moderation")
@@ -72,3 +75,26 @@ def test_neither_tests_nor_bench_is_installed():
         assert not any(fnmatch.fnmatchcase(name, pattern) for pattern in include), name
     for package in PRODUCT:
         assert any(fnmatch.fnmatchcase(package, pattern) for pattern in include), package
+
+
+def test_no_module_of_the_product_takes_part_in_an_import_cycle_at_import_time():
+    edges = graph(modules(*PRODUCT), at_import_time=True)
+    found = cycles(edges)
+    assert found == [], described(found, edges)
+
+
+def test_the_cycle_finder_finds_a_cycle_made_inside_a_function(tmp_path):
+    """The cycle tests can fail: a cycle whose one import sits in a function is found when every
+    import counts (the lobby's test), not when only those run at import time count (the one above)."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text("from pkg import b\n")
+    (package / "b.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg import c\n"
+        "def f():\n    from pkg.a import x\n"
+    )
+    (package / "c.py").write_text("import pkg.b\n")
+    known = modules("pkg", root=tmp_path)
+    assert cycles(graph(known, at_import_time=False)) == [["pkg.a", "pkg.b", "pkg.c"]]
+    assert cycles(graph(known, at_import_time=True)) == []

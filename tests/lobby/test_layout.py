@@ -10,8 +10,8 @@ Top to bottom, a table is entered and written like this:
    they ask ``lobby.owners``, below them.
 
 No module of ``lobby`` takes part in an import cycle, whether its imports run at import time or
-inside a function; across the product, none at import time. The clock tasks are sent by name, and
-those names must be tasks ``lobby.tasks`` registers.
+inside a function (across the product, none at import time: ``tests/test_product_imports.py``).
+The clock tasks are sent by name, and those names must be tasks ``lobby.tasks`` registers.
 """
 
 import ast
@@ -22,10 +22,10 @@ import pytest
 from config.celery import app
 from lobby import actions, door, tasks
 from lobby.actions import tablerow
+from tests.imports import cycles, described, facade_faults, graph, imported, modules, one_way_order
 
 ROOT = pathlib.Path(actions.__file__).parent.parent.parent
 LOBBY = ROOT / "lobby"
-PRODUCT = ("piattaforma", "config", "games", "lobby", "wallet", "tournaments", "moderation")
 # What calls into a table, through the door.
 INTERFACES = {
     "lobby.admin",
@@ -45,109 +45,6 @@ ABOVE_THE_RUNTIME = INTERFACES | {"lobby.door", "lobby.presence"}
 # --- the import graph ------------------------------------------------------------------------------
 
 
-def modules(*packages: str, root: pathlib.Path = ROOT) -> dict[str, pathlib.Path]:
-    """Every module of these top-level packages (those present), by dotted name."""
-    found = {}
-    for package in packages:
-        for path in sorted((root / package).rglob("*.py")) if (root / package).is_dir() else []:
-            parts = list(path.relative_to(root).with_suffix("").parts)
-            found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
-    return found
-
-
-def _type_checking(node: ast.If) -> bool:
-    test = node.test
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
-
-
-def import_nodes(tree: ast.Module, *, at_import_time: bool) -> list[ast.Import | ast.ImportFrom]:
-    """The import statements of a module: all of them, or those that run when it is imported
-    (not inside a function, not under ``if TYPE_CHECKING:``)."""
-    if not at_import_time:
-        return [n for n in ast.walk(tree) if isinstance(n, ast.Import | ast.ImportFrom)]
-    found: list[ast.Import | ast.ImportFrom] = []
-    pending: list[ast.AST] = list(tree.body)
-    while pending:
-        node = pending.pop()
-        if isinstance(node, ast.Import | ast.ImportFrom):
-            found.append(node)
-        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
-            continue
-        elif isinstance(node, ast.If) and _type_checking(node):
-            pending.extend(node.orelse)
-        else:
-            pending.extend(ast.iter_child_nodes(node))
-    return found
-
-
-def graph(known: dict[str, pathlib.Path], *, at_import_time: bool) -> dict[str, set[str]]:
-    """Module -> the modules of ``known`` it imports (``from a import b``: a.b if a module, else a)."""
-
-    def owning(name: str) -> str | None:
-        while name and name not in known:
-            name = name.rpartition(".")[0]
-        return name or None
-
-    edges: dict[str, set[str]] = {}
-    for name, path in known.items():
-        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-        targets: set[str | None] = set()
-        for node in import_nodes(ast.parse(path.read_text()), at_import_time=at_import_time):
-            if isinstance(node, ast.Import):
-                targets.update(owning(alias.name) for alias in node.names)
-                continue
-            base = node.module or ""
-            if node.level:
-                anchor = package.split(".")[: len(package.split(".")) - (node.level - 1)]
-                base = ".".join([*anchor, *([base] if base else [])])
-            for alias in node.names:
-                targets.add(
-                    owning(f"{base}.{alias.name}") if f"{base}.{alias.name}" in known else owning(base)
-                )
-        edges[name] = {t for t in targets if t is not None and t != name}
-    return edges
-
-
-def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
-    """The strongly connected components of more than one module (Tarjan), each sorted."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    found: list[list[str]] = []
-
-    def visit(node: str) -> None:
-        index[node] = low[node] = len(index)
-        stack.append(node)
-        for nxt in sorted(edges.get(node, ())):
-            if nxt not in index:
-                visit(nxt)
-                low[node] = min(low[node], low[nxt])
-            elif nxt in stack:
-                low[node] = min(low[node], index[nxt])
-        if low[node] == index[node]:
-            component = []
-            while True:
-                member = stack.pop()
-                component.append(member)
-                if member == node:
-                    break
-            if len(component) > 1:
-                found.append(sorted(component))
-
-    for node in sorted(edges):
-        if node not in index:
-            visit(node)
-    return found
-
-
-def described(found: list[list[str]], edges: dict[str, set[str]]) -> str:
-    return "\n".join(
-        ", ".join(f"{a} -> {b}" for a in cycle for b in sorted(edges[a] & set(cycle))) for cycle in found
-    )
-
-
 def test_no_module_of_the_lobby_takes_part_in_an_import_cycle():
     """Imports inside functions (and for type checking) count too: a cycle hidden in a function is
     still a cycle of the design."""
@@ -156,42 +53,7 @@ def test_no_module_of_the_lobby_takes_part_in_an_import_cycle():
     assert found == [], described(found, edges)
 
 
-def test_no_module_of_the_product_takes_part_in_an_import_cycle_at_import_time():
-    edges = graph(modules(*PRODUCT), at_import_time=True)
-    found = cycles(edges)
-    assert found == [], described(found, edges)
-
-
-def test_the_cycle_finder_finds_a_cycle_made_inside_a_function(tmp_path):
-    """The two tests above can fail: a cycle whose one import sits in a function is found by the
-    lobby's test, not by the product-wide one."""
-    package = tmp_path / "pkg"
-    package.mkdir()
-    (package / "__init__.py").write_text("")
-    (package / "a.py").write_text("from pkg import b\n")
-    (package / "b.py").write_text(
-        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg import c\n"
-        "def f():\n    from pkg.a import x\n"
-    )
-    (package / "c.py").write_text("import pkg.b\n")
-    known = modules("pkg", root=tmp_path)
-    assert cycles(graph(known, at_import_time=False)) == [["pkg.a", "pkg.b", "pkg.c"]]
-    assert cycles(graph(known, at_import_time=True)) == []
-
-
 # --- the layers --------------------------------------------------------------------------------
-
-
-def imported(path: pathlib.Path) -> set[str]:
-    """Every module ``path`` imports, at its top or inside a function (``from a import b``: a.b)."""
-    names: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            names.add(node.module)
-            names.update(f"{node.module}.{alias.name}" for alias in node.names)
-    return names
 
 
 def below_the_door(folder: str) -> list[pathlib.Path]:
@@ -240,18 +102,7 @@ def test_the_door_wraps_every_write_of_one_table_that_the_owner_runtime_parks_fo
 
 
 def test_the_action_modules_import_each_other_one_way():
-    modules_ = {p.stem for p in (LOBBY / "actions").glob("*.py")} - {"__init__"}
-    edges = {
-        m: {n for n in modules_ if f"lobby.actions.{n}" in imported(LOBBY / "actions" / f"{m}.py")} - {m}
-        for m in modules_
-    }
-    order: list[str] = []
-    while edges:  # peel off the modules that import no module left
-        free = sorted(m for m, deps in edges.items() if not deps)
-        assert free, f"a cycle among {sorted(edges)}: {edges}"
-        order += free
-        edges = {m: deps - set(free) for m, deps in edges.items() if m not in free}
-    assert order[0] == "tablerow"
+    assert one_way_order(LOBBY / "actions", "lobby.actions")[0] == "tablerow"
 
 
 # --- the clocks ---------------------------------------------------------------------------------
@@ -274,9 +125,7 @@ def test_the_clock_tasks_sent_by_name_are_registered(monkeypatch):
 
 
 def test_the_facade_names_only_what_its_modules_define():
-    for name in actions.__all__:
-        function = getattr(actions, name)
-        assert function.__module__.startswith("lobby.actions."), name
+    assert facade_faults(actions) == []
 
 
 # --- the door's writes ------------------------------------------------------------------------------
