@@ -175,8 +175,8 @@ class Processes:
         return port
 
     def celery(self, label: str, *args: str) -> None:
-        """A Celery process under a supervisor, as the README's recipe runs them (a Redis restart
-        can make a worker exit: "Unrecoverable error", kombu's redis transport)."""
+        """A Celery process under a supervisor, as the production recipe (docs/operations.md) runs
+        them (a Redis restart can make a worker exit: "Unrecoverable error", kombu's redis transport)."""
         self.start(label, [sys.executable, "-m", "celery", "-A", "config", *args], supervised=True)
 
 
