@@ -83,6 +83,14 @@ def test_no_module_of_the_product_takes_part_in_an_import_cycle_at_import_time()
     assert found == [], described(found, edges)
 
 
+def test_no_module_of_the_benchmarks_takes_part_in_an_import_cycle():
+    """Imports inside functions count: the load benchmark's runs share its processes' module
+    (``bench.loadbench.procs``) rather than calling back into each other."""
+    edges = graph(modules("bench"), at_import_time=False)
+    found = cycles(edges)
+    assert found == [], described(found, edges)
+
+
 def test_the_cycle_finder_finds_a_cycle_made_inside_a_function(tmp_path):
     """The cycle tests can fail: a cycle whose one import sits in a function is found when every
     import counts (the lobby's test), not when only those run at import time count (the one above)."""

@@ -50,6 +50,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from bench.loadbench import procs
 from bench.loadbench.core import POKER_SEATS, SCOPA_SEATS, Layout, latency_figures
 from bench.loadbench.prepare import BUY_IN, POKER_FIELDS, SCOPA_FIELDS, player_nickname
 
@@ -646,7 +647,6 @@ async def percall(actions: int) -> None:
 
 def pg_ticks() -> int:
     """CPU ticks of every PostgreSQL process of the machine (the server's share of ``--db pg``)."""
-    from bench.loadbench.__main__ import cpu_ticks
 
     total = 0
     for entry in os.listdir("/proc"):
@@ -656,21 +656,20 @@ def pg_ticks() -> int:
             except OSError:
                 continue
             if comm == "postgres":
-                total += cpu_ticks(int(entry))
+                total += procs.cpu_ticks(int(entry))
     return total
 
 
 def fresh_floor_db() -> str:
     """An empty ``floor_step`` table in the floor's own database; returns its DSN."""
-    from bench.loadbench.__main__ import PG, pg
 
-    with pg() as conn:
+    with procs.pg() as conn:
         if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [FLOOR_DB]).fetchone():
             conn.execute(f'CREATE DATABASE "{FLOOR_DB}"')
-    with pg(FLOOR_DB) as conn:
+    with procs.pg(FLOOR_DB) as conn:
         conn.execute("DROP TABLE IF EXISTS floor_step")
         conn.execute(STEP_TABLE)
-    return f"host={PG['host']} port={PG['port']} user={PG['user']} dbname={FLOOR_DB}"
+    return f"host={procs.PG['host']} port={procs.PG['port']} user={procs.PG['user']} dbname={FLOOR_DB}"
 
 
 def spec_for(layout: Layout, procs: int) -> dict[str, Any]:
@@ -693,42 +692,41 @@ def spec_for(layout: Layout, procs: int) -> dict[str, Any]:
 
 
 def run_level(n: int, args: argparse.Namespace, reg: Any, logroot: Path) -> dict[str, Any]:
-    from bench.loadbench import __main__ as bench
 
     layout = Layout.for_clients(n)
     logdir = logroot / f"n{n}"
     logdir.mkdir(parents=True, exist_ok=True)
-    problem = bench.fd_limit(layout.clients * 2 + 1024)
+    problem = procs.fd_limit(layout.clients * 2 + 1024)
     if problem:
         return {"n": n, "skipped": problem}
     spec_file = logdir / "clients.json"
     spec_file.write_text(json.dumps(spec_for(layout, args.procs)))
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
-    env.update(PYTHONPATH=str(bench.ROOT), PYTHONUNBUFFERED="1", FLOOR_MODE=args.mode)
+    env.update(PYTHONPATH=str(procs.ROOT), PYTHONUNBUFFERED="1", FLOOR_MODE=args.mode)
     env.update(FLOOR_POKER=str(layout.poker_tables), FLOOR_BATCH_MAX=str(args.batch_max))
     env.update(FLOOR_GROUP_MS=str(args.group_ms), FLOOR_DSN=fresh_floor_db() if args.db == "pg" else "")
     env.update(FLOOR_LIMITS=args.frame_limits)
-    ports = [bench.free_port() for _ in range(args.procs)]
+    ports = [procs.free_port() for _ in range(args.procs)]
     servers = [
         reg.start(
             f"floor:{port}",
-            bench.daphne_argv(port, "bench.loadbench.floor:application"),
+            procs.daphne_argv(port, "bench.loadbench.floor:application"),
             env,
             logdir,
         )
         for port in ports
     ]
-    sampler = bench.Sampler(servers)
+    sampler = procs.Sampler(servers)
     sampler.start()
     for port, proc in zip(ports, servers, strict=True):
-        bench.wait_port(port, proc)
+        procs.wait_port(port, proc)
     client_procs = args.client_procs or max(1, math.ceil(layout.clients / 500))
-    clients = bench.start_clients(
+    clients = procs.start_clients(
         reg, spec_file, ports, layout.clients, client_procs, args.think_ms, env, logdir
     )
     connected = 0
     for proc in clients:
-        connected += int(bench.read_line(proc, "connected ", timeout=300).split()[0])
+        connected += int(procs.read_line(proc, "connected ", timeout=300).split()[0])
     start = time.time() + args.warmup
     end = start + args.duration
     for proc in clients:
@@ -736,16 +734,16 @@ def run_level(n: int, args: argparse.Namespace, reg: Any, logroot: Path) -> dict
         proc.popen.stdin.flush()
     time.sleep(max(0.0, start - time.time()))
     load = os.getloadavg()
-    cpu0, m0, pg0 = sampler.cpu(), bench.machine_ticks(), pg_ticks()
-    client0 = {p.label: bench.cpu_ticks(p.popen.pid) for p in clients}
+    cpu0, m0, pg0 = sampler.cpu(), procs.machine_ticks(), pg_ticks()
+    client0 = {p.label: procs.cpu_ticks(p.popen.pid) for p in clients}
     time.sleep(max(0.0, end - time.time()))
-    cpu1, m1, pg1 = sampler.cpu(), bench.machine_ticks(), pg_ticks()
-    client1 = {p.label: bench.cpu_ticks(p.popen.pid) for p in clients}
+    cpu1, m1, pg1 = sampler.cpu(), procs.machine_ticks(), pg_ticks()
+    client1 = {p.label: procs.cpu_ticks(p.popen.pid) for p in clients}
     time.sleep(0.5)
     for proc in clients:
         proc.popen.stdin.write(b"stop\n")
         proc.popen.stdin.flush()
-    results = [json.loads(bench.read_line(proc, "result ", timeout=120)) for proc in clients]
+    results = [json.loads(procs.read_line(proc, "result ", timeout=120)) for proc in clients]
     sampler.sample()
     sampler.stop_event.set()
     reg.stop_all()
@@ -756,8 +754,8 @@ def run_level(n: int, args: argparse.Namespace, reg: Any, logroot: Path) -> dict
         errors.update(r["errors"])
     secs = end - start
     acts = max(1, len(samples))
-    server_s = sum(cpu1.get(k, 0) - v for k, v in cpu0.items()) / bench.CLK_TCK
-    client_s = sum(client1[k] - v for k, v in client0.items()) / bench.CLK_TCK
+    server_s = sum(cpu1.get(k, 0) - v for k, v in cpu0.items()) / procs.CLK_TCK
+    client_s = sum(client1[k] - v for k, v in client0.items()) / procs.CLK_TCK
     return {
         "n": n,
         "clients": layout.clients,
@@ -767,7 +765,7 @@ def run_level(n: int, args: argparse.Namespace, reg: Any, logroot: Path) -> dict
         **latency_figures(samples, errors, results),
         "server_ms": server_s / acts * 1000,
         "client_ms": client_s / acts * 1000,
-        "pg_ms": (pg1 - pg0) / bench.CLK_TCK / acts * 1000,
+        "pg_ms": (pg1 - pg0) / procs.CLK_TCK / acts * 1000,
         "server_pct": server_s / secs * 100,
         "client_pct": client_s / secs * 100,
         "machine_pct": (m1[0] - m0[0]) / max(1, m1[1] - m0[1]) * (os.cpu_count() or 1) * 100,
@@ -777,13 +775,12 @@ def run_level(n: int, args: argparse.Namespace, reg: Any, logroot: Path) -> dict
 
 
 def report(r: dict[str, Any]) -> None:
-    from bench.loadbench.__main__ import log
 
     if "skipped" in r:
-        log(f"{r['n']:>5}  not run: {r['skipped']}")
+        procs.log(f"{r['n']:>5}  not run: {r['skipped']}")
         return
     errors = ",".join(f"{k}:{v}" for k, v in sorted(r["errors"].items())) or "-"
-    log(
+    procs.log(
         f"{r['n']:>5} {r['connected']:>5}/{r['clients']:<5}{r['acts_per_s']:>8.0f}"
         f" {r['mean']:>6.1f} {r['p50']:>7.1f} {r['p95']:>7.1f} {r['p99']:>7.1f} {r['max']:>7.0f}"
         f" {r['server_ms']:>7.2f} {r['client_ms']:>7.2f} {r['pg_ms']:>6.2f}"
@@ -793,7 +790,6 @@ def report(r: dict[str, Any]) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    from bench.loadbench.__main__ import Registry, log
 
     parser = argparse.ArgumentParser(
         prog="python -m bench.loadbench.floor", description=__doc__.splitlines()[0]
@@ -836,14 +832,14 @@ def main(argv: list[str] | None = None) -> None:
         asyncio.run(percall(args.percall))
         return
     logroot = Path(args.logs or tempfile.mkdtemp(prefix="loadbench-floor-"))
-    reg = Registry()
-    log(
+    reg = procs.Registry()
+    procs.log(
         f"floor: {args.procs} owner processes ({args.server}), mode {args.mode}, db {args.db}"
         + (f" (batch max {args.batch_max or 'all'}, group {args.group_ms} ms)" if args.db == "pg" else "")
         + (f"; bots pause ~{args.think_ms:.0f} ms before acting" if args.think_ms else "")
         + f"; window {args.duration:.0f} s after {args.warmup:.0f} s; {os.cpu_count()} cores; logs {logroot}"
     )
-    log(
+    procs.log(
         "    N  conn/clients  acts/s mean ms p50 ms  p95 ms  p99 ms  max ms  srv ms  cli ms  pg ms"
         "  CPU% s+c  mach  RSS MB  load1  errors"
     )
@@ -857,7 +853,7 @@ def main(argv: list[str] | None = None) -> None:
                 reg.stop_all()
             report(row)
     except KeyboardInterrupt:
-        log("interrupted: stopping every process started …")
+        procs.log("interrupted: stopping every process started …")
     finally:
         reg.stop_all()
     sys.stdout.flush()

@@ -11,7 +11,7 @@ from moderation.errors import ModerationError
 from moderation.models import Notice, Report, Sanction
 from piattaforma import roles
 from piattaforma.models import AuditLog, User
-from tests.moderation.helpers import say
+from tests.moderation.factories import ReportFactory, say
 from tests.piattaforma.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -23,9 +23,8 @@ def case():
     bully = UserFactory(nickname="bullo", email="bullo.segreto@example.invalid")
     victim, witness = UserFactory(nickname="vittima"), UserFactory(nickname="testimone")
     line = say(bully, "sei un incapace")
-    actions.report_file(reporter=victim, line_id=line.pk, reason="insult", note="mi offende")
-    entry, _ = actions.report_file(reporter=witness, line_id=line.pk, reason="insult")
-    return entry.report
+    ReportFactory(reporter=victim, line=line, note="mi offende")
+    return ReportFactory(reporter=witness, line=line).report
 
 
 @pytest.fixture
@@ -118,7 +117,7 @@ def test_the_header_shows_a_moderator_no_conto_and_a_player_his_balance(client, 
 
 def test_the_queue_lists_cases_by_score(client, case, moderator):
     worse = UserFactory(nickname="razzista")
-    actions.report_file(reporter=UserFactory(), line_id=say(worse, "bah").pk, reason="racism")
+    ReportFactory(reporter=UserFactory(), line=say(worse, "bah"), reason="racism")
     client.force_login(moderator)
     html = client.get(reverse("moderation:queue")).content.decode()
     assert html.index('data-case="') < html.index("razzista") < html.index("bullo")
@@ -373,7 +372,7 @@ def test_the_back_office_leads_moderators_to_the_queue(client, case, moderator):
 
 
 def test_nobody_reviews_a_case_about_himself(moderator):
-    actions.report_file(reporter=UserFactory(), line_id=say(moderator, "uffa").pk, reason="insult")
+    ReportFactory(reporter=UserFactory(), line=say(moderator, "uffa"))
     report = Report.objects.get(target=moderator)
     before = snapshot()
     for call in (actions.report_claim, actions.report_decide):

@@ -10,7 +10,7 @@ from django.utils import timezone
 from moderation import actions
 from moderation.errors import ModerationError
 from moderation.models import Report, ReportEntry, Sanction
-from tests.moderation.helpers import conversation, say
+from tests.moderation.factories import conversation, say
 from tests.piattaforma.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
