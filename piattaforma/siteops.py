@@ -90,7 +90,7 @@ _hours_cache: dict[str, tuple[float, SiteHours]] = {}
 
 
 def site_hours() -> SiteHours:
-    """The site's hours (the one row, created with the rules' defaults when missing), cached briefly."""
+    """The site's hours (the one row, made by a migration with the rules' defaults), cached briefly."""
     cached = _hours_cache.get("hours")
     if cached is not None and cached[0] > monotonic():
         return cached[1]

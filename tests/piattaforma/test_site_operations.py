@@ -6,6 +6,8 @@ from zoneinfo import ZoneInfo
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from config.asgi import application
@@ -43,6 +45,18 @@ def frozen(monkeypatch):
         return moment
 
     return at
+
+
+@pytest.mark.django_db
+def test_reading_the_hours_never_writes():
+    """The row exists from the migrations: a page's way in (the closing middleware) only reads it,
+    even when this process's cached copy has just expired."""
+    siteops.site_hours_forget()
+    with CaptureQueriesContext(connection) as queries:
+        hours = siteops.site_hours()
+    siteops.site_hours_forget()
+    assert hours.pk == 1 and not siteops.site_closed(hours=hours)
+    assert [q["sql"] for q in queries.captured_queries if not q["sql"].upper().startswith("SELECT")] == []
 
 
 @pytest.mark.parametrize(
