@@ -12,12 +12,14 @@ test("euro are typed the Italian way and read in cents", () => {
   assert.equal(parseEuro("2,50"), 250);
   assert.equal(parseEuro("0,05"), 5);
   assert.equal(parseEuro("1.234,56"), 123456);
+  assert.equal(parseEuro("1.234,00"), 123400);
+  assert.equal(parseEuro("1.234.567"), 123456700);
   assert.equal(parseEuro("€ 5,00"), 500);
   assert.equal(parseEuro(" 7 "), 700);
 });
 
 test("what is not an amount is null", () => {
-  for (const text of ["", "2,", ",5", "2.5", "2,505", "1.23,00", "abc", "-5", null, undefined, "9".repeat(20)]) {
+  for (const text of ["", "2,", ",5", "2.5", "2,505", "1.23,00", "1.234", "10.999", "abc", "-5", null, undefined, "9".repeat(20)]) {
     assert.equal(parseEuro(text), null, String(text));
   }
 });

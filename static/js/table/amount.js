@@ -13,11 +13,14 @@ export function euroText(cents) {
   return `${cents < 0 ? "-" : ""}${Math.floor(abs / 100)},${String(abs % 100).padStart(2, "0")}`;
 }
 
-/** An amount typed the Italian way ("5", "5,5", "1.234,56", "€ 5,00") in cents; null if not one. */
+/** An amount typed the Italian way ("5", "5,5", "1.234,56", "€ 5,00") in cents; null if not one.
+ * As the server's parser (wallet.money.parse_eur): one dot group with no decimal comma ("1.234",
+ * "10.999") is ambiguous, not thousands. */
 export function parseEuro(text) {
   const s = String(text ?? "").replace(/€/g, "").replace(/\s/g, "");
   const m = /^(\d{1,3}(?:\.\d{3})+|\d+)(?:,(\d{1,2}))?$/.exec(s);
   if (!m) return null;
+  if (m[2] === undefined && (m[1].match(/\./g) ?? []).length === 1) return null;
   const whole = Number(m[1].replace(/\./g, ""));
   const frac = m[2] ? Number(m[2].padEnd(2, "0")) : 0;
   const cents = whole * 100 + frac;
