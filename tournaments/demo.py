@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, time, timedelta
 from typing import Any
 
 from django.utils import timezone
@@ -14,55 +14,86 @@ from tournaments.models import Tournament
 
 SCHEDULED = "scheduled"
 SITGO = "sitgo"
-# name, kind, hours from now (scheduled), settings
-DEMO_TOURNAMENTS: tuple[tuple[str, str, int, dict[str, Any]], ...] = (
-    ("Scopa della sera", SCHEDULED, 3, {"game": "scopa", "pool_quota": 450, "fee": 50,
-     "guaranteed": 10_000, "max_players": 64, "smazzate": 3, "turns": 4}),
-    ("Burraco KO del giovedì", SCHEDULED, 26, {"game": "burraco", "format": "ko", "pool_quota": 900,
-     "fee": 100, "max_players": 32, "points_to_win": 2005, "tempo_partita_min": 25}),
-    ("Briscola freeroll", SCHEDULED, 5, {"game": "briscola", "guaranteed": 2_000, "max_players": 32}),
-    ("Tresette a coppie casuali", SCHEDULED, 8, {"game": "tresette", "format": "danko", "ko_qualifiers": 8,
-     "lines": "random_pairs", "table": "4", "pool_quota": 180, "fee": 20, "max_players": 64}),
-    ("Asso piglia tutto - classifica di novembre", SCHEDULED, 30, {"game": "asso", "format": "danel",
-     "pool_quota": 270, "fee": 30, "max_players": 48, "special_leaderboard": "Classifica di novembre"}),
-    ("Satellite della Scopa della sera", SCHEDULED, 2, {"game": "scopa", "pool_quota": 160, "fee": 40,
-     "max_players": 32, "smazzate": 1, "turns": 3, "satellite_of": "Scopa della sera"}),
-    ("Satellite Scopa sit&go 8", SITGO, 0, {"game": "scopa", "format": "ko", "pool_quota": 100, "fee": 25,
+MONTHS = ("gennaio", "febbraio", "marzo", "aprile", "maggio", "giugno", "luglio", "agosto", "settembre",
+          "ottobre", "novembre", "dicembre")  # fmt: skip
+# name, kind, when (scheduled: the local time of day, and the weekday, 0 = Monday, or None for the
+# next day it falls on; a scheduled satellite: an hour before its target), settings; "{mese}" in a
+# name is the current month's.
+DEMO_TOURNAMENTS: tuple[tuple[str, str, tuple[time, int | None] | None, dict[str, Any]], ...] = (
+    ("Scopa della sera", SCHEDULED, (time(21, 0), None), {"game": "scopa", "pool_quota": 450,
+     "fee": 50, "guaranteed": 10_000, "max_players": 64, "smazzate": 3, "turns": 4}),
+    ("Burraco KO del giovedì", SCHEDULED, (time(21, 30), 3), {"game": "burraco", "format": "ko",
+     "pool_quota": 900, "fee": 100, "max_players": 32, "points_to_win": 2005, "tempo_partita_min": 25}),
+    ("Briscola freeroll", SCHEDULED, (time(18, 0), None), {"game": "briscola", "guaranteed": 2_000,
+     "max_players": 32}),
+    ("Tresette a coppie casuali", SCHEDULED, (time(22, 0), None), {"game": "tresette", "format": "danko",
+     "ko_qualifiers": 8, "lines": "random_pairs", "table": "4", "pool_quota": 180, "fee": 20,
+     "max_players": 64}),
+    ("Asso piglia tutto - classifica di {mese}", SCHEDULED, (time(20, 30), 5), {"game": "asso",
+     "format": "danel", "pool_quota": 270, "fee": 30, "max_players": 48,
+     "special_leaderboard": "Classifica di {mese}"}),
+    ("Satellite della Scopa della sera", SCHEDULED, None, {"game": "scopa",
+     "pool_quota": 160, "fee": 40, "max_players": 32, "smazzate": 1, "turns": 3,
+     "satellite_of": "Scopa della sera"}),
+    ("Satellite Scopa sit&go 8", SITGO, None, {"game": "scopa", "format": "ko", "pool_quota": 100, "fee": 25,
      "max_players": 8, "repeat": True, "smazzate": 1, "satellite_of": "Scopa della sera"}),
-    ("Scopa heads-up", SITGO, 0, {"game": "scopa", "format": "ko", "pool_quota": 90, "fee": 10,
+    ("Scopa heads-up", SITGO, None, {"game": "scopa", "format": "ko", "pool_quota": 90, "fee": 10,
      "max_players": 2, "repeat": True, "smazzate": 3}),
-    ("Cirulla sit&go 8", SITGO, 0, {"game": "cirulla", "pool_quota": 180, "fee": 20, "max_players": 8,
+    ("Cirulla sit&go 8", SITGO, None, {"game": "cirulla", "pool_quota": 180, "fee": 20, "max_players": 8,
      "repeat": True, "turns": 3}),
-    ("Scopa danese sit&go 8", SITGO, 0, {"game": "scopa", "format": "danese", "pool_quota": 90, "fee": 10,
+    ("Scopa danese sit&go 8", SITGO, None, {"game": "scopa", "format": "danese", "pool_quota": 90, "fee": 10,
      "max_players": 8, "repeat": True, "turns": 3, "smazzate": 1}),
-    ("Briscola KO sit&go 4", SITGO, 0, {"game": "briscola", "format": "ko", "pool_quota": 180, "fee": 20,
+    ("Briscola KO sit&go 4", SITGO, None, {"game": "briscola", "format": "ko", "pool_quota": 180, "fee": 20,
      "max_players": 4, "repeat": True, "smazzate": 1}),
-    ("Burraco 4in2 sit&go 4", SITGO, 0, {"game": "burraco", "format": "ko", "table": "4in2",
+    ("Burraco 4in2 sit&go 4", SITGO, None, {"game": "burraco", "format": "ko", "table": "4in2",
      "pool_quota": 450, "fee": 50, "max_players": 4, "repeat": True}),
     # The training section (rules 004, "Tavoli e tornei di allenamento"): free, 10 PT fittizi.
-    ("Allenamento Scopa sit&go 4", SITGO, 0, {"game": "scopa", "format": "ko", "training": True,
+    ("Allenamento Scopa sit&go 4", SITGO, None, {"game": "scopa", "format": "ko", "training": True,
      "max_players": 4, "repeat": True, "smazzate": 1}),
-    ("Allenamento Briscola della sera", SCHEDULED, 4, {"game": "briscola", "training": True,
+    ("Allenamento Briscola della sera", SCHEDULED, (time(19, 0), None), {"game": "briscola", "training": True,
      "confirmation_required": True, "cancellation_allowed": False, "max_players": 32, "turns": 3,
      "smazzate": 1}),
 )  # fmt: skip
 BOT_ENTRANTS = {"Cirulla sit&go 8": 3}  # demo bots already registered, so the list is not empty
 
 
-def seed_tournaments(*, actor: User, bots: list[User]) -> int:
+def next_start(
+    now: datetime, at: time, weekday: int | None, lead: timedelta = timedelta(hours=2)
+) -> datetime:
+    """The first local ``at`` (on ``weekday``, when given) at least ``lead`` after ``now``: the demo's
+    tournaments start in the evening, as a site's do, whatever the hour ``make run`` is started at."""
+    local = timezone.localtime(now)
+    day = local.date()
+    while True:
+        start = timezone.make_aware(datetime.combine(day, at), local.tzinfo)
+        if start >= local + lead and (weekday is None or start.weekday() == weekday):
+            return start
+        day += timedelta(days=1)
+
+
+def seed_tournaments(*, actor: User, bots: list[User], now: datetime | None = None) -> int:
     """Create the demo tournaments not yet open (idempotent by name); return how many were created."""
-    now = timezone.now().replace(minute=0, second=0, microsecond=0)
+    now = now or timezone.now()
+    month = MONTHS[timezone.localtime(now).month - 1]
     live = Tournament.objects.exclude(state__in=("finished", "cancelled"))
     created = 0
-    for name, kind, hours, spec in DEMO_TOURNAMENTS:
+    for template, kind, when, spec in DEMO_TOURNAMENTS:
+        name = template.format(mese=month)
         if live.filter(name=name).exists():
             continue
-        values = {"name": name, "kind": kind, **spec}
+        values = {
+            "name": name,
+            "kind": kind,
+            **{k: v.format(mese=month) if isinstance(v, str) else v for k, v in spec.items()},
+        }
         if "satellite_of" in values:  # the target, created above it (its seat's cost decides the seats)
             values["satellite_of"] = live.filter(name=values["satellite_of"]).first()
         if kind == SCHEDULED:
-            values["starts_at"] = now + timedelta(hours=hours)
-            values["registration_opens_at"] = timezone.now() - timedelta(minutes=1)
+            target = values.get("satellite_of")
+            values["starts_at"] = (
+                target.starts_at - timedelta(hours=1) if when is None and target else next_start(now, *when)
+            )
+            values["registration_opens_at"] = now - timedelta(minutes=1)
         tournament = actions.tournament_create(actor=actor, values=values)
         created += 1
         for bot in bots[: BOT_ENTRANTS.get(name, 0)]:

@@ -81,9 +81,10 @@ def leaderboard(
     """The rows of one leaderboard (position, nickname, PT; ex aequo share a position), best first.
 
     ``special``: the PT of the tournaments of that special leaderboard (money section), all time.
+    Bots (``User.is_bot``) play but do not rank: the leaderboards are of people.
     """
     at = at or timezone.now()
-    regs = _scored(MONEY if special else section)
+    regs = _scored(MONEY if special else section).filter(user__is_bot=False)
     if special:
         regs = regs.filter(tournament__special_leaderboard=special)
     else:

@@ -1,10 +1,15 @@
 """The demo of `make run` opens tournaments of several games, once."""
 
 import io
+from datetime import datetime, timedelta
 
 import pytest
 from django.core.management import call_command
+from django.utils import timezone
 
+from piattaforma import roles
+from tests.piattaforma.factories import UserFactory
+from tournaments import demo
 from tournaments.models import Registration, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -22,3 +27,24 @@ def test_seed_demo_opens_tournaments_of_several_games():
     assert set(open_ones.filter(satellite_of=target).values_list("kind", flat=True)) == {"scheduled", "sitgo"}
     assert open_ones.values("game").distinct().count() >= 5
     assert Registration.objects.filter(state="authorised", user__is_bot=True).count() == 3
+
+
+@pytest.mark.parametrize("hour", [1, 4, 19, 23])
+def test_the_demo_schedules_evening_tournaments_and_names_the_current_month(hour, monkeypatch):
+    """Whatever the hour `make run` starts at (a night, the registrations' pause at 04:00), the
+    scheduled tournaments start in the evening at least an hour later, each satellite before its
+    target, and the special leaderboard is this month's."""
+    now = datetime(2026, 12, 6, hour, 20, tzinfo=timezone.get_current_timezone())
+    monkeypatch.setattr(timezone, "now", lambda: now)
+    staff = UserFactory(role=roles.STAFF)
+    assert demo.seed_tournaments(actor=staff, bots=[], now=now) == len(demo.DEMO_TOURNAMENTS)
+    scheduled = Tournament.objects.filter(kind="scheduled")
+    for t in scheduled:
+        local = timezone.localtime(t.starts_at)
+        assert 18 <= local.hour <= 22 and t.starts_at >= now + timedelta(hours=1), (t.name, local)
+        if t.satellite_of is not None:
+            assert t.starts_at < t.satellite_of.starts_at, t.name
+    assert timezone.localtime(scheduled.get(name="Burraco KO del giovedì").starts_at).weekday() == 3
+    asso = scheduled.get(game="asso")
+    assert asso.name == "Asso piglia tutto - classifica di dicembre"
+    assert asso.special_leaderboard == "Classifica di dicembre"

@@ -138,6 +138,17 @@ def test_leaderboards_by_period_section_and_special(staff, client):
     assert "Classifica speciale: Classifica di dicembre" in page and 'data-testid="empty-board"' in page
 
 
+def test_bots_play_but_do_not_rank(staff):
+    now = timezone.now()
+    person, bot = funded_player(0), funded_player(0, is_bot=True)
+    _scored(staff, {person: 300, bot: 900}, ended=now - timedelta(hours=1))
+    for period in rankings.PERIODS:
+        board = rankings.leaderboard(period=period, at=now)
+        assert [r["nickname"] for r in board["rows"]] == [person.nickname]
+        assert board["players"] == 1
+    assert rankings.leaderboard(period=Period.WEEK, user_id=person.pk, at=now)["rows"][0]["position"] == 1
+
+
 def test_the_leaderboard_page_for_everyone_and_the_players_own_row(staff, client, monkeypatch):
     players = [funded_player(0) for _ in range(5)]
     _scored(
