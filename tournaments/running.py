@@ -111,6 +111,14 @@ def _seat_players(t: Tournament, line_a: str, line_b: str) -> list[int]:
     return [a[0], b[0]]
 
 
+def match_table_name(t: Tournament, m: TournamentMatch) -> str:
+    """A match's table as a player reads it: "Scopa della sera · turno 2, tavolo 3" (at most 60
+    characters: a long tournament name is cut, the turn and table are kept)."""
+    where = _(" · turno %(turn)d, tavolo %(number)d") % {"turn": m.turn, "number": m.number}
+    name = t.name if len(t.name) + len(where) <= 60 else t.name[: 59 - len(where)].rstrip() + "…"
+    return name + where
+
+
 def _open_tables(t: Tournament, matches: list[TournamentMatch]) -> None:
     """Open the live tables of a turn's unsaved matches through the lobby; note each one's table id."""
     from games import registry
@@ -122,7 +130,7 @@ def _open_tables(t: Tournament, matches: list[TournamentMatch]) -> None:
         tournament_id=t.pk,
         game=t.game,
         config=match_config(t, ko=matches[0].phase == KO, options=options),
-        tables=[(f"{t.code} T{m.turn} #{m.number}", _seat_players(t, m.line_a, m.line_b)) for m in matches],
+        tables=[(match_table_name(t, m), _seat_players(t, m.line_a, m.line_b)) for m in matches],
         tempo_giocata=t.tempo_giocata,
         tempo_partita=t.tempo_partita_min * 60,
     )

@@ -209,3 +209,15 @@ def test_a_running_tournament_goes_on_while_its_game_is_off(staff):
     play_turn(t, SeededRng(3))
     assert t.turn == 2 and len(open_tables(t)) == 2  # rules 004: "i tornei in corso proseguono"
     assert all(x.runtime.hand_no == 1 for x in open_tables(t))
+
+
+def test_a_match_table_is_named_for_players_within_the_tables_60_characters():
+    from tournaments.models import TournamentMatch
+    from tournaments.running import match_table_name
+
+    short = Tournament(name="Scopa della sera")
+    named = match_table_name(short, TournamentMatch(turn=2, number=3))
+    assert named == "Scopa della sera · turno 2, tavolo 3"
+    long = Tournament(name="Asso piglia tutto - classifica di dicembre con premi speciali per i primi")
+    name = match_table_name(long, TournamentMatch(turn=12, number=140))
+    assert len(name) <= 60 and name.endswith("… · turno 12, tavolo 140") and name.startswith("Asso piglia")
