@@ -38,6 +38,45 @@ def format_abbreviation(t: Tournament) -> str:
     }[Tournament.Format(t.format)]
 
 
+def format_title(t: Tournament) -> str:
+    """The abbreviation in words (its tooltip; rules 004, "Tipo di torneo")."""
+    n = {"n": t.ko_qualifiers}
+    return {
+        Tournament.Format.KO: _("Torneo a eliminazione diretta"),
+        Tournament.Format.DANESE: _("Torneo a girone Danese"),
+        Tournament.Format.DANEL: _("Danese a eliminazione parziale"),
+        Tournament.Format.DANKO: _("Danese con KO tra i migliori %(n)s classificati") % n,
+        Tournament.Format.DANELKO: _(
+            "Danese a eliminazione parziale con KO tra i migliori %(n)s classificati"
+        )
+        % n,
+    }[Tournament.Format(t.format)]
+
+
+def table_title(t: Tournament) -> str:
+    """The table's abbreviation in words (its tooltip)."""
+    return {
+        "2": _("Partite testa a testa, due giocatori al tavolo"),
+        "4in2": _("Partite 4 in 2: quattro giocatori, ciascuno per sé"),
+        "4": _("Quattro giocatori al tavolo, a coppie"),
+    }[t.table]
+
+
+def duration_title(t: Tournament) -> str:
+    """The duration's figures in words (its tooltip)."""
+    if t.smazzate:
+        per_turn = ngettext("%(n)s smazzata", "%(n)s smazzate", t.smazzate) % {"n": t.smazzate}
+    elif t.points_to_win:
+        per_turn = _("una partita ai %(n)s punti") % {"n": t.points_to_win}
+    else:
+        per_turn = _("una partita")
+    return _("%(min)s minuti per linea in ogni turno; %(turns)s turni di %(per_turn)s") % {
+        "min": t.tempo_partita_min,
+        "turns": turns(t),
+        "per_turn": per_turn,
+    }
+
+
 def table_abbreviation(t: Tournament) -> str:
     """2 gioc (testa a testa), 4in2, or 4 gioc for pairs ("Numero di giocatori al tavolo")."""
     return {"2": "2 gioc", "4in2": "4in2", "4": "4 gioc"}[t.table]
@@ -151,8 +190,11 @@ def _row(t: Tournament, mine: dict[int, tuple[str, bool]]) -> dict[str, Any]:
         "kind": t.kind,
         "starts_at": t.starts_at,
         "format": format_abbreviation(t),
+        "format_title": format_title(t),
         "table": table_abbreviation(t),
+        "table_title": table_title(t),
         "duration": duration_label(t),
+        "duration_title": duration_title(t),
         "cost": cost_label(t),
         "cost_total": cost_label(t)
         if t.training
@@ -220,6 +262,7 @@ def tournament_info(*, tournament: Tournament, now: datetime | None = None) -> d
         "tempo_giocata": t.tempo_giocata,
         "tempo_partita": t.tempo_partita_min,
         "duration": duration_label(t),
+        "duration_title": duration_title(t),
         "state": t.state,
         "state_label": t.get_state_display(),
         "opens_at": t.registration_opens_at if t.state == Tournament.State.ANNOUNCED else None,
