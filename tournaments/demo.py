@@ -7,6 +7,7 @@ from typing import Any
 
 from django.utils import timezone
 
+from piattaforma import siteops
 from piattaforma.models import User
 from tournaments import actions, errors
 from tournaments.authorization import SimulatedRegulator
@@ -96,6 +97,8 @@ def seed_tournaments(*, actor: User, bots: list[User], now: datetime | None = No
             values["registration_opens_at"] = now - timedelta(minutes=1)
         tournament = actions.tournament_create(actor=actor, values=values)
         created += 1
+        if siteops.registrations_paused(now):  # 04:00-05:30: the bots cannot enter either
+            continue
         for bot in bots[: BOT_ENTRANTS.get(name, 0)]:
             reg = actions.registration_create(
                 tournament_id=tournament.pk, user=bot, idempotency_key=f"demo-{tournament.pk}-{bot.pk}"

@@ -2,12 +2,13 @@
 
 import io
 from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from piattaforma import roles
+from piattaforma import roles, siteops
 from tests.piattaforma.factories import UserFactory
 from tournaments import demo
 from tournaments.models import Registration, Tournament
@@ -48,3 +49,20 @@ def test_the_demo_schedules_evening_tournaments_and_names_the_current_month(hour
     asso = scheduled.get(game="asso")
     assert asso.name == "Asso piglia tutto - classifica di dicembre"
     assert asso.special_leaderboard == "Classifica di dicembre"
+
+
+def test_the_demo_starts_during_the_registrations_pause(settings, monkeypatch):
+    """`make run` at 04:20 (registrations paused 04:00-05:30, rules 004): the tournaments are
+    created, the demo bots simply do not enter yet."""
+    settings.SITE_HOURS_ENFORCED = True
+    now = datetime(2026, 12, 6, 4, 20, tzinfo=ZoneInfo("Europe/Rome"))
+    monkeypatch.setattr(timezone, "now", lambda: now)
+    siteops.site_hours_forget()
+    bots = [UserFactory(is_bot=True) for _ in range(3)]
+    try:
+        assert demo.seed_tournaments(actor=UserFactory(role=roles.STAFF), bots=bots, now=now) == len(
+            demo.DEMO_TOURNAMENTS
+        )
+    finally:
+        siteops.site_hours_forget()
+    assert not Registration.objects.exists()
