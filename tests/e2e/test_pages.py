@@ -7,9 +7,11 @@ screenshot per page and viewport goes to test-artifacts/pages-<viewport>-<page>.
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass
 
 import pytest
+from django.core.management import call_command
 from playwright.sync_api import expect
 
 from tests.e2e.live import STATIC_FILES_WARNING
@@ -189,6 +191,26 @@ def test_lobby_filter_and_deposit_quick_amounts(asgi_live, new_context):
     page.click("main button[type=submit]")
     page.wait_for_selector(".messages li")
     assert "€ 150,00" in page.inner_text("[data-testid=header-balance]")
+
+
+def test_a_phone_sees_a_table_of_the_lobby_without_scrolling(asgi_live, new_context, artifacts):
+    """With a table of every game (the demo's), the game filter is one row that scrolls sideways:
+    the first table, its Apri button included, is on the first screen of a phone."""
+    asgi_live.run(call_command, "seed_demo", stdout=io.StringIO())
+    asgi_live.run(funded_player, amount=10_000, nickname="Cirulla")
+    page = new_context(viewport=VIEWPORTS["phone"]).new_page()
+    log_in(page.context, asgi_live.url, "Cirulla")
+    page.goto(f"{asgi_live.url}/lobby/")
+    chips = page.locator("[data-role=game-filter] button")
+    assert chips.count() == 14  # "Tutti" and the 13 games
+    first_open = page.locator("#lobby-tables tr[data-table] a.button").first
+    box = first_open.bounding_box()
+    page.screenshot(path=str(artifacts / "lobby-phone-first-screen.png"))
+    assert box is not None and box["y"] + box["height"] <= VIEWPORTS["phone"]["height"], box
+    filter_box = page.locator("[data-role=game-filter]").bounding_box()
+    assert filter_box is not None and filter_box["height"] < 70, filter_box  # one row of chips
+    page.click("[data-role=game-filter] button[data-game=tresette]")  # the last chip, scrolled to
+    assert page.locator("#lobby-tables tr[data-table]:visible").count() == 1
 
 
 def test_table_page_gets_the_full_width(asgi_live, new_context, artifacts):
