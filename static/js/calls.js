@@ -149,7 +149,7 @@ export function showCall(call) {
       warning.textContent = left > 0
         ? `${call.warning || ""} Tempo rimasto: ${clock(left)}`.trim()
         : String(call.warning || "");
-      item.classList.toggle("player-call--late", left <= 30);
+      item.classList.toggle("player-call--late", left <= 15);
     } else {
       warning.textContent = String(call.warning || "");
     }
