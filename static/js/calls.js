@@ -1,5 +1,5 @@
 // The player's calls (piattaforma/playercalls.py): "your tournament has started, your match is
-// ready at table X". They come on the notices socket of every page (notices.js hands them here),
+// ready at table X", and his notices (a warning, a ban) on whatever page he is. They come on the notices socket of every page (notices.js hands them here),
 // as soon as the tables open and again whenever a page connects while the match waits. The page
 // shows a notice with a countdown and a "Vai al tavolo" button, plays a tone (unless the table's
 // sound switch is off on this device) and, when the countdown ends, takes the player to his table;
@@ -16,6 +16,7 @@ const STORE = "chiamate";
  * typing). `page`: { tableId, tournamentId, typing } of the current page.
  */
 export function plan(call, page) {
+  if (call && call.kind === "notice") return call.text ? "notice" : "none"; // a warning, a ban: told, no move
   if (!call || call.kind !== "match" || !call.url) return "none";
   if (page.tableId !== null && page.tableId === Number(call.table_id)) return "none";
   if (page.tableId !== null && page.tournamentId === Number(call.tournament_id)) return "go";
@@ -117,15 +118,18 @@ export function showCall(call) {
     item.append(el("p", { class: "player-call__count", "data-role": "call-count" }));
     item.append(el("p", { class: "player-call__warning", "data-role": "call-warning" }));
     const actions = el("div", { class: "player-call__actions" });
-    const button = el("a", { class: "button button--gold", href: call.url, "data-testid": "call-go" }, "Vai al tavolo");
-    const later = el("button", { type: "button", class: "button button--ghost", "data-testid": "call-dismiss" }, "Nascondi");
+    const button = call.url ? el("a", { class: "button button--gold", href: call.url, "data-testid": "call-go" }, "Vai al tavolo") : null;
+    const later = el("button", { type: "button", class: "button button--ghost", "data-testid": "call-dismiss" }, button ? "Nascondi" : "Ho capito");
     later.addEventListener("click", () => { clearInterval(timers.get(key)); timers.delete(key); item.remove(); });
-    actions.append(button, later);
+    if (button) actions.append(button);
+    actions.append(later);
     item.append(actions);
     box.append(item);
+    if (call.kind === "notice") { item.classList.add("player-call--notice"); item.dataset.code = String(call.code || ""); return; }
     chime(box);
     button.focus({ preventScroll: true });
   }
+  if (call.kind === "notice") return;
   const sanction = Date.parse(call.sanction_at || "");
   const store = readStore();
   // the countdown leaves the player a few seconds at his table before his first decision runs out

@@ -23,6 +23,13 @@ test("at another live table, or while typing, the player is told but not moved",
   assert.equal(plan(call, page({ typing: true })), "notice");
 });
 
+test("a notice (a warning, a ban) is told on every page, and moves nobody", () => {
+  const notice = { kind: "notice", key: "avviso-3", text: "Ammonizione" };
+  assert.equal(plan(notice, page()), "notice");
+  assert.equal(plan(notice, page({ tableId: 41, tournamentId: 7 })), "notice");
+  assert.equal(plan({ ...notice, text: "" }, page()), "none");
+});
+
 test("what is not a call to a table is left alone", () => {
   assert.equal(plan(null, page()), "none");
   assert.equal(plan({ ...call, kind: "other" }, page()), "none");

@@ -127,3 +127,21 @@ def test_a_closed_tournament_table_keeps_its_players_names_in_its_last_view():
     assert payload["closed"] is True and payload["over"] is True
     assert {s["number"]: s["nickname"] for s in payload["seats"]} == names
     assert payload["view"] is not None  # the result is still there to read
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_players_notice_reaches_every_page_he_has_open_and_no_one_elses():
+    from moderation.actions import notice_send
+
+    player = await sync_to_async(funded_player)(FUNDS)
+    outsider = await sync_to_async(funded_player)(FUNDS)
+    mine = await _connect(player)
+    other = await _connect(outsider)
+    text = "Assenza al turno (torneo 3, turno 1): 2 ammonizioni automatiche."
+    await sync_to_async(notice_send)(user_id=player.pk, code="conduct_warning", text=text, now=timezone.now())
+    got = await mine.receive_json_from(timeout=5)
+    assert got["type"] == "call" and got["kind"] == "notice" and got["code"] == "conduct_warning"
+    assert got["text"] == text and got["key"].startswith("avviso-")
+    assert await other.receive_nothing(timeout=0.3)
+    await mine.disconnect()
+    await other.disconnect()
