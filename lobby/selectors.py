@@ -107,10 +107,12 @@ def table_shared(
 
 
 def match_seats(rt: TableRuntime) -> list[dict[str, Any]]:
-    """The players of a closed tournament table's last match, as its hand stored them (one query)."""
-    hand = Hand.objects.filter(table_id=rt.pk, number=rt.hand_no).only("seats").first()
-    if hand is None:
-        return []
+    """The players of a closed tournament table's last match, as its hand stored them: read with
+    the closing (``rt.match_hand_seats``, all the turn's tables in one query), else one query."""
+    stored = getattr(rt, "match_hand_seats", None)
+    if stored is None:
+        hand = Hand.objects.filter(table_id=rt.pk, number=rt.hand_no).only("seats").first()
+        stored = hand.seats if hand is not None else []
     return [
         {
             "number": int(s["seat"]),
@@ -121,7 +123,7 @@ def match_seats(rt: TableRuntime) -> list[dict[str, Any]]:
             "ready": False,
             "time_bank": 0,
         }
-        for s in sorted(hand.seats, key=lambda s: int(s["seat"]))
+        for s in sorted(stored, key=lambda s: int(s["seat"]))
     ]
 
 
