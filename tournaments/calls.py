@@ -64,12 +64,9 @@ def turn_calls_on_commit(t: Tournament, matches: list[TournamentMatch]) -> None:
 def player_calls(*, user_id: int) -> list[dict[str, Any]]:
     """The matches waiting for a player now: in each running tournament he plays, his match of the
     current turn, while its table is open (the provider of ``hooks.player_calls``)."""
+    entered = Registration.objects.filter(user_id=user_id, state=Registration.State.ADMITTED)
     tournaments = list(
-        Tournament.objects.filter(
-            state=Tournament.State.RUNNING,
-            registrations__user_id=user_id,
-            registrations__state=Registration.State.ADMITTED,
-        ).distinct()
+        Tournament.objects.filter(state=Tournament.State.RUNNING, pk__in=entered.values("tournament_id"))
     )
     if not tournaments:
         return []

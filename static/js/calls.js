@@ -9,6 +9,7 @@
 export const COUNTDOWN_SECONDS = 10;
 const AUDIO_KEY = "tavolo-audio"; // the table's sound switch (static/js/table/sounds.js)
 const STORE = "chiamate";
+const DISMISSED = -1; // a call the player hid: its page no longer counts down to move him
 
 /**
  * What a page does with a call: "none" (this is the table already), "go" (now), "wait" (notice and
@@ -103,7 +104,9 @@ const timers = new Map();
 /** Show (or refresh) one call on this page, and act on it as `plan` says. */
 export function showCall(call) {
   const page = currentPage();
-  const what = plan(call, page);
+  const dismissed = readStore()[String(call && call.key)] === DISMISSED;
+  const planned = plan(call, page);
+  const what = planned === "wait" && dismissed ? "notice" : planned; // hidden once: no countdown again
   if (what === "none") return;
   const go = () => { window.location.assign(call.url); };
   if (what === "go") { go(); return; }
@@ -120,7 +123,14 @@ export function showCall(call) {
     const actions = el("div", { class: "player-call__actions" });
     const button = call.url ? el("a", { class: "button button--gold", href: call.url, "data-testid": "call-go" }, "Vai al tavolo") : null;
     const later = el("button", { type: "button", class: "button button--ghost", "data-testid": "call-dismiss" }, button ? "Nascondi" : "Ho capito");
-    later.addEventListener("click", () => { clearInterval(timers.get(key)); timers.delete(key); item.remove(); });
+    later.addEventListener("click", () => {
+      clearInterval(timers.get(key));
+      timers.delete(key);
+      item.remove();
+      const store = readStore();
+      store[key] = DISMISSED;
+      writeStore(store);
+    });
     if (button) actions.append(button);
     actions.append(later);
     item.append(actions);

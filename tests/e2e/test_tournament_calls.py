@@ -158,3 +158,32 @@ def test_a_player_who_browses_away_is_called_and_taken_to_his_tables(asgi_live, 
         assert name in seats and "Posto 1" not in seats and "Posto 2" not in seats, seats
     carla.screenshot(path=str(SHOTS / "final-table-desktop.png"))
     dario.screenshot(path=str(SHOTS / "final-table-phone.png"))
+
+
+def warn(nickname: str) -> None:
+    from django.utils import timezone
+
+    from moderation.actions import notice_send
+    from piattaforma.models import User
+
+    user = User.objects.get(nickname=nickname)
+    text = "Assenza al turno (torneo 1, turno 1): 2 ammonizioni automatiche. Ammonizioni effettive: 2."
+    notice_send(user_id=user.pk, code="conduct_warning", text=text, now=timezone.now())
+
+
+def test_a_warning_reaches_the_player_on_whatever_page_he_is(asgi_live, new_context):
+    live = asgi_live
+    SHOTS.mkdir(exist_ok=True)
+    live.run(seed)
+    page = new_context(viewport=PHONE).new_page()
+    login(page, live.url, "Carla", PASSWORD)
+    page.goto(f"{live.url}/profilo/")
+    page.wait_for_selector("[data-site-notices][data-live=open]", state="attached")
+    live.run(warn, "Carla")
+    notice = page.wait_for_selector("[data-testid=player-call][data-code=conduct_warning]")
+    assert "2 ammonizioni automatiche" in notice.inner_text()
+    assert page.locator("[data-testid=call-go]").count() == 0  # nothing to go to, and no move
+    page.screenshot(path=str(SHOTS / "warning-on-profile-phone.png"))
+    page.click("[data-testid=call-dismiss]")
+    page.wait_for_selector("[data-testid=player-call]", state="detached")
+    assert page.url.endswith("/profilo/")
