@@ -11,7 +11,7 @@ export default [
   },
   {
     // classic scripts (no import/export): base.html and the moderation case page load them
-    files: ["static/js/site.js", "static/js/notices.js", "static/js/moderation-case.js"],
+    files: ["static/js/site.js", "static/js/moderation-case.js"],
     languageOptions: { sourceType: "script" },
   },
   {

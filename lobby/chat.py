@@ -18,6 +18,7 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from lobby import broadcast
 from lobby.errors import ChatRefused
@@ -26,6 +27,7 @@ from lobby.selectors import dealt_seats
 from moderation import actions as moderation
 from moderation import rooms, selectors
 from moderation.errors import ModerationError
+from piattaforma import playercalls
 from piattaforma.models import User
 
 ROOM_MAX_LENGTH = 200
@@ -115,6 +117,8 @@ def push(address: str, payload: dict[str, Any]) -> None:
     kind, _, key = address.partition(":")
     if kind == "notices":
         group = notices_group(int(key))
+        if payload.get("text"):  # and every other page he has open (a sanction is not told in a chat only)
+            playercalls.calls_send([(int(key), notice_call(payload))])
     elif kind in ("table", SPECTATORS):
         group = broadcast.public_group(int(key))
         payload = {**payload, "table": int(key)}
@@ -126,6 +130,17 @@ def push(address: str, payload: dict[str, Any]) -> None:
             return
         group = room.group
     async_to_sync(layer.group_send)(group, {"type": "table.message", "payload": payload})
+
+
+def notice_call(payload: dict[str, Any]) -> dict[str, Any]:
+    """A player's notice (moderation's: a warning, a ban) as a call on his pages (``playercalls``)."""
+    return {
+        "kind": "notice",
+        "key": f"avviso-{payload.get('id', '')}",
+        "title": _("Avviso"),
+        "text": str(payload.get("text", "")),
+        "code": str(payload.get("code", "")),
+    }
 
 
 def is_seated(seats: list[dict[str, Any]], nickname: str) -> bool:

@@ -92,6 +92,11 @@ def table_shared(
         "to_act": [],
         "events": [],
     }
+    if table.tournament_id is not None and not table.is_open:
+        # a tournament's match over and its table closed (seats freed): the result keeps the names
+        payload["closed"] = True
+        if not seats and state is not None:
+            payload["seats"] = match_seats(rt)
     over = state is not None and engine.is_over(state)
     if state is None or over:
         payload["waiting"] = waiting if waiting is not None else table_waiting(rt, seats, engine.family)
@@ -99,6 +104,27 @@ def table_shared(
         payload["to_act"] = engine.to_act(state)
         payload["over"] = over
     return payload
+
+
+def match_seats(rt: TableRuntime) -> list[dict[str, Any]]:
+    """The players of a closed tournament table's last match, as its hand stored them: read with
+    the closing (``rt.match_hand_seats``, all the turn's tables in one query), else one query."""
+    stored = getattr(rt, "match_hand_seats", None)
+    if stored is None:
+        hand = Hand.objects.filter(table_id=rt.pk, number=rt.hand_no).only("seats").first()
+        stored = hand.seats if hand is not None else []
+    return [
+        {
+            "number": int(s["seat"]),
+            "nickname": str(s.get("nickname", "")),
+            "bot": False,
+            "status": Seat.Status.PLAYING,
+            "leaving": False,
+            "ready": False,
+            "time_bank": 0,
+        }
+        for s in sorted(stored, key=lambda s: int(s["seat"]))
+    ]
 
 
 def min_credit(table: Table, family: str) -> int:

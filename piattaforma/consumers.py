@@ -105,27 +105,40 @@ class NotFoundConsumer(AsyncWebsocketConsumer):
 
 
 class NoticeConsumer(AuthenticatedJsonConsumer):
-    """Pushes game notices and the site's closing warnings to every page a player has open.
+    """Pushes game notices, the site's closing warnings and the player's own calls to every page he
+    has open.
 
-    The lobby and the table pages open it beside their own socket (``static/js/notices.js``); it
-    joins one channel group (``siteops.NOTICES_GROUP``), so the table runtime is not involved.
-    Once in the group it sends the notices in force: a page that was reloading or reconnecting when
-    one was pushed (its HTML rendered before the publication, its socket open after the push) gets
-    it here; the page shows each notice once, by id.
+    Every page of a logged-in player opens it (``static/js/notices.js``, from ``base.html``); it
+    joins the site's group (``siteops.NOTICES_GROUP``) and the player's own
+    (``playercalls.player_group``), so the table runtime is not involved. Once in the groups it
+    sends the notices in force and the calls waiting for him (``hooks.player_calls``: his
+    tournament match's table): a page that was reloading or reconnecting when one was pushed (its
+    HTML rendered before the publication, its socket open after the push) gets it here; the page
+    shows each notice and each call once, by id.
     """
 
     async def on_authenticated(self) -> None:
-        from piattaforma import siteops
+        from piattaforma import hooks, playercalls, siteops
 
+        self.user_group = playercalls.player_group(self.scope["user"].pk)
         await self.channel_layer.group_add(siteops.NOTICES_GROUP, self.channel_name)
+        await self.channel_layer.group_add(self.user_group, self.channel_name)
         in_force = await database_sync_to_async(siteops.notices_in_force)()
         for payload in reversed(in_force):  # oldest first: the page prepends, the newest ends on top
             await self.site_notice({"payload": payload})
+        calls = await database_sync_to_async(hooks.player_calls)(user_id=self.scope["user"].pk)
+        for call in calls:
+            await self.player_call({"payload": call})
 
     async def disconnect(self, code: int) -> None:
         from piattaforma.siteops import NOTICES_GROUP
 
         await self.channel_layer.group_discard(NOTICES_GROUP, self.channel_name)
+        if hasattr(self, "user_group"):
+            await self.channel_layer.group_discard(self.user_group, self.channel_name)
 
     async def site_notice(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "notice", **event["payload"]})
+
+    async def player_call(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "call", **event["payload"]})

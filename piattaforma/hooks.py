@@ -337,3 +337,22 @@ def player_leave_tables(user: Any) -> None:
     """Stand the player up at the end of the hand (session-time limit reached, "Esci" of a reality check)."""
     for handler in _player_leave_tables:
         handler(user)
+
+
+CallsProvider = Callable[..., list[dict[str, Any]]]
+_player_calls: list[CallsProvider] = []
+
+
+def on_player_calls(provider: CallsProvider) -> CallsProvider:
+    """Register a provider of what is waiting for a player (the tournaments': his match's table)."""
+    if provider not in _player_calls:
+        _player_calls.append(provider)
+    return provider
+
+
+def player_calls(*, user_id: int) -> list[dict[str, Any]]:
+    """The calls waiting for a player (``piattaforma.playercalls``), read when one of his pages connects."""
+    out: list[dict[str, Any]] = []
+    for provider in _player_calls:
+        out += provider(user_id=user_id)
+    return out

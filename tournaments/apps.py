@@ -23,3 +23,6 @@ class TournamentsConfig(AppConfig):
 
         hooks.on_match_ended(match_record)  # a tournament learns its matches' results only here
         hooks.on_tournament_table_note(table_note)  # the pairs' free leave (rules 004)
+        from tournaments.calls import player_calls
+
+        hooks.on_player_calls(player_calls)  # his match's table, on every page he opens

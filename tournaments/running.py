@@ -27,6 +27,7 @@ from django.utils.translation import gettext as _
 from games.rng import SystemRng
 from lobby import door
 from piattaforma import hooks
+from tournaments import calls
 from tournaments.actions.common import task_send_on_commit, tournament_lock
 from tournaments.formats import ammonizioni
 from tournaments.formats.danel import Eliminated, danel_cut, danel_placings
@@ -136,6 +137,7 @@ def _open_tables(t: Tournament, matches: list[TournamentMatch]) -> None:
     )
     for match, table_id in zip(matches, ids, strict=True):
         match.table_id = table_id  # saved by the caller's bulk insert
+    calls.turn_calls_on_commit(t, matches)  # every page of each player: "your match is ready"
 
 
 # --- start and turns -----------------------------------------------------------------------------

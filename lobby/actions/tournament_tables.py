@@ -241,13 +241,20 @@ def _wake_bots(tables: Sequence[tuple[int, int]]) -> None:
 @collector.paused()
 def _send_closed(closing: Sequence[TableRuntime]) -> None:
     """After commit: each closed table's one broadcast, the public view of an empty table (its
-    players no longer seated), all sent in one hop to the channel layer. A
+    players no longer seated, its result naming them: their hands read in one query), all sent in
+    one hop to the channel layer. A
     table an owner keeps is reloaded by its owner instead (``owners.committed``); the others go
     in the one hop."""
     closing = [rt for rt in closing if not owners.committed(rt.pk, rt.version, [])]
     if not closing:
         return
     try:
+        hands = Hand.objects.filter(table_id__in=[rt.pk for rt in closing]).values_list(
+            "table_id", "number", "seats"
+        )
+        last = {(table_id, number): seats for table_id, number, seats in hands}
+        for rt in closing:  # the result keeps its players' names (selectors.match_seats), one query for all
+            rt.match_hand_seats = last.get((rt.pk, rt.hand_no), [])
         broadcast.tables_send([m for rt in closing for m in broadcast.table_messages(rt, [], [])])
     except Exception:  # the channel layer is down: the tables stay closed, clients resync on the heartbeat
         logger.exception("%s closed tournament tables: broadcast lost", len(closing))

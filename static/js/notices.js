@@ -1,6 +1,10 @@
 // Game notices ("Avvisi di gioco") and the site's closing warnings: the ones in force come with the
 // page; a logged-in player's page also listens on /ws/avvisi/ and shows new ones as they are
-// published. Each notice leaves the page at its end time. A file, as the CSP allows no inline script.
+// published. Each notice leaves the page at its end time. The same socket brings the player's own
+// calls ("your match is ready at table X"), which calls.js shows. A module loaded by base.html (a
+// file, as the CSP allows no inline script).
+import { showCall } from "./calls.js";
+
 (() => {
   const box = document.querySelector("[data-site-notices]");
   if (!box) return;
@@ -43,6 +47,7 @@
       let message;
       try { message = JSON.parse(event.data); } catch { return; }
       if (message && message.type === "notice") show(message);
+      else if (message && message.type === "call") showCall(message);
     });
     socket.addEventListener("close", (event) => {
       delete box.dataset.live;

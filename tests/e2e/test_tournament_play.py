@@ -1,8 +1,9 @@
 """Two people and six bots play a Danese sit&go of 8 through, on live tables, in Chromium.
 
 Real pages and sockets (Daphne in a thread): both register on the tournament lobby, bots fill the
-rest (the demo's filler), the sit&go starts, and every turn each person presses "Vai al tuo
-tavolo" and plays every card of his match by clicking it; the bots' moves and the turn changes
+rest (the demo's filler), the sit&go starts, each person presses "Vai al tuo tavolo" (from the
+next turn on, the tournament takes him there from his finished table by itself) and plays every
+card of his match by clicking it; the bots' moves and the turn changes
 are what the Celery tasks would do (the tests run no worker: they are called through the server's
 thread). At the end both see the standings per turn and the final results, and their conto.
 Screenshots at desktop (1366×900) and phone (390×844) sizes in /tmp/shots-tt/.
@@ -83,6 +84,20 @@ def turn_state(tournament_id: int) -> dict:
     return out
 
 
+def my_tables(tournament_id: int, nicknames: list[str]) -> dict[str, int]:
+    """Each person's table of the current turn."""
+    from piattaforma.models import User
+    from tournaments.models import Tournament
+    from tournaments.selectors import current_matches
+
+    t = Tournament.objects.get(pk=tournament_id)
+    out = {}
+    for user in User.objects.filter(nickname__in=nicknames):
+        (mine,) = [m for m in current_matches(tournament=t, user_id=user.pk) if m["mine"]]
+        out[user.nickname] = mine["table_id"]
+    return out
+
+
 def people_ids(nicknames: list[str]) -> dict[int, str]:
     from piattaforma.models import User
 
@@ -152,14 +167,16 @@ def test_two_people_and_bots_play_a_danese_sitgo_through(asgi_live, new_context,
     assert live.run(fill_and_start, tid) == "running"
     user_ids = live.run(people_ids, list(people))
     for turn in (1, 2, 3):
-        for page, size in people.values():
-            if turn > 1:
-                page.goto(f"{live.url}/tornei/{tid}/")
-            # turn 1: the lobby left open since the registration shows the start by itself
-            page.wait_for_selector("[data-testid=matches]", timeout=20_000)
+        tables = live.run(my_tables, tid, list(people))
+        for nickname, (page, size) in people.items():
             if turn == 1:
+                # the lobby left open since the registration shows the start by itself
+                page.wait_for_selector("[data-testid=matches]", timeout=20_000)
                 page.screenshot(path=str(SHOTS / f"lobby-running-{size}.png"), full_page=True)
-            page.click("[data-testid=my-table]")
+                page.click("[data-testid=my-table]")
+            else:
+                # from his finished table the tournament takes him to the next turn's by itself
+                page.wait_for_url(f"**/lobby/tavolo/{tables[nickname]}/")
             wait_connected(page)
             assert page.locator("[data-testid=back-to-tournament]").is_visible()  # no buy-in, no rebuy
             assert page.locator("form[action$='/ricarica/']").count() == 0

@@ -129,7 +129,8 @@ def test_a_turn_is_dealt_in_bulk_as_the_lobby_deals_a_table(
     mine = next(s for x in tables for s in Hand.objects.get(table=x).seats if s["user_id"] == players[3].pk)
     assert mine["prefs"] == chosen and mine["prefs"] != game_options.defaults("scopa")
 
-    # The turn's end: the tables close in bulk, each one's public view sent once (no seats left).
+    # The turn's end: the tables close in bulk, each one's public view sent once (no seats left,
+    # the result still naming the match's players).
     for table in tables:
         play_hand_randomly(table, SeededRng(table.pk), max_steps=3000)
 
@@ -145,7 +146,9 @@ def test_a_turn_is_dealt_in_bulk_as_the_lobby_deals_a_table(
     assert not Table.objects.filter(pk__in=runtimes, is_open=True).exists()
     assert not Seat.objects.filter(table_id__in=runtimes).exists()
     assert {(m["table"], m["version"]) for m in got} == set(closed.items())
-    assert all(m["audience"] == "public" and m["seats"] == [] and m["over"] for m in got)
+    names = {pk: [s["nickname"] for s in Hand.objects.get(table_id=pk).seats] for pk in runtimes}
+    assert all(m["audience"] == "public" and m["closed"] and m["over"] for m in got)
+    assert all([s["nickname"] for s in m["seats"]] == names[m["table"]] for m in got)
     assert sent == []
     new = {x.pk for x in open_tables(t)}
     assert len(new) == 4 and not new & set(closed)

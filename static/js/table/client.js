@@ -69,7 +69,10 @@ export function start(root, { random }) {
   ctx.send = socket.send;
   Object.assign(ctx, input(ctx), layouts(ctx), renderer(ctx));
 
-  function renderState(msg) {
+  function renderState(frame) {
+    // a tournament table closed at the end of its match is public to all: its players still read
+    // the result from their own seat ("Hai vinto")
+    const msg = frame.closed && frame.seat === null && ctx.last && Number.isInteger(ctx.last.seat) ? { ...frame, seat: ctx.last.seat } : frame;
     const prev = ctx.last ? ctx.last.version : null;
     viewArrives(ctx.ui, ctx.last, msg);
     if (msg.over && !(ctx.last && ctx.last.over)) history.refresh();

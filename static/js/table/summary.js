@@ -70,6 +70,16 @@ function measuresEl(list) {
     h("ul", {}, list.map((text) => h("li", {}, text))));
 }
 
+/** Who won the match, in words: "Hai vinto" for the viewer's own line, else "Ha vinto" and its names. */
+export function winnerText(model, r, lines, seatName) {
+  if (r.draw || !Number.isInteger(r.winner)) return t("Pareggio");
+  const line = lines && lines[r.winner];
+  const seats = line ? line.map((pos) => Number(model.posSeat(pos))) : [];
+  if (Number.isInteger(model.me) && seats.includes(model.me)) return seats.length > 1 ? t("Avete vinto") : t("Hai vinto");
+  const name = lineName(model, lines, r.winner, seatName);
+  return seats.length > 1 ? t("Hanno vinto {name}", { name }) : t("Ha vinto {name}", { name });
+}
+
 /** The summary of a finished match or hand, or null while play goes on. */
 export function summaryEl(model, p, { seatName, shown, measures = [] }) {
   if (!p.view || !p.over) return null;
@@ -79,8 +89,7 @@ export function summaryEl(model, p, { seatName, shown, measures = [] }) {
     box.setAttribute("aria-label", t("Fine della partita"));
     box.append(h("h3", {}, t("Fine della partita")));
     const lines = model.lines;
-    const winner = Number.isInteger(r.winner) ? lineName(model, lines, r.winner, seatName) : null;
-    box.append(h("p", { class: "summary-winner" }, r.draw || winner === null ? t("Pareggio") : t("Vince {name}", { name: winner })));
+    box.append(h("p", { class: "summary-winner" }, winnerText(model, r, lines, seatName)));
     const history = Array.isArray(model.history) ? model.history : [];
     const sheet = detailTable(model, history[history.length - 1], lines, seatName);
     if (sheet) box.append(sheet);

@@ -1,0 +1,87 @@
+"""The tournaments' calls to their players (``piattaforma.playercalls``): "your tournament has
+started" and "your match of turn N is ready at table X", on every page the player has open.
+
+Sent after the commit that opens a turn's tables (``running._open_tables``); read again by every
+page of the player that connects meanwhile (``player_calls``, the provider of
+``hooks.player_calls``), so a player who was loading a page, or had none open, still finds his
+table. A match starts as soon as its table opens and a player who never plays loses it when his
+first decision's time runs out (rules 004, "assente all'inizio"), so each call carries that
+moment, ``sanction_at``: the page counts down to it.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from piattaforma import playercalls
+from piattaforma.models import User
+from tournaments.models import Registration, Tournament, TournamentMatch
+
+
+def match_call(t: Tournament, match: TournamentMatch) -> dict[str, Any]:
+    """The call of one player to his match's table (its text in Italian)."""
+    first = match.turn == 1
+    title = (
+        _("Il torneo %(name)s è iniziato") % {"name": t.name}
+        if first
+        else _("%(name)s: turno %(turn)s") % {"name": t.name, "turn": match.turn}
+    )
+    sanction_at = match.started_at + timedelta(seconds=t.tempo_giocata) if match.started_at else None
+    return {
+        "kind": "match",
+        "key": f"torneo-{t.pk}-{match.turn}-{match.table_id}",
+        "title": title,
+        "text": _("La tua partita è pronta al tavolo %(number)s.") % {"number": match.number},
+        "warning": _("Se non giochi in tempo perdi la partita per assenza e ricevi un'ammonizione."),
+        "url": reverse("lobby:table", args=[match.table_id]),
+        "table_id": match.table_id,
+        "tournament_id": t.pk,
+        "turn": match.turn,
+        "sanction_at": sanction_at.isoformat() if sanction_at else None,
+    }
+
+
+def turn_calls_on_commit(t: Tournament, matches: list[TournamentMatch]) -> None:
+    """After commit, call each person seated at the turn's tables (bots have no page to call)."""
+    lines = t.progress.get("lines", {})
+    by_user: dict[int, TournamentMatch] = {}
+    for m in matches:
+        for line in (m.line_a, m.line_b):
+            for uid in lines.get(line, []) if line else []:
+                by_user[int(uid)] = m
+    people = set(User.objects.filter(pk__in=list(by_user), is_bot=False).values_list("pk", flat=True))
+    calls = [(uid, match_call(t, m)) for uid, m in by_user.items() if uid in people]
+    if calls:
+        transaction.on_commit(lambda: playercalls.calls_send(calls), robust=True)
+
+
+def player_calls(*, user_id: int) -> list[dict[str, Any]]:
+    """The matches waiting for a player now: in each running tournament he plays, his match of the
+    current turn, while its table is open (the provider of ``hooks.player_calls``)."""
+    entered = Registration.objects.filter(user_id=user_id, state=Registration.State.ADMITTED)
+    tournaments = list(
+        Tournament.objects.filter(state=Tournament.State.RUNNING, pk__in=entered.values("tournament_id"))
+    )
+    if not tournaments:
+        return []
+    out = []
+    for t in tournaments:
+        lines = [line for line, users in t.progress.get("lines", {}).items() if user_id in users]
+        if not lines:
+            continue
+        match = (
+            TournamentMatch.objects.filter(
+                tournament=t, turn=t.turn, ended_at__isnull=True, table_id__isnull=False
+            )
+            .filter(Q(line_a__in=lines) | Q(line_b__in=lines))
+            .first()
+        )
+        if match is not None:
+            out.append(match_call(t, match))
+    return out
