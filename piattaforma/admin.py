@@ -23,7 +23,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 import piattaforma.admin_ops  # noqa: F401  (registers the site operations' admins on the site)
-from piattaforma import actions, roles
+from piattaforma import actions, roles, twofa
 from piattaforma.backoffice import ReadOnlyAdmin, ReadOnlyAdminMixin, request_actor, site
 from piattaforma.models import AuditLog, GamePreference, IdentityDocument, User
 
@@ -85,7 +85,7 @@ class UserAdmin(UserAdminBase):
             },
         ),
     )
-    actions = ("suspend", "reactivate")
+    actions = ("suspend", "reactivate", "twofa_reset")
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         fields = tuple(super().get_readonly_fields(request, obj))
@@ -152,6 +152,43 @@ class UserAdmin(UserAdminBase):
     @admin.action(description=_("Riattiva i giocatori selezionati"), permissions=["change"])
     def reactivate(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
         return self._set_status(request, queryset, User.Status.ACTIVE)
+
+    def has_twofa_reset_permission(self, request: HttpRequest) -> bool:
+        return roles.has_staff_role(request.user)
+
+    @admin.action(
+        description=_("Azzera la verifica in due passaggi (staff e moderatori selezionati)"),
+        permissions=["twofa_reset"],
+    )
+    def twofa_reset(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
+        """Another staff member's lost authenticator: removed, he enrols again at his next sign-in."""
+        form = StatusChangeForm(request.POST if "reason" in request.POST else None)
+        if not form.is_valid():
+            return render(
+                request,
+                "wallet/admin/reason_form.html",
+                {
+                    **self.admin_site.each_context(request),
+                    "form": form,
+                    "queryset": queryset,
+                    "heading": _("Azzera la verifica in due passaggi"),
+                    "action": request.POST.get("action"),
+                    "opts": self.model._meta,
+                },
+            )
+        actor = request_actor(request)
+        assert actor is not None
+        for user in queryset:
+            if not twofa.required(user):
+                continue  # players have no second factor to reset
+            try:
+                twofa.devices_reset(actor=actor, target=user, reason=form.cleaned_data["reason"])
+            except twofa.TwoFactorError as exc:
+                self.message_user(request, f"{user}: {exc.message}", messages.ERROR)
+            else:
+                done = _("%(user)s: verifica azzerata, la attiverà di nuovo al prossimo accesso.")
+                self.message_user(request, done % {"user": user}, messages.SUCCESS)
+        return None
 
 
 @admin.register(Group, site=site)

@@ -14,7 +14,7 @@ from django.urls import reverse
 from piattaforma import actions, roles
 from piattaforma.identity import codice_fiscale_for, codice_fiscale_problems
 from piattaforma.models import AuditLog, IdentityDocument, User
-from tests.piattaforma.factories import UserFactory
+from tests.piattaforma.factories import UserFactory, sign_in
 from tests.piattaforma.test_accounts import signup_data
 from tests.wallet.conftest import ledger_snapshot
 from wallet import actions as wallet_actions
@@ -321,7 +321,7 @@ def test_document_file_is_for_reviewing_staff_only(client, pending, newcomer):
         assert client.get(url).status_code == status
     assert not AuditLog.objects.filter(action="identity.document_view").exists()  # refused: no line
     reviewer = UserFactory(role=roles.STAFF)
-    client.force_login(reviewer)
+    sign_in(client, reviewer)
     response = client.get(url)
     assert response.status_code == 200
     assert AuditLog.objects.get(action="identity.document_view", target_id=str(pending.pk)).actor == reviewer
@@ -332,10 +332,10 @@ def test_document_file_is_for_reviewing_staff_only(client, pending, newcomer):
 
 def test_backoffice_review_queue(client, pending, newcomer):
     changelist = "/backoffice/piattaforma/identitydocument/"
-    client.force_login(UserFactory(role=roles.MODERATORS))
+    sign_in(client, UserFactory(role=roles.MODERATORS))
     assert client.get(changelist).status_code == 403
     staff = UserFactory(role=roles.STAFF)
-    client.force_login(staff)
+    sign_in(client, staff)
     page = client.get(changelist)
     assert page.status_code == 200 and newcomer.nickname in page.content.decode()
     detail = client.get(f"{changelist}{pending.pk}/change/").content.decode()

@@ -15,7 +15,7 @@ from piattaforma.consumers import CLOSE_UNAUTHENTICATED
 from piattaforma.models import AuditLog, GameNotice, GameSwitch, SiteHours
 from tests.lobby.factories import poker_table, scopa_table
 from tests.lobby.helpers import seat_players
-from tests.piattaforma.factories import UserFactory
+from tests.piattaforma.factories import UserFactory, sign_in
 from tests.piattaforma.test_plumbing import ORIGIN, session_cookie
 from tests.wallet.factories import funded_player
 
@@ -84,7 +84,7 @@ def test_during_the_closing_players_get_the_closing_page_and_staff_the_back_offi
     page = client.get("/lobby/")
     assert page.status_code == 503 and "pausa giornaliera" in page.content.decode()
     assert client.get("/backoffice/").status_code == 302  # a player: to the back office's login
-    client.force_login(UserFactory(role=roles.STAFF))
+    sign_in(client, UserFactory(role=roles.STAFF))
     assert client.get("/backoffice/").status_code == 200
     frozen(rome(5, 45))
     client.force_login(player)
@@ -207,7 +207,7 @@ def test_only_staff_run_site_operations(client, role):
 @pytest.mark.django_db
 def test_the_switch_page_previews_its_effects_before_confirming(client):
     staff = UserFactory(role=roles.STAFF)
-    client.force_login(staff)
+    sign_in(client, staff)
     users = [funded_player() for _ in range(2)]
     table = scopa_table(name="Scopa Bari")
     seat_players(table, users, buy_in=5_000)

@@ -265,11 +265,11 @@ def test_staff_tick_the_admitted_levels_in_the_back_office(client):
     from django.urls import reverse
 
     from piattaforma import roles
-    from tests.piattaforma.factories import UserFactory
+    from tests.piattaforma.factories import UserFactory, sign_in
     from tests.tournaments.test_backoffice import add_form
 
     staff = UserFactory(role=roles.STAFF)
-    client.force_login(staff)
+    sign_in(client, staff)
     data = add_form()
     data["skill_levels"] = ["4", "5", "0"]
     response = client.post(reverse("backoffice:tournaments_tournament_add"), data)

@@ -184,11 +184,11 @@ def test_rebuy_refuses_bad_amounts_and_changes_nothing(client, amount):
 @pytest.mark.django_db
 def test_backoffice_adjustment_uses_the_same_parser(client, funded):
     from piattaforma import roles
-    from tests.piattaforma.factories import UserFactory
+    from tests.piattaforma.factories import UserFactory, sign_in
     from wallet.models import Account
 
     admin = UserFactory(role=roles.STAFF, is_superuser=True)
-    client.force_login(admin)
+    sign_in(client, admin)
     account = Account.objects.filter(owner=funded).first()
     before = ledger_snapshot()
     url = reverse("backoffice:wallet_account_adjust", args=[account.pk])

@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from piattaforma.models import AuditLog, User
+from tests.piattaforma.factories import sign_in
 from tests.wallet.conftest import ledger_snapshot
 from wallet import actions, selectors, tasks
 from wallet.models import Account, AccountKind, Payment, Realm, ReconciliationRun, Transaction
@@ -138,7 +139,7 @@ def test_openapi_schema_has_no_warnings(tmp_path):
 @pytest.mark.django_db
 def test_backoffice_ledger_is_read_only_and_adjustment_is_gated(client, funded, staff):
     account = Account.objects.get(owner=funded, kind=AccountKind.PLAYER_CASH, realm=Realm.REAL)
-    client.force_login(staff)
+    sign_in(client, staff)
     assert client.get(reverse("backoffice:wallet_account_changelist")).status_code == 200
     assert client.get(reverse("backoffice:wallet_transaction_changelist")).status_code == 200
     assert client.get(reverse("backoffice:wallet_reconciliationrun_changelist")).status_code == 200
@@ -162,7 +163,7 @@ def test_backoffice_ledger_is_read_only_and_adjustment_is_gated(client, funded, 
 @pytest.mark.django_db
 def test_backoffice_withdrawal_approval(client, funded, staff):
     req = actions.withdrawal_request(user=funded, amount=1_000, idempotency_key="w")
-    client.force_login(staff)
+    sign_in(client, staff)
     response = client.post(
         reverse("backoffice:wallet_withdrawal_changelist"),
         {"action": "approve", "_selected_action": [req["payment_id"]]},
@@ -217,7 +218,7 @@ def test_celery_beat_runs_the_reconciliation_nightly(settings):
 @pytest.mark.django_db
 def test_backoffice_reverse_and_reject_need_a_reason(client, funded, staff):
     tx = Transaction.objects.get(kind="deposit")
-    client.force_login(staff)
+    sign_in(client, staff)
     url = reverse("backoffice:wallet_transaction_changelist")
     page = client.post(url, {"action": "reverse_transactions", "_selected_action": [str(tx.pk)]})
     assert page.status_code == 200 and "Motivazione" in page.content.decode()  # the reason form
@@ -237,7 +238,7 @@ def test_backoffice_reverse_and_reject_need_a_reason(client, funded, staff):
 
 @pytest.mark.django_db
 def test_backoffice_reconciliation_run_now(client, funded, staff):
-    client.force_login(staff)
+    sign_in(client, staff)
     response = client.post(reverse("backoffice:wallet_reconciliation_run"))
     assert response.status_code == 302
     assert ReconciliationRun.objects.get().ok
