@@ -80,6 +80,16 @@ def may_manage_user(actor: Any, target: Any) -> bool:
     return not (target.is_staff or target.is_superuser)
 
 
+def may_set_password(actor: Any, target: Any) -> bool:
+    """Tell whether ``actor`` may set ``target``'s password in the back office.
+
+    Nobody sets a player's password: a player who lost his resets it himself through the e-mail
+    link, so that nobody of the staff ever knows it and signs in as him. A superuser may set a
+    staff member's or moderator's (maintenance, audited); staff set nobody's.
+    """
+    return bool(actor.is_superuser) and bool(target.is_staff or target.is_superuser)
+
+
 def backoffice_allowed(user: Any) -> bool:
     """Tell whether a user may open the back office (staff, moderators, superusers)."""
     if not (user.is_active and user.is_authenticated):

@@ -1,6 +1,6 @@
 """Roles in the back office: only superusers change roles or staff accounts, and it is all audited.
 
-Staff manage players (their data, password and status); they cannot promote anybody (themselves
+Staff manage players (their data and status, never their password); they cannot promote anybody (themselves
 included), touch another staff member's or a superuser's account, delete accounts, or edit the
 records the platform keeps as evidence (audit log, ledger, table chat, role groups).
 """
@@ -98,26 +98,50 @@ def test_staff_cannot_set_a_superusers_or_another_staff_members_password(client)
     assert not AuditLog.objects.filter(action="user.set_password").exists()
 
 
-def test_staff_sets_a_players_password_and_it_is_audited(client):
-    staff = UserFactory(role=roles.STAFF)
+@pytest.mark.parametrize("who", ["staff", "superuser"])
+def test_nobody_sets_a_players_password_in_the_back_office(client, who):
+    """Not even a superuser: the player resets it himself by e-mail, so nobody signs in as him."""
+    actor = UserFactory(role=roles.STAFF) if who == "staff" else superuser()
     player = UserFactory()
-    sign_in(client, staff)
-    assert set_password(client, player).status_code == 302
-    player.refresh_from_db()
-    assert player.check_password(NEW_PASSWORD)
-    log = AuditLog.objects.get(action="user.set_password")
-    assert log.actor == staff and log.target_id == str(player.pk)
-
-
-def test_a_refused_password_form_is_not_audited(client):
-    staff = UserFactory(role=roles.STAFF)
-    player = UserFactory()
-    sign_in(client, staff)
-    form = {"password1": NEW_PASSWORD, "password2": "diversa", "usable_password": "true"}
-    assert client.post(password_url(player), form).status_code == 200
+    sign_in(client, actor)
+    assert client.get(password_url(player)).status_code == 403
+    assert set_password(client, player).status_code == 403
     player.refresh_from_db()
     assert player.check_password(PASSWORD)
     assert not AuditLog.objects.filter(action="user.set_password").exists()
+    # the player's page offers no password form either
+    page = client.get(change_url(player)).content.decode()
+    assert "password/" not in page
+
+
+def test_a_refused_password_form_is_not_audited(client):
+    sign_in(client, superuser())
+    colleague = UserFactory(role=roles.STAFF)
+    form = {"password1": NEW_PASSWORD, "password2": "diversa", "usable_password": "true"}
+    assert client.post(password_url(colleague), form).status_code == 200
+    colleague.refresh_from_db()
+    assert colleague.check_password(PASSWORD)
+    assert not AuditLog.objects.filter(action="user.set_password").exists()
+
+
+def test_a_players_e_mail_changed_by_staff_is_audited_and_told_to_the_old_address(
+    client, django_capture_on_commit_callbacks, mailoutbox
+):
+    staff = UserFactory(role=roles.STAFF)
+    player = UserFactory(email="vecchia@example.invalid")
+    sign_in(client, staff)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(change_url(player), user_form(player, email="nuova@example.invalid"))
+    assert response.status_code == 302
+    line = AuditLog.objects.get(action="user.change_email")
+    assert line.actor == staff and line.data == {
+        "from": "vecchia@example.invalid",
+        "to": "nuova@example.invalid",
+    }
+    assert [m.to for m in mailoutbox] == [["vecchia@example.invalid"]]
+    # a save that keeps the address adds nothing
+    client.post(change_url(player), user_form(player, email="nuova@example.invalid", is_bot="on"))
+    assert AuditLog.objects.filter(action="user.change_email").count() == 1
 
 
 def test_superuser_changes_roles_and_every_change_is_audited(client):
@@ -332,7 +356,7 @@ def test_staff_cannot_decide_his_own_withdrawal(client):
         with pytest.raises(NotPermitted):
             decide()
         assert Payment.objects.get(pk=mine).status == Payment.Status.PENDING
-    client.force_login(furbo)  # the back office says so instead of paying
+    sign_in(client, furbo)  # the back office says so instead of paying
     client.post("/backoffice/wallet/withdrawal/", {"action": "approve", "_selected_action": [mine]})
     assert Payment.objects.get(pk=mine).status == Payment.Status.PENDING
     wallet_actions.withdrawal_approve(payment_id=mine, actor=collega)
