@@ -65,7 +65,7 @@ def test_the_reader_refuses_each_kind():
 @pytest.mark.parametrize("name", ["table", "sit", "rebuy", "leave", "waiting", "layouts"])
 def test_a_huge_table_id_in_the_url_is_a_404_not_a_500(name):
     client = Client()
-    client.force_login(funded_player())
+    sign_in(client, funded_player())
     url = reverse(f"lobby:{name}", args=[1]).replace("/1/", "/" + "9" * 30 + "/")
     res = client.get(url) if name == "table" else client.post(url)
     assert res.status_code == 404
@@ -116,7 +116,7 @@ def test_the_api_parses_json_defensively(body):
 @pytest.mark.parametrize("page", ["9" * 5000, "\u00b2", "-1", "1e3"])
 def test_the_api_refuses_a_junk_page_number(page):
     client = Client()
-    client.force_login(funded_player())
+    sign_in(client, funded_player())
     res = client.get(reverse("wallet:api_statement"), {"page": page})
     assert res.status_code == 400 and res.json()["code"] == "invalid"
 

@@ -102,7 +102,7 @@ def test_a_players_replay_holds_only_what_his_seat_saw(client, game):
     engine = registry.get(game)
     player = users[0]
     seat = next(s["seat"] for s in hand.seats if s["user_id"] == player.pk)
-    client.force_login(player)
+    sign_in(client, player)
     url = f"/lobby/le-mie-mani/{hand.pk}/replay.json"
     frames, data = fetch_all(client, url)
     states = replay_hand(hand)
@@ -196,12 +196,12 @@ def test_the_steps_are_english_in_english(client):
 def test_a_player_cannot_open_another_players_hand(client):
     hand, users = played_hand("poker5")
     stranger = funded_player()
-    client.force_login(stranger)
+    sign_in(client, stranger)
     assert client.get(f"/lobby/le-mie-mani/{hand.pk}/").status_code == 404
     assert client.get(f"/lobby/le-mie-mani/{hand.pk}/replay.json").status_code == 404
     assert client.get(f"/lobby/le-mie-mani/{hand.pk}/replay.json", {"start": "x"}).status_code == 404
     assert client.get(f"/backoffice/lobby/hand/{hand.pk}/replay.json").status_code == 302  # not staff: login
-    client.force_login(users[0])
+    sign_in(client, users[0])
     assert client.get(f"/lobby/le-mie-mani/{hand.pk}/").status_code == 200
     assert client.get(f"/backoffice/lobby/hand/{hand.pk}/replay/").status_code == 302
     client.logout()
@@ -235,7 +235,7 @@ def test_a_moderator_cannot_open_the_staff_replay_and_staff_can(client):
 )
 def test_a_bad_window_is_a_clean_error(client, params):
     hand, users = played_hand("poker5")
-    client.force_login(users[0])
+    sign_in(client, users[0])
     res = client.get(f"/lobby/le-mie-mani/{hand.pk}/replay.json", params)
     assert res.status_code == 400 and res.json()["code"] == "bad_step" and res.json()["message"]
     sign_in(client, UserFactory(role=roles.STAFF))
@@ -245,7 +245,7 @@ def test_a_bad_window_is_a_clean_error(client, params):
 
 def test_the_replay_page_starts_at_the_step_asked_and_a_junk_one_at_the_deal(client):
     hand, users = played_hand("poker5")
-    client.force_login(users[0])
+    sign_in(client, users[0])
     assert 'data-step="3"' in client.get(f"/lobby/le-mie-mani/{hand.pk}/", {"step": "3"}).content.decode()
     assert 'data-step="0"' in client.get(f"/lobby/le-mie-mani/{hand.pk}/", {"step": "x²"}).content.decode()
 
@@ -254,7 +254,7 @@ def test_a_hand_seated_players_left_is_still_replayed(client):
     hand, users = played_hand("poker5")
     for seat in Seat.objects.filter(table=hand.table):
         door.table_leave(table_id=hand.table_id, user=seat.user)
-    client.force_login(users[1])
+    sign_in(client, users[1])
     assert client.get(f"/lobby/le-mie-mani/{hand.pk}/replay.json").status_code == 200
 
 

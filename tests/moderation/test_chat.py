@@ -207,7 +207,7 @@ def test_moderators_see_the_watched_list_but_cannot_change_it(client):
         reverse("backoffice:moderation_watchedentry_delete", args=[entry.pk]), {"post": "yes"}
     )
     assert response.status_code == 403 and WatchedEntry.objects.filter(pk=entry.pk).exists()
-    client.force_login(UserFactory())  # a player has no back office at all
+    sign_in(client, UserFactory())  # a player has no back office at all
     assert client.get(reverse("backoffice:moderation_watchedentry_changelist")).status_code == 302
 
 

@@ -59,7 +59,7 @@ def pages(case):
 def test_players_and_visitors_never_see_the_queue(client, case):
     for url in pages(case):
         assert client.get(url).status_code == 302  # to the login page
-    client.force_login(UserFactory())
+    sign_in(client, UserFactory())
     for url in pages(case):
         assert client.get(url).status_code == 403
     before = snapshot()
@@ -110,7 +110,7 @@ def test_the_header_shows_a_moderator_no_conto_and_a_player_his_balance(client, 
     sign_in(client, staff)
     html = client.get(reverse("lobby:lobby")).content.decode()
     assert 'data-testid="header-balance"' in html and 'data-testid="nav-moderation"' in html
-    client.force_login(UserFactory())
+    sign_in(client, UserFactory())
     html = client.get(reverse("lobby:lobby")).content.decode()
     assert 'data-testid="header-balance"' in html and reverse("wallet:balance") in html
     assert 'data-testid="nav-moderation"' not in html and 'data-testid="header-role"' not in html

@@ -92,7 +92,7 @@ def test_the_queue_page_lists_held_lines_and_reviews_them(client, people):
     client.post(url, {"esito": "mostra"})
     line.refresh_from_db()
     assert line.outcome == "shown"
-    client.force_login(people["player"])
+    sign_in(client, people["player"])
     refused = client.post(reverse("moderation:line_review", args=[line.pk]), {"esito": "rifiuta"})
     assert refused.status_code == 403
 
@@ -333,7 +333,7 @@ def test_the_close_buttons_both_ways(client, people, who, closes):
 def test_the_lobby_and_the_desk_show_the_close_button(client, people):
     player = people["player"]
     _help_line(player, player, "una domanda")
-    client.force_login(player)
+    sign_in(client, player)
     assert 'data-testid="help-close"' in client.get(reverse("lobby:lobby")).content.decode()
     sign_in(client, people["staff"])
     desk = client.get(reverse("moderation:help_desk"), {"giocatore": player.pk}).content.decode()

@@ -112,7 +112,7 @@ def test_public_card_shows_the_effective_warnings_to_players(client):
         conduct.turn_completed_record(user_id=player.pk, tournament_id=9)
     url = reverse("moderation:player_card", args=["Ritardatario"])
     assert client.get(url).status_code == 302  # visitors log in first
-    client.force_login(UserFactory())
+    sign_in(client, UserFactory())
     html = client.get(url).content.decode()
     assert 'data-testid="effective-warnings">2<' in html  # 3 received − 1 bonus
     assert "dumper" not in html and "@" not in html.split("<main", 1)[1]  # no e-mail on the card

@@ -21,7 +21,7 @@ def test_roles_exist_with_the_right_permissions():
 
 
 def test_player_is_sent_to_the_login(client):
-    client.force_login(UserFactory())
+    sign_in(client, UserFactory())
     response = client.get("/backoffice/")
     assert response.status_code == 302 and "/backoffice/login/" in response["Location"]
 

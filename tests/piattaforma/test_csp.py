@@ -128,7 +128,7 @@ def test_pages_have_nothing_inline(client):
         "/static/cards-demo.html",
     ]
     found = {url: inline_parts(body(client.get(url))) for url in pages}
-    client.force_login(player)
+    sign_in(client, player)
     for url in (
         "/",
         "/lobby/",

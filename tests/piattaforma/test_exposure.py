@@ -39,7 +39,7 @@ def test_the_deep_check_is_refused_to_anonymous_remote_clients(client, worker_pr
 
 
 def test_the_deep_check_is_refused_to_players(client, worker_probe):
-    client.force_login(UserFactory())
+    sign_in(client, UserFactory())
     assert client.get("/healthz?deep=1", **REMOTE).status_code == 403
     assert worker_probe == []
 

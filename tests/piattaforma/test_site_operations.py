@@ -80,14 +80,14 @@ def test_hours_off_in_the_test_settings_unless_asked(db):
 def test_during_the_closing_players_get_the_closing_page_and_staff_the_back_office(client, hours_on, frozen):
     player = UserFactory()
     frozen(rome(5, 35))
-    client.force_login(player)
+    sign_in(client, player)
     page = client.get("/lobby/")
     assert page.status_code == 503 and "pausa giornaliera" in page.content.decode()
     assert client.get("/backoffice/").status_code == 302  # a player: to the back office's login
     sign_in(client, UserFactory(role=roles.STAFF))
     assert client.get("/backoffice/").status_code == 200
     frozen(rome(5, 45))
-    client.force_login(player)
+    sign_in(client, player)
     assert client.get("/lobby/").status_code == 200
 
 
@@ -178,7 +178,7 @@ def test_notices_in_force_are_on_every_page_load(client):
     for url in ("/", "/lobby/"):
         html = client.get(url).content.decode()
         assert "Avviso in corso" in html and "Avviso scaduto" not in html and "Avviso futuro" not in html
-    client.force_login(UserFactory())
+    sign_in(client, UserFactory())
     html = client.get("/lobby/").content.decode()
     assert 'data-ws="/ws/avvisi/"' in html and "Avviso in corso" in html
 
@@ -188,7 +188,7 @@ def test_notices_in_force_are_on_every_page_load(client):
 def test_only_staff_run_site_operations(client, role):
     if role != "anonymous":
         user = UserFactory(role=role) if role else UserFactory(role=roles.STAFF)
-        client.force_login(user)
+        sign_in(client, user)
     pages = ("/backoffice/piattaforma/gameswitch/", "/backoffice/piattaforma/gameswitch/scopa/switch/",
              "/backoffice/piattaforma/gamenotice/add/", "/backoffice/piattaforma/sitehours/")  # fmt: skip
     post = client.post(

@@ -251,7 +251,7 @@ def test_staff_see_every_payout_players_do_not(staff, client):
     (winner_id,) = paid["prizes"]
     winner = next(p for p in players if p.pk == winner_id)
     url = reverse("backoffice:tournaments_payout_changelist")
-    client.force_login(winner)
+    sign_in(client, winner)
     assert client.get(url).status_code in (302, 403)
     sign_in(client, staff)
     page = client.get(url).content.decode()

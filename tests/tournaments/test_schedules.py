@@ -92,6 +92,6 @@ def test_staff_create_a_schedule_in_the_back_office(client, staff):
     assert response.status_code == 302
     schedule = TournamentSchedule.objects.get()
     assert (schedule.weekdays, schedule.start_time, schedule.created_by) == ("56", time(21, 30), staff)
-    client.force_login(UserFactory())
+    sign_in(client, UserFactory())
     assert client.get(reverse("backoffice:tournaments_tournamentschedule_changelist")).status_code == 302
     assert timedelta(hours=schedule.opens_hours_before) == timedelta(hours=12)

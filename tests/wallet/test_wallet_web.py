@@ -40,7 +40,7 @@ def test_money_formatting_and_parsing():
 
 @pytest.mark.django_db
 def test_pages_render_in_italian(client, funded):
-    client.force_login(funded)
+    sign_in(client, funded)
     for name in ("balance", "statement", "deposit", "withdrawal", "limits", "self_exclusion"):
         response = client.get(reverse(f"wallet:{name}"))
         assert response.status_code == 200, name
@@ -58,7 +58,7 @@ def test_pages_need_login(client):
 
 @pytest.mark.django_db
 def test_deposit_page_is_idempotent_on_double_submit(client, player):
-    client.force_login(player)
+    sign_in(client, player)
     data = {"amount": "25,00", "idempotency_key": "form-1"}
     assert client.post(reverse("wallet:deposit"), data).status_code == 302
     assert client.post(reverse("wallet:deposit"), data).status_code == 302
@@ -69,7 +69,7 @@ def test_deposit_page_is_idempotent_on_double_submit(client, player):
 
 @pytest.mark.django_db
 def test_withdrawal_page_refusal_shows_message_and_changes_nothing(client, funded):
-    client.force_login(funded)
+    sign_in(client, funded)
     before = ledger_snapshot()
     response = client.post(reverse("wallet:withdrawal"), {"amount": "600,00", "idempotency_key": "w"})
     assert response.status_code == 200
@@ -81,7 +81,7 @@ def test_withdrawal_page_refusal_shows_message_and_changes_nothing(client, funde
 
 @pytest.mark.django_db
 def test_limits_page_and_self_exclusion_page(client, funded):
-    client.force_login(funded)
+    sign_in(client, funded)
     client.post(reverse("wallet:limits"), {"day": "50,00", "week": "", "month": ""})
     assert selectors.deposit_limits_get(user=funded)["day"]["amount"] == 5_000
     client.post(reverse("wallet:limits"), {"day": "80,00", "week": "", "month": ""})
@@ -100,7 +100,7 @@ def test_statement_page_paginates_and_filters(client, funded):
     for i in range(30):
         actions.deposit_create(user=funded, amount=100 + i, idempotency_key=f"s{i}")
     actions.tournament_enter(user=funded, tournament_ref="t", pool_quota=800, rake=200, idempotency_key="e")
-    client.force_login(funded)
+    sign_in(client, funded)
     first = client.get(reverse("wallet:statement"))
     assert first.context["page"].count == 32 and len(first.context["page"].items) == 25
     second = client.get(reverse("wallet:statement") + "?page=2")
@@ -114,7 +114,7 @@ def test_statement_page_paginates_and_filters(client, funded):
 def test_api_balance_and_statement(client, funded, django_assert_max_num_queries):
     from piattaforma import siteops
 
-    client.force_login(funded)
+    sign_in(client, funded)
     siteops.site_hours()  # every request reads the site's hours once per process per 10 s: warm, as in use
     with django_assert_max_num_queries(4):
         body = client.get(reverse("wallet:api_balance")).json()
@@ -155,7 +155,7 @@ def test_backoffice_ledger_is_read_only_and_adjustment_is_gated(client, funded, 
     )
     assert selectors.balance_get(user=funded)["cash"] == 50_500
     assert AuditLog.objects.filter(action="wallet.adjust", actor=staff).count() == 1
-    client.force_login(funded)  # a player is not let in
+    sign_in(client, funded)  # a player is not let in
     assert client.post(url, {"direction": "credit", "amount": "5,00", "reason": "x" * 9}).status_code == 302
     assert selectors.balance_get(user=funded)["cash"] == 50_500
 
