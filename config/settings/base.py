@@ -205,6 +205,10 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     },
 }
 
+# Wallet: a manual adjustment (back office, "Rettifica") larger than this, in cents either way, is
+# posted only when a second staff member approves it (four eyes): 100,00 euro.
+WALLET_ADJUSTMENT_APPROVAL_CENTS = int(os.environ.get("WALLET_ADJUSTMENT_APPROVAL_CENTS", "10000"))
+
 # Training tournaments: the participation bonus added to the PT pool, per entrant and smazzata, in
 # hundredths of a PT ("un bonus di partecipazione proporzionale al numero di smazzate").
 TOURNAMENTS_TRAINING_BONUS_PER_SMAZZATA = 10
