@@ -70,7 +70,7 @@ def role_snapshot(user: Any) -> dict[str, Any]:
 
 
 def may_manage_user(actor: Any, target: Any) -> bool:
-    """Tell whether ``actor`` may change ``target``'s account (data, password, status) in the back office.
+    """Tell whether ``actor`` may change ``target``'s account (data, status) in the back office.
 
     Superusers manage everyone. Staff manage players only: not their own account, not another staff
     member's or moderator's, not a superuser's (their credentials are a superuser's business).
