@@ -66,8 +66,9 @@ def test_django_strings_its_italian_catalog_leaves_empty_are_italian_here(client
     sign_in(client, UserFactory(role=roles.STAFF))
     page = client.get("/backoffice/tournaments/tournament/add/").content.decode()
     assert "- Scegli un&#x27;opzione -" in page and "Select an option" not in page
-    player = UserFactory()
-    page = client.get(f"/backoffice/piattaforma/user/{player.pk}/change/").content.decode()
+    sign_in(client, UserFactory(is_superuser=True, is_staff=True))  # the password field: a staff account's
+    colleague = UserFactory(role=roles.STAFF)
+    page = client.get(f"/backoffice/piattaforma/user/{colleague.pk}/change/").content.decode()
     assert "Reimposta la password" in page and "Raw passwords" not in page
     script = client.get("/backoffice/jsi18n/").content.decode()
     assert "Scegli tutti: %s" in script and "sei %(offset)s ora indietro" in script
