@@ -401,3 +401,10 @@ def test_required_is_for_staff_moderators_and_superusers_only():
     assert twofa.required(UserFactory(role=roles.MODERATORS))
     assert twofa.required(User(is_superuser=True))
     assert not twofa.required(UserFactory())
+
+
+def test_a_page_opens_no_socket_for_a_session_still_waiting_for_its_second_factor(client, staff):
+    client.force_login(staff)
+    assert 'data-ws="/ws/avvisi/"' not in client.get(reverse("twofa_enrol")).content.decode()
+    sign_in(client, staff)
+    assert 'data-ws="/ws/avvisi/"' in client.get("/").content.decode()
