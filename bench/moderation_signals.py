@@ -299,6 +299,7 @@ def main(argv: list[str]) -> None:
         staff = bench_user(nickname="bench_staff", role=roles.STAFF)
         client = Client()
         client.force_login(staff)
+        _second_factor(client, staff)
 
         def page(url: str) -> Callable[[], Any]:
             def get() -> None:
@@ -352,3 +353,16 @@ def main(argv: list[str]) -> None:
 
 if __name__ == "__main__":
     main(sys.argv[1:])
+
+
+def _second_factor(client: Any, staff: Any) -> None:
+    """Verify the staff session with a confirmed authenticator, as ``django_otp.login`` does: the
+    staff's pages want the second factor (``piattaforma.twofa``)."""
+    from django_otp import DEVICE_ID_SESSION_KEY
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    device = TOTPDevice.objects.filter(user=staff, confirmed=True).first()
+    device = device or TOTPDevice.objects.create(user=staff, name="bench", confirmed=True)
+    session = client.session
+    session[DEVICE_ID_SESSION_KEY] = device.persistent_id
+    session.save()

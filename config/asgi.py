@@ -14,6 +14,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 
 from config.routing import websocket_urlpatterns  # noqa: E402
 from piattaforma.ratelimit import FrameGuard  # noqa: E402
+from piattaforma.twofa import StaffSocketGuard  # noqa: E402
 from piattaforma.wsframes import quiet_debug_arguments  # noqa: E402
 
 quiet_debug_arguments()  # autobahn's debug-line formatting on every frame sent (piattaforma.wsframes)
@@ -21,9 +22,12 @@ quiet_debug_arguments()  # autobahn's debug-line formatting on every frame sent 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        # FrameGuard first: a flood is counted and dropped before anything else looks at it
+        # FrameGuard first: a flood is counted and dropped before anything else looks at it; staff
+        # and moderators without a verified second factor are anonymous (piattaforma.twofa)
         "websocket": FrameGuard(
-            AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+            AllowedHostsOriginValidator(
+                AuthMiddlewareStack(StaffSocketGuard(URLRouter(websocket_urlpatterns)))
+            )
         ),
     }
 )

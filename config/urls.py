@@ -4,7 +4,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
-from piattaforma import views
+from piattaforma import views, views_twofa
 from piattaforma.backoffice import site as backoffice
 from piattaforma.forms import LoginForm
 
@@ -20,6 +20,8 @@ urlpatterns = [
         name="login",
     ),
     path("account/esci/", auth_views.LogoutView.as_view(), name="logout"),
+    path("account/due-passaggi/", views_twofa.verify, name="twofa_verify"),
+    path("account/due-passaggi/attiva/", views_twofa.enrol, name="twofa_enrol"),
     path("account/password/", views.PasswordChangeView.as_view(), name="password_change"),
     path("account/password/fatto/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
     path("account/password/reset/", auth_views.PasswordResetView.as_view(), name="password_reset"),

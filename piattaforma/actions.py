@@ -89,6 +89,32 @@ def user_audit_roles(*, user: User, actor: User | None, before: dict[str, Any]) 
     )
 
 
+def user_email_changed(*, user: User, old_email: str, actor: User | None) -> AuditLog | None:
+    """Record a change of a player's e-mail by someone else, and tell the old address after commit.
+
+    The e-mail is where a password reset link goes: a player whose address the staff changed hears
+    of it at the one he had, so that nobody takes his account over unseen.
+    """
+    if old_email == user.email or (actor is not None and actor.pk == user.pk):
+        return None
+    line = audit_record(
+        actor=actor, action="user.change_email", target=user, data={"from": old_email, "to": user.email}
+    )
+    if old_email:
+        from django.core.mail import send_mail
+
+        body = (
+            f"Ciao {user.nickname},\n\nlo staff della piattaforma ha cambiato l'indirizzo e-mail del tuo "
+            "conto di gioco. Se non l'hai chiesto tu, scrivi subito all'assistenza (HELP)."
+        )
+        transaction.on_commit(
+            lambda: send_mail(
+                "Il tuo indirizzo e-mail è stato cambiato", body, settings.DEFAULT_FROM_EMAIL, [old_email]
+            )
+        )
+    return line
+
+
 @transaction.atomic
 def user_set_status(
     *, user: User, status: str, actor: User | None, reason: str, until: datetime | None = None

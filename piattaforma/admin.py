@@ -2,7 +2,9 @@
 
 Roles and other staff members' accounts are a superuser's business: staff see the role fields
 read-only and may change players' accounts only (``roles.may_manage_user``); every role change
-and every password set here is in the audit log. Accounts are suspended, never deleted.
+and every password set here is in the audit log. Nobody sets a player's password here
+(``roles.may_set_password``): the player resets it himself by e-mail. Accounts are suspended,
+never deleted.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.contrib.auth.models import Group
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
@@ -23,7 +26,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 import piattaforma.admin_ops  # noqa: F401  (registers the site operations' admins on the site)
-from piattaforma import actions, roles
+from piattaforma import actions, roles, twofa
 from piattaforma.backoffice import ReadOnlyAdmin, ReadOnlyAdminMixin, request_actor, site
 from piattaforma.models import AuditLog, GamePreference, IdentityDocument, User
 
@@ -85,7 +88,7 @@ class UserAdmin(UserAdminBase):
             },
         ),
     )
-    actions = ("suspend", "reactivate")
+    actions = ("suspend", "reactivate", "twofa_reset")
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         fields = tuple(super().get_readonly_fields(request, obj))
@@ -94,16 +97,28 @@ class UserAdmin(UserAdminBase):
         return fields
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        # Also guards the password form (UserAdmin.user_change_password asks it for the target).
         allowed = super().has_change_permission(request, obj)
         return allowed and (obj is None or roles.may_manage_user(request.user, obj))
+
+    def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
+        fieldsets = super().get_fieldsets(request, obj)
+        if obj is None or roles.may_set_password(request.user, obj):
+            return fieldsets
+        # no password field, and so no link to a password form: nobody sets a player's password
+        return [
+            (name, {**opts, "fields": [f for f in opts["fields"] if f != "password"]})
+            for name, opts in fieldsets
+        ]
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # a game account is suspended, never deleted: its ledger and exclusions stay
 
     def save_model(self, request: HttpRequest, obj: User, form: Any, change: bool) -> None:
-        form.roles_before = roles.role_snapshot(User.objects.get(pk=obj.pk)) if change else roles.NO_ROLE
+        before = User.objects.get(pk=obj.pk) if change else None
+        form.roles_before = roles.role_snapshot(before) if before is not None else roles.NO_ROLE
         super().save_model(request, obj, form, change)
+        if before is not None:
+            actions.user_email_changed(user=obj, old_email=before.email, actor=request_actor(request))
 
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
         super().save_related(request, form, formsets, change)
@@ -111,7 +126,10 @@ class UserAdmin(UserAdminBase):
 
     @transaction.atomic
     def user_change_password(self, request: HttpRequest, id: str, form_url: str = "") -> HttpResponse:
+        """Superusers set a staff member's password (audited); a player's, nobody (``may_set_password``)."""
         user = self.get_object(request, unquote(id))
+        if user is not None and not roles.may_set_password(request.user, user):
+            raise PermissionDenied
         response = super().user_change_password(request, id, form_url)
         if user is not None and User.objects.filter(pk=user.pk).exclude(password=user.password).exists():
             actions.audit_record(actor=request_actor(request), action="user.set_password", target=user)
@@ -152,6 +170,43 @@ class UserAdmin(UserAdminBase):
     @admin.action(description=_("Riattiva i giocatori selezionati"), permissions=["change"])
     def reactivate(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
         return self._set_status(request, queryset, User.Status.ACTIVE)
+
+    def has_twofa_reset_permission(self, request: HttpRequest) -> bool:
+        return roles.has_staff_role(request.user)
+
+    @admin.action(
+        description=_("Azzera la verifica in due passaggi (staff e moderatori selezionati)"),
+        permissions=["twofa_reset"],
+    )
+    def twofa_reset(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
+        """Another staff member's lost authenticator: removed, he enrols again at his next sign-in."""
+        form = StatusChangeForm(request.POST if "reason" in request.POST else None)
+        if not form.is_valid():
+            return render(
+                request,
+                "wallet/admin/reason_form.html",
+                {
+                    **self.admin_site.each_context(request),
+                    "form": form,
+                    "queryset": queryset,
+                    "heading": _("Azzera la verifica in due passaggi"),
+                    "action": request.POST.get("action"),
+                    "opts": self.model._meta,
+                },
+            )
+        actor = request_actor(request)
+        assert actor is not None
+        for user in queryset:
+            if not twofa.required(user):
+                continue  # players have no second factor to reset
+            try:
+                twofa.devices_reset(actor=actor, target=user, reason=form.cleaned_data["reason"])
+            except twofa.TwoFactorError as exc:
+                self.message_user(request, f"{user}: {exc.message}", messages.ERROR)
+            else:
+                done = _("%(user)s: verifica azzerata, la attiverà di nuovo al prossimo accesso.")
+                self.message_user(request, done % {"user": user}, messages.SUCCESS)
+        return None
 
 
 @admin.register(Group, site=site)

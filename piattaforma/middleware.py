@@ -1,4 +1,5 @@
-"""The Content-Security-Policy header on Django versions without their own (5.2, for Python 3.11).
+"""The Content-Security-Policy header on Django versions without their own (5.2, for Python 3.11);
+the site's closing hours; the staff's sessions (second factor, idle timeout).
 
 Django 6 sends ``SECURE_CSP`` with ``django.middleware.csp.ContentSecurityPolicyMiddleware``; the
 settings pick that one when it exists (``CSP_MIDDLEWARE``). This stand-in sends the same policy the
@@ -9,11 +10,18 @@ view already set is left alone.
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.contrib import messages
+from django.contrib.auth import logout
+from django.contrib.auth.views import redirect_to_login
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils.deprecation import MiddlewareMixin
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 
 HEADER = "Content-Security-Policy"
 
@@ -56,3 +64,53 @@ class SiteClosedMiddleware:
                 response["Retry-After"] = "900"
                 return response
         return self.get_response(request)
+
+
+class StaffSessionMiddleware:
+    """Staff and moderators (``twofa.required``): the idle timeout, then the second factor.
+
+    A session idle for more than ``TWOFA_IDLE_MINUTES`` is signed out (the sign-in page says why);
+    an unverified one reaches only the two-factor pages and the exit: pages are sent there (to
+    enrol first if there is no authenticator yet), APIs get 403 ``twofa_required``. Players pass.
+    """
+
+    OPEN_PREFIXES = (
+        "/account/due-passaggi/",
+        "/account/esci/",
+        "/static/",
+        "/healthz",
+        "/i18n/",
+        "/favicon.ico",
+    )
+
+    def __init__(self, get_response: Any) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> Any:
+        from piattaforma import twofa
+
+        user = getattr(request, "user", None)
+        if user is None or not twofa.required(user):
+            return self.get_response(request)
+        if twofa.idle_expired(request.session):
+            logout(request)
+            if _wants_json(request):
+                message = _("Sessione scaduta per inattività: accedi di nuovo.")
+                return JsonResponse({"code": "session_expired", "message": message}, status=401)
+            messages.info(request, _("Sessione scaduta per inattività: accedi di nuovo."))
+            return redirect_to_login(request.get_full_path() if request.method == "GET" else "/")
+        twofa.touch(request.session)
+        if user.is_verified() or request.path.startswith(self.OPEN_PREFIXES):
+            return self.get_response(request)
+        if _wants_json(request):
+            message = _("Completa la verifica in due passaggi per continuare.")
+            return JsonResponse({"code": "twofa_required", "message": message}, status=403)
+        name = "twofa_verify" if twofa.enrolled(user) else "twofa_enrol"
+        target = reverse(name)
+        if request.method == "GET" and url_has_allowed_host_and_scheme(request.get_full_path(), None):
+            target += "?" + urlencode({"next": request.get_full_path()})
+        return HttpResponseRedirect(target)
+
+
+def _wants_json(request: HttpRequest) -> bool:
+    return "/api/" in request.path or "application/json" in request.headers.get("Accept", "")

@@ -70,7 +70,7 @@ def role_snapshot(user: Any) -> dict[str, Any]:
 
 
 def may_manage_user(actor: Any, target: Any) -> bool:
-    """Tell whether ``actor`` may change ``target``'s account (data, password, status) in the back office.
+    """Tell whether ``actor`` may change ``target``'s account (data, status) in the back office.
 
     Superusers manage everyone. Staff manage players only: not their own account, not another staff
     member's or moderator's, not a superuser's (their credentials are a superuser's business).
@@ -78,6 +78,16 @@ def may_manage_user(actor: Any, target: Any) -> bool:
     if actor.is_superuser:
         return True
     return not (target.is_staff or target.is_superuser)
+
+
+def may_set_password(actor: Any, target: Any) -> bool:
+    """Tell whether ``actor`` may set ``target``'s password in the back office.
+
+    Nobody sets a player's password: a player who lost his resets it himself through the e-mail
+    link, so that nobody of the staff ever knows it and signs in as him. A superuser may set a
+    staff member's or moderator's (maintenance, audited); staff set nobody's.
+    """
+    return bool(actor.is_superuser) and bool(target.is_staff or target.is_superuser)
 
 
 def backoffice_allowed(user: Any) -> bool:

@@ -25,6 +25,7 @@ from wallet.errors import WalletError
 from wallet.forms import EuroField
 from wallet.models import (
     Account,
+    AdjustmentRequest,
     DepositLimit,
     Hold,
     Payment,
@@ -116,7 +117,7 @@ class AccountAdmin(ReadOnlyAdmin):
             data = form.cleaned_data
             amount = data["amount"] if data["direction"] == "credit" else -data["amount"]
             try:
-                actions.ledger_adjust(
+                result = actions.adjustment_request(
                     account_id=account.pk,
                     amount=amount,
                     reason=data["reason"],
@@ -126,8 +127,16 @@ class AccountAdmin(ReadOnlyAdmin):
             except WalletError as exc:
                 form.add_error(None, exc.message)
             else:
-                self.message_user(request, _("Rettifica registrata."), messages.SUCCESS)
+                if result["status"] == "pending":
+                    message = _(
+                        "Rettifica oltre %(limit)s: registrata come richiesta, la approva un altro membro "
+                        "dello staff (Rettifiche da approvare)."
+                    ) % {"limit": format_eur(actions.adjustment_threshold())}
+                    self.message_user(request, message, messages.WARNING)
+                else:
+                    self.message_user(request, _("Rettifica registrata."), messages.SUCCESS)
                 return HttpResponseRedirect(reverse("backoffice:wallet_account_change", args=[account.pk]))
+        limit = format_eur(actions.adjustment_threshold())
         return render(
             request,
             "wallet/admin/reason_form.html",
@@ -135,7 +144,8 @@ class AccountAdmin(ReadOnlyAdmin):
                 **self.admin_site.each_context(request),
                 "form": form,
                 "heading": _("Rettifica manuale"),
-                "summary": f"{account} · {format_eur(account.balance)}",
+                "summary": f"{account} · {format_eur(account.balance)} · "
+                + _("oltre %(limit)s la approva un altro membro dello staff") % {"limit": limit},
                 "opts": self.model._meta,
             },
         )
@@ -269,6 +279,69 @@ class WithdrawalAdmin(ReadOnlyAdmin):
                     self.message_user(request, f"{payment}: {exc.message}", messages.ERROR)
             return None
         return _reason_page(self, request, queryset, form, _("Rifiuto del prelievo"))
+
+
+@admin.register(AdjustmentRequest, site=site)
+class AdjustmentRequestAdmin(ReadOnlyAdmin):
+    """Adjustments above the threshold, waiting for a second staff member (four eyes)."""
+
+    list_display = (
+        "requested_at",
+        "account",
+        "amount_eur",
+        "requested_by",
+        "status",
+        "decided_by",
+        "decided_at",
+    )
+    list_filter = ("status",)
+    search_fields = ("account__ref", "account__owner__nickname", "reason")
+    list_select_related = ("account", "requested_by", "decided_by")
+    readonly_fields = (
+        "account",
+        "amount_eur",
+        "reason",
+        "requested_by",
+        "requested_at",
+        "status",
+        "decided_by",
+        "decided_at",
+        "decision_reason",
+        "transaction",
+    )
+    fields = readonly_fields
+    actions = ("approve", "reject")
+
+    @admin.display(description=_("importo"), ordering="amount")
+    def amount_eur(self, obj: AdjustmentRequest) -> str:
+        return format_eur(obj.amount)
+
+    def has_decide_permission(self, request: HttpRequest) -> bool:
+        return bool(request.user.has_perm("wallet.adjust_ledger"))
+
+    @admin.action(description=_("Approva e registra le rettifiche selezionate"), permissions=["decide"])
+    def approve(self, request: HttpRequest, queryset: QuerySet[AdjustmentRequest]) -> None:
+        for adjustment in queryset:
+            try:
+                actions.adjustment_approve(request_id=adjustment.pk, actor=_staff(request))
+            except WalletError as exc:
+                self.message_user(request, f"{adjustment}: {exc.message}", messages.ERROR)
+            else:
+                self.message_user(request, _("Rettifica approvata: %s") % adjustment, messages.SUCCESS)
+
+    @admin.action(description=_("Respingi le rettifiche selezionate"), permissions=["decide"])
+    def reject(self, request: HttpRequest, queryset: QuerySet[AdjustmentRequest]) -> HttpResponse | None:
+        form = ReasonForm(request.POST if "reason" in request.POST else None)
+        if form.is_valid():
+            for adjustment in queryset:
+                try:
+                    actions.adjustment_reject(
+                        request_id=adjustment.pk, actor=_staff(request), reason=form.cleaned_data["reason"]
+                    )
+                except WalletError as exc:
+                    self.message_user(request, f"{adjustment}: {exc.message}", messages.ERROR)
+            return None
+        return _reason_page(self, request, queryset, form, _("Rifiuto della rettifica"))
 
 
 @admin.register(Payment, site=site)

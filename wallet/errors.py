@@ -57,6 +57,11 @@ class InvalidState(WalletError):
     default_message = "L'operazione non è possibile nello stato attuale."
 
 
+class NeedsApproval(WalletError):
+    code = "adjustment_needs_approval"
+    default_message = "Una rettifica oltre la soglia deve essere approvata da un altro membro dello staff."
+
+
 class NotPermitted(WalletError):
     code = "permission_denied"
     default_message = "Non hai il permesso per questa operazione."

@@ -293,6 +293,59 @@ class Withdrawal(Payment):
         verbose_name_plural = _("prelievi da approvare")
 
 
+class AdjustmentRequest(models.Model):
+    """A manual adjustment above ``WALLET_ADJUSTMENT_APPROVAL_CENTS``, waiting for a second staff
+    member (four eyes): posted only when another one approves it (``wallet.actions.adjustment_approve``)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("in attesa di approvazione")
+        APPROVED = "approved", _("approvata e registrata")
+        REJECTED = "rejected", _("respinta")
+
+    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="+", verbose_name=_("conto"))
+    amount = models.BigIntegerField(_("importo (centesimi)"))  # > 0 credit, < 0 debit
+    reason = models.CharField(_("motivazione"), max_length=200)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("richiesta da")
+    )
+    requested_at = models.DateTimeField(_("richiesta il"), default=timezone.now)
+    idempotency_key = models.CharField(max_length=128, unique=True)
+    status = models.CharField(_("stato"), max_length=10, choices=Status.choices, default=Status.PENDING)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("decisa da"),
+    )
+    decided_at = models.DateTimeField(_("decisa il"), null=True, blank=True)
+    decision_reason = models.CharField(_("motivazione del rifiuto"), max_length=200, blank=True)
+    transaction = models.ForeignKey(
+        Transaction, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        verbose_name = _("rettifica da approvare")
+        verbose_name_plural = _("rettifiche da approvare")
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.CheckConstraint(condition=~Q(amount=0), name="adjustment_request_amount_nonzero"),
+            # four eyes in the database too: whoever asked never decides
+            models.CheckConstraint(
+                condition=Q(decided_by__isnull=True) | ~Q(decided_by=F("requested_by")),
+                name="adjustment_request_four_eyes",
+            ),
+            models.CheckConstraint(
+                condition=Q(status="approved", transaction__isnull=False)
+                | (~Q(status="approved") & Q(transaction__isnull=True)),
+                name="adjustment_request_posted_iff_approved",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Rettifica {self.pk} ({self.amount} cent., {self.get_status_display()})"
+
+
 class LimitPeriod(models.TextChoices):
     DAY = "day", _("giornaliero")
     WEEK = "week", _("settimanale")

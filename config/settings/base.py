@@ -51,6 +51,9 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "axes",
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
     "piattaforma",
     "wallet",
     "lobby",
@@ -74,9 +77,11 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django_otp.middleware.OTPMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "axes.middleware.AxesMiddleware",
+    "piattaforma.middleware.StaffSessionMiddleware",  # two-factor sign-in and idle timeout (twofa)
     "piattaforma.middleware.SiteClosedMiddleware",  # rules 004, "Orari del sito"
 ]
 
@@ -200,6 +205,10 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     },
 }
 
+# Wallet: a manual adjustment (back office, "Rettifica") larger than this, in cents either way, is
+# posted only when a second staff member approves it (four eyes): 100,00 euro.
+WALLET_ADJUSTMENT_APPROVAL_CENTS = int(os.environ.get("WALLET_ADJUSTMENT_APPROVAL_CENTS", "10000"))
+
 # Training tournaments: the participation bonus added to the PT pool, per entrant and smazzata, in
 # hundredths of a PT ("un bonus di partecipazione proporzionale al numero di smazzate").
 TOURNAMENTS_TRAINING_BONUS_PER_SMAZZATA = 10
@@ -231,6 +240,15 @@ AXES_HANDLER = "piattaforma.auth.AccountLockoutHandler"  # a success clears its 
 AXES_LOCKOUT_TEMPLATE = "registration/lockout.html"
 AXES_RESET_ON_SUCCESS = True
 AXES_USERNAME_FORM_FIELD = "username"
+
+# Staff and moderators (piattaforma.twofa): a second factor (TOTP, or one of ten recovery codes) on
+# every sign-in before any page, API or socket; their session ends after this many idle minutes.
+# Wrong codes count as login failures of the account (the lockout above) and after
+# TWOFA_MAX_FAILURES the session is signed out; the device also slows down repeated wrong codes.
+TWOFA_IDLE_MINUTES = int(os.environ.get("TWOFA_IDLE_MINUTES", "15"))
+TWOFA_MAX_FAILURES = 5
+TWOFA_ISSUER = os.environ.get("TWOFA_ISSUER", "Piattaforma")
+OTP_TOTP_ISSUER = TWOFA_ISSUER
 
 # Sessions and cookies.
 SESSION_COOKIE_HTTPONLY = True

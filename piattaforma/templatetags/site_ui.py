@@ -38,11 +38,13 @@ def player_balance(context: dict[str, Any]) -> int | None:
 
 @register.inclusion_tag("includes/site_notices.html", takes_context=True)
 def site_notices(context: dict[str, Any]) -> dict[str, Any]:
-    """The game notices in force (rules 004, "Avvisi di gioco") and, for a player, the live socket's URL."""
-    from piattaforma import siteops
+    """The game notices in force (rules 004, "Avvisi di gioco") and, for a player, the live socket's URL
+    (not for a staff session still waiting for its second factor: its sockets are refused)."""
+    from piattaforma import siteops, twofa
 
     user = context.get("user")
-    return {
-        "notices": siteops.notices_in_force(),
-        "live": bool(user is not None and user.is_authenticated),
-    }
+    live = bool(user is not None and user.is_authenticated)
+    if live and twofa.required(user):
+        verified = getattr(user, "is_verified", None)
+        live = bool(verified is not None and verified())
+    return {"notices": siteops.notices_in_force(), "live": live}

@@ -8,7 +8,7 @@ the test first checks that the watcher does see a violation when one happens.
 
 import pytest
 
-from tests.e2e.live import STATIC_FILES_WARNING, TABLE, start_match, take_seat
+from tests.e2e.live import STATIC_FILES_WARNING, TABLE, second_factor, start_match, take_seat
 from tests.piattaforma.factories import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings(STATIC_FILES_WARNING)]
@@ -127,6 +127,8 @@ def test_pages_and_the_live_table_run_under_the_policy(asgi_live, new_context, a
     office.fill("#id_username", "Ufficio")
     office.fill("#id_password", PASSWORD)
     office.click("input[type=submit]")
+    office.wait_for_url(lambda url: "/backoffice/login/" not in url)
+    second_factor(office, "Ufficio")  # the two-factor pages run under the policy too
     office.wait_for_url(f"{live.url}/backoffice/")
     hand_id = live.run(first_hand, table.pk)
     for path in (

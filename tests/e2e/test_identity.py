@@ -17,7 +17,7 @@ from django.utils import timezone
 from piattaforma import roles
 from piattaforma.models import IdentityDocument, User
 from tests.e2e.conftest import ARTIFACTS
-from tests.e2e.live import STATIC_FILES_WARNING
+from tests.e2e.live import STATIC_FILES_WARNING, login
 from tests.piattaforma.factories import PASSWORD, UserFactory
 from wallet.models import Account, AccountKind, Payment
 
@@ -37,11 +37,7 @@ def shoot(page, name):
 
 
 def log_in(page, base, nickname, password):
-    page.goto(f"{base}/account/accedi/")
-    page.fill("#id_username", nickname)
-    page.fill("#id_password", password)
-    page.click("main button[type=submit]")
-    page.wait_for_selector("[data-testid=nickname]")
+    login(page, base, nickname, password)  # staff: with the second factor
 
 
 def log_out(page, base):

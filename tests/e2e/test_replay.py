@@ -16,7 +16,7 @@ from piattaforma import roles
 from tests.e2e.live import STATIC_FILES_WARNING, LiveServer
 from tests.lobby.factories import poker_table
 from tests.lobby.helpers import everyone_puts_the_invito, play_hand_randomly, seat_players
-from tests.piattaforma.factories import UserFactory
+from tests.piattaforma.factories import UserFactory, sign_in
 from tests.wallet.factories import funded_player
 
 pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings(STATIC_FILES_WARNING)]
@@ -59,7 +59,7 @@ def poker_hand() -> tuple[Hand, list, int]:
 def login_session(user) -> str:
     """A login session of ``user``: its cookie's value."""
     client = Client()
-    client.force_login(user)
+    sign_in(client, user)  # staff: with the second factor
     return client.cookies["sessionid"].value
 
 

@@ -15,7 +15,7 @@ from piattaforma import roles
 from piattaforma.models import AuditLog
 from tests.lobby.factories import poker_table
 from tests.lobby.helpers import credit, everyone_puts_the_invito, play_hand_randomly, runtime, seat_players
-from tests.piattaforma.factories import UserFactory
+from tests.piattaforma.factories import UserFactory, sign_in
 from tests.wallet.factories import funded_player
 from wallet.money import format_eur_input
 
@@ -58,7 +58,7 @@ def test_cancelling_a_hand_returns_every_bet_of_it():
 
 
 def test_staff_configure_tables_and_bad_config_is_refused(client):
-    client.force_login(UserFactory(role=roles.STAFF))
+    sign_in(client, UserFactory(role=roles.STAFF))
     form = {
         "name": "Tavolo Napoli",
         "game": "poker5",
@@ -101,18 +101,18 @@ def test_staff_replays_a_hand_in_the_back_office(client):
     door.table_start_hand(table_id=table.pk)
     play_hand_randomly(table, SeededRng(8))
     hand = Hand.objects.get(table=table)
-    client.force_login(UserFactory(role=roles.STAFF))
+    sign_in(client, UserFactory(role=roles.STAFF))
     listing = client.get("/backoffice/lobby/hand/")
     assert f"/backoffice/lobby/hand/{hand.pk}/replay/" in listing.content.decode()
     page = client.get(f"/backoffice/lobby/hand/{hand.pk}/replay/?step=1")
     assert page.status_code == 200 and 'data-step="1"' in page.content.decode()
     assert 'data-viewer="staff"' in page.content.decode()
-    client.force_login(UserFactory(role=roles.MODERATORS))
+    sign_in(client, UserFactory(role=roles.MODERATORS))
     assert client.get(f"/backoffice/lobby/hand/{hand.pk}/replay/").status_code == 403
 
 
 def test_the_table_form_lists_each_games_own_options_and_refuses_others(client):
-    client.force_login(UserFactory(role=roles.STAFF))
+    sign_in(client, UserFactory(role=roles.STAFF))
     page = client.get("/backoffice/lobby/table/add/").content.decode()
     for name in registry.names():
         engine = registry.get(name)
@@ -177,7 +177,7 @@ def test_staff_change_a_tables_play_only_between_hands(client):
     door.table_start_hand(table_id=table.pk)
     everyone_puts_the_invito(table)
     staff = UserFactory(role=roles.STAFF)
-    client.force_login(staff)
+    sign_in(client, staff)
     url = f"/backoffice/lobby/table/{table.pk}/change/"
     state_before, version_before = runtime(table).state, runtime(table).version
     for change in ({"rake_bp": 200}, {"config": {**table.config, "limit": "NL"}}, {"seats": 5}):

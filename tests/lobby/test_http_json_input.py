@@ -15,7 +15,7 @@ from piattaforma import jsoninput, roles
 from tests.lobby.factories import poker_table
 from tests.lobby.helpers import runtime
 from tests.lobby.test_layouts import burraco_turn, client_for, post  # noqa: F401  # the fixture
-from tests.piattaforma.factories import UserFactory
+from tests.piattaforma.factories import UserFactory, sign_in
 from tests.piattaforma.test_plumbing import ORIGIN, session_cookie
 from tests.wallet.factories import funded_player
 
@@ -65,7 +65,7 @@ def test_the_reader_refuses_each_kind():
 @pytest.mark.parametrize("name", ["table", "sit", "rebuy", "leave", "waiting", "layouts"])
 def test_a_huge_table_id_in_the_url_is_a_404_not_a_500(name):
     client = Client()
-    client.force_login(funded_player())
+    sign_in(client, funded_player())
     url = reverse(f"lobby:{name}", args=[1]).replace("/1/", "/" + "9" * 30 + "/")
     res = client.get(url) if name == "table" else client.post(url)
     assert res.status_code == 404
@@ -84,7 +84,7 @@ async def test_a_websocket_to_no_route_is_refused_not_a_crash(path):
 def test_backoffice_table_config_refuses_deep_json():
     admin = UserFactory(role=roles.STAFF, is_superuser=True)
     client = Client()
-    client.force_login(admin)
+    sign_in(client, admin)
     table = poker_table()
     url = reverse("backoffice:lobby_table_change", args=[table.pk])
     page = client.get(url)
@@ -116,7 +116,7 @@ def test_the_api_parses_json_defensively(body):
 @pytest.mark.parametrize("page", ["9" * 5000, "\u00b2", "-1", "1e3"])
 def test_the_api_refuses_a_junk_page_number(page):
     client = Client()
-    client.force_login(funded_player())
+    sign_in(client, funded_player())
     res = client.get(reverse("wallet:api_statement"), {"page": page})
     assert res.status_code == 400 and res.json()["code"] == "invalid"
 
@@ -134,7 +134,7 @@ def test_the_backoffice_replay_reads_a_junk_step_as_the_first(client, step):
     door.table_start_hand(table_id=table.pk)
     play_hand_randomly(table, SeededRng(8))
     hand = Hand.objects.get(table=table)
-    client.force_login(UserFactory(role=roles.STAFF))
+    sign_in(client, UserFactory(role=roles.STAFF))
     page = client.get(f"/backoffice/lobby/hand/{hand.pk}/replay/", {"step": step})
     assert page.status_code == 200 and 'data-step="0"' in page.content.decode()
 

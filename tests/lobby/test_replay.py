@@ -21,7 +21,7 @@ from lobby.replay import VIEW_KEYS_DROPPED, replay_hand
 from piattaforma import roles
 from tests.lobby.helpers import back_from_sitout, play_hand_randomly, runtime, seat_players
 from tests.lobby.test_every_engine import table_for
-from tests.piattaforma.factories import UserFactory
+from tests.piattaforma.factories import UserFactory, sign_in
 from tests.wallet.factories import funded_player
 
 pytestmark = pytest.mark.django_db
@@ -102,7 +102,7 @@ def test_a_players_replay_holds_only_what_his_seat_saw(client, game):
     engine = registry.get(game)
     player = users[0]
     seat = next(s["seat"] for s in hand.seats if s["user_id"] == player.pk)
-    client.force_login(player)
+    sign_in(client, player)
     url = f"/lobby/le-mie-mani/{hand.pk}/replay.json"
     frames, data = fetch_all(client, url)
     states = replay_hand(hand)
@@ -153,7 +153,7 @@ def test_a_players_replay_holds_only_what_his_seat_saw(client, game):
 def test_staff_replay_shows_every_seat_the_deck_and_the_draws(client, game):
     hand, _ = played_hand(game, seed=5)
     engine = registry.get(game)
-    client.force_login(UserFactory(role=roles.STAFF))
+    sign_in(client, UserFactory(role=roles.STAFF))
     frames, data = fetch_all(client, f"/backoffice/lobby/hand/{hand.pk}/replay.json")
     states = replay_hand(hand)
     seats = [s["seat"] for s in hand.seats]
@@ -169,7 +169,7 @@ def test_staff_replay_shows_every_seat_the_deck_and_the_draws(client, game):
 
 def test_steps_read_as_sentences_for_poker_and_scopa(client):
     hand, _users = played_hand("poker5", seed=7)
-    client.force_login(UserFactory(role=roles.STAFF))
+    sign_in(client, UserFactory(role=roles.STAFF))
     data = client.get(f"/backoffice/lobby/hand/{hand.pk}/replay.json").json()
     words = [line for s in data["steps"] for line in s["lines"]]
     names = {s["nickname"] for s in hand.seats}
@@ -187,7 +187,7 @@ def test_steps_read_as_sentences_for_poker_and_scopa(client):
 
 def test_the_steps_are_english_in_english(client):
     hand, _users = played_hand("poker5", seed=7)
-    client.force_login(UserFactory(role=roles.STAFF))
+    sign_in(client, UserFactory(role=roles.STAFF))
     data = client.get(f"/backoffice/lobby/hand/{hand.pk}/replay.json", HTTP_ACCEPT_LANGUAGE="en").json()
     words = [line for s in data["steps"] for line in s["lines"]]
     assert any(" puts in the invito of € " in w for w in words), words
@@ -196,12 +196,12 @@ def test_the_steps_are_english_in_english(client):
 def test_a_player_cannot_open_another_players_hand(client):
     hand, users = played_hand("poker5")
     stranger = funded_player()
-    client.force_login(stranger)
+    sign_in(client, stranger)
     assert client.get(f"/lobby/le-mie-mani/{hand.pk}/").status_code == 404
     assert client.get(f"/lobby/le-mie-mani/{hand.pk}/replay.json").status_code == 404
     assert client.get(f"/lobby/le-mie-mani/{hand.pk}/replay.json", {"start": "x"}).status_code == 404
     assert client.get(f"/backoffice/lobby/hand/{hand.pk}/replay.json").status_code == 302  # not staff: login
-    client.force_login(users[0])
+    sign_in(client, users[0])
     assert client.get(f"/lobby/le-mie-mani/{hand.pk}/").status_code == 200
     assert client.get(f"/backoffice/lobby/hand/{hand.pk}/replay/").status_code == 302
     client.logout()
@@ -210,11 +210,11 @@ def test_a_player_cannot_open_another_players_hand(client):
 
 def test_a_moderator_cannot_open_the_staff_replay_and_staff_can(client):
     hand, _ = played_hand("poker5")
-    client.force_login(UserFactory(role=roles.MODERATORS))
+    sign_in(client, UserFactory(role=roles.MODERATORS))
     assert client.get(f"/backoffice/lobby/hand/{hand.pk}/replay/").status_code == 403
     res = client.get(f"/backoffice/lobby/hand/{hand.pk}/replay.json")
     assert res.status_code == 403 and "frames" not in res.content.decode()
-    client.force_login(UserFactory(role=roles.STAFF))
+    sign_in(client, UserFactory(role=roles.STAFF))
     page = client.get(f"/backoffice/lobby/hand/{hand.pk}/replay/")
     assert page.status_code == 200 and 'data-viewer="staff"' in page.content.decode()
     assert client.get(f"/backoffice/lobby/hand/{hand.pk}/replay.json").status_code == 200
@@ -235,17 +235,17 @@ def test_a_moderator_cannot_open_the_staff_replay_and_staff_can(client):
 )
 def test_a_bad_window_is_a_clean_error(client, params):
     hand, users = played_hand("poker5")
-    client.force_login(users[0])
+    sign_in(client, users[0])
     res = client.get(f"/lobby/le-mie-mani/{hand.pk}/replay.json", params)
     assert res.status_code == 400 and res.json()["code"] == "bad_step" and res.json()["message"]
-    client.force_login(UserFactory(role=roles.STAFF))
+    sign_in(client, UserFactory(role=roles.STAFF))
     res = client.get(f"/backoffice/lobby/hand/{hand.pk}/replay.json", params)
     assert res.status_code == 400 and res.json()["code"] == "bad_step"
 
 
 def test_the_replay_page_starts_at_the_step_asked_and_a_junk_one_at_the_deal(client):
     hand, users = played_hand("poker5")
-    client.force_login(users[0])
+    sign_in(client, users[0])
     assert 'data-step="3"' in client.get(f"/lobby/le-mie-mani/{hand.pk}/", {"step": "3"}).content.decode()
     assert 'data-step="0"' in client.get(f"/lobby/le-mie-mani/{hand.pk}/", {"step": "x²"}).content.decode()
 
@@ -254,7 +254,7 @@ def test_a_hand_seated_players_left_is_still_replayed(client):
     hand, users = played_hand("poker5")
     for seat in Seat.objects.filter(table=hand.table):
         door.table_leave(table_id=hand.table_id, user=seat.user)
-    client.force_login(users[1])
+    sign_in(client, users[1])
     assert client.get(f"/lobby/le-mie-mani/{hand.pk}/replay.json").status_code == 200
 
 

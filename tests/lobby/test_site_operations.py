@@ -20,7 +20,7 @@ from tests.lobby.helpers import (
     runtime,
     seat_players,
 )
-from tests.piattaforma.factories import UserFactory
+from tests.piattaforma.factories import UserFactory, sign_in
 from tests.wallet.factories import funded_player
 from wallet import selectors as wallet_selectors
 from wallet.models import Account
@@ -177,10 +177,10 @@ def test_the_back_office_previews_before_cancelling_and_only_staff_may(client, s
     seat_players(table, users, buy_in=5_000)
     start_scopa_match(table, users)
     data = {"action": "cancel_session", "_selected_action": [table.pk]}
-    client.force_login(UserFactory(role=roles.MODERATORS))
+    sign_in(client, UserFactory(role=roles.MODERATORS))
     assert client.post("/backoffice/lobby/table/", data).status_code in (302, 403)
     assert Seat.objects.filter(table=table).count() == 2
-    client.force_login(staff)
+    sign_in(client, staff)
     page = client.post("/backoffice/lobby/table/", data)
     html = page.content.decode()
     assert page.status_code == 200 and "Torna sul conto" in html

@@ -17,7 +17,7 @@ from piattaforma import roles
 from piattaforma.models import AuditLog
 from tests.lobby.factories import poker_table
 from tests.lobby.helpers import play_hand_randomly, seat_players
-from tests.piattaforma.factories import UserFactory
+from tests.piattaforma.factories import UserFactory, sign_in
 from tests.wallet.factories import funded_player
 
 pytestmark = pytest.mark.django_db
@@ -177,7 +177,7 @@ def test_bad_input_is_refused_before_moderation(sent, django_capture_on_commit_c
 
 def test_staff_keep_the_watched_list_in_the_back_office(client):
     staff = UserFactory(role=roles.STAFF)
-    client.force_login(staff)
+    sign_in(client, staff)
     url = reverse("backoffice:moderation_watchedentry_add")
     data = {
         "pattern": "pippo*",
@@ -199,7 +199,7 @@ def test_staff_keep_the_watched_list_in_the_back_office(client):
 
 
 def test_moderators_see_the_watched_list_but_cannot_change_it(client):
-    client.force_login(UserFactory(role=roles.MODERATORS))
+    sign_in(client, UserFactory(role=roles.MODERATORS))
     assert client.get(reverse("backoffice:moderation_watchedentry_changelist")).status_code == 200
     assert client.get(reverse("backoffice:moderation_watchedentry_add")).status_code == 403
     entry = WatchedEntry.objects.first()
@@ -207,7 +207,7 @@ def test_moderators_see_the_watched_list_but_cannot_change_it(client):
         reverse("backoffice:moderation_watchedentry_delete", args=[entry.pk]), {"post": "yes"}
     )
     assert response.status_code == 403 and WatchedEntry.objects.filter(pk=entry.pk).exists()
-    client.force_login(UserFactory())  # a player has no back office at all
+    sign_in(client, UserFactory())  # a player has no back office at all
     assert client.get(reverse("backoffice:moderation_watchedentry_changelist")).status_code == 302
 
 

@@ -20,7 +20,7 @@ from lobby import actions as lobby
 from lobby.models import Seat, TableRuntime
 from moderation import conduct, selectors
 from moderation.models import ConductEvent, ConductMeasure, ConductRecord
-from tests.piattaforma.factories import UserFactory
+from tests.piattaforma.factories import UserFactory, sign_in
 from tests.tournaments.conftest import FUNDS
 from tests.tournaments.factories import enter, make_tournament
 from tests.tournaments.running_helpers import full_tournament, open_tables
@@ -241,7 +241,7 @@ def test_thirty_completed_turns_earn_one_bonus_on_the_card(client):
     assert (summary["received"], summary["bonus"], summary["effective"]) == (3, 1, 2)
     conduct.turn_completed_record(user_id=player.pk, tournament_id=9)
     assert selectors.conduct_summary(player)["effective"] == 1  # 3 − 60 // 30
-    client.force_login(UserFactory())
+    sign_in(client, UserFactory())
     html = client.get("/moderazione/giocatori/costante/").content.decode()
     assert 'data-testid="effective-warnings">1<' in html
 

@@ -12,7 +12,7 @@ from moderation.models import Notice, Report, Sanction
 from piattaforma import roles
 from piattaforma.models import AuditLog, User
 from tests.moderation.factories import ReportFactory, say
-from tests.piattaforma.factories import UserFactory
+from tests.piattaforma.factories import UserFactory, sign_in
 
 pytestmark = pytest.mark.django_db
 
@@ -58,7 +58,7 @@ def pages(case):
 def test_players_and_visitors_never_see_the_queue(client, case):
     for url in pages(case):
         assert client.get(url).status_code == 302  # to the login page
-    client.force_login(UserFactory())
+    sign_in(client, UserFactory())
     for url in pages(case):
         assert client.get(url).status_code == 403
     before = snapshot()
@@ -73,7 +73,7 @@ def test_players_and_visitors_never_see_the_queue(client, case):
 
 @pytest.mark.parametrize("who", ["moderator", "staff"])
 def test_moderators_and_staff_see_the_queue_with_nicknames_only(client, case, who, request):
-    client.force_login(request.getfixturevalue(who))
+    sign_in(client, request.getfixturevalue(who))
     for url in pages(case):
         html = client.get(url).content.decode()
         assert "bullo" in html
@@ -88,11 +88,11 @@ def test_moderators_and_staff_see_the_queue_with_nicknames_only(client, case, wh
 
 
 def test_moderators_never_see_the_ledger_or_personal_data(client, moderator, staff):
-    client.force_login(moderator)
+    sign_in(client, moderator)
     for name in ("backoffice:wallet_account_changelist", "backoffice:piattaforma_user_changelist"):
         assert client.get(reverse(name)).status_code == 403
     assert client.get(reverse("backoffice:moderation_report_changelist")).status_code == 200
-    client.force_login(staff)
+    sign_in(client, staff)
     for name in ("backoffice:wallet_account_changelist", "backoffice:piattaforma_user_changelist"):
         assert client.get(reverse(name)).status_code == 200
 
@@ -100,16 +100,16 @@ def test_moderators_never_see_the_ledger_or_personal_data(client, moderator, sta
 def test_the_header_shows_a_moderator_no_conto_and_a_player_his_balance(client, moderator, staff):
     """A moderator's header has no balance chip (€ 0,00), no "Conto", no ledger links; a player's has."""
     wallet_links = (reverse("wallet:balance"), reverse("wallet:statement"), "header-balance", "€ 0,00")
-    client.force_login(moderator)
+    sign_in(client, moderator)
     for name in ("lobby:lobby", "moderation:queue", "profile"):
         html = client.get(reverse(name)).content.decode()
         for needle in wallet_links:
             assert needle not in html, (name, needle)
         assert 'data-testid="header-role"' in html and 'data-testid="nav-moderation"' in html
-    client.force_login(staff)
+    sign_in(client, staff)
     html = client.get(reverse("lobby:lobby")).content.decode()
     assert 'data-testid="header-balance"' in html and 'data-testid="nav-moderation"' in html
-    client.force_login(UserFactory())
+    sign_in(client, UserFactory())
     html = client.get(reverse("lobby:lobby")).content.decode()
     assert 'data-testid="header-balance"' in html and reverse("wallet:balance") in html
     assert 'data-testid="nav-moderation"' not in html and 'data-testid="header-role"' not in html
@@ -118,7 +118,7 @@ def test_the_header_shows_a_moderator_no_conto_and_a_player_his_balance(client, 
 def test_the_queue_lists_cases_by_score(client, case, moderator):
     worse = UserFactory(nickname="razzista")
     ReportFactory(reporter=UserFactory(), line=say(worse, "bah"), reason="racism")
-    client.force_login(moderator)
+    sign_in(client, moderator)
     html = client.get(reverse("moderation:queue")).content.decode()
     assert html.index('data-case="') < html.index("razzista") < html.index("bullo")
 
@@ -258,7 +258,7 @@ def test_the_case_page_proposes_the_ladders_next_rung_for_repeat_offences(client
         Sanction.objects.create(user=bully, kind="mute", reason="x", starts_at=now - timedelta(days=prior))
     later = now + timedelta(days=91)  # 91 days on, every one of them is out of the window
     assert selectors.suggested_decision(user_id=bully.pk, now=later)["prior"] == 0
-    client.force_login(moderator)
+    sign_in(client, moderator)
     actions.report_claim(report_id=case.pk, moderator=moderator)
     html = client.get(reverse("moderation:case", args=[case.pk])).content.decode()
     assert "Proposta per reiterazione: Sospendi la chat (7 provvedimenti negli ultimi 90 giorni)." in html
@@ -338,7 +338,7 @@ def test_a_closed_case_takes_no_second_decision(case, moderator):
 
 
 def test_claim_and_mute_through_the_pages(client, case, moderator):
-    client.force_login(moderator)
+    sign_in(client, moderator)
     response = client.post(reverse("moderation:claim", args=[case.pk]))
     assert response.status_code == 302
     html = client.get(reverse("moderation:case", args=[case.pk])).content.decode()
@@ -351,7 +351,7 @@ def test_claim_and_mute_through_the_pages(client, case, moderator):
 
 
 def test_bad_form_input_is_refused_in_italian(client, case, moderator):
-    client.force_login(moderator)
+    sign_in(client, moderator)
     client.post(reverse("moderation:claim", args=[case.pk]))
     before = snapshot()
     for data in (
@@ -366,7 +366,7 @@ def test_bad_form_input_is_refused_in_italian(client, case, moderator):
 
 
 def test_the_back_office_leads_moderators_to_the_queue(client, case, moderator):
-    client.force_login(moderator)
+    sign_in(client, moderator)
     html = client.get(reverse("backoffice:moderation_report_changelist")).content.decode()
     assert reverse("moderation:case", args=[case.pk]) in html
 

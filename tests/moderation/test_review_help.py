@@ -8,7 +8,7 @@ from moderation.errors import ModerationError
 from moderation.models import ChatLine, Notice, Report
 from piattaforma import roles
 from piattaforma.models import AuditLog
-from tests.piattaforma.factories import UserFactory
+from tests.piattaforma.factories import UserFactory, sign_in
 
 pytestmark = pytest.mark.django_db
 
@@ -82,7 +82,7 @@ def test_only_moderators_and_staff_review_and_only_staff_a_help_line(people):
 
 def test_the_queue_page_lists_held_lines_and_reviews_them(client, people):
     line = held(people["player"])
-    client.force_login(people["mod"])
+    sign_in(client, people["mod"])
     page = client.get(reverse("moderation:queue"))
     assert "facciamo a meta della vincita" in page.content.decode()
     url = reverse("moderation:line_review", args=[line.pk])
@@ -92,7 +92,7 @@ def test_the_queue_page_lists_held_lines_and_reviews_them(client, people):
     client.post(url, {"esito": "mostra"})
     line.refresh_from_db()
     assert line.outcome == "shown"
-    client.force_login(people["player"])
+    sign_in(client, people["player"])
     refused = client.post(reverse("moderation:line_review", args=[line.pk]), {"esito": "rifiuta"})
     assert refused.status_code == 403
 
@@ -116,7 +116,7 @@ def test_a_case_made_only_of_help_reports_is_the_staffs(client, people):
     with pytest.raises(ModerationError) as info:
         actions.report_claim(report_id=report.pk, moderator=people["mod"])
     assert info.value.code == "report_not_open"
-    client.force_login(people["mod"])
+    sign_in(client, people["mod"])
     assert client.get(reverse("moderation:case", args=[report.pk])).status_code == 404
     actions.report_claim(report_id=report.pk, moderator=people["staff"])
     # the same player then insults someone in the lobby: the case is the moderators' too
@@ -128,7 +128,7 @@ def test_a_case_made_only_of_help_reports_is_the_staffs(client, people):
 @pytest.mark.parametrize("who,status", [(None, 302), ("player", 403), ("mod", 403), ("staff", 200)])
 def test_the_help_desk_is_for_staff_only(client, people, who, status):
     if who:
-        client.force_login(people[who])
+        sign_in(client, people[who])
     for name in ("moderation:help_desk", "moderation:help_threads_api"):
         assert client.get(reverse(name)).status_code == status, name
 
@@ -136,7 +136,7 @@ def test_the_help_desk_is_for_staff_only(client, people, who, status):
 def test_the_help_desk_lists_conversations_waiting_for_an_answer_first(client, people):
     actions.help_thread_touch(player_id=people["player"].pk, from_staff=True, text="risolto")
     actions.help_thread_touch(player_id=people["other"].pk, from_staff=False, text="aiuto")
-    client.force_login(people["staff"])
+    sign_in(client, people["staff"])
     threads = client.get(reverse("moderation:help_threads_api")).json()["threads"]
     assert [(t["nickname"], t["waiting"]) for t in threads] == [("altro", True), ("giocatore", False)]
     page = client.get(reverse("moderation:help_desk"), {"giocatore": people["other"].pk}).content.decode()
@@ -308,7 +308,7 @@ def test_the_close_buttons_both_ways(client, people, who, closes):
     target = people["other"]
     _help_line(target, target, "una domanda")
     if who:
-        client.force_login(people[who])
+        sign_in(client, people[who])
     url = reverse("moderation:help_close", args=[target.pk])
     assert client.get(url).status_code == (302 if who is None else 405)  # POST only
     response = client.post(url)
@@ -333,8 +333,8 @@ def test_the_close_buttons_both_ways(client, people, who, closes):
 def test_the_lobby_and_the_desk_show_the_close_button(client, people):
     player = people["player"]
     _help_line(player, player, "una domanda")
-    client.force_login(player)
+    sign_in(client, player)
     assert 'data-testid="help-close"' in client.get(reverse("lobby:lobby")).content.decode()
-    client.force_login(people["staff"])
+    sign_in(client, people["staff"])
     desk = client.get(reverse("moderation:help_desk"), {"giocatore": player.pk}).content.decode()
     assert reverse("moderation:help_close", args=[player.pk]) in desk

@@ -8,7 +8,7 @@ from moderation.models import PairSignal
 from piattaforma import roles
 from piattaforma.models import AuditLog, User
 from tests.moderation.test_dumping import settle
-from tests.piattaforma.factories import UserFactory
+from tests.piattaforma.factories import UserFactory, sign_in
 
 pytestmark = pytest.mark.django_db
 
@@ -32,7 +32,7 @@ def urls(dumper, receiver):
 
 def test_staff_see_the_dashboard_ranked_with_drill_down_to_the_replay(client, dumping_pair):
     dumper, receiver = dumping_pair
-    client.force_login(UserFactory(role=roles.STAFF))
+    sign_in(client, UserFactory(role=roles.STAFF))
     page = client.get(reverse("moderation:signals"))
     assert page.status_code == 200
     html = page.content.decode()
@@ -46,7 +46,7 @@ def test_staff_see_the_dashboard_ranked_with_drill_down_to_the_replay(client, du
 
 @pytest.mark.parametrize("role", [roles.MODERATORS, roles.PLAYERS])
 def test_moderators_and_players_get_403(client, dumping_pair, role):
-    client.force_login(UserFactory(role=role))
+    sign_in(client, UserFactory(role=role))
     for url in urls(*dumping_pair):
         assert client.get(url).status_code == 403
     dumper = dumping_pair[0]
@@ -71,7 +71,7 @@ def test_moderators_have_no_back_office_permission_on_the_signals():
 
 
 def test_wrong_order_or_unknown_pair_is_404(client, dumping_pair):
-    client.force_login(UserFactory(role=roles.STAFF))
+    sign_in(client, UserFactory(role=roles.STAFF))
     a, b = sorted(u.pk for u in dumping_pair)
     assert client.get(reverse("moderation:signals_pair", args=[b, a])).status_code == 404
     assert client.get(reverse("moderation:signals_pair", args=[a, b + 1000])).status_code == 404
@@ -81,7 +81,7 @@ def test_wrong_order_or_unknown_pair_is_404(client, dumping_pair):
 def test_staff_suspend_an_account_pending_review_audited(client, dumping_pair):
     dumper = dumping_pair[0]
     staff = UserFactory(role=roles.STAFF)
-    client.force_login(staff)
+    sign_in(client, staff)
     url = reverse("moderation:signals_suspend", args=[dumper.pk])
     client.post(url, {"reason": "no"})  # too short: refused, nothing changes
     assert User.objects.get(pk=dumper.pk).status == User.Status.ACTIVE
@@ -99,7 +99,7 @@ def test_staff_suspend_an_account_pending_review_audited(client, dumping_pair):
 
 def test_staff_cannot_suspend_another_staff_member(client):
     other = UserFactory(role=roles.STAFF)
-    client.force_login(UserFactory(role=roles.STAFF))
+    sign_in(client, UserFactory(role=roles.STAFF))
     client.post(reverse("moderation:signals_suspend", args=[other.pk]), {"reason": "prova di abuso"})
     assert User.objects.get(pk=other.pk).status == User.Status.ACTIVE
 
@@ -112,7 +112,7 @@ def test_public_card_shows_the_effective_warnings_to_players(client):
         conduct.turn_completed_record(user_id=player.pk, tournament_id=9)
     url = reverse("moderation:player_card", args=["Ritardatario"])
     assert client.get(url).status_code == 302  # visitors log in first
-    client.force_login(UserFactory())
+    sign_in(client, UserFactory())
     html = client.get(url).content.decode()
     assert 'data-testid="effective-warnings">2<' in html  # 3 received − 1 bonus
     assert "dumper" not in html and "@" not in html.split("<main", 1)[1]  # no e-mail on the card
@@ -122,11 +122,11 @@ def test_public_card_shows_the_effective_warnings_to_players(client):
 def test_back_office_shows_conduct_to_moderators_but_the_signals_to_staff_only(client, dumping_pair):
     conduct.conduct_record(user_id=dumping_pair[0].pk, tournament_id=1, kind="timeout", training=True, turn=1)
     pairs, events = "/backoffice/moderation/pairsignal/", "/backoffice/moderation/conductevent/"
-    client.force_login(UserFactory(role=roles.STAFF))
+    sign_in(client, UserFactory(role=roles.STAFF))
     assert client.get(pairs).status_code == 200 and client.get(events).status_code == 200
     a, b = sorted(u.pk for u in dumping_pair)
     assert reverse("moderation:signals_pair", args=[a, b]) in client.get(pairs).content.decode()
-    client.force_login(UserFactory(role=roles.MODERATORS))
+    sign_in(client, UserFactory(role=roles.MODERATORS))
     assert client.get(pairs).status_code == 403
     assert client.get(events).status_code == 200
     assert client.post(events + "add/", {}).status_code == 403  # read-only: the hooks write them

@@ -54,3 +54,34 @@ class UserFactory(factory.django.DjangoModelFactory):
             if role in (roles.MODERATORS, roles.STAFF):
                 self.is_staff = True
                 self.save(update_fields=["is_staff"])
+
+
+def verified_device(user):
+    """A confirmed authenticator of ``user`` (staff, moderators): the second factor of his sign-in."""
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    device = TOTPDevice.objects.filter(user=user, confirmed=True).first()
+    return device or TOTPDevice.objects.create(user=user, name="Autenticatore", confirmed=True)
+
+
+def verify_session(session, user):
+    """Mark ``session`` as verified with ``user``'s authenticator, as ``django_otp.login`` does."""
+    from django_otp import DEVICE_ID_SESSION_KEY
+
+    session[DEVICE_ID_SESSION_KEY] = verified_device(user).persistent_id
+
+
+def sign_in(client, user):
+    """``client.force_login(user)``, and for staff and moderators the second factor too.
+
+    The two-factor check stays on in the tests: a staff member signed in with ``force_login`` alone
+    is sent to verify, as in production (tests/piattaforma/test_twofa.py).
+    """
+    from piattaforma import twofa
+
+    client.force_login(user)
+    if twofa.required(user):
+        session = client.session
+        verify_session(session, user)
+        session.save()
+    return user

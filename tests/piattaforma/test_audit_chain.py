@@ -22,7 +22,7 @@ from piattaforma import roles
 from piattaforma.actions import audit_record
 from piattaforma.audit import GENESIS, audit_chain_check, audit_seal, audit_verify, row_digest
 from piattaforma.models import AuditChain, AuditLog
-from tests.piattaforma.factories import UserFactory
+from tests.piattaforma.factories import UserFactory, sign_in
 
 pytestmark = pytest.mark.django_db
 
@@ -250,7 +250,7 @@ def test_the_migration_chains_rows_written_before_the_chain(chain):
 
 
 def test_the_back_office_has_no_way_to_delete_audit_rows(client, chain):
-    client.force_login(UserFactory(role=roles.STAFF))
+    sign_in(client, UserFactory(role=roles.STAFF))
     page = client.get("/backoffice/piattaforma/auditlog/")
     assert page.status_code == 200
     assert b"delete_selected" not in page.content

@@ -9,7 +9,7 @@ from moderation.models import WatchedEntry
 from piattaforma import roles
 from piattaforma.backoffice import AuditedAdminMixin, site
 from piattaforma.models import AuditLog
-from tests.piattaforma.factories import UserFactory
+from tests.piattaforma.factories import UserFactory, sign_in
 
 pytestmark = pytest.mark.django_db
 
@@ -21,7 +21,7 @@ def test_every_back_office_page_writes_the_audit_log():
 
 def test_adding_changing_and_deleting_through_a_form_are_audit_lines(client):
     staff = UserFactory(role=roles.STAFF)
-    client.force_login(staff)
+    sign_in(client, staff)
     data = {"pattern": "pippo*", "kind": "word", "category": "insult", "action": "block", "language": "it"}
     assert (
         client.post(reverse("backoffice:moderation_watchedentry_add"), {**data, "active": "on"}).status_code
@@ -44,7 +44,7 @@ def test_adding_changing_and_deleting_through_a_form_are_audit_lines(client):
 
 
 def test_a_refused_change_writes_nothing(client):
-    client.force_login(UserFactory(role=roles.MODERATORS))
+    sign_in(client, UserFactory(role=roles.MODERATORS))
     # its own entry: the default list of the data migration is gone after a flushing test
     entry = WatchedEntry.objects.create(pattern="parolaccia", category="insult")
     before = AuditLog.objects.count()

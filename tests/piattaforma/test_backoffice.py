@@ -5,7 +5,7 @@ from django.contrib.auth.models import Group
 
 from piattaforma import roles
 from piattaforma.models import AuditLog, User
-from tests.piattaforma.factories import UserFactory
+from tests.piattaforma.factories import UserFactory, sign_in
 
 pytestmark = pytest.mark.django_db
 
@@ -21,19 +21,19 @@ def test_roles_exist_with_the_right_permissions():
 
 
 def test_player_is_sent_to_the_login(client):
-    client.force_login(UserFactory())
+    sign_in(client, UserFactory())
     response = client.get("/backoffice/")
     assert response.status_code == 302 and "/backoffice/login/" in response["Location"]
 
 
 def test_staff_manages_users(client):
-    client.force_login(UserFactory(role=roles.STAFF))
+    sign_in(client, UserFactory(role=roles.STAFF))
     assert client.get("/backoffice/").status_code == 200
     assert client.get("/backoffice/piattaforma/user/").status_code == 200
 
 
 def test_moderator_enters_but_sees_no_player_data(client):
-    client.force_login(UserFactory(role=roles.MODERATORS))
+    sign_in(client, UserFactory(role=roles.MODERATORS))
     index = client.get("/backoffice/")
     assert index.status_code == 200
     assert "/backoffice/piattaforma/user/" not in index.content.decode()
@@ -43,7 +43,7 @@ def test_moderator_enters_but_sees_no_player_data(client):
 def test_suspending_needs_a_reason_and_is_audited(client):
     staff = UserFactory(role=roles.STAFF)
     player = UserFactory()
-    client.force_login(staff)
+    sign_in(client, staff)
     form = {"action": "suspend", "_selected_action": [player.pk]}
     response = client.post("/backoffice/piattaforma/user/", form)
     assert response.status_code == 200 and "Motivazione" in response.content.decode()
@@ -57,17 +57,18 @@ def test_suspending_needs_a_reason_and_is_audited(client):
 
 
 def test_audit_log_is_read_only_for_staff(client):
-    client.force_login(UserFactory(role=roles.STAFF))
+    sign_in(client, UserFactory(role=roles.STAFF))
     assert client.get("/backoffice/piattaforma/auditlog/add/").status_code == 403
 
 
 def test_django_strings_its_italian_catalog_leaves_empty_are_italian_here(client):
     """Django 6.1's Italian catalogs lack a few admin strings: locale/it fills them in."""
-    client.force_login(UserFactory(role=roles.STAFF))
+    sign_in(client, UserFactory(role=roles.STAFF))
     page = client.get("/backoffice/tournaments/tournament/add/").content.decode()
     assert "- Scegli un&#x27;opzione -" in page and "Select an option" not in page
-    player = UserFactory()
-    page = client.get(f"/backoffice/piattaforma/user/{player.pk}/change/").content.decode()
+    sign_in(client, UserFactory(is_superuser=True, is_staff=True))  # the password field: a staff account's
+    colleague = UserFactory(role=roles.STAFF)
+    page = client.get(f"/backoffice/piattaforma/user/{colleague.pk}/change/").content.decode()
     assert "Reimposta la password" in page and "Raw passwords" not in page
     script = client.get("/backoffice/jsi18n/").content.decode()
     assert "Scegli tutti: %s" in script and "sei %(offset)s ora indietro" in script

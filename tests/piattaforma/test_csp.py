@@ -14,7 +14,7 @@ from django.test import RequestFactory, override_settings
 
 from piattaforma import middleware, roles
 from tests.lobby.factories import poker_table
-from tests.piattaforma.factories import UserFactory
+from tests.piattaforma.factories import UserFactory, sign_in
 from tests.tournaments.factories import enter, make_tournament
 from tests.wallet.factories import funded_player
 
@@ -128,7 +128,7 @@ def test_pages_have_nothing_inline(client):
         "/static/cards-demo.html",
     ]
     found = {url: inline_parts(body(client.get(url))) for url in pages}
-    client.force_login(player)
+    sign_in(client, player)
     for url in (
         "/",
         "/lobby/",
@@ -148,9 +148,9 @@ def test_pages_have_nothing_inline(client):
         response = client.get(url)
         assert response.status_code == 200, url
         found[url] = inline_parts(body(response))
-    client.force_login(UserFactory(role=roles.MODERATORS))
+    sign_in(client, UserFactory(role=roles.MODERATORS))
     found["/moderazione/"] = inline_parts(body(client.get("/moderazione/")))
-    client.force_login(staff)
+    sign_in(client, staff)
     for url in (
         "/backoffice/",
         "/backoffice/piattaforma/user/",

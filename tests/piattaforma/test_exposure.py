@@ -3,7 +3,7 @@
 import pytest
 
 from piattaforma import health, roles
-from tests.piattaforma.factories import UserFactory
+from tests.piattaforma.factories import UserFactory, sign_in
 
 pytestmark = pytest.mark.django_db
 
@@ -19,7 +19,7 @@ def test_the_api_schema_needs_a_signed_in_user(client):
 
 @pytest.mark.parametrize("role", [roles.PLAYERS, roles.STAFF])
 def test_the_api_schema_is_served_to_api_users_and_staff(client, role):
-    client.force_login(UserFactory(role=role))
+    sign_in(client, UserFactory(role=role))
     response = client.get("/api/schema/")
     assert response.status_code == 200 and b"openapi" in response.content
 
@@ -39,7 +39,7 @@ def test_the_deep_check_is_refused_to_anonymous_remote_clients(client, worker_pr
 
 
 def test_the_deep_check_is_refused_to_players(client, worker_probe):
-    client.force_login(UserFactory())
+    sign_in(client, UserFactory())
     assert client.get("/healthz?deep=1", **REMOTE).status_code == 403
     assert worker_probe == []
 
@@ -60,7 +60,7 @@ def test_local_probes_run_the_deep_check(client, worker_probe, address):
 
 
 def test_staff_run_the_deep_check_from_anywhere(client, worker_probe):
-    client.force_login(UserFactory(role=roles.STAFF))
+    sign_in(client, UserFactory(role=roles.STAFF))
     response = client.get("/healthz?deep=1", **REMOTE)
     assert response.status_code == 200 and response.json()["worker"] == "ok"
     assert worker_probe == [1]

@@ -14,7 +14,7 @@ from django.urls import reverse
 from piattaforma import actions, roles
 from piattaforma.identity import codice_fiscale_for, codice_fiscale_problems
 from piattaforma.models import AuditLog, IdentityDocument, User
-from tests.piattaforma.factories import UserFactory
+from tests.piattaforma.factories import UserFactory, sign_in
 from tests.piattaforma.test_accounts import signup_data
 from tests.wallet.conftest import ledger_snapshot
 from wallet import actions as wallet_actions
@@ -233,7 +233,7 @@ def test_one_document_in_review_at_a_time(newcomer):
 
 
 def test_identity_page_upload_and_errors(client, newcomer):
-    client.force_login(newcomer)
+    sign_in(client, newcomer)
     page = client.get(reverse("identity"))
     assert "Identità non ancora verificata" in page.content.decode()
     bad = client.post(reverse("identity"), {"kind": "patente", "file": upload("x.txt", b"hello")})
@@ -283,7 +283,7 @@ def test_reject_needs_a_reason_and_the_player_sees_it(client, pending, newcomer)
     )
     newcomer.refresh_from_db()
     assert not newcomer.identity_verified
-    client.force_login(newcomer)
+    sign_in(client, newcomer)
     page = client.get(reverse("identity")).content.decode()
     assert "Rifiutato" in page and "Documento scaduto nel 2020" in page
     assert "Carica il documento" in page  # he may upload another one
@@ -317,11 +317,11 @@ def test_document_file_is_for_reviewing_staff_only(client, pending, newcomer):
         (UserFactory(), 403),
         (UserFactory(role=roles.MODERATORS), 403),
     ]:
-        client.force_login(user)
+        sign_in(client, user)
         assert client.get(url).status_code == status
     assert not AuditLog.objects.filter(action="identity.document_view").exists()  # refused: no line
     reviewer = UserFactory(role=roles.STAFF)
-    client.force_login(reviewer)
+    sign_in(client, reviewer)
     response = client.get(url)
     assert response.status_code == 200
     assert AuditLog.objects.get(action="identity.document_view", target_id=str(pending.pk)).actor == reviewer
@@ -332,10 +332,10 @@ def test_document_file_is_for_reviewing_staff_only(client, pending, newcomer):
 
 def test_backoffice_review_queue(client, pending, newcomer):
     changelist = "/backoffice/piattaforma/identitydocument/"
-    client.force_login(UserFactory(role=roles.MODERATORS))
+    sign_in(client, UserFactory(role=roles.MODERATORS))
     assert client.get(changelist).status_code == 403
     staff = UserFactory(role=roles.STAFF)
-    client.force_login(staff)
+    sign_in(client, staff)
     page = client.get(changelist)
     assert page.status_code == 200 and newcomer.nickname in page.content.decode()
     detail = client.get(f"{changelist}{pending.pk}/change/").content.decode()
@@ -361,7 +361,7 @@ def test_backoffice_review_queue(client, pending, newcomer):
 
 def test_withdrawal_page_says_why_and_links_to_the_upload(client, newcomer):
     wallet_actions.deposit_create(user=newcomer, amount=10_000, idempotency_key="d")
-    client.force_login(newcomer)
+    sign_in(client, newcomer)
     page = client.get(reverse("wallet:withdrawal")).content.decode()
     assert "la tua identità sia verificata" in page and reverse("identity") in page
     before = ledger_snapshot()

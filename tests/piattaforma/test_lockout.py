@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from piattaforma import roles
-from tests.piattaforma.factories import PASSWORD, UserFactory
+from tests.piattaforma.factories import PASSWORD, UserFactory, sign_in
 
 pytestmark = pytest.mark.django_db
 
@@ -119,7 +119,7 @@ def test_the_back_office_login_works_below_the_limit(client):
 def test_wrong_old_passwords_count_as_failures(client):
     """The password change checks the old password: it is a login path like the others."""
     user = UserFactory(nickname="mario", email="mario@example.invalid")
-    client.force_login(user)
+    sign_in(client, user)
     form = {"new_password1": "Nuova-Password-77", "new_password2": "Nuova-Password-77"}
     for _ in range(5):
         response = client.post(reverse("password_change"), {**form, "old_password": "sbagliata"})
@@ -134,7 +134,7 @@ def test_wrong_old_passwords_count_as_failures(client):
 
 def test_the_password_change_still_works(client):
     user = UserFactory(nickname="mario")
-    client.force_login(user)
+    sign_in(client, user)
     form = {"new_password1": "Nuova-Password-77", "new_password2": "Nuova-Password-77"}
     response = client.post(reverse("password_change"), {**form, "old_password": "sbagliata"})
     assert response.status_code == 200 and "old_password" in response.context["form"].errors

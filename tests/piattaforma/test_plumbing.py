@@ -14,9 +14,9 @@ from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_K
 from django.contrib.sessions.backends.db import SessionStore
 
 from config.asgi import application
-from piattaforma import health
+from piattaforma import health, twofa
 from piattaforma.consumers import CLOSE_UNAUTHENTICATED
-from tests.piattaforma.factories import UserFactory
+from tests.piattaforma.factories import UserFactory, verify_session
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -44,6 +44,8 @@ def session_cookie(user) -> bytes:
     store[SESSION_KEY] = str(user.pk)
     store[BACKEND_SESSION_KEY] = "piattaforma.auth.NicknameOrEmailBackend"
     store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    if twofa.required(user):  # staff and moderators: verified with a second factor
+        verify_session(store, user)
     store.save()
     return f"{settings.SESSION_COOKIE_NAME}={store.session_key}".encode()
 

@@ -10,7 +10,7 @@ from lobby import door
 from piattaforma import reports, roles
 from tests.lobby.factories import poker_table
 from tests.lobby.helpers import everyone_puts_the_invito, house_rake, play_hand_randomly, seat_players
-from tests.piattaforma.factories import UserFactory
+from tests.piattaforma.factories import UserFactory, sign_in
 from tests.tournaments.conftest import authorise_all
 from tests.tournaments.factories import enter, make_tournament
 from tests.wallet.factories import funded_player
@@ -76,7 +76,7 @@ def test_reports_match_the_ledger_built():
 
 def test_csv_has_a_line_a_row_and_euro_amounts(client):
     staff, _users, _rake = build_ledger()
-    client.force_login(staff)
+    sign_in(client, staff)
     response = client.get("/backoffice/rapporti/pagamenti.csv?giorni=7")
     assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
     lines = list(csv.reader(io.StringIO(response.content.decode())))
@@ -138,7 +138,7 @@ def test_games_show_by_their_titles_and_long_labels_slant_below_a_taller_chart()
 @pytest.mark.parametrize("role", ["anonymous", roles.PLAYERS, roles.MODERATORS])
 def test_only_staff_see_reports(client, role):
     if role != "anonymous":
-        client.force_login(UserFactory(role=role))
+        sign_in(client, UserFactory(role=role))
     for url in ("/backoffice/rapporti/", "/backoffice/rapporti/pagamenti.csv"):
         assert client.get(url).status_code in (302, 403)
 

@@ -1,6 +1,6 @@
 """Roles in the back office: only superusers change roles or staff accounts, and it is all audited.
 
-Staff manage players (their data, password and status); they cannot promote anybody (themselves
+Staff manage players (their data and status, never their password); they cannot promote anybody (themselves
 included), touch another staff member's or a superuser's account, delete accounts, or edit the
 records the platform keeps as evidence (audit log, ledger, table chat, role groups).
 """
@@ -14,7 +14,7 @@ from piattaforma.actions import audit_record
 from piattaforma.models import AuditLog, User
 from tests.lobby.factories import poker_table
 from tests.lobby.helpers import seat_players
-from tests.piattaforma.factories import PASSWORD, UserFactory
+from tests.piattaforma.factories import PASSWORD, UserFactory, sign_in
 from tests.wallet.factories import funded_player
 from wallet.models import Transaction
 
@@ -56,7 +56,7 @@ def set_password(client, user):
 
 def test_staff_cannot_make_himself_superuser(client):
     staff = UserFactory(role=roles.STAFF)
-    client.force_login(staff)
+    sign_in(client, staff)
     staff_group = Group.objects.get(name=roles.STAFF).pk
     response = client.post(change_url(staff), user_form(staff, **PROMOTION, groups=[staff_group]))
     assert response.status_code == 403
@@ -68,7 +68,7 @@ def test_staff_cannot_make_himself_superuser(client):
 def test_staff_edits_a_player_but_not_his_role(client):
     staff = UserFactory(role=roles.STAFF)
     player = UserFactory()
-    client.force_login(staff)
+    sign_in(client, staff)
     staff_group = Group.objects.get(name=roles.STAFF).pk
     form = user_form(player, email="nuova@example.invalid", **PROMOTION, groups=[staff_group])
     response = client.post(change_url(player), form)
@@ -85,7 +85,7 @@ def test_staff_cannot_set_a_superusers_or_another_staff_members_password(client)
     boss = superuser()
     colleague = UserFactory(role=roles.STAFF)
     moderator = UserFactory(role=roles.MODERATORS)
-    client.force_login(staff)
+    sign_in(client, staff)
     for target in (boss, colleague, moderator, staff):
         assert set_password(client, target).status_code == 403
         target.refresh_from_db()
@@ -98,32 +98,56 @@ def test_staff_cannot_set_a_superusers_or_another_staff_members_password(client)
     assert not AuditLog.objects.filter(action="user.set_password").exists()
 
 
-def test_staff_sets_a_players_password_and_it_is_audited(client):
-    staff = UserFactory(role=roles.STAFF)
+@pytest.mark.parametrize("who", ["staff", "superuser"])
+def test_nobody_sets_a_players_password_in_the_back_office(client, who):
+    """Not even a superuser: the player resets it himself by e-mail, so nobody signs in as him."""
+    actor = UserFactory(role=roles.STAFF) if who == "staff" else superuser()
     player = UserFactory()
-    client.force_login(staff)
-    assert set_password(client, player).status_code == 302
-    player.refresh_from_db()
-    assert player.check_password(NEW_PASSWORD)
-    log = AuditLog.objects.get(action="user.set_password")
-    assert log.actor == staff and log.target_id == str(player.pk)
-
-
-def test_a_refused_password_form_is_not_audited(client):
-    staff = UserFactory(role=roles.STAFF)
-    player = UserFactory()
-    client.force_login(staff)
-    form = {"password1": NEW_PASSWORD, "password2": "diversa", "usable_password": "true"}
-    assert client.post(password_url(player), form).status_code == 200
+    sign_in(client, actor)
+    assert client.get(password_url(player)).status_code == 403
+    assert set_password(client, player).status_code == 403
     player.refresh_from_db()
     assert player.check_password(PASSWORD)
     assert not AuditLog.objects.filter(action="user.set_password").exists()
+    # the player's page offers no password form either
+    page = client.get(change_url(player)).content.decode()
+    assert "password/" not in page
+
+
+def test_a_refused_password_form_is_not_audited(client):
+    sign_in(client, superuser())
+    colleague = UserFactory(role=roles.STAFF)
+    form = {"password1": NEW_PASSWORD, "password2": "diversa", "usable_password": "true"}
+    assert client.post(password_url(colleague), form).status_code == 200
+    colleague.refresh_from_db()
+    assert colleague.check_password(PASSWORD)
+    assert not AuditLog.objects.filter(action="user.set_password").exists()
+
+
+def test_a_players_e_mail_changed_by_staff_is_audited_and_told_to_the_old_address(
+    client, django_capture_on_commit_callbacks, mailoutbox
+):
+    staff = UserFactory(role=roles.STAFF)
+    player = UserFactory(email="vecchia@example.invalid")
+    sign_in(client, staff)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(change_url(player), user_form(player, email="nuova@example.invalid"))
+    assert response.status_code == 302
+    line = AuditLog.objects.get(action="user.change_email")
+    assert line.actor == staff and line.data == {
+        "from": "vecchia@example.invalid",
+        "to": "nuova@example.invalid",
+    }
+    assert [m.to for m in mailoutbox] == [["vecchia@example.invalid"]]
+    # a save that keeps the address adds nothing
+    client.post(change_url(player), user_form(player, email="nuova@example.invalid", is_bot="on"))
+    assert AuditLog.objects.filter(action="user.change_email").count() == 1
 
 
 def test_superuser_changes_roles_and_every_change_is_audited(client):
     boss = superuser()
     player = UserFactory()
-    client.force_login(boss)
+    sign_in(client, boss)
     staff_group = Group.objects.get(name=roles.STAFF).pk
     response = client.post(change_url(player), user_form(player, is_staff="on", groups=[staff_group]))
     assert response.status_code == 302
@@ -139,7 +163,7 @@ def test_superuser_changes_roles_and_every_change_is_audited(client):
 
 
 def test_superuser_sets_a_staff_members_password(client):
-    client.force_login(superuser())
+    sign_in(client, superuser())
     colleague = UserFactory(role=roles.STAFF)
     assert set_password(client, colleague).status_code == 302
     colleague.refresh_from_db()
@@ -152,7 +176,7 @@ def test_staff_cannot_suspend_staff_or_superusers(client):
     boss = superuser()
     colleague = UserFactory(role=roles.STAFF)
     player = UserFactory()
-    client.force_login(staff)
+    sign_in(client, staff)
     form = {
         "action": "suspend",
         "_selected_action": [boss.pk, colleague.pk, player.pk],
@@ -168,7 +192,7 @@ def test_staff_cannot_suspend_staff_or_superusers(client):
 def test_nobody_deletes_an_account_from_the_back_office(client):
     player = UserFactory()
     for actor in (UserFactory(role=roles.STAFF), superuser()):
-        client.force_login(actor)
+        sign_in(client, actor)
         url = f"/backoffice/piattaforma/user/{player.pk}/delete/"
         assert client.post(url, {"post": "yes"}).status_code == 403
         form = {"action": "delete_selected", "_selected_action": [player.pk], "post": "yes"}
@@ -177,7 +201,7 @@ def test_nobody_deletes_an_account_from_the_back_office(client):
 
 
 def test_role_groups_are_not_edited_in_the_back_office(client):
-    client.force_login(superuser())
+    sign_in(client, superuser())
     staff_group = Group.objects.get(name=roles.STAFF)
     before = set(staff_group.permissions.values_list("pk", flat=True))
     assert client.get(f"/backoffice/auth/group/{staff_group.pk}/change/").status_code == 200  # shown
@@ -192,7 +216,7 @@ def test_role_groups_are_not_edited_in_the_back_office(client):
 def test_audit_log_rows_cannot_be_changed_or_deleted(client):
     log = audit_record(actor=None, action="prova", reason="originale")
     for actor in (UserFactory(role=roles.STAFF), superuser()):
-        client.force_login(actor)
+        sign_in(client, actor)
         base = f"/backoffice/piattaforma/auditlog/{log.pk}"
         assert client.get(f"{base}/change/").status_code == 200  # readable
         assert client.post(f"{base}/change/", {"reason": "riscritto"}).status_code == 403
@@ -205,7 +229,7 @@ def test_ledger_rows_cannot_be_changed_or_deleted(client):
     funded_player()
     tx = Transaction.objects.first()
     for actor in (UserFactory(role=roles.STAFF), superuser()):
-        client.force_login(actor)
+        sign_in(client, actor)
         base = f"/backoffice/wallet/transaction/{tx.pk}"
         assert client.get(f"{base}/change/").status_code == 200
         assert client.post(f"{base}/delete/", {"post": "yes"}).status_code == 403
@@ -216,7 +240,7 @@ def test_table_chat_is_evidence_and_cannot_be_edited(client):
     table = poker_table()
     author = UserFactory()
     message = ChatMessage.objects.create(table=table, user=author, text="parole pesanti")
-    client.force_login(UserFactory(role=roles.STAFF))
+    sign_in(client, UserFactory(role=roles.STAFF))
     base = f"/backoffice/lobby/chatmessage/{message.pk}"
     assert client.get(f"{base}/change/").status_code == 200
     assert client.post(f"{base}/delete/", {"post": "yes"}).status_code == 403
@@ -228,7 +252,7 @@ def test_table_chat_is_evidence_and_cannot_be_edited(client):
 def test_a_table_with_seated_players_cannot_be_deleted(client):
     table = poker_table()
     seat_players(table, [funded_player(), funded_player()])
-    client.force_login(UserFactory(role=roles.STAFF))
+    sign_in(client, UserFactory(role=roles.STAFF))
     assert client.post(f"/backoffice/lobby/table/{table.pk}/delete/", {"post": "yes"}).status_code == 403
     form = {"action": "delete_selected", "_selected_action": [table.pk], "post": "yes"}
     client.post("/backoffice/lobby/table/", form)
@@ -237,7 +261,7 @@ def test_a_table_with_seated_players_cannot_be_deleted(client):
 
 
 def test_moderators_see_only_moderation(client):
-    client.force_login(UserFactory(role=roles.MODERATORS))
+    sign_in(client, UserFactory(role=roles.MODERATORS))
     for url in (
         "/backoffice/piattaforma/user/",
         "/backoffice/piattaforma/auditlog/",
@@ -260,7 +284,7 @@ def test_hand_replay_survives_a_bad_step(client, step):
     door.table_start_hand(table_id=table.pk)
     everyone_puts_the_invito(table)
     hand = Hand.objects.get(table=table, number=1)
-    client.force_login(UserFactory(role=roles.STAFF))
+    sign_in(client, UserFactory(role=roles.STAFF))
     response = client.get(f"/backoffice/lobby/hand/{hand.pk}/replay/", {"step": step})
     assert response.status_code == 200
 
@@ -332,7 +356,7 @@ def test_staff_cannot_decide_his_own_withdrawal(client):
         with pytest.raises(NotPermitted):
             decide()
         assert Payment.objects.get(pk=mine).status == Payment.Status.PENDING
-    client.force_login(furbo)  # the back office says so instead of paying
+    sign_in(client, furbo)  # the back office says so instead of paying
     client.post("/backoffice/wallet/withdrawal/", {"action": "approve", "_selected_action": [mine]})
     assert Payment.objects.get(pk=mine).status == Payment.Status.PENDING
     wallet_actions.withdrawal_approve(payment_id=mine, actor=collega)

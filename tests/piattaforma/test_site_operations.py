@@ -17,7 +17,7 @@ from piattaforma.consumers import CLOSE_UNAUTHENTICATED
 from piattaforma.models import AuditLog, GameNotice, GameSwitch, SiteHours
 from tests.lobby.factories import poker_table, scopa_table
 from tests.lobby.helpers import seat_players
-from tests.piattaforma.factories import UserFactory
+from tests.piattaforma.factories import UserFactory, sign_in
 from tests.piattaforma.test_plumbing import ORIGIN, session_cookie
 from tests.wallet.factories import funded_player
 
@@ -94,14 +94,14 @@ def test_hours_off_in_the_test_settings_unless_asked(db):
 def test_during_the_closing_players_get_the_closing_page_and_staff_the_back_office(client, hours_on, frozen):
     player = UserFactory()
     frozen(rome(5, 35))
-    client.force_login(player)
+    sign_in(client, player)
     page = client.get("/lobby/")
     assert page.status_code == 503 and "pausa giornaliera" in page.content.decode()
     assert client.get("/backoffice/").status_code == 302  # a player: to the back office's login
-    client.force_login(UserFactory(role=roles.STAFF))
+    sign_in(client, UserFactory(role=roles.STAFF))
     assert client.get("/backoffice/").status_code == 200
     frozen(rome(5, 45))
-    client.force_login(player)
+    sign_in(client, player)
     assert client.get("/lobby/").status_code == 200
 
 
@@ -192,7 +192,7 @@ def test_notices_in_force_are_on_every_page_load(client):
     for url in ("/", "/lobby/"):
         html = client.get(url).content.decode()
         assert "Avviso in corso" in html and "Avviso scaduto" not in html and "Avviso futuro" not in html
-    client.force_login(UserFactory())
+    sign_in(client, UserFactory())
     html = client.get("/lobby/").content.decode()
     assert 'data-ws="/ws/avvisi/"' in html and "Avviso in corso" in html
 
@@ -202,7 +202,7 @@ def test_notices_in_force_are_on_every_page_load(client):
 def test_only_staff_run_site_operations(client, role):
     if role != "anonymous":
         user = UserFactory(role=role) if role else UserFactory(role=roles.STAFF)
-        client.force_login(user)
+        sign_in(client, user)
     pages = ("/backoffice/piattaforma/gameswitch/", "/backoffice/piattaforma/gameswitch/scopa/switch/",
              "/backoffice/piattaforma/gamenotice/add/", "/backoffice/piattaforma/sitehours/")  # fmt: skip
     post = client.post(
@@ -221,7 +221,7 @@ def test_only_staff_run_site_operations(client, role):
 @pytest.mark.django_db
 def test_the_switch_page_previews_its_effects_before_confirming(client):
     staff = UserFactory(role=roles.STAFF)
-    client.force_login(staff)
+    sign_in(client, staff)
     users = [funded_player() for _ in range(2)]
     table = scopa_table(name="Scopa Bari")
     seat_players(table, users, buy_in=5_000)

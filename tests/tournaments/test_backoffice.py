@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from piattaforma import roles
 from piattaforma.models import AuditLog
-from tests.piattaforma.factories import UserFactory
+from tests.piattaforma.factories import UserFactory, sign_in
 from tests.tournaments.conftest import FUNDS, authorise_all, money
 from tests.tournaments.factories import enter, make_tournament
 from tournaments.models import Registration, Tournament
@@ -55,7 +55,7 @@ def add_form(**overrides):
 
 def test_staff_create_a_tournament_and_it_opens(client):
     staff = UserFactory(role=roles.STAFF)
-    client.force_login(staff)
+    sign_in(client, staff)
     response = client.post(reverse("backoffice:tournaments_tournament_add"), add_form())
     assert response.status_code == 302, response.content.decode()[:3000]
     t = Tournament.objects.get()
@@ -68,14 +68,14 @@ def test_staff_create_a_tournament_and_it_opens(client):
 
 
 def test_backoffice_refuses_an_amount_that_is_not_euro(client):
-    client.force_login(UserFactory(role=roles.STAFF))
+    sign_in(client, UserFactory(role=roles.STAFF))
     response = client.post(reverse("backoffice:tournaments_tournament_add"), add_form(pool_quota="9.00"))
     assert response.status_code == 200 and "virgola" in response.content.decode()
     assert not Tournament.objects.exists()
 
 
 def test_backoffice_refuses_a_pool_under_80_percent(client):
-    client.force_login(UserFactory(role=roles.STAFF))
+    sign_in(client, UserFactory(role=roles.STAFF))
     response = client.post(
         reverse("backoffice:tournaments_tournament_add"), add_form(pool_quota="7,00", fee="3,00")
     )
@@ -88,7 +88,7 @@ def test_staff_see_entrants_and_cancel_for_a_fault(client, staff, players):
     for p in players[:3]:
         enter(t, p)
     authorise_all(t)
-    client.force_login(staff)
+    sign_in(client, staff)
     page = client.get(reverse("backoffice:tournaments_tournament_change", args=[t.pk])).content.decode()
     assert players[0].nickname in page and "ADM" in page
     changelist = reverse("backoffice:tournaments_tournament_changelist")
@@ -106,7 +106,7 @@ def test_staff_see_entrants_and_cancel_for_a_fault(client, staff, players):
 @pytest.mark.parametrize("role", [roles.PLAYERS, roles.MODERATORS])
 def test_players_and_moderators_cannot_reach_tournaments(client, staff, role):
     t = make_tournament(staff)
-    client.force_login(UserFactory(role=role))
+    sign_in(client, UserFactory(role=role))
     assert client.get(reverse("backoffice:tournaments_tournament_changelist")).status_code in (302, 403)
     client.post(
         reverse("backoffice:tournaments_tournament_changelist"),

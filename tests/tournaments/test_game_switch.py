@@ -7,6 +7,7 @@ import pytest
 from django.utils import timezone
 
 from piattaforma import siteops
+from tests.piattaforma.factories import sign_in
 from tests.tournaments.conftest import authorise_all
 from tests.tournaments.factories import enter, make_tournament
 from tournaments import actions
@@ -128,7 +129,7 @@ def test_fault_cancellation_is_previewed_with_each_refund_then_refunds_zero_sum(
     for p in players[:3]:
         enter(t, p)
     authorise_all(t)
-    client.force_login(staff)
+    sign_in(client, staff)
     url = "/backoffice/tournaments/tournament/"
     page = client.post(url, {"action": "cancel_for_fault", "_selected_action": [t.pk]}).content.decode()
     for p in players[:3]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from tests.piattaforma.factories import sign_in
 from tests.tournaments.conftest import ACCEPT, FUNDS, authorise_all, money
 from tests.tournaments.factories import enter, make_tournament
 from tournaments import actions
@@ -14,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 
 def login(client, user):
-    client.force_login(user)
+    sign_in(client, user)
 
 
 def test_list_shows_columns_abbreviations_colours_and_info_panel(client, staff, players):

@@ -10,6 +10,7 @@ import pytest
 from django.utils import timezone
 
 from games.rng import SeededRng
+from tests.piattaforma.factories import sign_in
 from tests.tournaments.conftest import FUNDS
 from tests.tournaments.factories import enter, make_tournament
 from tests.tournaments.running_helpers import full_tournament, play_out
@@ -157,7 +158,7 @@ def test_the_leaderboard_page_for_everyone_and_the_players_own_row(staff, client
     page = client.get("/tornei/classifiche/").content.decode()  # anonymous: the leaderboard is public
     assert players[0].nickname in page and "10 PT" in page and 'data-testid="my-row"' not in page
     monkeypatch.setattr(rankings, "ROWS", 2)  # the player's own row after the first rows
-    client.force_login(players[4])
+    sign_in(client, players[4])
     page = client.get("/tornei/classifiche/?periodo=all").content.decode()
     assert players[4].nickname in page and players[2].nickname not in page
     assert 'data-testid="my-row"' in page and "5°" in page
@@ -214,10 +215,10 @@ def test_skill_levels_every_night_from_the_last_4_months_of_money_tournaments(st
         (strong.pk, "briscola"): (1, 7),  # alone in briscola: the best, level 1
     }
     assert SkillLevel.objects.get(user=strong, game="scopa").rating == 18  # MVP: VP per turn
-    client.force_login(rookie)
+    sign_in(client, rookie)
     page = client.get("/profilo/").content.decode()
     assert 'data-testid="my-levels"' in page and "Esordiente" in page
-    client.force_login(strong)
+    sign_in(client, strong)
     page = client.get("/profilo/").content.decode()
     assert "1° livello" in page and "18,00" in page
 
@@ -254,16 +255,16 @@ def test_a_tournament_for_some_skill_levels_only(staff, client):
     assert refused.value.code == "skill_level_not_allowed" and "1° livello" in refused.value.message
     assert not Registration.objects.filter(tournament=t, user=champion).exists()
     balance = wallet_selectors.balance_get(user=champion)
-    client.force_login(champion)
+    sign_in(client, champion)
     page = client.get(f"/tornei/{t.pk}/").content.decode()
     assert 'data-testid="levels"' in page and "4° livello, 5° livello, esordienti" in page
     # the lobby offers him no «Iscriviti», it says why; a player it admits has the button
     assert 'data-testid="register"' not in page and 'data-testid="register-refusal"' in page
     assert "il tuo livello nel gioco è 1° livello" in page
     other = funded_player(FUNDS)
-    client.force_login(other)
+    sign_in(client, other)
     assert 'data-testid="register"' in client.get(f"/tornei/{t.pk}/").content.decode()
-    client.force_login(champion)
+    sign_in(client, champion)
     page = client.post(f"/tornei/{t.pk}/iscriviti/", {"idempotency_key": "lv"}, follow=True).content.decode()
     assert "riservato ai giocatori di 4° livello, 5° livello, esordienti" in page
     assert wallet_selectors.balance_get(user=champion) == balance  # nothing paid
@@ -276,11 +277,11 @@ def test_staff_tick_the_admitted_levels_in_the_back_office(client):
     from django.urls import reverse
 
     from piattaforma import roles
-    from tests.piattaforma.factories import UserFactory
+    from tests.piattaforma.factories import UserFactory, sign_in
     from tests.tournaments.test_backoffice import add_form
 
     staff = UserFactory(role=roles.STAFF)
-    client.force_login(staff)
+    sign_in(client, staff)
     data = add_form()
     data["skill_levels"] = ["4", "5", "0"]
     response = client.post(reverse("backoffice:tournaments_tournament_add"), data)

@@ -17,6 +17,7 @@ from django.urls import reverse
 from moderation import selectors as moderation
 from moderation.models import ConductEvent
 from piattaforma.models import User
+from tests.piattaforma.factories import sign_in
 from tests.tournaments.conftest import FUNDS
 from tests.tournaments.factories import enter, make_tournament
 from tests.tournaments.running_helpers import full_tournament, ledger_zero, pool
@@ -199,10 +200,10 @@ def test_leaving_when_the_partner_has_two_warnings_is_free_and_void(
     matches = list(TournamentMatch.objects.filter(tournament=t, turn=2).order_by("number"))
     mine = next(m for m in matches if line in (m.line_a, m.line_b))
     # where he leaves: his match's table tells him (Italian), and only him
-    client.force_login(User.objects.get(pk=player))
+    sign_in(client, User.objects.get(pk=player))
     page = client.get(reverse("lobby:table", args=[mine.table_id])).content.decode()
     assert ("puoi abbandonare il torneo senza conseguenze" in page) is (partner_warned == 2)
-    client.force_login(User.objects.get(pk=partner))
+    sign_in(client, User.objects.get(pk=partner))
     assert (
         "senza conseguenze" not in client.get(reverse("lobby:table", args=[mine.table_id])).content.decode()
     )

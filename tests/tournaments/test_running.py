@@ -20,6 +20,7 @@ from lobby.models import Seat, Table
 from piattaforma import hooks
 from tests.lobby.factories import scopa_table
 from tests.lobby.helpers import play_hand_randomly, seat_players
+from tests.piattaforma.factories import sign_in
 from tests.tournaments.conftest import FUNDS, authorise_all, money
 from tests.tournaments.factories import enter, make_tournament
 from tests.tournaments.running_helpers import (
@@ -250,9 +251,9 @@ def test_staff_see_every_payout_players_do_not(staff, client):
     (winner_id,) = paid["prizes"]
     winner = next(p for p in players if p.pk == winner_id)
     url = reverse("backoffice:tournaments_payout_changelist")
-    client.force_login(winner)
+    sign_in(client, winner)
     assert client.get(url).status_code in (302, 403)
-    client.force_login(staff)
+    sign_in(client, staff)
     page = client.get(url).content.decode()
     assert winner.nickname in page and "18,00" in page  # 2 × 9,00, all to the winner (K1)
     match_url = reverse("backoffice:tournaments_tournamentmatch_changelist")

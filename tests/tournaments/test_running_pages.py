@@ -7,6 +7,7 @@ from django.db.models import Q
 from django.urls import reverse
 
 from games.rng import SeededRng
+from tests.piattaforma.factories import sign_in
 from tests.tournaments.running_helpers import full_tournament, play_out, play_turn
 from tournaments import running
 from tournaments.models import Tournament, TournamentMatch
@@ -21,7 +22,7 @@ def test_running_lobby_shows_the_matches_and_your_table(staff, client):
     me = players[0]
     mine = TournamentMatch.objects.get(Q(line_a=str(me.pk)) | Q(line_b=str(me.pk)), tournament=t, turn=1)
     other = TournamentMatch.objects.filter(tournament=t, turn=1).exclude(pk=mine.pk).get()
-    client.force_login(me)
+    sign_in(client, me)
     page = client.get(url).content.decode()
     assert 'data-testid="matches"' in page
     assert f'data-testid="my-table" href="{reverse("lobby:table", args=[mine.table_id])}"' in page
@@ -49,12 +50,12 @@ def test_finished_tournament_results_profile_and_conto(staff, client):
     assert 'data-testid="results"' in page and winner.nickname in page and "36,00" in page  # 4 × 9,00
     card = reverse("moderation:player_card", args=[winner.nickname])
     assert f'<a class="card-link" href="{card}">{winner.nickname}</a>' in page
-    client.force_login(winner)
+    sign_in(client, winner)
     profile = client.get(reverse("profile")).content.decode()
     assert 'data-testid="my-tournaments"' in profile and t.name in profile and "1°" in profile
     conto = client.get(reverse("wallet:statement")).content.decode()
     assert "Vincita torneo" in conto and "36,00" in conto
-    client.force_login(players[0] if players[0] != winner else players[1])
+    sign_in(client, players[0] if players[0] != winner else players[1])
     other = client.get(reverse("profile")).content.decode()
     assert t.name in other and "36,00" not in other
 
@@ -66,7 +67,7 @@ def test_the_lobby_stamp_changes_with_each_result_and_turn_and_stops_at_the_end(
 
     t, players = full_tournament(staff, 4, format=F.DANESE, turns=2)
     url, state_url = reverse("tournaments:lobby", args=[t.pk]), reverse("tournaments:my_state", args=[t.pk])
-    client.force_login(players[0])
+    sign_in(client, players[0])
     page = client.get(url).content.decode()
     first = client.get(state_url).json()["stamp"]
     assert f'data-tournament-live="{state_url}" data-stamp="{first}"' in page

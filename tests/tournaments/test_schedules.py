@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from django.urls import reverse
 
-from tests.piattaforma.factories import UserFactory
+from tests.piattaforma.factories import UserFactory, sign_in
 from tests.tournaments.factories import make_tournament
 from tournaments import actions, errors
 from tournaments.models import Tournament, TournamentSchedule
@@ -78,7 +78,7 @@ def test_schedule_needs_a_scheduled_template_and_staff(staff, players):
 
 def test_staff_create_a_schedule_in_the_back_office(client, staff):
     template = make_tournament(staff)
-    client.force_login(staff)
+    sign_in(client, staff)
     response = client.post(
         reverse("backoffice:tournaments_tournamentschedule_add"),
         {
@@ -92,6 +92,6 @@ def test_staff_create_a_schedule_in_the_back_office(client, staff):
     assert response.status_code == 302
     schedule = TournamentSchedule.objects.get()
     assert (schedule.weekdays, schedule.start_time, schedule.created_by) == ("56", time(21, 30), staff)
-    client.force_login(UserFactory())
+    sign_in(client, UserFactory())
     assert client.get(reverse("backoffice:tournaments_tournamentschedule_changelist")).status_code == 302
     assert timedelta(hours=schedule.opens_hours_before) == timedelta(hours=12)

@@ -7,6 +7,7 @@ from datetime import timedelta
 
 import pytest
 
+from tests.piattaforma.factories import sign_in
 from tests.tournaments.conftest import FUNDS
 from tests.tournaments.factories import enter, make_tournament
 from tests.wallet.factories import funded_player
@@ -60,9 +61,9 @@ def test_confirmation_only_in_its_window_and_the_unconfirmed_do_not_play(staff, 
     assert closing is not None and closing["admitted"] == 4 and not closing["cancelled"]
     states = dict(Registration.objects.filter(tournament=t).values_list("user_id", "state"))
     assert states == {**{p.pk: RS.ADMITTED for p in players[:4]}, players[4].pk: RS.UNCONFIRMED}
-    client.force_login(players[4])
+    sign_in(client, players[4])
     assert 'data-testid="missed-confirmation"' in client.get(f"/tornei/{t.pk}/").content.decode()
-    client.force_login(players[0])
+    sign_in(client, players[0])
     assert 'data-testid="missed-confirmation"' not in client.get(f"/tornei/{t.pk}/").content.decode()
 
 
@@ -93,7 +94,7 @@ def test_spheres_nicknames_and_list_look_of_a_training_tournament(staff, client)
     t = _training(staff, timedelta(minutes=3))  # the confirmation window is open now
     freeroll = make_tournament(staff, name="Freeroll", pool_quota=0, fee=0, guaranteed=1000)
     player = funded_player(0)
-    client.force_login(player)
+    sign_in(client, player)
     client.post(f"/tornei/{t.pk}/iscriviti/", {"idempotency_key": "k1"})
     rows = {r["id"]: r for r in selectors.tournament_list(kind="scheduled", user_id=player.pk)}
     assert rows[t.pk]["sphere"] == "brown"  # "il giocatore deve cliccare sul tasto conferma iscrizione"
@@ -116,7 +117,7 @@ def test_the_button_is_not_shown_before_its_window(staff, client):
     t = _training(staff, timedelta(minutes=20))
     player = funded_player(0)
     enter(t, player)
-    client.force_login(player)
+    sign_in(client, player)
     page = client.get(f"/tornei/{t.pk}/").content.decode()
     assert 'data-testid="confirm"' not in page
     assert "Dovrai confermare la tua iscrizione" in page
@@ -161,7 +162,7 @@ def test_one_scheduled_training_tournament_at_a_time(staff, client):
     assert not Registration.objects.filter(tournament=second).exists()
     enter(money, player)  # money tournaments and training sit&go are not counted
     enter(sitgo, player)
-    client.force_login(player)
+    sign_in(client, player)
     lobby = client.get(f"/tornei/{second.pk}/").content.decode()  # the lobby says why, with no button
     assert 'data-testid="register-refusal"' in lobby and "un solo torneo programmato per volta" in lobby
     assert 'data-testid="register"' not in lobby
@@ -214,7 +215,7 @@ def test_no_cancellation_where_the_details_say_so(staff, client):
         staff, timedelta(hours=2), kind=Tournament.Kind.SITGO, max_players=4, confirmation_required=False
     )
     player = funded_player(FUNDS)
-    client.force_login(player)
+    sign_in(client, player)
     assert 'data-testid="no-cancellation-hint"' in client.get(f"/tornei/{strict.pk}/").content.decode()
     enter(strict, player)
     page = client.get(f"/tornei/{strict.pk}/").content.decode()

@@ -12,6 +12,7 @@ from django.urls import reverse
 from lobby.models import Seat
 from tests.lobby.factories import poker_table
 from tests.lobby.helpers import seat_players
+from tests.piattaforma.factories import sign_in
 from tests.wallet.conftest import ledger_snapshot
 from tests.wallet.factories import funded_player
 from wallet import selectors
@@ -106,7 +107,7 @@ def test_amounts_sent_as_json_numbers():
     "amount", ["10.999", "1.000.000.000,00", "\u0661\u0660", "\uff11\uff10", "9" * 5000, "3.50"]
 )
 def test_conto_pages_refuse_bad_amounts_and_change_nothing(client, funded, name, amount):
-    client.force_login(funded)
+    sign_in(client, funded)
     before = ledger_snapshot()
     response = client.post(reverse(f"wallet:{name}"), {"amount": amount, "idempotency_key": "k1"})
     assert response.status_code == 200
@@ -116,7 +117,7 @@ def test_conto_pages_refuse_bad_amounts_and_change_nothing(client, funded, name,
 
 @pytest.mark.django_db
 def test_the_deposit_of_10_999_is_not_ten_thousand_euro(client, funded):
-    client.force_login(funded)
+    sign_in(client, funded)
     before = selectors.balance_get(user=funded)["cash"]
     page = client.post(reverse("wallet:deposit"), {"amount": "10.999", "idempotency_key": "k2"})
     assert "ambiguo" in page.content.decode()
@@ -128,7 +129,7 @@ def test_the_deposit_of_10_999_is_not_ten_thousand_euro(client, funded):
 @pytest.mark.django_db
 @pytest.mark.parametrize("amount", ["10.999", "9" * 5000, "\u0661\u0660", "1.000.000.000,00"])
 def test_limits_page_refuses_bad_amounts(client, funded, amount):
-    client.force_login(funded)
+    sign_in(client, funded)
     response = client.post(reverse("wallet:limits"), {"day": amount, "week": "", "month": ""})
     assert response.status_code == 200 and response.context["form"].errors["day"]
     assert selectors.deposit_limits_get(user=funded)["day"]["amount"] is None
@@ -137,7 +138,7 @@ def test_limits_page_refuses_bad_amounts(client, funded, amount):
 @pytest.mark.django_db
 @pytest.mark.parametrize("page", ["9" * 5000, "\u00b2", "\u0663", "-1", "0"])
 def test_statement_page_number_junk_shows_the_first_page(client, funded, page):
-    client.force_login(funded)
+    sign_in(client, funded)
     response = client.get(reverse("wallet:statement"), {"page": page})
     assert response.status_code == 200 and response.context["page"].number == 1
 
@@ -147,7 +148,7 @@ def test_statement_page_number_junk_shows_the_first_page(client, funded, page):
 def test_sitting_down_refuses_bad_buy_ins_and_changes_nothing(client, buy_in):
     user = funded_player()
     table = poker_table()
-    client.force_login(user)
+    sign_in(client, user)
     before = ledger_snapshot()
     response = client.post(
         reverse("lobby:sit", args=[table.pk]), {"seat": "1", "buy_in": buy_in}, follow=True
@@ -161,7 +162,7 @@ def test_sitting_down_refuses_bad_buy_ins_and_changes_nothing(client, buy_in):
 def test_a_good_buy_in_in_italian_sits_down(client):
     user = funded_player()
     table = poker_table()
-    client.force_login(user)
+    sign_in(client, user)
     client.post(reverse("lobby:sit", args=[table.pk]), {"seat": "1", "buy_in": "50,00"})
     assert Seat.objects.get(table=table, user=user).number == 1
 
@@ -172,7 +173,7 @@ def test_rebuy_refuses_bad_amounts_and_changes_nothing(client, amount):
     user = funded_player()
     table = poker_table()
     seat_players(table, [user])
-    client.force_login(user)
+    sign_in(client, user)
     before = ledger_snapshot()
     response = client.post(reverse("lobby:rebuy", args=[table.pk]), {"amount": amount}, follow=True)
     assert response.status_code == 200
@@ -184,11 +185,11 @@ def test_rebuy_refuses_bad_amounts_and_changes_nothing(client, amount):
 @pytest.mark.django_db
 def test_backoffice_adjustment_uses_the_same_parser(client, funded):
     from piattaforma import roles
-    from tests.piattaforma.factories import UserFactory
+    from tests.piattaforma.factories import UserFactory, sign_in
     from wallet.models import Account
 
     admin = UserFactory(role=roles.STAFF, is_superuser=True)
-    client.force_login(admin)
+    sign_in(client, admin)
     account = Account.objects.filter(owner=funded).first()
     before = ledger_snapshot()
     url = reverse("backoffice:wallet_account_adjust", args=[account.pk])
@@ -206,7 +207,7 @@ def test_backoffice_adjustment_uses_the_same_parser(client, funded):
 def test_a_junk_idempotency_key_at_the_table_is_refused(client, key):
     user = funded_player()
     table = poker_table()
-    client.force_login(user)
+    sign_in(client, user)
     before = ledger_snapshot()
     data = {"seat": "1", "buy_in": "50,00", "idempotency_key": key}
     response = client.post(reverse("lobby:sit", args=[table.pk]), data, follow=True)

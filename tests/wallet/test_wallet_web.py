@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from piattaforma.models import AuditLog, User
+from tests.piattaforma.factories import sign_in
 from tests.wallet.conftest import ledger_snapshot
 from wallet import actions, selectors, tasks
 from wallet.models import Account, AccountKind, Payment, Realm, ReconciliationRun, Transaction
@@ -39,7 +40,7 @@ def test_money_formatting_and_parsing():
 
 @pytest.mark.django_db
 def test_pages_render_in_italian(client, funded):
-    client.force_login(funded)
+    sign_in(client, funded)
     for name in ("balance", "statement", "deposit", "withdrawal", "limits", "self_exclusion"):
         response = client.get(reverse(f"wallet:{name}"))
         assert response.status_code == 200, name
@@ -57,7 +58,7 @@ def test_pages_need_login(client):
 
 @pytest.mark.django_db
 def test_deposit_page_is_idempotent_on_double_submit(client, player):
-    client.force_login(player)
+    sign_in(client, player)
     data = {"amount": "25,00", "idempotency_key": "form-1"}
     assert client.post(reverse("wallet:deposit"), data).status_code == 302
     assert client.post(reverse("wallet:deposit"), data).status_code == 302
@@ -68,7 +69,7 @@ def test_deposit_page_is_idempotent_on_double_submit(client, player):
 
 @pytest.mark.django_db
 def test_withdrawal_page_refusal_shows_message_and_changes_nothing(client, funded):
-    client.force_login(funded)
+    sign_in(client, funded)
     before = ledger_snapshot()
     response = client.post(reverse("wallet:withdrawal"), {"amount": "600,00", "idempotency_key": "w"})
     assert response.status_code == 200
@@ -80,7 +81,7 @@ def test_withdrawal_page_refusal_shows_message_and_changes_nothing(client, funde
 
 @pytest.mark.django_db
 def test_limits_page_and_self_exclusion_page(client, funded):
-    client.force_login(funded)
+    sign_in(client, funded)
     client.post(reverse("wallet:limits"), {"day": "50,00", "week": "", "month": ""})
     assert selectors.deposit_limits_get(user=funded)["day"]["amount"] == 5_000
     client.post(reverse("wallet:limits"), {"day": "80,00", "week": "", "month": ""})
@@ -99,7 +100,7 @@ def test_statement_page_paginates_and_filters(client, funded):
     for i in range(30):
         actions.deposit_create(user=funded, amount=100 + i, idempotency_key=f"s{i}")
     actions.tournament_enter(user=funded, tournament_ref="t", pool_quota=800, rake=200, idempotency_key="e")
-    client.force_login(funded)
+    sign_in(client, funded)
     first = client.get(reverse("wallet:statement"))
     assert first.context["page"].count == 32 and len(first.context["page"].items) == 25
     second = client.get(reverse("wallet:statement") + "?page=2")
@@ -113,7 +114,7 @@ def test_statement_page_paginates_and_filters(client, funded):
 def test_api_balance_and_statement(client, funded, django_assert_max_num_queries):
     from piattaforma import siteops
 
-    client.force_login(funded)
+    sign_in(client, funded)
     siteops.site_hours()  # every request reads the site's hours once per process per 10 s: warm, as in use
     with django_assert_max_num_queries(4):
         body = client.get(reverse("wallet:api_balance")).json()
@@ -138,7 +139,7 @@ def test_openapi_schema_has_no_warnings(tmp_path):
 @pytest.mark.django_db
 def test_backoffice_ledger_is_read_only_and_adjustment_is_gated(client, funded, staff):
     account = Account.objects.get(owner=funded, kind=AccountKind.PLAYER_CASH, realm=Realm.REAL)
-    client.force_login(staff)
+    sign_in(client, staff)
     assert client.get(reverse("backoffice:wallet_account_changelist")).status_code == 200
     assert client.get(reverse("backoffice:wallet_transaction_changelist")).status_code == 200
     assert client.get(reverse("backoffice:wallet_reconciliationrun_changelist")).status_code == 200
@@ -154,7 +155,7 @@ def test_backoffice_ledger_is_read_only_and_adjustment_is_gated(client, funded, 
     )
     assert selectors.balance_get(user=funded)["cash"] == 50_500
     assert AuditLog.objects.filter(action="wallet.adjust", actor=staff).count() == 1
-    client.force_login(funded)  # a player is not let in
+    sign_in(client, funded)  # a player is not let in
     assert client.post(url, {"direction": "credit", "amount": "5,00", "reason": "x" * 9}).status_code == 302
     assert selectors.balance_get(user=funded)["cash"] == 50_500
 
@@ -162,7 +163,7 @@ def test_backoffice_ledger_is_read_only_and_adjustment_is_gated(client, funded, 
 @pytest.mark.django_db
 def test_backoffice_withdrawal_approval(client, funded, staff):
     req = actions.withdrawal_request(user=funded, amount=1_000, idempotency_key="w")
-    client.force_login(staff)
+    sign_in(client, staff)
     response = client.post(
         reverse("backoffice:wallet_withdrawal_changelist"),
         {"action": "approve", "_selected_action": [req["payment_id"]]},
@@ -217,7 +218,7 @@ def test_celery_beat_runs_the_reconciliation_nightly(settings):
 @pytest.mark.django_db
 def test_backoffice_reverse_and_reject_need_a_reason(client, funded, staff):
     tx = Transaction.objects.get(kind="deposit")
-    client.force_login(staff)
+    sign_in(client, staff)
     url = reverse("backoffice:wallet_transaction_changelist")
     page = client.post(url, {"action": "reverse_transactions", "_selected_action": [str(tx.pk)]})
     assert page.status_code == 200 and "Motivazione" in page.content.decode()  # the reason form
@@ -237,7 +238,7 @@ def test_backoffice_reverse_and_reject_need_a_reason(client, funded, staff):
 
 @pytest.mark.django_db
 def test_backoffice_reconciliation_run_now(client, funded, staff):
-    client.force_login(staff)
+    sign_in(client, staff)
     response = client.post(reverse("backoffice:wallet_reconciliation_run"))
     assert response.status_code == 302
     assert ReconciliationRun.objects.get().ok

@@ -67,6 +67,10 @@ from wallet.actions.tournaments import (
     tournament_prizes_pay,
 )
 from wallet.actions.transfers import (
+    adjustment_approve,
+    adjustment_reject,
+    adjustment_request,
+    adjustment_threshold,
     ledger_adjust,
     ledger_transfer,
     ledger_transfer_portable,
@@ -79,6 +83,10 @@ __all__ = [
     "MAX_PLAY_MINUTES",
     "MAX_SINGLE_AMOUNT",
     "MIN_POOL_SHARE_PERCENT",
+    "adjustment_approve",
+    "adjustment_reject",
+    "adjustment_request",
+    "adjustment_threshold",
     "check_deposit",
     "check_play_limits",
     "check_player_can_play",

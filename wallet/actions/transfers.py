@@ -1,10 +1,17 @@
-"""The training section's play money, transfers between accounts, and the staff's corrections."""
+"""The training section's play money, transfers between accounts, and the staff's corrections.
+
+A manual adjustment above ``WALLET_ADJUSTMENT_APPROVAL_CENTS`` (either way) needs two staff
+members: one asks (``adjustment_request``), another approves (``adjustment_approve``: posted then)
+or rejects it (``adjustment_reject``).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.db import connection
+from django.conf import settings
+from django.db import connection, transaction
+from django.utils import timezone
 
 from piattaforma.actions import audit_record
 from piattaforma.models import User
@@ -17,9 +24,9 @@ from wallet.actions.common import (
     post_reversal,
     tx_result,
 )
-from wallet.errors import InvalidAmount, InvalidState
+from wallet.errors import InvalidAmount, InvalidState, NeedsApproval, NotPermitted
 from wallet.ledger import AccountKey, cash_key, house_key
-from wallet.models import Account, AccountKind, Realm, Transaction, TransactionKind
+from wallet.models import Account, AccountKind, AdjustmentRequest, Realm, Transaction, TransactionKind
 
 
 def play_money_top_up(*, user: User, amount: int, idempotency_key: str) -> dict[str, Any]:
@@ -93,13 +100,13 @@ def ledger_transfer_portable(
     return ledger.run_idempotent(key=idempotency_key, action="transfer", inputs=inputs, work=work)
 
 
-def ledger_adjust(
-    *, account_id: int, amount: int, reason: str, actor: User, idempotency_key: str
-) -> dict[str, Any]:
-    """Staff correction: credit (amount > 0) or debit an account against the house adjustments account.
+def adjustment_threshold() -> int:
+    """The largest adjustment (cents, either way) one staff member posts alone; above it, four eyes."""
+    return int(settings.WALLET_ADJUSTMENT_APPROVAL_CENTS)
 
-    Needs the ``wallet.adjust_ledger`` permission and a reason; audited.
-    """
+
+def _adjustment_checked(*, account_id: int, amount: int, reason: str, actor: User) -> Account:
+    """The refusals every adjustment shares: permission, reason, amount, not one's own money."""
     check_staff(actor, "wallet.adjust_ledger")
     if len(reason.strip()) < 5:
         raise InvalidState("La motivazione è obbligatoria.")
@@ -110,33 +117,155 @@ def ledger_adjust(
         or abs(amount) > MAX_SINGLE_AMOUNT
     ):
         raise InvalidAmount()
+    account = Account.objects.filter(pk=account_id).first()
+    if account is None:
+        raise InvalidState("Conto inesistente.")
+    check_not_own(actor, [account.owner_id])
+    return account
+
+
+def _adjustment_post(
+    *, account: Account, amount: int, reason: str, actor: User, data: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """Post one adjustment (inside the caller's transaction): the house adjustments account (the
+    play bank in the play realm) against ``account``; audited as ``wallet.adjust``."""
+    house = house_key(AccountKind.HOUSE_ADJUSTMENTS, account.realm)
+    if account.realm == Realm.PLAY:
+        house = house_key(AccountKind.PLAY_BANK, Realm.PLAY)
+    locked = ledger.accounts_lock([house, AccountKey(account.kind, account.realm, account.ref)])
+    target = locked[AccountKey(account.kind, account.realm, account.ref)]
+    tx = ledger.post(
+        kind=TransactionKind.ADJUSTMENT,
+        realm=account.realm,
+        legs=[(locked[house], -amount), (target, amount)],
+        memo=reason,
+        actor_id=actor.pk,
+        data=data,
+    )
+    audit_record(
+        actor=actor,
+        action="wallet.adjust",
+        target=tx,
+        reason=reason,
+        data={"account": account.pk, "amount": amount, **(data or {})},
+    )
+    return tx_result(tx, balance=target.balance)
+
+
+def ledger_adjust(
+    *, account_id: int, amount: int, reason: str, actor: User, idempotency_key: str
+) -> dict[str, Any]:
+    """Staff correction: credit (amount > 0) or debit an account against the house adjustments account.
+
+    Needs the ``wallet.adjust_ledger`` permission and a reason; audited. Only up to
+    ``adjustment_threshold()`` either way: a larger one is asked with ``adjustment_request`` and
+    posted when another staff member approves it (refused here with ``adjustment_needs_approval``).
+    """
 
     def work() -> dict[str, Any]:
-        account = Account.objects.get(pk=account_id)
-        check_not_own(actor, [account.owner_id])
-        house = house_key(AccountKind.HOUSE_ADJUSTMENTS, account.realm)
-        if account.realm == Realm.PLAY:
-            house = house_key(AccountKind.PLAY_BANK, Realm.PLAY)
-        locked = ledger.accounts_lock([house, AccountKey(account.kind, account.realm, account.ref)])
-        target = locked[AccountKey(account.kind, account.realm, account.ref)]
-        tx = ledger.post(
-            kind=TransactionKind.ADJUSTMENT,
-            realm=account.realm,
-            legs=[(locked[house], -amount), (target, amount)],
-            memo=reason,
-            actor_id=actor.pk,
-        )
-        audit_record(
-            actor=actor,
-            action="wallet.adjust",
-            target=tx,
-            reason=reason,
-            data={"account": account_id, "amount": amount},
-        )
-        return tx_result(tx, balance=target.balance)
+        account = _adjustment_checked(account_id=account_id, amount=amount, reason=reason, actor=actor)
+        if abs(amount) > adjustment_threshold():
+            raise NeedsApproval()
+        return _adjustment_post(account=account, amount=amount, reason=reason, actor=actor)
 
     inputs = {"account": account_id, "amount": amount, "reason": reason, "actor": actor.pk}
     return ledger.run_idempotent(key=idempotency_key, action="adjust", inputs=inputs, work=work)
+
+
+def adjustment_request(
+    *, account_id: int, amount: int, reason: str, actor: User, idempotency_key: str
+) -> dict[str, Any]:
+    """The back office's adjustment: posted at once up to the threshold, else a pending request.
+
+    Returns ``{"status": "posted", ...}`` (the transaction) or ``{"status": "pending",
+    "request_id": ...}``; a retry with the same key returns the first answer. Audited
+    (``wallet.adjust`` or ``wallet.adjust_request``).
+    """
+    if isinstance(amount, int) and not isinstance(amount, bool) and abs(amount) <= adjustment_threshold():
+        result = ledger_adjust(
+            account_id=account_id, amount=amount, reason=reason, actor=actor, idempotency_key=idempotency_key
+        )
+        return {**result, "status": "posted"}
+
+    def work() -> dict[str, Any]:
+        account = _adjustment_checked(account_id=account_id, amount=amount, reason=reason, actor=actor)
+        request = AdjustmentRequest.objects.create(
+            account=account, amount=amount, reason=reason, requested_by=actor, idempotency_key=idempotency_key
+        )
+        audit_record(
+            actor=actor,
+            action="wallet.adjust_request",
+            target=request,
+            reason=reason,
+            data={"account": account.pk, "amount": amount},
+        )
+        return {"status": "pending", "request_id": request.pk}
+
+    inputs = {"account": account_id, "amount": amount, "reason": reason, "actor": actor.pk}
+    return ledger.run_idempotent(key=idempotency_key, action="adjust_request", inputs=inputs, work=work)
+
+
+def _pending_request(request_id: int, actor: User) -> AdjustmentRequest:
+    """Lock a pending request for its decision by ``actor``: never the one who asked (four eyes)."""
+    check_staff(actor, "wallet.adjust_ledger")
+    request = (
+        AdjustmentRequest.objects.select_for_update().select_related("account").filter(pk=request_id).first()
+    )
+    if request is None:
+        raise InvalidState("Rettifica inesistente.")
+    if request.requested_by_id == actor.pk:
+        raise NotPermitted("Una rettifica oltre la soglia la decide un altro membro dello staff.")
+    check_not_own(actor, [request.account.owner_id])
+    return request
+
+
+@transaction.atomic
+def adjustment_approve(*, request_id: int, actor: User) -> dict[str, Any]:
+    """A second staff member approves a pending adjustment: it is posted now, once (audited).
+
+    Approving one already approved posts nothing and returns its transaction (``replayed``).
+    """
+    request = _pending_request(request_id, actor)
+    if request.status == AdjustmentRequest.Status.APPROVED:
+        return {"transaction_id": str(request.transaction_id), "status": "approved", "replayed": True}
+    if request.status != AdjustmentRequest.Status.PENDING:
+        raise InvalidState("La rettifica è già stata respinta.")
+    result = _adjustment_post(
+        account=request.account,
+        amount=request.amount,
+        reason=request.reason,
+        actor=actor,
+        data={"request": request.pk, "requested_by": request.requested_by_id},
+    )
+    request.status = AdjustmentRequest.Status.APPROVED
+    request.decided_by = actor
+    request.decided_at = timezone.now()
+    request.transaction_id = result["transaction_id"]
+    request.save(update_fields=["status", "decided_by", "decided_at", "transaction"])
+    audit_record(
+        actor=actor,
+        action="wallet.adjust_approve",
+        target=request,
+        data={"amount": request.amount, "requested_by": request.requested_by_id},
+    )
+    return {**result, "status": "approved"}
+
+
+@transaction.atomic
+def adjustment_reject(*, request_id: int, actor: User, reason: str) -> dict[str, Any]:
+    """A second staff member rejects a pending adjustment: nothing is posted (audited)."""
+    if len(reason.strip()) < 5:
+        raise InvalidState("Indica la motivazione.")
+    request = _pending_request(request_id, actor)
+    if request.status != AdjustmentRequest.Status.PENDING:
+        raise InvalidState("La rettifica è già stata decisa.")
+    request.status = AdjustmentRequest.Status.REJECTED
+    request.decided_by = actor
+    request.decided_at = timezone.now()
+    request.decision_reason = reason[:200]
+    request.save(update_fields=["status", "decided_by", "decided_at", "decision_reason"])
+    audit_record(actor=actor, action="wallet.adjust_reject", target=request, reason=reason)
+    return {"request_id": request.pk, "status": "rejected"}
 
 
 def transaction_reverse(

@@ -278,3 +278,6 @@ class Command(BaseCommand):
         )
         self.stdout.write("Tornei programmati e sit&go: /tornei/")
         self.stdout.write("Back office: /backoffice/ (utente 'staff'; 'moderatore' vede solo la moderazione)")
+        self.stdout.write(
+            "Staff e moderatore al primo accesso attivano la verifica in due passaggi (app sul telefono)."
+        )
