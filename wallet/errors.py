@@ -32,6 +32,13 @@ class PlayerNotAllowed(WalletError):
     default_message = "Il conto di gioco non è abilitato: giocatore sospeso o autoescluso."
 
 
+class SiteWorkerNoGameMoney(WalletError):
+    code = "staff_no_game_money"
+    default_message = (
+        "Lo staff e i moderatori non giocano con denaro: niente depositi, tavoli a soldi veri o tornei."
+    )
+
+
 class DepositLimitExceeded(WalletError):
     code = "deposit_limit_exceeded"
     default_message = "Il deposito supera il limite che hai impostato."

@@ -269,7 +269,12 @@ def test_hand_replay_survives_a_bad_step(client, step):
 
 
 def staff_with_money(nickname):
-    return funded_player(50_000, nickname=nickname, role=roles.STAFF)
+    """A player with € 500,00 on his conto made staff (staff deposit nothing: it is his from before)."""
+    from piattaforma.actions import user_set_role
+
+    user = funded_player(50_000, nickname=nickname)
+    user_set_role(user=user, role=roles.STAFF)
+    return user
 
 
 def cash_account(user):
