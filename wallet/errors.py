@@ -39,6 +39,18 @@ class SiteWorkerNoGameMoney(WalletError):
     )
 
 
+class SelfExclusionNotLonger(WalletError):
+    code = "self_exclusion_not_longer"
+    default_message = (
+        "Sei già autoescluso: l'autoesclusione si può solo prolungare, scegliendo una scadenza più lontana."
+    )
+
+
+class SelfExclusionWhileSuspended(WalletError):
+    code = "account_suspended"
+    default_message = "Il conto è sospeso dallo staff: per autoescluderti scrivi all'assistenza."
+
+
 class DepositLimitExceeded(WalletError):
     code = "deposit_limit_exceeded"
     default_message = "Il deposito supera il limite che hai impostato."
