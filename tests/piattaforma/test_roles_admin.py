@@ -252,14 +252,16 @@ def test_moderators_see_only_moderation(client):
 
 @pytest.mark.parametrize("step", ["x", "-1", "9" * 5000, "١"])
 def test_hand_replay_survives_a_bad_step(client, step):
+    from games.rng import SeededRng
     from lobby import door
-    from tests.lobby.helpers import everyone_puts_the_invito
+    from tests.lobby.helpers import everyone_puts_the_invito, play_hand_randomly
 
     table = poker_table()
     seat_players(table, [funded_player() for _ in range(3)])
     door.table_start_hand(table_id=table.pk)
     everyone_puts_the_invito(table)
-    hand = Hand.objects.get(table=table, number=1)
+    play_hand_randomly(table, SeededRng(1))  # staff replay only ended hands
+    hand = Hand.objects.get(table=table, number=1, ended_at__isnull=False)
     client.force_login(UserFactory(role=roles.STAFF))
     response = client.get(f"/backoffice/lobby/hand/{hand.pk}/replay/", {"step": step})
     assert response.status_code == 200
