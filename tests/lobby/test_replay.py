@@ -62,6 +62,14 @@ def played_hand(game: str, seed: int = 3) -> tuple[Hand, list]:
     raise AssertionError(f"{game}: no dealt hand of three steps or more")
 
 
+def end_the_taglia(hand: Hand) -> None:
+    """Staff replay a chemin de fer coup once its sabot is over (``selectors.hand_secrets_open``):
+    the taglia ends, the next deal reshuffles. Other games: nothing to do."""
+    if hand.game == "chemin":
+        rt = TableRuntime.objects.get(table=hand.table)
+        TableRuntime.objects.filter(pk=rt.pk).update(carry={**rt.carry, "reshuffle": True})
+
+
 def fetch_all(client, url: str) -> tuple[list[dict], dict]:
     """Every frame of a replay, window after window, and the last payload."""
     frames: list[dict] = []
@@ -153,9 +161,7 @@ def test_a_players_replay_holds_only_what_his_seat_saw(client, game):
 def test_staff_replay_shows_every_seat_the_deck_and_the_draws(client, game):
     hand, _ = played_hand(game, seed=5)
     engine = registry.get(game)
-    if game == "chemin":  # the coup's sabot must be over (test_backoffice_hand_secrets): the taglia ends
-        rt = TableRuntime.objects.get(table=hand.table)
-        TableRuntime.objects.filter(pk=rt.pk).update(carry={**rt.carry, "reshuffle": True})
+    end_the_taglia(hand)
     client.force_login(UserFactory(role=roles.STAFF))
     frames, data = fetch_all(client, f"/backoffice/lobby/hand/{hand.pk}/replay.json")
     states = replay_hand(hand)
