@@ -303,9 +303,9 @@ def test_staff_cannot_adjust_his_own_account():
         )
     assert Posting.objects.count() == postings and cash_account(furbo).balance == 50_000
     wallet_actions.ledger_adjust(
-        account_id=account.pk, amount=1_000, reason="Rimborso guasto", actor=collega, idempotency_key="a2"
+        account_id=account.pk, amount=-1_000, reason="Correzione errore", actor=collega, idempotency_key="a2"
     )
-    assert cash_account(furbo).balance == 51_000
+    assert cash_account(furbo).balance == 49_000
 
 
 def test_staff_cannot_reverse_a_transaction_of_his_own_account():

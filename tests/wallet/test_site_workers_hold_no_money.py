@@ -19,7 +19,7 @@ from tests.tournaments.factories import make_tournament
 from tests.wallet.conftest import ledger_snapshot
 from tests.wallet.factories import funded_player
 from tournaments.models import Registration
-from wallet import actions
+from wallet import actions, selectors
 from wallet.errors import SiteWorkerNoGameMoney
 
 pytestmark = pytest.mark.django_db
@@ -127,6 +127,32 @@ def test_a_player_made_moderator_leaves_his_money_tables_with_his_credit():
     seat_players(table, [player], buy_in=5_000)
     user_set_role(user=player, role=roles.MODERATORS)
     assert not Seat.objects.filter(user=player).exists()
-    from wallet import selectors
-
     assert selectors.balance_get(user=player)["cash"] == 20_000
+
+
+def test_no_staff_correction_credits_real_money_to_the_site_s_people():
+    from piattaforma.actions import user_set_role
+    from wallet.models import Account
+
+    worker, colleague, player = funded_player(5_000), UserFactory(role=roles.STAFF), funded_player(5_000)
+    user_set_role(user=worker, role=roles.MODERATORS)
+    worker_cash = Account.objects.get(owner=worker, kind="player_cash", realm="real")
+    before = ledger_snapshot()
+    with pytest.raises(SiteWorkerNoGameMoney):
+        actions.ledger_adjust(
+            account_id=worker_cash.pk,
+            amount=1_000,
+            reason="Rimborso guasto",
+            actor=colleague,
+            idempotency_key="c1",
+        )
+    assert ledger_snapshot() == before
+    player_cash = Account.objects.get(owner=player, kind="player_cash", realm="real")
+    actions.ledger_adjust(  # a player's correction goes through
+        account_id=player_cash.pk,
+        amount=1_000,
+        reason="Rimborso guasto",
+        actor=colleague,
+        idempotency_key="c2",
+    )
+    assert selectors.balance_get(user=player)["cash"] == 6_000

@@ -28,12 +28,18 @@ def amount_checked(value: int, *, allow_zero: bool = False) -> int:
     return value
 
 
+def check_no_game_money_in(user: User) -> None:
+    """Refuse real money moved in to the site's own people (staff, moderators, superusers), whatever
+    the way: a deposit, a buy-in, an entry (``check_player_can_play``) or a staff correction."""
+    if roles.works_for_the_site(user):
+        raise SiteWorkerNoGameMoney()
+
+
 def check_player_can_play(user: User) -> None:
     """Refuse deposits, real-money seats and tournament entries to suspended or self-excluded players,
     and to the site's own people (staff, moderators, superusers: ``roles.works_for_the_site``), who
     hold no game money. The one check every entry of money or of a money seat goes through."""
-    if roles.works_for_the_site(user):
-        raise SiteWorkerNoGameMoney()
+    check_no_game_money_in(user)
     if not user.can_play:
         raise PlayerNotAllowed()
 

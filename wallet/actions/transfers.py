@@ -12,6 +12,7 @@ from wallet import ledger
 from wallet.actions.common import (
     MAX_SINGLE_AMOUNT,
     amount_checked,
+    check_no_game_money_in,
     check_not_own,
     check_staff,
     post_reversal,
@@ -112,8 +113,10 @@ def ledger_adjust(
         raise InvalidAmount()
 
     def work() -> dict[str, Any]:
-        account = Account.objects.get(pk=account_id)
+        account = Account.objects.select_related("owner").get(pk=account_id)
         check_not_own(actor, [account.owner_id])
+        if amount > 0 and account.realm == Realm.REAL and account.owner is not None:
+            check_no_game_money_in(account.owner)  # no correction pays the site's own people
         house = house_key(AccountKind.HOUSE_ADJUSTMENTS, account.realm)
         if account.realm == Realm.PLAY:
             house = house_key(AccountKind.PLAY_BANK, Realm.PLAY)
