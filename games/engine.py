@@ -287,6 +287,12 @@ class Engine(ABC):
         """Return the line a seat plays for (its own, unless partners share one: tempo partita)."""
         return str(seat)
 
+    def deck_continues(self, carry: dict[str, Any] | None) -> bool:
+        """Tell whether the next hand deals on from the cards ``carry`` holds (chemin de fer's sabot):
+        then the deck orders of the hands before it still hold cards to come. False: each hand
+        deals its own deck."""
+        return False
+
     def release_seat(self, carry: dict[str, Any] | None, seat: int) -> tuple[dict[str, Any] | None, int]:
         """A seat leaves the table between hands: return the carry without it and what it takes away.
 

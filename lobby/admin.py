@@ -10,7 +10,7 @@ from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
@@ -20,7 +20,7 @@ import piattaforma.converters  # noqa: F401  # registers <id:...>
 from games import registry
 from games.engine import CodedError, EngineError, Option
 from lobby import door, selectors
-from lobby.errors import TableError
+from lobby.errors import HandSecretsClosed, TableError
 from lobby.models import TABLE_SETTINGS_FIELDS, ChatMessage, Hand, Seat, Table, TableTemplate
 from piattaforma import siteops
 from piattaforma.backoffice import ReadOnlyAdminMixin, site
@@ -364,9 +364,19 @@ class HandAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_filter = ("game", "cancelled")
     search_fields = ("table__name",)
     readonly_fields = [f.name for f in Hand._meta.fields]
+    # what a hand in progress (or one whose deck goes on: chemin de fer's sabot) must not show
+    SECRET_FIELDS = ("start_draws", "deck_log", "carry_in")
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        fields = super().get_fields(request, obj)
+        if obj is not None and not selectors.hand_secrets_open(obj):
+            return [f for f in fields if f not in self.SECRET_FIELDS]
+        return fields
 
     @admin.display(description=_("Replay"))
     def replay_link(self, obj: Hand) -> str:
+        if obj.ended_at is None:
+            return _("mano in corso")
         return format_html(
             '<a href="{}">{}</a>', reverse("backoffice:lobby_hand_replay", args=[obj.pk]), _("Replay")
         )
@@ -389,6 +399,9 @@ class HandAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         hand = get_object_or_404(Hand.objects.select_related("table"), pk=pk)
         if not self.has_view_permission(request, hand):
             return HttpResponse(status=403)
+        if not selectors.hand_secrets_open(hand):
+            messages.warning(request, HandSecretsClosed.default_message)
+            return redirect("backoffice:lobby_hand_change", hand.pk)
         return render(
             request,
             "admin/lobby/hand_replay.html",
@@ -413,6 +426,8 @@ class HandAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
                 start=request.GET.get("start"),
                 count=request.GET.get("count"),
             )
+        except HandSecretsClosed as exc:
+            return JsonResponse(exc.as_dict(), status=409)
         except CodedError as exc:
             return JsonResponse(exc.as_dict(), status=400)
         return JsonResponse(payload)

@@ -76,3 +76,11 @@ class TableElsewhere(TableError):
 
     code = "table_elsewhere"
     default_message = "Il tavolo sta passando a un altro server: riprova tra qualche secondo"
+
+
+class HandSecretsClosed(TableError):
+    code = "hand_not_ended"
+    default_message = (
+        "La mano è in corso, o le sue carte sono ancora in gioco (il sabot dello chemin de fer): "
+        "carte coperte, ordine dei mazzi ed estrazioni si vedono quando sono finite."
+    )

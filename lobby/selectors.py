@@ -7,7 +7,8 @@ from typing import Any
 from django.db.models import Count
 
 from games import registry
-from games.engine import private_to
+from games.engine import Engine, private_to
+from lobby.errors import HandSecretsClosed
 from lobby.models import Hand, HandStep, Seat, Table, TableRuntime
 from lobby.replay import recover
 from piattaforma.compiledquery import CompiledQuery
@@ -358,6 +359,29 @@ def hand_seat_of(*, hand: Hand, user_id: int) -> int | None:
     return _dealt_user(hand, user_id)
 
 
+def hand_secrets_open(hand: Hand) -> bool:
+    """Tell whether a hand's hidden parts (every seat's cards, the deck orders, the RNG draws, the
+    carry it started from) may be shown to staff: the hand ended, and no card of its decks is still
+    to be dealt. Only a game whose deck goes on from hand to hand (``Engine.deck_continues``:
+    chemin de fer's sabot) keeps an ended hand's decks secret, until a later hand of its table
+    deals from a new deck (or none follows and the table's carry holds no deck going on)."""
+    if hand.ended_at is None:
+        return False
+    engine = registry.get(hand.game)
+    if type(engine).deck_continues is Engine.deck_continues:
+        return True
+    later = Hand.objects.filter(table_id=hand.table_id, number__gt=hand.number).order_by("number")
+    followed = False
+    for carry in later.values_list("carry_in", flat=True).iterator():
+        if not engine.deck_continues(carry):
+            return True
+        followed = True
+    if followed:
+        return False
+    carry = TableRuntime.objects.filter(table_id=hand.table_id).values_list("carry", flat=True).first()
+    return not engine.deck_continues(carry)
+
+
 def hand_replay_frames(
     *, hand: Hand, viewer_id: int | None, staff: bool = False, start: Any = None, count: Any = None
 ) -> dict[str, Any] | None:
@@ -365,11 +389,14 @@ def hand_replay_frames(
 
     The one place the replay reads a hand's steps from: a player gets only his own hands, built
     from his seat's ``view`` at each step; ``staff`` (the caller checked the permission) every
-    seat's cards, the deck orders and the RNG draws. A bad window raises ``BadReplayWindow``.
+    seat's cards, the deck orders and the RNG draws, and only of a hand whose secrets are over
+    (``hand_secrets_open``; else ``HandSecretsClosed``). A bad window raises ``BadReplayWindow``.
     """
     from lobby.replay import replay_frames
 
     if staff:
+        if not hand_secrets_open(hand):
+            raise HandSecretsClosed()
         return replay_frames(hand, hand_steps(hand), seat=None, staff=True, start=start, count=count)
     seat = _dealt_user(hand, viewer_id) if viewer_id is not None else None
     if seat is None:

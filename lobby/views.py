@@ -172,7 +172,7 @@ def table_waiting(request: HttpRequest, table_id: int) -> HttpResponse:
             door.waiting_leave(table_id=table_id, user=request.user)  # type: ignore[arg-type]  # login_required: request.user is a User
         else:
             door.waiting_join(table_id=table_id, user=request.user)  # type: ignore[arg-type]  # login_required: request.user is a User
-    except TableError as exc:
+    except CodedError as exc:  # the wallet's refusals too (a blocked player, staff at a money table)
         messages.error(request, exc.message)
     return redirect("lobby:table", table_id=table_id)
 

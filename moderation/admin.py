@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from django.contrib import admin
+from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from moderation import actions
+from moderation import actions, selectors
 from moderation.models import (
     ChatLine,
     ConductEvent,
@@ -20,6 +21,7 @@ from moderation.models import (
     Sanction,
     WatchedEntry,
 )
+from piattaforma import roles
 from piattaforma.actions import audit_record
 from piattaforma.backoffice import ReadOnlyAdmin, site
 from piattaforma.models import User
@@ -52,9 +54,15 @@ class WatchedEntryAdmin(WatchedAdminBase):
 
 @admin.register(ChatLine, site=site)
 class ChatLineAdmin(ReadOnlyAdmin):
+    """Every chat line, but HELP conversations only for staff (``selectors.lines_visible``): the list,
+    its search and each line's page."""
+
     list_display = ("created_at", "channel", "author", "text", "outcome", "category")
     list_filter = ("outcome", "category")
     search_fields = ("author__nickname", "text", "channel")
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[ChatLine]:
+        return selectors.lines_visible(user=request.user, lines=super().get_queryset(request))
 
 
 @admin.register(Report, site=site)
@@ -72,6 +80,11 @@ class ReportAdmin(ReadOnlyAdmin):
     )
     list_filter = ("status", "decision")
     search_fields = ("target__nickname",)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Report]:
+        """A case made only of HELP reports is the staff's (as in the queue)."""
+        reports = super().get_queryset(request)
+        return reports if roles.has_staff_role(request.user) else selectors.outside_help(reports)
 
     @admin.display(description=_("Coda dei moderatori"))
     def queue_link(self, obj: Report) -> str:

@@ -53,6 +53,16 @@ def recent_lines(*, user_id: int, since: datetime) -> list[filters.Recent]:
     return [filters.Recent(at, norm, outcome != ChatLine.Outcome.BLOCKED) for at, norm, outcome in rows]
 
 
+HELP_PREFIX = "help:"
+
+
+def lines_visible(*, user: Any, lines: Any) -> Any:
+    """The chat lines of ``lines`` (a queryset) that ``user`` may read: HELP conversations are the
+    player's and the staff's, so anyone without the staff role (a moderator) never gets one. The
+    one filter every list, search and case page of chat lines goes through."""
+    return lines if roles.has_staff_role(user) else lines.exclude(channel__startswith=HELP_PREFIX)
+
+
 def _line_dict(line: ChatLine, marked: int | None = None) -> dict[str, Any]:
     return {
         "id": line.pk,
@@ -81,7 +91,13 @@ def conversation(*, line: ChatLine | None, channel: str, target_id: int) -> list
             ).order_by("created_at", "pk")[:CONTEXT_AFTER]
         )
         return [_line_dict(x, line.pk) for x in [*reversed(before), line, *after]]
-    rows = base.filter(channel=channel) if channel else base.filter(author_id=target_id)
+    # a player reported with no chat named: his last lines anywhere but in HELP (never captured
+    # into a case a moderator reads; a HELP report names its HELP channel)
+    rows = (
+        base.filter(channel=channel)
+        if channel
+        else base.filter(author_id=target_id).exclude(channel__startswith=HELP_PREFIX)
+    )
     last = list(
         rows.filter(outcome__in=SHOWN).order_by("-created_at", "-pk")[: CONTEXT_BEFORE + CONTEXT_AFTER]
     )
@@ -202,10 +218,19 @@ def case_detail(*, report: Report, staff: bool = True) -> dict[str, Any]:
     reports = report.entries.select_related("reporter", "line__author")
     lines_seen = ChatLine.objects.select_related("author").filter(author_id=report.target_id)
     hidden = 0
+    help_ids: set[int] = set()
     if not staff:
-        hidden = reports.filter(channel__startswith="help:").count()
-        reports = reports.exclude(channel__startswith="help:")
-        lines_seen = lines_seen.exclude(channel__startswith="help:")
+        in_help = Q(channel__startswith=HELP_PREFIX) | Q(line__channel__startswith=HELP_PREFIX)
+        hidden = reports.filter(in_help).count()
+        reports = reports.exclude(in_help)
+        lines_seen = lines_seen.exclude(channel__startswith=HELP_PREFIX)
+        # a context captured around a report may hold HELP lines (a report naming no chat): left out
+        captured = {x["id"] for e in reports for x in e.context if isinstance(x, dict) and "id" in x}
+        help_ids = set(
+            ChatLine.objects.filter(pk__in=captured, channel__startswith=HELP_PREFIX).values_list(
+                "pk", flat=True
+            )
+        )
     entries = [
         {
             "reporter": e.reporter.nickname if e.reporter else None,
@@ -213,7 +238,7 @@ def case_detail(*, report: Report, staff: bool = True) -> dict[str, Any]:
             "note": e.note,
             "where": rooms.channel_label(e.channel) if e.channel else "",
             "line": _readable(_line_dict(e.line)) if e.line else None,
-            "context": [_readable(x) for x in e.context],
+            "context": [_readable(x) for x in e.context if x.get("id") not in help_ids],
             "created_at": e.created_at,
             "reliability": round(e.reliability, 2),
         }
@@ -548,9 +573,9 @@ def help_threads(*, limit: int = 100) -> list[dict[str, Any]]:
 
 def held_lines(*, user: Any, limit: int = 100) -> list[dict[str, Any]]:
     """Lines the filter held, awaiting a moderator's release or rejection (HELP ones for staff only)."""
-    rows = ChatLine.objects.select_related("author").filter(outcome=ChatLine.Outcome.HELD)
-    if not roles.has_staff_role(user):
-        rows = rows.exclude(channel__startswith="help:")
+    rows = lines_visible(
+        user=user, lines=ChatLine.objects.select_related("author").filter(outcome=ChatLine.Outcome.HELD)
+    )
     return [
         {
             **_readable(_line_dict(x)),

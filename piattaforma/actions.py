@@ -77,6 +77,8 @@ def user_set_role(*, user: User, role: str, actor: User | None = None) -> None:
     user.is_staff = role in (roles.MODERATORS, roles.STAFF)
     user.save(update_fields=["is_staff"])
     audit_record(actor=actor, action="user.set_role", target=user, data={"role": role})
+    if roles.works_for_the_site(user):
+        hooks.player_blocked(user)  # the site's people hold no seat and no registration
 
 
 def user_audit_roles(*, user: User, actor: User | None, before: dict[str, Any]) -> AuditLog | None:
@@ -84,9 +86,12 @@ def user_audit_roles(*, user: User, actor: User | None, before: dict[str, Any]) 
     after = roles.role_snapshot(user)
     if after == before:
         return None
-    return audit_record(
+    line = audit_record(
         actor=actor, action="user.change_roles", target=user, data={"from": before, "to": after}
     )
+    if roles.works_for_the_site(user):
+        hooks.player_blocked(user)  # the site's people hold no seat and no registration
+    return line
 
 
 def user_email_changed(*, user: User, old_email: str, actor: User | None) -> AuditLog | None:

@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games import options as game_options
-from piattaforma.identity import codice_fiscale_problems, normalise_codice_fiscale
+from piattaforma.identity import codice_fiscale_base, codice_fiscale_problems, normalise_codice_fiscale
 from piattaforma.models import NICKNAME_VALIDATOR, IdentityDocument, Sex, User
 
 
@@ -101,7 +101,8 @@ class SignupForm(forms.ModelForm):
 
     def clean_codice_fiscale(self) -> str:
         code = normalise_codice_fiscale(self.cleaned_data["codice_fiscale"])
-        if User.objects.filter(codice_fiscale=code).exists():
+        # an omocodic variant of a registered code is the same person (identity.codice_fiscale_base)
+        if User.objects.filter(codice_fiscale_base=codice_fiscale_base(code)).exists():
             raise forms.ValidationError(
                 _("Esiste già un conto di gioco con questo codice fiscale."), code="cf_taken"
             )

@@ -21,7 +21,7 @@ def on_player_blocked(handler: PlayerHandler) -> PlayerHandler:
 
 
 def player_blocked(user: Any) -> None:
-    """End the player's live sessions (suspension, self-exclusion)."""
+    """End the player's live sessions (suspension, self-exclusion, a new role of staff or moderator)."""
     for handler in _player_blocked:
         handler(user)
 

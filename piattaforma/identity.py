@@ -32,6 +32,29 @@ def normalise_codice_fiscale(value: str) -> str:
     return re.sub(r"\s+", "", value or "").upper()
 
 
+# Omocodia: the Agenzia delle Entrate tells apart two people of the same code by replacing digits,
+# from the right, with these letters (0 = L ... 9 = V), only in the seven places that hold digits
+# (year, day, the comune's number), and the check character is computed on the result.
+OMOCODIA_LETTERS = "LMNPQRSTUV"
+OMOCODIA_POSITIONS = (6, 7, 9, 10, 12, 13, 14)
+_OMOCODIA_TO_DIGITS = str.maketrans(OMOCODIA_LETTERS, "0123456789")
+
+
+def codice_fiscale_base(value: str) -> str:
+    """The code a codice fiscale stands for without omocodia: every omocodic letter back to its digit
+    and the check character recomputed. Every omocodic variant of one code has the same base, so
+    the base is what tells one person (one game account) from another. A value that is not a code
+    in shape comes back normalised and otherwise unchanged."""
+    code = normalise_codice_fiscale(value)
+    if len(code) != 16 or not CF_SHAPE.match(code):
+        return code
+    chars = list(code)
+    for i in OMOCODIA_POSITIONS:
+        chars[i] = chars[i].translate(_OMOCODIA_TO_DIGITS)
+    base = "".join(chars[:15])
+    return base + cf_lib.encode_cin(base)
+
+
 def codice_fiscale_problems(
     code: str, *, first_name: str, last_name: str, date_of_birth: date | None, sex: str
 ) -> list[CodiceFiscaleProblem]:

@@ -33,6 +33,9 @@ class UserManager(BaseUserManager["User"]):
     def create_user(self, nickname: str, email: str, password: str | None = None, **extra: Any) -> User:
         if not nickname or not email:
             raise ValueError("nickname and email are required")
+        from piattaforma.identity import codice_fiscale_base
+
+        extra.setdefault("codice_fiscale_base", codice_fiscale_base(extra.get("codice_fiscale", "")))
         user = self.model(nickname=nickname, email=self.normalize_email(email).lower(), **extra)
         user.set_password(password)
         user.full_clean(exclude=["password"])
@@ -68,6 +71,10 @@ class User(AbstractBaseUser, PermissionsMixin):
     last_name = models.CharField(_("cognome"), max_length=60, blank=True)
     sex = models.CharField(_("sesso"), max_length=1, choices=Sex.choices, blank=True)
     codice_fiscale = models.CharField(_("codice fiscale"), max_length=16, blank=True)
+    # the code without omocodia (``identity.codice_fiscale_base``): one game account per person
+    codice_fiscale_base = models.CharField(
+        _("codice fiscale (senza omocodia)"), max_length=16, blank=True, editable=False
+    )
     identity_verified_at = models.DateTimeField(
         _("identità verificata il"),
         null=True,
@@ -106,9 +113,14 @@ class User(AbstractBaseUser, PermissionsMixin):
                 condition=models.Q(status__in=["active", "suspended", "self_excluded"]),
                 name="user_status_valid",
             ),
-            # one game account per person
+            # one game account per person: the code as typed, and every omocodic variant of it
             models.UniqueConstraint(
                 "codice_fiscale", condition=~models.Q(codice_fiscale=""), name="user_codice_fiscale_unique"
+            ),
+            models.UniqueConstraint(
+                "codice_fiscale_base",
+                condition=~models.Q(codice_fiscale_base=""),
+                name="user_codice_fiscale_base_unique",
             ),
         ]
 

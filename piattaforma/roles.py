@@ -104,6 +104,16 @@ def can_moderate(user: Any) -> bool:
     return backoffice_allowed(user)
 
 
+def works_for_the_site(user: Any) -> bool:
+    """Tell whether the user is staff, a moderator or a superuser: the people who see what players do
+    not (back office, hands, chat, reports). They hold no game money and take no seat at a money
+    table or in a tournament (``wallet.actions.check_player_can_play`` refuses them every entry).
+
+    The back-office flag decides it (no query): every way into what players cannot see passes
+    through it (``backoffice_allowed``), and ``user_set_role`` sets it for moderators and staff."""
+    return bool(user.is_superuser or user.is_staff)
+
+
 def has_staff_role(user: Any) -> bool:
     """Tell whether a user is staff (or a superuser): escalated reports, account suspensions."""
     if not (user.is_active and user.is_authenticated):

@@ -8,7 +8,8 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import IntegrityError
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
@@ -61,16 +62,22 @@ def signup(request: HttpRequest) -> HttpResponse:
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        user = actions.user_sign_up(
-            nickname=data["nickname"],
-            email=data["email"],
-            date_of_birth=data["date_of_birth"],
-            password=data["password1"],
-            first_name=data["first_name"],
-            last_name=data["last_name"],
-            sex=data["sex"],
-            codice_fiscale=data["codice_fiscale"],
-        )
+        try:
+            user = actions.user_sign_up(
+                nickname=data["nickname"],
+                email=data["email"],
+                date_of_birth=data["date_of_birth"],
+                password=data["password1"],
+                first_name=data["first_name"],
+                last_name=data["last_name"],
+                sex=data["sex"],
+                codice_fiscale=data["codice_fiscale"],
+            )
+        except (IntegrityError, ValidationError):  # the same person or name signed up meanwhile
+            form.add_error(
+                None, _("Nickname, e-mail o codice fiscale già registrati: il conto non è stato aperto.")
+            )
+            return render(request, "registration/signup.html", {"form": form})
         login(request, user, backend="piattaforma.auth.NicknameOrEmailBackend")
         messages.success(
             request, _("Benvenuto, %(nickname)s! Il tuo conto di gioco è aperto.") % {"nickname": user}

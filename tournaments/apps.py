@@ -22,6 +22,9 @@ class TournamentsConfig(AppConfig):
         from tournaments.running import match_record, table_note
 
         hooks.on_match_ended(match_record)  # a tournament learns its matches' results only here
+        from tournaments.actions import registrations_withdraw_blocked
+
+        hooks.on_player_blocked(registrations_withdraw_blocked)  # his open registrations refunded
         hooks.on_tournament_table_note(table_note)  # the pairs' free leave (rules 004)
         from tournaments.calls import player_calls
 

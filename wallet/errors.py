@@ -32,6 +32,25 @@ class PlayerNotAllowed(WalletError):
     default_message = "Il conto di gioco non è abilitato: giocatore sospeso o autoescluso."
 
 
+class SiteWorkerNoGameMoney(WalletError):
+    code = "staff_no_game_money"
+    default_message = (
+        "Lo staff e i moderatori non giocano con denaro: niente depositi, tavoli a soldi veri o tornei."
+    )
+
+
+class SelfExclusionNotLonger(WalletError):
+    code = "self_exclusion_not_longer"
+    default_message = (
+        "Sei già autoescluso: l'autoesclusione si può solo prolungare, scegliendo una scadenza più lontana."
+    )
+
+
+class SelfExclusionWhileSuspended(WalletError):
+    code = "account_suspended"
+    default_message = "Il conto è sospeso dallo staff: per autoescluderti scrivi all'assistenza."
+
+
 class DepositLimitExceeded(WalletError):
     code = "deposit_limit_exceeded"
     default_message = "Il deposito supera il limite che hai impostato."

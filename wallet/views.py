@@ -151,14 +151,23 @@ def self_exclusion(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         days = int(form.cleaned_data["duration"])
         until = timezone.now() + timedelta(days=days) if days else None
-        result = actions.user_self_exclude(user=user, until=until, reason=_("Autoesclusione dal conto"))
-        messages.success(
-            request,
-            _("Autoesclusione attiva. Crediti ai tavoli restituiti al conto: %(n)d.")
-            % {"n": len(result["cashed_out"])},
-        )
-        return redirect("wallet:balance")
-    return render(request, "wallet/self_exclusion.html", {"form": form})
+        try:
+            result = actions.user_self_exclude(user=user, until=until, reason=_("Autoesclusione dal conto"))
+        except WalletError as exc:  # while excluded, only a longer exclusion
+            form.add_error(None, exc.message)
+        else:
+            messages.success(
+                request,
+                _("Autoesclusione attiva. Crediti ai tavoli restituiti al conto: %(n)d.")
+                % {"n": len(result["cashed_out"])},
+            )
+            return redirect("wallet:balance")
+    excluded = user.status == User.Status.SELF_EXCLUDED
+    return render(
+        request,
+        "wallet/self_exclusion.html",
+        {"form": form, "excluded": excluded, "until": user.self_excluded_until if excluded else None},
+    )
 
 
 @login_required

@@ -1138,6 +1138,11 @@ class ChemindeferEngine(Engine):
             "skipped": dict(state["skipped"]),
         }
 
+    def deck_continues(self, carry: dict[str, Any] | None) -> bool:
+        """The next coup deals on from the sabot, unless the taglia ended (a reshuffle is due) or there
+        is none yet."""
+        return bool(carry and carry.get("shoe")) and not (carry or {}).get("reshuffle", False)
+
     def release_seat(self, carry: dict[str, Any] | None, seat: int) -> tuple[dict[str, Any] | None, int]:
         """A banker who leaves between coups takes his posta and garage; the banco then ends."""
         banco = (carry or {}).get("banco")

@@ -11,16 +11,20 @@ from lobby.actions import tablerow
 from lobby.errors import AlreadySeated, NotAllowed
 from lobby.models import Seat, Table, WaitingEntry
 from piattaforma.models import User
+from wallet import actions as wallet_actions
 
 WAITING_OFFER_SECONDS = 60
 
 
 @transaction.atomic
 def waiting_join(*, table_id: int, user: User) -> WaitingEntry:
-    """Join the waiting list of a full table."""
+    """Join the waiting list of a full table: at a real-money table only a player who may sit there
+    (``wallet.actions.check_player_can_play``: not blocked, not staff or a moderator)."""
     rt = tablerow.lock(table_id)
     if rt.table.tournament_id is not None:
         raise NotAllowed("Un tavolo di torneo non ha lista d'attesa")
+    if rt.table.realm == Table.Realm.REAL:
+        wallet_actions.check_player_can_play(user)
     if Seat.objects.filter(table=rt.table, user=user).exists():
         raise AlreadySeated()
     entry, _ = WaitingEntry.objects.get_or_create(table=rt.table, user=user)

@@ -232,6 +232,9 @@ def test_a_player_replays_a_hand_of_each_family(browser, asgi_live, game):
         assert errors == [], errors
         context.close()
     staff = asgi_live.run(UserFactory, role=roles.STAFF)
+    from tests.lobby.test_replay import end_the_taglia
+
+    asgi_live.run(end_the_taglia, hand)  # a chemin coup: staff see it once its sabot is over
     context, page, errors = open_page(
         browser, asgi_live, staff, f"/backoffice/lobby/hand/{hand.pk}/replay/?step={step}", "desktop"
     )

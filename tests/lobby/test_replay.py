@@ -15,7 +15,7 @@ from games import registry
 from games.engine import private_to
 from games.rng import SeededRng
 from lobby import door
-from lobby.models import Hand, Seat
+from lobby.models import Hand, Seat, TableRuntime
 from lobby.narration import card_text
 from lobby.replay import VIEW_KEYS_DROPPED, replay_hand
 from piattaforma import roles
@@ -60,6 +60,14 @@ def played_hand(game: str, seed: int = 3) -> tuple[Hand, list]:
         if hand is not None and hand.steps.count() >= 3 and replay_hand(hand)[-1].get("deck_log"):
             return hand, users
     raise AssertionError(f"{game}: no dealt hand of three steps or more")
+
+
+def end_the_taglia(hand: Hand) -> None:
+    """Staff replay a chemin de fer coup once its sabot is over (``selectors.hand_secrets_open``):
+    the taglia ends, the next deal reshuffles. Other games: nothing to do."""
+    if hand.game == "chemin":
+        rt = TableRuntime.objects.get(table=hand.table)
+        TableRuntime.objects.filter(pk=rt.pk).update(carry={**rt.carry, "reshuffle": True})
 
 
 def fetch_all(client, url: str) -> tuple[list[dict], dict]:
@@ -153,6 +161,7 @@ def test_a_players_replay_holds_only_what_his_seat_saw(client, game):
 def test_staff_replay_shows_every_seat_the_deck_and_the_draws(client, game):
     hand, _ = played_hand(game, seed=5)
     engine = registry.get(game)
+    end_the_taglia(hand)
     sign_in(client, UserFactory(role=roles.STAFF))
     frames, data = fetch_all(client, f"/backoffice/lobby/hand/{hand.pk}/replay.json")
     states = replay_hand(hand)

@@ -6,7 +6,7 @@ import factory
 from django.contrib.auth.models import Group
 
 from piattaforma import roles
-from piattaforma.identity import codice_fiscale_for
+from piattaforma.identity import codice_fiscale_base, codice_fiscale_for
 from piattaforma.models import User
 
 PASSWORD = "Password-di-prova-1"
@@ -42,6 +42,7 @@ class UserFactory(factory.django.DjangoModelFactory):
             birthplace="Roma",
         )
     )
+    codice_fiscale_base = factory.LazyAttribute(lambda u: codice_fiscale_base(u.codice_fiscale))
     # verified, as every account was before identity checks existed: tests of withdrawals and of
     # anything else keep working; identity tests pass identity_verified_at=None
     identity_verified_at = datetime(2026, 1, 1, tzinfo=UTC)

@@ -276,14 +276,16 @@ def test_moderators_see_only_moderation(client):
 
 @pytest.mark.parametrize("step", ["x", "-1", "9" * 5000, "١"])
 def test_hand_replay_survives_a_bad_step(client, step):
+    from games.rng import SeededRng
     from lobby import door
-    from tests.lobby.helpers import everyone_puts_the_invito
+    from tests.lobby.helpers import everyone_puts_the_invito, play_hand_randomly
 
     table = poker_table()
     seat_players(table, [funded_player() for _ in range(3)])
     door.table_start_hand(table_id=table.pk)
     everyone_puts_the_invito(table)
-    hand = Hand.objects.get(table=table, number=1)
+    play_hand_randomly(table, SeededRng(1))  # staff replay only ended hands
+    hand = Hand.objects.get(table=table, number=1, ended_at__isnull=False)
     sign_in(client, UserFactory(role=roles.STAFF))
     response = client.get(f"/backoffice/lobby/hand/{hand.pk}/replay/", {"step": step})
     assert response.status_code == 200
@@ -293,7 +295,12 @@ def test_hand_replay_survives_a_bad_step(client, step):
 
 
 def staff_with_money(nickname):
-    return funded_player(50_000, nickname=nickname, role=roles.STAFF)
+    """A player with € 500,00 on his conto made staff (staff deposit nothing: it is his from before)."""
+    from piattaforma.actions import user_set_role
+
+    user = funded_player(50_000, nickname=nickname)
+    user_set_role(user=user, role=roles.STAFF)
+    return user
 
 
 def cash_account(user):
@@ -320,9 +327,9 @@ def test_staff_cannot_adjust_his_own_account():
         )
     assert Posting.objects.count() == postings and cash_account(furbo).balance == 50_000
     wallet_actions.ledger_adjust(
-        account_id=account.pk, amount=1_000, reason="Rimborso guasto", actor=collega, idempotency_key="a2"
+        account_id=account.pk, amount=-1_000, reason="Correzione errore", actor=collega, idempotency_key="a2"
     )
-    assert cash_account(furbo).balance == 51_000
+    assert cash_account(furbo).balance == 49_000
 
 
 def test_staff_cannot_reverse_a_transaction_of_his_own_account():

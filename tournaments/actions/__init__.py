@@ -32,6 +32,7 @@ from tournaments.actions.registration import (
     registration_confirm,
     registration_create,
     registration_refusal,
+    registrations_withdraw_blocked,
     satellite_seat_enter,
 )
 from tournaments.actions.regulator import (
@@ -58,6 +59,7 @@ __all__ = [
     "registration_create",
     "registration_decide",
     "registration_refusal",
+    "registrations_withdraw_blocked",
     "satellite_seat_enter",
     "schedule_create",
     "schedules_run",

@@ -8,7 +8,13 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from tournaments.actions.common import RegState, registration_refund, task_send_on_commit, tournament_lock
+from tournaments.actions.common import (
+    RegState,
+    may_play,
+    registration_refund,
+    task_send_on_commit,
+    tournament_lock,
+)
 from tournaments.actions.creation import opening_state, sitgo_repeat
 from tournaments.formats.registration import Entry, close_registration
 from tournaments.models import Registration, Tournament
@@ -47,18 +53,22 @@ def _lines(tournament: Tournament, valid: list[Registration]) -> dict[str, list[
 def _close(tournament: Tournament, now: datetime) -> dict[str, Any]:
     """Close registration (expects the tournament row locked): who plays, who is refunded.
 
-    Entries not authorised by the close do not play and are refunded ("non sono valide");
+    Entries not authorised by the close do not play and are refunded ("non sono valide"), nor
+    does a player who may no longer play (suspended, self-excluded, made staff: ``may_play``);
     cancellations asked before the close and still waiting are completed (decision: the player
     asked within the window the rules give). Then the last registrants are excluded to a multiple
     of 2 (4 in pairs) and, under the minimum, the tournament is cancelled, everyone refunded.
     """
     regs = list(
-        tournament.registrations.select_for_update()
+        tournament.registrations.select_for_update(of=("self",))
+        .select_related("user")
         .filter(state__in=Registration.ACTIVE)
         .order_by("created_at", "pk")
     )
     for reg in regs:
-        if reg.state == RegState.PENDING:
+        if reg.state == RegState.AUTHORISED and not may_play(reg.user):
+            registration_refund(reg, RegState.EXCLUDED)  # blocked (or made staff) since he registered
+        elif reg.state == RegState.PENDING:
             registration_refund(reg, RegState.REFUSED)
         elif reg.state == RegState.CANCEL_PENDING:
             registration_refund(reg, RegState.CANCELLED)

@@ -12,6 +12,7 @@ from piattaforma.models import User
 from tournaments import errors
 from tournaments.models import Registration, Tournament
 from wallet import actions as wallet
+from wallet import errors as wallet_errors
 
 RegState = Registration.State
 
@@ -67,3 +68,13 @@ def registration_refund(registration: Registration, state: str) -> None:
         registration.refund_transaction = result["transaction_id"] or ""
     registration.state = state
     registration.save(update_fields=["state", "refund_transaction", "updated_at"])
+
+
+def may_play(user: User) -> bool:
+    """Tell whether the player may take his place now: not suspended or self-excluded, not staff or
+    a moderator (``wallet.actions.check_player_can_play``, the rule of every entry)."""
+    try:
+        wallet.check_player_can_play(user)
+    except wallet_errors.WalletError:
+        return False
+    return True

@@ -12,7 +12,7 @@ from piattaforma import hooks, siteops
 from piattaforma.models import User
 from tournaments import errors
 from tournaments.actions.closing import sitgo_close_if_full
-from tournaments.actions.common import RegState, schedule_authorisation, tournament_lock
+from tournaments.actions.common import RegState, registration_refund, schedule_authorisation, tournament_lock
 from tournaments.formats.registration import can_register
 from tournaments.models import Registration, SkillLevel, Tournament
 from tournaments.rankings import level_label, levels_label
@@ -217,6 +217,34 @@ def satellite_seat_enter(*, satellite: Tournament, user: User) -> tuple[Registra
     except CodedError as exc:
         return None, exc.message
     return registration, ""
+
+
+def registrations_withdraw_blocked(user: User) -> int:
+    """Hook ``player_blocked`` (suspension, self-exclusion, a role of staff or moderator): cancel and
+    refund every registration of his to a tournament whose registration is still open; return how
+    many. Each tournament locked in turn (primary-key order); the entry is given back at once, as at
+    the close (decision: the block is the site's, not a cancellation the regulator must authorise,
+    and an answer of the regulator arriving afterwards is ignored). A tournament already closed is
+    the close's and the running tournament's business (the close admits no blocked player)."""
+    tournament_ids = list(
+        Registration.objects.filter(
+            user=user, state__in=Registration.ACTIVE, tournament__state__in=Tournament.OPEN_STATES
+        )
+        .order_by("tournament_id")
+        .values_list("tournament_id", flat=True)
+        .distinct()
+    )
+    withdrawn = 0
+    for tournament_id in tournament_ids:
+        tournament = tournament_lock(tournament_id)
+        if tournament.state not in Tournament.OPEN_STATES:
+            continue
+        for registration in tournament.registrations.select_for_update().filter(
+            user=user, state__in=Registration.ACTIVE
+        ):
+            registration_refund(registration, RegState.CANCELLED)
+            withdrawn += 1
+    return withdrawn
 
 
 def registration_cancel(*, tournament_id: int, user: User) -> Registration:

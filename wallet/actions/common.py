@@ -7,9 +7,10 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
+from piattaforma import roles
 from piattaforma.models import User
 from wallet import ledger, selectors
-from wallet.errors import InvalidAmount, InvalidState, NotPermitted, PlayerNotAllowed
+from wallet.errors import InvalidAmount, InvalidState, NotPermitted, PlayerNotAllowed, SiteWorkerNoGameMoney
 from wallet.models import Posting, SelfSetLimit, Transaction
 
 # Italian rule (ADM, self-set deposit limits): a lower limit applies at once; a higher limit, or
@@ -27,8 +28,18 @@ def amount_checked(value: int, *, allow_zero: bool = False) -> int:
     return value
 
 
+def check_no_game_money_in(user: User) -> None:
+    """Refuse real money moved in to the site's own people (staff, moderators, superusers), whatever
+    the way: a deposit, a buy-in, an entry (``check_player_can_play``) or a staff correction."""
+    if roles.works_for_the_site(user):
+        raise SiteWorkerNoGameMoney()
+
+
 def check_player_can_play(user: User) -> None:
-    """Refuse deposits, entries and sitting down to suspended or self-excluded players."""
+    """Refuse deposits, real-money seats and tournament entries to suspended or self-excluded players,
+    and to the site's own people (staff, moderators, superusers: ``roles.works_for_the_site``), who
+    hold no game money. The one check every entry of money or of a money seat goes through."""
+    check_no_game_money_in(user)
     if not user.can_play:
         raise PlayerNotAllowed()
 

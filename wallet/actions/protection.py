@@ -13,7 +13,7 @@ from piattaforma.actions import audit_record, user_set_status
 from piattaforma.models import User
 from wallet.actions.common import amount_checked, limit_change
 from wallet.actions.tables import do_table_cash_out
-from wallet.errors import InvalidState
+from wallet.errors import InvalidState, SelfExclusionNotLonger, SelfExclusionWhileSuspended
 from wallet.models import Account, AccountKind, DepositLimit
 
 
@@ -41,11 +41,27 @@ def deposit_limit_set(
     }
 
 
+def check_self_exclusion_longer(*, current: User, until: datetime | None) -> None:
+    """Refuse a self-exclusion that would end sooner than the one in force, or lift a suspension."""
+    if current.status == User.Status.SUSPENDED:
+        raise SelfExclusionWhileSuspended()
+    if current.status != User.Status.SELF_EXCLUDED:
+        return
+    if current.self_excluded_until is None or (until is not None and until <= current.self_excluded_until):
+        raise SelfExclusionNotLonger()
+
+
 @transaction.atomic
 def user_self_exclude(
     *, user: User, until: datetime | None, reason: str, actor: User | None = None
 ) -> dict[str, Any]:
     """Self-exclusion: block the account (piattaforma.actions.user_set_status) and cash out every table.
+
+    While excluded a player may only make his exclusion longer: a later end, or none (indefinite,
+    the longest, which nothing changes any more); anything else is refused
+    (``self_exclusion_not_longer``), so the exclusion can never end sooner than he chose. A
+    suspended account is the staff's (``account_suspended``): excluding himself would put the
+    suspension's end in his hands.
 
     The status change first lets the lobby stand the player up (``piattaforma.hooks``); then every
     table-credit account still open is paid back to the conto and closed in the same transaction,
@@ -53,6 +69,8 @@ def user_self_exclude(
     when the hand settles, so the hand can never be settled against a closed account.
     """
     with transaction.atomic():
+        current = User.objects.select_for_update().get(pk=user.pk)  # two requests: one after the other
+        check_self_exclusion_longer(current=current, until=until)
         user_set_status(
             user=user, status=User.Status.SELF_EXCLUDED, actor=actor or user, reason=reason, until=until
         )

@@ -19,6 +19,7 @@ from wallet import ledger
 from wallet.actions.common import (
     MAX_SINGLE_AMOUNT,
     amount_checked,
+    check_no_game_money_in,
     check_not_own,
     check_staff,
     post_reversal,
@@ -129,6 +130,8 @@ def _adjustment_post(
 ) -> dict[str, Any]:
     """Post one adjustment (inside the caller's transaction): the house adjustments account (the
     play bank in the play realm) against ``account``; audited as ``wallet.adjust``."""
+    if amount > 0 and account.realm == Realm.REAL and account.owner_id is not None:
+        check_no_game_money_in(account.owner)  # no correction pays the site's own people
     house = house_key(AccountKind.HOUSE_ADJUSTMENTS, account.realm)
     if account.realm == Realm.PLAY:
         house = house_key(AccountKind.PLAY_BANK, Realm.PLAY)

@@ -37,13 +37,19 @@ DEMO_IDENTITIES = {
 
 def demo_identity(nickname: str) -> dict[str, Any]:
     """The demo account's identity fields, with its codice fiscale."""
-    from piattaforma.identity import codice_fiscale_for
+    from piattaforma.identity import codice_fiscale_base, codice_fiscale_for
 
     first, last, sex = DEMO_IDENTITIES[nickname]
     code = codice_fiscale_for(
         first_name=first, last_name=last, date_of_birth=DEMO_BIRTH, sex=sex, birthplace="Roma"
     )
-    return {"first_name": first, "last_name": last, "sex": sex, "codice_fiscale": code}
+    return {
+        "first_name": first,
+        "last_name": last,
+        "sex": sex,
+        "codice_fiscale": code,
+        "codice_fiscale_base": codice_fiscale_base(code),
+    }
 
 
 DEMO_DEPOSIT = 50_000  # € 500,00 of sandbox money for each demo player
