@@ -133,7 +133,7 @@ export function centre(model) {
         fan.dataset.role = "scarti";
         box.append(h("div", { class: "zone zone-scarti" }, h("span", { class: "zone-title" }, `Scarti (${v.length})`), fan));
       } else if (isCard(v)) {
-        box.append(h("div", { class: "zone" }, h("span", { class: "zone-title" }, label(sec.key)), card(v)));
+        box.append(h("div", { class: `zone zone-${sec.key}` }, h("span", { class: "zone-title" }, label(sec.key)), card(v)));
       } else if (Array.isArray(v) && !v.length && sec.key !== "table") {
         // an empty pile other than the table: nothing to show
       } else if (Array.isArray(v) && (!v.length || isCardList(v, true))) {
