@@ -26,7 +26,10 @@ PHONE = {"width": 390, "height": 844}
 # WCAG's contrast of an element's text on the colour behind it, both read from the page (the
 # seat's translucent ground composed over the felt's colour, the seat's own opacity applied).
 CONTRAST = """el => {
-  const rgba = (s) => { const m = s.match(/[\\d.]+/g).map(Number); return [m[0], m[1], m[2], m.length > 3 ? m[3] : 1]; };
+  const rgba = (s) => {
+    const m = s.match(/[\\d.]+/g).map(Number);
+    return [m[0], m[1], m[2], m.length > 3 ? m[3] : 1];
+  };
   const over = (top, under) => [0, 1, 2].map(i => top[i] * top[3] + under[i] * (1 - top[3])).concat(1);
   let ground = [15, 122, 76, 1];  // the felt (#0f7a4c)
   const chain = [];
@@ -41,8 +44,11 @@ CONTRAST = """el => {
   const felt = [15, 122, 76, 1];
   const text = over([...rgba(getComputedStyle(el).color).slice(0, 3), opacity], ground);
   const back = over([...ground.slice(0, 3), opacity], felt);
-  const lum = (c) => { const v = c.slice(0, 3).map(x => { x /= 255; return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4; });
-    return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2]; };
+  const lum = (c) => {
+    const lin = (x) => { x /= 255; return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4; };
+    const v = c.slice(0, 3).map(lin);
+    return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2];
+  };
   const [a, b] = [lum(text), lum(back)].sort((x, y) => y - x);
   return (a + 0.05) / (b + 0.05);
 }"""
@@ -122,7 +128,7 @@ def test_a_lost_match_is_not_in_the_win_colour(open_table):
 
 
 def test_burraco_seats_show_their_points_on_the_table(open_table):
-    state, seat, laid = burraco_with_meld()
+    state, seat, _laid = burraco_with_meld()
     engine = registry.get("burraco")
     mine = state["seats"].index(seat) % 2
     points = [engine.rules.table_points(state["deal"], line) for line in (0, 1)]
@@ -139,7 +145,8 @@ def test_telesina_log_says_which_variant_the_dealer_chose(open_table):
     state, seat = play_until("telesina", lambda st, n, legal: len(legal) > 1)
     t = open_table("telesina")
     msg = t.payload(state, seat)
-    msg["events"] = [{"type": "variante", "seat": 1, "vele": "croce", "distribuzione": "primo_giro", "auto": False}]
+    chosen = {"vele": "croce", "distribuzione": "primo_giro", "auto": False}
+    msg["events"] = [{"type": "variante", "seat": 1, **chosen}]
     t.push(msg)
     line = t.page.locator("[data-role=log] li").first
     text = " ".join(line.inner_text().split())

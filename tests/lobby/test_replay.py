@@ -320,5 +320,6 @@ def test_an_italian_decks_cards_are_named_not_french_symbols():
 
     namer = Namer({1: "Mario", 2: "Giulia"}, [[1], [2]], italian=True)
     event = {"type": "gioca", "seat": 1, "card": "7d", "take": ["Qc", "As"], "scopa": True}
-    assert event_line(event, namer) == "Mario gioca 7 di denari e prende cavallo di bastoni, asso di spade — Scopa!"
+    said = "Mario gioca 7 di denari e prende cavallo di bastoni, asso di spade — Scopa!"
+    assert event_line(event, namer) == said
     assert event_line({"type": "gioca", "seat": 2, "card": "Kh"}, namer) == "Giulia gioca re di coppe"

@@ -25,7 +25,9 @@ def cash_table(game: str, **fields) -> Table:
     )
 
 
-@pytest.mark.parametrize(("game", "seconds"), [("burraco", 90), ("scala40", 90), ("scopa", 30), ("poker5", 30)])
+@pytest.mark.parametrize(
+    ("game", "seconds"), [("burraco", 90), ("scala40", 90), ("scopa", 30), ("poker5", 30)]
+)
 def test_a_new_table_takes_its_games_tempo_giocata(game, seconds):
     assert cash_table(game).tempo_giocata == seconds
     assert cash_table(game, tempo_giocata=45).tempo_giocata == 45  # staff's choice stays
@@ -59,7 +61,8 @@ def test_the_back_office_form_left_empty_gives_the_games_time(client):
     response = client.post("/backoffice/lobby/table/add/", form)
     assert response.status_code == 302, response.content.decode()[:2000]
     assert Table.objects.get().tempo_giocata == 90
-    response = client.post("/backoffice/lobby/table/add/", {**form, "name": "Burraco Roma", "tempo_giocata": 40})
+    chosen = {**form, "name": "Burraco Roma", "tempo_giocata": 40}
+    response = client.post("/backoffice/lobby/table/add/", chosen)
     assert response.status_code == 302
     assert Table.objects.get(name="Burraco Roma").tempo_giocata == 40
 
