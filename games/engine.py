@@ -227,6 +227,9 @@ class Engine(ABC):
     # "rake_cap" (int cents or None), "tempo_giocata" (s), "time_bank" (s). Unmapped keys are not
     # passed (the lobby then settles them itself, e.g. the C1 rake of giochi a partite).
     table_settings: ClassVar[dict[str, str]] = {}
+    # The tempo giocata (s) a table of this game gets when its staff set none: one decision's time,
+    # which at a gioco a partite is also a dropped player's time to come back (RULINGS G5).
+    default_tempo_giocata: ClassVar[int] = 30
 
     def config_options(self) -> tuple[Option, ...]:
         """Return the table options this game implements (games.options; the back office offers them).

@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 import piattaforma.converters  # noqa: F401  # registers <id:...>
 from games import registry
-from games.engine import CodedError, EngineError, Option
+from games.engine import CodedError, Engine, EngineError, Option
 from lobby import door, selectors
 from lobby.errors import HandSecretsClosed, TableError
 from lobby.models import TABLE_SETTINGS_FIELDS, ChatMessage, Hand, Seat, Table, TableTemplate
@@ -91,6 +91,26 @@ class TableSettingsForm(forms.ModelForm):
         self.fields["game"].choices = [(n, registry.get(n).title) for n in registry.names()]
         self.fields["config"].help_text = config_options_help()
         euro_money_fields(self)
+        if "tempo_giocata" in self.fields and self.instance.pk is None:
+            # left empty, a new table takes its game's own (games.engine.Engine.default_tempo_giocata)
+            field = self.fields["tempo_giocata"]
+            field.required, field.initial = False, None
+            longer = ", ".join(
+                f"{e.title} {e.default_tempo_giocata} s"
+                for e in map(registry.get, registry.names())
+                if e.default_tempo_giocata != Engine.default_tempo_giocata
+            )
+            field.help_text = _("Vuoto: il tempo del gioco (%(default)s s; %(longer)s)") % {
+                "default": Engine.default_tempo_giocata,
+                "longer": longer,
+            }
+
+    def clean_tempo_giocata(self) -> int | None:
+        value = self.cleaned_data.get("tempo_giocata")
+        game = self.cleaned_data.get("game")
+        if value is None and game in registry.names():
+            return registry.get(game).default_tempo_giocata
+        return value
 
     def checked(self, check: Any) -> dict[str, Any]:
         """Run the lobby's own check; its refusals become the form's errors."""

@@ -14,33 +14,46 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop as N_
 
+from games.cards import ITALIAN_RANKS, RANK_NAME_ITALIAN, SUIT_NAME_ITALIAN
 from wallet.money import format_eur
 
 SUITS = {"h": "♥", "d": "♦", "c": "♣", "s": "♠"}
 
 
-def card_text(code: Any) -> str:
-    """ "7♦", "10♠", "A♥"; "jolly" for a jolly; "?" for a covered card."""
+def card_text(code: Any, italian: bool = False) -> str:
+    """ "7♦", "10♠", "A♥"; of an Italian deck its name ("7 di denari", "cavallo di coppe", RULINGS
+    G3): a French suit symbol is no suit of a 40-card deck. "jolly" for a jolly; "?" for a covered card."""
     if not isinstance(code, str) or len(code) < 2:
         return "?"
     if code[0] == "X":
         return _("jolly")
+    if italian and code[0] in ITALIAN_RANKS and code[1] in SUIT_NAME_ITALIAN:
+        return f"{RANK_NAME_ITALIAN[code[0]]} di {SUIT_NAME_ITALIAN[code[1]]}"
     rank = "10" if code[0] == "T" else code[0]
     return f"{rank}{SUITS.get(code[1], code[1])}"
 
 
-def cards_text(codes: Any) -> str:
+def cards_text(codes: Any, italian: bool = False) -> str:
     if not isinstance(codes, list):
         return ""
-    return " ".join(card_text(c) for c in codes)
+    return (", " if italian else " ").join(card_text(c, italian) for c in codes)
 
 
 class Namer:
     """Seat numbers and line indexes to the players' nicknames."""
 
-    def __init__(self, names: dict[int, str], lines: list[list[int]] | None = None) -> None:
+    def __init__(
+        self, names: dict[int, str], lines: list[list[int]] | None = None, *, italian: bool = False
+    ) -> None:
         self.names = names
         self.lines = lines or []
+        self.italian = italian  # a 40-card Italian deck: cards named, not French symbols
+
+    def card(self, code: Any) -> str:
+        return card_text(code, self.italian)
+
+    def cards(self, codes: Any) -> str:
+        return cards_text(codes, self.italian)
 
     def seat(self, no: Any) -> str:
         if isinstance(no, int) and no in self.names:
@@ -62,10 +75,10 @@ def _money(value: Any) -> str:
     return format_eur(value) if isinstance(value, int) and not isinstance(value, bool) else str(value)
 
 
-def _melds(melds: Any) -> str:
+def _melds(melds: Any, n: Namer) -> str:
     if not isinstance(melds, list):
         return ""
-    return " · ".join(cards_text(m.get("cards")) for m in melds if isinstance(m, dict))
+    return " · ".join(n.cards(m.get("cards")) for m in melds if isinstance(m, dict))
 
 
 def _points(points: Any) -> str:
@@ -76,12 +89,12 @@ Handler = Callable[[dict[str, Any], str, Namer], str | None]
 
 
 def _gioca(e: dict[str, Any], who: str, n: Namer) -> str:
-    text = _("%(who)s gioca %(card)s") % {"who": who, "card": card_text(e.get("card"))}
+    text = _("%(who)s gioca %(card)s") % {"who": who, "card": n.card(e.get("card"))}
     if e.get("take"):
         text = _("%(who)s gioca %(card)s e prende %(take)s") % {
             "who": who,
-            "card": card_text(e.get("card")),
-            "take": cards_text(e["take"]),
+            "card": n.card(e.get("card")),
+            "take": n.cards(e["take"]),
         }
     if e.get("scopa"):
         text += " — " + _("Scopa!")
@@ -90,38 +103,38 @@ def _gioca(e: dict[str, Any], who: str, n: Namer) -> str:
 
 def _carte(e: dict[str, Any], who: str, n: Namer) -> str:
     if "seat" in e:
-        return _("%(who)s riceve %(cards)s") % {"who": who, "cards": cards_text(e.get("cards"))}
-    return _("Carte al punto: %(cards)s") % {"cards": cards_text(e.get("cards"))}
+        return _("%(who)s riceve %(cards)s") % {"who": who, "cards": n.cards(e.get("cards"))}
+    return _("Carte al punto: %(cards)s") % {"cards": n.cards(e.get("cards"))}
 
 
 def _pesca(e: dict[str, Any], who: str, n: Namer) -> str:
     if e.get("card"):
-        return _("%(who)s pesca %(card)s") % {"who": who, "card": card_text(e["card"])}
+        return _("%(who)s pesca %(card)s") % {"who": who, "card": n.card(e["card"])}
     return _("%(who)s pesca dal tallone") % {"who": who}
 
 
 def _raccogli(e: dict[str, Any], who: str, n: Namer) -> str:
     cards = e.get("cards") or ([e["card"]] if e.get("card") else [])
-    return _("%(who)s raccoglie %(cards)s") % {"who": who, "cards": cards_text(cards)}
+    return _("%(who)s raccoglie %(cards)s") % {"who": who, "cards": n.cards(cards)}
 
 
 def _cala(e: dict[str, Any], who: str, n: Namer) -> str:
-    cards = cards_text(e["cards"]) if e.get("cards") else _melds(e.get("melds"))
+    cards = n.cards(e["cards"]) if e.get("cards") else _melds(e.get("melds"), n)
     return _("%(who)s cala %(cards)s") % {"who": who, "cards": cards}
 
 
 def _attacca(e: dict[str, Any], who: str, n: Namer) -> str:
     if e.get("cards"):
-        return _("%(who)s attacca %(cards)s") % {"who": who, "cards": cards_text(e["cards"])}
-    return _("%(who)s attacca: %(melds)s") % {"who": who, "melds": _melds(e.get("melds"))}
+        return _("%(who)s attacca %(cards)s") % {"who": who, "cards": n.cards(e["cards"])}
+    return _("%(who)s attacca: %(melds)s") % {"who": who, "melds": _melds(e.get("melds"), n)}
 
 
 def _cambio(e: dict[str, Any], who: str, n: Namer) -> str:
     if e.get("out") is not None:
         return _("%(who)s cambia %(out)s e riceve %(in)s") % {
             "who": who,
-            "out": cards_text(e.get("out")),
-            "in": cards_text(e.get("in")),
+            "out": n.cards(e.get("out")),
+            "in": n.cards(e.get("in")),
         }
     count = e.get("count", 0)
     if not count:
@@ -131,7 +144,7 @@ def _cambio(e: dict[str, Any], who: str, n: Namer) -> str:
 
 def _buio(e: dict[str, Any], who: str, n: Namer) -> str:
     if e.get("in"):
-        return _("%(who)s gioca al buio e riceve %(cards)s") % {"who": who, "cards": cards_text(e["in"])}
+        return _("%(who)s gioca al buio e riceve %(cards)s") % {"who": who, "cards": n.cards(e["in"])}
     if isinstance(e.get("amount"), int):
         return _("%(who)s apre al buio con %(amount)s") % {"who": who, "amount": _money(e["amount"])}
     return _("%(who)s gioca al buio") % {"who": who}
@@ -170,15 +183,15 @@ def _piatti(e: dict[str, Any], who: str, n: Namer) -> str:
 
 
 def _mostro(e: dict[str, Any], who: str, n: Namer) -> str:
-    text = _("%(who)s mostra %(cards)s") % {"who": who, "cards": cards_text(e.get("cards"))}
+    text = _("%(who)s mostra %(cards)s") % {"who": who, "cards": n.cards(e.get("cards"))}
     return text + (f": {e['punto']}" if e.get("punto") else "")
 
 
 def _carta(e: dict[str, Any], who: str, n: Namer) -> str:
     if e.get("card") and e.get("covered"):
-        return _("%(who)s riceve %(card)s coperta") % {"who": who, "card": card_text(e["card"])}
+        return _("%(who)s riceve %(card)s coperta") % {"who": who, "card": n.card(e["card"])}
     if e.get("card"):
-        return _("%(who)s riceve %(card)s") % {"who": who, "card": card_text(e["card"])}
+        return _("%(who)s riceve %(card)s") % {"who": who, "card": n.card(e["card"])}
     return _("%(who)s riceve una carta coperta") % {"who": who}
 
 
@@ -209,7 +222,7 @@ def _result(e: dict[str, Any], who: str, n: Namer) -> str:
 def _apri(e: dict[str, Any], who: str, n: Namer) -> str:
     return _("%(who)s apre con %(melds)s (%(value)s punti)") % {
         "who": who,
-        "melds": _melds(e.get("melds")),
+        "melds": _melds(e.get("melds"), n),
         "value": e.get("value", ""),
     }
 
@@ -218,16 +231,16 @@ def _scoperte(e: dict[str, Any], who: str, n: Namer) -> str:
     """Telesina: the covered card each seat chose to turn up (``{seat: card}``)."""
     cards = e.get("cards")
     if isinstance(cards, dict):
-        who_card = ((n.seat(int(k)) if str(k).isdigit() else str(k), card_text(c)) for k, c in cards.items())
+        who_card = ((n.seat(int(k)) if str(k).isdigit() else str(k), n.card(c)) for k, c in cards.items())
         shown = ", ".join(f"{name} {card}" for name, card in who_card)
     else:
-        shown = cards_text(cards)
+        shown = n.cards(cards)
     return _("Carte scoperte: %(cards)s") % {"cards": shown}
 
 
 def _girata(e: dict[str, Any], who: str, n: Namer) -> str:
     vele = e.get("vele") if isinstance(e.get("vele"), dict) else {}
-    shown = ", ".join(f"{k} {card_text(c)}" for k, c in vele.items())
+    shown = ", ".join(f"{k} {n.card(c)}" for k, c in vele.items())
     return _("Si girano le vele: %(vele)s") % {"vele": shown}
 
 
@@ -240,8 +253,8 @@ def _simple(template: str) -> Handler:
             "amount": _money(e.get("amount")),
             "posta": _money(e.get("posta")),
             "cover": _money(e.get("cover")),
-            "card": card_text(e.get("card")),
-            "cards": cards_text(e.get("cards") or e.get("table")),
+            "card": n.card(e.get("card")),
+            "cards": n.cards(e.get("cards") or e.get("table")),
             "count": e.get("count", ""),
             "number": e.get("number", ""),
             "dealer": n.seat(e.get("dealer")),

@@ -10,6 +10,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop as N_
 
+from games import options as game_options
 from games import registry
 from games.engine import CodedError, private_to
 from games.rng import ReplayRng
@@ -166,7 +167,9 @@ def replay_frames(
     # of the window copied out (a view may share lists with the state the next step changes).
     for index, state in enumerate(walk_hand(hand, steps)):
         if namer is None:
-            namer = Namer(names, _lines(engine, state))
+            namer = Namer(
+                names, _lines(engine, state), italian="stile_mazzo" in game_options.defaults(hand.game)
+            )
         public = _view(engine, state, None)
         key, label = _chapter(public)
         if key != last_key:

@@ -26,6 +26,9 @@ class BurracoEngine(RummyMoves, PartiteEngine):
     """Burraco in 2 or 4 (rules 004)."""
 
     name = "burraco"
+    # a turn (draw, melds, discard) of an 11–15 card hand, and the time to come back after a drop:
+    # the rules want the tempo giocata "sempre relativamente lungo" (docs/live-tables.md, Clocks)
+    default_tempo_giocata = 90
     title = "Burraco"
     min_seats = 2
     max_seats = 4

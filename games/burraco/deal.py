@@ -396,6 +396,12 @@ class BurracoDeal(DealRules):
 
     # -- score -----------------------------------------------------------------------------------
 
+    def table_points(self, d: dict[str, Any], line: int) -> int:
+        """The points a line has on the table so far: its melds' cards and burrachi (public)."""
+        melds = self.line_melds(d, line)
+        table = sum(burraco_card_points(c) for m in melds for c in m["cards"])
+        return table + sum(BURRACO_BONUS[k] for k in map(burraco_kind, melds) if k is not None)
+
     def line_score(self, d: dict[str, Any], line: int) -> dict[str, int]:
         """Return the score sheet of a line for the (ended) smazzata."""
         melds = self.line_melds(d, line)
@@ -462,6 +468,8 @@ class BurracoDeal(DealRules):
             "pozzetto_line": list(d["pozzetto_line"]),
             "pozzetto_mode": list(d["pozzetto_mode"]),
             "melds": [{**m, "cards": list(m["cards"]), "burraco": burraco_kind(m)} for m in d["melds"]],
+            # each line's running score on the table (cards laid and burrachi), shown on its seats
+            "punti_in_tavola": [self.table_points(d, 0), self.table_points(d, 1)],
             "turn": d["turn"],
             "phase": d["phase"],
             "raccolto": d["raccolto"],

@@ -109,6 +109,9 @@ class Scala40Engine(RummyMoves):
     """A match of Scala 40 among 2-4 linee (see the module docstring)."""
 
     name = "scala40"
+    # a turn (draw, melds, discard) of an 11–15 card hand, and the time to come back after a drop:
+    # the rules want the tempo giocata "sempre relativamente lungo" (docs/live-tables.md, Clocks)
+    default_tempo_giocata = 90
     title = "Scala 40"
     min_seats = 2
     max_seats = 4

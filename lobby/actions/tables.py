@@ -8,6 +8,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from games import registry
 from lobby import broadcast, chat
 from lobby.actions import tablerow
 from lobby.errors import ChatRefused, HandInProgress, InvalidSeat, NotAllowed, RakeCapNotApplied, TableClosed
@@ -36,6 +37,10 @@ def table_create(
         max_buy_in=max_buy_in,
         **fields,
     )
+    if (
+        "tempo_giocata" not in fields and game in registry.names()
+    ):  # the game's own (Burraco, Scala 40: longer)
+        table.tempo_giocata = tablerow.engine_for(table).default_tempo_giocata
     table_checked(table)
     table.save()
     TableRuntime.objects.create(table=table)

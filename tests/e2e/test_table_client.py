@@ -1031,7 +1031,14 @@ def test_clock_of_the_seat_to_act_counts_down(open_table):
     t.show(state, seat, deadline=timezone.now() + timedelta(seconds=75))
     clock = t.page.locator(f"[data-seat='{seat}'] .clock")
     t.page.wait_for_function("el => /^1:1[0-5]$/.test(el.textContent)", arg=clock.element_handle())
-    assert t.page.locator(".clock").count() == 1
+    # one clock on the seat to act and, as it is the viewer's turn, the same one above his hand
+    turn = t.page.locator("[data-role=turn]")
+    assert t.page.locator(".clock").count() == 2 and turn.locator(".clock").count() == 1
+    assert turn.inner_text().startswith("Tocca a te")
+    t.page.wait_for_function(
+        "() => { const c = [...document.querySelectorAll('.clock')].map(e => e.textContent);"
+        " return /^1:[01]\\d$/.test(c[0]) && c[0] === c[1]; }"
+    )
 
 
 def test_history_panel_lists_my_hands(open_table):

@@ -188,9 +188,10 @@ def test_steps_read_as_sentences_for_poker_and_scopa(client):
     hand, _users = played_hand("scopa", seed=7)
     data = client.get(f"/backoffice/lobby/hand/{hand.pk}/replay.json").json()
     words = [line for s in data["steps"] for line in s["lines"]]
-    assert any(re.fullmatch(r".+ gioca (10|[2-9AJQK])[♥♦♣♠]( e prende .+)?( — Scopa!)?", w) for w in words), (
-        words
-    )
+    # a 40-card Italian deck: its cards by name, never a French suit symbol (RULINGS G3)
+    card = r"(asso|[2-7]|fante|cavallo|re) di (coppe|denari|bastoni|spade)"
+    assert any(re.fullmatch(rf".+ gioca {card}( e prende .+)?( — Scopa!)?", w) for w in words), words
+    assert not any(symbol in w for w in words for symbol in "♥♦♣♠"), words
     assert any(w.startswith("Smazzata 1") for w in (c["label"] for c in data["chapters"]))
 
 
@@ -321,3 +322,13 @@ def test_a_private_record_replaces_its_public_twin():
     assert step_lines(seat=1, action={"type": "pesca"}, events=public, namer=namer) == [
         "Mario pesca dal tallone"
     ]
+
+
+def test_an_italian_decks_cards_are_named_not_french_symbols():
+    from lobby.narration import Namer, event_line
+
+    namer = Namer({1: "Mario", 2: "Giulia"}, [[1], [2]], italian=True)
+    event = {"type": "gioca", "seat": 1, "card": "7d", "take": ["Qc", "As"], "scopa": True}
+    said = "Mario gioca 7 di denari e prende cavallo di bastoni, asso di spade — Scopa!"
+    assert event_line(event, namer) == said
+    assert event_line({"type": "gioca", "seat": 2, "card": "Kh"}, namer) == "Giulia gioca re di coppe"

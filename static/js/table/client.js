@@ -6,7 +6,7 @@
 // ([data-seat] with data-nickname, classes me and to-act), hand (cards with data-card, playable ones
 // data-playable, picked ones aria-pressed), choices and actions (button[data-action=<type>], ready,
 // back), amount (input[name=amount], a range slider, multiples), confirm (data-confirm=yes/no),
-// history, chat-log, chat-form.
+// and beside it (the side panel) history, chat-log, chat-form.
 //
 // Modules, one concern each: connection.js the socket (reconnection, resync by version); state.js
 // the pure state (versions, the action in flight, picks, the hand's order); render.js draws the
@@ -35,6 +35,8 @@ const NO_NAMES = { seatName: () => "", lineName: () => "" };
 // G4), passed in like every other random source.
 export function start(root, { random }) {
   const $ = (role) => root.querySelector(`[data-role="${role}"]`);
+  // the chat and the hand history sit beside the table (a side panel), outside its root
+  const $page = (role) => $(role) || document.querySelector(`[data-role="${role}"]`);
   // The table as the page knows it; the modules below read it and add their functions to it.
   const ctx = {
     root, $,
@@ -98,7 +100,7 @@ export function start(root, { random }) {
     if (msg.type === "table.state") renderState(msg);
     else if (msg.type === "error") ctx.notice(msg.message || t("Giocata non ammessa"));
     else if (msg.type === "chat" || msg.type === "chat.history") {  // history: on (re)connect
-      const log = $("chat-log");
+      const log = $page("chat-log");
       for (const m of msg.type === "chat" ? [msg] : msg.lines) {
         if (m.line && log.querySelector(`[data-line="${m.line}"]`)) continue;
         const p = chat.line(m);
@@ -112,7 +114,7 @@ export function start(root, { random }) {
     } else if (msg.type === "notice") chat.show([msg]);  // moderation's notices, pushed live
   }
 
-  $("chat-form").addEventListener("submit", (e) => {
+  $page("chat-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const text = e.target.elements.text;
     if (text.value.trim() && socket.chat(text.value)) text.value = "";
@@ -138,8 +140,8 @@ export function start(root, { random }) {
   // Double-click, drag onto the felt, a table card, a meld or the hand (gestures.js).
   wireGestures(root, handGestures(ctx));
 
-  const history = loadHistory(root, $("history"));
-  const chat = chatModeration(root, $("chat-log"), ctx.tableId);
+  const history = loadHistory(root, $page("history"));
+  const chat = chatModeration(root, $page("chat-log"), ctx.tableId);
   socket.connect();
   return { seatName: (n) => seatName(ctx.model, n) };
 }

@@ -93,7 +93,7 @@ const LABELS = {
   phase: "Fase", invito: "Invito", limit: "Limite", min_pair: "Apertura minima", variant: "Variante",
   stacks: "Credito", chips: "Credito", bets: "Puntata", put_in: "Nel piatto", showing: "Punto",
   hand_counts: "Carte", hand_sizes: "Carte", pile_sizes: "Prese", taken_counts: "Carte prese", scope: "Scope",
-  pozzetti: "Pozzetto", changed: "Carte cambiate", decisions: "Scelta", status: "Stato", caps: "Massimo",
+  pozzetti: "Pozzetto", punti_in_tavola: "Punti in tavola", changed: "Carte cambiate", decisions: "Scelta", status: "Stato", caps: "Massimo",
   totals: "Punti", deals_won: "Smazzate vinte", deal_no: "Smazzata", round: "Giro", rounds: "Giri",
   result: "Risultato", history: "Smazzate", config: "Regole del tavolo", street: "Giro di carte",
   punto: "Il tuo punto", last_move: "Ultima giocata", scope_cards: "Carte delle scope", trick: "Presa in corso",

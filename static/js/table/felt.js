@@ -1,7 +1,7 @@
 // The felt: seats around it, the centre (phase, pots, table cards, piles, tricks, vele) and the
 // sections below it (melds, scores, details). Pure rendering from the model of model.js.
 
-import { card, cardRow, coveredCards, h, inline, isCard, isCardList, label, money, phaseLabel, readable } from "./dom.js";
+import { card, cardRow, coveredCards, h, inline, isCard, isCardList, label, money, phaseLabel, readable, valueText } from "./dom.js";
 import { t } from "./i18n.js";
 import { cardLink } from "./report.js";
 
@@ -127,9 +127,13 @@ export function centre(model) {
       sec.done = true;
       const v = sec.value;
       if (sec.key === "scarti" && isCardList(v)) {
-        box.append(h("div", { class: "zone zone-scarti" }, h("span", { class: "zone-title" }, `Scarti (${v.length})`), cardRow(v.slice(-6), "small")));
+        // every card of the pile: who picks it up (Burraco's raccogli) takes them all; a fan, the top card whole
+        const fan = cardRow(v, "small");
+        fan.classList.add("scarti-fan");
+        fan.dataset.role = "scarti";
+        box.append(h("div", { class: "zone zone-scarti" }, h("span", { class: "zone-title" }, `Scarti (${v.length})`), fan));
       } else if (isCard(v)) {
-        box.append(h("div", { class: "zone" }, h("span", { class: "zone-title" }, label(sec.key)), card(v)));
+        box.append(h("div", { class: `zone zone-${sec.key}` }, h("span", { class: "zone-title" }, label(sec.key)), card(v)));
       } else if (Array.isArray(v) && !v.length && sec.key !== "table") {
         // an empty pile other than the table: nothing to show
       } else if (Array.isArray(v) && (!v.length || isCardList(v, true))) {
@@ -296,6 +300,10 @@ export function detailsEl(model) {
 /** One line of the table's log for an event a seat made ("bruno: VEDO € 3,00"); null for others. */
 export function eventLine(model, e) {
   if (!e || typeof e !== "object" || !Number.isInteger(e.seat) || e.to) return null;
+  if (e.type === "variante" && (e.vele || e.distribuzione)) { // Telesina: the dealer's choice, in words
+    return h("li", {}, h("strong", {}, `${seatName(model, e.seat)}: `),
+      t("variante: vele {vele}, distribuzione {distribuzione}", { vele: valueText(e.vele, "vele"), distribuzione: valueText(e.distribuzione, "distribuzione") }));
+  }
   const parts = [h("strong", {}, `${seatName(model, e.seat)}: `), String(e.type).replace(/_/g, " ").toUpperCase()];
   if (typeof e.amount === "number" && e.amount > 0) parts.push(` ${money(e.amount)}`);
   if (typeof e.posta === "number") parts.push(` ${money(e.posta)}`);

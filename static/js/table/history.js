@@ -34,9 +34,10 @@ function render(hands) {
     if (typeof x.delta === "number") outcome = x.delta > 0 ? `+${money(x.delta)}` : money(x.delta);
     else if (x.won === true) outcome = "vinta";
     else if (x.won === false) outcome = "persa";
+    const lost = typeof x.delta === "number" ? x.delta < 0 : x.won === false; // the loss colour, not the win's
     return h("li", { dataset: { hand: x.id } },
       h("a", { href: x.url }, `Mano ${x.number}`),
       h("span", { class: "muted" }, ` · ${x.ended_at ? new Date(x.ended_at).toLocaleString("it-IT", { dateStyle: "short", timeStyle: "short" }) : ""}`),
-      outcome ? h("span", { class: `history-outcome${typeof x.delta === "number" && x.delta < 0 ? " neg" : ""}` }, ` ${outcome}`) : null);
+      outcome ? h("span", { class: `history-outcome${lost ? " neg" : ""}`, dataset: { outcome: lost ? "lost" : "won" } }, ` ${outcome}`) : null);
   }));
 }

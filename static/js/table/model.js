@@ -7,7 +7,7 @@ const STRUCTURAL = new Set(["game", "seat", "legal", "legal_actions", "to_act", 
   "positions", "playing_order", "turn", "actor", "time_bank", "over", "tricks_played", "lines", "next_id"]);
 const SEAT_MONEY = new Set(["stacks", "chips"]);
 const POS_ARRAYS = new Set(["hands", "hand_sizes", "pile_sizes", "scope", "accusi", "shown", "matta", "opened", "out"]);
-const LINE_ARRAYS = new Set(["totals", "deals_won", "taken_counts", "pozzetti", "pozzetto_line", "pozzetto_mode"]);
+const LINE_ARRAYS = new Set(["totals", "deals_won", "taken_counts", "pozzetti", "pozzetto_line", "pozzetto_mode", "punti_in_tavola"]);
 const SEAT_SCALARS = { dealer: "Mazziere", banker: "Banco", receiver: "Riceve", candidate: "Candidato al banco",
   leader: "Primo di mano", last_taker: "Ultima presa", ferito: "Ferito", obligated: "Obbligato" };
 export const POT_KEYS = ["pot", "piatto", "bestia", "posta", "garage", "cover"];

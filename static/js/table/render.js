@@ -160,6 +160,32 @@ export function renderer(ctx) {
     el.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); go(); } });
   }
 
+  /** Beside a laptop's dock: the felt drawn a little smaller (down to 80 %) when that makes it fit
+   *  above the dock, so that the dock covers none of it; a phone's felt scrolls under the dock. */
+  function fitFelt() {
+    const felt = root.querySelector(".felt");
+    const dock = $("dock");
+    if (!felt || !dock) return;
+    felt.style.zoom = "";
+    if (window.innerWidth < 700 || !dock.offsetHeight) return;
+    const room = window.innerHeight - (felt.getBoundingClientRect().top + window.scrollY) - dock.offsetHeight - 12;
+    const need = felt.offsetHeight;
+    if (need > room && room > 0) felt.style.zoom = String(Math.max(0.8, room / need));
+  }
+
+  /** The viewer's turn, above his hand: "Tocca a te" and the running clock, never out of sight. */
+  function renderTurn(p) {
+    const el = $("turn");
+    if (!el) return;
+    const me = ctx.model.seats.get(p.seat);
+    if (!me || !me.toAct || !p.deadline || p.over) { el.hidden = true; el.replaceChildren(); return; }
+    const bank = p.bank_seat === me.no ? h("span", { class: "badge badge-bank" }, "time bank")
+      : me.time_bank ? h("span", { class: "turn-bank" }, `+${me.time_bank} s time bank`) : "";
+    el.replaceChildren(h("strong", {}, t("Tocca a te")), " ",
+      h("span", { class: "clock", title: "Tempo per decidere", dataset: { deadline: p.deadline } }, "…"), bank);
+    el.hidden = false;
+  }
+
   // --- the whole table ---------------------------------------------------------------------------
   function renderAll() {
     const p = ctx.last;
@@ -223,8 +249,10 @@ export function renderer(ctx) {
     if (model.melds) view.append(meldsEl(model, attachOnClick));
     for (const el of [resultEl(model, model.result), resultEl(model, model.dealResult, "Risultato della smazzata"), scoresEl(model), detailsEl(model)]) if (el) below.append(el);
     renderHand(p);
+    renderTurn(p);
     ctx.renderActions(p);
     renderToggles(p);
+    fitFelt();
     tickClocks(root);
     // The viewer's turn comes: a sound (once per decision).
     const key = turnKey(model.seats.get(p.seat), p);

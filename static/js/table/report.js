@@ -100,7 +100,7 @@ export function chatModeration(root, log, tableId) {
       if (!ok) return;
       reasons = data.reasons;
     }
-    const players = [...new Set([...root.querySelectorAll("[data-seat][data-nickname], [data-speaker]")]
+    const players = [...new Set([...document.querySelectorAll("[data-seat][data-nickname], [data-speaker]")]
       .map((s) => s.dataset.nickname || s.dataset.speaker))].filter((n) => n && n !== me);
     const who = target.line
       ? h("p", {}, h("strong", {}, `${target.nickname}: `), target.text)
