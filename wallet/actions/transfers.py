@@ -130,7 +130,7 @@ def _adjustment_post(
 ) -> dict[str, Any]:
     """Post one adjustment (inside the caller's transaction): the house adjustments account (the
     play bank in the play realm) against ``account``; audited as ``wallet.adjust``."""
-    if amount > 0 and account.realm == Realm.REAL and account.owner_id is not None:
+    if amount > 0 and account.realm == Realm.REAL and account.owner is not None:
         check_no_game_money_in(account.owner)  # no correction pays the site's own people
     house = house_key(AccountKind.HOUSE_ADJUSTMENTS, account.realm)
     if account.realm == Realm.PLAY:
