@@ -158,6 +158,9 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Redis connection holding tasks from ending it (config.celery.Consumer).
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_WORKER_CONSUMER = "config.celery:Consumer"
+# RabbitMQ: heartbeats every 10 s (Celery's default: 120), so a worker finds a broker connection
+# silently gone (a network cut, a machine lost) within half a minute, and reconnects.
+CELERY_BROKER_HEARTBEAT = 10
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # Safety net for every table's pending work whose task was lost (lobby.sweeps.tables_sweep); a
     # sweep no worker took within its period is dropped: the next one does the same work.
