@@ -256,3 +256,12 @@ def test_the_alert_rules_are_prometheus_rule_groups():
     for group in rules["groups"]:
         for rule in group["rules"]:
             assert {"alert", "expr", "for", "labels", "annotations"} <= set(rule), rule
+
+
+def test_an_allowed_address_that_is_not_one_is_a_configuration_error(settings):
+    from piattaforma.checks import check_metrics_allowed_ips
+
+    settings.METRICS_ALLOWED_IPS = ["10.0.0.0/8", "10.0.0.300", "nome.host"]
+    assert [e.id for e in check_metrics_allowed_ips()] == ["piattaforma.E002", "piattaforma.E002"]
+    settings.METRICS_ALLOWED_IPS = ["127.0.0.1", "::1", "192.168.0.0/16"]
+    assert check_metrics_allowed_ips() == []
