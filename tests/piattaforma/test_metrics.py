@@ -265,3 +265,30 @@ def test_an_allowed_address_that_is_not_one_is_a_configuration_error(settings):
     assert [e.id for e in check_metrics_allowed_ips()] == ["piattaforma.E002", "piattaforma.E002"]
     settings.METRICS_ALLOWED_IPS = ["127.0.0.1", "::1", "192.168.0.0/16"]
     assert check_metrics_allowed_ips() == []
+
+
+def test_in_multiprocess_mode_a_scrape_adds_up_every_process(tmp_path, monkeypatch):
+    """Two processes record to ``PROMETHEUS_MULTIPROC_DIR``; one scrape sees both, gauges per process."""
+    import os
+    import subprocess
+    import sys
+
+    record = (
+        "import django, time; django.setup(); from piattaforma import metrics; "
+        "metrics.act_done('scopa', time.perf_counter()); metrics.owner_started()"
+    )
+    env = {
+        **os.environ,
+        "PROMETHEUS_MULTIPROC_DIR": str(tmp_path),
+        "DJANGO_SETTINGS_MODULE": "config.settings.test",
+    }
+    env.pop("DATABASE_URL", None)
+    env.pop("REDIS_URL", None)
+    for _ in range(2):
+        subprocess.run([sys.executable, "-c", record], cwd=ROOT, env=env, check=True, timeout=120)
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path))
+    families = {f.name: f for f in text_string_to_metric_families(metrics.exposition().decode())}
+    acts = [s for s in families["piattaforma_table_acts"].samples if s.name == "piattaforma_table_acts_total"]
+    assert [(s.labels, s.value) for s in acts] == [({"game": "scopa"}, 2.0)]
+    owners = families["piattaforma_table_owners"].samples
+    assert len(owners) == 2 and {s.value for s in owners} == {1.0} and all("pid" in s.labels for s in owners)
