@@ -182,7 +182,10 @@ class Processes:
 
 
 @pytest.fixture
-def procs(transactional_db, tmp_path, settings):
+def procs(transactional_db, tmp_path, settings, monkeypatch):
+    # this process's Celery senders too use the test's Redis (Celery prefers the variable to the
+    # broker it is given)
+    monkeypatch.delenv("CELERY_BROKER_URL", raising=False)
     if shutil.which("redis-server") is None:
         pytest.skip("redis-server is not installed (.ci/run installs it)")
     if connection.vendor != "postgresql":
