@@ -287,6 +287,8 @@ class TableConsumer(AuthenticatedJsonConsumer):
                         await db(door.table_act)(
                             table_id=self.table_id, user=self.user, action=action, version=version
                         )
+                except TableElsewhere:  # not refused: the owner is elsewhere (the socket reconnects)
+                    raise
                 except CodedError:
                     metrics.act_refused(self.game)
                     raise
