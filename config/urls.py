@@ -11,6 +11,7 @@ from piattaforma.forms import LoginForm
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("metrics", views.metrics_view, name="metrics"),
     path("favicon.ico", views.favicon),
     path("backoffice/", backoffice.urls),
     path("account/registrati/", views.signup, name="signup"),

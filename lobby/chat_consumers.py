@@ -23,6 +23,8 @@ from piattaforma.consumers import CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, Authenticate
 class ChatConsumer(AuthenticatedJsonConsumer):
     """One socket of one player in one chat room."""
 
+    metrics_kind = "chat"
+
     async def on_authenticated(self) -> None:
         self.user = self.scope["user"]
         kwargs = self.scope["url_route"]["kwargs"]

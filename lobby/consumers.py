@@ -28,6 +28,7 @@ from lobby.models import Seat, Table
 from lobby.runtime.owner import TableOwner
 from lobby.runtime.remote import RemoteOwner
 from lobby.runtime.threads import blocking
+from piattaforma import logcontext, metrics
 from piattaforma.consumers import AuthenticatedJsonConsumer
 from wallet.money import parse_cents
 
@@ -52,18 +53,21 @@ def db(func: Callable[..., Any]) -> Callable[..., Any]:
 
 
 @db
-def _may_watch(table_id: int, user_id: int) -> str | None:
+def _may_watch(table_id: int, user_id: int) -> tuple[str | None, str]:
+    """The refusal of a connection (None: it may watch) and the table's game."""
     table = Table.objects.filter(pk=table_id, is_open=True).first()
     if table is None:
-        return "missing"
+        return "missing", ""
     if not table.observers_allowed and not Seat.objects.filter(table=table, user_id=user_id).exists():
-        return "forbidden"
-    return None
+        return "forbidden", table.game
+    return None, table.game
 
 
 class TableConsumer(AuthenticatedJsonConsumer):
     """One connection of one user to one table."""
 
+    metrics_kind = "table"
+    game = ""  # the table's, for the metrics
     sent_at = float("-inf")  # (monotonic) the last frame written to this socket
     last_version = 0  # of the last view written to this socket (``newer``)
 
@@ -87,8 +91,9 @@ class TableConsumer(AuthenticatedJsonConsumer):
 
     async def on_authenticated(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        logcontext.table_id.set(self.table_id)  # (this connection's task: every line it logs)
         self.user = self.scope["user"]
-        refusal = await _may_watch(self.table_id, self.user.pk)
+        refusal, self.game = await _may_watch(self.table_id, self.user.pk)
         if refusal:
             await self.close(code=CLOSE_NO_TABLE if refusal == "missing" else CLOSE_NO_OBSERVERS)
             return
@@ -272,14 +277,22 @@ class TableConsumer(AuthenticatedJsonConsumer):
                     return
                 if "amount" in action:  # a bet: integer cents, through the platform's one check
                     parse_cents(action["amount"])
-                if self.owner is not None:
-                    await self.owner.act(self.user, action, version)
-                elif self.remote is not None:
-                    await self.remote.act(self.user.pk, action, version)
-                else:
-                    await db(door.table_act)(
-                        table_id=self.table_id, user=self.user, action=action, version=version
-                    )
+                received = time.perf_counter()
+                try:
+                    if self.owner is not None:
+                        await self.owner.act(self.user, action, version)
+                    elif self.remote is not None:
+                        await self.remote.act(self.user.pk, action, version)
+                    else:
+                        await db(door.table_act)(
+                            table_id=self.table_id, user=self.user, action=action, version=version
+                        )
+                except TableElsewhere:  # not refused: the owner is elsewhere (the socket reconnects)
+                    raise
+                except CodedError:
+                    metrics.act_refused(self.game)
+                    raise
+                metrics.act_done(self.game, received)  # applied and its views sent
             elif kind == "sync":
                 await self.send_snapshot()
             elif kind == "chat":

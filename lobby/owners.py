@@ -27,6 +27,7 @@ from django.utils import timezone
 
 from lobby.errors import TableElsewhere
 from lobby.models import Hand, TableLease, TableRuntime
+from piattaforma import metrics
 
 # This server process's name (host, pid and a random tag, new at each start): in its leases and
 # in its sockets' presence rows.
@@ -55,7 +56,10 @@ _local = threading.local()  # .tables: (table, fence) whose owner this thread ru
 
 def register(owner: Owner) -> None:
     """The owner of ``owner.table_id`` here from now on (it starts; ``forget`` when it stops)."""
+    replaced = _owners.get(owner.table_id)
     _owners[owner.table_id] = owner
+    if replaced is None:
+        metrics.owner_started()
 
 
 def registered(table_id: int) -> Any:
@@ -83,6 +87,7 @@ def local_owners() -> list[Any]:
 def forget(owner: Owner) -> None:
     if _owners.get(owner.table_id) is owner:
         del _owners[owner.table_id]
+        metrics.owner_stopped()
 
 
 def lease_holder(table_id: int) -> TableLease | None:

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from games import options as game_options
 from games.engine import CodedError
-from piattaforma import hooks, roles
+from piattaforma import hooks, metrics, roles
 from piattaforma.audit import audit_append
 from piattaforma.compiledquery import CompiledQuery
 from piattaforma.identity import document_content_type, normalise_codice_fiscale
@@ -65,6 +65,7 @@ def user_sign_up(
     )
     user.groups.add(Group.objects.get(name=roles.PLAYERS))
     audit_record(actor=user, action="user.sign_up", target=user)
+    transaction.on_commit(metrics.signed_up)
     return user
 
 

@@ -8,4 +8,6 @@ class PiattaformaConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from piattaforma import checks, signals  # noqa: F401  (registers checks and the roles sync)
+        from piattaforma import checks, logcontext, signals  # noqa: F401  (registers checks and the roles sync)
+
+        logcontext.install()  # every log record carries the request, table and tournament ids

@@ -12,7 +12,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 
-from piattaforma import jsoninput, wsframes
+from piattaforma import jsoninput, metrics, wsframes
 from piattaforma.ratelimit import CLOSE_RATE_LIMITED, UserLimiter
 
 CLOSE_UNAUTHENTICATED = 4401
@@ -31,6 +31,17 @@ class AuthenticatedJsonConsumer(AsyncJsonWebsocketConsumer):
     the connection stays.
     """
 
+    metrics_kind = "other"  # the sockets gauge's label (``piattaforma.metrics``)
+    counted = False  # in the sockets gauge
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:  # closed, or the application failed
+            if self.counted:
+                self.counted = False
+                metrics.socket_closed(self.metrics_kind)
+
     async def connect(self) -> None:
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
@@ -41,6 +52,8 @@ class AuthenticatedJsonConsumer(AsyncJsonWebsocketConsumer):
             return
         self.limiter = UserLimiter(user.pk)  # per user; per connection: ratelimit.FrameGuard
         await self.accept()
+        self.counted = True
+        metrics.socket_opened(self.metrics_kind)
         await self.on_authenticated()
 
     async def on_authenticated(self) -> None:
@@ -87,6 +100,8 @@ class AuthenticatedJsonConsumer(AsyncJsonWebsocketConsumer):
 class PingConsumer(AuthenticatedJsonConsumer):
     """Greets the player by nickname and answers ``ping`` with ``pong``."""
 
+    metrics_kind = "ping"
+
     async def on_authenticated(self) -> None:
         await self.send_json({"type": "hello", "nickname": self.scope["user"].nickname})
 
@@ -116,6 +131,8 @@ class NoticeConsumer(AuthenticatedJsonConsumer):
     HTML rendered before the publication, its socket open after the push) gets it here; the page
     shows each notice and each call once, by id.
     """
+
+    metrics_kind = "notice"
 
     async def on_authenticated(self) -> None:
         from piattaforma import hooks, playercalls, siteops

@@ -48,7 +48,7 @@ class ContentSecurityPolicyMiddleware(MiddlewareMixin):
 class SiteClosedMiddleware:
     """During the daily closing ("Orari del sito") players get the closing page; staff keep working."""
 
-    OPEN_PREFIXES = ("/backoffice/", "/static/", "/healthz", "/i18n/", "/account/accedi/")
+    OPEN_PREFIXES = ("/backoffice/", "/static/", "/healthz", "/metrics", "/i18n/", "/account/accedi/")
 
     def __init__(self, get_response: Any) -> None:
         self.get_response = get_response

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import hmac
+import ipaddress
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
@@ -16,10 +19,11 @@ from django.templatetags.static import static
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
+from prometheus_client import CONTENT_TYPE_LATEST
 
 from games import options as game_options
 from games import registry
-from piattaforma import actions, health, hooks
+from piattaforma import actions, health, hooks, metrics
 from piattaforma.forms import CheckedPasswordChangeForm, GameOptionsForm, IdentityDocumentForm, SignupForm
 from piattaforma.models import IdentityDocument, User
 
@@ -132,6 +136,38 @@ def healthz(request: HttpRequest) -> JsonResponse:
     parts = health.report(deep=deep)
     ok = all(v == "ok" for v in parts.values())
     return JsonResponse({"status": "ok" if ok else "failing", **parts}, status=200 if ok else 503)
+
+
+def metrics_allowed(request: HttpRequest) -> bool:
+    """Tell whether a request may read ``/metrics``: it bears ``METRICS_TOKEN`` as a bearer token,
+    or comes from an address (or network) of ``METRICS_ALLOWED_IPS``. Neither set: nobody may."""
+    token = str(getattr(settings, "METRICS_TOKEN", "") or "")
+    if token:
+        given = request.META.get("HTTP_AUTHORIZATION", "")
+        if given.startswith("Bearer ") and hmac.compare_digest(given[7:].strip().encode(), token.encode()):
+            return True
+    networks = getattr(settings, "METRICS_ALLOWED_IPS", ()) or ()
+    try:
+        address = ipaddress.ip_address(request.META.get("REMOTE_ADDR") or "")
+    except ValueError:
+        return False
+    for net in networks:
+        try:
+            if address in ipaddress.ip_network(net, strict=False):
+                return True
+        except ValueError:  # not a network (system check piattaforma.E002): it allows nobody
+            continue
+    return False
+
+
+@never_cache
+@require_GET
+def metrics_view(request: HttpRequest) -> HttpResponse:
+    """The Prometheus scrape (``piattaforma.metrics``); 403 to anyone ``metrics_allowed`` refuses."""
+    if not metrics_allowed(request):
+        message = _("Le metriche sono riservate al sistema di monitoraggio.")
+        return JsonResponse({"code": "metrics_forbidden", "message": message}, status=403)
+    return HttpResponse(metrics.exposition(), content_type=CONTENT_TYPE_LATEST)
 
 
 @login_required

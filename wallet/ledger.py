@@ -19,6 +19,7 @@ from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.db.models import BigIntegerField, Case, F, Q, Value, When
 from django.utils import timezone
 
+from piattaforma import metrics
 from wallet.errors import (
     AccountClosed,
     ConcurrentUpdate,
@@ -243,6 +244,8 @@ def post(
         postings=[(pk, amount, rows[pk].balance) for pk, amount in sorted(merged.items())],
     )
     (_write_postgresql if connection.vendor == "postgresql" else _write_orm)(plan)
+    postings = len(plan.postings)
+    transaction.on_commit(lambda: metrics.ledger_posted(str(kind), postings))
     return tx
 
 
@@ -520,6 +523,7 @@ def transfer_postgresql(
         raise
     result: dict[str, Any] = {} if raw is None else json.loads(raw) if isinstance(raw, str) else raw
     if outcome == "ok":
+        transaction.on_commit(lambda: metrics.ledger_posted(str(kind), 2))
         return result
     if outcome == "replayed":
         return {**result, "replayed": True}

@@ -69,6 +69,7 @@ CSP_MIDDLEWARE = (
 )
 
 MIDDLEWARE = [
+    "piattaforma.logcontext.RequestIdMiddleware",  # first: every log line of a request carries its id
     "django.middleware.security.SecurityMiddleware",
     CSP_MIDDLEWARE,  # before WhiteNoise: static pages (the card demo) get the policy too
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -125,7 +126,8 @@ else:
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Redis: channel layer (pub/sub) and Celery broker; else in-process.
+# Redis: channel layer (pub/sub), Celery results, and Celery's broker unless CELERY_BROKER_URL names
+# another (RabbitMQ, ``amqp://…``: the production recipe); else everything in-process.
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {
@@ -134,7 +136,7 @@ if REDIS_URL:
             "CONFIG": {"hosts": [REDIS_URL]},
         }
     }
-    CELERY_BROKER_URL = REDIS_URL
+    CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL") or REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
@@ -149,10 +151,21 @@ CELERY_TIMEZONE = "Europe/Rome"
 # outlast the longest countdown (a table's tempo giocata + time bank, minutes) and the longest
 # task; no table waits for it: the beat's sweep takes over lost table work within seconds (README).
 CELERY_TASK_ACKS_LATE = True
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+# (Redis's own: RabbitMQ gives a task back as soon as the worker holding it is gone)
+CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = (
+    {"visibility_timeout": 3600} if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else {}
+)
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True  # redelivered: every task is idempotent
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A worker outlives its broker's restart, however long it takes: it reconnects for ever (Celery's
+# default gives up after 100 tries and the worker exits); the consumer below keeps the loss of a
+# Redis connection holding tasks from ending it (config.celery.Consumer).
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_WORKER_CONSUMER = "config.celery:Consumer"
+# RabbitMQ: heartbeats every 10 s (Celery's default: 120), so a worker finds a broker connection
+# silently gone (a network cut, a machine lost) within half a minute, and reconnects.
+CELERY_BROKER_HEARTBEAT = 10
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # Safety net for every table's pending work whose task was lost (lobby.sweeps.tables_sweep); a
     # sweep no worker took within its period is dropped: the next one does the same work.
@@ -323,15 +336,31 @@ SPECTACULAR_SETTINGS = {
     "SERVE_PERMISSIONS": ["rest_framework.permissions.IsAuthenticated"],
 }
 
+# Prometheus metrics (piattaforma.metrics): /metrics answers a request bearing this token
+# (``Authorization: Bearer …``) or from these addresses or networks; nobody when both are empty.
+# Several processes on one machine: PROMETHEUS_MULTIPROC_DIR (docs/operations.md, "Metrics").
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
+METRICS_ALLOWED_IPS = env_list("METRICS_ALLOWED_IPS")
+
 # Minimum age to open a game account (Italian law).
 MINIMUM_AGE = 18
 
+# LOG_FORMAT=json: one JSON object a line, with the request, table and tournament ids
+# (piattaforma.logcontext); the default is plain text.
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "text")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     # the periodic sweeps' INFO lines (every 5 s) are dropped: piattaforma/logfilters.py
     "filters": {"quiet_periodic": {"()": "piattaforma.logfilters.QuietPeriodicTasks"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["quiet_periodic"]}},
+    "formatters": {"json": {"()": "piattaforma.logcontext.JsonFormatter"}},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["quiet_periodic"],
+            **({"formatter": "json"} if LOG_FORMAT == "json" else {}),
+        }
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {
         "django.channels.server": {"level": "WARNING"},

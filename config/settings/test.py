@@ -4,7 +4,7 @@ import os
 from typing import Any
 
 from config.settings.base import *  # noqa: F403
-from config.settings.base import CHANNEL_LAYERS, REDIS_URL
+from config.settings.base import CELERY_BROKER_URL, CHANNEL_LAYERS, REDIS_URL
 
 DEBUG = False
 SECRET_KEY = "test-only-not-secret-" + "y" * 40
@@ -34,15 +34,20 @@ SITE_HOURS_ENFORCED = False
 
 
 def worker_redis_settings(worker: str) -> dict[str, Any]:
-    """The Redis settings of one pytest-xdist worker: its own channel-layer prefix and Celery keys."""
+    """The Redis settings of one pytest-xdist worker: its own channel-layer prefix and Celery keys
+    (on a RabbitMQ broker, its own Celery queue)."""
     keys = {"global_keyprefix": f"{worker}:"}
     default: dict[str, Any] = CHANNEL_LAYERS["default"]
     layer = {**default, "CONFIG": {**default["CONFIG"], "prefix": f"asgi-{worker}"}}
-    return {
+    isolated = {
         "CHANNEL_LAYERS": {"default": layer},
         "CELERY_BROKER_TRANSPORT_OPTIONS": keys,
         "CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS": keys,
     }
+    if not CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+        isolated["CELERY_BROKER_TRANSPORT_OPTIONS"] = {}
+        isolated["CELERY_TASK_DEFAULT_QUEUE"] = f"celery-{worker}"
+    return isolated
 
 
 if REDIS_URL and os.environ.get("PYTEST_XDIST_WORKER"):

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import Any
 
 from django.db import IntegrityError, connection, connections
@@ -24,6 +25,7 @@ from django.db import utils as db_utils
 from lobby import bulkinsert
 from lobby.models import HandStep
 from lobby.runtime.threads import blocking
+from piattaforma import metrics
 
 logger = logging.getLogger(__name__)
 
@@ -53,12 +55,14 @@ class Journal:
             batch = [await self.queue.get()]
             while not self.queue.empty() and len(batch) < BATCH_MAX:
                 batch.append(self.queue.get_nowait())
+            started = time.perf_counter()
             try:
                 await self._commit([step for step, _ in batch])
             except IntegrityError:  # a step another writer stored first: only its owner refuses it
                 await self._write_alone(batch)
                 continue
             except Exception as exc:  # the database is away: each owner refuses its step
+                metrics.journal_failed()
                 logger.exception("journal: a batch of %d steps failed", len(batch))
                 for _, done in batch:
                     if not done.done():
@@ -66,6 +70,7 @@ class Journal:
                 continue
             self.commits += 1
             self.steps += len(batch)
+            metrics.journal_committed(len(batch), time.perf_counter() - started)
             for _, done in batch:
                 if not done.done():
                     done.set_result(None)
@@ -73,6 +78,7 @@ class Journal:
     async def _write_alone(self, batch: list[tuple[HandStep, asyncio.Future[None]]]) -> None:
         """Commit each step of a refused batch on its own: one table's conflict refuses no other's step."""
         for step, done in batch:
+            started = time.perf_counter()
             try:
                 await self._commit([step])
             except Exception as exc:
@@ -82,6 +88,7 @@ class Journal:
                 continue
             self.commits += 1
             self.steps += 1
+            metrics.journal_committed(1, time.perf_counter() - started)
             if not done.done():
                 done.set_result(None)
 

@@ -47,6 +47,7 @@ from lobby.runtime.fanout import Audience, snapshot
 from lobby.runtime.journal import journal
 from lobby.runtime.threads import blocking
 from lobby.selectors import seat_rows, table_waiting
+from piattaforma import logcontext
 from piattaforma.compiledquery import CompiledQuery
 from piattaforma.models import User
 
@@ -161,6 +162,7 @@ class TableOwner:
         self.task = self.loop.create_task(self._run(), name=f"table-owner-{self.table_id}")
 
     async def _run(self) -> None:
+        logcontext.table_id.set(self.table_id)  # (this task's context: every line it logs)
         try:
             await blocking(self._load)(claim=True, channel=await remote.inbox())
         except BaseException as exc:

@@ -78,7 +78,8 @@ class Processes:
         self.redis_url = f"redis://127.0.0.1:{self.redis_port}/0"
         db = connection.settings_dict
         self.env = {
-            **os.environ,
+            # the test's Redis is the broker too (CI's RabbitMQ is left to the other tests)
+            **{k: v for k, v in os.environ.items() if k != "CELERY_BROKER_URL"},
             "DJANGO_SETTINGS_MODULE": "config.settings.production",
             "SECRET_KEY": settings.SECRET_KEY,  # the sessions' auth hashes are keyed with it
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
@@ -176,12 +177,15 @@ class Processes:
 
     def celery(self, label: str, *args: str) -> None:
         """A Celery process under a supervisor, as the production recipe (docs/operations.md) runs
-        them (a Redis restart can make a worker exit: "Unrecoverable error", kombu's redis transport)."""
+        them (``tests/piattaforma/test_broker_restart.py``: an unsupervised worker outlives its broker)."""
         self.start(label, [sys.executable, "-m", "celery", "-A", "config", *args], supervised=True)
 
 
 @pytest.fixture
-def procs(transactional_db, tmp_path, settings):
+def procs(transactional_db, tmp_path, settings, monkeypatch):
+    # this process's Celery senders too use the test's Redis (Celery prefers the variable to the
+    # broker it is given)
+    monkeypatch.delenv("CELERY_BROKER_URL", raising=False)
     if shutil.which("redis-server") is None:
         pytest.skip("redis-server is not installed (.ci/run installs it)")
     if connection.vendor != "postgresql":

@@ -213,12 +213,24 @@ async def test_two_test_workers_channel_layers_do_not_meet():
             await layer.flush()
 
 
+def test_two_test_workers_celery_queues_on_rabbitmq_are_their_own():
+    from config.settings import test
+
+    if not (test.REDIS_URL and test.CELERY_BROKER_URL.startswith("amqp")):
+        pytest.skip("the broker is not RabbitMQ (on Redis the workers' keys are their own: the test below)")
+    queues = {test.worker_redis_settings(w)["CELERY_TASK_DEFAULT_QUEUE"] for w in ("gw0", "gw1")}
+    assert len(queues) == 2 and "celery" not in queues
+
+
 @needs_redis
 def test_two_test_workers_celery_queues_do_not_meet():
     """gw0 and gw1 both publish to a queue of the same name: each reads back only its own message."""
     from kombu import Connection
 
     from config.settings.test import worker_redis_settings
+
+    if not settings.CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+        pytest.skip("the broker is not Redis (on RabbitMQ each worker has its own queue: the test above)")
 
     name = f"isolation-{uuid.uuid4().hex}"
     connections = [

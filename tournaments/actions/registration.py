@@ -8,7 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.engine import CodedError
-from piattaforma import hooks, siteops
+from piattaforma import hooks, metrics, siteops
 from piattaforma.models import User
 from tournaments import errors
 from tournaments.actions.closing import sitgo_close_if_full
@@ -186,6 +186,7 @@ def registration_create(
             )
             registration.entry_transaction = paid["transaction_id"] or ""
         registration.save()
+        transaction.on_commit(metrics.tournament_registered)
         if registration.state == RegState.PENDING:
             schedule_authorisation(registration.pk)
         else:
