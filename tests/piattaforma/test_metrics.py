@@ -23,7 +23,7 @@ from lobby.models import Seat
 from piattaforma import actions, metrics, roles
 from tests.lobby.factories import poker_table
 from tests.lobby.helpers import runtime, seat_players
-from tests.piattaforma.factories import UserFactory
+from tests.piattaforma.factories import UserFactory, sign_in
 from tests.piattaforma.test_plumbing import ORIGIN, session_cookie
 from tests.tournaments.factories import enter, make_tournament
 from tests.wallet.factories import funded_player
@@ -46,8 +46,9 @@ def test_metrics_are_refused_to_everyone_when_neither_a_token_nor_an_address_is_
     assert response.status_code == 403
     assert response.json()["code"] == "metrics_forbidden"
     staff = UserFactory(role=roles.STAFF, is_staff=True, is_superuser=True)
-    client.force_login(staff)  # not even to an administrator's session: it is the scraper's
-    assert client.get("/metrics").status_code == 403
+    sign_in(client, staff)  # not even to an administrator's verified session: it is the scraper's
+    refused = client.get("/metrics")
+    assert refused.status_code == 403 and refused.json()["code"] == "metrics_forbidden"
 
 
 @pytest.mark.django_db
