@@ -69,6 +69,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     CSP_MIDDLEWARE,  # before WhiteNoise: static pages (the card demo) get the policy too
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "piattaforma.middleware.NulCharactersMiddleware",  # before anything reads a value into a query
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
