@@ -283,6 +283,9 @@ STORAGES = {
     "identity_documents": PRIVATE_STORAGE,
 }
 IDENTITY_DOCUMENT_MAX_BYTES = 5 * 1024 * 1024
+# The largest request body taken at all (piattaforma.bodylimit, before it is read): the largest
+# upload (an identity document) and its form's fields. The proxy's client_max_body_size matches.
+REQUEST_BODY_MAX_BYTES = 6 * 1024 * 1024
 
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "noreply@piattaforma.invalid")
