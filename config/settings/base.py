@@ -234,6 +234,7 @@ AXES_RESET_ON_SUCCESS = True
 AXES_USERNAME_FORM_FIELD = "username"
 
 # Sessions and cookies.
+SESSION_ENGINE = "piattaforma.sessions"  # database sessions; a key Django never issues is no session
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 SESSION_COOKIE_AGE = 60 * 60 * 8

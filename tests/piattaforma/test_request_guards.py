@@ -61,9 +61,32 @@ def test_a_nul_in_the_query_string_is_refused_with_a_code_on_json_endpoints(clie
     assert refused(client.get(reverse("tournaments:list"), {"tipo": NUL}))
 
 
-def test_a_nul_in_the_session_cookie_is_refused_not_looked_up(client):
-    client.cookies[settings.SESSION_COOKIE_NAME] = f"abcdefgh{NUL}ijklmnop"
-    assert refused(client.get(reverse("lobby:lobby")))
+@pytest.mark.parametrize("key", [f"abcdefgh{NUL}ijklmnop", "abcdefgh\u00e8ijklmnop", "abc def ghi jkl"])
+def test_a_session_key_django_never_issues_is_no_session_not_a_lookup(client, key):
+    # the key went to the database as it came: NUL was a 500 on PostgreSQL
+    client.cookies[settings.SESSION_COOKIE_NAME] = key
+    response = client.get(reverse("wallet:balance"))
+    assert response.status_code == 302 and reverse("login") in response["Location"]
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_nul_in_the_session_cookie_of_a_websocket_is_signed_out_not_a_crash():
+    from channels.testing import WebsocketCommunicator
+
+    from config.asgi import application
+    from tests.piattaforma.test_plumbing import ORIGIN
+
+    cookie = f'{settings.SESSION_COOKIE_NAME}="abcdefgh\\000ijklmnop"'.encode()
+    ws = WebsocketCommunicator(application, "/ws/chat/lobby/", headers=[ORIGIN, (b"cookie", cookie)])
+    connected, code = await ws.connect()
+    assert (connected, code) == (False, 4401)  # signed out: the handshake refused, as for no cookie
+    await ws.disconnect()
+
+
+def test_a_real_session_still_signs_in(client):
+    user = UserFactory()
+    client.force_login(user)
+    assert client.get(reverse("wallet:balance")).status_code == 200
 
 
 def test_ordinary_requests_pass(client):
