@@ -24,9 +24,9 @@ from piattaforma import jsoninput, roles
 
 def _json_body(request: HttpRequest) -> dict[str, Any] | None:
     """The request's JSON object, or None: read through ``jsoninput`` (deep nesting, lone
-    surrogates and NUL are refused there, not a 500 here or in the database)."""
+    surrogates and NUL are refused there, not a 500 here or in the database; a form is not JSON)."""
     try:
-        return jsoninput.loads_object(request.body)
+        return jsoninput.loads_request(request)
     except jsoninput.BadJson:
         return None
 

@@ -227,6 +227,16 @@ def test_the_notices_endpoint_refuses_hostile_json_without_a_500(client, people,
     assert response.status_code == 400 and response.json()["code"] == "bad_request"
 
 
+@pytest.mark.parametrize("name", ["moderation:report_api", "moderation:notices_api"])
+def test_a_form_posted_to_a_json_endpoint_is_refused_without_a_500(client, people, name):
+    # the form's body was read as a form first (middleware, CSRF): request.body then raised
+    client.force_login(people[1])
+    for data in ({"nickname": "bullo", "reason": "insult"}, {"read": "1"}):
+        response = client.post(reverse(name), data)  # multipart, as a browser form sends it
+        assert response.status_code == 400 and response.json()["code"] == "bad_request"
+    assert not ReportEntry.objects.exists()
+
+
 def test_the_endpoint_answers_refusals_with_their_code(client, people):
     client.force_login(people[1])
     response = post(client, {"nickname": "vittima", "reason": "insult"})
