@@ -13,6 +13,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from config.routing import websocket_urlpatterns  # noqa: E402
+from piattaforma.bodylimit import BodySizeLimit  # noqa: E402
 from piattaforma.ratelimit import FrameGuard  # noqa: E402
 from piattaforma.twofa import StaffSocketGuard  # noqa: E402
 from piattaforma.wsframes import quiet_debug_arguments  # noqa: E402
@@ -21,7 +22,8 @@ quiet_debug_arguments()  # autobahn's debug-line formatting on every frame sent 
 
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        # a body over REQUEST_BODY_MAX_BYTES is refused from its Content-Length, before Django reads it
+        "http": BodySizeLimit(django_asgi_app),
         # FrameGuard first: a flood is counted and dropped before anything else looks at it; staff
         # and moderators without a verified second factor are anonymous (piattaforma.twofa)
         "websocket": FrameGuard(

@@ -4,6 +4,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
+import piattaforma.converters  # noqa: F401  # registers <id:...>
 from piattaforma import views, views_twofa
 from piattaforma.backoffice import site as backoffice
 from piattaforma.forms import LoginForm
@@ -45,7 +46,7 @@ urlpatterns = [
     path("profilo/opzioni/<slug:game>/", views.game_options_edit, name="game_options"),
     path("profilo/identita/", views.identity, name="identity"),
     path(
-        "backoffice-documenti/<int:document_id>/", views.identity_document_file, name="identity_document_file"
+        "backoffice-documenti/<id:document_id>/", views.identity_document_file, name="identity_document_file"
     ),
     path("conto/", include("wallet.urls")),
     path("lobby/", include("lobby.urls")),

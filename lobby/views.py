@@ -281,7 +281,7 @@ def table_layouts(request: HttpRequest, table_id: int) -> JsonResponse:
     if not request.user.is_authenticated:
         return JsonResponse({"code": "login_required", "message": _("Accedi per giocare")}, status=403)
     try:
-        body = jsoninput.loads(request.body)  # too deep, NaN, huge numbers, lone surrogates: refused
+        body = jsoninput.loads_request(request)  # too deep, NaN, huge numbers, surrogates, a form: refused
     except jsoninput.BadJson:
         body = None
     action = body.get("action") if isinstance(body, dict) else None

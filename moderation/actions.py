@@ -189,11 +189,16 @@ def report_file(
             raise _refuse("report_no_player", "Giocatore non trovato.")
     if target.pk == reporter.pk:
         raise _refuse("report_self", "Non puoi segnalare te stesso.")
-    if selectors.reports_since(reporter_id=reporter.pk, since=now - timedelta(hours=1)) >= REPORTS_PER_HOUR:
-        raise _refuse("report_too_many", "Hai inviato troppe segnalazioni: riprova più tardi.")
-    return _file(
-        reporter=reporter, target=target, line=line, category=reason, note=note, now=now, channel=channel
-    )
+    with transaction.atomic():
+        # the hour's count and the new entry under the reporter's row lock: concurrent reports of
+        # one player are counted one after the other (counted unlocked, 30 at once all passed 20)
+        User.objects.select_for_update().filter(pk=reporter.pk).first()
+        recent = selectors.reports_since(reporter_id=reporter.pk, since=now - timedelta(hours=1))
+        if recent >= REPORTS_PER_HOUR:
+            raise _refuse("report_too_many", "Hai inviato troppe segnalazioni: riprova più tardi.")
+        return _file(
+            reporter=reporter, target=target, line=line, category=reason, note=note, now=now, channel=channel
+        )
 
 
 def _file(

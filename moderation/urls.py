@@ -2,17 +2,18 @@
 
 from django.urls import path
 
+import piattaforma.converters  # noqa: F401  # registers <id:...>
 from moderation import views, views_conduct, views_signals
 
 app_name = "moderation"
 urlpatterns = [
     path("", views.queue_page, name="queue"),
-    path("segnalazioni/<int:report_id>/", views.case_page, name="case"),
-    path("segnalazioni/<int:report_id>/prendi/", views.case_claim, name="claim"),
-    path("segnalazioni/<int:report_id>/decidi/", views.case_decide, name="decide"),
+    path("segnalazioni/<id:report_id>/", views.case_page, name="case"),
+    path("segnalazioni/<id:report_id>/prendi/", views.case_claim, name="claim"),
+    path("segnalazioni/<id:report_id>/decidi/", views.case_decide, name="decide"),
     path("api/segnala/", views.report_api, name="report_api"),
     path("api/avvisi/", views.notices_api, name="notices_api"),
-    path("messaggi/<int:line_id>/revisione/", views.line_review, name="line_review"),
+    path("messaggi/<id:line_id>/revisione/", views.line_review, name="line_review"),
     path("help/", views.help_desk, name="help_desk"),
     path("help/api/", views.help_threads_api, name="help_threads_api"),
     path("help/chiudi/", views.help_close, name="help_close_own"),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import IO, Any
 
+from rest_framework import serializers
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
@@ -38,3 +39,13 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         body["details"] = detail
     response.data = body
     return response
+
+
+class ErrorSerializer(serializers.Serializer[dict[str, Any]]):  # type: ignore[misc]  # DRF: no stubs
+    """Every refusal of the API (the schema documents it for each status an endpoint can answer)."""
+
+    code = serializers.CharField(help_text="Codice stabile dell'errore (per esempio `invalid`).")
+    message = serializers.CharField(help_text="Messaggio in italiano.")
+    details = serializers.DictField(
+        required=False, help_text="Per campo, gli errori di validazione dei parametri."
+    )

@@ -14,6 +14,7 @@ import json
 from typing import Any
 
 from django import forms
+from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
 from games.engine import CodedError
@@ -133,6 +134,19 @@ def loads_object(data: str | bytes, **limits: int) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise BadJson()
     return value
+
+
+def loads_request(request: HttpRequest, **limits: int) -> dict[str, Any]:
+    """The JSON object an HTTP request carries (``Content-Type: application/json``); a ``BadJson``
+    for anything else.
+
+    A body declared as a form is not read as JSON: CSRF and ``NulCharactersMiddleware`` may have
+    read it as a form already, and reading the raw body after that raises
+    ``RawPostDataException`` (a multipart POST to a JSON endpoint was a 500).
+    """
+    if request.content_type != "application/json":
+        raise BadJson()
+    return loads_object(request.body, **limits)
 
 
 class JSONFormField(forms.JSONField):

@@ -114,3 +114,59 @@ class StaffSessionMiddleware:
 
 def _wants_json(request: HttpRequest) -> bool:
     return "/api/" in request.path or "application/json" in request.headers.get("Accept", "")
+
+
+def refusal(request: HttpRequest, *, status: int, code: str, message: str) -> HttpResponse:
+    """A refusal before any view ran: JSON (``code``, ``message``) for the API and JSON endpoints,
+    a short Italian page for the rest."""
+    from django.http import JsonResponse
+
+    accept = request.headers.get("Accept", "")
+    wants_json = (
+        "/api/" in request.path
+        or request.path.endswith(".json")
+        or "json" in request.content_type
+        or ("application/json" in accept and "text/html" not in accept)
+    )
+    if wants_json:
+        return JsonResponse({"code": code, "message": message}, status=status)
+    from django.utils.html import escape
+
+    page = f'<!doctype html><html lang="it"><title>{escape(message)}</title><p>{escape(message)}</p></html>'
+    return HttpResponse(page, status=status, content_type="text/html; charset=utf-8")
+
+
+class NulCharactersMiddleware:
+    """Refuse (400 ``bad_characters``) a request with a NUL character in its path, query string or
+    form fields, before any view or query sees it (the session cookie: ``piattaforma.sessions``).
+
+    PostgreSQL text cannot hold NUL: a ``%00`` that reached a lookup (a nickname in the path, an
+    idempotency key or a partner's nickname in a form) was a 500 there and a silent oddity on
+    SQLite. Django's form fields refuse NUL; the values views read directly (``request.POST.get``,
+    path parameters) are checked here, in one place. JSON bodies are checked where they are parsed
+    (``piattaforma.jsoninput``).
+    """
+
+    FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+    def __init__(self, get_response: Any) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> Any:
+        if self._has_nul(request):
+            from django.utils.translation import gettext as _
+
+            message = _("Richiesta non valida: il testo contiene caratteri non ammessi.")
+            return refusal(request, status=400, code="bad_characters", message=message)
+        return self.get_response(request)
+
+    def _has_nul(self, request: HttpRequest) -> bool:
+        if "\x00" in request.path or "\x00" in request.path_info:
+            return True
+        if _any_nul(request.GET):
+            return True
+        return request.method == "POST" and request.content_type in self.FORM_TYPES and _any_nul(request.POST)
+
+
+def _any_nul(data: Any) -> bool:
+    return any("\x00" in key or any("\x00" in value for value in data.getlist(key)) for key in data)

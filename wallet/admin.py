@@ -18,6 +18,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+import piattaforma.converters  # noqa: F401  # registers <id:...>
 from piattaforma.backoffice import ReadOnlyAdmin, site  # the ledger is append-only
 from piattaforma.models import User
 from wallet import actions, selectors
@@ -98,7 +99,7 @@ class AccountAdmin(ReadOnlyAdmin):
     def get_urls(self) -> list[Any]:
         return [
             path(
-                "<int:pk>/rettifica/",
+                "<id:pk>/rettifica/",
                 self.admin_site.admin_view(self.adjust_view),
                 name="wallet_account_adjust",
             ),

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from piattaforma.api import ErrorSerializer
 from piattaforma.models import User
 from wallet import selectors
 from wallet.models import TransactionKind
@@ -49,12 +49,31 @@ class StatementSerializer(serializers.Serializer[dict[str, Any]]):  # type: igno
     results = MovementSerializer(many=True)
 
 
+MAX_PAGE = 1_000_000  # far past any statement's last page (25 movements a page)
+
+
 class StatementQuerySerializer(serializers.Serializer[dict[str, Any]]):  # type: ignore[misc]  # DRF: no stubs
-    page = serializers.IntegerField(required=False, min_value=1, default=1)
-    kind = serializers.ChoiceField(choices=TransactionKind.choices, required=False)
-    account = serializers.ChoiceField(choices=[("cash", "cash"), ("bonus", "bonus")], required=False)
-    date_from = serializers.DateField(required=False)
-    date_to = serializers.DateField(required=False)
+    """The statement's query parameters: the schema's parameters are generated from these fields,
+    bounds and choices included, so what it documents is what the view checks."""
+
+    page = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=MAX_PAGE,
+        default=1,
+        help_text="Pagina (da 1); oltre l'ultima: l'ultima.",
+    )
+    kind = serializers.ChoiceField(
+        choices=TransactionKind.choices, required=False, help_text="Tipo di movimento."
+    )
+    account = serializers.ChoiceField(
+        choices=[("cash", "cash"), ("bonus", "bonus")], required=False, help_text="Conto o bonus."
+    )
+    date_from = serializers.DateField(required=False, help_text="Dal giorno (incluso), AAAA-MM-GG.")
+    date_to = serializers.DateField(required=False, help_text="Al giorno (incluso), AAAA-MM-GG.")
+
+
+NOT_SIGNED_IN = OpenApiResponse(ErrorSerializer, description="Non autenticato (`not_authenticated`).")
 
 
 def _user(request: Request) -> User:
@@ -66,7 +85,11 @@ def _user(request: Request) -> User:
 class BalanceView(APIView):  # type: ignore[misc]  # DRF ships no type stubs
     """The player's balance."""
 
-    @extend_schema(operation_id="conto_saldo", responses=BalanceSerializer, tags=["conto"])
+    @extend_schema(
+        operation_id="conto_saldo",
+        responses={200: BalanceSerializer, 403: NOT_SIGNED_IN},
+        tags=["conto"],
+    )
     def get(self, request: Request) -> Response:
         b = selectors.balance_get(user=_user(request))
         data = {
@@ -78,22 +101,23 @@ class BalanceView(APIView):  # type: ignore[misc]  # DRF ships no type stubs
 
 
 class StatementView(APIView):  # type: ignore[misc]  # DRF ships no type stubs
-    """The player's movimenti on conto and bonus, newest first, 25 per page."""
+    """The player's movimenti on conto and bonus, newest first, 25 per page.
+
+    A parameter with an empty value counts as not given; any other value outside the documented
+    bounds or choices is a 400 ``invalid`` with the parameter's errors in ``details``."""
 
     @extend_schema(
         operation_id="conto_movimenti",
-        parameters=[
-            OpenApiParameter("page", OpenApiTypes.INT, description="Pagina (da 1)."),
-            OpenApiParameter(
-                "kind", OpenApiTypes.STR, enum=TransactionKind.values, description="Tipo di movimento."
+        parameters=[StatementQuerySerializer],
+        responses={
+            200: StatementSerializer,
+            400: OpenApiResponse(
+                ErrorSerializer,
+                description="Parametri non validi (`invalid`; per parametro in `details`): pagina "
+                "fuori dai limiti, tipo o conto sconosciuto, data non valida.",
             ),
-            OpenApiParameter(
-                "account", OpenApiTypes.STR, enum=["cash", "bonus"], description="Conto o bonus."
-            ),
-            OpenApiParameter("date_from", OpenApiTypes.DATE, description="Dal giorno (incluso)."),
-            OpenApiParameter("date_to", OpenApiTypes.DATE, description="Al giorno (incluso)."),
-        ],
-        responses=StatementSerializer,
+            403: NOT_SIGNED_IN,
+        },
         tags=["conto"],
     )
     def get(self, request: Request) -> Response:

@@ -73,6 +73,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     CSP_MIDDLEWARE,  # before WhiteNoise: static pages (the card demo) get the policy too
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "piattaforma.middleware.NulCharactersMiddleware",  # before anything reads a value into a query
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -264,6 +265,7 @@ TWOFA_ISSUER = os.environ.get("TWOFA_ISSUER", "Piattaforma")
 OTP_TOTP_ISSUER = TWOFA_ISSUER
 
 # Sessions and cookies.
+SESSION_ENGINE = "piattaforma.sessions"  # database sessions; a key Django never issues is no session
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 SESSION_COOKIE_AGE = 60 * 60 * 8
@@ -313,6 +315,9 @@ STORAGES = {
     "identity_documents": PRIVATE_STORAGE,
 }
 IDENTITY_DOCUMENT_MAX_BYTES = 5 * 1024 * 1024
+# The largest request body taken at all (piattaforma.bodylimit, before it is read): the largest
+# upload (an identity document) and its form's fields. The proxy's client_max_body_size matches.
+REQUEST_BODY_MAX_BYTES = 6 * 1024 * 1024
 
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "noreply@piattaforma.invalid")

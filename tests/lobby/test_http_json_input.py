@@ -46,6 +46,14 @@ def test_hostile_bodies_to_the_layouts_endpoint_are_a_400_and_change_nothing(bur
     assert (after.state, after.version) == (before.state, before.version)
 
 
+@pytest.mark.django_db
+def test_a_form_posted_to_the_layouts_endpoint_is_a_400(burraco_turn):  # noqa: F811
+    table, user, _, _ = burraco_turn
+    client = client_for(user)
+    res = client.post(reverse("lobby:layouts", args=[table.pk]), {"action": "cala"})  # multipart
+    assert (res.status_code, res.json()["code"]) == (400, "bad_request")
+
+
 def test_the_reader_refuses_each_kind():
     for text in ("[" * 17 + "]" * 17, '{"a": NaN}', '{"a": -Infinity}', "1e400", "9" * 19, '"\\ud800"'):
         with pytest.raises(jsoninput.BadJson):

@@ -197,6 +197,46 @@ def test_the_endpoint_refuses_bad_input(client, people, body):
     assert not ReportEntry.objects.exists()
 
 
+HOSTILE_BODIES = {
+    "deep": "[" * 100_000 + "]" * 100_000,
+    "deep_object": '{"note": ' + "[" * 5000 + "]" * 5000 + "}",
+    "lone_surrogate": '{"nickname": "bullo", "reason": "insult", "note": "\\ud800"}',
+    "nul_escaped": '{"nickname": "bullo", "reason": "insult", "note": "a\\u0000b"}',
+    "nul_in_key": '{"nickname": "bullo", "reason": "insult", "a\\u0000": 1}',
+    "nan": '{"line": NaN, "reason": "insult"}',
+    "huge_int": '{"line": ' + "9" * 5000 + ', "reason": "insult"}',
+    "not_utf8": b'{"nickname": "bullo", "reason": "insult", "note": "\xff"}',
+}
+
+
+@pytest.mark.parametrize("raw", HOSTILE_BODIES.values(), ids=HOSTILE_BODIES.keys())
+def test_the_endpoint_refuses_hostile_json_without_a_500(client, people, raw):
+    # read with plain json.loads: the deep array was a RecursionError (500), the lone surrogate
+    # and the NUL reached the database (500 on PostgreSQL)
+    client.force_login(people[1])
+    response = post(client, None, raw=raw)
+    assert response.status_code == 400 and response.json()["code"] == "bad_request"
+    assert not ReportEntry.objects.exists()
+
+
+@pytest.mark.parametrize("raw", HOSTILE_BODIES.values(), ids=HOSTILE_BODIES.keys())
+def test_the_notices_endpoint_refuses_hostile_json_without_a_500(client, people, raw):
+    client.force_login(people[1])
+    url = reverse("moderation:notices_api")
+    response = client.post(url, raw, content_type="application/json")
+    assert response.status_code == 400 and response.json()["code"] == "bad_request"
+
+
+@pytest.mark.parametrize("name", ["moderation:report_api", "moderation:notices_api"])
+def test_a_form_posted_to_a_json_endpoint_is_refused_without_a_500(client, people, name):
+    # the form's body was read as a form first (middleware, CSRF): request.body then raised
+    client.force_login(people[1])
+    for data in ({"nickname": "bullo", "reason": "insult"}, {"read": "1"}):
+        response = client.post(reverse(name), data)  # multipart, as a browser form sends it
+        assert response.status_code == 400 and response.json()["code"] == "bad_request"
+    assert not ReportEntry.objects.exists()
+
+
 def test_the_endpoint_answers_refusals_with_their_code(client, people):
     client.force_login(people[1])
     response = post(client, {"nickname": "vittima", "reason": "insult"})

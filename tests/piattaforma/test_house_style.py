@@ -45,3 +45,42 @@ def test_the_core_does_not_import_the_apps():
         for match in APP_IMPORT.finditer(path.read_text(encoding="utf-8"))
     ]
     assert not found, "\n".join(found)
+
+
+# Text the platform wrote itself (saved states, the ledger's rows, the audit's normalising
+# round-trip): the only places a plain json.loads may read. Anything a client sent goes through
+# piattaforma.jsoninput (nesting, lone surrogates, NUL, huge numbers).
+TRUSTED_JSON_READERS = {
+    "piattaforma/jsoninput.py",
+    "piattaforma/audit.py",
+    "lobby/runtime/owner.py",
+    "wallet/ledger.py",
+    "games/engine.py",
+}
+PRODUCT = ("config", "games", "wallet", "lobby", "piattaforma", "tournaments", "moderation")
+
+
+def test_client_json_is_read_only_through_the_defensive_reader():
+    """A bare ``json.loads`` on a request body was a 500 on ``[[[…`` and let NUL reach PostgreSQL."""
+    found = []
+    for package in PRODUCT:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            name = str(path.relative_to(ROOT))
+            if "migrations" in name or name in TRUSTED_JSON_READERS:
+                continue
+            text = path.read_text(encoding="utf-8")
+            if re.search(r"\bjson\.loads?\(|\bfrom json import\b|\brequest\.body\b", text) and (
+                "jsoninput" not in text or re.search(r"\bjson\.loads?\(", text)
+            ):
+                found.append(name)
+    assert not found, found
+
+
+def test_ids_in_urls_are_bounded():
+    """``<id:...>`` (18 digits at most), never ``<int:...>``, which lets any number of digits through."""
+    found = []
+    for package in PRODUCT:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            if re.search(r"<int:\w+>", path.read_text(encoding="utf-8")):
+                found.append(str(path.relative_to(ROOT)))
+    assert not found, found

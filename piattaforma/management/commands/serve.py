@@ -16,7 +16,6 @@ from django.core.management.base import BaseCommand
 
 def start_embedded_celery() -> list[threading.Thread]:
     """Start a solo-pool Celery worker and the beat scheduler on daemon threads of this process."""
-    from celery.beat import EmbeddedService
     from celery.worker import WorkController
 
     from config.celery import app
@@ -35,9 +34,21 @@ def start_embedded_celery() -> list[threading.Thread]:
     )
     worker_thread = threading.Thread(target=worker.start, name="celery-worker", daemon=True)
     worker_thread.start()
-    beat = EmbeddedService(app, thread=True, schedule_filename=str(settings.VAR_DIR / "celerybeat-schedule"))
+    beat = embedded_beat(app)
     beat.start()
     return [worker_thread, beat]
+
+
+def embedded_beat(app: Any) -> Any:
+    """The beat scheduler's thread (not started), its schedule file in ``VAR_DIR``.
+
+    The directory is created here: with ``DATABASE_URL`` nothing else writes into it before beat
+    opens its schedule, and a missing directory killed the scheduler's thread at its first tick.
+    """
+    from celery.beat import EmbeddedService
+
+    settings.VAR_DIR.mkdir(parents=True, exist_ok=True)
+    return EmbeddedService(app, thread=True, schedule_filename=str(settings.VAR_DIR / "celerybeat-schedule"))
 
 
 class Command(BaseCommand):
