@@ -312,8 +312,14 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     # the periodic sweeps' INFO lines (every 5 s) are dropped: piattaforma/logfilters.py
-    "filters": {"quiet_periodic": {"()": "piattaforma.logfilters.QuietPeriodicTasks"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["quiet_periodic"]}},
+    # a 403 is one warning line, without the traceback Django attaches to it: piattaforma/logfilters.py
+    "filters": {
+        "quiet_periodic": {"()": "piattaforma.logfilters.QuietPeriodicTasks"},
+        "forbidden_one_line": {"()": "piattaforma.logfilters.ForbiddenWithoutTraceback"},
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["quiet_periodic", "forbidden_one_line"]}
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {
         "django.channels.server": {"level": "WARNING"},

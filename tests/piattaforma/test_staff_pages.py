@@ -1,0 +1,58 @@
+"""Pages staff and moderators meet: the site's 403 page, and a 403 logged as one line."""
+
+import logging
+import sys
+
+import pytest
+from django.core.exceptions import PermissionDenied
+from django.urls import reverse
+
+from piattaforma import roles
+from piattaforma.logfilters import ForbiddenWithoutTraceback
+from tests.piattaforma.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize("role", [roles.MODERATORS, roles.PLAYERS])
+def test_a_refused_page_is_the_site_s_own_italian_403(client, role):
+    client.force_login(UserFactory(role=role))
+    response = client.get(reverse("moderation:signals"))
+    assert response.status_code == 403
+    html = response.content.decode()
+    assert 'data-testid="forbidden"' in html and "Accesso non consentito" in html
+    assert 'class="site-header' in html  # the site's layout, not Django's bare "403 Forbidden"
+
+
+def test_staff_open_the_signals_page_the_others_are_refused(client):
+    client.force_login(UserFactory(role=roles.STAFF))
+    assert client.get(reverse("moderation:signals")).status_code == 200
+
+
+def _record(exc: BaseException) -> logging.LogRecord:
+    try:
+        raise exc
+    except BaseException:
+        return logging.LogRecord(
+            "django.request", logging.WARNING, __file__, 1, "Forbidden: %s", ("/x/",), sys.exc_info()
+        )
+
+
+def test_a_403_is_logged_as_one_warning_line_without_traceback():
+    record = _record(PermissionDenied())
+    assert ForbiddenWithoutTraceback().filter(record) is True
+    assert record.exc_info is None
+    line = logging.Formatter().format(record)
+    assert line == "Forbidden: /x/" and "Traceback" not in line
+
+
+def test_other_exceptions_keep_their_traceback():
+    record = _record(ValueError("boom"))
+    assert ForbiddenWithoutTraceback().filter(record) is True
+    assert "Traceback" in logging.Formatter().format(record)
+
+
+def test_the_console_handler_of_the_settings_uses_the_filter():
+    from config.settings import base
+
+    assert "forbidden_one_line" in base.LOGGING["handlers"]["console"]["filters"]
