@@ -254,7 +254,12 @@ class WithdrawalAdmin(ReadOnlyAdmin):
             except WalletError as exc:
                 self.message_user(request, f"{payment}: {exc.message}", messages.ERROR)
             else:
-                self.message_user(request, _("Prelievo approvato: %s") % payment, messages.SUCCESS)
+                self.message_user(
+                    request,
+                    _("Prelievo di %(amount)s a %(nickname)s approvato e pagato.")
+                    % {"amount": format_eur(payment.amount), "nickname": payment.user.nickname},
+                    messages.SUCCESS,
+                )
 
     @admin.action(description=_("Rifiuta i prelievi selezionati"), permissions=["decide"])
     def reject(self, request: HttpRequest, queryset: QuerySet[Withdrawal]) -> HttpResponse | None:

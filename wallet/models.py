@@ -34,6 +34,8 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from wallet.money import format_eur
+
 
 class Realm(models.TextChoices):
     REAL = "real", _("Denaro reale")
@@ -200,7 +202,7 @@ class Posting(models.Model):
         indexes: ClassVar[list[models.Index]] = [models.Index(fields=["account", "-id"])]
 
     def __str__(self) -> str:
-        return f"{self.account_id}: {self.amount:+d}"
+        return f"{self.account_id}: {'+' if self.amount > 0 else ''}{format_eur(self.amount)}"
 
 
 class HoldStatus(models.TextChoices):
@@ -240,7 +242,7 @@ class Hold(models.Model):
         indexes: ClassVar[list[models.Index]] = [models.Index(fields=["status", "expires_at"])]
 
     def __str__(self) -> str:
-        return f"vincolo {self.pk} {self.amount} {self.status}"
+        return f"{_('Vincolo')} {self.pk}: {format_eur(self.amount)} ({self.get_status_display()})"
 
 
 class Payment(models.Model):
@@ -281,7 +283,8 @@ class Payment(models.Model):
         indexes: ClassVar[list[models.Index]] = [models.Index(fields=["user", "direction", "created_at"])]
 
     def __str__(self) -> str:
-        return f"{self.get_direction_display()} {self.amount} {self.status}"
+        status = self.get_status_display()
+        return f"{self.get_direction_display()} {self.pk}: {format_eur(self.amount)} ({status})"
 
 
 class Withdrawal(Payment):
@@ -317,7 +320,8 @@ class SelfSetLimit(models.Model):
         abstract = True
 
     def __str__(self) -> str:
-        return f"{self.user_id} {self.period} {self.amount}"
+        shown = _("nessun limite") if self.amount is None else format_eur(self.amount)
+        return f"{self.user_id} {self.get_period_display()}: {shown}"
 
 
 class DepositLimit(SelfSetLimit):
@@ -364,7 +368,13 @@ class PlayLimit(SelfSetLimit):
         ]
 
     def __str__(self) -> str:
-        return f"{self.user_id} {self.kind} {self.period} {self.amount}"
+        if self.amount is None:
+            shown = str(_("nessun limite"))
+        elif self.kind == self.Kind.TIME:
+            shown = f"{self.amount} min"
+        else:
+            shown = format_eur(self.amount)
+        return f"{self.user_id} {self.get_kind_display()} {self.get_period_display()}: {shown}"
 
 
 class IdempotencyKey(models.Model):
