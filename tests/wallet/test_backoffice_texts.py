@@ -31,3 +31,14 @@ def test_money_rows_name_themselves_in_euro_and_italian(funded):
     assert str(limit).endswith(": € 25,00") and "2500" not in str(limit)
     minutes = PlayLimit(user=funded, kind=PlayLimit.Kind.TIME, period="day", amount=90)
     assert str(minutes).endswith(": 90 min")
+
+
+def test_the_money_lists_show_euro_not_cents(client, funded, staff):
+    actions.withdrawal_request(user=funded, amount=1_234, idempotency_key="w")
+    client.force_login(staff)
+    for name in ("payment", "hold", "withdrawal"):
+        html = client.get(reverse(f"backoffice:wallet_{name}_changelist")).content.decode()
+        assert "€ 12,34" in html, name
+        assert ">1234<" not in html and "centesimi" not in html, name
+    posting = client.get(reverse("backoffice:wallet_posting_changelist")).content.decode()
+    assert "€ 500,00" in posting and ">50000<" not in posting  # the funding deposit
