@@ -241,7 +241,7 @@ class Sanction(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.user} · {self.kind}"
+        return f"{self.user} · {self.get_kind_display()}"
 
 
 class Notice(models.Model):

@@ -45,6 +45,23 @@ def chat_restriction(*, user_id: int, now: datetime) -> Sanction | None:
     )
 
 
+def chat_sanctions(*, user_id: int, now: datetime, limit: int = 10) -> list[dict[str, Any]]:
+    """A player's last warnings, mutes and chat suspensions, newest first, each marked if in force now
+    (for the moderators' view of his card)."""
+    return [
+        {
+            "kind": s.get_kind_display(),
+            "starts_at": s.starts_at,
+            "ends_at": s.ends_at,
+            "reason": s.reason,
+            "in_force": s.kind != Sanction.Kind.WARNING
+            and s.starts_at <= now
+            and (s.ends_at is None or s.ends_at > now),
+        }
+        for s in Sanction.objects.filter(user_id=user_id).order_by("-starts_at", "-id")[:limit]
+    ]
+
+
 def recent_lines(*, user_id: int, since: datetime) -> list[filters.Recent]:
     """The author's lines since a moment, for the repeat and flood rules."""
     rows = ChatLine.objects.filter(author_id=user_id, created_at__gte=since).values_list(

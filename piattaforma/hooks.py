@@ -337,3 +337,22 @@ def player_leave_tables(user: Any) -> None:
     """Stand the player up at the end of the hand (session-time limit reached, "Esci" of a reality check)."""
     for handler in _player_leave_tables:
         handler(user)
+
+
+TableNames = Callable[[set[int]], dict[int, str]]
+_table_names: list[TableNames] = []
+
+
+def on_table_names(provider: TableNames) -> TableNames:
+    """Register a provider of tables' names by id (moderation names the table a line was said at)."""
+    if provider not in _table_names:
+        _table_names.append(provider)
+    return provider
+
+
+def table_names(ids: set[int]) -> dict[int, str]:
+    """The names of these tables, ``{id: name}``; a table no provider knows is left out."""
+    out: dict[int, str] = {}
+    for provider in _table_names:
+        out.update(provider(ids))
+    return out

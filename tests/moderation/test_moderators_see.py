@@ -1,0 +1,63 @@
+"""What moderators see after deciding: the mute on the player's card, the table by its name."""
+
+import pytest
+from django.urls import reverse
+
+from moderation import actions, rooms
+from piattaforma import roles
+from tests.lobby.factories import poker_table
+from tests.moderation.factories import ReportFactory, say
+from tests.piattaforma.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def muted():
+    bully, victim = UserFactory(nickname="bullo"), UserFactory(nickname="vittima")
+    report = ReportFactory(reporter=victim, line=say(bully, "sei un incapace")).report
+    moderator = UserFactory(nickname="mod1", role=roles.MODERATORS)
+    actions.report_claim(report_id=report.pk, moderator=moderator)
+    actions.report_decide(
+        report_id=report.pk, moderator=moderator, decision="mute", reason="insulti ripetuti", minutes=10
+    )
+    return bully
+
+
+@pytest.mark.parametrize("role", [roles.MODERATORS, roles.STAFF])
+def test_the_card_lists_the_mute_just_given_to_moderators_and_staff(client, muted, role):
+    client.force_login(UserFactory(role=role))
+    html = client.get(reverse("moderation:player_card", args=["bullo"])).content.decode()
+    assert 'data-testid="chat-sanctions"' in html
+    listed = html.split('data-testid="chat-sanctions"')[1].split("</ul>")[0]
+    assert "Silenziamento" in listed and "in corso" in listed and "insulti ripetuti" in listed
+
+
+def test_players_see_the_card_without_the_chat_sanctions(client, muted):
+    client.force_login(UserFactory())
+    html = client.get(reverse("moderation:player_card", args=["bullo"])).content.decode()
+    assert "bullo" in html and "chat-sanctions" not in html and "insulti ripetuti" not in html
+
+
+def test_a_line_said_at_a_table_is_placed_by_the_table_s_name():
+    table = poker_table()
+    table.name = "Roma Centro"
+    table.save(update_fields=["name"])
+    assert rooms.channel_label(f"table:{table.pk}") == "Tavolo «Roma Centro»"
+    assert rooms.channel_label(f"spettatori:{table.pk}") == "Spettatori del tavolo «Roma Centro»"
+    assert rooms.channel_label("table:999999") == "Tavolo 999999"  # gone: its number
+    table.name = "Tavolo Bari"
+    table.save(update_fields=["name"])
+    assert rooms.channel_label(f"table:{table.pk}") == "Tavolo Bari"  # not "Tavolo «Tavolo Bari»"
+
+
+def test_the_case_page_names_the_table(client):
+    table = poker_table()
+    table.name = "Roma Centro"
+    table.save(update_fields=["name"])
+    bully, victim = UserFactory(nickname="bullo"), UserFactory(nickname="vittima")
+    line = say(bully, "sei un incapace", channel=f"table:{table.pk}")
+    report = ReportFactory(reporter=victim, line=line).report
+    client.force_login(UserFactory(role=roles.MODERATORS))
+    html = client.get(reverse("moderation:case", args=[report.pk])).content.decode()
+    assert "Tavolo «Roma Centro»" in html and f"Tavolo {table.pk}<" not in html
