@@ -591,3 +591,23 @@ def help_closed_text(*, player_id: int) -> str | None:
     if row is None:
         return None
     return HELP_CLOSED_BY_PLAYER if row["closed_by_id"] == player_id else HELP_CLOSED_BY_STAFF
+
+
+def moderation_waiting(user: Any) -> list[dict[str, Any]]:
+    """Reports to decide and held lines, for moderators and staff (``hooks.staff_waiting``)."""
+    from django.urls import reverse
+    from django.utils.translation import gettext as _
+
+    if not roles.can_moderate(user):
+        return []
+    staff = roles.has_staff_role(user)
+    statuses = [Report.Status.OPEN, Report.Status.CLAIMED, *([Report.Status.ESCALATED] if staff else [])]
+    reports = (Report.objects if staff else outside_help(Report.objects.all())).filter(status__in=statuses)
+    held = ChatLine.objects.filter(outcome=ChatLine.Outcome.HELD)
+    if not staff:
+        held = held.exclude(channel__startswith="help:")
+    url = reverse("moderation:queue")
+    return [
+        {"label": _("Segnalazioni aperte"), "count": reports.count(), "url": url},
+        {"label": _("Messaggi trattenuti"), "count": held.count(), "url": url + "#trattenuti"},
+    ]
