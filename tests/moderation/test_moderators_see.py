@@ -61,3 +61,24 @@ def test_the_case_page_names_the_table(client):
     client.force_login(UserFactory(role=roles.MODERATORS))
     html = client.get(reverse("moderation:case", args=[report.pk])).content.decode()
     assert "Tavolo «Roma Centro»" in html and f"Tavolo {table.pk}<" not in html
+
+
+def test_the_queue_api_lists_the_open_cases_for_moderators_and_staff_only(client):
+    bully, victim = UserFactory(nickname="bullo"), UserFactory(nickname="vittima")
+    report = ReportFactory(reporter=victim, line=say(bully, "sei un incapace")).report
+    url = reverse("moderation:queue_api")
+    for role in (roles.MODERATORS, roles.STAFF):
+        client.force_login(UserFactory(role=role))
+        body = client.get(url).json()
+        assert body["cases"] == [{"id": report.pk, "nickname": "bullo"}] and body["held"] == 0
+    client.force_login(UserFactory())
+    assert client.get(url).status_code == 403
+    client.logout()
+    assert client.get(url).status_code == 302
+
+
+def test_the_queue_page_carries_what_its_script_needs(client):
+    client.force_login(UserFactory(role=roles.MODERATORS))
+    html = client.get(reverse("moderation:queue")).content.decode()
+    assert f'data-queue-api="{reverse("moderation:queue_api")}"' in html
+    assert 'data-role="queue-alert"' in html and "js/moderation-queue.js" in html
