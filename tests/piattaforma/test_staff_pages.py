@@ -84,3 +84,37 @@ def test_the_actions_button_of_a_list_is_italian(client):
     client.force_login(UserFactory(role=roles.STAFF))
     html = client.get(reverse("backoffice:wallet_withdrawal_changelist")).content.decode()
     assert ">Esegui</button>" in html and ">Run<" not in html
+
+
+def test_every_field_the_back_office_shows_has_an_italian_label():
+    """A field without a verbose_name is shown by its English name ("USER", "DECIDED BY")."""
+    from django.core.exceptions import FieldDoesNotExist
+
+    from piattaforma.backoffice import site
+
+    english = []
+    for model, model_admin in site._registry.items():
+        shown = {*model_admin.list_display, *model_admin.readonly_fields}
+        shown |= {x for x in model_admin.list_filter if isinstance(x, str)}
+        for name in shown:
+            if not isinstance(name, str) or "__" in name or name in ("id", "nickname", "codice_fiscale"):
+                continue
+            try:
+                field = model._meta.get_field(name)
+            except FieldDoesNotExist:
+                continue
+            if field.verbose_name == field.name.replace("_", " "):
+                english.append(f"{model._meta.label}.{name}")
+    assert english == []
+
+
+def test_the_withdrawals_list_has_italian_headers(client):
+    from wallet import actions as wallet_actions
+
+    player = UserFactory()
+    wallet_actions.deposit_create(user=player, amount=5_000, idempotency_key="d")
+    wallet_actions.withdrawal_request(user=player, amount=1_000, idempotency_key="w")
+    client.force_login(UserFactory(role=roles.STAFF))
+    html = client.get(reverse("backoffice:wallet_withdrawal_changelist")).content.decode()
+    assert "Giocatore" in html and "Deciso da" in html
+    assert ">User<" not in html and "Decided by" not in html
