@@ -82,3 +82,14 @@ def test_the_queue_page_carries_what_its_script_needs(client):
     html = client.get(reverse("moderation:queue")).content.decode()
     assert f'data-queue-api="{reverse("moderation:queue_api")}"' in html
     assert 'data-role="queue-alert"' in html and "js/moderation-queue.js" in html
+
+
+def test_the_pairs_list_of_the_back_office_shows_euro(client):
+    from tests.moderation.test_dumping import settle
+
+    dumper, receiver = UserFactory(nickname="dumper"), UserFactory(nickname="receiver")
+    for _ in range(3):
+        settle([(dumper, -4000, "normal"), (receiver, 4000, "normal")])  # folded in at once
+    client.force_login(UserFactory(role=roles.STAFF))
+    html = client.get(reverse("backoffice:moderation_pairsignal_changelist")).content.decode()
+    assert "€ 120,00" in html and ">12000<" not in html
