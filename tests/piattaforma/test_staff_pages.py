@@ -118,3 +118,21 @@ def test_the_withdrawals_list_has_italian_headers(client):
     html = client.get(reverse("backoffice:wallet_withdrawal_changelist")).content.decode()
     assert "Giocatore" in html and "Deciso da" in html
     assert ">User<" not in html and "Decided by" not in html
+
+
+def test_the_italian_catalog_is_compiled_from_its_po():
+    """locale/it is compiled by hand (msgfmt; no compilemessages at build time): the .mo must match."""
+    import gettext
+
+    from django.conf import settings
+
+    from tests.piattaforma.test_english import po_entries
+
+    folder = pathlib.Path(settings.BASE_DIR) / "locale" / "it" / "LC_MESSAGES"
+    entries = po_entries(folder / "django.po")
+    entries.pop("")
+    with (folder / "django.mo").open("rb") as fp:
+        compiled = gettext.GNUTranslations(fp)
+    assert "Run" in entries
+    for msgid, (msgstr, _fuzzy) in entries.items():
+        assert compiled.gettext(msgid) == msgstr, f"locale/it django.mo is stale for {msgid!r}"
