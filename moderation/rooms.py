@@ -72,6 +72,12 @@ def channel_label(channel: str) -> str:
             if kind == "spettatori":
                 return _("Spettatori del tavolo «%(name)s»") % {"name": name}
             return name if name.lower().startswith("tavolo") else _("Tavolo «%(name)s»") % {"name": name}
+    if kind == "torneo" and key.isdigit():
+        from tournaments.selectors import tournament_name  # tournaments depend on moderation, not back
+
+        name = tournament_name(tournament_id=int(key))
+        if name:
+            return _("Chat del torneo «%(name)s»") % {"name": name}
     labels = {
         "table": _("Tavolo %(n)s"),
         "spettatori": _("Spettatori del tavolo %(n)s"),

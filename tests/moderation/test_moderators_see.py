@@ -93,3 +93,11 @@ def test_the_pairs_list_of_the_back_office_shows_euro(client):
     client.force_login(UserFactory(role=roles.STAFF))
     html = client.get(reverse("backoffice:moderation_pairsignal_changelist")).content.decode()
     assert "€ 120,00" in html and ">12000<" not in html
+
+
+def test_a_line_said_in_a_tournament_chat_is_placed_by_the_tournament_s_name():
+    from tests.tournaments.factories import make_tournament
+
+    tournament = make_tournament(UserFactory(role=roles.STAFF), name="Coppa d'inverno")
+    assert rooms.channel_label(f"torneo:{tournament.pk}") == "Chat del torneo «Coppa d'inverno»"
+    assert rooms.channel_label("torneo:999999") == "Chat del torneo 999999"
