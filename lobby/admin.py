@@ -25,7 +25,8 @@ from lobby.models import TABLE_SETTINGS_FIELDS, ChatMessage, Hand, Seat, Table, 
 from piattaforma import siteops
 from piattaforma.backoffice import ReadOnlyAdminMixin, site
 from piattaforma.jsoninput import JSONFormField
-from wallet.forms import EuroField
+from wallet.admin_columns import euro_column, percent_column
+from wallet.forms import EuroField, PercentField
 
 
 def option_values(option: Option) -> str:
@@ -79,6 +80,21 @@ def euro_money_fields(form: forms.BaseForm) -> None:
             form.fields[name] = EuroField(
                 label=label, allow_zero=True, required=old.required, help_text=old.help_text
             )
+    if "rake_bp" in form.fields:  # typed as a percentage ("5", "2,5"), stored in basis points
+        form.fields["rake_bp"] = PercentField(
+            label=_("Rake (%)"),
+            required=False,
+            blank_means=0,
+            help_text=_("Per esempio 5 o 2,5; vuoto: nessun rake."),
+        )
+
+
+# The lists' columns of a table's money and rake: euro and percentages, never cents or basis points.
+MONEY_COLUMNS = (
+    euro_column("min_buy_in", _("entrata minima")),
+    euro_column("max_buy_in", _("entrata massima")),
+    percent_column("rake_bp", _("rake")),
+)
 
 
 class TableSettingsForm(forms.ModelForm):
@@ -188,7 +204,7 @@ class CancelForm(forms.Form):
 @admin.register(Table, site=site)
 class TableAdmin(admin.ModelAdmin):
     form = TableForm
-    list_display = ("name", "game", "realm", "seats", "min_buy_in", "max_buy_in", "rake_bp", "is_open")
+    list_display = ("name", "game", "realm", "seats", *MONEY_COLUMNS, "is_open")
     list_filter = ("game", "realm", "is_open")
     search_fields = ("name",)
     inlines = (SeatInline,)
@@ -319,9 +335,7 @@ class TableTemplateAdmin(admin.ModelAdmin):
         "game",
         "realm",
         "seats",
-        "min_buy_in",
-        "max_buy_in",
-        "rake_bp",
+        *MONEY_COLUMNS,
         "active",
         "open_tables",
     )

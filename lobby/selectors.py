@@ -411,3 +411,8 @@ def hand_steps(hand: Hand) -> list[HandStep]:
     returns objects with the same attributes.
     """
     return list(hand.steps.order_by("seq"))
+
+
+def table_names(ids: set[int]) -> dict[int, str]:
+    """Tables' names by id (``hooks.table_names``: moderation says where a line was said)."""
+    return dict(Table.objects.filter(pk__in=ids).values_list("pk", "name"))

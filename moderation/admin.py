@@ -25,6 +25,7 @@ from piattaforma import roles
 from piattaforma.actions import audit_record
 from piattaforma.backoffice import ReadOnlyAdmin, site
 from piattaforma.models import User
+from wallet.admin_columns import euro_column
 
 if TYPE_CHECKING:
     WatchedAdminBase = admin.ModelAdmin[WatchedEntry]
@@ -120,7 +121,9 @@ class ConductMeasureAdmin(ReadOnlyAdmin):
 class PairSignalAdmin(ReadOnlyAdmin):
     """Staff only (moderators have no permission on the signals): the dashboard ranks and drills down."""
 
-    list_display = ("a", "b", "score", "hands", "a_to_b", "b_to_a", "last_at", "dashboard_link")
+    a_to_b_eur = euro_column("a_to_b", _("da A a B"))
+    b_to_a_eur = euro_column("b_to_a", _("da B ad A"))
+    list_display = ("a", "b", "score", "hands", "a_to_b_eur", "b_to_a_eur", "last_at", "dashboard_link")
     search_fields = ("a__nickname", "b__nickname")
     ordering = ("-score", "-hands")
 

@@ -15,4 +15,5 @@ class ModerationConfig(AppConfig):
         hooks.on_hand_settled(dumping.on_hand_settled)
         hooks.on_tournament_entry_check(selectors.tournament_entry_refusal)
         hooks.on_tournament_warnings(selectors.tournament_warnings)
+        hooks.on_staff_waiting(selectors.moderation_waiting)  # the back office's index: what waits
         hooks.on_tournament_participation_void(conduct.on_tournament_participation_void)

@@ -108,16 +108,18 @@ class ChatLine(models.Model):
         BLOCKED = "blocked", _("Bloccato")
         REJECTED = "rejected", _("Trattenuto e respinto")
 
-    channel = models.CharField(max_length=40)
-    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    text = models.CharField(max_length=400)  # what was written
+    channel = models.CharField(_("canale"), max_length=40)
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("autore")
+    )
+    text = models.CharField(_("testo"), max_length=400)  # what was written
     shown_text = models.CharField(max_length=400, blank=True)  # what the others saw (censored)
     norm = models.CharField(max_length=400, blank=True)
-    outcome = models.CharField(max_length=8, choices=Outcome.choices)
-    category = models.CharField(max_length=16, blank=True)
+    outcome = models.CharField(_("esito"), max_length=8, choices=Outcome.choices)
+    category = models.CharField(_("categoria"), max_length=16, blank=True)
     matches = models.JSONField(default=list, blank=True)
     in_hand = models.BooleanField(default=False)
-    created_at = models.DateTimeField(default=timezone.now)
+    created_at = models.DateTimeField(_("creato il"), default=timezone.now)
     # a held line released (shown) or rejected by a moderator
     reviewed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
@@ -154,19 +156,29 @@ class Report(models.Model):
         ESCALATE = "escalate", _("Inoltra allo staff")
         SUSPEND_ACCOUNT = "suspend_account", _("Sospendi il conto di gioco")
 
-    target = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    target = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("giocatore segnalato"),
+    )
+    status = models.CharField(_("stato"), max_length=10, choices=Status.choices, default=Status.OPEN)
     severity = models.PositiveSmallIntegerField(default=0)
-    score = models.IntegerField(default=0, db_index=True)
-    entries_count = models.PositiveIntegerField(default=0)
-    opened_at = models.DateTimeField(default=timezone.now)
+    score = models.IntegerField(_("punteggio"), default=0, db_index=True)
+    entries_count = models.PositiveIntegerField(_("segnalazioni"), default=0)
+    opened_at = models.DateTimeField(_("aperta il"), default=timezone.now)
     claimed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     claimed_at = models.DateTimeField(null=True, blank=True)
-    decision = models.CharField(max_length=16, choices=Decision.choices, blank=True)
+    decision = models.CharField(_("decisione"), max_length=16, choices=Decision.choices, blank=True)
     decided_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("deciso da"),
     )
     decided_at = models.DateTimeField(null=True, blank=True)
     decision_reason = models.TextField(blank=True)
@@ -219,13 +231,20 @@ class Sanction(models.Model):
         MUTE = "mute", _("Silenziamento")
         CHAT_SUSPENSION = "chat_suspension", _("Sospensione della chat")
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    kind = models.CharField(max_length=16, choices=Kind.choices)
-    starts_at = models.DateTimeField(default=timezone.now)
-    ends_at = models.DateTimeField(null=True, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("giocatore")
+    )
+    kind = models.CharField(_("tipo"), max_length=16, choices=Kind.choices)
+    starts_at = models.DateTimeField(_("inizio"), default=timezone.now)
+    ends_at = models.DateTimeField(_("fine"), null=True, blank=True)
     reason = models.TextField()
     by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("deciso da"),
     )
     report = models.ForeignKey(
         Report, null=True, blank=True, on_delete=models.PROTECT, related_name="sanctions"
@@ -241,7 +260,7 @@ class Sanction(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.user} · {self.kind}"
+        return f"{self.user} · {self.get_kind_display()}"
 
 
 class Notice(models.Model):
@@ -280,13 +299,17 @@ class ConductEvent(models.Model):
         # pairs: the match ended by tempo scaduto and he used more than 3/4 of his line's time
         SLOW = "slow", _("Tempo scaduto: oltre 3/4 del tempo della coppia")
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    tournament_id = models.BigIntegerField()
-    kind = models.CharField(max_length=8, choices=Kind.choices)
-    training = models.BooleanField()
-    turn = models.PositiveIntegerField()
-    warnings = models.PositiveSmallIntegerField(default=0)  # ammonizioni it gave (cap: 2 a tournament)
-    created_at = models.DateTimeField(default=timezone.now)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("giocatore")
+    )
+    tournament_id = models.BigIntegerField(_("torneo"))
+    kind = models.CharField(_("tipo"), max_length=8, choices=Kind.choices)
+    training = models.BooleanField(_("allenamento"))
+    turn = models.PositiveIntegerField(_("turno"))
+    warnings = models.PositiveSmallIntegerField(
+        _("ammonizioni"), default=0
+    )  # ammonizioni it gave (cap: 2 a tournament)
+    created_at = models.DateTimeField(_("creato il"), default=timezone.now)
 
     class Meta:
         verbose_name = _("infrazione in torneo")
@@ -331,14 +354,18 @@ class ConductMeasure(models.Model):
         TOURNAMENT_BLOCK = "tournament_block", _("Blocco delle iscrizioni ai tornei")
         NOTICE = "notice", _("Richiamo")
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    kind = models.CharField(max_length=16, choices=Kind.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("giocatore")
+    )
+    kind = models.CharField(_("tipo"), max_length=16, choices=Kind.choices)
     event = models.ForeignKey(ConductEvent, null=True, on_delete=models.PROTECT, related_name="measures")
-    tournament_id = models.BigIntegerField(null=True)
-    step = models.PositiveIntegerField()  # the warning threshold (bans) or the ladder's rung (blocks)
-    starts_at = models.DateTimeField()
-    ends_at = models.DateTimeField(null=True)
-    created_at = models.DateTimeField(default=timezone.now)
+    tournament_id = models.BigIntegerField(_("torneo"), null=True)
+    step = models.PositiveIntegerField(
+        _("gradino")
+    )  # the warning threshold (bans) or the ladder's rung (blocks)
+    starts_at = models.DateTimeField(_("inizio"))
+    ends_at = models.DateTimeField(_("fine"), null=True)
+    created_at = models.DateTimeField(_("creato il"), default=timezone.now)
 
     class Meta:
         verbose_name = _("provvedimento automatico")
@@ -445,17 +472,21 @@ class PlayerSignal(models.Model):
 class PairSignal(models.Model):
     """Two players (a < b by id) over the hands they shared: money each way, forfeits, outliers."""
 
-    a = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    b = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    hands = models.PositiveIntegerField(default=0)
-    a_to_b = models.BigIntegerField(default=0)  # cents a lost that b won
-    b_to_a = models.BigIntegerField(default=0)
+    a = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("giocatore A")
+    )
+    b = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("giocatore B")
+    )
+    hands = models.PositiveIntegerField(_("mani"), default=0)
+    a_to_b = models.BigIntegerField(_("da A a B (centesimi)"), default=0)  # cents a lost that b won
+    b_to_a = models.BigIntegerField(_("da B ad A (centesimi)"), default=0)
     forfeits_a = models.PositiveIntegerField(default=0)  # a abandoned / timed out / sat out, b won
     forfeits_b = models.PositiveIntegerField(default=0)
     outliers_a = models.PositiveIntegerField(default=0)  # a's unusual losses in hands b won
     outliers_b = models.PositiveIntegerField(default=0)
-    score = models.IntegerField(default=0)
-    last_at = models.DateTimeField(null=True)
+    score = models.IntegerField(_("punteggio"), default=0)
+    last_at = models.DateTimeField(_("ultima mano"), null=True)
 
     class Meta:
         verbose_name = _("segnale di una coppia")

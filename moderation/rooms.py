@@ -23,7 +23,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from moderation.models import Category
-from piattaforma import roles
+from piattaforma import hooks, roles
 
 ROOM = re.compile(r"(lobby)|(torneo|help):([1-9]\d{0,11})")
 HELP_SKIP = frozenset({Category.COMPLAINT.value})
@@ -66,6 +66,18 @@ def channel_label(channel: str) -> str:
     if match is None:
         return channel
     kind, key = match.groups()
+    if kind in ("table", "spettatori") and key.isdigit():  # the table's name, as its players know it
+        name = hooks.table_names({int(key)}).get(int(key))
+        if name:
+            if kind == "spettatori":
+                return _("Spettatori del tavolo «%(name)s»") % {"name": name}
+            return name if name.lower().startswith("tavolo") else _("Tavolo «%(name)s»") % {"name": name}
+    if kind == "torneo" and key.isdigit():
+        from tournaments.selectors import tournament_name  # tournaments depend on moderation, not back
+
+        name = tournament_name(tournament_id=int(key))
+        if name:
+            return _("Chat del torneo «%(name)s»") % {"name": name}
     labels = {
         "table": _("Tavolo %(n)s"),
         "spettatori": _("Spettatori del tavolo %(n)s"),

@@ -45,6 +45,23 @@ def chat_restriction(*, user_id: int, now: datetime) -> Sanction | None:
     )
 
 
+def chat_sanctions(*, user_id: int, now: datetime, limit: int = 10) -> list[dict[str, Any]]:
+    """A player's last warnings, mutes and chat suspensions, newest first, each marked if in force now
+    (for the moderators' view of his card)."""
+    return [
+        {
+            "kind": s.get_kind_display(),
+            "starts_at": s.starts_at,
+            "ends_at": s.ends_at,
+            "reason": s.reason,
+            "in_force": s.kind != Sanction.Kind.WARNING
+            and s.starts_at <= now
+            and (s.ends_at is None or s.ends_at > now),
+        }
+        for s in Sanction.objects.filter(user_id=user_id).order_by("-starts_at", "-id")[:limit]
+    ]
+
+
 def recent_lines(*, user_id: int, since: datetime) -> list[filters.Recent]:
     """The author's lines since a moment, for the repeat and flood rules."""
     rows = ChatLine.objects.filter(author_id=user_id, created_at__gte=since).values_list(
@@ -599,3 +616,23 @@ def help_closed_text(*, player_id: int) -> str | None:
     if row is None:
         return None
     return HELP_CLOSED_BY_PLAYER if row["closed_by_id"] == player_id else HELP_CLOSED_BY_STAFF
+
+
+def moderation_waiting(user: Any) -> list[dict[str, Any]]:
+    """Reports to decide and held lines, for moderators and staff (``hooks.staff_waiting``)."""
+    from django.urls import reverse
+    from django.utils.translation import gettext as _
+
+    if not roles.can_moderate(user):
+        return []
+    staff = roles.has_staff_role(user)
+    statuses = [Report.Status.OPEN, Report.Status.CLAIMED, *([Report.Status.ESCALATED] if staff else [])]
+    reports = (Report.objects if staff else outside_help(Report.objects.all())).filter(status__in=statuses)
+    held = ChatLine.objects.filter(outcome=ChatLine.Outcome.HELD)
+    if not staff:
+        held = held.exclude(channel__startswith="help:")
+    url = reverse("moderation:queue")
+    return [
+        {"label": _("Segnalazioni aperte"), "count": reports.count(), "url": url},
+        {"label": _("Messaggi trattenuti"), "count": held.count(), "url": url + "#trattenuti"},
+    ]

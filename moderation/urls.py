@@ -8,6 +8,7 @@ from moderation import views, views_conduct, views_signals
 app_name = "moderation"
 urlpatterns = [
     path("", views.queue_page, name="queue"),
+    path("api/coda/", views.queue_api, name="queue_api"),
     path("segnalazioni/<id:report_id>/", views.case_page, name="case"),
     path("segnalazioni/<id:report_id>/prendi/", views.case_claim, name="claim"),
     path("segnalazioni/<id:report_id>/decidi/", views.case_decide, name="decide"),

@@ -14,7 +14,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _l
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from moderation import actions, selectors
 from moderation.errors import ModerationError
@@ -130,6 +130,19 @@ def queue_page(request: HttpRequest) -> HttpResponse:
             "held": selectors.held_lines(user=request.user),
             "staff": staff,
         },
+    )
+
+
+@_moderator_only
+@require_GET
+def queue_api(request: HttpRequest) -> JsonResponse:
+    """The queue's open cases and held lines as JSON: the queue page checks it to announce new ones."""
+    cases = selectors.queue(user=request.user)
+    return JsonResponse(
+        {
+            "cases": [{"id": c["id"], "nickname": c["nickname"]} for c in cases],
+            "held": len(selectors.held_lines(user=request.user)),
+        }
     )
 
 

@@ -7,10 +7,12 @@ from datetime import datetime
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from moderation import selectors
+from piattaforma import roles
 from piattaforma.converters import small_int
 from piattaforma.models import User
 
@@ -20,10 +22,16 @@ from piattaforma.models import User
 def player_card(request: HttpRequest, nickname: str) -> HttpResponse:
     """Nickname, member since, effective warnings (rules 004) and any freeroll ban in force."""
     player = get_object_or_404(User, nickname__iexact=nickname[:20])
+    # moderators and staff also see his chat sanctions (a mute just given among them); players do not
+    sanctions = (
+        selectors.chat_sanctions(user_id=player.pk, now=timezone.now())
+        if roles.can_moderate(request.user)
+        else None
+    )
     return render(
         request,
         "moderation/card.html",
-        {"player": player, "conduct": selectors.conduct_summary(player)},
+        {"player": player, "conduct": selectors.conduct_summary(player), "sanctions": sanctions},
     )
 
 

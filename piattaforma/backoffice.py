@@ -16,7 +16,7 @@ from django.shortcuts import render
 from django.urls import path
 from django.utils.translation import gettext_lazy as _
 
-from piattaforma import actions, reports, roles
+from piattaforma import actions, hooks, reports, roles
 from piattaforma.models import User
 
 # The admin classes are generic for the type checker only (django-stubs); at run time they are not.
@@ -79,6 +79,12 @@ class BackofficeSite(admin.AdminSite):
     def get_urls(self) -> list[Any]:
         return [*report_urls(self), *super().get_urls()]
 
+    def index(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> Any:
+        """The index, headed by what waits for this user (``hooks.staff_waiting``): documents to
+        review, withdrawals to approve, reports to decide, each with its count and link."""
+        waiting = hooks.staff_waiting(request.user)
+        return super().index(request, {**(extra_context or {}), "waiting": waiting})
+
 
 site = BackofficeSite(name="backoffice")
 
@@ -98,6 +104,22 @@ class ReadOnlyAdminMixin:
 
 class ReadOnlyAdmin(ReadOnlyAdminMixin, ReadOnlyAdminBase):
     """Rows the back office only shows: they change through actions (or never, like the audit log)."""
+
+
+def documents_waiting(user: Any) -> list[dict[str, Any]]:
+    """Identity documents waiting for a review, for those who review them."""
+    from django.urls import reverse
+
+    from piattaforma.models import IdentityDocument
+
+    if not user.has_perm("piattaforma.review_identitydocument"):
+        return []
+    count = IdentityDocument.objects.filter(status=IdentityDocument.Status.PENDING).count()
+    url = reverse("backoffice:piattaforma_identitydocument_changelist") + "?status__exact=pending"
+    return [{"label": _("Documenti d'identità da esaminare"), "count": count, "url": url}]
+
+
+hooks.on_staff_waiting(documents_waiting)
 
 
 # --- reports -------------------------------------------------------------------------------------

@@ -356,3 +356,39 @@ def player_calls(*, user_id: int) -> list[dict[str, Any]]:
     for provider in _player_calls:
         out += provider(user_id=user_id)
     return out
+
+
+TableNames = Callable[[set[int]], dict[int, str]]
+_table_names: list[TableNames] = []
+
+
+def on_table_names(provider: TableNames) -> TableNames:
+    """Register a provider of tables' names by id (moderation names the table a line was said at)."""
+    if provider not in _table_names:
+        _table_names.append(provider)
+    return provider
+
+
+def table_names(ids: set[int]) -> dict[int, str]:
+    """The names of these tables, ``{id: name}``; a table no provider knows is left out."""
+    out: dict[int, str] = {}
+    for provider in _table_names:
+        out.update(provider(ids))
+    return out
+
+
+WaitingProvider = Callable[[Any], list[dict[str, Any]]]
+_staff_waiting: list[WaitingProvider] = []
+
+
+def on_staff_waiting(provider: WaitingProvider) -> WaitingProvider:
+    """Register what waits for the back office, for one user: ``[{"label", "count", "url"}]``, only
+    what that user may act on (the back office's index lists them)."""
+    if provider not in _staff_waiting:
+        _staff_waiting.append(provider)
+    return provider
+
+
+def staff_waiting(user: Any) -> list[dict[str, Any]]:
+    """Everything waiting for this back-office user, over every app."""
+    return [item for provider in _staff_waiting for item in provider(user)]

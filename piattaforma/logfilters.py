@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import logging
 
+from django.core.exceptions import PermissionDenied
+
 # Periodic tasks that run every few seconds (names of the task and of its beat entry).
 QUIET = (
     "lobby.sweep_deadlines",
@@ -34,3 +36,19 @@ class QuietPeriodicTasks(logging.Filter):
         except Exception:  # a record whose arguments do not fit its message: keep it as it is
             return True
         return not any(name in text for name in QUIET)
+
+
+class ForbiddenWithoutTraceback(logging.Filter):
+    """A refused request (``PermissionDenied``, a 403) is one warning line, without its traceback.
+
+    Django logs every 403 on ``django.request`` with the exception attached, so a moderator opening
+    a page of staff's would print a whole traceback: nothing failed, somebody was told no. The line
+    stays (who asked for what is worth seeing); the traceback goes. Every other exception keeps its.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        kind = record.exc_info[0] if record.exc_info else None
+        if kind is not None and issubclass(kind, PermissionDenied):
+            record.exc_info = None
+            record.exc_text = None
+        return True

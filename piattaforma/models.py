@@ -151,10 +151,12 @@ class User(AbstractBaseUser, PermissionsMixin):
 class GamePreference(models.Model):
     """A player's "opzioni di gioco" for one game, validated against ``games.options``."""
 
-    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="game_preferences")
+    user = models.ForeignKey(
+        User, on_delete=models.CASCADE, related_name="game_preferences", verbose_name=_("giocatore")
+    )
     game = models.CharField(_("gioco"), max_length=32)
     values = models.JSONField(_("opzioni"), default=dict)
-    updated_at = models.DateTimeField(auto_now=True)
+    updated_at = models.DateTimeField(_("aggiornato il"), auto_now=True)
 
     class Meta:
         verbose_name = _("opzioni di gioco")
@@ -359,7 +361,9 @@ class IdentityDocument(models.Model):
         APPROVED = "approved", _("Approvato")
         REJECTED = "rejected", _("Rifiutato")
 
-    user = models.ForeignKey(User, on_delete=models.PROTECT, related_name="identity_documents")
+    user = models.ForeignKey(
+        User, on_delete=models.PROTECT, related_name="identity_documents", verbose_name=_("giocatore")
+    )
     kind = models.CharField(_("tipo di documento"), max_length=16, choices=Kind.choices)
     file = models.FileField(_("file"), storage=_document_storage, upload_to=_document_path, max_length=200)
     original_name = models.CharField(_("nome del file"), max_length=200)

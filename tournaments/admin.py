@@ -62,6 +62,12 @@ class TournamentForm(forms.ModelForm):
                 self.fields[name] = EuroField(
                     label=label, allow_zero=True, required=old.required, help_text=old.help_text
                 )
+        if "guaranteed" in self.fields:  # most tournaments guarantee nothing: the field may stay empty
+            self.fields["guaranteed"].required = False
+            self.fields["guaranteed"].help_text = _(
+                "Vuoto: nessun montepremi garantito. Nei freeroll è il montepremi in bonus offerto "
+                "dal concessionario."
+            )
         if "skill_levels" in self.fields:
             old = self.fields["skill_levels"]
             self.fields["skill_levels"] = forms.TypedMultipleChoiceField(
@@ -75,6 +81,9 @@ class TournamentForm(forms.ModelForm):
                 ),
             )
             self.initial["skill_levels"] = sorted(parse_levels(self.instance.skill_levels or ""))
+
+    def clean_guaranteed(self) -> int:
+        return self.cleaned_data.get("guaranteed") or 0
 
     def clean_skill_levels(self) -> str:
         return ",".join(str(n) for n in sorted(set(self.cleaned_data.get("skill_levels") or [])))

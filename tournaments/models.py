@@ -408,8 +408,12 @@ class Registration(models.Model):
     # A registration in these states holds a place.
     ACTIVE: ClassVar[tuple[str, ...]] = (State.PENDING, State.AUTHORISED, State.CANCEL_PENDING)
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="registrations")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.PROTECT, related_name="registrations", verbose_name=_("torneo")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("giocatore")
+    )
     # Fixed pairs: the first of a pair names his partner (``partner``), who then registers into the
     # pair (his registration's ``pair`` is the first one). Each pays his own entry.
     partner = models.ForeignKey(
@@ -512,18 +516,20 @@ class TournamentMatch(models.Model):
     tournament learns the result from ``piattaforma.hooks.match_ended``, never from lobby rows.
     """
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="matches")
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.PROTECT, related_name="matches", verbose_name=_("torneo")
+    )
     turn = models.PositiveSmallIntegerField(_("turno"))
     number = models.PositiveSmallIntegerField(_("tavolo"))
     phase = models.CharField(_("fase"), max_length=8, default="girone")  # girone | ko
-    line_a = models.CharField(max_length=40)
-    line_b = models.CharField(max_length=40, blank=True)  # empty: a KO bye
+    line_a = models.CharField(_("linea A"), max_length=40)
+    line_b = models.CharField(_("linea B"), max_length=40, blank=True)  # empty: a KO bye
     table_id = models.PositiveBigIntegerField(_("tavolo live"), null=True, blank=True, db_index=True)
     # {"a": {"vp", "mp", "points"}, "b": {...}, "winner": "a"|"b"|None, "forfeit": kind, "offender": line}
     # (kind: "timeout", "abandon", "absent", or "expired": a pair's tempo partita ran out)
-    result = models.JSONField(null=True, blank=True)
-    started_at = models.DateTimeField(default=timezone.now)
-    ended_at = models.DateTimeField(null=True, blank=True)
+    result = models.JSONField(_("risultato"), null=True, blank=True)
+    started_at = models.DateTimeField(_("iniziata il"), default=timezone.now)
+    ended_at = models.DateTimeField(_("finita il"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("partita di torneo")
@@ -543,7 +549,9 @@ class SkillLevel(models.Model):
     """A player's rating and skill level in one game ("Rating e livelli di abilità"), updated every
     night from the money tournaments of the last 4 months; level 0 is "esordiente" (fewer than 7)."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name=_("giocatore")
+    )
     game = models.CharField(_("gioco"), max_length=32, choices=GAME_CHOICES)
     rating = models.DecimalField(_("rating (MVP pesata)"), max_digits=9, decimal_places=3)
     level = models.PositiveSmallIntegerField(

@@ -641,3 +641,8 @@ def my_tournaments(*, user_id: int, limit: int = 20) -> list[dict[str, Any]]:
         }
         for r in regs
     ]
+
+
+def tournament_name(*, tournament_id: int) -> str | None:
+    """A tournament's name (moderation says which tournament's chat a line was said in)."""
+    return Tournament.objects.filter(pk=tournament_id).values_list("name", flat=True).first()

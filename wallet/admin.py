@@ -22,6 +22,7 @@ import piattaforma.converters  # noqa: F401  # registers <id:...>
 from piattaforma.backoffice import ReadOnlyAdmin, site  # the ledger is append-only
 from piattaforma.models import User
 from wallet import actions, selectors
+from wallet.admin_columns import euro_column
 from wallet.errors import WalletError
 from wallet.forms import EuroField
 from wallet.models import (
@@ -154,7 +155,9 @@ class AccountAdmin(ReadOnlyAdmin):
 
 class PostingInline(admin.TabularInline):  # type: ignore[type-arg]  # django-stubs' ModelAdmin is generic in its model
     model = Posting
-    fields = ("account", "amount", "balance_after")
+    amount_eur = euro_column("amount", _("importo"))
+    balance_after_eur = euro_column("balance_after", _("saldo dopo"))
+    fields = ("account", "amount_eur", "balance_after_eur")
     readonly_fields = fields
     extra = 0
     can_delete = False
@@ -201,11 +204,14 @@ class TransactionAdmin(ReadOnlyAdmin):
 
 @admin.register(Posting, site=site)
 class PostingAdmin(ReadOnlyAdmin):
-    list_display = ("id", "transaction", "account", "amount", "balance_after")
+    amount_eur = euro_column("amount", _("importo"))
+    balance_after_eur = euro_column("balance_after", _("saldo dopo"))
+    list_display = ("id", "transaction", "account", "amount_eur", "balance_after_eur")
     list_filter = ("account__kind", "account__realm")
     search_fields = ("account__ref", "account__owner__nickname")
     list_select_related = ("transaction", "account")
-    readonly_fields = ("transaction", "account", "amount", "balance_after")
+    fields = ("transaction", "account", "amount_eur", "balance_after_eur")
+    readonly_fields = fields
 
 
 def _reason_page(
@@ -265,7 +271,12 @@ class WithdrawalAdmin(ReadOnlyAdmin):
             except WalletError as exc:
                 self.message_user(request, f"{payment}: {exc.message}", messages.ERROR)
             else:
-                self.message_user(request, _("Prelievo approvato: %s") % payment, messages.SUCCESS)
+                self.message_user(
+                    request,
+                    _("Prelievo di %(amount)s a %(nickname)s approvato e pagato.")
+                    % {"amount": format_eur(payment.amount), "nickname": payment.user.nickname},
+                    messages.SUCCESS,
+                )
 
     @admin.action(description=_("Rifiuta i prelievi selezionati"), permissions=["decide"])
     def reject(self, request: HttpRequest, queryset: QuerySet[Withdrawal]) -> HttpResponse | None:
@@ -347,7 +358,8 @@ class AdjustmentRequestAdmin(ReadOnlyAdmin):
 
 @admin.register(Payment, site=site)
 class PaymentAdmin(ReadOnlyAdmin):
-    list_display = ("created_at", "user", "direction", "amount", "status", "provider", "provider_ref")
+    amount_eur = euro_column("amount", _("importo"))
+    list_display = ("created_at", "user", "direction", "amount_eur", "status", "provider", "provider_ref")
     list_filter = ("direction", "status", "provider")
     search_fields = ("user__nickname", "provider_ref")
     list_select_related = ("user",)
@@ -355,14 +367,17 @@ class PaymentAdmin(ReadOnlyAdmin):
 
 @admin.register(Hold, site=site)
 class HoldAdmin(ReadOnlyAdmin):
-    list_display = ("created_at", "account", "destination", "amount", "purpose", "status", "expires_at")
+    amount_eur = euro_column("amount", _("importo"))
+    list_display = ("created_at", "account", "destination", "amount_eur", "purpose", "status", "expires_at")
     list_filter = ("status", "purpose")
     list_select_related = ("account", "destination")
 
 
 @admin.register(DepositLimit, site=site)
 class DepositLimitAdmin(ReadOnlyAdmin):
-    list_display = ("user", "period", "amount", "pending_amount", "pending_remove", "pending_from")
+    amount_eur = euro_column("amount", _("limite"))
+    pending_amount_eur = euro_column("pending_amount", _("limite in attesa"))
+    list_display = ("user", "period", "amount_eur", "pending_amount_eur", "pending_remove", "pending_from")
     list_filter = ("period",)
     search_fields = ("user__nickname",)
 

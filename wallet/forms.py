@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django import forms
@@ -44,6 +45,56 @@ class EuroField(forms.CharField):
             return parse_eur(text, allow_zero=self.allow_zero)
         except AmountError as exc:
             raise forms.ValidationError(exc.message, code=exc.code) from None
+
+
+# A percentage typed Italian style: "5", "2,5", "2,25", an optional "%"; two decimals at most.
+_PERCENT_RE = re.compile(r"(?P<int>\d{1,3})(?:,(?P<dec>\d{1,2}))?")
+
+
+def format_percent_input(basis_points: int) -> str:
+    """Basis points as a form field shows them: 500 -> "5", 250 -> "2,5", 225 -> "2,25"."""
+    whole, rest = divmod(basis_points, 100)
+    return f"{whole},{rest:02d}".rstrip("0").rstrip(",") if rest else str(whole)
+
+
+def format_percent(basis_points: int) -> str:
+    """Basis points as a percentage to read: 500 -> "5 %", 250 -> "2,5 %"."""
+    return f"{format_percent_input(basis_points)} %"
+
+
+class PercentField(forms.CharField):
+    """A percentage typed in Italian ("5", "2,5 %"), cleaned to integer basis points (500 = 5 %)."""
+
+    def __init__(self, *, blank_means: int | None = None, **kwargs: Any) -> None:
+        self.blank_means = blank_means  # what an empty field cleans to (None: nothing)
+        kwargs.setdefault("max_length", None)  # it cleans to an int: the regex bounds the text
+        super().__init__(**kwargs)
+        self.widget.attrs.update(
+            {"inputmode": "decimal", "placeholder": "0", "autocomplete": "off", "maxlength": "10"}
+        )
+
+    def prepare_value(self, value: Any) -> Any:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return format_percent_input(value)
+        return value
+
+    def to_python(self, value: Any) -> int | None:  # type: ignore[override]  # cleans to basis points
+        text = super().to_python(value)
+        if not text:
+            return self.blank_means
+        cleaned = text.strip().removesuffix("%").strip()
+        if re.fullmatch(r"\d+\.\d+", cleaned):
+            raise forms.ValidationError(
+                _("Per i decimali usa la virgola: %(text)s.") % {"text": cleaned.replace(".", ",")},
+                code="percent_decimal_point",
+            )
+        match = _PERCENT_RE.fullmatch(cleaned)
+        if match is None:
+            raise forms.ValidationError(
+                _("Scrivi una percentuale, per esempio 5 oppure 2,5 (al massimo due decimali)."),
+                code="percent_invalid",
+            )
+        return int(match["int"]) * 100 + int((match["dec"] or "0").ljust(2, "0"))
 
 
 class AmountForm(forms.Form):

@@ -34,6 +34,8 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from wallet.money import format_eur
+
 
 class Realm(models.TextChoices):
     REAL = "real", _("Denaro reale")
@@ -99,12 +101,13 @@ class Account(models.Model):
         blank=True,
         on_delete=models.PROTECT,
         related_name="wallet_accounts",
+        verbose_name=_("titolare"),
     )
     balance = models.BigIntegerField(_("saldo (centesimi)"), default=0)
     held = models.BigIntegerField(_("vincolato (centesimi)"), default=0)
     # Table credit: cumulative amount transferred in from the conto (the €1.000 legal cap).
     transferred_in = models.BigIntegerField(_("versato (centesimi)"), default=0)
-    created_at = models.DateTimeField(default=timezone.now)
+    created_at = models.DateTimeField(_("creato il"), default=timezone.now)
     closed_at = models.DateTimeField(_("chiuso il"), null=True, blank=True)
 
     class Meta:
@@ -149,12 +152,18 @@ class Transaction(models.Model):
     realm = models.CharField(_("ambito"), max_length=8, choices=Realm.choices, default=Realm.REAL)
     created_at = models.DateTimeField(_("data"), default=timezone.now, db_index=True)
     memo = models.CharField(_("descrizione"), max_length=200, blank=True)
-    data = models.JSONField(default=dict, blank=True)
+    data = models.JSONField(_("dati"), default=dict, blank=True)
     # At most one reversal per transaction (partial unique index below). Both foreign keys are
     # indexed only where set: almost every transaction has neither, and an index entry for NULL
     # would cost every money movement a write for nothing.
     reverses = models.ForeignKey(
-        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by", db_index=False
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="reversed_by",
+        db_index=False,
+        verbose_name=_("storna"),
     )
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -163,6 +172,7 @@ class Transaction(models.Model):
         on_delete=models.PROTECT,
         related_name="+",
         db_index=False,
+        verbose_name=_("eseguita da"),
     )
 
     class Meta:
@@ -185,9 +195,13 @@ class Transaction(models.Model):
 class Posting(models.Model):
     """One line of a transaction: ``amount`` cents added to ``account`` (negative = out). Append-only."""
 
-    transaction = models.ForeignKey(Transaction, on_delete=models.PROTECT, related_name="postings")
+    transaction = models.ForeignKey(
+        Transaction, on_delete=models.PROTECT, related_name="postings", verbose_name=_("transazione")
+    )
     # No index of its own: the (account, -id) index below serves lookups by account and the statement.
-    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="postings", db_index=False)
+    account = models.ForeignKey(
+        Account, on_delete=models.PROTECT, related_name="postings", db_index=False, verbose_name=_("conto")
+    )
     amount = models.BigIntegerField(_("importo (centesimi)"))
     balance_after = models.BigIntegerField(_("saldo dopo (centesimi)"))
 
@@ -200,7 +214,7 @@ class Posting(models.Model):
         indexes: ClassVar[list[models.Index]] = [models.Index(fields=["account", "-id"])]
 
     def __str__(self) -> str:
-        return f"{self.account_id}: {self.amount:+d}"
+        return f"{self.account_id}: {'+' if self.amount > 0 else ''}{format_eur(self.amount)}"
 
 
 class HoldStatus(models.TextChoices):
@@ -219,15 +233,24 @@ class Hold(models.Model):
         TOURNAMENT = "tournament", _("Iscrizione in attesa")
         OTHER = "other", _("Altro")
 
-    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="holds")
+    account = models.ForeignKey(
+        Account, on_delete=models.PROTECT, related_name="holds", verbose_name=_("conto")
+    )
     destination = models.ForeignKey(
-        Account, null=True, blank=True, on_delete=models.PROTECT, related_name="incoming_holds"
+        Account,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="incoming_holds",
+        verbose_name=_("destinazione"),
     )
     amount = models.BigIntegerField(_("importo (centesimi)"))
-    purpose = models.CharField(max_length=16, choices=Purpose.choices)
-    status = models.CharField(max_length=8, choices=HoldStatus.choices, default=HoldStatus.PENDING)
-    created_at = models.DateTimeField(default=timezone.now)
-    expires_at = models.DateTimeField(null=True, blank=True)
+    purpose = models.CharField(_("scopo"), max_length=16, choices=Purpose.choices)
+    status = models.CharField(
+        _("stato"), max_length=8, choices=HoldStatus.choices, default=HoldStatus.PENDING
+    )
+    created_at = models.DateTimeField(_("creato il"), default=timezone.now)
+    expires_at = models.DateTimeField(_("scade il"), null=True, blank=True)
     settled_at = models.DateTimeField(null=True, blank=True)
     transaction = models.ForeignKey(Transaction, null=True, blank=True, on_delete=models.PROTECT)
 
@@ -240,7 +263,7 @@ class Hold(models.Model):
         indexes: ClassVar[list[models.Index]] = [models.Index(fields=["status", "expires_at"])]
 
     def __str__(self) -> str:
-        return f"vincolo {self.pk} {self.amount} {self.status}"
+        return f"{_('Vincolo')} {self.pk}: {format_eur(self.amount)} ({self.get_status_display()})"
 
 
 class Payment(models.Model):
@@ -256,7 +279,12 @@ class Payment(models.Model):
         REJECTED = "rejected", _("Rifiutato")
         FAILED = "failed", _("Non riuscito")
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="payments")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="payments",
+        verbose_name=_("giocatore"),
+    )
     direction = models.CharField(_("tipo"), max_length=12, choices=Direction.choices)
     amount = models.BigIntegerField(_("importo (centesimi)"))
     status = models.CharField(_("stato"), max_length=10, choices=Status.choices, default=Status.PENDING)
@@ -265,7 +293,12 @@ class Payment(models.Model):
     created_at = models.DateTimeField(_("richiesto il"), default=timezone.now, db_index=True)
     decided_at = models.DateTimeField(_("deciso il"), null=True, blank=True)
     decided_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("deciso da"),
     )
     reason = models.TextField(_("motivazione"), blank=True)
     hold = models.OneToOneField(Hold, null=True, blank=True, on_delete=models.PROTECT)
@@ -281,7 +314,8 @@ class Payment(models.Model):
         indexes: ClassVar[list[models.Index]] = [models.Index(fields=["user", "direction", "created_at"])]
 
     def __str__(self) -> str:
-        return f"{self.get_direction_display()} {self.amount} {self.status}"
+        status = self.get_status_display()
+        return f"{self.get_direction_display()} {self.pk}: {format_eur(self.amount)} ({status})"
 
 
 class Withdrawal(Payment):
@@ -359,25 +393,29 @@ class SelfSetLimit(models.Model):
     Period = LimitPeriod
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    period = models.CharField(max_length=8, choices=LimitPeriod.choices)
+    period = models.CharField(_("periodo"), max_length=8, choices=LimitPeriod.choices)
     amount = models.BigIntegerField(_("limite"), null=True, blank=True)  # None = no limit
-    pending_amount = models.BigIntegerField(null=True, blank=True)
-    pending_remove = models.BooleanField(default=False)
-    pending_from = models.DateTimeField(null=True, blank=True)
+    pending_amount = models.BigIntegerField(_("limite in attesa"), null=True, blank=True)
+    pending_remove = models.BooleanField(_("rimozione in attesa"), default=False)
+    pending_from = models.DateTimeField(_("in vigore dal"), null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         abstract = True
 
     def __str__(self) -> str:
-        return f"{self.user_id} {self.period} {self.amount}"
+        shown = _("nessun limite") if self.amount is None else format_eur(self.amount)
+        return f"{self.user_id} {self.get_period_display()}: {shown}"
 
 
 class DepositLimit(SelfSetLimit):
     """A player's self-set deposit limit for a period (cents); raises wait, decreases apply at once."""
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="deposit_limits"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="deposit_limits",
+        verbose_name=_("giocatore"),
     )
     amount = models.BigIntegerField(_("limite (centesimi)"), null=True, blank=True)  # None = no limit
 
@@ -417,7 +455,13 @@ class PlayLimit(SelfSetLimit):
         ]
 
     def __str__(self) -> str:
-        return f"{self.user_id} {self.kind} {self.period} {self.amount}"
+        if self.amount is None:
+            shown = str(_("nessun limite"))
+        elif self.kind == self.Kind.TIME:
+            shown = f"{self.amount} min"
+        else:
+            shown = format_eur(self.amount)
+        return f"{self.user_id} {self.get_kind_display()} {self.get_period_display()}: {shown}"
 
 
 class IdempotencyKey(models.Model):

@@ -516,3 +516,16 @@ def reality_check_get(
         "time_limit_message": limit_message,
         "labels": labels,
     }
+
+
+def withdrawals_waiting(user: Any) -> list[dict[str, Any]]:
+    """Withdrawals waiting for a decision, for those who approve them (``hooks.staff_waiting``)."""
+    from django.urls import reverse
+
+    if not user.has_perm("wallet.approve_withdrawal"):
+        return []
+    count = Payment.objects.filter(
+        direction=Payment.Direction.WITHDRAWAL, status=Payment.Status.PENDING
+    ).count()
+    url = reverse("backoffice:wallet_withdrawal_changelist") + "?status__exact=pending"
+    return [{"label": _("Prelievi da approvare"), "count": count, "url": url}]

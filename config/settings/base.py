@@ -357,12 +357,16 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     # the periodic sweeps' INFO lines (every 5 s) are dropped: piattaforma/logfilters.py
-    "filters": {"quiet_periodic": {"()": "piattaforma.logfilters.QuietPeriodicTasks"}},
+    # a 403 is one warning line, without the traceback Django attaches to it: piattaforma/logfilters.py
+    "filters": {
+        "quiet_periodic": {"()": "piattaforma.logfilters.QuietPeriodicTasks"},
+        "forbidden_one_line": {"()": "piattaforma.logfilters.ForbiddenWithoutTraceback"},
+    },
     "formatters": {"json": {"()": "piattaforma.logcontext.JsonFormatter"}},
     "handlers": {
         "console": {
             "class": "logging.StreamHandler",
-            "filters": ["quiet_periodic"],
+            "filters": ["quiet_periodic", "forbidden_one_line"],
             **({"formatter": "json"} if LOG_FORMAT == "json" else {}),
         }
     },

@@ -80,7 +80,7 @@ def test_insult_report_claim_mute_and_its_end(browser, asgi_live, artifacts, vie
     # a blocked line: only its author is told why
     bully.fill("[data-role=chat-form] input", "porco dio")
     bully.press("[data-role=chat-form] input", "Enter")
-    bully.wait_for_selector("[data-role=notice]:has-text('Messaggio non inviato')")
+    bully.wait_for_selector("[data-role=chat-status]:has-text('Messaggio non inviato')")
     # an insult: shown censored to everyone
     bully.fill("[data-role=chat-form] input", "sei un cretino")
     bully.press("[data-role=chat-form] input", "Enter")
@@ -135,7 +135,9 @@ def test_insult_report_claim_mute_and_its_end(browser, asgi_live, artifacts, vie
     assert re.search(r"silenziato in chat fino alle \d\d:\d\d", notice.inner_text())
     bully.fill("[data-role=chat-form] input", "perché?")
     bully.press("[data-role=chat-form] input", "Enter")
-    bully.wait_for_selector("[data-role=notice]:has-text('sei silenziato fino alle')")
+    # told under the chat, where he is looking (not a passing notice on the felt)
+    status = bully.wait_for_selector("[data-role=chat-status]:has-text('sei silenziato fino alle')")
+    assert re.search(r"sei silenziato fino alle \d\d:\d\d", status.inner_text())
     shot(bully, "4-muted")
     victim.wait_for_selector("[data-role=chat-log] .chat-notice[data-code=report_handled]")
 

@@ -17,6 +17,7 @@ from tests.lobby.factories import poker_table
 from tests.lobby.helpers import credit, everyone_puts_the_invito, play_hand_randomly, runtime, seat_players
 from tests.piattaforma.factories import UserFactory, sign_in
 from tests.wallet.factories import funded_player
+from wallet.forms import format_percent_input
 from wallet.money import format_eur_input
 
 pytestmark = pytest.mark.django_db
@@ -68,7 +69,7 @@ def test_staff_configure_tables_and_bad_config_is_refused(client):
         "min_players": 2,
         "min_buy_in": "10,00",  # euro in the back office
         "max_buy_in": "500,00",
-        "rake_bp": 500,
+        "rake_bp": "5",  # a percentage in the back office
         "rake_cap": "3,00",
         "posta_partita": 0,
         "posta_unitaria": 0,
@@ -85,13 +86,14 @@ def test_staff_configure_tables_and_bad_config_is_refused(client):
     assert response.status_code == 200 and not Table.objects.exists()
     response = client.post("/backoffice/lobby/table/add/", {**form, "max_buy_in": "1.500,00", "config": "{}"})
     assert response.status_code == 200 and not Table.objects.exists()  # above the € 1.000 legal cap
-    response = client.post("/backoffice/lobby/table/add/", {**form, "rake_bp": 1500, "config": "{}"})
+    response = client.post("/backoffice/lobby/table/add/", {**form, "rake_bp": "15", "config": "{}"})
     assert response.status_code == 200 and not Table.objects.exists()  # rake above 10 %
     response = client.post("/backoffice/lobby/table/add/", {**form, "config": '{"limit": "NL"}'})
     assert response.status_code == 302, response.content.decode()[:2000]
     table = Table.objects.get()
     assert table.config["limit"] == "NL" and table.runtime.version == 0
     assert (table.min_buy_in, table.max_buy_in, table.rake_cap) == (1_000, 50_000, 300)  # stored in cents
+    assert table.rake_bp == 500  # and basis points
 
 
 def test_staff_replays_a_hand_in_the_back_office(client):
@@ -161,6 +163,7 @@ def _change_form(table: Table, **changes) -> dict:
     form["config"] = json.dumps(form["config"])
     for name in MONEY_FIELDS:  # typed in euro in the back office
         form[name] = format_eur_input(form[name])
+    form["rake_bp"] = format_percent_input(form["rake_bp"])  # and the rake as a percentage
     for flag in ("observers_allowed", "is_open"):
         if form[flag]:
             form[flag] = "on"

@@ -31,6 +31,11 @@ import { answered, newHandNotes, newUi, noteEvents, viewArrives } from "./state.
 
 const NO_NAMES = { seatName: () => "", lineName: () => "" };
 
+/** A refusal of a chat line (the table's limits, moderation's rules: a mute, a hold): codes chat_*. */
+export function isChatRefusal(msg) {
+  return typeof msg.code === "string" && msg.code.startsWith("chat_");
+}
+
 // `random`: the source of the reconnection's spread (not of the game: that is the server's, RULINGS
 // G4), passed in like every other random source.
 export function start(root, { random }) {
@@ -98,6 +103,7 @@ export function start(root, { random }) {
   function onFrame(msg) {
     if (msg.type === "error" || (msg.type === "table.state" && answered(msg, ctx.sentFor))) { ctx.sentFor = null; root.dataset.busy = "0"; }
     if (msg.type === "table.state") renderState(msg);
+    else if (msg.type === "error" && isChatRefusal(msg)) chatStatus(msg.message || t("Messaggio non inviato"));
     else if (msg.type === "error") ctx.notice(msg.message || t("Giocata non ammessa"));
     else if (msg.type === "chat" || msg.type === "chat.history") {  // history: on (re)connect
       const log = $page("chat-log");
@@ -114,9 +120,17 @@ export function start(root, { random }) {
     } else if (msg.type === "notice") chat.show([msg]);  // moderation's notices, pushed live
   }
 
+  // Why a line was not sent (a mute and its end, the chat's rules) stays under the chat until the next
+  // line is sent: a notice on the felt would go unseen by a player looking at the chat.
+  function chatStatus(text) {
+    const el = $page("chat-status");
+    el.textContent = text;
+    el.hidden = !text;
+  }
   $page("chat-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const text = e.target.elements.text;
+    chatStatus("");
     if (text.value.trim() && socket.chat(text.value)) text.value = "";
   });
   document.addEventListener("keydown", (e) => {
