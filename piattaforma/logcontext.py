@@ -44,7 +44,7 @@ def install() -> None:
         rec.tournament_id = tournament_id.get()
         return rec
 
-    record.piattaforma_context = True  # type: ignore[attr-defined]
+    record.piattaforma_context = True  # type: ignore[attr-defined]  # a marker: this factory is installed
     logging.setLogRecordFactory(record)
 
 
@@ -127,7 +127,7 @@ def task_ended() -> None:
     if tokens:
         for var, token in zip((table_id, tournament_id, request_id), tokens, strict=True):
             with contextlib.suppress(ValueError):  # (set in another context)
-                var.reset(token)  # type: ignore[arg-type]
+                var.reset(token)  # type: ignore[arg-type]  # the tokens zipped with their own variables
     _task_tokens.set(None)
 
 
