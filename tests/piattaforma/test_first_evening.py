@@ -1,0 +1,100 @@
+"""What a new player reads on his first evening: the sign-up form's messages, the identity check
+as the conto and the profile show it."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import password_validation
+from django.core.exceptions import ValidationError
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+from django.utils import translation
+
+from piattaforma import actions, roles
+from piattaforma.models import User
+from tests.piattaforma.factories import UserFactory
+from tests.piattaforma.test_accounts import signup_data
+
+PDF = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
+
+pytestmark = pytest.mark.django_db
+
+
+# --- the password's messages ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "password",
+    ["corta", "1234567890123", "password123", "scopone@example.invalid", "Scopetti2026", "Scopone2026"],
+)
+def test_every_password_validator_speaks_italian(password):
+    probe = User(
+        nickname="Scopone", email="scopone@example.invalid", first_name="Giovanna", last_name="Scopetti"
+    )
+    with translation.override("it"):
+        with pytest.raises(ValidationError) as caught:
+            password_validation.validate_password(password, probe)
+        for message in caught.value.messages:
+            assert not message.startswith(("This ", "The ")), message
+        help_texts = password_validation.password_validators_help_texts()
+    assert all(not text.startswith("Your ") for text in help_texts)
+
+
+def test_signup_says_a_short_password_is_too_short_in_italian(client):
+    response = client.post(reverse("signup"), signup_data(password1="Corta-1", password2="Corta-1"))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Questa password è troppo corta. Deve contenere almeno 10 caratteri." in html
+    assert "too short" not in html
+
+
+def test_signup_refuses_a_password_like_the_nickname_or_the_name(client):
+    for password in ("Scopone2026", "Scopetti2026"):
+        response = client.post(reverse("signup"), signup_data(password1=password, password2=password))
+        assert response.status_code == 200, password
+        assert "troppo simile" in response.content.decode(), password
+    assert not User.objects.filter(nickname="Scopone").exists()
+
+
+# --- the identity check, as the conto and the profile show it -----------------------------------------
+
+
+@pytest.fixture
+def newcomer(db):
+    return UserFactory(nickname="Nuovo", identity_verified_at=None)
+
+
+def upload(user):
+    return actions.identity_document_upload(
+        user=user, kind="passaporto", upload=SimpleUploadedFile("p.pdf", PDF, content_type="application/pdf")
+    )
+
+
+def pages(client, user) -> dict[str, str]:
+    client.force_login(user)
+    return {
+        name: client.get(reverse(name)).content.decode()
+        for name in ("wallet:balance", "profile", "wallet:withdrawal")
+    }
+
+
+def test_the_conto_shows_a_document_in_review(client, newcomer):
+    before = pages(client, newcomer)
+    assert "Identità non verificata" in before["wallet:balance"]
+    upload(newcomer)
+    after = pages(client, newcomer)
+    assert "Identità non verificata" not in after["wallet:balance"]
+    assert "Documento d'identità in revisione" in after["wallet:balance"]
+    assert "documento in revisione" in after["profile"]
+    assert "è in revisione" in after["wallet:withdrawal"]
+
+
+def test_the_conto_shows_a_refused_document(client, newcomer):
+    document = upload(newcomer)
+    staff = UserFactory(nickname="Staff", role=roles.STAFF)
+    actions.identity_document_review(
+        document_id=document.pk, actor=staff, approve=False, reason="Illeggibile"
+    )
+    shown = pages(client, newcomer)
+    assert "Documento d'identità rifiutato" in shown["wallet:balance"]
+    assert "documento rifiutato" in shown["profile"]
