@@ -4,6 +4,7 @@ as the conto and the profile show it."""
 from __future__ import annotations
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import password_validation
 from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -98,3 +99,35 @@ def test_the_conto_shows_a_refused_document(client, newcomer):
     shown = pages(client, newcomer)
     assert "Documento d'identità rifiutato" in shown["wallet:balance"]
     assert "documento rifiutato" in shown["profile"]
+
+
+# --- dates ----------------------------------------------------------------------------------------
+
+
+def test_dates_write_months_and_days_in_lower_case():
+    from datetime import date
+
+    from django.template import Context, Template
+
+    day = date(2026, 3, 14)
+    template = Template(
+        '{{ d|date:"j F Y" }}|{{ d|date:"l j F" }}|{{ d|date:"j b Y" }}|{{ d|date:"D j N" }}|{{ d|date }}'
+    )
+    with translation.override("it"):
+        shown = template.render(Context({"d": day}))
+    assert shown == "14 marzo 2026|sabato 14 marzo|14 mar 2026|sab 14 marzo|14 marzo 2026"
+
+
+def test_no_template_formats_a_month_in_title_case():
+    """The date filter's "M" title-cases the month ("14 Mar"): templates write "b" ("14 mar")."""
+    import pathlib
+    import re
+
+    formats = re.compile(r'\|date:"([^"]*)"')
+    offenders = [
+        f"{path}: {fmt}"
+        for path in pathlib.Path(settings.BASE_DIR, "templates").rglob("*.html")
+        for fmt in formats.findall(path.read_text())
+        if not fmt.endswith("_FORMAT") and "M" in fmt
+    ]
+    assert offenders == []
