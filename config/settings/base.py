@@ -311,6 +311,9 @@ SPECTACULAR_SETTINGS = {
 
 # Minimum age to open a game account (Italian law).
 MINIMUM_AGE = 18
+# The deposit limits a player accepts when he opens his account without setting his own (cents):
+# he may lower them at once, raise them after the cooling-off delay (docs/money.md, Limits).
+DEPOSIT_LIMITS_DEFAULT = {"day": 100_00, "week": 250_00, "month": 500_00}
 
 LOGGING = {
     "version": 1,

@@ -131,3 +131,61 @@ def test_no_template_formats_a_month_in_title_case():
         if not fmt.endswith("_FORMAT") and "M" in fmt
     ]
     assert offenders == []
+
+
+# --- the deposit limits, chosen as the account opens ------------------------------------------------
+
+
+def opened_limits(nickname="Scopone") -> dict[str, int | None]:
+    from wallet import selectors
+
+    user = User.objects.get(nickname=nickname)
+    return {period: shown["amount"] for period, shown in selectors.deposit_limits_get(user=user).items()}
+
+
+def test_signup_asks_the_deposit_limits(client):
+    html = client.get(reverse("signup")).content.decode()
+    assert 'data-testid="opening-limits"' in html
+    assert "€ 100,00 al giorno, € 250,00 a settimana, € 500,00 al mese" in html
+    for name in ("limiti-choice", "limiti-day", "limiti-week", "limiti-month"):
+        assert f'name="{name}"' in html
+
+
+def test_signup_without_a_limits_choice_opens_nothing(client):
+    data = signup_data()
+    del data["limiti-choice"]
+    response = client.post(reverse("signup"), data)
+    assert response.status_code == 200
+    assert "Scegli i tuoi limiti di deposito o accetta quelli predefiniti." in response.content.decode()
+    assert not User.objects.filter(nickname="Scopone").exists()
+
+
+def test_signup_with_the_defaults_sets_them(client):
+    assert client.post(reverse("signup"), signup_data()).status_code == 302
+    assert opened_limits() == settings.DEPOSIT_LIMITS_DEFAULT
+
+
+def test_signup_with_own_limits_sets_them_at_once(client):
+    data = signup_data(**{"limiti-choice": "own", "limiti-day": "50", "limiti-month": "300,00"})
+    assert client.post(reverse("signup"), data).status_code == 302
+    assert opened_limits() == {"day": 50_00, "week": None, "month": 300_00}
+    balance = client.get(reverse("wallet:balance")).content.decode()
+    assert "€ 50,00" in balance and "€ 300,00" in balance
+
+
+@pytest.mark.parametrize(
+    ("limits", "message"),
+    [
+        ({}, "Indica almeno un limite, o accetta i limiti predefiniti."),
+        ({"limiti-day": "abc"}, "Scrivi un importo in euro"),
+        (
+            {"limiti-day": "200", "limiti-week": "100"},
+            "Non può essere minore del limite di un periodo più breve.",
+        ),
+    ],
+)
+def test_signup_with_bad_own_limits_opens_nothing(client, limits, message):
+    response = client.post(reverse("signup"), signup_data(**{"limiti-choice": "own", **limits}))
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert not User.objects.filter(nickname="Scopone").exists()
