@@ -12,13 +12,14 @@ class LobbyConfig(AppConfig):
         # the Telesina package itself, so the platform plugs it in once at start-up.
         from games.telesina import giro_pazzo
         from lobby import door
-        from lobby.selectors import open_tables_per_game
+        from lobby.selectors import ledger_sources, open_tables_per_game
         from piattaforma import hooks
 
         giro_pazzo.register()
         hooks.on_player_blocked(door.tables_remove_player)  # suspension / self-exclusion ends live sessions
         hooks.on_sessions_in_use(door.tables_sessions_in_hand)
         hooks.on_open_tables(open_tables_per_game)  # the home page's counts
+        hooks.on_ledger_sources(ledger_sources)  # the statement names its tables
         from lobby.chat import push
 
         hooks.on_chat_push(push)  # moderation's released lines and notices, delivered live

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Count
+from django.urls import reverse
 
 from games import registry
 from games.engine import private_to
@@ -358,3 +359,14 @@ def hand_steps(hand: Hand) -> list[HandStep]:
     returns objects with the same attributes.
     """
     return list(hand.steps.order_by("seq"))
+
+
+def ledger_sources(refs: set[str]) -> dict[str, tuple[str, str]]:
+    """Name the tables of the wallet's table-credit refs ("table:<table id>-<seat>-<key>")."""
+    wanted: dict[str, int] = {}
+    for ref in refs:
+        head = ref.removeprefix("table:").split("-", 1)[0] if ref.startswith("table:") else ""
+        if head.isdigit():
+            wanted[ref] = int(head)
+    names = dict(Table.objects.filter(pk__in=set(wanted.values())).values_list("pk", "name"))
+    return {ref: (names[pk], reverse("lobby:table", args=[pk])) for ref, pk in wanted.items() if pk in names}

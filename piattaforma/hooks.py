@@ -337,3 +337,22 @@ def player_leave_tables(user: Any) -> None:
     """Stand the player up at the end of the hand (session-time limit reached, "Esci" of a reality check)."""
     for handler in _player_leave_tables:
         handler(user)
+
+
+LedgerSources = Callable[[set[str]], dict[str, tuple[str, str]]]
+_ledger_sources: list[LedgerSources] = []
+
+
+def on_ledger_sources(provider: LedgerSources) -> LedgerSources:
+    """Register a namer of ledger references: ``{"table:…" or "tournament:…": (name, page URL)}``."""
+    if provider not in _ledger_sources:
+        _ledger_sources.append(provider)
+    return provider
+
+
+def ledger_sources(refs: set[str]) -> dict[str, tuple[str, str]]:
+    """Name the tables and tournaments a statement's movements came from (unknown refs are left out)."""
+    out: dict[str, tuple[str, str]] = {}
+    for provider in _ledger_sources:
+        out.update(provider(refs))
+    return out

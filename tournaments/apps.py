@@ -23,3 +23,6 @@ class TournamentsConfig(AppConfig):
 
         hooks.on_match_ended(match_record)  # a tournament learns its matches' results only here
         hooks.on_tournament_table_note(table_note)  # the pairs' free leave (rules 004)
+        from tournaments.selectors import ledger_sources
+
+        hooks.on_ledger_sources(ledger_sources)  # the statement names its tournaments

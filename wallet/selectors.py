@@ -314,6 +314,16 @@ def statement_page(
         }
         for row in current.object_list
     ]
+    # where each movement came from: the table credit or tournament pool on its other side
+    sources = {
+        str(tx): ref
+        for tx, ref in Posting.objects.filter(
+            transaction_id__in=[row["transaction_id"] for row in items],
+            account__kind__in=[AccountKind.TABLE_CREDIT, AccountKind.TOURNAMENT_POOL],
+        ).values_list("transaction_id", "account__ref")
+    }
+    for row in items:
+        row["source_ref"] = sources.get(row["transaction_id"], "")
     filters = {"kind": kind, "account": account, "date_from": date_from, "date_to": date_to}
     return StatementPage(items, current.number, paginator.num_pages, paginator.count, filters)
 
