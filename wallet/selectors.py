@@ -526,3 +526,19 @@ def reality_check_get(
         "time_limit_message": limit_message,
         "labels": labels,
     }
+
+
+def hand_results(*, user: User, hand_refs: list[str]) -> dict[str, int]:
+    """The player's net money result of each settled hand or match ("<table id>:<hand number>"), in
+    cents (or play-money units), read from its ledger transaction; a hand that moved no money is
+    absent."""
+    rows = Posting.objects.filter(
+        account__owner=user,
+        account__kind=AccountKind.TABLE_CREDIT,
+        transaction__kind=TransactionKind.HAND,
+        transaction__data__hand__in=hand_refs,
+    ).values_list("transaction__data__hand", "amount")
+    out: dict[str, int] = {}
+    for ref, amount in rows:
+        out[str(ref)] = out.get(str(ref), 0) + amount
+    return out
