@@ -176,8 +176,13 @@ export function renderer(ctx) {
     const hand = handCards();
     ctx.plan = planActions(p.legal, hand);
     ui.picked = ui.picked.filter((i) => i < hand.length);
-    // Between hands a seat's table credit comes with the "waiting" block (a stack out of money shows € 0,00).
-    if (!p.view && settings.money) for (const w of p.waiting?.seats || []) { const s = model.seats.get(w.number); if (s && s.chips === undefined) s.chips = w.credit; }
+    // Between hands and matches a seat's table credit comes with the "waiting" block (a stack out of
+    // money shows € 0,00). A partita moves credit only when the match settles: its seats keep showing
+    // the last credit during the match.
+    if (p.waiting) ctx.credits = new Map((p.waiting.seats || []).map((w) => [w.number, w.credit]));
+    // At a partita the felt counts points (settings.money is off): the credit goes in already in euro.
+    const credit = (c) => (settings.money ? c : `€ ${Math.floor(c / 100).toLocaleString("it-IT")},${String(c % 100).padStart(2, "0")}`);
+    if (!p.view || !settings.money) for (const [no, c] of ctx.credits || []) { const s = model.seats.get(no); if (s && s.chips === undefined) s.chips = credit(c); }
     const seats = $("seats");
     seats.replaceChildren(...[...model.seats.values()].filter((s) => !s.missing || p.view).map((s) => seatEl(model, s, p)));
     placeSeats(seats);
