@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from piattaforma import hooks
 from piattaforma.compiledquery import CompiledQuery
 from piattaforma.models import User
 from wallet.models import (
@@ -322,8 +323,10 @@ def statement_page(
             account__kind__in=[AccountKind.TABLE_CREDIT, AccountKind.TOURNAMENT_POOL],
         ).values_list("transaction_id", "account__ref")
     }
+    named = hooks.ledger_sources(set(sources.values()))  # the lobby and the tournaments name them
     for row in items:
-        row["source_ref"] = sources.get(row["transaction_id"], "")
+        found = named.get(sources.get(row["transaction_id"], ""))
+        row["source"] = {"name": found[0], "url": found[1]} if found else None
     filters = {"kind": kind, "account": account, "date_from": date_from, "date_to": date_to}
     return StatementPage(items, current.number, paginator.num_pages, paginator.count, filters)
 

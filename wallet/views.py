@@ -13,7 +13,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from piattaforma import hooks
 from piattaforma.converters import small_int
 from piattaforma.models import User
 from wallet import actions, selectors
@@ -58,9 +57,6 @@ def statement(request: HttpRequest) -> HttpResponse:
         date_from=filters.get("date_from"),
         date_to=filters.get("date_to"),
     )
-    named = hooks.ledger_sources({row["source_ref"] for row in page.items if row["source_ref"]})
-    for row in page.items:
-        row["source"] = named.get(row["source_ref"])
     query = request.GET.copy()
     query.pop("page", None)
     # Withdrawals waiting for approval have no posting yet (their money is only reserved): shown

@@ -43,3 +43,22 @@ def test_the_statement_names_the_table_and_the_tournament(client):
     tournament_link = f'<a href="{reverse("tournaments:lobby", args=[tournament.pk])}">Coppa Settebello</a>'
     assert html.count(table_link) == 2  # the buy-in and the cash-out
     assert html.count(tournament_link) == 1
+
+
+def test_the_statement_api_names_the_table(client):
+    player = funded_player(50_00)
+    table = scopa_table(name="Tavolo Golfo")
+    actions.table_buy_in(
+        user=player,
+        table_session_ref=f"{table.pk}-2-abcdef012345",
+        amount=10_00,
+        min_amount=1_00,
+        max_amount=50_00,
+        idempotency_key="buy-2",
+    )
+    client.force_login(player)
+    results = client.get(reverse("wallet:api_statement")).json()["results"]
+    assert [r["source"] for r in results] == [
+        {"name": "Tavolo Golfo", "url": reverse("lobby:table", args=[table.pk])},
+        None,  # the deposit
+    ]
