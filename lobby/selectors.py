@@ -120,7 +120,8 @@ def table_waiting(rt: TableRuntime, seats: list[Seat], family: str) -> dict[str,
 
     Every seat's table credit and whether it is short of the minimum to be dealt in (``short``:
     the cents missing) or sitting out; how many players can play and how many the table needs.
-    Read only between hands: one credit query for all the seats, never on the action path of a hand.
+    Read only between hands: one credit query for all the seats, never on the action path of a hand
+    (and, as a partita ends, one query of what it moved on each seat: ``result``, cents).
     None for a tournament table: it has no buy-in, so no credit to top up, and the tournament,
     not the table, decides what follows its match (ARCHITECTURE.md, "Tournaments").
     """
@@ -135,13 +136,21 @@ def table_waiting(rt: TableRuntime, seats: list[Seat], family: str) -> dict[str,
     playing = 0
     refs = [s.session_ref for s in seats]
     credits = wallet_selectors.table_credits_get(table_session_refs=refs, realm=table.realm)
+    # a match just ended: what it moved on each seat's credit (the ledger's, once settled)
+    ended = family == "partite" and rt.state is not None and rt.hand_no > 0
+    results = (
+        wallet_selectors.hand_deltas(hand_ref=f"{table.pk}:{rt.hand_no}", realm=table.realm) if ended else {}
+    )
     for s in seats:
         credit = credits[s.session_ref]
         short = max(0, need - credit)
         sitout = s.status == Seat.Status.SITOUT
         if not short and not sitout and not s.leave_after_hand:
             playing += 1
-        rows.append({"number": s.number, "credit": credit, "short": short, "sitout": sitout, "away": s.away})
+        row = {"number": s.number, "credit": credit, "short": short, "sitout": sitout, "away": s.away}
+        if ended:
+            row["result"] = results.get(s.session_ref, 0)
+        rows.append(row)
     return {
         "family": family,
         "min_credit": need,

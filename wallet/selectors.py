@@ -545,3 +545,20 @@ def hand_results(*, user: User, hand_refs: list[str]) -> dict[str, int]:
     for ref, amount in rows:
         out[str(ref)] = out.get(str(ref), 0) + amount
     return out
+
+
+def hand_deltas(*, hand_ref: str, realm: str = Realm.REAL) -> dict[str, int]:
+    """What one settled hand or match ("<table id>:<hand number>") moved on each table session's
+    credit (cents, by table_session_ref); empty before its settlement or when it moved nothing."""
+    rows = Posting.objects.filter(
+        account__kind=AccountKind.TABLE_CREDIT,
+        account__realm=realm,
+        transaction__kind=TransactionKind.HAND,
+        transaction__realm=realm,
+        transaction__data__hand=hand_ref,
+    ).values_list("account__ref", "amount")
+    out: dict[str, int] = {}
+    for ref, amount in rows:
+        key = ref.removeprefix("table:")
+        out[key] = out.get(key, 0) + amount
+    return out

@@ -1247,3 +1247,15 @@ def test_a_partitas_seats_show_the_table_credit_between_and_during_matches(open_
     t.show(state, seat)  # the match: its view carries points, not credit; the seats keep it
     assert t.page.locator("[data-role=seats] [data-seat] .seat-chips").evaluate_all(chips) == expected
     assert t.errors == []
+
+
+def test_a_partitas_end_tells_the_player_his_money(open_table):
+    state = finished("scopa")
+    t = open_table("scopa")
+    message = t.payload(state, 1, ready_deadline=timezone.now() + timedelta(seconds=30))
+    results = {1: -6_00, 2: 5_70}  # what the match moved on each credit (the rake kept)
+    for row in message["waiting"]["seats"]:
+        row["result"] = results[row["number"]]
+    t.push(message)
+    assert t.page.locator("[data-role=match-money]").inner_text() == "Hai perso € 6,00"
+    assert t.errors == []

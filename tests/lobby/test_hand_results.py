@@ -5,10 +5,10 @@ import pytest
 from django.urls import reverse
 
 from games.rng import SeededRng
-from lobby import door
+from lobby import door, selectors
 from lobby.models import Seat
 from tests.lobby.factories import scopa_table
-from tests.lobby.helpers import credit, play_hand_randomly, seat_players
+from tests.lobby.helpers import credit, play_hand_randomly, runtime, seat_players
 from tests.wallet.factories import funded_player
 from wallet.templatetags.wallet_money import euro_signed
 
@@ -31,3 +31,9 @@ def test_a_matchs_money_result_is_listed_per_hand(client):
         assert row["delta"] == results[user.pk]  # money (cents), not the match's points
         html = client.get(reverse("lobby:my_hands")).content.decode()
         assert f'data-testid="hand-result">{euro_signed(results[user.pk])}' in html
+    # the table, as the match ends, tells each seat what it moved (the felt shows the viewer's)
+    seats = list(Seat.objects.filter(table=table).order_by("number"))
+    waiting = selectors.table_waiting(runtime(table), seats, "partite")
+    assert {row["number"]: row["result"] for row in waiting["seats"]} == {
+        s.number: results[s.user_id] for s in seats
+    }

@@ -213,6 +213,13 @@ export function renderer(ctx) {
       measures: ctx.notes.measures.map((e) => measureText(e, names)).filter(Boolean) });
     if (summary) {
       view.append(summary);
+      // A partita's money for the viewer (the felt counts points): what the match moved on his credit.
+      const mine = (p.waiting?.seats || []).find((w) => w.number === p.seat);
+      if (p.over && typeof mine?.result === "number") {
+        const amount = `€ ${Math.floor(Math.abs(mine.result) / 100).toLocaleString("it-IT")},${String(Math.abs(mine.result) % 100).padStart(2, "0")}`;
+        summary.append(h("p", { class: "match-money", dataset: { role: "match-money" } },
+          mine.result > 0 ? t("Hai vinto {amount}", { amount }) : mine.result < 0 ? t("Hai perso {amount}", { amount }) : t("Partita in parità: il tuo credito non cambia")));
+      }
       // The server holds the next deal a moment after a hand (longer after a showdown): when it comes.
       if (p.next_hand_at) {
         summary.append(h("p", { class: "next-hand", "data-role": "next-hand" }, t("Prossima mano tra"), " ",
