@@ -12,7 +12,7 @@ class LobbyConfig(AppConfig):
         # the Telesina package itself, so the platform plugs it in once at start-up.
         from games.telesina import giro_pazzo
         from lobby import door
-        from lobby.selectors import open_tables_per_game, table_names
+        from lobby.selectors import ledger_sources, open_tables_per_game, table_names
         from piattaforma import hooks
 
         giro_pazzo.register()
@@ -20,6 +20,7 @@ class LobbyConfig(AppConfig):
         hooks.on_sessions_in_use(door.tables_sessions_in_hand)
         hooks.on_open_tables(open_tables_per_game)  # the home page's counts
         hooks.on_table_names(table_names)  # moderation's pages name the table a line was said at
+        hooks.on_ledger_sources(ledger_sources)  # the statement names its tables
         from lobby.chat import push
 
         hooks.on_chat_push(push)  # moderation's released lines and notices, delivered live

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Count
+from django.urls import reverse
 
 from games import registry
 from games.engine import Engine, private_to
@@ -146,7 +147,8 @@ def table_waiting(rt: TableRuntime, seats: list[Seat], family: str) -> dict[str,
 
     Every seat's table credit and whether it is short of the minimum to be dealt in (``short``:
     the cents missing) or sitting out; how many players can play and how many the table needs.
-    Read only between hands: one credit query for all the seats, never on the action path of a hand.
+    Read only between hands: one credit query for all the seats, never on the action path of a hand
+    (and, as a partita ends, one query of what it moved on each seat: ``result``, cents).
     None for a tournament table: it has no buy-in, so no credit to top up, and the tournament,
     not the table, decides what follows its match (ARCHITECTURE.md, "Tournaments").
     """
@@ -161,13 +163,21 @@ def table_waiting(rt: TableRuntime, seats: list[Seat], family: str) -> dict[str,
     playing = 0
     refs = [s.session_ref for s in seats]
     credits = wallet_selectors.table_credits_get(table_session_refs=refs, realm=table.realm)
+    # a match just ended: what it moved on each seat's credit (the ledger's, once settled)
+    ended = family == "partite" and rt.state is not None and rt.hand_no > 0
+    results = (
+        wallet_selectors.hand_deltas(hand_ref=f"{table.pk}:{rt.hand_no}", realm=table.realm) if ended else {}
+    )
     for s in seats:
         credit = credits[s.session_ref]
         short = max(0, need - credit)
         sitout = s.status == Seat.Status.SITOUT
         if not short and not sitout and not s.leave_after_hand:
             playing += 1
-        rows.append({"number": s.number, "credit": credit, "short": short, "sitout": sitout, "away": s.away})
+        row = {"number": s.number, "credit": credit, "short": short, "sitout": sitout, "away": s.away}
+        if ended:
+            row["result"] = results.get(s.session_ref, 0)
+        rows.append(row)
     return {
         "family": family,
         "min_credit": need,
@@ -416,3 +426,14 @@ def hand_steps(hand: Hand) -> list[HandStep]:
 def table_names(ids: set[int]) -> dict[int, str]:
     """Tables' names by id (``hooks.table_names``: moderation says where a line was said)."""
     return dict(Table.objects.filter(pk__in=ids).values_list("pk", "name"))
+
+
+def ledger_sources(refs: set[str]) -> dict[str, tuple[str, str]]:
+    """Name the tables of the wallet's table-credit refs ("table:<table id>-<seat>-<key>")."""
+    wanted: dict[str, int] = {}
+    for ref in refs:
+        head = ref.removeprefix("table:").split("-", 1)[0] if ref.startswith("table:") else ""
+        if head.isdigit():
+            wanted[ref] = int(head)
+    names = dict(Table.objects.filter(pk__in=set(wanted.values())).values_list("pk", "name"))
+    return {ref: (names[pk], reverse("lobby:table", args=[pk])) for ref, pk in wanted.items() if pk in names}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
@@ -21,6 +22,7 @@ from lobby.models import Hand, Seat, Table, WaitingEntry
 from piattaforma import hooks, jsoninput
 from piattaforma.actions import preferences_get
 from piattaforma.converters import small_int
+from wallet import selectors as wallet_selectors
 from wallet.money import AmountError, parse_eur
 
 
@@ -184,18 +186,30 @@ def my_hands(request: HttpRequest) -> HttpResponse:
 
     hands = selectors.player_hands(user_id=request.user.pk)
     titles = {name: registry.get(name).title for name in {h.game for h in hands}}
-    return render(request, "lobby/my_hands.html", {"hands": [(h, titles[h.game]) for h in hands]})
+    results = _money_results(hands, request.user)
+    rows = [(h, titles[h.game], results.get(h.pk)) for h in hands]
+    return render(request, "lobby/my_hands.html", {"hands": rows})
+
+
+def _money_results(hands: list[Hand], user: Any) -> dict[int, int]:
+    """The player's net money of each hand at a cash table (cents, from the ledger: 0 when the hand
+    moved none of his money); tournament tables and cancelled hands have none."""
+    cash = [h for h in hands if h.table.tournament_id is None and not h.cancelled]
+    moved = wallet_selectors.hand_results(user=user, hand_refs=[f"{h.table_id}:{h.number}" for h in cash])
+    return {h.pk: moved.get(f"{h.table_id}:{h.number}", 0) for h in cash}
 
 
 @login_required
 def my_hands_json(request: HttpRequest) -> JsonResponse:
     """The player's own last hands, for the history panel of the table page."""
     hands = selectors.player_hands(user_id=request.user.pk, limit=15)
-    return JsonResponse({"hands": [_hand_summary(h, request.user.pk) for h in hands]})
+    results = _money_results(hands, request.user)
+    return JsonResponse({"hands": [_hand_summary(h, request.user.pk, results.get(h.pk)) for h in hands]})
 
 
-def _hand_summary(hand: Hand, user_id: int) -> dict[str, object]:
-    """One line of the history panel: which hand, when, and what it meant for this player."""
+def _hand_summary(hand: Hand, user_id: int, money: int | None = None) -> dict[str, object]:
+    """One line of the history panel: which hand, when, and what it meant for this player (his
+    money, from the ledger, where the hand was at a cash table; else the chips the engine counted)."""
     spec = next((s for s in hand.seats if s.get("user_id") == user_id), {})
     outcome = hand.outcome or {}
     key = str(spec.get("seat"))
@@ -210,7 +224,7 @@ def _hand_summary(hand: Hand, user_id: int) -> dict[str, object]:
         "game": hand.game,
         "ended_at": hand.ended_at.isoformat() if hand.ended_at else None,
         "url": reverse("lobby:my_hand", args=[hand.pk]),
-        "delta": delta,
+        "delta": money if money is not None else delta,
         "won": won,
     }
 

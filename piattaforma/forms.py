@@ -126,7 +126,12 @@ class SignupForm(forms.ModelForm):
                 "password2", forms.ValidationError(_("Le due password non coincidono."), code="mismatch")
             )
         if p1:
-            probe = User(nickname=data.get("nickname", ""), email=data.get("email", ""))
+            probe = User(
+                nickname=data.get("nickname", ""),
+                email=data.get("email", ""),
+                first_name=data.get("first_name", ""),
+                last_name=data.get("last_name", ""),
+            )
             try:
                 password_validation.validate_password(p1, probe)
             except forms.ValidationError as exc:

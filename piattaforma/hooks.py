@@ -392,3 +392,22 @@ def on_staff_waiting(provider: WaitingProvider) -> WaitingProvider:
 def staff_waiting(user: Any) -> list[dict[str, Any]]:
     """Everything waiting for this back-office user, over every app."""
     return [item for provider in _staff_waiting for item in provider(user)]
+
+
+LedgerSources = Callable[[set[str]], dict[str, tuple[str, str]]]
+_ledger_sources: list[LedgerSources] = []
+
+
+def on_ledger_sources(provider: LedgerSources) -> LedgerSources:
+    """Register a namer of ledger references: ``{"table:…" or "tournament:…": (name, page URL)}``."""
+    if provider not in _ledger_sources:
+        _ledger_sources.append(provider)
+    return provider
+
+
+def ledger_sources(refs: set[str]) -> dict[str, tuple[str, str]]:
+    """Name the tables and tournaments a statement's movements came from (unknown refs are left out)."""
+    out: dict[str, tuple[str, str]] = {}
+    for provider in _ledger_sources:
+        out.update(provider(refs))
+    return out

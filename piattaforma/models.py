@@ -132,6 +132,18 @@ class User(AbstractBaseUser, PermissionsMixin):
         """Tell whether staff approved an identity document of this player (needed to withdraw)."""
         return self.identity_verified_at is not None
 
+    @property
+    def identity_state(self) -> str:
+        """The identity check as the player sees it: "verified", "pending" (a document in review),
+        "rejected" (the last document refused) or "none" (no document yet)."""
+        if self.identity_verified:
+            return "verified"
+        documents = self.identity_documents.order_by("-uploaded_at", "-id")
+        last = documents.values_list("status", flat=True).first()
+        if last == "pending":
+            return "pending"
+        return "rejected" if last == "rejected" else "none"
+
     def get_full_name(self) -> str:
         return self.nickname
 

@@ -12,7 +12,7 @@ from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import IntegrityError
+from django.db import IntegrityError, transaction
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
@@ -26,6 +26,8 @@ from games import registry
 from piattaforma import actions, health, hooks, metrics
 from piattaforma.forms import CheckedPasswordChangeForm, GameOptionsForm, IdentityDocumentForm, SignupForm
 from piattaforma.models import IdentityDocument, User
+from wallet import actions as wallet_actions
+from wallet.forms import OpeningLimitsForm
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -64,30 +66,42 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("home")
     form = SignupForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
+    # the deposit limits are set (or the defaults explicitly accepted) as the account opens
+    limits_form = OpeningLimitsForm(request.POST or None, prefix="limiti")
+    if request.method == "POST" and all([form.is_valid(), limits_form.is_valid()]):
         data = form.cleaned_data
         try:
-            user = actions.user_sign_up(
-                nickname=data["nickname"],
-                email=data["email"],
-                date_of_birth=data["date_of_birth"],
-                password=data["password1"],
-                first_name=data["first_name"],
-                last_name=data["last_name"],
-                sex=data["sex"],
-                codice_fiscale=data["codice_fiscale"],
-            )
+            with transaction.atomic():  # the account and its deposit limits, together
+                user = actions.user_sign_up(
+                    nickname=data["nickname"],
+                    email=data["email"],
+                    date_of_birth=data["date_of_birth"],
+                    password=data["password1"],
+                    first_name=data["first_name"],
+                    last_name=data["last_name"],
+                    sex=data["sex"],
+                    codice_fiscale=data["codice_fiscale"],
+                )
+                wallet_actions.deposit_limits_open(user=user, limits=limits_form.limits())
         except (IntegrityError, ValidationError):  # the same person or name signed up meanwhile
             form.add_error(
                 None, _("Nickname, e-mail o codice fiscale già registrati: il conto non è stato aperto.")
             )
-            return render(request, "registration/signup.html", {"form": form})
+            return render(
+                request,
+                "registration/signup.html",
+                {"form": form, "limits_form": limits_form, "default_limits": OpeningLimitsForm.defaults()},
+            )
         login(request, user, backend="piattaforma.auth.NicknameOrEmailBackend")
         messages.success(
             request, _("Benvenuto, %(nickname)s! Il tuo conto di gioco è aperto.") % {"nickname": user}
         )
         return redirect("home")
-    return render(request, "registration/signup.html", {"form": form})
+    return render(
+        request,
+        "registration/signup.html",
+        {"form": form, "limits_form": limits_form, "default_limits": OpeningLimitsForm.defaults()},
+    )
 
 
 class PasswordChangeView(auth_views.PasswordChangeView):

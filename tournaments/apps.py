@@ -29,3 +29,7 @@ class TournamentsConfig(AppConfig):
         from tournaments.calls import player_calls
 
         hooks.on_player_calls(player_calls)  # his match's table, on every page he opens
+
+        from tournaments.selectors import ledger_sources
+
+        hooks.on_ledger_sources(ledger_sources)  # the statement names its tournaments

@@ -20,8 +20,15 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments.formats.points import Period, format_pt, leaderboard_rows, period_start, rank_totals
-from tournaments.formats.ratings import WINDOW_DAYS, TournamentPlayed, counted, rating, skill_levels
-from tournaments.models import Registration, SkillLevel, Tournament
+from tournaments.formats.ratings import (
+    MIN_TOURNAMENTS,
+    WINDOW_DAYS,
+    TournamentPlayed,
+    counted,
+    rating,
+    skill_levels,
+)
+from tournaments.models import GAME_CHOICES, Registration, SkillLevel, Tournament
 
 MONEY, TRAINING = "money", "training"
 SECTIONS = (MONEY, TRAINING)
@@ -138,26 +145,47 @@ def my_points(*, user_id: int, at: datetime | None = None) -> dict[str, Any]:
     return out
 
 
-def my_levels(*, user_id: int) -> list[dict[str, Any]]:
-    """A player's rating and skill level in each game he has one (his profile)."""
-    return [
-        {
-            "game": s.get_game_display(),
-            "level": level_label(s.level),
-            "rating": str(s.rating.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)).replace(".", ","),
-            "tournaments": s.tournaments,
-            "updated_on": s.updated_on,
-        }
-        for s in SkillLevel.objects.filter(user_id=user_id).order_by("game")
-    ]
+def my_levels(*, user_id: int, as_of: date | None = None) -> list[dict[str, Any]]:
+    """A player's rating and skill level in each game he played a money tournament in the window
+    (his profile). The tournaments and the rating are his own, read now; the level ranks him among
+    every player, so it is the nightly one (``skill_levels_update``) once he has 7 tournaments."""
+    as_of = as_of or timezone.localdate()
+    nightly = {s.game: s for s in SkillLevel.objects.filter(user_id=user_id)}
+    played = {game: players[str(user_id)] for game, players in _histories(as_of, user_id=user_id).items()}
+    names = dict(GAME_CHOICES)
+    out = []
+    for game in sorted(set(played) | set(nightly)):
+        history = counted(played.get(game, []), as_of)
+        value = rating(history, as_of)
+        row = nightly.get(game)
+        if len(history) < MIN_TOURNAMENTS:
+            level = _("Esordiente (%(n)d tornei su %(min)d)") % {"n": len(history), "min": MIN_TOURNAMENTS}
+        elif row is not None and row.level:
+            level = level_label(row.level)
+        else:
+            level = _("assegnato nell'aggiornamento di stanotte")
+        exact = Decimal(value.numerator) / Decimal(value.denominator) if value is not None else None
+        out.append(
+            {
+                "game": names.get(game, game),
+                "level": level,
+                "rating": str(exact.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)).replace(".", ",")
+                if exact is not None
+                else "—",
+                "tournaments": len(history),
+                "updated_on": row.updated_on if row else None,
+            }
+        )
+    return out
 
 
-def _histories(as_of: date) -> dict[str, dict[str, list[TournamentPlayed]]]:
-    """Per game, per player, the money tournaments he finished in the 4-month window."""
+def _histories(as_of: date, user_id: int | None = None) -> dict[str, dict[str, list[TournamentPlayed]]]:
+    """Per game, per player (or of one player), the money tournaments he finished in the 4-month window."""
     since = timezone.make_aware(datetime.combine(as_of - timedelta(days=WINDOW_DAYS), datetime.min.time()))
     regs = (
         _scored(MONEY)
         .filter(turns_played__gt=0, tournament__finished_at__gte=since)
+        .filter(**({"user_id": user_id} if user_id is not None else {}))
         .select_related("tournament")
         .only(
             "user_id",

@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db.models import Count, Q, QuerySet
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -646,3 +647,15 @@ def my_tournaments(*, user_id: int, limit: int = 20) -> list[dict[str, Any]]:
 def tournament_name(*, tournament_id: int) -> str | None:
     """A tournament's name (moderation says which tournament's chat a line was said in)."""
     return Tournament.objects.filter(pk=tournament_id).values_list("name", flat=True).first()
+
+
+def ledger_sources(refs: set[str]) -> dict[str, tuple[str, str]]:
+    """Name the tournaments of the wallet's tournament-pool refs ("tournament:<ledger_ref>")."""
+    wanted = {ref: ref.removeprefix("tournament:") for ref in refs if ref.startswith("tournament:")}
+    ids = {int(v) for v in wanted.values() if v.isdigit()}
+    names = dict(Tournament.objects.filter(pk__in=ids).values_list("pk", "name"))
+    return {
+        ref: (names[int(v)], reverse("tournaments:lobby", args=[int(v)]))
+        for ref, v in wanted.items()
+        if v.isdigit() and int(v) in names
+    }

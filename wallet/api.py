@@ -30,6 +30,11 @@ class BalanceSerializer(serializers.Serializer[dict[str, Any]]):  # type: ignore
     )
 
 
+class SourceSerializer(serializers.Serializer[dict[str, Any]]):  # type: ignore[misc]  # DRF: no stubs
+    name = serializers.CharField(help_text="Nome del tavolo o del torneo.")
+    url = serializers.CharField(help_text="La sua pagina.")
+
+
 class MovementSerializer(serializers.Serializer[dict[str, Any]]):  # type: ignore[misc]  # DRF: no stubs
     id = serializers.IntegerField()
     created_at = serializers.DateTimeField()
@@ -40,6 +45,9 @@ class MovementSerializer(serializers.Serializer[dict[str, Any]]):  # type: ignor
     balance_after = serializers.IntegerField(help_text="Saldo del conto dopo il movimento, in centesimi.")
     transaction_id = serializers.UUIDField()
     memo = serializers.CharField()
+    source = SourceSerializer(
+        allow_null=True, help_text="Il tavolo o il torneo da cui viene il movimento (null: nessuno)."
+    )
 
 
 class StatementSerializer(serializers.Serializer[dict[str, Any]]):  # type: ignore[misc]  # DRF: no stubs

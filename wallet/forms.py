@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from wallet.models import DepositLimit, TransactionKind
@@ -112,6 +114,57 @@ class LimitsForm(forms.Form):
     month = EuroField(label=_("Limite mensile (€)"), required=False)
 
     PERIODS = tuple(DepositLimit.Period.values)
+
+
+class OpeningLimitsForm(forms.Form):
+    """The deposit limits a player sets when he opens his account: his own (at least one period), or
+    the house's defaults (``settings.DEPOSIT_LIMITS_DEFAULT``), chosen explicitly either way."""
+
+    OWN, DEFAULTS = "own", "defaults"
+
+    choice = forms.ChoiceField(
+        label=_("Limiti di deposito"),
+        choices=[
+            (OWN, _("Imposto io i miei limiti")),
+            (DEFAULTS, _("Accetto i limiti predefiniti")),
+        ],
+        widget=forms.RadioSelect,
+        error_messages={"required": _("Scegli i tuoi limiti di deposito o accetta quelli predefiniti.")},
+    )
+    day = EuroField(label=_("Limite giornaliero (€)"), required=False)
+    week = EuroField(label=_("Limite settimanale (€)"), required=False)
+    month = EuroField(label=_("Limite mensile (€)"), required=False)
+
+    PERIODS = LimitsForm.PERIODS
+
+    @staticmethod
+    def defaults() -> dict[str, int]:
+        return {period: int(settings.DEPOSIT_LIMITS_DEFAULT[period]) for period in LimitsForm.PERIODS}
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("choice") == self.OWN:
+            amounts = [data.get(p) for p in self.PERIODS]
+            if not any(amounts) and not any(self.errors.get(p) for p in self.PERIODS):
+                raise forms.ValidationError(
+                    _("Indica almeno un limite, o accetta i limiti predefiniti."), code="no_limit"
+                )
+            shown = [(p, data.get(p)) for p in self.PERIODS if data.get(p)]
+            for (_shorter, a), (longer, b) in itertools.pairwise(shown):
+                if a > b:
+                    self.add_error(
+                        longer,
+                        forms.ValidationError(
+                            _("Non può essere minore del limite di un periodo più breve."), code="order"
+                        ),
+                    )
+        return data
+
+    def limits(self) -> dict[str, int | None]:
+        """The limits chosen, in cents per period (None: no limit for that period)."""
+        if self.cleaned_data["choice"] == self.DEFAULTS:
+            return dict(self.defaults())
+        return {period: self.cleaned_data.get(period) for period in self.PERIODS}
 
 
 class PlayLimitsForm(forms.Form):

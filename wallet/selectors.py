@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from piattaforma import hooks
 from piattaforma.compiledquery import CompiledQuery
 from piattaforma.models import User
 from wallet.models import (
@@ -314,6 +315,18 @@ def statement_page(
         }
         for row in current.object_list
     ]
+    # where each movement came from: the table credit or tournament pool on its other side
+    sources = {
+        str(tx): ref
+        for tx, ref in Posting.objects.filter(
+            transaction_id__in=[row["transaction_id"] for row in items],
+            account__kind__in=[AccountKind.TABLE_CREDIT, AccountKind.TOURNAMENT_POOL],
+        ).values_list("transaction_id", "account__ref")
+    }
+    named = hooks.ledger_sources(set(sources.values()))  # the lobby and the tournaments name them
+    for row in items:
+        found = named.get(sources.get(row["transaction_id"], ""))
+        row["source"] = {"name": found[0], "url": found[1]} if found else None
     filters = {"kind": kind, "account": account, "date_from": date_from, "date_to": date_to}
     return StatementPage(items, current.number, paginator.num_pages, paginator.count, filters)
 
@@ -529,3 +542,36 @@ def withdrawals_waiting(user: Any) -> list[dict[str, Any]]:
     ).count()
     url = reverse("backoffice:wallet_withdrawal_changelist") + "?status__exact=pending"
     return [{"label": _("Prelievi da approvare"), "count": count, "url": url}]
+
+
+def hand_results(*, user: User, hand_refs: list[str]) -> dict[str, int]:
+    """The player's net money result of each settled hand or match ("<table id>:<hand number>"), in
+    cents (or play-money units), read from its ledger transaction; a hand that moved no money is
+    absent."""
+    rows = Posting.objects.filter(
+        account__owner=user,
+        account__kind=AccountKind.TABLE_CREDIT,
+        transaction__kind=TransactionKind.HAND,
+        transaction__data__hand__in=hand_refs,
+    ).values_list("transaction__data__hand", "amount")
+    out: dict[str, int] = {}
+    for ref, amount in rows:
+        out[str(ref)] = out.get(str(ref), 0) + amount
+    return out
+
+
+def hand_deltas(*, hand_ref: str, realm: str = Realm.REAL) -> dict[str, int]:
+    """What one settled hand or match ("<table id>:<hand number>") moved on each table session's
+    credit (cents, by table_session_ref); empty before its settlement or when it moved nothing."""
+    rows = Posting.objects.filter(
+        account__kind=AccountKind.TABLE_CREDIT,
+        account__realm=realm,
+        transaction__kind=TransactionKind.HAND,
+        transaction__realm=realm,
+        transaction__data__hand=hand_ref,
+    ).values_list("account__ref", "amount")
+    out: dict[str, int] = {}
+    for ref, amount in rows:
+        key = ref.removeprefix("table:")
+        out[key] = out.get(key, 0) + amount
+    return out

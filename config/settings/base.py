@@ -233,7 +233,11 @@ AUTHENTICATION_BACKENDS = [
     "piattaforma.auth.NicknameOrEmailBackend",
 ]
 AUTH_PASSWORD_VALIDATORS = [
-    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {
+        # the account's own names: a password like the nickname, the name or the e-mail is refused
+        "NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator",
+        "OPTIONS": {"user_attributes": ("nickname", "first_name", "last_name", "email")},
+    },
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 10}},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
@@ -349,6 +353,9 @@ METRICS_ALLOWED_IPS = env_list("METRICS_ALLOWED_IPS")
 
 # Minimum age to open a game account (Italian law).
 MINIMUM_AGE = 18
+# The deposit limits a player accepts when he opens his account without setting his own (cents):
+# he may lower them at once, raise them after the cooling-off delay (docs/money.md, Limits).
+DEPOSIT_LIMITS_DEFAULT = {"day": 100_00, "week": 250_00, "month": 500_00}
 
 # LOG_FORMAT=json: one JSON object a line, with the request, table and tournament ids
 # (piattaforma.logcontext); the default is plain text.

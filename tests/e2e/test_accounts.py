@@ -22,10 +22,15 @@ def test_sign_up_then_log_in(asgi_live, new_context, artifacts):
     page.fill("#id_password1", "Primiera-Napoli-21")
     page.fill("#id_password2", "Primiera-Napoli-21")
     page.check("#id_accetto")
-    page.click("button[type=submit]")
+    page.check("input[name=limiti-choice][value=own]")
+    page.fill("#id_limiti-week", "80")
+    page.screenshot(path=str(artifacts / "signup-form.png"), full_page=True)
+    page.click("main button[type=submit]")
     page.wait_for_selector("[data-testid=nickname]")
     assert page.inner_text("[data-testid=nickname]") == "Settebello"
-    assert asgi_live.run(User.objects.filter(nickname="Settebello").exists)
+    user = asgi_live.run(User.objects.get, nickname="Settebello")
+    limits = asgi_live.run(lambda: dict(user.deposit_limits.values_list("period", "amount")))
+    assert limits == {"week": 80_00}
     page.screenshot(path=str(artifacts / "signup-home.png"), full_page=True)
 
 

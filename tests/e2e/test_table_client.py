@@ -33,6 +33,7 @@ from lobby.models import Seat, TableRuntime
 from piattaforma.models import User
 from tests.e2e.live import STATIC_FILES_WARNING, LiveServer, euro_text
 from tests.piattaforma.factories import UserFactory
+from wallet.money import format_eur
 
 pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings(STATIC_FILES_WARNING)]
 
@@ -1237,3 +1238,31 @@ def test_mazzetti_sizes_a_mazzetto_in_cards_not_in_euro(open_table):
     t.page.click("[data-role=actions] button[data-action=mazzetto]")
     t.wait_sent(1)
     assert t.acts()[0]["action"] == {"type": "mazzetto", "amount": size}
+
+
+def test_a_partitas_seats_show_the_table_credit_between_and_during_matches(open_table):
+    state, seat = play_until("scopa", lambda state, seat, legal: True)
+    t = open_table("scopa")
+    between = t.payload(None, seat)  # between matches: the waiting block carries each seat's credit
+    credits = {1: 4_500, 2: 5_500}
+    for row in between["waiting"]["seats"]:
+        row["credit"] = credits[row["number"]]
+    t.push(between)
+    chips = "els => els.map(e => e.textContent)"
+    expected = [format_eur(credits[1]), format_eur(credits[2])]
+    assert t.page.locator("[data-role=seats] [data-seat] .seat-chips").evaluate_all(chips) == expected
+    t.show(state, seat)  # the match: its view carries points, not credit; the seats keep it
+    assert t.page.locator("[data-role=seats] [data-seat] .seat-chips").evaluate_all(chips) == expected
+    assert t.errors == []
+
+
+def test_a_partitas_end_tells_the_player_his_money(open_table):
+    state = finished("scopa")
+    t = open_table("scopa")
+    message = t.payload(state, 1, ready_deadline=timezone.now() + timedelta(seconds=30))
+    results = {1: -6_00, 2: 5_70}  # what the match moved on each credit (the rake kept)
+    for row in message["waiting"]["seats"]:
+        row["result"] = results[row["number"]]
+    t.push(message)
+    assert t.page.locator("[data-role=match-money]").inner_text() == "Hai perso € 6,00"
+    assert t.errors == []

@@ -26,6 +26,7 @@ def signup_data(**overrides):
         "password1": "Settebello-2026",
         "password2": "Settebello-2026",
         "accetto": "on",
+        "limiti-choice": "defaults",  # the deposit limits: the house's defaults, accepted
     }
     return {**data, **overrides}
 

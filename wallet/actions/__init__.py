@@ -48,7 +48,7 @@ from wallet.actions.play_limits import (
     play_time_enforce,
     reality_check_set,
 )
-from wallet.actions.protection import deposit_limit_set, user_self_exclude
+from wallet.actions.protection import deposit_limit_set, deposit_limits_open, user_self_exclude
 from wallet.actions.reconciliation import ledger_reconcile
 from wallet.actions.tables import (
     check_table_buy_in,
@@ -94,6 +94,7 @@ __all__ = [
     "check_tournament_entry",
     "deposit_create",
     "deposit_limit_set",
+    "deposit_limits_open",
     "deposit_settle",
     "do_deposit",
     "hold_place",

@@ -52,6 +52,18 @@ def check_self_exclusion_longer(*, current: User, until: datetime | None) -> Non
 
 
 @transaction.atomic
+def deposit_limits_open(*, user: User, limits: dict[str, int | None]) -> dict[str, Any]:
+    """The deposit limits chosen when the account opens: the first limits, in force at once."""
+    if set(limits) != set(DepositLimit.Period.values):
+        raise InvalidState("Periodi non validi.")
+    return {
+        period: deposit_limit_set(user=user, period=period, amount=amount)["amount"]
+        for period, amount in limits.items()
+        if amount is not None
+    }
+
+
+@transaction.atomic
 def user_self_exclude(
     *, user: User, until: datetime | None, reason: str, actor: User | None = None
 ) -> dict[str, Any]:

@@ -202,8 +202,13 @@ export function renderer(ctx) {
     const hand = handCards();
     ctx.plan = planActions(p.legal, hand);
     ui.picked = ui.picked.filter((i) => i < hand.length);
-    // Between hands a seat's table credit comes with the "waiting" block (a stack out of money shows € 0,00).
-    if (!p.view && settings.money) for (const w of p.waiting?.seats || []) { const s = model.seats.get(w.number); if (s && s.chips === undefined) s.chips = w.credit; }
+    // Between hands and matches a seat's table credit comes with the "waiting" block (a stack out of
+    // money shows € 0,00). A partita moves credit only when the match settles: its seats keep showing
+    // the last credit during the match.
+    if (p.waiting) ctx.credits = new Map((p.waiting.seats || []).map((w) => [w.number, w.credit]));
+    // At a partita the felt counts points (settings.money is off): the credit goes in already in euro.
+    const credit = (c) => (settings.money ? c : `€ ${Math.floor(c / 100).toLocaleString("it-IT")},${String(c % 100).padStart(2, "0")}`);
+    if (!p.view || !settings.money) for (const [no, c] of ctx.credits || []) { const s = model.seats.get(no); if (s && s.chips === undefined) s.chips = credit(c); }
     const seats = $("seats");
     seats.replaceChildren(...[...model.seats.values()].filter((s) => !s.missing || p.view).map((s) => seatEl(model, s, p)));
     placeSeats(seats);
@@ -234,6 +239,13 @@ export function renderer(ctx) {
       measures: ctx.notes.measures.map((e) => measureText(e, names)).filter(Boolean) });
     if (summary) {
       view.append(summary);
+      // A partita's money for the viewer (the felt counts points): what the match moved on his credit.
+      const mine = (p.waiting?.seats || []).find((w) => w.number === p.seat);
+      if (p.over && typeof mine?.result === "number") {
+        const amount = `€ ${Math.floor(Math.abs(mine.result) / 100).toLocaleString("it-IT")},${String(Math.abs(mine.result) % 100).padStart(2, "0")}`;
+        summary.append(h("p", { class: "match-money", dataset: { role: "match-money" } },
+          mine.result > 0 ? t("Hai vinto {amount}", { amount }) : mine.result < 0 ? t("Hai perso {amount}", { amount }) : t("Partita in parità: il tuo credito non cambia")));
+      }
       // The server holds the next deal a moment after a hand (longer after a showdown): when it comes.
       if (p.next_hand_at) {
         summary.append(h("p", { class: "next-hand", "data-role": "next-hand" }, t("Prossima mano tra"), " ",
