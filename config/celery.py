@@ -27,7 +27,7 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
 
-class Consumer(CeleryConsumer):
+class Consumer(CeleryConsumer):  # type: ignore[misc]  # Celery ships no type hints
     """The worker's consumer (``CELERY_WORKER_CONSUMER``), which survives the loss of a Redis broker
     while it holds unacknowledged tasks.
 
@@ -55,7 +55,7 @@ class Consumer(CeleryConsumer):
 _started: dict[str, float] = {}
 
 
-@signals.task_prerun.connect
+@signals.task_prerun.connect  # type: ignore[untyped-decorator]  # Celery's signals are untyped
 def _task_started(task_id: str | None = None, task: Any = None, kwargs: Any = None, **_: Any) -> None:
     from piattaforma import logcontext
 
@@ -64,7 +64,7 @@ def _task_started(task_id: str | None = None, task: Any = None, kwargs: Any = No
     logcontext.task_started(getattr(task, "name", ""), kwargs if isinstance(kwargs, dict) else {})
 
 
-@signals.task_postrun.connect
+@signals.task_postrun.connect  # type: ignore[untyped-decorator]  # Celery's signals are untyped
 def _task_ended(task_id: str | None = None, task: Any = None, state: str | None = None, **_: Any) -> None:
     from piattaforma import logcontext, metrics
 
@@ -74,7 +74,7 @@ def _task_ended(task_id: str | None = None, task: Any = None, state: str | None 
     logcontext.task_ended()
 
 
-@signals.worker_process_shutdown.connect
+@signals.worker_process_shutdown.connect  # type: ignore[untyped-decorator]  # Celery's signals are untyped
 def _pool_process_ended(pid: int | None = None, **_: Any) -> None:
     from piattaforma import metrics
 

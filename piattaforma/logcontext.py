@@ -114,7 +114,7 @@ _task_tokens: contextvars.ContextVar[list[contextvars.Token[Any]] | None] = cont
 
 def task_started(name: str, kwargs: dict[str, Any]) -> None:
     """A Celery task starts: its ``table_id`` and ``tournament_id`` arguments name its context."""
-    tokens = [
+    tokens: list[contextvars.Token[Any]] = [
         table_id.set(_int(kwargs.get("table_id"))),
         tournament_id.set(_int(kwargs.get("tournament_id"))),
         request_id.set(None),
@@ -125,9 +125,10 @@ def task_started(name: str, kwargs: dict[str, Any]) -> None:
 def task_ended() -> None:
     tokens = _task_tokens.get()
     if tokens:
-        for var, token in zip((table_id, tournament_id, request_id), tokens, strict=True):
+        variables: tuple[contextvars.ContextVar[Any], ...] = (table_id, tournament_id, request_id)
+        for var, token in zip(variables, tokens, strict=True):
             with contextlib.suppress(ValueError):  # (set in another context)
-                var.reset(token)  # type: ignore[arg-type]  # the tokens zipped with their own variables
+                var.reset(token)
     _task_tokens.set(None)
 
 

@@ -206,12 +206,14 @@ def queue_depths(broker_url: str, queues: list[str], timeout: float = LIVE_TIMEO
     broker): a passive declare of the queue, which reports its ready messages. Raises when the
     broker does not answer within ``timeout``.
     """
-    from kombu import Connection
+    from kombu.connection import Connection
 
     depths: dict[str, int] = {}
     redis = broker_url.startswith(("redis://", "rediss://"))
     options = _transport_options(timeout) if redis else {}
-    with Connection(broker_url, connect_timeout=timeout, transport_options=options) as conn:
+    with Connection(  # type: ignore[no-untyped-call]  # kombu ships no type hints
+        broker_url, connect_timeout=timeout, transport_options=options
+    ) as conn:
         conn.ensure_connection(max_retries=1, timeout=timeout)
         channel = conn.default_channel
         if redis:
@@ -288,7 +290,7 @@ class _Own:
         return []
 
     def collect(self) -> Iterator[Metric]:
-        return REGISTRY.collect()
+        yield from REGISTRY.collect()
 
 
 def scrape_registry() -> CollectorRegistry:
@@ -299,7 +301,7 @@ def scrape_registry() -> CollectorRegistry:
     if directory:
         from prometheus_client import multiprocess
 
-        multiprocess.MultiProcessCollector(registry, path=directory)
+        multiprocess.MultiProcessCollector(registry, path=directory)  # type: ignore[no-untyped-call]  # untyped module
     else:
         registry.register(_Own())
     registry.register(LiveCollector())
@@ -330,4 +332,4 @@ def process_ended(pid: int) -> None:
     if multiprocess_dir():
         from prometheus_client import multiprocess
 
-        multiprocess.mark_process_dead(pid, multiprocess_dir())
+        multiprocess.mark_process_dead(pid, multiprocess_dir())  # type: ignore[no-untyped-call]  # untyped module

@@ -151,7 +151,7 @@ class OpeningLimitsForm(forms.Form):
                 )
             shown = [(p, data.get(p)) for p in self.PERIODS if data.get(p)]
             for (_shorter, a), (longer, b) in itertools.pairwise(shown):
-                if a > b:
+                if a is not None and b is not None and a > b:
                     self.add_error(
                         longer,
                         forms.ValidationError(

@@ -301,7 +301,7 @@ def statement_page(
     paginator = Paginator(rows, per_page)
     current = paginator.get_page(page)
     labels = dict(TransactionKind.choices)
-    items = [
+    items: list[dict[str, Any]] = [
         {
             "id": row["id"],
             "created_at": row["transaction__created_at"],
