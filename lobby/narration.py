@@ -433,8 +433,46 @@ def event_line(event: dict[str, Any], namer: Namer) -> str | None:
     return f"{who}: {str(kind).replace('_', ' ')}"
 
 
+# The showdown in the order a table tells it: the hands shown (or mucked), then who wins the pots.
+SHOW_RECORDS = ("mostro", "nascondo")
+AWARD_RECORDS = ("piatti",)
+
+
+def in_telling_order(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A step's events with its pot awards after its hands shown or hidden (an engine settles an
+    uncontested pot before the winner chooses to show): the cards first, then who wins."""
+    shows = [i for i, e in enumerate(events) if e.get("type") in SHOW_RECORDS]
+    if not shows:
+        return events
+    last_show = shows[-1]
+    awards = [e for i, e in enumerate(events) if i < last_show and e.get("type") in AWARD_RECORDS]
+    if not awards:
+        return events
+    rest = [e for i, e in enumerate(events) if not (i < last_show and e.get("type") in AWARD_RECORDS)]
+    at = rest.index(events[last_show]) + 1
+    return rest[:at] + awards + rest[at:]
+
+
+def hand_step_events(steps_events: list[list[dict[str, Any]]]) -> list[list[dict[str, Any]]]:
+    """Each step's events to narrate: a pot award whose hand goes on (its winner is then asked to
+    show or hide) is told with the step that ends the hand, where the table shows the result."""
+    out: list[list[dict[str, Any]]] = []
+    held: list[dict[str, Any]] = []
+    for events in steps_events:
+        events = held + list(events)
+        held = []
+        if not any(e.get("type") == "fine" for e in events):
+            held = [e for e in events if e.get("type") in AWARD_RECORDS]
+            events = [e for e in events if e.get("type") not in AWARD_RECORDS]
+        out.append(events)
+    if held and out:
+        out[-1] = out[-1] + held  # a hand that stopped before its end: told at its last step
+    return out
+
+
 def step_lines(*, seat: int, action: dict[str, Any], events: list[dict[str, Any]], namer: Namer) -> list[str]:
     """A step in words: its events' lines, or the action's type when no event says anything."""
+    events = in_telling_order(events)
     lines = [line for e in events if not _said_privately(e, events) and (line := event_line(e, namer))]
     if not lines:
         lines = [f"{namer.seat(seat)}: {str(action.get('type', '')).replace('_', ' ')}"]
