@@ -14,7 +14,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop as N_
 
-from wallet.money import format_eur
+from wallet.money import format_money
 
 SUITS = {"h": "♥", "d": "♦", "c": "♣", "s": "♠"}
 
@@ -38,9 +38,12 @@ def cards_text(codes: Any) -> str:
 class Namer:
     """Seat numbers and line indexes to the players' nicknames."""
 
-    def __init__(self, names: dict[int, str], lines: list[list[int]] | None = None) -> None:
+    def __init__(
+        self, names: dict[int, str], lines: list[list[int]] | None = None, realm: str = "real"
+    ) -> None:
         self.names = names
         self.lines = lines or []
+        self.realm = realm  # the table's money: euro, or gettoni at a training table
 
     def seat(self, no: Any) -> str:
         if isinstance(no, int) and no in self.names:
@@ -58,8 +61,10 @@ class Namer:
         return _("Linea %(n)s") % {"n": (index + 1) if isinstance(index, int) else index}
 
 
-def _money(value: Any) -> str:
-    return format_eur(value) if isinstance(value, int) and not isinstance(value, bool) else str(value)
+def _money(value: Any, n: Namer) -> str:
+    return (
+        format_money(value, n.realm) if isinstance(value, int) and not isinstance(value, bool) else str(value)
+    )
 
 
 def _melds(melds: Any) -> str:
@@ -133,7 +138,7 @@ def _buio(e: dict[str, Any], who: str, n: Namer) -> str:
     if e.get("in"):
         return _("%(who)s gioca al buio e riceve %(cards)s") % {"who": who, "cards": cards_text(e["in"])}
     if isinstance(e.get("amount"), int):
-        return _("%(who)s apre al buio con %(amount)s") % {"who": who, "amount": _money(e["amount"])}
+        return _("%(who)s apre al buio con %(amount)s") % {"who": who, "amount": _money(e["amount"], n)}
     return _("%(who)s gioca al buio") % {"who": who}
 
 
@@ -141,19 +146,19 @@ def _punto(e: dict[str, Any], who: str, n: Namer) -> str:
     if "mazzetto" in e:
         return _("%(who)s punta %(amount)s sul mazzetto %(m)s") % {
             "who": who,
-            "amount": _money(e.get("amount")),
+            "amount": _money(e.get("amount"), n),
             "m": int(e["mazzetto"]) + 1,
         }
-    return _("%(who)s punta %(amount)s") % {"who": who, "amount": _money(e.get("amount"))}
+    return _("%(who)s punta %(amount)s") % {"who": who, "amount": _money(e.get("amount"), n)}
 
 
 def _rilancio(e: dict[str, Any], who: str, n: Namer) -> str:
-    text = _("%(who)s rilancia a %(amount)s") % {"who": who, "amount": _money(e.get("amount"))}
+    text = _("%(who)s rilancia a %(amount)s") % {"who": who, "amount": _money(e.get("amount"), n)}
     return text + (" (" + _("resto") + ")" if e.get("resto") else "")
 
 
 def _apro(e: dict[str, Any], who: str, n: Namer) -> str:
-    text = _("%(who)s apre con %(amount)s") % {"who": who, "amount": _money(e.get("amount"))}
+    text = _("%(who)s apre con %(amount)s") % {"who": who, "amount": _money(e.get("amount"), n)}
     return text + (" (" + _("resto") + ")" if e.get("resto") else "")
 
 
@@ -162,9 +167,9 @@ def _piatti(e: dict[str, Any], who: str, n: Namer) -> str:
     for pot in e.get("pots") or []:
         winners = pot.get("winners") or []
         parts.append(
-            _("%(who)s vince %(amount)s") % {"who": n.seats(winners), "amount": _money(pot.get("amount"))}
+            _("%(who)s vince %(amount)s") % {"who": n.seats(winners), "amount": _money(pot.get("amount"), n)}
             if winners
-            else _("Piatto di %(amount)s") % {"amount": _money(pot.get("amount"))}
+            else _("Piatto di %(amount)s") % {"amount": _money(pot.get("amount"), n)}
         )
     return "; ".join(parts) or _("Nessun piatto")
 
@@ -237,9 +242,9 @@ def _simple(template: str) -> Handler:
     def handler(e: dict[str, Any], who: str, n: Namer) -> str:
         return _(template) % {
             "who": who,
-            "amount": _money(e.get("amount")),
-            "posta": _money(e.get("posta")),
-            "cover": _money(e.get("cover")),
+            "amount": _money(e.get("amount"), n),
+            "posta": _money(e.get("posta"), n),
+            "cover": _money(e.get("cover"), n),
             "card": card_text(e.get("card")),
             "cards": cards_text(e.get("cards") or e.get("table")),
             "count": e.get("count", ""),
@@ -255,10 +260,10 @@ def _simple(template: str) -> Handler:
             "mazzetto": int(e["mazzetto"]) + 1 if isinstance(e.get("mazzetto"), int) else "",
             "index": int(e["index"]) + 1 if isinstance(e.get("index"), int) else "",
             "size": e.get("size", ""),
-            "piatto": _money(e.get("piatto")),
-            "won": _money(e.get("won")),
-            "incasso": _money(e.get("incasso")),
-            "pot": _money(e.get("pot")),
+            "piatto": _money(e.get("piatto"), n),
+            "won": _money(e.get("won"), n),
+            "incasso": _money(e.get("incasso"), n),
+            "pot": _money(e.get("pot"), n),
             "vele": e.get("vele", ""),
             "distribuzione": str(e.get("distribuzione", "")).replace("_", " "),
         }

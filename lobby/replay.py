@@ -166,7 +166,7 @@ def replay_frames(
     # of the window copied out (a view may share lists with the state the next step changes).
     for index, state in enumerate(walk_hand(hand, steps)):
         if namer is None:
-            namer = Namer(names, _lines(engine, state))
+            namer = Namer(names, _lines(engine, state), realm=hand.table.realm)
         public = _view(engine, state, None)
         key, label = _chapter(public)
         if key != last_key:

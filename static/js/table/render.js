@@ -172,6 +172,7 @@ export function renderer(ctx) {
     if (premove) premove.done = true;
     model.lineOf = (no) => clockLine(p, no);
     settings.money = root.dataset.family !== "partite";
+    settings.play = root.dataset.realm === "play";
     settings.seatName = (n) => seatName(model, n);
     const hand = handCards();
     ctx.plan = planActions(p.legal, hand);
