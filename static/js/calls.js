@@ -6,7 +6,7 @@
 // at a table of the same tournament, whose match is over, it goes straight on. The countdown of a
 // call survives a reload (sessionStorage), so a page that reloads does not start it again.
 
-import { context, muted } from "./audio.js"; // the table's sound switch and the page's audio
+import { context, muted, soundAsk } from "./audio.js"; // the table's sound switch and the page's audio
 
 export const COUNTDOWN_SECONDS = 10;
 const STORE = "chiamate";
@@ -131,6 +131,8 @@ export function showCall(call) {
     if (button) actions.append(button);
     actions.append(later);
     item.append(actions);
+    const ask = call.kind === "notice" ? null : soundAsk(document); // its chime needs unlocked audio
+    if (ask) item.append(ask);
     box.append(item);
     if (call.kind === "notice") { item.classList.add("player-call--notice"); item.dataset.code = String(call.code || ""); return; }
     chime(box);

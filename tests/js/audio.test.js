@@ -1,4 +1,4 @@
-// The sounds' unlock banner (static/js/audio.js): when "Attiva i suoni" is asked, run with
+// The sounds' unlock question (static/js/audio.js): when "Attiva i suoni" is asked, run with
 // `node --test tests/js/`.
 import assert from "node:assert/strict";
 import { test } from "node:test";

@@ -3,9 +3,9 @@
 // a mute switch remembered on this device ("tavolo-audio" in localStorage).
 // Each sound also sets data-last-sound on the table, which the tests read.
 
-import { context, muted, setMuted } from "../audio.js";
+import { context, muted, setMuted, soundAsk } from "../audio.js";
 
-export { muted, setMuted };
+export { muted, setMuted, soundAsk };
 
 const TONES = { turn: [[660, 0.09], [880, 0.12]], late: [[440, 0.08], [440, 0.08]], scopa: [[523, 0.08], [659, 0.08], [784, 0.16]] };
 
