@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop as N_
 
 from games.cards import ITALIAN_RANKS, RANK_NAME_ITALIAN, SUIT_NAME_ITALIAN
-from wallet.money import format_eur
+from wallet.money import format_money
 
 SUITS = {"h": "♥", "d": "♦", "c": "♣", "s": "♠"}
 
@@ -43,11 +43,17 @@ class Namer:
     """Seat numbers and line indexes to the players' nicknames."""
 
     def __init__(
-        self, names: dict[int, str], lines: list[list[int]] | None = None, *, italian: bool = False
+        self,
+        names: dict[int, str],
+        lines: list[list[int]] | None = None,
+        *,
+        italian: bool = False,
+        realm: str = "real",
     ) -> None:
         self.names = names
         self.lines = lines or []
         self.italian = italian  # a 40-card Italian deck: cards named, not French symbols
+        self.realm = realm  # the table's money: euro, or gettoni at a training table
 
     def card(self, code: Any) -> str:
         return card_text(code, self.italian)
@@ -71,8 +77,10 @@ class Namer:
         return _("Linea %(n)s") % {"n": (index + 1) if isinstance(index, int) else index}
 
 
-def _money(value: Any) -> str:
-    return format_eur(value) if isinstance(value, int) and not isinstance(value, bool) else str(value)
+def _money(value: Any, n: Namer) -> str:
+    return (
+        format_money(value, n.realm) if isinstance(value, int) and not isinstance(value, bool) else str(value)
+    )
 
 
 def _melds(melds: Any, n: Namer) -> str:
@@ -146,7 +154,7 @@ def _buio(e: dict[str, Any], who: str, n: Namer) -> str:
     if e.get("in"):
         return _("%(who)s gioca al buio e riceve %(cards)s") % {"who": who, "cards": n.cards(e["in"])}
     if isinstance(e.get("amount"), int):
-        return _("%(who)s apre al buio con %(amount)s") % {"who": who, "amount": _money(e["amount"])}
+        return _("%(who)s apre al buio con %(amount)s") % {"who": who, "amount": _money(e["amount"], n)}
     return _("%(who)s gioca al buio") % {"who": who}
 
 
@@ -154,19 +162,19 @@ def _punto(e: dict[str, Any], who: str, n: Namer) -> str:
     if "mazzetto" in e:
         return _("%(who)s punta %(amount)s sul mazzetto %(m)s") % {
             "who": who,
-            "amount": _money(e.get("amount")),
+            "amount": _money(e.get("amount"), n),
             "m": int(e["mazzetto"]) + 1,
         }
-    return _("%(who)s punta %(amount)s") % {"who": who, "amount": _money(e.get("amount"))}
+    return _("%(who)s punta %(amount)s") % {"who": who, "amount": _money(e.get("amount"), n)}
 
 
 def _rilancio(e: dict[str, Any], who: str, n: Namer) -> str:
-    text = _("%(who)s rilancia a %(amount)s") % {"who": who, "amount": _money(e.get("amount"))}
+    text = _("%(who)s rilancia a %(amount)s") % {"who": who, "amount": _money(e.get("amount"), n)}
     return text + (" (" + _("resto") + ")" if e.get("resto") else "")
 
 
 def _apro(e: dict[str, Any], who: str, n: Namer) -> str:
-    text = _("%(who)s apre con %(amount)s") % {"who": who, "amount": _money(e.get("amount"))}
+    text = _("%(who)s apre con %(amount)s") % {"who": who, "amount": _money(e.get("amount"), n)}
     return text + (" (" + _("resto") + ")" if e.get("resto") else "")
 
 
@@ -175,9 +183,9 @@ def _piatti(e: dict[str, Any], who: str, n: Namer) -> str:
     for pot in e.get("pots") or []:
         winners = pot.get("winners") or []
         parts.append(
-            _("%(who)s vince %(amount)s") % {"who": n.seats(winners), "amount": _money(pot.get("amount"))}
+            _("%(who)s vince %(amount)s") % {"who": n.seats(winners), "amount": _money(pot.get("amount"), n)}
             if winners
-            else _("Piatto di %(amount)s") % {"amount": _money(pot.get("amount"))}
+            else _("Piatto di %(amount)s") % {"amount": _money(pot.get("amount"), n)}
         )
     return "; ".join(parts) or _("Nessun piatto")
 
@@ -250,9 +258,9 @@ def _simple(template: str) -> Handler:
     def handler(e: dict[str, Any], who: str, n: Namer) -> str:
         return _(template) % {
             "who": who,
-            "amount": _money(e.get("amount")),
-            "posta": _money(e.get("posta")),
-            "cover": _money(e.get("cover")),
+            "amount": _money(e.get("amount"), n),
+            "posta": _money(e.get("posta"), n),
+            "cover": _money(e.get("cover"), n),
             "card": n.card(e.get("card")),
             "cards": n.cards(e.get("cards") or e.get("table")),
             "count": e.get("count", ""),
@@ -268,10 +276,10 @@ def _simple(template: str) -> Handler:
             "mazzetto": int(e["mazzetto"]) + 1 if isinstance(e.get("mazzetto"), int) else "",
             "index": int(e["index"]) + 1 if isinstance(e.get("index"), int) else "",
             "size": e.get("size", ""),
-            "piatto": _money(e.get("piatto")),
-            "won": _money(e.get("won")),
-            "incasso": _money(e.get("incasso")),
-            "pot": _money(e.get("pot")),
+            "piatto": _money(e.get("piatto"), n),
+            "won": _money(e.get("won"), n),
+            "incasso": _money(e.get("incasso"), n),
+            "pot": _money(e.get("pot"), n),
             "vele": e.get("vele", ""),
             "distribuzione": str(e.get("distribuzione", "")).replace("_", " "),
         }
@@ -446,8 +454,46 @@ def event_line(event: dict[str, Any], namer: Namer) -> str | None:
     return f"{who}: {str(kind).replace('_', ' ')}"
 
 
+# The showdown in the order a table tells it: the hands shown (or mucked), then who wins the pots.
+SHOW_RECORDS = ("mostro", "nascondo")
+AWARD_RECORDS = ("piatti",)
+
+
+def in_telling_order(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A step's events with its pot awards after its hands shown or hidden (an engine settles an
+    uncontested pot before the winner chooses to show): the cards first, then who wins."""
+    shows = [i for i, e in enumerate(events) if e.get("type") in SHOW_RECORDS]
+    if not shows:
+        return events
+    last_show = shows[-1]
+    awards = [e for i, e in enumerate(events) if i < last_show and e.get("type") in AWARD_RECORDS]
+    if not awards:
+        return events
+    rest = [e for i, e in enumerate(events) if not (i < last_show and e.get("type") in AWARD_RECORDS)]
+    at = rest.index(events[last_show]) + 1
+    return rest[:at] + awards + rest[at:]
+
+
+def hand_step_events(steps_events: list[list[dict[str, Any]]]) -> list[list[dict[str, Any]]]:
+    """Each step's events to narrate: a pot award whose hand goes on (its winner is then asked to
+    show or hide) is told with the step that ends the hand, where the table shows the result."""
+    out: list[list[dict[str, Any]]] = []
+    held: list[dict[str, Any]] = []
+    for events in steps_events:
+        events = held + list(events)
+        held = []
+        if not any(e.get("type") == "fine" for e in events):
+            held = [e for e in events if e.get("type") in AWARD_RECORDS]
+            events = [e for e in events if e.get("type") not in AWARD_RECORDS]
+        out.append(events)
+    if held and out:
+        out[-1] = out[-1] + held  # a hand that stopped before its end: told at its last step
+    return out
+
+
 def step_lines(*, seat: int, action: dict[str, Any], events: list[dict[str, Any]], namer: Namer) -> list[str]:
     """A step in words: its events' lines, or the action's type when no event says anything."""
+    events = in_telling_order(events)
     lines = [line for e in events if not _said_privately(e, events) and (line := event_line(e, namer))]
     if not lines:
         lines = [f"{namer.seat(seat)}: {str(action.get('type', '')).replace('_', ' ')}"]

@@ -15,7 +15,7 @@ from games import registry
 from games.engine import CodedError, private_to
 from games.rng import ReplayRng
 from lobby.models import Hand, HandStep, TableRuntime
-from lobby.narration import Namer, step_lines
+from lobby.narration import Namer, hand_step_events, step_lines
 
 # What of a seat the engine receives when a hand is dealt (lobby.actions) and replayed (here).
 ENGINE_SPEC_KEYS = ("seat", "chips", "sitout", "prefs", "new")
@@ -168,7 +168,10 @@ def replay_frames(
     for index, state in enumerate(walk_hand(hand, steps)):
         if namer is None:
             namer = Namer(
-                names, _lines(engine, state), italian="stile_mazzo" in game_options.defaults(hand.game)
+                names,
+                _lines(engine, state),
+                italian="stile_mazzo" in game_options.defaults(hand.game),
+                realm=hand.table.realm,
             )
         public = _view(engine, state, None)
         key, label = _chapter(public)
@@ -191,9 +194,11 @@ def replay_frames(
         final = state
     assert namer is not None  # walk_hand yields the dealt state first
     out_steps = []
-    for index, step in enumerate(steps, start=1):
+    told = hand_step_events(
+        [step.events if staff else [e for e in step.events if private_to(e, seat)] for step in steps]
+    )
+    for index, (step, events) in enumerate(zip(steps, told, strict=True), start=1):
         mine = staff or step.seat == seat
-        events = step.events if staff else [e for e in step.events if private_to(e, seat)]
         action = step.action if mine else {"type": step.action.get("type")}
         row: dict[str, Any] = {
             "index": index,

@@ -301,13 +301,15 @@ def variant_label(table: Table) -> str:
 
 def stakes_label(table: Table, family: str) -> str:
     """The stakes as the lobby shows them: posta and punto (partite), invito and limit (puntate)."""
-    from wallet.money import format_eur
+    from wallet.money import format_money
 
+    realm = table.realm
     if family == "partite":
-        return f"Posta {format_eur(table.posta_partita)} · Punto {format_eur(table.posta_unitaria)}"
+        posta, punto = format_money(table.posta_partita, realm), format_money(table.posta_unitaria, realm)
+        return f"Posta {posta} · Punto {punto}"
     parts = []
     if "invito" in table.config:
-        parts.append(f"Invito {format_eur(int(table.config['invito']))}")
+        parts.append(f"Invito {format_money(int(table.config['invito']), realm)}")
     if "limit" in table.config:
         parts.append(str(table.config["limit"]))
     return " · ".join(parts)

@@ -57,6 +57,24 @@ def format_eur(cents: int) -> str:
     return f"{sign}€ {grouped},{rest:02d}"
 
 
+def format_play(cents: int) -> str:
+    """Format play money (the training realm, never euro) as gettoni: 100 cents are one gettone,
+    decimals only when there are some: 100000 -> "1.000 gettoni", 150 -> "1,50 gettoni",
+    100 -> "1 gettone"."""
+    if isinstance(cents, bool) or not isinstance(cents, int):
+        raise TypeError(f"cents must be int, not {type(cents).__name__}")
+    sign = "-" if cents < 0 else ""
+    whole, rest = divmod(abs(cents), 100)
+    number = f"{whole:,}".replace(",", ".") + (f",{rest:02d}" if rest else "")
+    unit = _("gettone") if abs(cents) == 100 else _("gettoni")
+    return f"{sign}{number} {unit}"
+
+
+def format_money(cents: int, realm: str = "real") -> str:
+    """An amount of a realm: euro for real money, gettoni for play money (``format_play``)."""
+    return format_play(cents) if realm == "play" else format_eur(cents)
+
+
 def format_eur_input(cents: int) -> str:
     """Format cents as a form field shows them, without the symbol: 123450 -> "1.234,50"."""
     return format_eur(cents).replace("€ ", "")

@@ -6,8 +6,9 @@
 // at a table of the same tournament, whose match is over, it goes straight on. The countdown of a
 // call survives a reload (sessionStorage), so a page that reloads does not start it again.
 
+import { context, muted, soundAsk } from "./audio.js"; // the table's sound switch and the page's audio
+
 export const COUNTDOWN_SECONDS = 10;
-const AUDIO_KEY = "tavolo-audio"; // the table's sound switch (static/js/table/sounds.js)
 const STORE = "chiamate";
 const DISMISSED = -1; // a call the player hid: its page no longer counts down to move him
 
@@ -47,16 +48,12 @@ function writeStore(store) {
   try { sessionStorage.setItem(STORE, JSON.stringify(store)); } catch { /* private mode: this page only */ }
 }
 
-function muted() {
-  try { return localStorage.getItem(AUDIO_KEY) === "off"; } catch { return false; }
-}
-
-let audio = null;
 function chime(box) {
   box.dataset.lastSound = muted() ? "call:muted" : "call";
   if (muted()) return;
   try {
-    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+    const audio = context();
+    if (!audio) return;
     let at = audio.currentTime;
     for (const [freq, dur] of [[523, 0.12], [659, 0.12], [784, 0.12], [1047, 0.2]]) {
       const osc = audio.createOscillator();
@@ -134,6 +131,8 @@ export function showCall(call) {
     if (button) actions.append(button);
     actions.append(later);
     item.append(actions);
+    const ask = call.kind === "notice" ? null : soundAsk(document); // its chime needs unlocked audio
+    if (ask) item.append(ask);
     box.append(item);
     if (call.kind === "notice") { item.classList.add("player-call--notice"); item.dataset.code = String(call.code || ""); return; }
     chime(box);

@@ -3,6 +3,7 @@
 // published. Each notice leaves the page at its end time. The same socket brings the player's own
 // calls ("your match is ready at table X"), which calls.js shows. A module loaded by base.html (a
 // file, as the CSP allows no inline script).
+import { unlockOnTouch } from "./audio.js";
 import { showCall } from "./calls.js";
 
 (() => {
@@ -38,6 +39,7 @@ import { showCall } from "./calls.js";
 
   const path = box.dataset.ws;
   if (!path) return;
+  unlockOnTouch(); // a player's page: his table's turn and his calls may sound
   let delay = 1000;
   const connect = () => {
     const scheme = window.location.protocol === "https:" ? "wss" : "ws";

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  amountKey, amountMarks, amountRange, clampAmount, euroText, isCount, keptAmount, parseCount, parseEuro, readAmountText,
+  amountKey, amountMarks, amountRange, clampAmount, euroText, isCount, keptAmount, parseCount, parseEuro, playMoneyText, readAmountText,
 } from "../../static/js/table/amount.js";
 
 test("euro are typed the Italian way and read in cents", () => {
@@ -81,4 +81,14 @@ test("a typed amount belongs to its decision: a newer view of it keeps it, anoth
   assert.equal(keptAmount({ key, cents: 950, text: null }, 100, 900), 100);
   assert.equal(keptAmount({ key, cents: null, text: null }, 100, 900), 100);
   assert.equal(keptAmount(null, 100, 900), 100);
+});
+
+test("play money reads as gettoni, never euro (wallet.money.format_play)", () => {
+  assert.equal(playMoneyText(100000), "1.000 gettoni");
+  assert.equal(playMoneyText(150), "1,50 gettoni");
+  assert.equal(playMoneyText(100), "1 gettone");
+  assert.equal(playMoneyText(50), "0,50 gettoni");
+  assert.equal(playMoneyText(123456700), "1.234.567 gettoni");
+  assert.equal(playMoneyText(-500), "-5 gettoni");
+  assert.equal(playMoneyText(2000, (w) => ({ gettoni: "chips" })[w] ?? w), "20 chips");
 });

@@ -332,3 +332,43 @@ def test_an_italian_decks_cards_are_named_not_french_symbols():
     said = "Mario gioca 7 di denari e prende cavallo di bastoni, asso di spade — Scopa!"
     assert event_line(event, namer) == said
     assert event_line({"type": "gioca", "seat": 2, "card": "Kh"}, namer) == "Giulia gioca re di coppe"
+
+
+def test_a_showdown_reads_cards_first_then_who_wins():
+    """A step that settles an uncontested pot and shows the winner's hand reads show, then win."""
+    from lobby.narration import Namer, step_lines
+
+    events = [
+        {"type": "passo", "seat": 1},
+        {"type": "piatti", "pots": [{"amount": 600, "winners": [2]}], "uncontested": True},
+        {"type": "mostro", "seat": 2, "cards": ["Ah", "Ad", "Kc", "Qs", "9h"], "auto": True},
+        {"type": "fine", "chips": {}, "carried": 0},
+    ]
+    lines = step_lines(
+        seat=1, action={"type": "passo"}, events=events, namer=Namer({1: "Mario", 2: "Giulia"})
+    )
+    assert lines == ["Mario passa", "Giulia mostra A♥ A♦ K♣ Q♠ 9♥", "Giulia vince € 6,00", "Fine della mano"]
+
+
+def poker_hand_won_uncontested_then_shown() -> Hand:
+    """A poker hand where the last seat in wins the pot, is asked MOSTRO / NASCONDO and shows."""
+    for seed in range(1, 12):
+        hand, _users = played_hand("poker5", seed=seed)
+        steps = list(hand.steps.order_by("seq"))
+        if steps[-1].action.get("type") == "mostro" and any(
+            e.get("type") == "piatti" and e.get("uncontested") for e in steps[-2].events
+        ):
+            return hand
+    raise AssertionError("no poker hand won uncontested and then shown")
+
+
+def test_the_replay_tells_the_win_with_the_showdown_not_a_step_before(client):
+    hand = poker_hand_won_uncontested_then_shown()
+    winner = next(s["nickname"] for s in hand.seats if s["seat"] == hand.steps.order_by("-seq").first().seat)
+    client.force_login(UserFactory(role=roles.STAFF))
+    data = client.get(f"/backoffice/lobby/hand/{hand.pk}/replay.json").json()
+    *before, showdown = data["steps"]
+    assert not any(" vince " in line for s in before for line in s["lines"]), before[-1]
+    assert showdown["lines"][0].startswith(f"{winner} mostra "), showdown["lines"]
+    assert showdown["lines"][1].startswith(f"{winner} vince € "), showdown["lines"]
+    assert showdown["lines"][-1] == "Fine della mano"

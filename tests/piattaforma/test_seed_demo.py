@@ -29,7 +29,7 @@ def test_seed_demo_is_idempotent_and_prints_credentials():
     from lobby.models import Seat
 
     bots = Seat.objects.filter(user__is_bot=True)
-    assert bots.count() == 4 and bots.filter(table__name="Roma").count() == 2
+    assert bots.count() == 6 and bots.filter(table__name="Roma").count() == 2
     assert not User.objects.get(nickname="bot.scopa").has_usable_password()
 
 
@@ -66,3 +66,42 @@ def test_seed_demo_again_after_bots_stood_up_or_lost_their_seat():
     assert Seat.objects.get(user=scopa).table_id == napoli.pk
     assert not Seat.objects.filter(user=briscola).exists()
     assert Seat.objects.get(table=bari, number=seat_no).user_id == mario.pk
+
+
+def test_the_training_table_has_bots_holding_play_money_only():
+    from lobby.models import Seat
+
+    call_command("seed_demo", stdout=io.StringIO())
+    training = Table.objects.get(name="Allenamento Milano")
+    assert training.realm == "play"
+    seats = Seat.objects.filter(table=training, user__is_bot=True).select_related("user")
+    assert seats.count() == 2
+    for seat in seats:
+        money = wallet_selectors.balance_get(user=seat.user)
+        assert money["cash"] == 0 and money["bonus"] == 0 and money["play"] > 0
+        assert not Seat.objects.filter(user=seat.user).exclude(table=training).exists()
+
+
+def test_a_training_bot_that_stood_up_broke_sits_again_on_play_money():
+    from lobby import actions as lobby_actions
+    from lobby.models import Seat
+    from wallet.models import Account, AccountKind, Realm
+
+    call_command("seed_demo", stdout=io.StringIO())
+    bot = User.objects.get(nickname="bot.pratica")
+    training = Table.objects.get(name="Allenamento Milano")
+    lobby_actions.table_leave(table_id=training.pk, user=bot)
+    # the bot lost its play money: move it back to the play bank (ledger-neutral, test set-up)
+    play = Account.objects.get(owner=bot, kind=AccountKind.PLAYER_CASH, realm=Realm.PLAY)
+    bank = Account.objects.get(kind=AccountKind.PLAY_BANK, realm=Realm.PLAY)
+    from wallet import actions as wallet_actions
+
+    wallet_actions.ledger_transfer(
+        source_id=play.pk, destination_id=bank.pk, amount=play.balance, idempotency_key="broke"
+    )
+    assert wallet_selectors.balance_get(user=bot)["play"] == 0
+
+    call_command("seed_demo", stdout=io.StringIO())
+
+    assert Seat.objects.get(user=bot).table_id == training.pk
+    assert wallet_selectors.balance_get(user=bot)["cash"] == 0

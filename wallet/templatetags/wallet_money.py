@@ -1,10 +1,11 @@
-"""Template filters for money: ``{% load wallet_money %}{{ cents|euro }}`` -> "€ 1.234,50"."""
+"""Template filters for money: ``{% load wallet_money %}{{ cents|euro }}`` -> "€ 1.234,50";
+``{{ cents|money:table.realm }}`` -> euro, or gettoni for play money ("1.000 gettoni")."""
 
 from __future__ import annotations
 
 from django import template
 
-from wallet.money import format_eur
+from wallet.money import format_eur, format_money
 
 register = template.Library()
 
@@ -22,3 +23,19 @@ def euro_signed(cents: int) -> str:
     """Like ``euro`` with an explicit + for credits ("+€ 5,00")."""
     text = format_eur(int(cents))
     return f"+{text}" if cents > 0 else text
+
+
+@register.filter
+def money(cents: int | str | None, realm: str = "real") -> str:
+    """An amount of ``realm``: "€ 1.234,50" for real money, "1.234,50 gettoni" for play money."""
+    if cents is None or cents == "":
+        return ""
+    return format_money(int(cents), realm)
+
+
+@register.filter
+def money_unit(realm: str) -> str:
+    """What a form's amount is typed in: "€", or "gettoni" for play money."""
+    from django.utils.translation import gettext as _
+
+    return _("gettoni") if realm == "play" else "€"

@@ -163,6 +163,13 @@ DEMO_BOTS = (
     ("bot.scopa", "Napoli", 2),
     ("bot.briscola", "Bari", 2),
 )
+# The training tables' bots, so a new player has someone to play with: they hold play money only
+# (no conto), topped up with play money when they cannot buy in.
+TRAINING_BOTS = (
+    ("bot.allenamento", "Allenamento Milano", 5),
+    ("bot.pratica", "Allenamento Milano", 6),
+)
+TRAINING_BOT_PLAY_MONEY = 100_000
 
 
 def seed_bots() -> int:
@@ -173,10 +180,12 @@ def seed_bots() -> int:
     from wallet import selectors as wallet_selectors
 
     seated = 0
-    for nickname, table_name, seat_no in DEMO_BOTS:
+    training = {nickname for nickname, _table, _seat in TRAINING_BOTS}
+    for nickname, table_name, seat_no in (*DEMO_BOTS, *TRAINING_BOTS):
         table = Table.objects.filter(name=table_name).first()
         if table is None:
             continue
+        play = nickname in training
         bot = User.objects.filter(nickname__iexact=nickname).first()
         if bot is None:
             bot = User.objects.create_user(
@@ -187,13 +196,25 @@ def seed_bots() -> int:
             )
             bot.is_bot = True
             bot.save(update_fields=["is_bot"])
-            fund(bot)
+            if play:
+                wallet_actions.play_money_top_up(
+                    user=bot, amount=TRAINING_BOT_PLAY_MONEY, idempotency_key=f"demo-play-{bot.pk}"
+                )
+            else:
+                fund(bot)
         taken = Seat.objects.filter(table=table, number=seat_no).exists()
         if not taken and not Seat.objects.filter(table=table, user=bot).exists():
             buy_in = min(table.max_buy_in, 10_000)
             # A second `make run`: the bot may have stood up (or gone broke) since the last seed, so
-            # each sitting has its own key and the bot's conto is refilled when it cannot pay.
-            if wallet_selectors.balance_get(user=bot)["available"] < buy_in:
+            # each sitting has its own key and the bot's money is refilled when it cannot pay.
+            balance = wallet_selectors.balance_get(user=bot)
+            if play and balance["play"] < buy_in:
+                wallet_actions.play_money_top_up(
+                    user=bot,
+                    amount=TRAINING_BOT_PLAY_MONEY,
+                    idempotency_key=f"demo-play-refill-{bot.pk}-{uuid.uuid4().hex}",
+                )
+            elif not play and balance["available"] < buy_in:
                 wallet_actions.deposit_create(
                     user=bot, amount=DEMO_DEPOSIT, idempotency_key=f"demo-refill-{bot.pk}-{uuid.uuid4().hex}"
                 )
@@ -270,14 +291,19 @@ class Command(BaseCommand):
 
         seed_tournaments(
             actor=User.objects.get(nickname="staff"),
-            bots=list(User.objects.filter(is_bot=True).order_by("pk")),
+            bots=list(  # real-money tournaments: the training bots hold play money only
+                User.objects.filter(is_bot=True)
+                .exclude(nickname__in=[nickname for nickname, _table, _seat in TRAINING_BOTS])
+                .order_by("pk")
+            ),
         )
         self.stdout.write(f"Conti dimostrativi (password per tutti: {DEMO_PASSWORD}):")
         for nickname, _email, role in DEMO_USERS:
             self.stdout.write(f"  {nickname:<12} {role}")
         self.stdout.write("Ogni giocatore ha € 500,00 di deposito di prova e 1.000 di gioco di allenamento.")
         self.stdout.write(
-            "Ai tavoli Roma (poker), Napoli (scopa) e Bari (briscola) giocano dei bot, segnalati come tali."
+            "Ai tavoli Roma (poker), Napoli (scopa), Bari (briscola) e al tavolo di allenamento"
+            " Allenamento Milano giocano dei bot, segnalati come tali."
         )
         self.stdout.write(
             "Un tavolo per ognuno dei 13 giochi, aperto da un modello (back office: Modelli di tavolo)."

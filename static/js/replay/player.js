@@ -31,6 +31,7 @@ export function startReplay(root) {
 
   settings.style = styleForGame(root.dataset.deckStyle, root.dataset.italianDeck === "1");
   settings.money = root.dataset.family !== "partite";
+  settings.play = root.dataset.realm === "play";
 
   function notice(text) {
     const el = $("notice");

@@ -13,6 +13,16 @@ export function euroText(cents) {
   return `${cents < 0 ? "-" : ""}${Math.floor(abs / 100)},${String(abs % 100).padStart(2, "0")}`;
 }
 
+/** Play money (a training table: never euro) as gettoni, 100 cents a gettone, decimals only when
+ * there are some: 100000 -> "1.000 gettoni", 150 -> "1,50 gettoni", 100 -> "1 gettone"
+ * (wallet.money.format_play); ``tr`` translates the unit. */
+export function playMoneyText(cents, tr = (word) => word) {
+  const abs = Math.abs(cents);
+  const whole = Math.floor(abs / 100).toString().replace(/\B(?=(\d{3})+$)/g, ".");
+  const rest = abs % 100 ? `,${String(abs % 100).padStart(2, "0")}` : "";
+  return `${cents < 0 ? "-" : ""}${whole}${rest} ${tr(abs === 100 ? "gettone" : "gettoni")}`;
+}
+
 /** An amount typed the Italian way ("5", "5,5", "1.234,56", "€ 5,00") in cents; null if not one.
  * As the server's parser (wallet.money.parse_eur): one dot group with no decimal comma ("1.234",
  * "10.999") is ambiguous, not thousands. */

@@ -3,7 +3,7 @@
 // MAZZETTO: the "amount" is the size of the mazzetto, a number of cards, not money.
 // What the player typed and has not committed survives a redraw of the same decision.
 
-import { h, money } from "./dom.js";
+import { h, money, settings } from "./dom.js";
 import { t } from "./i18n.js";
 import { amountKey, amountMarks, amountRange, clampAmount, euroText, isCount, keptAmount, parseCount, parseEuro, readAmountText } from "./amount.js";
 
@@ -15,7 +15,7 @@ export function amountBox(ctx, specs, typing) {
   const { ui } = ctx;
   const count = specs.every(isCount);
   const [parse, fmt, said] = count ? [parseCount, String, countText] : [parseEuro, euroText, money];
-  const name = count ? t("Carte del mazzetto") : t("Importo (€)");
+  const name = count ? t("Carte del mazzetto") : (settings.play ? t("Importo (gettoni)") : t("Importo (€)"));
   const { lo, hi, step } = amountRange(specs, count);
   const key = amountKey(ctx.last, specs);
   if (ui.amount?.key !== key) ui.amount = { key, cents: null, text: null };

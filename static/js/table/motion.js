@@ -38,10 +38,10 @@ export function before(root) {
   };
 }
 
-/** "€ 1.234,50" -> 123450; null for no amount. */
+/** "€ 1.234,50" -> 123450, "1.000 gettoni" -> 100000 (decimals only when some); null for no amount. */
 function cents(text) {
-  const digits = (text || "").replace(/[^0-9]/g, "");
-  return digits ? Number(digits) : null;
+  const m = /([0-9][0-9.]*)(?:,([0-9]{1,2}))?/.exec(text || "");
+  return m ? Number(m[1].replace(/\./g, "")) * 100 + Number((m[2] || "0").padEnd(2, "0")) : null;
 }
 
 /** A chip flying between two places of the table (then removed). */

@@ -8,7 +8,7 @@ import { buildModel } from "./model.js";
 import { centre, detailsEl, eventLine, meldsEl, placeSeats, resultEl, scoresEl, seatEl, seatName, tickClocks } from "./felt.js";
 import { t } from "./i18n.js";
 import { lineName, measureText, summaryEl } from "./summary.js";
-import { muted, play, setMuted } from "./sounds.js";
+import { muted, play, setMuted, soundAsk } from "./sounds.js";
 import { waitingEl } from "./waiting.js";
 import { clockLine, handOrder, turnKey } from "./state.js";
 
@@ -83,6 +83,8 @@ export function renderer(ctx) {
       "aria-pressed": muted() ? "false" : "true" }, muted() ? t("Audio spento") : t("Audio attivo"));
     sound.addEventListener("click", () => { setMuted(!muted()); renderToggles(p); });
     box.append(sound);
+    const ask = soundAsk(document, () => renderToggles(p)); // audio the browser still holds locked
+    if (ask) box.append(ask);
   }
 
   function renderHand(p) {
@@ -198,6 +200,7 @@ export function renderer(ctx) {
     if (premove) premove.done = true;
     model.lineOf = (no) => clockLine(p, no);
     settings.money = root.dataset.family !== "partite";
+    settings.play = root.dataset.realm === "play";
     settings.seatName = (n) => seatName(model, n);
     const hand = handCards();
     ctx.plan = planActions(p.legal, hand);

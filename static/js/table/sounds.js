@@ -1,17 +1,11 @@
 // Table sounds: the viewer's turn, time running out, a scopa. Made with Web Audio (no
-// files to load); a mute switch remembered on this device ("tavolo-audio" in localStorage).
+// files to load) on the page's one AudioContext (../audio.js, which also asks once to unlock it);
+// a mute switch remembered on this device ("tavolo-audio" in localStorage).
 // Each sound also sets data-last-sound on the table, which the tests read.
 
-const KEY = "tavolo-audio";
-let ctx = null;
+import { context, muted, setMuted, soundAsk } from "../audio.js";
 
-export function muted() {
-  try { return localStorage.getItem(KEY) === "off"; } catch { return false; }
-}
-
-export function setMuted(off) {
-  try { localStorage.setItem(KEY, off ? "off" : "on"); } catch { /* private mode: this page only */ }
-}
+export { muted, setMuted, soundAsk };
 
 const TONES = { turn: [[660, 0.09], [880, 0.12]], late: [[440, 0.08], [440, 0.08]], scopa: [[523, 0.08], [659, 0.08], [784, 0.16]] };
 
@@ -20,7 +14,8 @@ export function play(root, name) {
   root.dataset.lastSound = muted() ? `${name}:muted` : name;
   if (muted()) return;
   try {
-    ctx = ctx || new (window.AudioContext || window.webkitAudioContext)();
+    const ctx = context();
+    if (!ctx) return;
     let at = ctx.currentTime;
     for (const [freq, dur] of TONES[name] || []) {
       const osc = ctx.createOscillator();

@@ -3,12 +3,13 @@
 // the perdita massima), sitting out or gone, too few players. The viewer short of credit gets a
 // top-up form on the felt; topping up restarts the table.
 
-import { h } from "./dom.js";
+import { h, settings } from "./dom.js";
 import { t } from "./i18n.js";
-import { euroText, parseEuro } from "./amount.js";
+import { euroText, parseEuro, playMoneyText } from "./amount.js";
 
-/** Table credit is money at every table (a gioco a partite's scores are not): "€ 16,50". */
-const money = (cents) => `€ ${euroText(cents).replace(/\B(?=(\d{3})+,)/g, ".")}`;
+/** Table credit is money at every table (a gioco a partite's scores are not): "€ 16,50"; gettoni
+ * at a training table. */
+const money = (cents) => (settings.play ? playMoneyText(cents, t) : `€ ${euroText(cents).replace(/\B(?=(\d{3})+,)/g, ".")}`);
 
 /** The "why we wait" panel of the felt, or null when nothing holds the table up. */
 export function waitingEl(model, p, { topUp, seatName }) {
@@ -44,10 +45,10 @@ export function waitingEl(model, p, { topUp, seatName }) {
 }
 
 function topUpForm(short, topUp) {
-  const input = h("input", { type: "text", name: "topup", inputmode: "decimal", value: euroText(short), size: 8, "aria-label": t("Importo da aggiungere (€)") });
+  const input = h("input", { type: "text", name: "topup", inputmode: "decimal", value: euroText(short), size: 8, "aria-label": (settings.play ? t("Importo da aggiungere (gettoni)") : t("Importo da aggiungere (€)")) });
   const button = h("button", { type: "submit", dataset: { role: "topup" } }, t("Ricarica e gioca"));
   const form = h("form", { class: "topup-form", dataset: { role: "topup-form" } },
-    h("label", {}, `${t("Importo da aggiungere (€)")} `, input), button);
+    h("label", {}, `${(settings.play ? t("Importo da aggiungere (gettoni)") : t("Importo da aggiungere (€)"))} `, input), button);
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     const cents = parseEuro(input.value);
