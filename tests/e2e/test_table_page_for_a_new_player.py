@@ -533,7 +533,9 @@ def test_scopa_end_of_match_summary_on_the_felt(live, new_context):
     page = _page(new_context, carla, table.pk)
     summary = page.wait_for_selector(f"{TABLE} .felt [data-role=summary]")
     text = summary.inner_text()
-    assert "Fine della partita" in text and ("Vince" in text or "Pareggio" in text)
+    # the viewer is told whether he won, by name when the other did: never a seat number
+    said = ("Hai vinto", f"Ha vinto {dario.nickname}", "Pareggio")
+    assert "Fine della partita" in text and any(s in text for s in said) and "Posto" not in text
     rows = page.eval_on_selector_all(
         f"{TABLE} [data-role=summary] tr[data-row]", "rs => rs.map(r => r.dataset.row)"
     )
