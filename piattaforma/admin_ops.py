@@ -179,7 +179,7 @@ class SiteHoursAdmin(HoursAdminBase):
     def changelist_view(
         self, request: HttpRequest, extra_context: dict[str, Any] | None = None
     ) -> HttpResponse:
-        hours = siteops.site_hours()  # the one row: straight to its form
+        hours, _created = SiteHours.objects.get_or_create(pk=1)  # the one row: straight to its form
         return HttpResponseRedirect(reverse("backoffice:piattaforma_sitehours_change", args=[hours.pk]))
 
     def save_model(self, request: HttpRequest, obj: SiteHours, form: Any, change: bool) -> None:

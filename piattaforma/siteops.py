@@ -90,11 +90,15 @@ _hours_cache: dict[str, tuple[float, SiteHours]] = {}
 
 
 def site_hours() -> SiteHours:
-    """The site's hours (the one row, made by a migration with the rules' defaults), cached briefly."""
+    """The site's hours (the one row, made by a migration with the rules' defaults), cached briefly.
+
+    Only read: a page's way in never writes. Without the row (a database emptied by hand) the rules'
+    defaults apply, unsaved, until staff save them (the back office's form creates the row).
+    """
     cached = _hours_cache.get("hours")
     if cached is not None and cached[0] > monotonic():
         return cached[1]
-    hours, _created = SiteHours.objects.get_or_create(pk=1)
+    hours = SiteHours.objects.filter(pk=1).first() or SiteHours(pk=1)
     _hours_cache["hours"] = (monotonic() + HOURS_CACHE_SECONDS, hours)
     return hours
 

@@ -356,7 +356,12 @@ class AdjustmentRequest(models.Model):
     decided_at = models.DateTimeField(_("decisa il"), null=True, blank=True)
     decision_reason = models.CharField(_("motivazione del rifiuto"), max_length=200, blank=True)
     transaction = models.ForeignKey(
-        Transaction, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+        Transaction,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("movimento registrato"),
     )
 
     class Meta:

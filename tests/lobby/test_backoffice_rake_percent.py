@@ -5,7 +5,7 @@ from django import forms
 
 from piattaforma import roles
 from tests.lobby.factories import poker_table
-from tests.piattaforma.factories import UserFactory
+from tests.piattaforma.factories import UserFactory, sign_in
 from wallet.forms import PercentField, format_percent, format_percent_input
 
 pytestmark = pytest.mark.django_db
@@ -38,7 +38,7 @@ def test_the_tables_list_shows_euro_and_percent_never_cents(client):
     table = poker_table()
     table.rake_bp, table.min_buy_in, table.max_buy_in = 250, 1_000, 50_000
     table.save(update_fields=["rake_bp", "min_buy_in", "max_buy_in"])
-    client.force_login(UserFactory(role=roles.STAFF))
+    sign_in(client, UserFactory(role=roles.STAFF))
     html = client.get("/backoffice/lobby/table/").content.decode()
     assert "2,5 %" in html and "€ 10,00" in html and "€ 500,00" in html
     assert ">50000<" not in html and ">250<" not in html

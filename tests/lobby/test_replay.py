@@ -365,7 +365,7 @@ def poker_hand_won_uncontested_then_shown() -> Hand:
 def test_the_replay_tells_the_win_with_the_showdown_not_a_step_before(client):
     hand = poker_hand_won_uncontested_then_shown()
     winner = next(s["nickname"] for s in hand.seats if s["seat"] == hand.steps.order_by("-seq").first().seat)
-    client.force_login(UserFactory(role=roles.STAFF))
+    sign_in(client, UserFactory(role=roles.STAFF))
     data = client.get(f"/backoffice/lobby/hand/{hand.pk}/replay.json").json()
     *before, showdown = data["steps"]
     assert not any(" vince " in line for s in before for line in s["lines"]), before[-1]

@@ -10,7 +10,7 @@ from games import registry
 from lobby import door
 from lobby.models import Table, TableTemplate
 from piattaforma import roles
-from tests.piattaforma.factories import UserFactory
+from tests.piattaforma.factories import UserFactory, sign_in
 
 pytestmark = pytest.mark.django_db
 
@@ -34,7 +34,7 @@ def test_a_new_table_takes_its_games_tempo_giocata(game, seconds):
 
 
 def test_the_back_office_form_left_empty_gives_the_games_time(client):
-    client.force_login(UserFactory(role=roles.STAFF))
+    sign_in(client, UserFactory(role=roles.STAFF))
     form = {
         "name": "Burraco Milano",
         "game": "burraco",
@@ -44,7 +44,7 @@ def test_the_back_office_form_left_empty_gives_the_games_time(client):
         "min_players": 2,
         "min_buy_in": "20,00",
         "max_buy_in": "100,00",
-        "rake_bp": 500,
+        "rake_bp": "5",
         "rake_cap": "0",
         "posta_partita": "1,00",
         "posta_unitaria": "0,10",

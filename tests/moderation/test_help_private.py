@@ -11,7 +11,7 @@ from django.urls import reverse
 from moderation import actions
 from moderation.models import ChatLine, Report, ReportEntry
 from piattaforma import roles
-from tests.moderation.helpers import say
+from tests.moderation.factories import say
 from tests.piattaforma.factories import UserFactory, sign_in
 
 pytestmark = pytest.mark.django_db

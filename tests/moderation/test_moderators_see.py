@@ -7,7 +7,7 @@ from moderation import actions, rooms
 from piattaforma import roles
 from tests.lobby.factories import poker_table
 from tests.moderation.factories import ReportFactory, say
-from tests.piattaforma.factories import UserFactory
+from tests.piattaforma.factories import UserFactory, sign_in
 
 pytestmark = pytest.mark.django_db
 
@@ -26,7 +26,7 @@ def muted():
 
 @pytest.mark.parametrize("role", [roles.MODERATORS, roles.STAFF])
 def test_the_card_lists_the_mute_just_given_to_moderators_and_staff(client, muted, role):
-    client.force_login(UserFactory(role=role))
+    sign_in(client, UserFactory(role=role))
     html = client.get(reverse("moderation:player_card", args=["bullo"])).content.decode()
     assert 'data-testid="chat-sanctions"' in html
     listed = html.split('data-testid="chat-sanctions"')[1].split("</ul>")[0]
@@ -34,7 +34,7 @@ def test_the_card_lists_the_mute_just_given_to_moderators_and_staff(client, mute
 
 
 def test_players_see_the_card_without_the_chat_sanctions(client, muted):
-    client.force_login(UserFactory())
+    sign_in(client, UserFactory())
     html = client.get(reverse("moderation:player_card", args=["bullo"])).content.decode()
     assert "bullo" in html and "chat-sanctions" not in html and "insulti ripetuti" not in html
 
@@ -58,7 +58,7 @@ def test_the_case_page_names_the_table(client):
     bully, victim = UserFactory(nickname="bullo"), UserFactory(nickname="vittima")
     line = say(bully, "sei un incapace", channel=f"table:{table.pk}")
     report = ReportFactory(reporter=victim, line=line).report
-    client.force_login(UserFactory(role=roles.MODERATORS))
+    sign_in(client, UserFactory(role=roles.MODERATORS))
     html = client.get(reverse("moderation:case", args=[report.pk])).content.decode()
     assert "Tavolo «Roma Centro»" in html and f"Tavolo {table.pk}<" not in html
 
@@ -68,17 +68,17 @@ def test_the_queue_api_lists_the_open_cases_for_moderators_and_staff_only(client
     report = ReportFactory(reporter=victim, line=say(bully, "sei un incapace")).report
     url = reverse("moderation:queue_api")
     for role in (roles.MODERATORS, roles.STAFF):
-        client.force_login(UserFactory(role=role))
+        sign_in(client, UserFactory(role=role))
         body = client.get(url).json()
         assert body["cases"] == [{"id": report.pk, "nickname": "bullo"}] and body["held"] == 0
-    client.force_login(UserFactory())
+    sign_in(client, UserFactory())
     assert client.get(url).status_code == 403
     client.logout()
     assert client.get(url).status_code == 302
 
 
 def test_the_queue_page_carries_what_its_script_needs(client):
-    client.force_login(UserFactory(role=roles.MODERATORS))
+    sign_in(client, UserFactory(role=roles.MODERATORS))
     html = client.get(reverse("moderation:queue")).content.decode()
     assert f'data-queue-api="{reverse("moderation:queue_api")}"' in html
     assert 'data-role="queue-alert"' in html and "js/moderation-queue.js" in html
@@ -90,7 +90,7 @@ def test_the_pairs_list_of_the_back_office_shows_euro(client):
     dumper, receiver = UserFactory(nickname="dumper"), UserFactory(nickname="receiver")
     for _ in range(3):
         settle([(dumper, -4000, "normal"), (receiver, 4000, "normal")])  # folded in at once
-    client.force_login(UserFactory(role=roles.STAFF))
+    sign_in(client, UserFactory(role=roles.STAFF))
     html = client.get(reverse("backoffice:moderation_pairsignal_changelist")).content.decode()
     assert "€ 120,00" in html and ">12000<" not in html
 

@@ -11,7 +11,7 @@ from django.db import connection
 from moderation import actions
 from moderation.errors import ModerationError
 from moderation.models import ReportEntry
-from tests.moderation.helpers import say
+from tests.moderation.factories import say
 from tests.piattaforma.factories import UserFactory
 from tests.wallet.conftest import run_in_threads
 

@@ -7,7 +7,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from piattaforma import actions, roles
 from tests.moderation.factories import ReportFactory, say
-from tests.piattaforma.factories import UserFactory
+from tests.piattaforma.factories import UserFactory, sign_in
 from tests.piattaforma.test_identity import PDF
 from wallet import actions as wallet_actions
 
@@ -39,7 +39,7 @@ def panel(client):
 
 
 def test_staff_see_every_count_with_its_link(client, waiting):
-    client.force_login(UserFactory(role=roles.STAFF))
+    sign_in(client, UserFactory(role=roles.STAFF))
     counts = panel(client)
     assert counts["Documenti d'identità da esaminare"] == (
         1,
@@ -53,13 +53,13 @@ def test_staff_see_every_count_with_its_link(client, waiting):
 
 
 def test_moderators_see_only_the_moderation_counts(client, waiting):
-    client.force_login(UserFactory(role=roles.MODERATORS))
+    sign_in(client, UserFactory(role=roles.MODERATORS))
     counts = panel(client)
     assert set(counts) == {"Segnalazioni aperte", "Messaggi trattenuti"}
     assert counts["Segnalazioni aperte"][0] == 1
 
 
 def test_players_do_not_reach_the_index(client, waiting):
-    client.force_login(UserFactory())
+    sign_in(client, UserFactory())
     response = client.get("/backoffice/")
     assert response.status_code == 302 and "/login/" in response["Location"]

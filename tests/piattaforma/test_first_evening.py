@@ -13,7 +13,7 @@ from django.utils import translation
 
 from piattaforma import actions, roles
 from piattaforma.models import User
-from tests.piattaforma.factories import UserFactory
+from tests.piattaforma.factories import UserFactory, sign_in
 from tests.piattaforma.test_accounts import signup_data
 
 PDF = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
@@ -72,7 +72,7 @@ def upload(user):
 
 
 def pages(client, user) -> dict[str, str]:
-    client.force_login(user)
+    sign_in(client, user)
     return {
         name: client.get(reverse(name)).content.decode()
         for name in ("wallet:balance", "profile", "wallet:withdrawal")

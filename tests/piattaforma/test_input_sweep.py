@@ -17,7 +17,7 @@ from django.test import Client
 from django.urls import URLResolver, get_resolver
 
 from piattaforma import roles
-from tests.piattaforma.factories import UserFactory
+from tests.piattaforma.factories import UserFactory, sign_in
 
 pytestmark = pytest.mark.django_db
 
@@ -84,7 +84,7 @@ def test_no_url_answers_hostile_input_with_a_server_error():
     names = sorted(query_names())
     failures = []
     for url in urls(get_resolver()):
-        client.force_login(staff)  # again: a POST to /account/esci/ signed him out
+        sign_in(client, staff)  # again: a POST to /account/esci/ signed him out
         if url.startswith("/backoffice/") and url.endswith(("/history/", "/delete/")):
             continue  # the admin's own views, as its change pages (swept) read the same parameters
         for value in VALUES:

@@ -31,6 +31,7 @@ def rome(hour: int, minute: int = 0) -> datetime:
 @pytest.fixture
 def hours_on(settings, db):
     settings.SITE_HOURS_ENFORCED = True
+    SiteHours.objects.get_or_create(pk=1)  # the migration's row (a transactional test may have emptied it)
     siteops.site_hours_forget()
     yield siteops.site_hours()
     siteops.site_hours_forget()
@@ -48,15 +49,19 @@ def frozen(monkeypatch):
 
 
 @pytest.mark.django_db
-def test_reading_the_hours_never_writes():
-    """The row exists from the migrations: a page's way in (the closing middleware) only reads it,
-    even when this process's cached copy has just expired."""
+@pytest.mark.parametrize("row", [True, False], ids=["the migration's row", "no row"])
+def test_reading_the_hours_never_writes(row):
+    """A page's way in (the closing middleware) only reads the hours, even when this process's
+    cached copy has just expired; without the row the rules' defaults apply, unsaved."""
+    if not row:
+        SiteHours.objects.all().delete()
     siteops.site_hours_forget()
     with CaptureQueriesContext(connection) as queries:
         hours = siteops.site_hours()
     siteops.site_hours_forget()
-    assert hours.pk == 1 and not siteops.site_closed(hours=hours)
+    assert hours.pk == 1 and (hours.closed_from.hour, hours.closed_from.minute) == (5, 30)
     assert [q["sql"] for q in queries.captured_queries if not q["sql"].upper().startswith("SELECT")] == []
+    assert SiteHours.objects.exists() is row
 
 
 @pytest.mark.parametrize(

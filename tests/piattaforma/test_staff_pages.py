@@ -13,14 +13,14 @@ from django.utils import translation
 
 from piattaforma import roles
 from piattaforma.logfilters import ForbiddenWithoutTraceback
-from tests.piattaforma.factories import UserFactory
+from tests.piattaforma.factories import UserFactory, sign_in
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.mark.parametrize("role", [roles.MODERATORS, roles.PLAYERS])
 def test_a_refused_page_is_the_site_s_own_italian_403(client, role):
-    client.force_login(UserFactory(role=role))
+    sign_in(client, UserFactory(role=role))
     response = client.get(reverse("moderation:signals"))
     assert response.status_code == 403
     html = response.content.decode()
@@ -29,7 +29,7 @@ def test_a_refused_page_is_the_site_s_own_italian_403(client, role):
 
 
 def test_staff_open_the_signals_page_the_others_are_refused(client):
-    client.force_login(UserFactory(role=roles.STAFF))
+    sign_in(client, UserFactory(role=roles.STAFF))
     assert client.get(reverse("moderation:signals")).status_code == 200
 
 
@@ -81,7 +81,7 @@ def test_the_actions_button_of_a_list_is_italian(client):
     player = UserFactory()
     wallet_actions.deposit_create(user=player, amount=5_000, idempotency_key="d")
     wallet_actions.withdrawal_request(user=player, amount=1_000, idempotency_key="w")
-    client.force_login(UserFactory(role=roles.STAFF))
+    sign_in(client, UserFactory(role=roles.STAFF))
     html = client.get(reverse("backoffice:wallet_withdrawal_changelist")).content.decode()
     assert ">Esegui</button>" in html and ">Run<" not in html
 
@@ -114,7 +114,7 @@ def test_the_withdrawals_list_has_italian_headers(client):
     player = UserFactory()
     wallet_actions.deposit_create(user=player, amount=5_000, idempotency_key="d")
     wallet_actions.withdrawal_request(user=player, amount=1_000, idempotency_key="w")
-    client.force_login(UserFactory(role=roles.STAFF))
+    sign_in(client, UserFactory(role=roles.STAFF))
     html = client.get(reverse("backoffice:wallet_withdrawal_changelist")).content.decode()
     assert "Giocatore" in html and "Deciso da" in html
     assert ">User<" not in html and "Decided by" not in html
@@ -134,5 +134,17 @@ def test_the_italian_catalog_is_compiled_from_its_po():
     with (folder / "django.mo").open("rb") as fp:
         compiled = gettext.GNUTranslations(fp)
     assert "Run" in entries
+    text = (folder / "django.po").read_text()
+    plurals = re.findall(
+        r'^msgid "(.*)"\nmsgid_plural "(.*)"\nmsgstr\[0\] "(.*)"\nmsgstr\[1\] "(.*)"$', text, flags=re.M
+    )
+    for singular, plural, one, many in plurals:  # the entries' reader does not read plural forms
+        entries.pop(singular, None)
+        assert (compiled.ngettext(singular, plural, 1), compiled.ngettext(singular, plural, 2)) == (one, many)
+    in_context = re.findall(r'^msgctxt "(.*)"\nmsgid "(.*)"\nmsgstr "(.*)"$', text, flags=re.M)
+    for context, msgid, msgstr in in_context:  # nor contexts ("abbrev. month")
+        entries.pop(msgid, None)
+        assert compiled.pgettext(context, msgid) == msgstr, f"locale/it django.mo is stale for {msgid!r}"
     for msgid, (msgstr, _fuzzy) in entries.items():
         assert compiled.gettext(msgid) == msgstr, f"locale/it django.mo is stale for {msgid!r}"
+    assert plurals, "the catalog's plural entries are checked too"

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from piattaforma import roles
 from tests.lobby.factories import scopa_table
-from tests.piattaforma.factories import UserFactory
+from tests.piattaforma.factories import UserFactory, sign_in
 from tests.tournaments.factories import make_tournament
 from tests.wallet.factories import funded_player
 from wallet import actions
@@ -37,7 +37,7 @@ def test_the_statement_names_the_table_and_the_tournament(client):
         rake=1_00,
         idempotency_key="t-1",
     )
-    client.force_login(player)
+    sign_in(client, player)
     html = client.get(reverse("wallet:statement")).content.decode()
     table_link = f'<a href="{reverse("lobby:table", args=[table.pk])}">Tavolo Golfo</a>'
     tournament_link = f'<a href="{reverse("tournaments:lobby", args=[tournament.pk])}">Coppa Settebello</a>'
@@ -56,7 +56,7 @@ def test_the_statement_api_names_the_table(client):
         max_amount=50_00,
         idempotency_key="buy-2",
     )
-    client.force_login(player)
+    sign_in(client, player)
     results = client.get(reverse("wallet:api_statement")).json()["results"]
     assert [r["source"] for r in results] == [
         {"name": "Tavolo Golfo", "url": reverse("lobby:table", args=[table.pk])},
