@@ -21,6 +21,7 @@ TEXTS = [
     N_("Non puoi più assistere a questo tavolo"),
     N_("Il tavolo è stato chiuso"),
     N_("Giocata non ammessa"),
+    N_("Messaggio non inviato"),
     N_("Importo non ammesso: da {min} a {max}"),
     N_("Importo (€)"),
     N_("Importo (gettoni)"),

@@ -192,11 +192,12 @@ def my_hands(request: HttpRequest) -> HttpResponse:
 
 
 def _money_results(hands: list[Hand], user: Any) -> dict[int, int]:
-    """The player's net money of each hand at a cash table (cents, from the ledger: 0 when the hand
-    moved none of his money); tournament tables and cancelled hands have none."""
+    """The player's net money of each hand at a cash table (cents, from the ledger); a hand whose
+    ledger transaction moved none of his money is absent (its line says what the engine counted);
+    tournament tables and cancelled hands have none."""
     cash = [h for h in hands if h.table.tournament_id is None and not h.cancelled]
     moved = wallet_selectors.hand_results(user=user, hand_refs=[f"{h.table_id}:{h.number}" for h in cash])
-    return {h.pk: moved.get(f"{h.table_id}:{h.number}", 0) for h in cash}
+    return {h.pk: moved[ref] for h in cash if (ref := f"{h.table_id}:{h.number}") in moved}
 
 
 @login_required

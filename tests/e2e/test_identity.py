@@ -64,6 +64,7 @@ def test_sign_up_verify_identity_and_withdraw(asgi_live, new_context, tmp_path):
         page.fill(selector, value)
     page.select_option("#id_sex", "F")
     page.check("#id_accetto")
+    page.check("input[name=limiti-choice][value=defaults]")  # the deposit limits, asked at sign-up
     page.click("main button[type=submit]")
     error = page.locator(".field.has-error .error").first
     assert "carattere di controllo" in error.inner_text()

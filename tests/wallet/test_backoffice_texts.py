@@ -3,6 +3,7 @@
 import pytest
 from django.urls import reverse
 
+from tests.piattaforma.factories import sign_in
 from wallet import actions
 from wallet.models import DepositLimit, Hold, Payment, PlayLimit
 
@@ -11,7 +12,7 @@ pytestmark = pytest.mark.django_db
 
 def test_approving_a_withdrawal_says_so_in_italian_with_the_amount_in_euro(client, funded, staff):
     req = actions.withdrawal_request(user=funded, amount=1_000, idempotency_key="w")
-    client.force_login(staff)
+    sign_in(client, staff)
     page = client.post(
         reverse("backoffice:wallet_withdrawal_changelist"),
         {"action": "approve", "_selected_action": [req["payment_id"]]},
@@ -35,7 +36,7 @@ def test_money_rows_name_themselves_in_euro_and_italian(funded):
 
 def test_the_money_lists_show_euro_not_cents(client, funded, staff):
     actions.withdrawal_request(user=funded, amount=1_234, idempotency_key="w")
-    client.force_login(staff)
+    sign_in(client, staff)
     for name in ("payment", "hold", "withdrawal"):
         html = client.get(reverse(f"backoffice:wallet_{name}_changelist")).content.decode()
         assert "€ 12,34" in html, name
