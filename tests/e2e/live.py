@@ -642,3 +642,25 @@ def start_match(live: LiveServer, table_id: int, pages: dict[int, Any]) -> None:
         page.wait_for_selector(f"{TABLE} [data-role=ready]", state="detached")
     for page in pages.values():  # the match is dealt: each page shows its own cards
         page.wait_for_selector(f"{TABLE} [data-role=hand] [data-card]")
+
+
+def carla_and_dario_sitgo(name: str, *, max_players: int, turns: int) -> int:
+    """Carla and Dario with € 100,00 each and a Scopa Danese sit&go of one smazzata a turn; its id."""
+    from piattaforma import roles
+    from tests.piattaforma.factories import UserFactory
+    from tests.tournaments.factories import make_tournament
+    from tests.wallet.factories import funded_player
+    from tournaments.models import Tournament
+
+    for nickname in ("Carla", "Dario"):
+        funded_player(10_000, nickname=nickname)
+    t = make_tournament(
+        UserFactory(role=roles.STAFF),
+        name=name,
+        kind=Tournament.Kind.SITGO,
+        format=Tournament.Format.DANESE,
+        max_players=max_players,
+        turns=turns,
+        smazzate=1,
+    )
+    return t.pk

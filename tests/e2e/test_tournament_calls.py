@@ -16,7 +16,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.live import TABLE, login, play_card, runtime_info, wait_connected, wait_version
+from tests.e2e.live import (
+    TABLE,
+    carla_and_dario_sitgo,
+    login,
+    play_card,
+    runtime_info,
+    wait_connected,
+    wait_version,
+)
 from tests.e2e.test_tournament_play import (
     advance_and_pay,
     fill_and_start,
@@ -36,26 +44,7 @@ TABLE_URL = re.compile(r".*/lobby/tavolo/(\d+)/$")
 
 
 def seed() -> int:
-    from piattaforma import roles
-    from tests.piattaforma.factories import UserFactory
-    from tests.tournaments.factories import make_tournament
-    from tournaments.models import Tournament
-    from wallet import actions as wallet
-
-    staff = UserFactory(role=roles.STAFF)
-    for nickname in ("Carla", "Dario"):
-        user = UserFactory(nickname=nickname)
-        wallet.deposit_create(user=user, amount=10_000, idempotency_key=f"fund-{nickname}")
-    t = make_tournament(
-        staff,
-        name="Scopa sit&go 4",
-        kind=Tournament.Kind.SITGO,
-        format=Tournament.Format.DANESE,
-        max_players=4,
-        turns=2,
-        smazzate=1,
-    )
-    return t.pk
+    return carla_and_dario_sitgo("Scopa sit&go 4", max_players=4, turns=2)
 
 
 def table_id_of(page) -> int:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.live import TABLE, login, play_card, wait_connected, wait_version
+from tests.e2e.live import TABLE, carla_and_dario_sitgo, login, play_card, wait_connected, wait_version
 from tests.piattaforma.factories import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -26,26 +26,7 @@ SIZES = {"desktop": {"width": 1366, "height": 900}, "phone": {"width": 390, "hei
 
 
 def seed() -> int:
-    from piattaforma import roles
-    from tests.piattaforma.factories import UserFactory
-    from tests.tournaments.factories import make_tournament
-    from tournaments.models import Tournament
-    from wallet import actions as wallet
-
-    staff = UserFactory(role=roles.STAFF)
-    for nickname in ("Carla", "Dario"):
-        user = UserFactory(nickname=nickname)
-        wallet.deposit_create(user=user, amount=10_000, idempotency_key=f"fund-{nickname}")
-    t = make_tournament(
-        staff,
-        name="Scopa danese sit&go 8",
-        kind=Tournament.Kind.SITGO,
-        format=Tournament.Format.DANESE,
-        max_players=8,
-        turns=3,
-        smazzate=1,
-    )
-    return t.pk
+    return carla_and_dario_sitgo("Scopa danese sit&go 8", max_players=8, turns=3)
 
 
 def fill_and_start(tournament_id: int) -> str:
