@@ -22,6 +22,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings(STATIC_FILES_WARNI
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 DESKTOP = {"width": 1366, "height": 900}
 PHONE = {"width": 390, "height": 844}
+TABLE_VERSION = "() => document.querySelector('#table')?.dataset.version ?? null"
+TEMPO = 3600  # seconds: no clock runs out during the audit
 TABLE_GAMES = {"poker5": ("Piero", "Quinto", "Rita"), "scopa": ("Sara", "Tito"), "burraco": ("Ugo", "Vera")}
 
 
@@ -32,7 +34,9 @@ def _seed():
     from tests.piattaforma.factories import UserFactory
     from tests.tournaments.factories import make_tournament
 
-    tables = {game: _setup(game, names) for game, names in TABLE_GAMES.items()}
+    # Clocks longer than the audit: a clock that runs out moves the table (a fold, a new hand)
+    # between the two screenshots of a measurement, which then compares different pages.
+    tables = {game: _setup(game, names, tempo_giocata=TEMPO) for game, names in TABLE_GAMES.items()}
     staff = UserFactory(role=roles.STAFF)
     tournament = make_tournament(staff, name="Scopa della sera", guaranteed=10_000, smazzate=3)
     return tables, tournament.pk
@@ -197,10 +201,14 @@ def test_wcag21_aa_on_the_pages_of_play(asgi_live, new_context):
         page.goto(live.url + path)
         if ready:
             ready()
+        version = page.evaluate(TABLE_VERSION)
         found.extend(_violations(page, f"desktop {slug}"))
         if phone:
             resize(page, PHONE)
             found.extend(_violations(page, f"phone {slug}"))
+        # The measurements compare screenshots taken one after the other: they hold only for a
+        # table that did not move meanwhile.
+        assert page.evaluate(TABLE_VERSION) == version, f"{slug}: the table moved during its audit"
 
     def table_ready() -> None:
         page.wait_for_function(

@@ -48,9 +48,10 @@ LAYOUT_FAULTS = """() => {
 }"""
 
 
-def _setup(game, names=("Anna", "Bruno", "Carla", "Dario")):
+def _setup(game, names=("Anna", "Bruno", "Carla", "Dario"), **table_fields):
     """Seat the players, deal, and play legal moves until the viewer (seat 1) holds hidden cards
-    and another seat holds cards he does not see. Returns (table id, viewer's session cookie)."""
+    and another seat holds cards he does not see. Returns (table id, viewer's session cookie).
+    ``table_fields`` override the table's settings (a longer ``tempo_giocata``, say)."""
     from django.test import Client
 
     from games.rng import SeededRng
@@ -68,6 +69,7 @@ def _setup(game, names=("Anna", "Bruno", "Carla", "Dario")):
         fields.update(posta_partita=100, posta_unitaria=10, perdita_massima=2_000)
     elif "rake_cap" in engine.table_settings:
         fields.update(rake_cap=500)
+    fields.update(table_fields)
     table = door.table_create(**fields)
     users = [funded_player(nickname=names[i]) for i in range(seats)]
     seat_players(table, users, buy_in=20_000)
