@@ -52,6 +52,7 @@ urlpatterns = [
     path("lobby/", include("lobby.urls")),
     path("moderazione/", include("moderation.urls")),
     path("tornei/", include("tournaments.urls")),
+    path("regole/", include("rules.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api_schema"),
     path("i18n/", include("django.conf.urls.i18n")),
 ]

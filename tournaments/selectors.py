@@ -244,6 +244,8 @@ def tournament_info(*, tournament: Tournament, now: datetime | None = None) -> d
     return {
         "id": t.pk,
         "name": t.name,
+        "game": t.game,
+        "game_title": registry.get(t.game).title,
         "cost": cost_label(t),
         "guaranteed": format_euro(t.guaranteed) if t.guaranteed else "",
         "freeroll": t.is_free,

@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "lobby",
     "tournaments",
     "moderation",
+    "rules",
 ]
 
 # Django 6 has its own Content-Security-Policy middleware; Django 5.2 (Python 3.11) gets ours.

@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class RulesConfig(AppConfig):
+    name = "rules"
+    verbose_name = _("Regole e informazioni ai giocatori")
+    default_auto_field = "django.db.models.BigAutoField"

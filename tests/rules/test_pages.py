@@ -1,0 +1,112 @@
+"""The players' information pages (rules 004, "Informazioni ai giocatori"): open to everyone,
+linked from the lobby, the tables and the tournaments, and true to the engines they describe."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.template import Context, Template, TemplateSyntaxError
+
+from rules import pages
+
+pytestmark = pytest.mark.django_db
+
+
+def _cells(html: str, caption: str) -> list[list[str]]:
+    """The rows of the table with this caption, each a list of its cells' texts."""
+    table = re.search(rf"<table[^>]*>\s*<caption>{re.escape(caption)}</caption>(.*?)</table>", html, re.S)
+    assert table, f"no table captioned {caption!r}"
+    rows = re.findall(r"<tr>(.*?)</tr>", table.group(1), re.S)
+    return [
+        [re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", r, re.S)]
+        for r in rows
+    ]
+
+
+def test_the_index_lists_every_page_to_anyone(client):
+    response = client.get("/regole/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    for page in pages.PAGES:
+        assert f'href="{page.url}"' in html, page.slug
+
+
+@pytest.mark.parametrize("slug", [p.slug for p in pages.PAGES])
+def test_every_page_opens_signed_out_and_in(client, slug):
+    from tests.wallet.factories import funded_player
+
+    page = pages.page(slug)
+    for _ in ("signed out", "signed in"):
+        response = client.get(page.url)
+        assert response.status_code == 200
+        html = response.content.decode()
+        assert f"<h1>{page.title}" in html or str(page.title) in html
+        assert 'aria-current="page"' in html  # the page is marked in the list of every page
+        client.force_login(funded_player())
+
+
+def test_an_unknown_page_is_not_found(client):
+    assert client.get("/regole/non-esiste/").status_code == 404
+
+
+def test_cards_are_named_in_words_and_drawn_by_the_tables_faces():
+    html = Template('{% load rules_ui %}{% cards "7d Qh" deck="italiane" %}{% cards "Ts X1" %}').render(
+        Context()
+    )
+    assert 'aria-label="7 di denari, cavallo di coppe"' in html
+    assert 'data-style="napoletane"' in html
+    assert 'aria-label="10 di picche, jolly"' in html and 'data-style="francesi"' in html
+    for bad in ('{% cards "8d" deck="italiane" %}', '{% cards "Zz" %}', '{% cards "7d" deck="inglesi" %}'):
+        with pytest.raises(TemplateSyntaxError):
+            Template("{% load rules_ui %}" + bad).render(Context())
+
+
+def test_a_game_links_to_its_rules_and_a_game_without_a_page_to_nothing():
+    assert pages.game_url("scopa") == "/regole/scopa/"
+    assert pages.game_url("non-un-gioco") is None
+    assert Template("{% load rules_ui %}[{{ g|rules_url }}]").render(Context({"g": "non-un-gioco"})) == "[]"
+
+
+def test_the_scopa_page_prints_the_engines_primiera_and_card_values(client):
+    from games.capture import PRIMIERA_VALUE
+
+    html = client.get("/regole/scopa/").content.decode()
+    primiera = {row[0]: row[1] for row in _cells(html, "Valori della primiera")[1:]}
+    named = {"7": "7", "6": "6", "A": "Asso", "5": "5", "4": "4", "3": "3", "2": "2"}
+    for rank, label in named.items():
+        assert primiera[label] == str(PRIMIERA_VALUE[rank]), rank
+    assert (
+        primiera["Re, cavallo, fante"]
+        == str(PRIMIERA_VALUE["K"])
+        == str(PRIMIERA_VALUE["Q"])
+        == str(PRIMIERA_VALUE["J"])
+    )
+
+
+def test_the_table_the_tournament_the_lobby_and_the_footer_link_the_rules(client):
+    from lobby import door
+    from piattaforma import roles
+    from tests.piattaforma.factories import UserFactory
+    from tests.tournaments.factories import make_tournament
+    from tests.wallet.factories import funded_player
+
+    player = funded_player()
+    client.force_login(player)
+    table = door.table_create(
+        name="Tavolo Scopa",
+        game="scopa",
+        seats=2,
+        min_buy_in=1_000,
+        max_buy_in=5_000,
+        posta_partita=100,
+        posta_unitaria=10,
+        perdita_massima=2_000,
+    )
+    html = client.get(f"/lobby/tavolo/{table.pk}/").content.decode()
+    assert 'data-testid="table-rules"' in html and 'href="/regole/scopa/"' in html
+    tournament = make_tournament(UserFactory(role=roles.STAFF), name="Scopa della sera", game="scopa")
+    html = client.get(f"/tornei/{tournament.pk}/").content.decode()
+    assert 'data-testid="tournament-rules"' in html and 'href="/regole/scopa/"' in html
+    html = client.get("/lobby/").content.decode()
+    assert 'data-testid="lobby-rules"' in html and 'data-testid="footer-rules"' in html
