@@ -6,7 +6,9 @@ name as its slug (``games.registry``), so a table or a tournament links to it by
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
 
 from django.urls import reverse
 from django.utils.functional import Promise
@@ -31,6 +33,8 @@ class Page:
     title: str | Promise
     section: str
     summary: str | Promise
+    # what the page shows that the platform decides (the site's hours, say): read when it is shown
+    context: Callable[[], dict[str, Any]] | None = field(default=None, compare=False)
 
     @property
     def template(self) -> str:
@@ -41,8 +45,33 @@ class Page:
         return reverse("rules:page", args=[self.slug])
 
 
+def _hours() -> dict[str, Any]:
+    from piattaforma import siteops
+
+    return {"hours": siteops.site_hours()}
+
+
 PAGES: tuple[Page, ...] = (
     Page("scopa", _("Scopa"), PARTITE, _("Prese, scope e primiera: il gioco a partite più giocato.")),
+    Page(
+        "regole-della-casa",
+        _("Regole della casa"),
+        CASA,
+        _("La chat, il comportamento al tavolo, gli accordi vietati, il caso e i tempi."),
+    ),
+    Page(
+        "orari",
+        _("Orari del sito"),
+        CASA,
+        _("La chiusura notturna e la sospensione delle iscrizioni."),
+        _hours,
+    ),
+    Page(
+        "requisiti-minimi",
+        _("Requisiti minimi"),
+        CASA,
+        _("I browser e gli schermi su cui il sito è provato."),
+    ),
 )
 BY_SLUG: dict[str, Page] = {p.slug: p for p in PAGES}
 

@@ -16,4 +16,7 @@ def page(request: HttpRequest, slug: str) -> HttpResponse:
     found = pages.page(slug)
     if found is None:
         raise Http404(slug)
-    return render(request, found.template, {"page": found, "sections": pages.sections()})
+    context = {"page": found, "sections": pages.sections()}
+    if found.context is not None:
+        context.update(found.context())
+    return render(request, found.template, context)

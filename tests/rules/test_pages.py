@@ -110,3 +110,39 @@ def test_the_table_the_tournament_the_lobby_and_the_footer_link_the_rules(client
     assert 'data-testid="tournament-rules"' in html and 'href="/regole/scopa/"' in html
     html = client.get("/lobby/").content.decode()
     assert 'data-testid="lobby-rules"' in html and 'data-testid="footer-rules"' in html
+
+
+def test_the_hours_page_shows_the_hours_staff_set(client):
+    from datetime import time
+
+    from piattaforma import siteops
+    from piattaforma.models import SiteHours
+
+    html = client.get("/regole/orari/").content.decode()
+    assert "<td>5:30</td><td>5:45</td>" in html and "<td>4:00</td><td>5:30</td>" in html
+    SiteHours.objects.filter(pk=1).update(closed_from=time(3, 0), closed_until=time(3, 20))
+    siteops.site_hours_forget()
+    html = client.get("/regole/orari/").content.decode()
+    assert "<td>3:00</td><td>3:20</td>" in html
+    SiteHours.objects.filter(pk=1).update(enabled=False)
+    siteops.site_hours_forget()
+    html = client.get("/regole/orari/").content.decode()
+    assert "non ha chiusure programmate" in html
+
+
+def test_the_house_rules_print_the_warnings_ladder_the_tournaments_apply(client):
+    from tournaments.formats import ammonizioni
+
+    html = client.get("/regole/regole-della-casa/").content.decode()
+    bans = _cells(html, "Blocchi dai tornei freeroll")[1:]
+    for threshold in (10, 20, 30, 40):
+        row = next(r for r in bans if r[0] == str(threshold))
+        assert row[1].split()[-2] == str(ammonizioni.ban_days(threshold)), row
+    assert (
+        bans[-1][1]
+        == f"altri {ammonizioni.ban_days(50)} giorni"
+        == f"altri {ammonizioni.ban_days(60)} giorni"
+    )
+    assert f"al massimo {ammonizioni.MAX_PER_TOURNAMENT}" in html
+    assert f"Ogni {ammonizioni.TURNS_PER_BONUS} turni" in html
+    assert f"{ammonizioni.RECUPERO_VP} VP e 0 MP" in html
