@@ -54,6 +54,12 @@ def _hours() -> dict[str, Any]:
 PAGES: tuple[Page, ...] = (
     Page("scopa", _("Scopa"), PARTITE, _("Prese, scope e primiera: il gioco a partite più giocato.")),
     Page(
+        "tavoli-cash",
+        _("I tavoli cash"),
+        TORNEI,
+        _("Sedersi, la lista d'attesa, il credito al tavolo, poste e rake."),
+    ),
+    Page(
         "regole-della-casa",
         _("Regole della casa"),
         CASA,

@@ -146,3 +146,26 @@ def test_the_house_rules_print_the_warnings_ladder_the_tournaments_apply(client)
     assert f"al massimo {ammonizioni.MAX_PER_TOURNAMENT}" in html
     assert f"Ogni {ammonizioni.TURNS_PER_BONUS} turni" in html
     assert f"{ammonizioni.RECUPERO_VP} VP e 0 MP" in html
+
+
+def test_the_cash_tables_page_agrees_with_the_tables(client):
+    from games.partite import cash_settlement
+    from lobby.actions.hands import READY_SECONDS
+    from lobby.actions.waiting import WAITING_OFFER_SECONDS
+    from wallet.money import LEGAL_TABLE_CAP
+    from wallet.templatetags.wallet_money import euro as format_euro
+
+    html = client.get("/regole/tavoli-cash/").content.decode()
+    assert f"oggi {format_euro(LEGAL_TABLE_CAP)} in tutto" in html
+    assert WAITING_OFFER_SECONDS == 60 and "<strong>un minuto</strong>" in html
+    assert html.count(f"{READY_SECONDS} secondi") == 2
+    # the worked examples are what the settlement computes
+    outcome = {"cash": {"winner": 0, "cappotto": False, "cappotti": [0, 0], "differenza_punti": 33 - 14}}
+    paid = cash_settlement(outcome, posta_partita=1000, posta_unitaria=100, perdita_massima=2000, rake_bp=0)
+    assert f"il perdente paga <strong>{format_euro(paid['amount'])}</strong>" in html
+    outcome["cash"]["differenza_punti"] = 0
+    rake = cash_settlement(outcome, posta_partita=1000, posta_unitaria=100, perdita_massima=2000, rake_bp=500)
+    assert (
+        f"= <strong>{format_euro(rake['rake'])}</strong>; il vincitore riceve {format_euro(rake['won'])}"
+        in html
+    )
