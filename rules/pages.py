@@ -45,6 +45,51 @@ class Page:
         return reverse("rules:page", args=[self.slug])
 
 
+def _tournaments() -> dict[str, Any]:
+    """The prize tables printed from the tournaments' own functions, for the rules' examples."""
+    from tournaments.formats import danel, prizes, registration
+    from tournaments.formats.money import format_euro
+
+    sizes = registration.SITGO_SIZES
+    quota = 800  # the rules' example: € 10 entry, 80 % to the pool
+    ko = {n: prizes.prize_table(quota * n, prizes.sitgo_ko_weights(n)) for n in sizes}
+    groups, first = [], 1
+    for winners in (1, 1, 2, 4, 8):
+        last = first + winners - 1
+        label = f"{first}°" if first == last else f"{first}°–{last}°"
+        groups.append((label, [format_euro(ko[n][first - 1]) if len(ko[n]) >= first else "" for n in sizes]))
+        first = last + 1
+    columns = sorted(prizes.DANESE_TABLE)
+    depth = max(len(prizes.DANESE_TABLE[c]) for c in columns)
+    danese = [
+        (
+            f"{i + 1}°",
+            [_percent(prizes.DANESE_TABLE[c][i]) if i < len(prizes.DANESE_TABLE[c]) else "" for c in columns],
+        )
+        for i in range(depth)
+    ]
+    scheduled = [(1, 6), (7, 12), (13, 24), (25, 48)]
+    return {
+        "sitgo_sizes": sizes,
+        "ko_rows": groups,
+        "ko_pools": [format_euro(quota * n) for n in sizes],
+        "danese_columns": columns,
+        "danese_rows": danese,
+        "scheduled_ko": [(lo, hi, prizes.scheduled_ko_winners(lo)) for lo, hi in scheduled],
+        "scheduled_ko_more": prizes.scheduled_ko_winners(49),
+        "danel_3": [danel.danel_threshold(r, 3) for r in (1, 2)],
+        "danel_4": [danel.danel_threshold(r, 4) for r in (1, 2, 3)],
+        "min_players": registration.DEFAULT_MIN_PLAYERS,
+        "closes_minutes": registration.REGISTRATION_CLOSES_BEFORE_START_S // 60,
+    }
+
+
+def _percent(hundredths: int) -> str:
+    """4929 → "49,29"; 2560 → "25,6"; 200 → "2" (the rules' own way of printing them)."""
+    whole, cents = divmod(hundredths, 100)
+    return f"{whole},{cents:02d}".rstrip("0").rstrip(",")
+
+
 def _hours() -> dict[str, Any]:
     from piattaforma import siteops
 
@@ -53,6 +98,13 @@ def _hours() -> dict[str, Any]:
 
 PAGES: tuple[Page, ...] = (
     Page("scopa", _("Scopa"), PARTITE, _("Prese, scope e primiera: il gioco a partite più giocato.")),
+    Page(
+        "tornei",
+        _("I tornei a turni"),
+        TORNEI,
+        _("Programmati e sit&go, KO, Danese e danEL, iscrizioni, montepremi e premi."),
+        _tournaments,
+    ),
     Page(
         "tavoli-cash",
         _("I tavoli cash"),

@@ -169,3 +169,29 @@ def test_the_cash_tables_page_agrees_with_the_tables(client):
         f"= <strong>{format_euro(rake['rake'])}</strong>; il vincitore riceve {format_euro(rake['won'])}"
         in html
     )
+
+
+def test_the_tournaments_page_prints_the_rules_prize_tables_from_the_code(client):
+    html = client.get("/regole/tornei/").content.decode()
+    ko = {row[0]: row[1:] for row in _cells(html, "Premi con un'iscrizione da € 10 e l'80% al montepremi")}
+    # the rules' own table (€ 10, 80 %): columns 2, 4, 8, 16, 32, 64, 128 entrants
+    assert [c.replace("\xa0", " ") for c in ko["1°"]] == [
+        "€ 16,00",
+        "€ 32,00",
+        "€ 41,60",
+        "€ 61,44",
+        "€ 89,60",
+        "€ 128,00",
+        "€ 256,00",
+    ]
+    assert [c.replace("\xa0", " ") for c in ko["9°–16°"]][-2:] == ["€ 15,36", "€ 30,72"]
+    assert [c.replace("\xa0", " ") for c in ko["Montepremi"]][-1] == "€ 1.024,00"
+    danese = {row[0]: row[1:] for row in _cells(html, "Percentuale del montepremi per posizione")}
+    assert danese["1°"] == ["49,29", "32,62", "25,6", "20,68", "17,1", "15,51"]
+    assert danese["75°"] == ["", "", "", "", "", "0,31"]
+    assert _cells(html, "VP minimi nei danEL")[1:] == [
+        ["fino a 3 turni", "7 VP", "14 VP", "—"],
+        ["4 turni", "4 VP", "20 VP", "36 VP"],
+    ]
+    assert [r[1] for r in _cells(html, "Premiati dei KO programmati")[1:]] == ["1", "2", "4", "8", "16"]
+    assert "<strong>2 minuti prima dell'inizio</strong>" in html
