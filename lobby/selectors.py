@@ -253,10 +253,14 @@ def open_tables_per_game() -> dict[str, tuple[int, int]]:
     return {game: (n, seated.get(game, 0)) for game, n in tables.items()}
 
 
-def lobby_tables() -> list[dict[str, Any]]:
-    """Return the open tables with their live seat counts, for the lobby."""
+def lobby_tables(realm: str | None = None) -> list[dict[str, Any]]:
+    """Return the open tables (of one realm: "real" the money lobby, "play" the training one) with
+    their live seat counts, for the lobby."""
     out = []
-    for table in Table.objects.filter(is_open=True, tournament_id__isnull=True).order_by("game", "name"):
+    rows = Table.objects.filter(is_open=True, tournament_id__isnull=True)
+    if realm is not None:
+        rows = rows.filter(realm=realm)
+    for table in rows.order_by("game", "name"):
         engine = registry.get(table.game)
         out.append(
             {

@@ -22,19 +22,57 @@ from lobby.models import Hand, Seat, Table, WaitingEntry
 from piattaforma import hooks, jsoninput
 from piattaforma.actions import preferences_get
 from piattaforma.converters import small_int
+from wallet import actions as wallet_actions
 from wallet import selectors as wallet_selectors
-from wallet.money import AmountError, parse_eur
+from wallet.errors import WalletError
+from wallet.money import AmountError, format_money, parse_eur
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
-    tables = selectors.lobby_tables()
+    """The money lobby: the real-money cash tables (the training ones have their own lobby)."""
+    tables = selectors.lobby_tables("real")
     variants = sorted({t["variant"] for t in tables if t["variant"]})
-    return render(request, "lobby/lobby.html", {"tables": tables, "variants": variants})
+    return render(request, "lobby/lobby.html", {"tables": tables, "variants": variants, "realm": "real"})
+
+
+def training(request: HttpRequest) -> HttpResponse:
+    """The training section ("Tavoli e tornei di allenamento"): its tables, its tournaments, and
+    the player's gettoni with their daily refill."""
+    tables = selectors.lobby_tables("play")
+    variants = sorted({t["variant"] for t in tables if t["variant"]})
+    context: dict[str, Any] = {
+        "tables": tables,
+        "variants": variants,
+        "realm": "play",
+        "tournaments": hooks.training_tournaments(),
+        "grant": wallet_actions.PLAY_GRANT,
+    }
+    if request.user.is_authenticated:
+        context["gettoni"] = wallet_actions.play_gettoni(user=request.user)  # type: ignore[arg-type]
+        context["refill_refusal"] = wallet_actions.play_money_refill_state(user=request.user)  # type: ignore[arg-type]
+    return render(request, "lobby/lobby.html", context)
+
+
+@login_required
+@require_POST
+def training_refill(request: HttpRequest) -> HttpResponse:
+    """ "Ricarica i gettoni": back up to the grant, below it and once a day."""
+    try:
+        result = wallet_actions.play_money_refill(user=request.user)  # type: ignore[arg-type]
+    except WalletError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(
+            request,
+            _("Gettoni ricaricati: ora ne hai %(n)s.") % {"n": format_money(result["balance"], "play")},
+        )
+    return redirect("lobby:training")
 
 
 def lobby_tables_json(request: HttpRequest) -> JsonResponse:
-    """The lobby's live counts, polled by the page."""
-    return JsonResponse({"tables": selectors.lobby_tables()})
+    """The lobby's live counts, polled by the page (``?sezione=allenamento``: the training lobby)."""
+    realm = "play" if request.GET.get("sezione") == "allenamento" else "real"
+    return JsonResponse({"tables": selectors.lobby_tables(realm)})
 
 
 @login_required

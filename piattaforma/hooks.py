@@ -411,3 +411,20 @@ def ledger_sources(refs: set[str]) -> dict[str, tuple[str, str]]:
     for provider in _ledger_sources:
         out.update(provider(refs))
     return out
+
+
+TrainingTournaments = Callable[[], list[dict[str, Any]]]
+_training_tournaments: list[TrainingTournaments] = []
+
+
+def on_training_tournaments(provider: TrainingTournaments) -> TrainingTournaments:
+    """Register the lister of the training section's open tournaments (for its lobby)."""
+    if provider not in _training_tournaments:
+        _training_tournaments.append(provider)
+    return provider
+
+
+def training_tournaments() -> list[dict[str, Any]]:
+    """The training tournaments a player may still enter or follow: id, name, game, kind, start,
+    entrants, state and the tournament page's URL."""
+    return [row for provider in _training_tournaments for row in provider()]

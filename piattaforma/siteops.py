@@ -137,16 +137,18 @@ def registrations_paused(now: datetime | None = None, hours: SiteHours | None = 
     return _within(now, hours.no_registration_from, hours.no_registration_until) or site_closed(now, hours)
 
 
-def check_registration_allowed(*, game: str, now: datetime | None = None) -> None:
-    """Refuse a tournament registration: game off (rule 3 of "Disattivazione giochi") or site hours."""
-    check_game_enabled(game=game, realm="real")
+def check_registration_allowed(*, game: str, realm: str = "real", now: datetime | None = None) -> None:
+    """Refuse a tournament registration: game off in the tournament's section (rule 3 of
+    "Disattivazione giochi"; ``realm`` "play" for a training tournament) or site hours."""
+    check_game_enabled(game=game, realm=realm)
     if registrations_paused(now):
         raise RegistrationsPaused()
 
 
-def check_cancellation_allowed(*, game: str) -> None:
-    """Refuse a tournament cancellation while the game is off (rule 4); site hours allow it."""
-    check_game_enabled(game=game, realm="real")
+def check_cancellation_allowed(*, game: str, realm: str = "real") -> None:
+    """Refuse a tournament cancellation while the game is off in its section (rule 4); site hours
+    allow it."""
+    check_game_enabled(game=game, realm=realm)
 
 
 def minutes_to_closing(now: datetime | None = None, hours: SiteHours | None = None) -> int | None:

@@ -28,6 +28,7 @@ from piattaforma.forms import CheckedPasswordChangeForm, GameOptionsForm, Identi
 from piattaforma.models import IdentityDocument, User
 from wallet import actions as wallet_actions
 from wallet.forms import OpeningLimitsForm
+from wallet.money import format_money
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -83,6 +84,7 @@ def signup(request: HttpRequest) -> HttpResponse:
                     codice_fiscale=data["codice_fiscale"],
                 )
                 wallet_actions.deposit_limits_open(user=user, limits=limits_form.limits())
+                wallet_actions.play_money_welcome(user=user)  # the training section's gettoni
         except (IntegrityError, ValidationError):  # the same person or name signed up meanwhile
             form.add_error(
                 None, _("Nickname, e-mail o codice fiscale già registrati: il conto non è stato aperto.")
@@ -94,7 +96,12 @@ def signup(request: HttpRequest) -> HttpResponse:
             )
         login(request, user, backend="piattaforma.auth.NicknameOrEmailBackend")
         messages.success(
-            request, _("Benvenuto, %(nickname)s! Il tuo conto di gioco è aperto.") % {"nickname": user}
+            request,
+            _(
+                "Benvenuto, %(nickname)s! Il tuo conto di gioco è aperto, e per l'allenamento hai"
+                " %(gettoni)s gratis."
+            )
+            % {"nickname": user, "gettoni": format_money(wallet_actions.PLAY_GRANT, "play")},
         )
         return redirect("home")
     return render(

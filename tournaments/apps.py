@@ -30,6 +30,7 @@ class TournamentsConfig(AppConfig):
 
         hooks.on_player_calls(player_calls)  # his match's table, on every page he opens
 
-        from tournaments.selectors import ledger_sources
+        from tournaments.selectors import ledger_sources, training_tournaments
 
         hooks.on_ledger_sources(ledger_sources)  # the statement names its tournaments
+        hooks.on_training_tournaments(training_tournaments)  # the training section's lobby

@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 
 from piattaforma.actions import audit_record
 from piattaforma.models import User
@@ -31,9 +32,17 @@ NOT_STARTED = (
 GAME_OFF_REASON = "Gioco disattivato dal concessionario: il costo di partecipazione è rimborsato."
 
 
-def tournaments_to_cancel(*, game: str, until: datetime | None) -> list[int]:
-    """Scheduled tournaments of ``game`` not yet started that would start before ``until`` (all if None)."""
-    due = Tournament.objects.filter(game=game, kind=Tournament.Kind.SCHEDULED, state__in=NOT_STARTED)
+def _section(realms: set[str]) -> Q:
+    """The tournaments of the switched sections: money ("real") and/or training ("play")."""
+    return Q(training__in=[realm == "play" for realm in realms])
+
+
+def tournaments_to_cancel(*, game: str, until: datetime | None, realms: set[str] | None = None) -> list[int]:
+    """Scheduled tournaments of ``game`` not yet started that would start before ``until`` (all if
+    None), of the sections switched off (``realms``: money "real" by default, training "play")."""
+    due = Tournament.objects.filter(
+        _section(realms or {"real"}), game=game, kind=Tournament.Kind.SCHEDULED, state__in=NOT_STARTED
+    )
     if until is not None:
         due = due.filter(starts_at__lt=until)
     return list(due.order_by("pk").values_list("pk", flat=True))
@@ -41,9 +50,9 @@ def tournaments_to_cancel(*, game: str, until: datetime | None) -> list[int]:
 
 def tournaments_game_deactivated(*, game: str, realms: set[str], until: Any, actor: User | None) -> None:
     """Hook: cancel and refund the scheduled tournaments the deactivation covers (rule 2)."""
-    if "real" not in realms or actor is None:
+    if not realms or actor is None:
         return
-    for tournament_id in tournaments_to_cancel(game=game, until=until):
+    for tournament_id in tournaments_to_cancel(game=game, until=until, realms=realms):
         actions.tournament_cancel(tournament_id=tournament_id, actor=actor, reason=GAME_OFF_REASON)
 
 
@@ -68,10 +77,10 @@ def sitgo_registrations_refund(*, tournament_id: int, actor: User | None, reason
 
 def tournaments_game_reactivated(*, game: str, realms: set[str], actor: User | None) -> None:
     """Hook: on reactivation every sit&go registration of the game is cancelled and refunded (rule 5)."""
-    if "real" not in realms:
+    if not realms:
         return
     sitgos = Tournament.objects.filter(
-        game=game, kind=Tournament.Kind.SITGO, state__in=Tournament.OPEN_STATES
+        _section(realms), game=game, kind=Tournament.Kind.SITGO, state__in=Tournament.OPEN_STATES
     ).order_by("pk")
     for tournament_id in sitgos.values_list("pk", flat=True):
         sitgo_registrations_refund(
@@ -83,11 +92,11 @@ def tournaments_switch_preview(*, game: str, realms: set[str], until: Any) -> li
     """Hook: the tournaments a game switch would cancel and refund, for the confirmation page."""
     from wallet.money import format_eur
 
-    if "real" not in realms:
+    if not realms:
         return []
     lines = []
     for tournament in Tournament.objects.filter(
-        pk__in=tournaments_to_cancel(game=game, until=until)
+        pk__in=tournaments_to_cancel(game=game, until=until, realms=realms)
     ).order_by("pk"):
         live = tournament.registrations.filter(
             state__in=(*Registration.ACTIVE, Registration.State.ADMITTED)

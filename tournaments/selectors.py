@@ -661,3 +661,31 @@ def ledger_sources(refs: set[str]) -> dict[str, tuple[str, str]]:
         for ref, v in wanted.items()
         if v.isdigit() and int(v) in names
     }
+
+
+def training_tournaments(now: datetime | None = None) -> list[dict[str, Any]]:
+    """The training section's tournaments not yet over, sit&go first then by start (its lobby)."""
+    from django.urls import reverse
+
+    now = now or timezone.now()
+    rows = (
+        _visible(now)
+        .filter(training=True)
+        .exclude(state__in=(Tournament.State.FINISHED, Tournament.State.CANCELLED))
+        .annotate(live_count=Count("registrations", filter=Q(registrations__state__in=LIVE)))
+        .order_by("-kind", "starts_at", "pk")  # "sitgo" before "scheduled"
+    )
+    return [
+        {
+            "id": t.pk,
+            "name": t.name,
+            "game_title": registry.get(t.game).title,
+            "sitgo": t.kind == Tournament.Kind.SITGO,
+            "starts_at": t.starts_at,
+            "entrants": t.live_count,  # type: ignore[attr-defined]  # annotated above
+            "max_players": t.max_players,
+            "state_label": t.get_state_display(),
+            "url": reverse("tournaments:lobby", args=[t.pk]),
+        }
+        for t in rows
+    ]

@@ -27,6 +27,16 @@ class IdempotencyConflict(WalletError):
     default_message = "Questa chiave di idempotenza è già stata usata per un'altra operazione."
 
 
+class PlayRefillNotNeeded(WalletError):
+    code = "play_refill_not_needed"
+    default_message = "Hai ancora almeno 1.000 gettoni: la ricarica serve quando scendi sotto."
+
+
+class PlayRefillToday(WalletError):
+    code = "play_refill_today"
+    default_message = "Hai già ricaricato i gettoni oggi: potrai farlo di nuovo domani."
+
+
 class PlayerNotAllowed(WalletError):
     code = "player_not_allowed"
     default_message = "Il conto di gioco non è abilitato: giocatore sospeso o autoescluso."

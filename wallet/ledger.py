@@ -423,6 +423,11 @@ def _check_key(key: str) -> None:
         raise InvalidAmount("Chiave di idempotenza mancante o troppo lunga.")
 
 
+def idempotency_used(key: str) -> bool:
+    """Tell whether an operation already ran under ``key``."""
+    return IdempotencyKey.objects.filter(key=key).exists()
+
+
 def _stored(key: str) -> tuple[str, str, dict[str, Any]] | None:
     if connection.vendor == "postgresql":  # hot path: plain SQL (Django loads jsonb as text)
         with connection.cursor() as cur:

@@ -45,10 +45,13 @@ ANONYMOUS = [
     PageCheck("login", "/account/accedi/", "Accedi", "button[type=submit]"),
     PageCheck("signup", "/account/registrati/", "Apri il tuo conto di gioco", "button[type=submit]"),
     PageCheck("password-reset", "/account/password/reset/", "Reimposta la password", "button[type=submit]"),
+    PageCheck("regole", "/regole/", "Regole e informazioni ai giocatori", "a[href='/regole/scopa/']"),
+    PageCheck("regole-scopa", "/regole/scopa/", "Regole della Scopa", "nav.toc a[href='#prese']"),
 ]
 LOGGED_IN = [
     PageCheck("home-player", "/", HOME_H1, "a.button[href='/lobby/']"),
     PageCheck("lobby", "/lobby/", "Tavoli cash", "#lobby-tables tbody tr[data-table] a.button"),
+    PageCheck("allenamento", "/lobby/allenamento/", "Allenamento", "button[data-testid=refill]"),
     PageCheck("profile", "/profilo/", "Il mio profilo", "a[href='/profilo/opzioni/poker5/']"),
     PageCheck("game-options", "/profilo/opzioni/poker5/", "Poker 5 carte", "button[type=submit]"),
     PageCheck("saldo", "/conto/", "Il tuo conto di gioco", "a.button[href='/conto/deposito/']"),

@@ -49,7 +49,8 @@ def test_a_training_table_shows_gettoni_in_the_lobby_and_at_the_table(client):
     poker_table(name="Soldi Veri")
     assert stakes_label(training, "puntate") == "Invito 1 gettone · PL"
     client.force_login(UserFactory())
-    lobby = client.get("/lobby/").content.decode()
+    assert f'data-table="{training.pk}"' not in client.get("/lobby/").content.decode()  # the money lobby
+    lobby = client.get("/lobby/allenamento/").content.decode()
     row = lobby[lobby.index(f'data-table="{training.pk}"') :]
     row = row[: row.index("</tr>")]
     assert "10 gettoni – 200 gettoni" in row and "€" not in row, row

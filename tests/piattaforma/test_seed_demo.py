@@ -25,7 +25,12 @@ def test_seed_demo_is_idempotent_and_prints_credentials():
     assert wallet_selectors.balance_get(user=mario)["cash"] == 50_000  # once, not twice
     assert wallet_selectors.balance_get(user=mario)["play"] == 100_000
     assert Table.objects.filter(game="poker5").count() == 2
-    assert Table.objects.filter(game="scopa").count() == 1
+    assert Table.objects.filter(game="scopa").count() == 2  # Napoli, and the training one
+    from games import registry
+
+    training = Table.objects.filter(realm="play", is_open=True)
+    assert set(training.values_list("game", flat=True)) == set(registry.names())  # every game
+    assert not training.filter(rake_bp__gt=0).exists()
     from lobby.models import Seat
 
     bots = Seat.objects.filter(user__is_bot=True)

@@ -144,3 +144,32 @@ def test_fault_cancellation_is_previewed_with_each_refund_then_refunds_zero_sum(
     assert all(cash(p) == paid[p.pk] + t.cost for p in players[:3])
     assert wallet_selectors.tournament_pool_get(tournament_ref=t.ledger_ref) == 0
     assert sum(Account.objects.values_list("balance", flat=True)) == 0
+
+
+def test_each_section_of_a_switch_acts_on_its_own_tournaments(staff, players):
+    """The training half works on its own: off in training leaves the money tournaments alone, and
+    off in money leaves the training ones alone (registrations, cancellations, the cancelling)."""
+    soon = timezone.now() + timedelta(hours=3)
+    money = make_tournament(staff, name="Money", starts_at=soon)
+    training = make_tournament(staff, name="Allenamento", training=True, starts_at=soon)
+    for t in (money, training):
+        enter(t, players[0])
+        authorise_all(t)
+    siteops.game_switch_set(
+        game="scopa", money_enabled=True, training_enabled=False, actor=staff, reason="Solo allenamento"
+    )
+    money.refresh_from_db()
+    training.refresh_from_db()
+    assert training.state == Tournament.State.CANCELLED and money.state == Tournament.State.REGISTRATION
+    enter(money, players[1])  # the money half is on: registrations go on
+    with pytest.raises(siteops.GameDisabled):
+        enter(make_tournament(staff, name="Altro allenamento", training=True, starts_at=soon), players[2])
+    siteops.game_switch_set(
+        game="scopa", money_enabled=False, training_enabled=True, actor=staff, reason="Solo money"
+    )
+    other = make_tournament(staff, name="Allenamento due", training=True, starts_at=soon)
+    enter(other, players[3])  # the training half is back on while money is off
+    authorise_all(other)
+    actions.registration_cancel(tournament_id=other.pk, user=players[3])  # and cancellations too
+    money.refresh_from_db()
+    assert money.state == Tournament.State.CANCELLED

@@ -44,6 +44,11 @@ def schedule_adm_code(tournament: Tournament) -> None:
         task_send_on_commit("tournaments.adm_code", robust=True, tournament_id=tournament.pk)
 
 
+def section_realm(tournament: Tournament) -> str:
+    """The section a tournament belongs to, as the game switches name it: "play" (training) or "real"."""
+    return "play" if tournament.training else "real"
+
+
 def tournament_lock(tournament_id: int) -> Tournament:
     """Lock the tournament's row, the first lock of every write of a tournament."""
     try:

@@ -12,7 +12,13 @@ from piattaforma import hooks, metrics, siteops
 from piattaforma.models import User
 from tournaments import errors
 from tournaments.actions.closing import sitgo_close_if_full
-from tournaments.actions.common import RegState, registration_refund, schedule_authorisation, tournament_lock
+from tournaments.actions.common import (
+    RegState,
+    registration_refund,
+    schedule_authorisation,
+    section_realm,
+    tournament_lock,
+)
 from tournaments.formats.registration import can_register
 from tournaments.models import Registration, SkillLevel, Tournament
 from tournaments.rankings import level_label, levels_label
@@ -90,7 +96,7 @@ def registration_refusal(*, tournament: Tournament, user: User) -> str | None:
     """Why a registration of this player would be refused now, for the lobby to say instead of
     offering «Iscriviti»; None when it would be taken (money is checked when he pays). Reads only."""
     try:
-        siteops.check_registration_allowed(game=tournament.game)
+        siteops.check_registration_allowed(game=tournament.game, realm=section_realm(tournament))
         check_admission(tournament=tournament, user=user, lock=False)
         taken = _places_taken(tournament)
         if tournament.lines != Tournament.Lines.FIXED_PAIRS:
@@ -114,7 +120,9 @@ def check_registration(
     """
     if tournament.state not in Tournament.OPEN_STATES:
         raise errors.RegistrationClosed()
-    siteops.check_registration_allowed(game=tournament.game)  # game switch, site hours (rules 004)
+    siteops.check_registration_allowed(
+        game=tournament.game, realm=section_realm(tournament)
+    )  # game switch, site hours (rules 004)
     live = tournament.registrations.filter(state__in=Registration.ACTIVE)
     if live.filter(user=user).exists():
         raise errors.AlreadyRegistered()
@@ -270,7 +278,9 @@ def registration_cancel(*, tournament_id: int, user: User) -> Registration:
             raise errors.CancellationClosed()
         if not tournament.cancellation_allowed:
             raise errors.CancellationNotAllowed()
-        siteops.check_cancellation_allowed(game=tournament.game)  # rules 004, "Disattivazione giochi" 4
+        siteops.check_cancellation_allowed(
+            game=tournament.game, realm=section_realm(tournament)
+        )  # rules 004, "Disattivazione giochi" 4
         if registration.state == RegState.PENDING:
             raise errors.AuthorisationPending()
         if registration.state == RegState.CANCEL_PENDING:

@@ -13,7 +13,8 @@ Amounts are integer euro cents.
 - ``holds``: money reserved on an account until it is posted to its destination or released.
 - ``tables``: cash tables' buy-ins, rebuys, cash-outs and each hand's settlement.
 - ``tournaments``: entries, refunds, prizes and the guarantee's top-up.
-- ``transfers``: the training section's play money, transfers, the staff's corrections.
+- ``transfers``: play money top-ups, transfers, the staff's corrections.
+- ``training``: the training section's gettoni: the welcome grant and the daily refill.
 - ``protection``: self-set deposit limits and self-exclusion.
 - ``play_limits``: loss and session-time limits, the reality check, a player's stop.
 - ``reconciliation``: balances checked against postings.
@@ -66,6 +67,13 @@ from wallet.actions.tournaments import (
     tournament_guarantee_top_up,
     tournament_prizes_pay,
 )
+from wallet.actions.training import (
+    PLAY_GRANT,
+    play_gettoni,
+    play_money_refill,
+    play_money_refill_state,
+    play_money_welcome,
+)
 from wallet.actions.transfers import (
     adjustment_approve,
     adjustment_reject,
@@ -83,6 +91,7 @@ __all__ = [
     "MAX_PLAY_MINUTES",
     "MAX_SINGLE_AMOUNT",
     "MIN_POOL_SHARE_PERCENT",
+    "PLAY_GRANT",
     "adjustment_approve",
     "adjustment_reject",
     "adjustment_request",
@@ -104,8 +113,12 @@ __all__ = [
     "ledger_transfer",
     "ledger_transfer_portable",
     "new_idempotency_key",
+    "play_gettoni",
     "play_limit_set",
+    "play_money_refill",
+    "play_money_refill_state",
     "play_money_top_up",
+    "play_money_welcome",
     "play_stop",
     "play_time_enforce",
     "reality_check_set",

@@ -96,6 +96,19 @@ def _puntate(game: str, title: str, seats: int) -> dict[str, Any]:
     }
 
 
+def _training(spec: dict[str, Any]) -> dict[str, Any]:
+    """The training twin of a demo template: the same table in gettoni, without rake."""
+    title = spec["table_name"]
+    return {
+        **spec,
+        "name": f"{title} · allenamento",
+        "table_name": f"Allenamento {title}",
+        "realm": "play",
+        "rake_bp": 0,
+        "rake_cap": 0,
+    }
+
+
 # Every demo table is opened from a template (lobby.models.TableTemplate), one per game at least;
 # "tables" names the tables opened from it (none: one table named after the template's table_name).
 DEMO_TEMPLATES: tuple[dict[str, Any], ...] = (
@@ -153,6 +166,12 @@ DEMO_TEMPLATES: tuple[dict[str, Any], ...] = (
     },
     *(_partite(game, title) for game, title in PARTITE),
     *(_puntate(game, title, seats) for game, title, seats in PUNTATE),
+    # the training section has a table of every game (poker's, with its bots, is above)
+    *(
+        _training(_partite(game, title))
+        for game, title in (("scopa", "Scopa"), ("briscola", "Briscola"), *PARTITE)
+    ),
+    *(_training(_puntate(game, title, seats)) for game, title, seats in PUNTATE),
 )
 
 
