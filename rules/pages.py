@@ -45,6 +45,7 @@ PAGES: tuple[Page, ...] = (
     Page("scopa", _("Scopa"), PARTITE, _("Prese, scope e primiera: il gioco a partite più giocato.")),
     # not translated: the catalog's "Briscola" is the trump card of the table's felt
     Page("briscola", "Briscola", PARTITE, _("Carichi e briscole: 61 punti su 120 vincono la smazzata.")),
+    Page("tresette", _("Tresette"), PARTITE, _("Obbligo di seme, terzi di punto e accusi.")),
 )
 BY_SLUG: dict[str, Page] = {p.slug: p for p in PAGES}
 
