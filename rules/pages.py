@@ -46,6 +46,7 @@ PAGES: tuple[Page, ...] = (
     # not translated: the catalog's "Briscola" is the trump card of the table's felt
     Page("briscola", "Briscola", PARTITE, _("Carichi e briscole: 61 punti su 120 vincono la smazzata.")),
     Page("tresette", _("Tresette"), PARTITE, _("Obbligo di seme, terzi di punto e accusi.")),
+    Page("asso", _("Asso piglia tutto"), PARTITE, _("La Scopa d'assi: l'asso prende tutto.")),
 )
 BY_SLUG: dict[str, Page] = {p.slug: p for p in PAGES}
 
