@@ -47,6 +47,7 @@ PAGES: tuple[Page, ...] = (
     Page("briscola", "Briscola", PARTITE, _("Carichi e briscole: 61 punti su 120 vincono la smazzata.")),
     Page("tresette", _("Tresette"), PARTITE, _("Obbligo di seme, terzi di punto e accusi.")),
     Page("asso", _("Asso piglia tutto"), PARTITE, _("La Scopa d'assi: l'asso prende tutto.")),
+    Page("cirulla", _("Cirulla"), PARTITE, _("Prese a 15, accusi, grande e piccola, cappotto.")),
 )
 BY_SLUG: dict[str, Page] = {p.slug: p for p in PAGES}
 
