@@ -98,6 +98,11 @@ def _hours() -> dict[str, Any]:
 
 PAGES: tuple[Page, ...] = (
     Page("scopa", _("Scopa"), PARTITE, _("Prese, scope e primiera: il gioco a partite più giocato.")),
+    # not translated: the catalog's "Briscola" is the trump card of the table's felt
+    Page("briscola", "Briscola", PARTITE, _("Carichi e briscole: 61 punti su 120 vincono la smazzata.")),
+    Page("tresette", _("Tresette"), PARTITE, _("Obbligo di seme, terzi di punto e accusi.")),
+    Page("asso", _("Asso piglia tutto"), PARTITE, _("La Scopa d'assi: l'asso prende tutto.")),
+    Page("cirulla", _("Cirulla"), PARTITE, _("Prese a 15, accusi, grande e piccola, cappotto.")),
     Page(
         "tornei",
         _("I tornei a turni"),
