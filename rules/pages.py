@@ -43,6 +43,7 @@ class Page:
 
 PAGES: tuple[Page, ...] = (
     Page("scopa", _("Scopa"), PARTITE, _("Prese, scope e primiera: il gioco a partite più giocato.")),
+    Page("burraco", _("Burraco"), PARTITE, _("Scale, combinazioni, burrachi e pozzetto, in due o a coppie.")),
 )
 BY_SLUG: dict[str, Page] = {p.slug: p for p in PAGES}
 
