@@ -45,6 +45,7 @@ PAGES: tuple[Page, ...] = (
     Page("scopa", _("Scopa"), PARTITE, _("Prese, scope e primiera: il gioco a partite più giocato.")),
     Page("burraco", _("Burraco"), PARTITE, _("Scale, combinazioni, burrachi e pozzetto, in due o a coppie.")),
     Page("scala40", _("Scala 40"), PARTITE, _("Apri con 40 punti, cala e attacca, chiudi senza pagare.")),
+    Page("settemezzo", _("Sette e mezzo"), PUNTATE, _("Contro il banco: avvicinati a 7½ senza sballare.")),
 )
 BY_SLUG: dict[str, Page] = {p.slug: p for p in PAGES}
 
