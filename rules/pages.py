@@ -46,6 +46,7 @@ PAGES: tuple[Page, ...] = (
     Page("burraco", _("Burraco"), PARTITE, _("Scale, combinazioni, burrachi e pozzetto, in due o a coppie.")),
     Page("scala40", _("Scala 40"), PARTITE, _("Apri con 40 punti, cala e attacca, chiudi senza pagare.")),
     Page("settemezzo", _("Sette e mezzo"), PUNTATE, _("Contro il banco: avvicinati a 7½ senza sballare.")),
+    Page("mazzetti", _("Mazzetti"), PUNTATE, _("Scegli un mazzetto: la carta più alta batte il mattaro.")),
 )
 BY_SLUG: dict[str, Page] = {p.slug: p for p in PAGES}
 
