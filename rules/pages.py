@@ -103,6 +103,10 @@ PAGES: tuple[Page, ...] = (
     Page("tresette", _("Tresette"), PARTITE, _("Obbligo di seme, terzi di punto e accusi.")),
     Page("asso", _("Asso piglia tutto"), PARTITE, _("La Scopa d'assi: l'asso prende tutto.")),
     Page("cirulla", _("Cirulla"), PARTITE, _("Prese a 15, accusi, grande e piccola, cappotto.")),
+    Page("burraco", _("Burraco"), PARTITE, _("Scale, combinazioni, burrachi e pozzetto, in due o a coppie.")),
+    Page("scala40", _("Scala 40"), PARTITE, _("Apri con 40 punti, cala e attacca, chiudi senza pagare.")),
+    Page("settemezzo", _("Sette e mezzo"), PUNTATE, _("Contro il banco: avvicinati a 7½ senza sballare.")),
+    Page("mazzetti", _("Mazzetti"), PUNTATE, _("Scegli un mazzetto: la carta più alta batte il mattaro.")),
     Page(
         "tornei",
         _("I tornei a turni"),
