@@ -22,6 +22,7 @@ from lobby.models import Hand, Seat, Table, WaitingEntry
 from piattaforma import hooks, jsoninput
 from piattaforma.actions import preferences_get
 from piattaforma.converters import small_int
+from piattaforma.models import User
 from wallet import actions as wallet_actions
 from wallet import selectors as wallet_selectors
 from wallet.errors import WalletError
@@ -47,9 +48,10 @@ def training(request: HttpRequest) -> HttpResponse:
         "tournaments": hooks.training_tournaments(),
         "grant": wallet_actions.PLAY_GRANT,
     }
-    if request.user.is_authenticated:
-        context["gettoni"] = wallet_actions.play_gettoni(user=request.user)  # type: ignore[arg-type]
-        context["refill_refusal"] = wallet_actions.play_money_refill_state(user=request.user)  # type: ignore[arg-type]
+    user = request.user
+    if isinstance(user, User):  # signed in: his gettoni and whether he may refill them
+        context["gettoni"] = wallet_actions.play_gettoni(user=user)
+        context["refill_refusal"] = wallet_actions.play_money_refill_state(user=user)
     return render(request, "lobby/lobby.html", context)
 
 
@@ -58,7 +60,7 @@ def training(request: HttpRequest) -> HttpResponse:
 def training_refill(request: HttpRequest) -> HttpResponse:
     """ "Ricarica i gettoni": back up to the grant, below it and once a day."""
     try:
-        result = wallet_actions.play_money_refill(user=request.user)  # type: ignore[arg-type]
+        result = wallet_actions.play_money_refill(user=request.user)  # type: ignore[arg-type]  # login_required: request.user is a User
     except WalletError as exc:
         messages.error(request, exc.message)
     else:

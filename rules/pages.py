@@ -90,6 +90,22 @@ def _percent(hundredths: int) -> str:
     return f"{whole},{cents:02d}".rstrip("0").rstrip(",")
 
 
+def _training() -> dict[str, Any]:
+    from tournaments.actions.registration import TRAINING_LIMITS
+    from tournaments.formats import points, registration
+    from tournaments.models import Tournament
+    from wallet.actions.training import PLAY_GRANT
+
+    return {
+        "grant": PLAY_GRANT,
+        "training_cost": points.TRAINING_COST // points.PT,
+        "scheduled_limit": TRAINING_LIMITS[Tournament.Kind.SCHEDULED][0],
+        "sitgo_limit": TRAINING_LIMITS[Tournament.Kind.SITGO][0],
+        "confirm_opens": registration.CONFIRMATION_OPENS_BEFORE_START_S // 60,
+        "confirm_closes": registration.REGISTRATION_CLOSES_BEFORE_START_S // 60,
+    }
+
+
 def _hours() -> dict[str, Any]:
     from piattaforma import siteops
 
@@ -119,6 +135,13 @@ PAGES: tuple[Page, ...] = (
         _("I tavoli cash"),
         TORNEI,
         _("Sedersi, la lista d'attesa, il credito al tavolo, poste e rake."),
+    ),
+    Page(
+        "allenamento",
+        _("Tavoli e tornei di allenamento"),
+        TORNEI,
+        _("I gettoni, i tavoli e i tornei gratuiti per imparare e allenarsi."),
+        _training,
     ),
     Page(
         "regole-della-casa",

@@ -195,3 +195,20 @@ def test_the_tournaments_page_prints_the_rules_prize_tables_from_the_code(client
     ]
     assert [r[1] for r in _cells(html, "Premiati dei KO programmati")[1:]] == ["1", "2", "4", "8", "16"]
     assert "<strong>2 minuti prima dell'inizio</strong>" in html
+
+
+def test_the_training_page_states_the_sections_own_numbers(client):
+    from tournaments.actions.registration import TRAINING_LIMITS
+    from tournaments.formats import points
+    from tournaments.models import Tournament
+    from wallet.actions import PLAY_GRANT
+    from wallet.money import format_money
+
+    html = client.get("/regole/allenamento/").content.decode()
+    assert f"<strong>{format_money(PLAY_GRANT, 'play')}</strong>" in html
+    assert f"<strong>{points.TRAINING_COST // points.PT} Punti Torneo (PT)</strong>" in html
+    assert f"<strong>{TRAINING_LIMITS[Tournament.Kind.SCHEDULED][0]} torneo programmato</strong>" in html
+    assert f"<strong>{TRAINING_LIMITS[Tournament.Kind.SITGO][0]} sit&amp;go</strong>" in html
+    assert "compare 4 minuti prima dell'inizio e sparisce 2 minuti prima" in html
+    # the rules' example of the Danese redistribution, as the curve computes it
+    assert points.k5_loss(40, 66) == 2 * points.PT and 8 * points.PT < points.k5_loss(60, 66) < 9 * points.PT
