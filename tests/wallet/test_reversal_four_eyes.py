@@ -35,7 +35,9 @@ def assert_ledger_balanced():
 
 
 def ask(actor, tx, key="rev1", reason="deposito registrato due volte"):
-    return actions.reversal_request(transaction_id=str(tx.pk), reason=reason, actor=actor, idempotency_key=key)
+    return actions.reversal_request(
+        transaction_id=str(tx.pk), reason=reason, actor=actor, idempotency_key=key
+    )
 
 
 def test_a_reversal_waits_for_a_second_staff_member_then_posts_once(funded, staff, second, deposit):
