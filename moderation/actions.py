@@ -192,7 +192,7 @@ def report_file(
     with transaction.atomic():
         # the hour's count and the new entry under the reporter's row lock: concurrent reports of
         # one player are counted one after the other (counted unlocked, 30 at once all passed 20)
-        User.objects.select_for_update().filter(pk=reporter.pk).first()
+        User.objects.select_for_update(no_key=True).filter(pk=reporter.pk).first()
         recent = selectors.reports_since(reporter_id=reporter.pk, since=now - timedelta(hours=1))
         if recent >= REPORTS_PER_HOUR:
             raise _refuse("report_too_many", "Hai inviato troppe segnalazioni: riprova più tardi.")

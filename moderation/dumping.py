@@ -381,7 +381,7 @@ def account_suspend_pending_review(*, actor: User, user_id: int, reason: str, ev
     reason = (reason or "").strip()
     if len(reason) < REASON_MIN:
         raise ModerationError("reason_required", f"Scrivi la motivazione (almeno {REASON_MIN} caratteri).")
-    target = User.objects.select_for_update().filter(pk=user_id).first()
+    target = User.objects.select_for_update(no_key=True).filter(pk=user_id).first()
     if target is None:
         raise ModerationError("no_player", "Giocatore non trovato.")
     if target.pk == actor.pk or not roles.may_manage_user(actor, target):

@@ -198,7 +198,7 @@ def self_exclusions_lift(*, now: datetime | None = None) -> list[int]:
     ).order_by("pk")
     for pk in due.values_list("pk", flat=True):
         with transaction.atomic():
-            user = User.objects.select_for_update().filter(pk=pk).first()
+            user = User.objects.select_for_update(no_key=True).filter(pk=pk).first()
             if (
                 user is None
                 or user.status != User.Status.SELF_EXCLUDED
@@ -287,7 +287,7 @@ def identity_document_upload(*, user: User, kind: str, upload: UploadedFile[byte
     document.file.save("documento", upload, save=False)  # written before the row: removed on failure
     try:
         with transaction.atomic():
-            User.objects.select_for_update().filter(pk=user.pk).first()  # one upload at a time per player
+            User.objects.select_for_update(no_key=True).filter(pk=user.pk).first()  # one upload at a time
             if IdentityDocument.objects.filter(user=user, status=IdentityDocument.Status.PENDING).exists():
                 raise DocumentPending()
             document.save()

@@ -16,9 +16,11 @@ next try (django-otp), and after ``TWOFA_MAX_FAILURES`` in one session the sessi
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
 import time
 from base64 import b32encode
-from typing import Any
+from typing import Any, ClassVar
 
 from django.conf import settings
 from django.contrib.auth.signals import user_login_failed
@@ -39,6 +41,7 @@ RECOVERY_CODES = 10
 SEEN_KEY = "twofa_seen"  # the session's last request, Unix seconds
 FAILURES_KEY = "twofa_failures"  # wrong codes typed in this session
 PENDING_KEY = "twofa_pending"  # the device being enrolled (its id), until confirmed
+CLOSE_SIGNED_OUT = 4401  # the close code of a staff socket whose session ended (as a refused one)
 TOTP_NAME = "Autenticatore"
 RECOVERY_NAME = "Codici di recupero"
 
@@ -244,6 +247,7 @@ def devices_reset(*, actor: User, target: User, reason: str) -> int:
         count, _ = model.objects.filter(user=target).delete()
         removed += count
     audit_record(actor=actor, action="twofa.reset", target=target, reason=reason)
+    sockets_close(user_id=target.pk)  # his sessions are no longer verified: their sockets close
     return removed
 
 
@@ -253,10 +257,61 @@ def secret_b32(device: TOTPDevice) -> str:
     return " ".join(secret[i : i + 4] for i in range(0, len(secret), 4))
 
 
+# --- staff sockets: closed when their session ends ------------------------------------------------
+
+SIGNOUT_EVENT = "staff.signout"  # the channel-layer message that closes a staff member's sockets
+
+
+def session_group(session_key: str) -> str:
+    """The channel-layer group of the staff sockets opened with one session (its key hashed: the
+    key itself never leaves the database)."""
+    return "staff-session." + hashlib.sha256(session_key.encode()).hexdigest()[:40]
+
+
+def user_group(user_id: int) -> str:
+    """The channel-layer group of every staff socket of one account."""
+    return f"staff-user.{user_id}"
+
+
+def sockets_close(*, session_key: str | None = None, user_id: int | None = None) -> None:
+    """Close the open staff sockets of a session, or of every session of an account, after commit
+    (sign-out, idle sign-out, a reset of the second factor)."""
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+
+    groups = []
+    if session_key:
+        groups.append(session_group(session_key))
+    if user_id is not None:
+        groups.append(user_group(user_id))
+    layer = get_channel_layer()
+    if layer is None or not groups:
+        return
+
+    def send() -> None:
+        for group in groups:
+            async_to_sync(layer.group_send)(group, {"type": SIGNOUT_EVENT})
+
+    transaction.on_commit(send)
+
+
+def signed_out(*, request: HttpRequest | None, user: Any) -> None:
+    """A sign-out (``user_logged_out``, idle sign-outs included): the staff member's sockets opened
+    with this session close now."""
+    session = getattr(request, "session", None)
+    if user is not None and required(user) and session is not None and session.session_key:
+        sockets_close(session_key=session.session_key)
+
+
 class StaffSocketGuard:
     """ASGI middleware inside Channels' ``AuthMiddlewareStack``: a staff or moderator socket whose
     session is not verified with a second factor, or is idle past the timeout, is anonymous (the
-    consumers close it with 4401). Player sockets pass untouched."""
+    consumers close it with 4401). Player sockets pass untouched.
+
+    A staff socket let through stays tied to its session: it joins the session's and the account's
+    channel-layer groups, and is closed with 4401 (the consumer sees a disconnect) when the session
+    is signed out (``sockets_close``) or reaches the idle timeout while the socket is open.
+    """
 
     def __init__(self, inner: Any) -> None:
         self.inner = inner
@@ -271,8 +326,103 @@ class StaffSocketGuard:
             allowed = session is not None and await database_sync_to_async(_socket_allowed)(user, session)
             if not allowed:
                 scope = {**scope, "user": AnonymousUser()}
+            elif session.session_key:
+                return await _StaffSocket(user, session.session_key).run(self.inner, scope, receive, send)
         return await self.inner(scope, receive, send)
 
 
 def _socket_allowed(user: Any, session: Any) -> bool:
     return not idle_expired(session) and session_verified(user, session)
+
+
+def _session_still_live(user: Any, session_key: str) -> float | None:
+    """Reload the session: None when it is signed out, idle past the timeout or no longer verified;
+    else the moment (Unix seconds) it would reach the idle timeout."""
+    from importlib import import_module
+
+    store = import_module(settings.SESSION_ENGINE).SessionStore(session_key=session_key)
+    if not store.exists(session_key) or not _socket_allowed(user, store):
+        return None
+    seen = store.get(SEEN_KEY)
+    base = time.time() if seen is None else float(seen)
+    return base + settings.TWOFA_IDLE_MINUTES * 60
+
+
+class _StaffSocket:
+    """One staff socket between the server and its consumer: closed from outside on a sign-out
+    message or at its session's idle timeout."""
+
+    DISCONNECT: ClassVar[dict[str, Any]] = {"type": "websocket.disconnect", "code": CLOSE_SIGNED_OUT}
+
+    def __init__(self, user: Any, session_key: str) -> None:
+        self.user = user
+        self.session_key = session_key
+        self.closed = asyncio.Event()
+        self.pending: asyncio.Future[Any] | None = None
+
+    async def run(self, inner: Any, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        from channels.layers import get_channel_layer
+
+        layer = get_channel_layer()
+        if layer is None:
+            return await inner(scope, receive, send)
+        channel = await layer.new_channel()
+        groups = (session_group(self.session_key), user_group(self.user.pk))
+        for group in groups:
+            await layer.group_add(group, channel)
+        self.receive_from_client = receive
+        self.send_to_client = send
+        watcher = asyncio.ensure_future(self._watch(layer, channel, send))
+        try:
+            return await inner(scope, self._receive, self._send)
+        finally:
+            watcher.cancel()
+            if self.pending is not None:
+                self.pending.cancel()
+            for group in groups:
+                await layer.group_discard(group, channel)
+
+    async def _watch(self, layer: Any, channel: str, send: Any) -> None:
+        """Wait for a sign-out message or the idle timeout, then close the socket with 4401."""
+        signout = asyncio.ensure_future(self._signout(layer, channel))
+        idle = asyncio.ensure_future(self._idle())
+        try:
+            await asyncio.wait({signout, idle}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            signout.cancel()
+            idle.cancel()
+        self.closed.set()
+        await send({"type": "websocket.close", "code": CLOSE_SIGNED_OUT})
+
+    async def _signout(self, layer: Any, channel: str) -> None:
+        while (await layer.receive(channel)).get("type") != SIGNOUT_EVENT:
+            pass
+
+    async def _idle(self) -> None:
+        from channels.db import database_sync_to_async
+
+        while True:
+            deadline = await database_sync_to_async(_session_still_live)(self.user, self.session_key)
+            if deadline is None:
+                return
+            await asyncio.sleep(max(deadline - time.time(), 0) + 1)
+
+    async def _receive(self) -> Any:
+        """The client's next message, or a disconnect once the socket was closed from here."""
+        if self.closed.is_set():
+            return self.DISCONNECT
+        if self.pending is None:
+            self.pending = asyncio.ensure_future(self.receive_from_client())
+        closing = asyncio.ensure_future(self.closed.wait())
+        try:
+            await asyncio.wait({self.pending, closing}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            closing.cancel()
+        if self.pending.done():
+            message, self.pending = self.pending.result(), None
+            return message
+        return self.DISCONNECT
+
+    async def _send(self, message: dict[str, Any]) -> None:
+        if not self.closed.is_set():  # nothing more reaches a socket closed for its sign-out
+            await self.send_to_client(message)

@@ -1,7 +1,8 @@
 """Back office of the wallet: the ledger read-only, manual adjustments, withdrawal approval, reconciliation.
 
 Every write goes through wallet.actions; the admin only parses input. Adjustments and reversals
-need ``wallet.adjust_ledger``, withdrawal decisions ``wallet.approve_withdrawal``.
+need ``wallet.adjust_ledger`` (a reversal and a large adjustment
+are decided by a second staff member), withdrawal decisions ``wallet.approve_withdrawal``.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from wallet.models import (
     Payment,
     Posting,
     ReconciliationRun,
+    ReversalRequest,
     Transaction,
     Withdrawal,
 )
@@ -55,6 +57,12 @@ class AdjustmentForm(forms.Form):
 
 class ReasonForm(forms.Form):
     reason = forms.CharField(label=_("Motivazione"), widget=forms.Textarea, min_length=5)
+
+
+class RequestForm(ReasonForm):
+    """A reason and the form's own idempotency key: a double submit asks once."""
+
+    idempotency_key = forms.CharField(widget=forms.HiddenInput, max_length=80)
 
 
 @admin.register(Account, site=site)
@@ -182,24 +190,34 @@ class TransactionAdmin(ReadOnlyAdmin):
     def has_adjust_permission(self, request: HttpRequest) -> bool:
         return bool(request.user.has_perm("wallet.adjust_ledger"))
 
-    @admin.action(description=_("Storna le transazioni selezionate"), permissions=["adjust"])
+    @admin.action(description=_("Chiedi lo storno delle transazioni selezionate"), permissions=["adjust"])
     def reverse_transactions(
         self, request: HttpRequest, queryset: QuerySet[Transaction]
     ) -> HttpResponse | None:
-        form = ReasonForm(request.POST if "reason" in request.POST else None)
+        """Ask for the reversal of each transaction: another staff member approves it (four eyes)."""
+        form = RequestForm(
+            request.POST if "reason" in request.POST else None,
+            initial={"idempotency_key": actions.new_idempotency_key("rev")},
+        )
         if form.is_valid():
             for tx in queryset:
                 try:
-                    actions.transaction_reverse(
+                    actions.reversal_request(
                         transaction_id=str(tx.pk),
                         reason=form.cleaned_data["reason"],
                         actor=_staff(request),
-                        idempotency_key=f"reverse:{tx.pk}",
+                        idempotency_key=f"{form.cleaned_data['idempotency_key']}:{tx.pk}",
                     )
                 except WalletError as exc:
                     self.message_user(request, f"{tx}: {exc.message}", messages.ERROR)
+                else:
+                    self.message_user(
+                        request,
+                        _("%s: storno richiesto, lo approva un altro membro dello staff.") % tx,
+                        messages.WARNING,
+                    )
             return None
-        return _reason_page(self, request, queryset, form, _("Storno"))
+        return _reason_page(self, request, queryset, form, _("Richiesta di storno"))
 
 
 @admin.register(Posting, site=site)
@@ -354,6 +372,56 @@ class AdjustmentRequestAdmin(ReadOnlyAdmin):
                     self.message_user(request, f"{adjustment}: {exc.message}", messages.ERROR)
             return None
         return _reason_page(self, request, queryset, form, _("Rifiuto della rettifica"))
+
+
+@admin.register(ReversalRequest, site=site)
+class ReversalRequestAdmin(ReadOnlyAdmin):
+    """Reversals asked by one staff member, waiting for another (four eyes)."""
+
+    list_display = ("requested_at", "original", "requested_by", "status", "decided_by", "decided_at")
+    list_filter = ("status",)
+    search_fields = ("=original__id", "reason")
+    list_select_related = ("original", "requested_by", "decided_by")
+    readonly_fields = (
+        "original",
+        "reason",
+        "requested_by",
+        "requested_at",
+        "status",
+        "decided_by",
+        "decided_at",
+        "decision_reason",
+        "reversal",
+    )
+    fields = readonly_fields
+    actions = ("approve", "reject")
+
+    def has_decide_permission(self, request: HttpRequest) -> bool:
+        return bool(request.user.has_perm("wallet.adjust_ledger"))
+
+    @admin.action(description=_("Approva ed esegui gli storni selezionati"), permissions=["decide"])
+    def approve(self, request: HttpRequest, queryset: QuerySet[ReversalRequest]) -> None:
+        for reversal in queryset:
+            try:
+                actions.reversal_approve(request_id=reversal.pk, actor=_staff(request))
+            except WalletError as exc:
+                self.message_user(request, f"{reversal}: {exc.message}", messages.ERROR)
+            else:
+                self.message_user(request, _("Storno approvato: %s") % reversal, messages.SUCCESS)
+
+    @admin.action(description=_("Respingi gli storni selezionati"), permissions=["decide"])
+    def reject(self, request: HttpRequest, queryset: QuerySet[ReversalRequest]) -> HttpResponse | None:
+        form = ReasonForm(request.POST if "reason" in request.POST else None)
+        if form.is_valid():
+            for reversal in queryset:
+                try:
+                    actions.reversal_reject(
+                        request_id=reversal.pk, actor=_staff(request), reason=form.cleaned_data["reason"]
+                    )
+                except WalletError as exc:
+                    self.message_user(request, f"{reversal}: {exc.message}", messages.ERROR)
+            return None
+        return _reason_page(self, request, queryset, form, _("Rifiuto dello storno"))
 
 
 @admin.register(Payment, site=site)

@@ -9,8 +9,9 @@ class WalletConfig(AppConfig):
     def ready(self) -> None:
         from piattaforma import hooks
         from wallet.reports import active_players_report, payments_report
-        from wallet.selectors import withdrawals_waiting
+        from wallet.selectors import four_eyes_waiting, withdrawals_waiting
 
         hooks.on_report(payments_report)  # the back office's reports
         hooks.on_report(active_players_report)
         hooks.on_staff_waiting(withdrawals_waiting)  # the back office's index: what waits
+        hooks.on_staff_waiting(four_eyes_waiting)

@@ -91,6 +91,11 @@ class NeedsApproval(WalletError):
     default_message = "Una rettifica oltre la soglia deve essere approvata da un altro membro dello staff."
 
 
+class ReversalPending(WalletError):
+    code = "reversal_pending"
+    default_message = "Lo storno di questo movimento è già in attesa di approvazione."
+
+
 class NotPermitted(WalletError):
     code = "permission_denied"
     default_message = "Non hai il permesso per questa operazione."

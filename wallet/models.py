@@ -385,6 +385,70 @@ class AdjustmentRequest(models.Model):
         return f"Rettifica {self.pk} ({self.amount} cent., {self.get_status_display()})"
 
 
+class ReversalRequest(models.Model):
+    """A reversal of a ledger transaction asked by one staff member and executed only when another
+    approves it (four eyes: ``wallet.actions.reversal_approve``)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("in attesa di approvazione")
+        APPROVED = "approved", _("approvato e registrato")
+        REJECTED = "rejected", _("respinto")
+
+    original = models.ForeignKey(
+        Transaction, on_delete=models.PROTECT, related_name="+", verbose_name=_("movimento da stornare")
+    )
+    reason = models.CharField(_("motivazione"), max_length=200)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("richiesto da")
+    )
+    requested_at = models.DateTimeField(_("richiesto il"), default=timezone.now)
+    idempotency_key = models.CharField(max_length=128, unique=True)
+    status = models.CharField(_("stato"), max_length=10, choices=Status.choices, default=Status.PENDING)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("deciso da"),
+    )
+    decided_at = models.DateTimeField(_("deciso il"), null=True, blank=True)
+    decision_reason = models.CharField(_("motivazione del rifiuto"), max_length=200, blank=True)
+    reversal = models.ForeignKey(
+        Transaction,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("storno registrato"),
+    )
+
+    class Meta:
+        verbose_name = _("storno da approvare")
+        verbose_name_plural = _("storni da approvare")
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            # four eyes in the database too: whoever asked never decides
+            models.CheckConstraint(
+                condition=Q(decided_by__isnull=True) | ~Q(decided_by=F("requested_by")),
+                name="reversal_request_four_eyes",
+            ),
+            models.CheckConstraint(
+                condition=Q(status="approved", reversal__isnull=False)
+                | (~Q(status="approved") & Q(reversal__isnull=True)),
+                name="reversal_request_posted_iff_approved",
+            ),
+            # one request waiting (or approved) per transaction: a second asker finds the first
+            models.UniqueConstraint(
+                fields=["original"],
+                condition=Q(status__in=["pending", "approved"]),
+                name="reversal_request_one_open",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Storno {self.pk} di {str(self.original_id)[:8]} ({self.get_status_display()})"
+
+
 class LimitPeriod(models.TextChoices):
     DAY = "day", _("giornaliero")
     WEEK = "week", _("settimanale")

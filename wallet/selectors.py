@@ -20,6 +20,7 @@ from piattaforma.models import User
 from wallet.models import (
     Account,
     AccountKind,
+    AdjustmentRequest,
     DepositLimit,
     Hold,
     HoldStatus,
@@ -28,6 +29,7 @@ from wallet.models import (
     PlayLimit,
     Posting,
     Realm,
+    ReversalRequest,
     Transaction,
     TransactionKind,
 )
@@ -542,6 +544,25 @@ def withdrawals_waiting(user: Any) -> list[dict[str, Any]]:
     ).count()
     url = reverse("backoffice:wallet_withdrawal_changelist") + "?status__exact=pending"
     return [{"label": _("Prelievi da approvare"), "count": count, "url": url}]
+
+
+def four_eyes_waiting(user: Any) -> list[dict[str, Any]]:
+    """Adjustments and reversals asked by another staff member, for those who may decide them
+    (``hooks.staff_waiting``): one's own requests wait for someone else."""
+    from django.urls import reverse
+
+    if not user.has_perm("wallet.adjust_ledger"):
+        return []
+    items = []
+    waiting: tuple[tuple[type[AdjustmentRequest] | type[ReversalRequest], str, str], ...] = (
+        (AdjustmentRequest, _("Rettifiche da approvare"), "wallet_adjustmentrequest_changelist"),
+        (ReversalRequest, _("Storni da approvare"), "wallet_reversalrequest_changelist"),
+    )
+    for model, label, name in waiting:
+        count = model.objects.filter(status="pending").exclude(requested_by=user).count()
+        url = reverse(f"backoffice:{name}") + "?status__exact=pending"
+        items.append({"label": label, "count": count, "url": url})
+    return items
 
 
 def hand_results(*, user: User, hand_refs: list[str]) -> dict[str, int]:

@@ -337,15 +337,19 @@ def test_staff_cannot_reverse_a_transaction_of_his_own_account():
     from wallet.errors import NotPermitted
 
     furbo, collega = staff_with_money("Furbo"), staff_with_money("Collega")
+    terzo = UserFactory(role=roles.STAFF)
     deposit = Transaction.objects.filter(postings__account__owner=furbo).get()
     with pytest.raises(NotPermitted):
-        wallet_actions.transaction_reverse(
+        wallet_actions.reversal_request(
             transaction_id=str(deposit.pk), reason="Storno a me", actor=furbo, idempotency_key="r1"
         )
-    assert not Transaction.objects.filter(reverses=deposit).exists()
-    wallet_actions.transaction_reverse(
+    asked = wallet_actions.reversal_request(
         transaction_id=str(deposit.pk), reason="Deposito doppio", actor=collega, idempotency_key="r2"
     )
+    with pytest.raises(NotPermitted):  # nor approve one another asked for him
+        wallet_actions.reversal_approve(request_id=asked["request_id"], actor=furbo)
+    assert not Transaction.objects.filter(reverses=deposit).exists()
+    wallet_actions.reversal_approve(request_id=asked["request_id"], actor=terzo)
     assert Transaction.objects.filter(reverses=deposit).exists()
 
 

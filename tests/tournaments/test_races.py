@@ -8,17 +8,21 @@ DATABASE_URL=postgres://… pytest tests/tournaments/test_races.py
 
 from __future__ import annotations
 
+import threading
+import time
 from datetime import timedelta
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
+from django.utils import timezone
 
-from tests.tournaments.conftest import ACCEPT, FUNDS, assert_ledger, authorise_all
+from tests.tournaments.conftest import ACCEPT, FUNDS, assert_ledger, authorise_all, money
 from tests.tournaments.factories import enter, make_tournament
 from tests.wallet.conftest import run_in_threads
 from tests.wallet.factories import funded_player
 from tournaments import actions, errors
 from tournaments.models import Registration, Tournament
+from wallet import actions as wallet_actions
 
 pytestmark = [
     pytest.mark.postgres,
@@ -117,3 +121,107 @@ def test_one_player_races_into_two_scheduled_training_tournaments(staff):
     """Training: one scheduled tournament at a time, even for two registrations of his at once."""
     for _ in range(ROUNDS):
         training_round(staff)
+
+
+# --- lock order: the player's row, then the tournament's, then the accounts ---------------------------
+
+
+def _pid() -> int:
+    connection.ensure_connection()
+    return connection.connection.info.backend_pid
+
+
+def _wait_until_waiting_or_done(pids: dict[str, int], name: str, done: threading.Event) -> None:
+    """Hold the caller's transaction open until the session ``name`` waits on a lock (or ended)."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not done.is_set():
+        if name in pids:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT wait_event_type FROM pg_stat_activity WHERE pid = %s", [pids[name]])
+                row = cursor.fetchone()
+            if row is not None and row[0] == "Lock":
+                return
+        time.sleep(0.02)  # polling the other session's state, not waiting for time to pass
+
+
+def _hold_open_race(first, second) -> list[str]:
+    """Run ``first`` in a transaction kept open until ``second`` (started once ``first`` holds its
+    locks) waits on one of them, then commit; return what each raised ("" for nothing)."""
+    pids: dict[str, int] = {}
+    holding, second_done = threading.Event(), threading.Event()
+    raised = {"first": "", "second": ""}
+
+    def step(which):
+        pids[which] = _pid()
+        try:
+            if which == "first":
+                with transaction.atomic():
+                    first()
+                    holding.set()
+                    _wait_until_waiting_or_done(pids, "second", second_done)
+            else:
+                assert holding.wait(30)
+                try:
+                    second()
+                finally:
+                    second_done.set()
+        except Exception as exc:
+            raised[which] = f"{type(exc).__name__}: {exc}"
+            holding.set()
+
+    run_in_threads([["first"], ["second"]], step)
+    return [raised["first"], raised["second"]]
+
+
+def test_a_self_exclusion_races_a_money_registration_without_deadlock(staff):
+    """The registration holds the player's row before the tournament's and the conto's, as the
+    self-exclusion does (row, then his tournaments and accounts): one waits for the other, neither
+    is chosen as a deadlock victim. Then the exclusion cancels and refunds the new entry too."""
+    for _ in range(ROUNDS):
+        player = funded_player(FUNDS)
+        earlier, paid = make_tournament(staff, name="Già iscritto"), make_tournament(staff)
+        enter(earlier, player)
+        raised = _hold_open_race(
+            lambda t=paid, p=player: enter(t, p),
+            lambda p=player: wallet_actions.user_self_exclude(
+                user=p, until=timezone.now() + timedelta(days=30), reason="pausa"
+            ),
+        )
+        assert raised == ["", ""]
+        states = set(Registration.objects.filter(user=player).values_list("state", flat=True))
+        assert states == {S.CANCELLED}
+        assert_ledger(paid, [player])
+
+
+def test_a_money_and_a_training_registration_of_one_player_at_once(staff):
+    """A money tournament's and a training tournament's registrations of one player, each held
+    open while the other runs: one order of locks, both taken."""
+    for first_kind in ("money", "training"):
+        player = funded_player(FUNDS)
+        paid = make_tournament(staff)
+        training = make_tournament(staff, name="Allenamento", training=True)
+        entries = {
+            "money": lambda t=paid, p=player: enter(t, p),
+            "training": lambda t=training, p=player: enter(t, p),
+        }
+        second_kind = "training" if first_kind == "money" else "money"
+        assert _hold_open_race(entries[first_kind], entries[second_kind]) == ["", ""]
+        assert Registration.objects.filter(user=player, state__in=Registration.ACTIVE).count() == 2
+        assert_ledger(paid, [player])
+
+
+def test_a_self_exclusion_races_a_deposit_without_deadlock(staff):
+    """A deposit holds the conto, and its payment row points at the player (a foreign-key check at
+    commit): the exclusion's lock of the player's row leaves that check alone, so it waits for the
+    conto and the deposit commits first; the money stays his, withdrawable."""
+    for _ in range(ROUNDS):
+        player = funded_player(FUNDS)
+        enter(make_tournament(staff, name="Già iscritto"), player)  # the exclusion refunds it
+        raised = _hold_open_race(
+            lambda p=player: wallet_actions.deposit_create(user=p, amount=2_000, idempotency_key=f"d{p.pk}"),
+            lambda p=player: wallet_actions.user_self_exclude(
+                user=p, until=timezone.now() + timedelta(days=30), reason="pausa"
+            ),
+        )
+        assert raised == ["", ""]
+        assert money(player) == FUNDS + 2_000

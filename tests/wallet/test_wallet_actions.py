@@ -8,7 +8,9 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
+from piattaforma import roles
 from piattaforma.models import AuditLog, User
+from tests.piattaforma.factories import UserFactory
 from tests.wallet.conftest import ledger_snapshot
 from wallet import actions, selectors
 from wallet.actions import tables
@@ -409,9 +411,11 @@ def test_manual_adjustment_needs_permission_and_reason_and_is_audited(funded, st
     log = AuditLog.objects.get(action="wallet.adjust")
     assert log.actor == staff and log.reason == "doppio accredito"
     tx = Transaction.objects.get(kind="adjustment")
-    actions.transaction_reverse(
+    asked = actions.reversal_request(
         transaction_id=str(tx.pk), reason="rettifica errata", actor=staff, idempotency_key="r"
     )
+    assert balance(funded)["cash"] == 49_700  # waits for a second staff member
+    actions.reversal_approve(request_id=asked["request_id"], actor=UserFactory(role=roles.STAFF))
     assert balance(funded)["cash"] == 50_000
 
 

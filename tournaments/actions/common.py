@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.conf import settings
@@ -49,8 +50,22 @@ def section_realm(tournament: Tournament) -> str:
     return "play" if tournament.training else "real"
 
 
+def players_lock(user_ids: Iterable[int]) -> None:
+    """Lock players' rows in primary-key order, before any tournament row: a registration's first
+    locks, in the order a block of the player (self-exclusion, suspension) takes them (his row,
+    then his tournaments and accounts), so the two wait for each other and never deadlock.
+
+    ``FOR NO KEY UPDATE``: it serialises the player's registrations and blocks, but not the
+    foreign-key checks of rows that merely point at him (``FOR KEY SHARE``), which would otherwise
+    wait on it while holding the accounts this transaction needs next.
+    """
+    ids = sorted(set(user_ids))
+    list(User.objects.select_for_update(no_key=True).filter(pk__in=ids).order_by("pk").values_list("pk"))
+
+
 def tournament_lock(tournament_id: int) -> Tournament:
-    """Lock the tournament's row, the first lock of every write of a tournament."""
+    """Lock the tournament's row, the first lock of every write of a tournament (a registration
+    takes its players' rows before it: ``players_lock``)."""
     try:
         return Tournament.objects.select_for_update().get(pk=tournament_id)
     except Tournament.DoesNotExist:

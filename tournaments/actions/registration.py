@@ -14,6 +14,7 @@ from tournaments import errors
 from tournaments.actions.closing import sitgo_close_if_full
 from tournaments.actions.common import (
     RegState,
+    players_lock,
     registration_refund,
     schedule_authorisation,
     section_realm,
@@ -47,12 +48,13 @@ def check_training_limits(*, tournament: Tournament, user: User, lock: bool = Tr
     Decision: a player takes part in a training tournament of the same kind from his registration
     (waiting, authorised or admitted) until that tournament has finished or been cancelled; a
     registration he cancelled, or one excluded or unconfirmed at the close, frees his place. His
-    user row is locked, so two registrations of his racing each other are counted one after the other
-    (``lock=False``: the lobby's preview, which writes nothing).
+    user row is locked (``players_lock``; ``registration_create`` took it before the tournament's),
+    so two registrations of his racing each other are counted one after the other (``lock=False``:
+    the lobby's preview, which writes nothing).
     """
     limit, refusal = TRAINING_LIMITS[tournament.kind]
     if lock:
-        User.objects.select_for_update().filter(pk=user.pk).first()
+        players_lock([user.pk])
     taking_part = (
         Registration.objects.filter(
             user=user,
@@ -163,10 +165,22 @@ def registration_create(
     no authorisation and is authorised at once. ``partner``: a fixed pair's first registrant
     names his partner (see ``check_registration``). ``use_bonus=False``: the entry is paid from
     the conto only (a satellite's seat, whose value was just credited there).
+
+    Lock order: the player's row (and his partner's), then the tournament's, then the accounts
+    (``players_lock``), as a block of the player takes them; his status is read under that lock,
+    so a player excluded meanwhile is refused, or his new entry is withdrawn by the exclusion.
     """
     if not idempotency_key or len(idempotency_key) > 64:
         raise errors.IdempotencyConflict("Chiave di idempotenza non valida.")
+    state = Tournament.objects.filter(pk=tournament_id).values_list("state", flat=True).first()
+    if state is not None and state not in Tournament.OPEN_STATES:
+        # refused before any lock: a running tournament holds its row while it enters its
+        # satellite's qualifiers (the player's row after the tournament's, the other way round)
+        earlier = Registration.objects.filter(idempotency_key=idempotency_key).first()
+        if earlier is None:
+            raise errors.RegistrationClosed()
     with transaction.atomic():
+        players_lock([user.pk] if partner is None else [user.pk, partner.pk])
         tournament = tournament_lock(tournament_id)
         earlier = Registration.objects.filter(idempotency_key=idempotency_key).first()
         if earlier is not None:

@@ -83,7 +83,9 @@ from wallet.actions.transfers import (
     ledger_transfer,
     ledger_transfer_portable,
     play_money_top_up,
-    transaction_reverse,
+    reversal_approve,
+    reversal_reject,
+    reversal_request,
 )
 
 __all__ = [
@@ -122,6 +124,9 @@ __all__ = [
     "play_stop",
     "play_time_enforce",
     "reality_check_set",
+    "reversal_approve",
+    "reversal_reject",
+    "reversal_request",
     "table_buy_in",
     "table_cash_out",
     "table_hand_settle",
@@ -131,7 +136,6 @@ __all__ = [
     "tournament_entry_refund",
     "tournament_guarantee_top_up",
     "tournament_prizes_pay",
-    "transaction_reverse",
     "user_self_exclude",
     "withdrawal_approve",
     "withdrawal_reject",

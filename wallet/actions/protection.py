@@ -81,7 +81,10 @@ def user_self_exclude(
     when the hand settles, so the hand can never be settled against a closed account.
     """
     with transaction.atomic():
-        current = User.objects.select_for_update().get(pk=user.pk)  # two requests: one after the other
+        # one request after the other; FOR NO KEY UPDATE leaves alone the foreign-key checks of rows
+        # pointing at him (a deposit's payment, a registration), which would wait on it while
+        # holding the conto this exclusion needs next: a deadlock
+        current = User.objects.select_for_update(no_key=True).get(pk=user.pk)
         check_self_exclusion_longer(current=current, until=until)
         user_set_status(
             user=user, status=User.Status.SELF_EXCLUDED, actor=actor or user, reason=reason, until=until

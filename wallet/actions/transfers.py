@@ -2,7 +2,8 @@
 
 A manual adjustment above ``WALLET_ADJUSTMENT_APPROVAL_CENTS`` (either way) needs two staff
 members: one asks (``adjustment_request``), another approves (``adjustment_approve``: posted then)
-or rejects it (``adjustment_reject``).
+or rejects it (``adjustment_reject``). A reversal of a transaction always needs two: one asks
+(``reversal_request``), another approves (``reversal_approve``) or rejects it (``reversal_reject``).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from piattaforma.actions import audit_record
@@ -25,9 +26,17 @@ from wallet.actions.common import (
     post_reversal,
     tx_result,
 )
-from wallet.errors import InvalidAmount, InvalidState, NeedsApproval, NotPermitted
+from wallet.errors import InvalidAmount, InvalidState, NeedsApproval, NotPermitted, ReversalPending
 from wallet.ledger import AccountKey, cash_key, house_key
-from wallet.models import Account, AccountKind, AdjustmentRequest, Realm, Transaction, TransactionKind
+from wallet.models import (
+    Account,
+    AccountKind,
+    AdjustmentRequest,
+    Realm,
+    ReversalRequest,
+    Transaction,
+    TransactionKind,
+)
 
 
 def play_money_top_up(*, user: User, amount: int, idempotency_key: str) -> dict[str, Any]:
@@ -271,26 +280,122 @@ def adjustment_reject(*, request_id: int, actor: User, reason: str) -> dict[str,
     return {"request_id": request.pk, "status": "rejected"}
 
 
-def transaction_reverse(
+def _reversal_checked(*, original: Transaction, actor: User) -> None:
+    """The refusals every reversal shares: permission, not one's own money, not reversed yet."""
+    check_staff(actor, "wallet.adjust_ledger")
+    check_not_own(actor, original.postings.values_list("account__owner_id", flat=True))
+    if Transaction.objects.filter(reverses=original).exists():
+        raise InvalidState("Movimento già stornato.")
+
+
+def reversal_request(
     *, transaction_id: str, reason: str, actor: User, idempotency_key: str
 ) -> dict[str, Any]:
-    """Staff correction: a new transaction that reverses another one exactly (audited)."""
+    """Ask for a reversal of a ledger transaction: nothing moves until another staff member
+    approves it (``reversal_approve``). Returns ``{"status": "pending", "request_id": ...}``; a
+    retry with the same key returns the first answer. One open request per transaction
+    (``reversal_pending``). Audited ``wallet.reverse_request``."""
     check_staff(actor, "wallet.adjust_ledger")
     if len(reason.strip()) < 5:
         raise InvalidState("La motivazione è obbligatoria.")
 
     def work() -> dict[str, Any]:
-        original = Transaction.objects.get(pk=transaction_id)
-        check_not_own(actor, original.postings.values_list("account__owner_id", flat=True))
-        tx = post_reversal(original, kind=TransactionKind.REVERSAL, memo=reason, actor_id=actor.pk)
+        original = Transaction.objects.filter(pk=transaction_id).first()
+        if original is None:
+            raise InvalidState("Movimento inesistente.")
+        _reversal_checked(original=original, actor=actor)
+        if ReversalRequest.objects.filter(original=original, status=ReversalRequest.Status.PENDING).exists():
+            raise ReversalPending()
+        try:
+            with transaction.atomic():  # two askers at once: the one-open constraint keeps one
+                request = ReversalRequest.objects.create(
+                    original=original,
+                    reason=reason[:200],
+                    requested_by=actor,
+                    idempotency_key=idempotency_key,
+                )
+        except IntegrityError:
+            if ReversalRequest.objects.filter(idempotency_key=idempotency_key).exists():
+                raise  # the same key racing itself: run_idempotent answers with the first result
+            raise ReversalPending() from None
         audit_record(
             actor=actor,
-            action="wallet.reverse",
-            target=tx,
+            action="wallet.reverse_request",
+            target=request,
             reason=reason,
             data={"reverses": str(original.pk)},
         )
-        return tx_result(tx)
+        return {"status": "pending", "request_id": request.pk}
 
     inputs = {"transaction": str(transaction_id), "reason": reason, "actor": actor.pk}
-    return ledger.run_idempotent(key=idempotency_key, action="reverse", inputs=inputs, work=work)
+    return ledger.run_idempotent(key=idempotency_key, action="reverse_request", inputs=inputs, work=work)
+
+
+def _pending_reversal(request_id: int, actor: User) -> ReversalRequest:
+    """Lock a reversal request for its decision by ``actor``: never the one who asked (four eyes)."""
+    check_staff(actor, "wallet.adjust_ledger")
+    request = (
+        ReversalRequest.objects.select_for_update().select_related("original").filter(pk=request_id).first()
+    )
+    if request is None:
+        raise InvalidState("Storno inesistente.")
+    if request.requested_by_id == actor.pk:
+        raise NotPermitted("Uno storno lo approva un altro membro dello staff.")
+    check_not_own(actor, request.original.postings.values_list("account__owner_id", flat=True))
+    return request
+
+
+@transaction.atomic
+def reversal_approve(*, request_id: int, actor: User) -> dict[str, Any]:
+    """A second staff member approves a reversal: the exact opposite of the transaction is posted
+    now, once, in one ledger transaction whose actor is the approver (audited ``wallet.reverse`` and
+    ``wallet.reverse_approve``). Approving one already approved posts nothing (``replayed``).
+
+    Locks the request, then the transaction's accounts in primary-key order (``post_reversal``).
+    """
+    request = _pending_reversal(request_id, actor)
+    if request.status == ReversalRequest.Status.APPROVED:
+        return {"transaction_id": str(request.reversal_id), "status": "approved", "replayed": True}
+    if request.status != ReversalRequest.Status.PENDING:
+        raise InvalidState("Lo storno è già stato respinto.")
+    original = request.original
+    data = {"request": request.pk, "requested_by": request.requested_by_id}
+    tx = post_reversal(
+        original, kind=TransactionKind.REVERSAL, memo=request.reason, actor_id=actor.pk, data=data
+    )
+    request.status = ReversalRequest.Status.APPROVED
+    request.decided_by = actor
+    request.decided_at = timezone.now()
+    request.reversal = tx
+    request.save(update_fields=["status", "decided_by", "decided_at", "reversal"])
+    audit_record(
+        actor=actor,
+        action="wallet.reverse",
+        target=tx,
+        reason=request.reason,
+        data={"reverses": str(original.pk), **data},
+    )
+    audit_record(
+        actor=actor,
+        action="wallet.reverse_approve",
+        target=request,
+        data={"reverses": str(original.pk), "requested_by": request.requested_by_id},
+    )
+    return {**tx_result(tx), "status": "approved"}
+
+
+@transaction.atomic
+def reversal_reject(*, request_id: int, actor: User, reason: str) -> dict[str, Any]:
+    """A second staff member rejects a reversal request: nothing is posted (audited)."""
+    if len(reason.strip()) < 5:
+        raise InvalidState("Indica la motivazione.")
+    request = _pending_reversal(request_id, actor)
+    if request.status != ReversalRequest.Status.PENDING:
+        raise InvalidState("Lo storno è già stato deciso.")
+    request.status = ReversalRequest.Status.REJECTED
+    request.decided_by = actor
+    request.decided_at = timezone.now()
+    request.decision_reason = reason[:200]
+    request.save(update_fields=["status", "decided_by", "decided_at", "decision_reason"])
+    audit_record(actor=actor, action="wallet.reverse_reject", target=request, reason=reason)
+    return {"request_id": request.pk, "status": "rejected"}
