@@ -13,6 +13,7 @@ from lobby.errors import HandSecretsClosed
 from lobby.models import Hand, HandStep, Seat, Table, TableRuntime
 from lobby.replay import recover
 from piattaforma.compiledquery import CompiledQuery
+from piattaforma.entry import entry_summary
 
 _SEAT_ROWS = CompiledQuery(
     lambda table_id: Seat.objects.filter(table_id=table_id).select_related("user").order_by("number"),
@@ -256,7 +257,12 @@ def open_tables_per_game() -> dict[str, tuple[int, int]]:
 def lobby_tables() -> list[dict[str, Any]]:
     """Return the open tables with their live seat counts, for the lobby."""
     out = []
-    for table in Table.objects.filter(is_open=True, tournament_id__isnull=True).order_by("game", "name"):
+    tables = (
+        Table.objects.filter(is_open=True, tournament_id__isnull=True)
+        .annotate(n_invited=Count("invited"))
+        .order_by("game", "name")
+    )
+    for table in tables:
         engine = registry.get(table.game)
         out.append(
             {
@@ -273,6 +279,12 @@ def lobby_tables() -> list[dict[str, Any]]:
                 "realm": table.realm,
                 "stakes": stakes_label(table, engine.family),
                 "variant": variant_label(table),
+                "password": table.has_password,
+                "reserved_for": entry_summary(
+                    table,
+                    invited=table.n_invited > 0,  # type: ignore[attr-defined]  # annotated above
+                    game_title=engine.title,
+                ),
             }
         )
     return out
@@ -350,6 +362,8 @@ def table_info(table: Table) -> dict[str, Any]:
         "tempo_partita": table.tempo_partita,
         "time_bank": table.time_bank,
         "realm": table.realm,
+        "password": table.has_password,
+        "reserved_for": entry_summary(table, invited=table.invited.exists(), game_title=engine.title),
     }
 
 

@@ -17,17 +17,25 @@ from django.views.decorators.http import require_POST
 from games import options as game_options
 from games.engine import CodedError, IllegalAction
 from lobby import client_text, door, layouts, selectors
+from lobby.actions.entry import table_entry_refusal
 from lobby.errors import NoHandInProgress, NotSeated, TableError
 from lobby.models import Hand, Seat, Table, WaitingEntry
 from piattaforma import hooks, jsoninput
 from piattaforma.actions import preferences_get
 from piattaforma.converters import small_int
+from piattaforma.models import User
 from wallet import selectors as wallet_selectors
 from wallet.money import AmountError, parse_eur
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
     tables = selectors.lobby_tables()
+    if isinstance(request.user, User):  # a reserved table says beforehand why it refuses him
+        reserved = [t for t in tables if t["reserved_for"]]
+        by_id = Table.objects.in_bulk([t["id"] for t in reserved])
+        for t in reserved:
+            refusal = table_entry_refusal(by_id[t["id"]], request.user, password=None)
+            t["refusal"] = refusal[1] if refusal else ""
     variants = sorted({t["variant"] for t in tables if t["variant"]})
     return render(request, "lobby/lobby.html", {"tables": tables, "variants": variants})
 
@@ -43,6 +51,9 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     seated = Seat.objects.filter(table=table, user=request.user).first()
     taken = set(Seat.objects.filter(table=table).values_list("number", flat=True))
     waiting = WaitingEntry.objects.filter(table=table, user=request.user).first()
+    refusal = (
+        None if seated or table.tournament_id else table_entry_refusal(table, request.user, password=None)
+    )  # type: ignore[arg-type]  # login_required: request.user is a User
     return render(
         request,
         "lobby/table.html",
@@ -52,6 +63,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
             "free_seats": [n for n in range(1, table.seats + 1) if n not in taken],
             "waiting": waiting,
             "info": selectors.table_info(table),
+            "entry_refusal": refusal[1] if refusal else "",  # a reserved table: why he may not sit
             "default_buy_in": selectors.default_buy_in(table),
             "deck_style": preferences_get(user=request.user, game=table.game).get("stile_mazzo", "francesi"),  # type: ignore[arg-type]  # login_required: request.user is a User
             "italian_deck": "stile_mazzo" in game_options.defaults(table.game),
@@ -99,6 +111,7 @@ def table_sit(request: HttpRequest, table_id: int) -> HttpResponse:
             seat_no=seat_no,
             buy_in=buy_in,
             idempotency_key=_idempotency_key(request),
+            password=request.POST.get("password", "")[:128],
         )
     except CodedError as exc:
         messages.error(request, exc.message)
