@@ -58,7 +58,7 @@ def test_a_table_reserved_by_city_seats_its_residents_only(client):
     assert "i residenti a Torino" in lobby and message in lobby
     page = client.get(reverse("lobby:table", args=[table.pk])).content.decode()
     assert 'data-testid="table-refusal"' in page and message in page
-    assert 'action="/lobby/tavolo/%d/siediti/"' % table.pk not in page
+    assert f'action="/lobby/tavolo/{table.pk}/siediti/"' not in page
     # HTTP: refused with the message, nothing seated
     response = client.post(reverse("lobby:sit", args=[table.pk]), {"seat": 1, "buy_in": "20,00"}, follow=True)
     assert message in response.content.decode() and not Seat.objects.exists()

@@ -16,11 +16,13 @@ from django.utils import timezone
 
 from config.asgi import application
 from games.rng import SeededRng
-from piattaforma import hooks
+from piattaforma import hooks, roles
+from tests.piattaforma.factories import UserFactory, sign_in
 from tests.piattaforma.test_plumbing import ORIGIN, session_cookie
 from tests.tournaments.conftest import FUNDS, money
 from tests.tournaments.factories import enter, make_tournament
 from tests.tournaments.running_helpers import full_tournament, play_out
+from tests.tournaments.test_backoffice import add_form
 from tests.wallet.factories import funded_player
 from tournaments import actions, errors
 from tournaments.models import Registration, Tournament
@@ -173,8 +175,6 @@ def test_an_invited_player_finds_his_invitation_until_he_registers(staff):
 
 @pytest.mark.django_db(transaction=True)
 async def test_the_invitation_reaches_the_invited_players_open_page_when_the_tournament_opens():
-    from tests.piattaforma.factories import UserFactory
-
     staff = await sync_to_async(UserFactory)(role="staff")
     guest = await sync_to_async(funded_player)(FUNDS)
     other = await sync_to_async(funded_player)(FUNDS)
@@ -201,3 +201,19 @@ async def test_the_invitation_reaches_the_invited_players_open_page_when_the_tou
     assert await sockets[1].receive_nothing(timeout=0.3)  # not invited: nothing
     for ws in sockets:
         await ws.disconnect()
+
+
+def test_staff_reserve_a_tournament_in_the_back_office(client):
+    sign_in(client, UserFactory(role=roles.STAFF))
+    url = reverse("backoffice:tournaments_tournament_add")
+    response = client.post(url, add_form(wins_series="Coppa"))  # a series with no wins asked: refused
+    assert response.status_code == 200 and "Indica quanti tornei della serie" in response.content.decode()
+    assert not Tournament.objects.exists()
+    response = client.post(url, add_form(entry_password="fante", cities="Lecce", wins_required="0"))
+    assert response.status_code == 302, response.content.decode()[:2000]
+    t = Tournament.objects.get()
+    assert t.state == Tournament.State.RESERVED and t.city_list == ["Lecce"]
+    assert t.has_password and t.entry_password != "fante"
+    # once created the restrictions are read-only, and the password is shown only as set or not
+    page = client.get(reverse("backoffice:tournaments_tournament_change", args=[t.pk])).content.decode()
+    assert t.entry_password not in page and "Lecce" in page

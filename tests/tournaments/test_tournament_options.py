@@ -32,7 +32,7 @@ pytestmark = pytest.mark.django_db
         ("scopa", {"vp_table": [[0, 10, 10]]}, "Tabella dei VP a scaglioni"),
     ],
 )
-def test_invalid_options_are_refused_with_the_engines_reason_and_nothing_is_created(staff, game, options, said):
+def test_invalid_options_are_refused_with_the_engines_reason(staff, game, options, said):
     with pytest.raises(errors.InvalidTournament) as caught:
         make_tournament(staff, game=game, options=options)
     assert caught.value.code == "invalid_tournament"
