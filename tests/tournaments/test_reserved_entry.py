@@ -17,7 +17,9 @@ from django.utils import timezone
 from config.asgi import application
 from games.rng import SeededRng
 from piattaforma import hooks, roles
+from piattaforma.models import User
 from tests.piattaforma.factories import UserFactory, sign_in
+from tests.piattaforma.test_accounts import signup_data
 from tests.piattaforma.test_plumbing import ORIGIN, session_cookie
 from tests.tournaments.conftest import FUNDS, money
 from tests.tournaments.factories import enter, make_tournament
@@ -217,3 +219,8 @@ def test_staff_reserve_a_tournament_in_the_back_office(client):
     # once created the restrictions are read-only, and the password is shown only as set or not
     page = client.get(reverse("backoffice:tournaments_tournament_change", args=[t.pk])).content.decode()
     assert t.entry_password not in page and "Lecce" in page
+
+
+def test_the_comune_of_residence_is_given_at_sign_up(client):
+    assert client.post(reverse("signup"), signup_data(city=" Bari ")).status_code == 302
+    assert User.objects.get(nickname="Scopone").city == "Bari"
