@@ -13,7 +13,7 @@ from lobby.errors import HandSecretsClosed
 from lobby.models import Hand, HandStep, Seat, Table, TableRuntime
 from lobby.replay import recover
 from piattaforma.compiledquery import CompiledQuery
-from piattaforma.entry import entry_summary
+from piattaforma.entry import entry_refusal, entry_summary
 
 _SEAT_ROWS = CompiledQuery(
     lambda table_id: Seat.objects.filter(table_id=table_id).select_related("user").order_by("number"),
@@ -365,6 +365,20 @@ def table_info(table: Table) -> dict[str, Any]:
         "password": table.has_password,
         "reserved_for": entry_summary(table, invited=table.invited.exists(), game_title=engine.title),
     }
+
+
+def table_entry_refusal(table: Table, user: Any, *, password: str | None) -> tuple[str, str] | None:
+    """Why a reserved table (rules 004, "Tornei riservati": "tornei e tavoli") refuses this player,
+    as (code, Italian message), or None; ``password`` None leaves the password out (the pages)."""
+    invited = table.invited.filter(pk=user.pk).exists() if table.invited.exists() else None
+    return entry_refusal(
+        table,
+        user=user,
+        game=table.game,
+        game_title=registry.get(table.game).title,
+        invited=invited,
+        password=password,
+    )
 
 
 def player_hands(*, user_id: int, limit: int = 30) -> list[Hand]:

@@ -17,7 +17,6 @@ from django.views.decorators.http import require_POST
 from games import options as game_options
 from games.engine import CodedError, IllegalAction
 from lobby import client_text, door, layouts, selectors
-from lobby.actions.entry import table_entry_refusal
 from lobby.errors import NoHandInProgress, NotSeated, TableError
 from lobby.models import Hand, Seat, Table, WaitingEntry
 from piattaforma import hooks, jsoninput
@@ -34,7 +33,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         reserved = [t for t in tables if t["reserved_for"]]
         by_id = Table.objects.in_bulk([t["id"] for t in reserved])
         for t in reserved:
-            refusal = table_entry_refusal(by_id[t["id"]], request.user, password=None)
+            refusal = selectors.table_entry_refusal(by_id[t["id"]], request.user, password=None)
             t["refusal"] = refusal[1] if refusal else ""
     variants = sorted({t["variant"] for t in tables if t["variant"]})
     return render(request, "lobby/lobby.html", {"tables": tables, "variants": variants})
@@ -51,9 +50,12 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     seated = Seat.objects.filter(table=table, user=request.user).first()
     taken = set(Seat.objects.filter(table=table).values_list("number", flat=True))
     waiting = WaitingEntry.objects.filter(table=table, user=request.user).first()
+    # a reserved table says why it refuses him instead of offering «Siediti»
     refusal = (
-        None if seated or table.tournament_id else table_entry_refusal(table, request.user, password=None)
-    )  # type: ignore[arg-type]  # login_required: request.user is a User
+        None
+        if seated or table.tournament_id
+        else selectors.table_entry_refusal(table, request.user, password=None)
+    )
     return render(
         request,
         "lobby/table.html",

@@ -16,7 +16,6 @@ from django.utils import timezone
 
 from lobby import settlement
 from lobby.actions import tablerow, waiting
-from lobby.actions.entry import check_table_entry
 from lobby.errors import AlreadySeated, HandInProgress, InvalidSeat, NotAllowed, SeatTaken, TableClosed
 from lobby.models import Seat, Table, TableRuntime, WaitingEntry
 from piattaforma.models import User
@@ -49,7 +48,7 @@ def table_sit(
         raise TableClosed()
     if table.tournament_id is not None:
         raise NotAllowed("Al tavolo di un torneo siedono solo i suoi giocatori")
-    check_table_entry(table, user, password=password)
+    tablerow.check_table_entry(table, user, password=password)
     if not 1 <= seat_no <= table.seats:
         raise InvalidSeat()
     if Seat.objects.filter(table=table, user=user).exists():

@@ -8,7 +8,6 @@ from django.db import transaction
 from django.utils import timezone
 
 from lobby.actions import tablerow
-from lobby.actions.entry import check_table_entry
 from lobby.errors import AlreadySeated, NotAllowed
 from lobby.models import Seat, Table, WaitingEntry
 from piattaforma.models import User
@@ -26,7 +25,7 @@ def waiting_join(*, table_id: int, user: User) -> WaitingEntry:
         raise NotAllowed("Un tavolo di torneo non ha lista d'attesa")
     if rt.table.realm == Table.Realm.REAL:
         wallet_actions.check_player_can_play(user)
-    check_table_entry(rt.table, user, password=None)  # a reserved table: its players only
+    tablerow.check_table_entry(rt.table, user, password=None)  # a reserved table: its players only
     if Seat.objects.filter(table=rt.table, user=user).exists():
         raise AlreadySeated()
     entry, _ = WaitingEntry.objects.get_or_create(table=rt.table, user=user)
