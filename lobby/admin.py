@@ -7,6 +7,7 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.auth.hashers import make_password
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -24,6 +25,7 @@ from lobby.errors import HandSecretsClosed, TableError
 from lobby.models import TABLE_SETTINGS_FIELDS, ChatMessage, Hand, Seat, Table, TableTemplate
 from piattaforma import siteops
 from piattaforma.backoffice import ReadOnlyAdminMixin, site
+from piattaforma.entry import ENTRY_FIELDS
 from piattaforma.jsoninput import JSONFormField
 from wallet.admin_columns import euro_column, percent_column
 from wallet.forms import EuroField, PercentField
@@ -160,22 +162,53 @@ class TableForm(TableSettingsForm):
             "time_bank",
             "observers_allowed",
             "is_open",
+            *ENTRY_FIELDS,
+            "invited",
         )
         field_classes = {"config": JSONFormField}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # the password typed in clear and stored hashed; empty keeps the one set
+        self.fields["entry_password"] = forms.CharField(
+            label=_("Password (PW)"),
+            required=False,
+            max_length=128,
+            widget=forms.PasswordInput(render_value=False),
+            help_text=_("Vuota: resta com'è. Chi si siede deve scriverla; in elenco appare «PW»."),
+        )
+        self.fields["clear_password"] = forms.BooleanField(
+            label=_("Togli la password"), required=False, initial=False
+        )
+        for name in ("ranking_position", "wins_required"):  # empty: no limit
+            self.fields[name].required = False
+
+    def clean_ranking_position(self) -> int:
+        return self.cleaned_data.get("ranking_position") or 0
+
+    def clean_wins_required(self) -> int:
+        return self.cleaned_data.get("wins_required") or 0
+
+    def clean_entry_password(self) -> str:
+        raw = self.cleaned_data.get("entry_password") or ""
+        if self.data.get("clear_password") in ("on", "true", "1", True):
+            return ""
+        return make_password(raw) if raw else self.instance.entry_password
 
     def clean(self) -> dict[str, Any]:
         """The lobby's own checks (``door.table_check``): those of table_create or table_update."""
         data = super().clean() or {}
         if self.errors:
             return data
-        fields = {name: data[name] for name in self._meta.fields if name in data}
+        fields = {name: data[name] for name in self._meta.fields if name in data and name != "invited"}
         if fields.get("is_open") and not siteops.game_enabled(fields["game"], fields["realm"]):
             raise ValidationError(siteops.GameDisabled.default_message)  # no new table of a game off
         data.update(self.checked(lambda: door.table_check(table_id=self.instance.pk, fields=fields)))
         return data
 
     def table_fields(self) -> dict[str, Any]:
-        return {name: self.cleaned_data[name] for name in self._meta.fields}
+        """The settings the lobby's actions take (the invitations are saved with the form's m2m)."""
+        return {name: self.cleaned_data[name] for name in self._meta.fields if name != "invited"}
 
 
 class SeatInline(admin.TabularInline):
@@ -207,6 +240,7 @@ class TableAdmin(admin.ModelAdmin):
     list_display = ("name", "game", "realm", "seats", *MONEY_COLUMNS, "is_open")
     list_filter = ("game", "realm", "is_open")
     search_fields = ("name",)
+    filter_horizontal = ("invited",)
     inlines = (SeatInline,)
     actions = ("cancel_hand", "close_tables", "cancel_session")
 

@@ -84,3 +84,40 @@ class HandSecretsClosed(TableError):
         "La mano è in corso, o le sue carte sono ancora in gioco (il sabot dello chemin de fer): "
         "carte coperte, ordine dei mazzi ed estrazioni si vedono quando sono finite."
     )
+
+
+class NotInvited(TableError):
+    code = "not_invited"
+    default_message = "Il tavolo è riservato ai giocatori invitati."
+
+
+class CityNotAdmitted(TableError):
+    code = "city_not_admitted"
+    default_message = "Il tavolo è riservato ai residenti di altri comuni."
+
+
+class RankingPosition(TableError):
+    code = "ranking_position"
+    default_message = "Il tavolo è riservato ai primi giocatori di una classifica."
+
+
+class WinsRequired(TableError):
+    code = "wins_required"
+    default_message = "Il tavolo è riservato a chi ha già vinto dei tornei."
+
+
+class PasswordRequired(TableError):
+    code = "password_required"
+    default_message = "Serve la password (PW) per sedersi a questo tavolo."
+
+
+class WrongPassword(TableError):
+    code = "wrong_password"
+    default_message = "Password errata."
+
+
+# piattaforma.entry's refusals of a reserved table, by code
+ENTRY_REFUSALS: dict[str, type[TableError]] = {
+    e.code: e
+    for e in (NotInvited, CityNotAdmitted, RankingPosition, WinsRequired, PasswordRequired, WrongPassword)
+}

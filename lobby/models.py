@@ -5,11 +5,14 @@ from __future__ import annotations
 from typing import ClassVar
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+from piattaforma.entry import EntryRules
 
 # The law caps what a player may bring to one cash table (rules 004, "I tavoli cash").
 LEGAL_TABLE_CAP_CENTS = 100_000
@@ -65,8 +68,9 @@ TABLE_SETTINGS_FIELDS = (
 )  # fmt: skip
 
 
-class Table(TableSettings):
-    """A cash table as staff configure it in the back office."""
+class Table(TableSettings, EntryRules):
+    """A cash table as staff configure it in the back office; its seats may be reserved
+    (``piattaforma.entry.EntryRules``: a password, a "Ristretto" entry; ``invited``: "A inviti")."""
 
     name = models.CharField(_("nome"), max_length=60)
     is_open = models.BooleanField(_("aperto"), default=True)
@@ -74,6 +78,13 @@ class Table(TableSettings):
     # A tournament's table (lobby/actions/tournament_tables.py): no buy-in, rake or waiting list, one match,
     # no money at the table. The id of the tournament, not a key: the lobby knows no tournament.
     tournament_id = models.PositiveBigIntegerField(_("torneo"), null=True, blank=True, db_index=True)
+    invited = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("invitati"),
+        blank=True,
+        related_name="table_invitations",
+        help_text=_("Se indicati, il tavolo è riservato: siedono solo gli invitati."),
+    )
 
     class Meta:
         verbose_name = _("tavolo cash")
@@ -92,6 +103,12 @@ class Table(TableSettings):
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        """A reserved entry's settings (``piattaforma.entry``), with Italian messages."""
+        errors = self.clean_entry_rules()
+        if errors:
+            raise ValidationError(errors)
 
 
 class TableRuntime(models.Model):

@@ -13,6 +13,7 @@ from lobby.errors import HandSecretsClosed
 from lobby.models import Hand, HandStep, Seat, Table, TableRuntime
 from lobby.replay import recover
 from piattaforma.compiledquery import CompiledQuery
+from piattaforma.entry import entry_refusal, entry_summary
 
 _SEAT_ROWS = CompiledQuery(
     lambda table_id: Seat.objects.filter(table_id=table_id).select_related("user").order_by("number"),
@@ -257,7 +258,7 @@ def lobby_tables(realm: str | None = None) -> list[dict[str, Any]]:
     """Return the open tables (of one realm: "real" the money lobby, "play" the training one) with
     their live seat counts, for the lobby."""
     out = []
-    rows = Table.objects.filter(is_open=True, tournament_id__isnull=True)
+    rows = Table.objects.filter(is_open=True, tournament_id__isnull=True).annotate(n_invited=Count("invited"))
     if realm is not None:
         rows = rows.filter(realm=realm)
     for table in rows.order_by("game", "name"):
@@ -277,6 +278,12 @@ def lobby_tables(realm: str | None = None) -> list[dict[str, Any]]:
                 "realm": table.realm,
                 "stakes": stakes_label(table, engine.family),
                 "variant": variant_label(table),
+                "password": table.has_password,
+                "reserved_for": entry_summary(
+                    table,
+                    invited=table.n_invited > 0,  # type: ignore[attr-defined]  # annotated above
+                    game_title=engine.title,
+                ),
             }
         )
     return out
@@ -354,7 +361,23 @@ def table_info(table: Table) -> dict[str, Any]:
         "tempo_partita": table.tempo_partita,
         "time_bank": table.time_bank,
         "realm": table.realm,
+        "password": table.has_password,
+        "reserved_for": entry_summary(table, invited=table.invited.exists(), game_title=engine.title),
     }
+
+
+def table_entry_refusal(table: Table, user: Any, *, password: str | None) -> tuple[str, str] | None:
+    """Why a reserved table (rules 004, "Tornei riservati": "tornei e tavoli") refuses this player,
+    as (code, Italian message), or None; ``password`` None leaves the password out (the pages)."""
+    invited = table.invited.filter(pk=user.pk).exists() if table.invited.exists() else None
+    return entry_refusal(
+        table,
+        user=user,
+        game=table.game,
+        game_title=registry.get(table.game).title,
+        invited=invited,
+        password=password,
+    )
 
 
 def player_hands(*, user_id: int, limit: int = 30) -> list[Hand]:

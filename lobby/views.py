@@ -29,9 +29,20 @@ from wallet.errors import WalletError
 from wallet.money import AmountError, format_money, parse_eur
 
 
+def _with_refusals(request: HttpRequest, tables: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The lobby's rows, each reserved table saying beforehand why it would refuse this player."""
+    if isinstance(request.user, User):
+        reserved = [t for t in tables if t["reserved_for"]]
+        by_id = Table.objects.in_bulk([t["id"] for t in reserved])
+        for t in reserved:
+            refusal = selectors.table_entry_refusal(by_id[t["id"]], request.user, password=None)
+            t["refusal"] = refusal[1] if refusal else ""
+    return tables
+
+
 def lobby(request: HttpRequest) -> HttpResponse:
     """The money lobby: the real-money cash tables (the training ones have their own lobby)."""
-    tables = selectors.lobby_tables("real")
+    tables = _with_refusals(request, selectors.lobby_tables("real"))
     variants = sorted({t["variant"] for t in tables if t["variant"]})
     return render(request, "lobby/lobby.html", {"tables": tables, "variants": variants, "realm": "real"})
 
@@ -39,7 +50,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
 def training(request: HttpRequest) -> HttpResponse:
     """The training section ("Tavoli e tornei di allenamento"): its tables, its tournaments, and
     the player's gettoni with their daily refill."""
-    tables = selectors.lobby_tables("play")
+    tables = _with_refusals(request, selectors.lobby_tables("play"))
     variants = sorted({t["variant"] for t in tables if t["variant"]})
     context: dict[str, Any] = {
         "tables": tables,
@@ -83,6 +94,12 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     seated = Seat.objects.filter(table=table, user=request.user).first()
     taken = set(Seat.objects.filter(table=table).values_list("number", flat=True))
     waiting = WaitingEntry.objects.filter(table=table, user=request.user).first()
+    # a reserved table says why it refuses him instead of offering «Siediti»
+    refusal = (
+        None
+        if seated or table.tournament_id
+        else selectors.table_entry_refusal(table, request.user, password=None)
+    )
     return render(
         request,
         "lobby/table.html",
@@ -92,6 +109,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
             "free_seats": [n for n in range(1, table.seats + 1) if n not in taken],
             "waiting": waiting,
             "info": selectors.table_info(table),
+            "entry_refusal": refusal[1] if refusal else "",  # a reserved table: why he may not sit
             "default_buy_in": selectors.default_buy_in(table),
             "deck_style": preferences_get(user=request.user, game=table.game).get("stile_mazzo", "francesi"),  # type: ignore[arg-type]  # login_required: request.user is a User
             "italian_deck": "stile_mazzo" in game_options.defaults(table.game),
@@ -139,6 +157,7 @@ def table_sit(request: HttpRequest, table_id: int) -> HttpResponse:
             seat_no=seat_no,
             buy_in=buy_in,
             idempotency_key=_idempotency_key(request),
+            password=request.POST.get("password", "")[:128],
         )
     except CodedError as exc:
         messages.error(request, exc.message)

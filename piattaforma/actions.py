@@ -51,8 +51,10 @@ def user_sign_up(
     last_name: str = "",
     sex: str = "",
     codice_fiscale: str = "",
+    city: str = "",
 ) -> User:
-    """Open a game account with the players role (identity data checked by the sign-up form)."""
+    """Open a game account with the players role (identity data checked by the sign-up form);
+    ``city``: the comune of residence (the tournaments and tables reserved by city)."""
     user = User.objects.create_user(
         nickname=nickname,
         email=email,
@@ -62,6 +64,7 @@ def user_sign_up(
         last_name=last_name.strip(),
         sex=sex,
         codice_fiscale=normalise_codice_fiscale(codice_fiscale),
+        city=city.strip(),
     )
     user.groups.add(Group.objects.get(name=roles.PLAYERS))
     audit_record(actor=user, action="user.sign_up", target=user)

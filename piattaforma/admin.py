@@ -69,7 +69,7 @@ class UserAdmin(UserAdminBase):
         (None, {"fields": ("nickname", "email", "password")}),
         (
             _("Dati personali"),
-            {"fields": ("first_name", "last_name", "sex", "date_of_birth", "codice_fiscale")},
+            {"fields": ("first_name", "last_name", "sex", "date_of_birth", "codice_fiscale", "city")},
         ),
         (_("Gioco responsabile"), {"fields": ("identity_verified_at", "reality_check_minutes")}),
         (

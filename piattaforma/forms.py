@@ -72,8 +72,14 @@ class SignupForm(forms.ModelForm):
 
     class Meta:
         model = User
-        fields = ("first_name", "last_name", "sex", "date_of_birth", "codice_fiscale", "nickname", "email")
+        fields = (
+            *("first_name", "last_name", "sex", "date_of_birth", "codice_fiscale", "city"),
+            *("nickname", "email"),
+        )
         widgets = {"date_of_birth": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
+        help_texts = {
+            "city": _("Facoltativo: serve per i tornei e i tavoli riservati ai residenti di un comune."),
+        }
 
     def clean_nickname(self) -> str:
         nickname: str = self.cleaned_data["nickname"].strip()

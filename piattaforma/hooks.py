@@ -428,3 +428,24 @@ def training_tournaments() -> list[dict[str, Any]]:
     """The training tournaments a player may still enter or follow: id, name, game, kind, start,
     entrants, state and the tournament page's URL."""
     return [row for provider in _training_tournaments for row in provider()]
+
+
+StandingProvider = Callable[..., dict[str, Any]]
+_entry_standings: list[StandingProvider] = []
+
+
+def on_entry_standing(provider: StandingProvider) -> StandingProvider:
+    """Register the provider of a player's leaderboard position and wins (the tournaments')."""
+    if provider not in _entry_standings:
+        _entry_standings.append(provider)
+    return provider
+
+
+def entry_standing(*, user_id: int, board: str, special: str, game: str, series: str) -> dict[str, Any]:
+    """A player's standing for a reserved entry (``piattaforma.entry``): ``{"position": int | None,
+    "wins": int}``, his position in the leaderboard ``board`` (``special``: a special one) and the
+    tournaments he has won (of ``series``, a special leaderboard, or else of ``game``)."""
+    out: dict[str, Any] = {"position": None, "wins": 0}
+    for provider in _entry_standings:
+        out.update(provider(user_id=user_id, board=board, special=special, game=game, series=series))
+    return out

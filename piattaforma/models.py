@@ -71,6 +71,9 @@ class User(AbstractBaseUser, PermissionsMixin):
     last_name = models.CharField(_("cognome"), max_length=60, blank=True)
     sex = models.CharField(_("sesso"), max_length=1, choices=Sex.choices, blank=True)
     codice_fiscale = models.CharField(_("codice fiscale"), max_length=16, blank=True)
+    # The comune of residence: a criterion of the tournaments and tables reserved by city (rules 004,
+    # "Tornei riservati": "tutti coloro che abitano in una certa città").
+    city = models.CharField(_("comune di residenza"), max_length=60, blank=True)
     # the code without omocodia (``identity.codice_fiscale_base``): one game account per person
     codice_fiscale_base = models.CharField(
         _("codice fiscale (senza omocodia)"), max_length=16, blank=True, editable=False

@@ -82,6 +82,7 @@ def signup(request: HttpRequest) -> HttpResponse:
                     last_name=data["last_name"],
                     sex=data["sex"],
                     codice_fiscale=data["codice_fiscale"],
+                    city=data.get("city", ""),
                 )
                 wallet_actions.deposit_limits_open(user=user, limits=limits_form.limits())
                 wallet_actions.play_money_welcome(user=user)  # the training section's gettoni

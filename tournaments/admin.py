@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.auth.hashers import make_password
 from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -81,6 +82,33 @@ class TournamentForm(forms.ModelForm):
                 ),
             )
             self.initial["skill_levels"] = sorted(parse_levels(self.instance.skill_levels or ""))
+
+        if "entry_password" in self.fields:  # typed in clear, stored hashed (piattaforma.entry)
+            self.fields["entry_password"] = forms.CharField(
+                label=_("Password (PW)"),
+                required=False,
+                max_length=128,
+                widget=forms.PasswordInput(render_value=False),
+                help_text=_("Vuota: nessuna password. Chi si iscrive deve scriverla; in elenco appare «PW»."),
+            )
+
+        for name in ("ranking_position", "wins_required", "options"):  # empty: no limit, no option
+            if name in self.fields:
+                self.fields[name].required = False
+
+    def clean_ranking_position(self) -> int:
+        return self.cleaned_data.get("ranking_position") or 0
+
+    def clean_wins_required(self) -> int:
+        return self.cleaned_data.get("wins_required") or 0
+
+    def clean_options(self) -> Any:
+        value = self.cleaned_data.get("options")
+        return {} if value in (None, "") else value
+
+    def clean_entry_password(self) -> str:
+        raw = self.cleaned_data.get("entry_password") or ""
+        return make_password(raw) if raw else ""
 
     def clean_guaranteed(self) -> int:
         return self.cleaned_data.get("guaranteed") or 0
@@ -167,8 +195,13 @@ class TournamentAdmin(TournamentAdminBase):
         if obj is None:
             return always
         return (
-            *(f.name for f in Tournament._meta.fields if f.name not in EDITABLE_AFTER_CREATION),
+            *(
+                f.name
+                for f in Tournament._meta.fields
+                if f.name not in EDITABLE_AFTER_CREATION and f.name != "entry_password"
+            ),
             "invited",
+            "password_display",
             *(f"{name}_eur" for name in MONEY_FIELDS),
         )
 
@@ -177,7 +210,12 @@ class TournamentAdmin(TournamentAdminBase):
         fields = super().get_fields(request, obj)
         if obj is None:
             return fields
-        return [f"{name}_eur" if name in MONEY_FIELDS else name for name in fields]
+        shown = {**{name: f"{name}_eur" for name in MONEY_FIELDS}, "entry_password": "password_display"}
+        return [shown.get(name, name) for name in fields]
+
+    @admin.display(description=_("password (PW)"))
+    def password_display(self, obj: Tournament) -> str:
+        return str(_("sì")) if obj.has_password else str(_("no"))
 
     @admin.display(description=_("quota montepremi"))
     def pool_quota_eur(self, obj: Tournament) -> str:

@@ -29,6 +29,9 @@ class TournamentsConfig(AppConfig):
         from tournaments.calls import player_calls
 
         hooks.on_player_calls(player_calls)  # his match's table, on every page he opens
+        from tournaments.rankings import entry_standing
+
+        hooks.on_entry_standing(entry_standing)  # reserved entries by leaderboard and wins
 
         from tournaments.selectors import ledger_sources, training_tournaments
 

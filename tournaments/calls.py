@@ -7,6 +7,10 @@ page of the player that connects meanwhile (``player_calls``, the provider of
 table. A match starts as soon as its table opens and a player who never plays loses it when his
 first decision's time runs out (rules 004, "assente all'inizio"), so each call carries that
 moment, ``sanction_at``: the page counts down to it.
+
+A tournament "A inviti" tells each invited player too, once its registration opens: a notice
+(``invitation_call``) with a button to the tournament's lobby, pushed after the commit that opens
+it and found again by each page of his that connects while he may still register.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Q
 from django.urls import reverse
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from piattaforma import playercalls
@@ -61,16 +66,56 @@ def turn_calls_on_commit(t: Tournament, matches: list[TournamentMatch]) -> None:
         transaction.on_commit(lambda: playercalls.calls_send(calls), robust=True)
 
 
+def invitation_call(t: Tournament) -> dict[str, Any]:
+    """The notice of an invitation to a tournament "A inviti" (its text in Italian)."""
+    when = (
+        _("Inizia il %(date)s.") % {"date": formats.date_format(timezone.localtime(t.starts_at), "j b Y H:i")}
+        if t.starts_at
+        else _("Inizia appena gli iscritti sono %(n)s.") % {"n": t.max_players}
+    )
+    return {
+        "kind": "notice",
+        "key": f"invito-torneo-{t.pk}",
+        "title": _("Sei invitato a un torneo"),
+        "text": _("Il concessionario ti invita al torneo %(name)s (%(code)s). %(when)s")
+        % {"name": t.name, "code": t.code, "when": when},
+        "code": "tournament_invitation",
+        "url": reverse("tournaments:lobby", args=[t.pk]),
+        "action": _("Vai al torneo"),
+        "tournament_id": t.pk,
+    }
+
+
+def invitations_send_on_commit(t: Tournament) -> None:
+    """After commit, tell each invited person (bots have no page) that the tournament is open to him."""
+    people = list(t.invited.filter(is_bot=False).values_list("pk", flat=True))
+    if not people:
+        return
+    call = invitation_call(t)
+    calls = [(uid, call) for uid in people]
+    transaction.on_commit(lambda: playercalls.calls_send(calls), robust=True)
+
+
+def _invitations(user_id: int) -> list[dict[str, Any]]:
+    """The open tournaments he is invited to and has not registered for."""
+    registered = Registration.objects.filter(user_id=user_id, state__in=Registration.ACTIVE)
+    open_to_him = Tournament.objects.filter(invited__pk=user_id, state__in=Tournament.OPEN_STATES).exclude(
+        pk__in=registered.values("tournament_id")
+    )
+    return [invitation_call(t) for t in open_to_him.order_by("pk")]
+
+
 def player_calls(*, user_id: int) -> list[dict[str, Any]]:
-    """The matches waiting for a player now: in each running tournament he plays, his match of the
-    current turn, while its table is open (the provider of ``hooks.player_calls``)."""
+    """What waits for a player now (the provider of ``hooks.player_calls``): the invitations to the
+    open tournaments he has not entered, and in each running tournament he plays, his match of the
+    current turn while its table is open."""
+    out = _invitations(user_id)
     entered = Registration.objects.filter(user_id=user_id, state=Registration.State.ADMITTED)
     tournaments = list(
         Tournament.objects.filter(state=Tournament.State.RUNNING, pk__in=entered.values("tournament_id"))
     )
     if not tournaments:
-        return []
-    out = []
+        return out
     for t in tournaments:
         lines = [line for line, users in t.progress.get("lines", {}).items() if user_id in users]
         if not lines:

@@ -32,6 +32,31 @@ class NotInvited(TournamentError):
     default_message = "Il torneo è riservato ai giocatori invitati."
 
 
+class CityNotAdmitted(TournamentError):
+    code = "city_not_admitted"
+    default_message = "Il torneo è riservato ai residenti di altri comuni."
+
+
+class RankingPosition(TournamentError):
+    code = "ranking_position"
+    default_message = "Il torneo è riservato ai primi giocatori di una classifica."
+
+
+class WinsRequired(TournamentError):
+    code = "wins_required"
+    default_message = "Il torneo è riservato a chi ha già vinto dei tornei."
+
+
+class PasswordRequired(TournamentError):
+    code = "password_required"
+    default_message = "Serve la password (PW) per iscriversi."
+
+
+class WrongPassword(TournamentError):
+    code = "wrong_password"
+    default_message = "Password errata."
+
+
 class NotRegistered(TournamentError):
     code = "not_registered"
     default_message = "Non sei iscritto a questo torneo."
@@ -138,4 +163,11 @@ class FreerollBanned(TournamentError):
 CONDUCT_REFUSALS: dict[str, type[TournamentError]] = {
     TournamentBlocked.code: TournamentBlocked,
     FreerollBanned.code: FreerollBanned,
+}
+
+
+# piattaforma.entry's refusals of a reserved entry, by code
+ENTRY_REFUSALS: dict[str, type[TournamentError]] = {
+    e.code: e
+    for e in (NotInvited, CityNotAdmitted, RankingPosition, WinsRequired, PasswordRequired, WrongPassword)
 }

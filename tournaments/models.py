@@ -20,6 +20,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from piattaforma.entry import EntryRules
 from tournaments.formats import FormatError
 from tournaments.formats.money import check_pool_quota
 from tournaments.formats.registration import (
@@ -51,8 +52,11 @@ def parse_levels(text: str) -> frozenset[int]:
     return levels
 
 
-class Tournament(models.Model):
-    """A turn tournament: format, kind, lines, cost, entrants and times, and where it stands."""
+class Tournament(EntryRules):
+    """A turn tournament: format, kind, lines, cost, entrants and times, and where it stands.
+
+    Its entry may be reserved (``piattaforma.entry.EntryRules``: a password, the criteria of a
+    "Ristretto" entry) beside the invitations ("A inviti", ``invited``)."""
 
     class Kind(models.TextChoices):
         SCHEDULED = "scheduled", _("Programmato")
@@ -191,6 +195,16 @@ class Tournament(models.Model):
         help_text=_("Vuoto: tutti. Altrimenti i livelli di abilità nel gioco che possono iscriversi."),
     )
     description = models.TextField(_("descrizione"), blank=True)
+    # The engine's own options (carte scoperte, Tresette a perdere, ...: ``Engine.config_options``)
+    # every table of the tournament plays with; checked by ``tournaments.options``.
+    options = models.JSONField(
+        _("opzioni del gioco"),
+        default=dict,
+        blank=True,
+        help_text=_(
+            'Le opzioni del gioco per tutti i tavoli del torneo, ad esempio {"carte_scoperte": true}.'
+        ),
+    )
     state = models.CharField(_("stato"), max_length=12, choices=State.choices, default=State.ANNOUNCED)
     adm_code = models.CharField(_("codice AAMS/ADM"), max_length=40, blank=True)
     closed_at = models.DateTimeField(_("iscrizioni chiuse il"), null=True, blank=True)
@@ -362,8 +376,26 @@ class Tournament(models.Model):
             errors.update(self._satellite_errors())
         if self.smazzate and self.points_to_win:
             errors["smazzate"] = _("Indica le smazzate per turno oppure i punti della partita, non entrambi.")
+        errors.update(self.clean_entry_rules())
+        if "game" not in errors and "options" not in errors:
+            refusal = self.options_error()
+            if refusal:
+                errors["options"] = refusal
         if errors:
             raise ValidationError(errors)
+
+    def options_error(self) -> str | None:
+        """Why the game options are not valid for this tournament's tables; None if they are."""
+        from games import registry
+        from tournaments.options import option_error
+        from tournaments.running import match_config
+
+        keys = {o.key for o in registry.get(self.game).config_options()}
+        return option_error(
+            game=self.game,
+            options=self.options,
+            structure=lambda ko: match_config(self, ko=ko, options=keys),
+        )
 
     def _satellite_errors(self) -> dict[str, object]:
         """A satellite's prize is an entry into its target ("fase successiva", rules 004 and K4)."""

@@ -245,3 +245,23 @@ def skill_levels_update(*, as_of: date | None = None) -> int:
     stale = SkillLevel.objects.exclude(updated_on=as_of)
     stale.delete()
     return kept
+
+
+def entry_standing(*, user_id: int, board: str, special: str, game: str, series: str) -> dict[str, Any]:
+    """A player's standing for a reserved entry (the provider of ``hooks.entry_standing``): his
+    position in ``board`` ("money:week"…, or "special" with ``special`` its name), None when he is
+    not in it; and the money tournaments he won (placed first, ex aequo included) of the special
+    leaderboard ``series``, or else of ``game``."""
+    out: dict[str, Any] = {}
+    if board:
+        if board == "special":
+            rows = leaderboard(special=special, user_id=user_id)["rows"]
+        else:
+            section, _sep, period = board.partition(":")
+            rows = leaderboard(section=section, period=Period(period), user_id=user_id)["rows"]
+        mine = next((r for r in rows if r["mine"]), None)
+        out["position"] = mine["position"] if mine else None
+    won = _scored(MONEY).filter(user_id=user_id, position=1)
+    won = won.filter(tournament__special_leaderboard=series) if series else won.filter(tournament__game=game)
+    out["wins"] = won.values("tournament_id").distinct().count()
+    return out

@@ -88,8 +88,10 @@ def prize_weights(t: Tournament, lines: int) -> tuple[int, ...]:
 
 
 def match_config(t: Tournament, *, ko: bool, options: set[str]) -> dict[str, Any]:
-    """The engine options of one match (testa a testa, 4 in 2 or pairs; smazzate or points)."""
-    config: dict[str, Any] = {"on_timeout": "forfeit"}  # rules 004: a timeout loses the match
+    """The engine options of one match: the tournament's game options, and its structure (testa a
+    testa, 4 in 2 or pairs; smazzate or points)."""
+    # rules 004: a timeout loses the match
+    config: dict[str, Any] = {**(t.options or {}), "on_timeout": "forfeit"}
     if t.table == Tournament.Table.FOUR_IN_TWO:
         config["format"] = "4in2"
     elif t.table == Tournament.Table.PAIRS:

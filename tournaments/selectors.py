@@ -15,11 +15,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games import registry
+from piattaforma.entry import entry_summary
 from tournaments.formats.money import entry_fee_label, format_euro
 from tournaments.formats.points import format_pt
 from tournaments.formats.prizes import Format, default_scheme, simulate
 from tournaments.formats.registration import SITGO_SIZES
 from tournaments.models import Registration, Tournament
+from tournaments.options import option_labels
 from tournaments.rankings import levels_label
 
 RS = Registration.State
@@ -213,7 +215,13 @@ def _row(t: Tournament, mine: dict[int, tuple[str, bool]]) -> dict[str, Any]:
         "state_label": t.get_state_display(),
         "colour": colour(t),
         "sphere": sphere(*mine[t.pk]) if t.pk in mine else "",
-        "password": False,
+        "password": t.has_password,
+        "reserved_for": entry_summary(
+            t,
+            invited=t.n_invited > 0,  # type: ignore[attr-defined]  # annotated by the list query
+            game_title=registry.get(t.game).title,
+        ),
+        "options": option_labels(game=t.game, options=t.options),
     }
 
 
@@ -223,7 +231,10 @@ def tournament_list(*, kind: str, user_id: int | None, now: datetime | None = No
     rows = (
         _visible(now)
         .filter(kind=kind)
-        .annotate(live_count=Count("registrations", filter=Q(registrations__state__in=LIVE)))
+        .annotate(
+            live_count=Count("registrations", filter=Q(registrations__state__in=LIVE), distinct=True),
+            n_invited=Count("invited", distinct=True),
+        )
         .select_related("satellite_of")
         .order_by("starts_at", "pk")
     )
@@ -262,6 +273,9 @@ def tournament_info(*, tournament: Tournament, now: datetime | None = None) -> d
         "satellite_of_cost": cost_label(t.satellite_of) if t.satellite_of_id else "",
         "special_leaderboard": t.special_leaderboard,
         "reserved": t.state == Tournament.State.RESERVED,
+        "entry": entry_summary(t, invited=t.invited.exists(), game_title=registry.get(t.game).title),
+        "password": t.has_password,
+        "options": option_labels(game=t.game, options=t.options),
         "tempo_giocata": t.tempo_giocata,
         "tempo_partita": t.tempo_partita_min,
         "duration": duration_label(t),

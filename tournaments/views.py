@@ -30,6 +30,11 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
     # Decision: with none asked for, the panel shows the first tournament open to registration
     # (a sit&go just played stays listed for a while, but is not what a player comes for).
     open_first = next((r for r in rows if r["state"] in Tournament.OPEN_STATES), rows[0] if rows else None)
+    if isinstance(request.user, User):  # a reserved entry says beforehand why it refuses him
+        reserved = [r for r in rows if r["reserved_for"] and r["state"] in Tournament.OPEN_STATES]
+        by_id = Tournament.objects.in_bulk([r["id"] for r in reserved])
+        for r in reserved:
+            r["refusal"] = actions.entry_rules_refusal(tournament=by_id[r["id"]], user=request.user)
     chosen = next((r for r in rows if r["id"] == wanted), open_first)
     if chosen is not None:
         selected = selectors.tournament_info(tournament=Tournament.objects.get(pk=chosen["id"]))
@@ -134,6 +139,7 @@ def register(request: HttpRequest, tournament_id: int) -> HttpResponse:
             user=request.user,  # type: ignore[arg-type]  # behind login_required
             idempotency_key=request.POST.get("idempotency_key") or uuid.uuid4().hex,
             partner=partner,
+            password=request.POST.get("password", "")[:128],
         )
     except CodedError as exc:
         messages.error(request, exc.message)

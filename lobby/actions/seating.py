@@ -35,14 +35,20 @@ STAND_UP_RULES: dict[str, tuple[int, int | None]] = {
 
 
 @transaction.atomic
-def table_sit(*, table_id: int, user: User, seat_no: int, buy_in: int, idempotency_key: str) -> Seat:
-    """Sit down at a free seat with a buy-in moved from the conto to a new table-credit account."""
+def table_sit(
+    *, table_id: int, user: User, seat_no: int, buy_in: int, idempotency_key: str, password: str | None = ""
+) -> Seat:
+    """Sit down at a free seat with a buy-in moved from the conto to a new table-credit account.
+
+    ``password``: what the player typed, at a table with a password (PW).
+    """
     rt = tablerow.lock(table_id)
     table = rt.table
     if not table.is_open:
         raise TableClosed()
     if table.tournament_id is not None:
         raise NotAllowed("Al tavolo di un torneo siedono solo i suoi giocatori")
+    tablerow.check_table_entry(table, user, password=password)
     if not 1 <= seat_no <= table.seats:
         raise InvalidSeat()
     if Seat.objects.filter(table=table, user=user).exists():

@@ -27,7 +27,7 @@ from games import registry
 from games.engine import Engine
 from games.rng import RecordingRng, SystemRng
 from lobby import bots, broadcast, owners, selectors
-from lobby.errors import NotSeated, TableClosed
+from lobby.errors import ENTRY_REFUSALS, NotSeated, TableClosed
 from lobby.models import Seat, Table, TableRuntime
 from lobby.replay import recover
 from piattaforma.compiledquery import CompiledQuery
@@ -246,3 +246,13 @@ def _send(task: str, table_id: int, **options: Any) -> None:
     back); a table with a live owner keeps its own clocks, so none is sent for it."""
     if settings.LOBBY_SCHEDULE_TASKS and not owners.owned(table_id):
         celery_app.send_task(task, **options)
+
+
+def check_table_entry(table: Table, user: User, *, password: str | None) -> None:
+    """Refuse, changing nothing, a player a reserved table does not admit (rules 004, "Tornei
+    riservati": "tornei e tavoli"); sitting down and the waiting list ask, the pages read
+    ``selectors.table_entry_refusal``."""
+    refusal = selectors.table_entry_refusal(table, user, password=password)
+    if refusal is not None:
+        code, message = refusal
+        raise ENTRY_REFUSALS[code](message)

@@ -25,6 +25,7 @@ def waiting_join(*, table_id: int, user: User) -> WaitingEntry:
         raise NotAllowed("Un tavolo di torneo non ha lista d'attesa")
     if rt.table.realm == Table.Realm.REAL:
         wallet_actions.check_player_can_play(user)
+    tablerow.check_table_entry(rt.table, user, password=None)  # a reserved table: its players only
     if Seat.objects.filter(table=rt.table, user=user).exists():
         raise AlreadySeated()
     entry, _ = WaitingEntry.objects.get_or_create(table=rt.table, user=user)

@@ -1,5 +1,6 @@
 // The player's calls (piattaforma/playercalls.py): "your tournament has started, your match is
-// ready at table X", and his notices (a warning, a ban) on whatever page he is. They come on the notices socket of every page (notices.js hands them here),
+// ready at table X", and his notices (a warning, a ban, an invitation to a tournament, whose button
+// leads to it: `call.action`, `call.url`) on whatever page he is. They come on the notices socket of every page (notices.js hands them here),
 // as soon as the tables open and again whenever a page connects while the match waits. The page
 // shows a notice with a countdown and a "Vai al tavolo" button, plays a tone (unless the table's
 // sound switch is off on this device) and, when the countdown ends, takes the player to his table;
@@ -118,7 +119,7 @@ export function showCall(call) {
     item.append(el("p", { class: "player-call__count", "data-role": "call-count" }));
     item.append(el("p", { class: "player-call__warning", "data-role": "call-warning" }));
     const actions = el("div", { class: "player-call__actions" });
-    const button = call.url ? el("a", { class: "button button--gold", href: call.url, "data-testid": "call-go" }, "Vai al tavolo") : null;
+    const button = call.url ? el("a", { class: "button button--gold", href: call.url, "data-testid": "call-go" }, String(call.action || "Vai al tavolo")) : null;
     const later = el("button", { type: "button", class: "button button--ghost", "data-testid": "call-dismiss" }, button ? "Nascondi" : "Ho capito");
     later.addEventListener("click", () => {
       clearInterval(timers.get(key));

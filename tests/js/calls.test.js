@@ -30,6 +30,12 @@ test("a notice (a warning, a ban) is told on every page, and moves nobody", () =
   assert.equal(plan({ ...notice, text: "" }, page()), "none");
 });
 
+test("an invitation to a tournament is a notice: its button leads there, nobody is moved", () => {
+  const invitation = { kind: "notice", key: "invito-torneo-9", text: "Sei invitato", url: "/tornei/9/", action: "Vai al torneo" };
+  assert.equal(plan(invitation, page()), "notice");
+  assert.equal(plan(invitation, page({ tableId: 41, tournamentId: 9 })), "notice");
+});
+
 test("what is not a call to a table is left alone", () => {
   assert.equal(plan(null, page()), "none");
   assert.equal(plan({ ...call, kind: "other" }, page()), "none");

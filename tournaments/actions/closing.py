@@ -8,6 +8,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from tournaments import calls
 from tournaments.actions.common import (
     RegState,
     may_play,
@@ -130,6 +131,7 @@ def tournament_open(*, tournament_id: int, now: datetime | None = None) -> bool:
     tournament = tournament_lock(tournament_id)
     if tournament.state != Tournament.State.ANNOUNCED or tournament.registration_opens_at > now:
         return False
-    tournament.state = opening_state(tournament, reserved=tournament.invited.exists())
+    tournament.state = opening_state(tournament, invited=tournament.invited.exists())
     tournament.save(update_fields=["state"])
+    calls.invitations_send_on_commit(tournament)
     return True

@@ -12,13 +12,17 @@ from django.utils import timezone
 
 from piattaforma.actions import audit_record
 from piattaforma.models import User
-from tournaments import errors
+from tournaments import calls, errors
 from tournaments.actions.common import check_perm, schedule_adm_code
 from tournaments.models import Tournament, TournamentSchedule
 
 
-def opening_state(tournament: Tournament, *, reserved: bool) -> str:
-    return Tournament.State.RESERVED if reserved else Tournament.State.REGISTRATION
+def opening_state(tournament: Tournament, *, invited: bool) -> str:
+    """The state a tournament opens in: "Riservato" when it has invited players or a reserved entry
+    ("Ristretto"), else "Iscrizione"."""
+    if invited or tournament.is_restricted:
+        return Tournament.State.RESERVED
+    return Tournament.State.REGISTRATION
 
 
 @transaction.atomic
@@ -38,9 +42,11 @@ def tournament_create(
     except ValidationError as exc:
         raise errors.InvalidTournament(" ".join(exc.messages), fields=exc.message_dict) from None
     if tournament.registration_opens_at <= now:
-        tournament.state = opening_state(tournament, reserved=bool(invited))
+        tournament.state = opening_state(tournament, invited=bool(invited))
     tournament.save()
     tournament.invited.set(invited)
+    if tournament.state in Tournament.OPEN_STATES:
+        calls.invitations_send_on_commit(tournament)
     schedule_adm_code(tournament)
     audit_record(actor=actor, action="tournaments.create", target=tournament, data={"name": tournament.name})
     return tournament
@@ -58,6 +64,10 @@ def _copy(tournament: Tournament, **changes: Any) -> Tournament:
         setattr(twin, field, value)
     twin.save()
     twin.invited.set(tournament.invited.all())
+    if twin.state in Tournament.OPEN_STATES:
+        twin.state = opening_state(twin, invited=tournament.invited.exists())
+        twin.save(update_fields=["state"])
+        calls.invitations_send_on_commit(twin)
     schedule_adm_code(twin)
     return twin
 

@@ -7,8 +7,10 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
+from games import registry
 from games.engine import CodedError
 from piattaforma import hooks, metrics, siteops
+from piattaforma.entry import entry_refusal
 from piattaforma.models import User
 from tournaments import errors
 from tournaments.actions.closing import sitgo_close_if_full
@@ -69,12 +71,32 @@ def check_training_limits(*, tournament: Tournament, user: User, lock: bool = Tr
         raise refusal()
 
 
-def check_admission(*, tournament: Tournament, user: User, lock: bool = True) -> None:
-    """Refuse a player this tournament does not admit: not invited to a reserved one, over the
-    training section's limits, a skill level it does not admit, an account that may not play, a
-    conduct measure. The registration's checks, and the lobby's preview (``lock=False``)."""
-    if tournament.state == Tournament.State.RESERVED and not tournament.invited.filter(pk=user.pk).exists():
-        raise errors.NotInvited()
+def check_entry_rules(*, tournament: Tournament, user: User, password: str | None) -> None:
+    """Refuse a player a reserved entry does not admit (rules 004, "Tornei riservati": not invited,
+    outside the leaderboard's places, too few wins, another city) or whose password is wrong
+    (``password`` None: not checked, as in the lobby's preview or a satellite's seat)."""
+    invited = tournament.invited.filter(pk=user.pk).exists() if tournament.invited.exists() else None
+    refusal = entry_refusal(
+        tournament,
+        user=user,
+        game=tournament.game,
+        game_title=registry.get(tournament.game).title,
+        invited=invited,
+        password=password,
+    )
+    if refusal is not None:
+        code, message = refusal
+        raise errors.ENTRY_REFUSALS[code](message)
+
+
+def check_admission(
+    *, tournament: Tournament, user: User, lock: bool = True, password: str | None = None
+) -> None:
+    """Refuse a player this tournament does not admit: a reserved entry he does not meet (or a wrong
+    password), over the training section's limits, a skill level it does not admit, an account that
+    may not play, a conduct measure. The registration's checks, and the lobby's preview
+    (``lock=False``, no password)."""
+    check_entry_rules(tournament=tournament, user=user, password=password)
     if tournament.training:
         check_training_limits(tournament=tournament, user=user, lock=lock)
     allowed = tournament.allowed_levels
@@ -92,6 +114,16 @@ def check_admission(*, tournament: Tournament, user: User, lock: bool = True) ->
     if refusal is not None:  # moderation's automatic bans and the ladder's block
         code, message = refusal
         raise errors.CONDUCT_REFUSALS.get(code, errors.TournamentError)(message)
+
+
+def entry_rules_refusal(*, tournament: Tournament, user: User) -> str | None:
+    """Why a reserved entry would refuse this player (the list's rows say it), the password left
+    out; None when it admits him. Reads only."""
+    try:
+        check_entry_rules(tournament=tournament, user=user, password=None)
+    except CodedError as exc:
+        return exc.message
+    return None
 
 
 def registration_refusal(*, tournament: Tournament, user: User) -> str | None:
@@ -113,7 +145,7 @@ def registration_refusal(*, tournament: Tournament, user: User) -> str | None:
 
 
 def check_registration(
-    *, tournament: Tournament, user: User, partner: User | None = None
+    *, tournament: Tournament, user: User, partner: User | None = None, password: str | None = ""
 ) -> Registration | None:
     """Refuse a registration the rules do not allow; return the fixed pair it joins, if any.
 
@@ -128,7 +160,7 @@ def check_registration(
     live = tournament.registrations.filter(state__in=Registration.ACTIVE)
     if live.filter(user=user).exists():
         raise errors.AlreadyRegistered()
-    check_admission(tournament=tournament, user=user)
+    check_admission(tournament=tournament, user=user, password=password)
     joins, places = None, 1
     if tournament.lines == Tournament.Lines.FIXED_PAIRS:
         joins = open_invitation(tournament=tournament, user_id=user.pk)
@@ -158,13 +190,15 @@ def registration_create(
     idempotency_key: str,
     partner: User | None = None,
     use_bonus: bool = True,
+    password: str | None = "",
 ) -> Registration:
     """Register ``user`` and pay the entry through the wallet; ask the regulator after commit.
 
     A retry with the same ``idempotency_key`` returns the first registration. A free entry needs
     no authorisation and is authorised at once. ``partner``: a fixed pair's first registrant
     names his partner (see ``check_registration``). ``use_bonus=False``: the entry is paid from
-    the conto only (a satellite's seat, whose value was just credited there).
+    the conto only (a satellite's seat, whose value was just credited there). ``password``: what
+    the player typed, for a tournament with a password (PW); None: not asked (a satellite's seat).
 
     Lock order: the player's row (and his partner's), then the tournament's, then the accounts
     (``players_lock``), as a block of the player takes them; his status is read under that lock,
@@ -187,7 +221,7 @@ def registration_create(
             if (earlier.tournament_id, earlier.user_id) != (tournament_id, user.pk):
                 raise errors.IdempotencyConflict()
             return earlier
-        joins = check_registration(tournament=tournament, user=user, partner=partner)
+        joins = check_registration(tournament=tournament, user=user, partner=partner, password=password)
         registration = Registration(
             tournament=tournament,
             user=user,
@@ -236,6 +270,7 @@ def satellite_seat_enter(*, satellite: Tournament, user: User) -> tuple[Registra
                 user=user,
                 idempotency_key=f"satellite:{satellite.pk}:{user.pk}",
                 use_bonus=satellite.is_free,  # a freeroll satellite's seat was credited in bonus
+                password=None,  # the seat was won: the target's password is not asked
             )
     except CodedError as exc:
         return None, exc.message
