@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import logging
 import time
 from base64 import b32encode
 from typing import Any, ClassVar
@@ -44,6 +45,8 @@ PENDING_KEY = "twofa_pending"  # the device being enrolled (its id), until confi
 CLOSE_SIGNED_OUT = 4401  # the close code of a staff socket whose session ended (as a refused one)
 TOTP_NAME = "Autenticatore"
 RECOVERY_NAME = "Codici di recupero"
+
+logger = logging.getLogger(__name__)
 
 
 class TwoFactorError(CodedError):
@@ -391,8 +394,15 @@ class _StaffSocket:
         finally:
             signout.cancel()
             idle.cancel()
+        for task in (signout, idle):
+            if task.done() and not task.cancelled() and task.exception() is not None:
+                # the channel layer or the database failed: the socket is closed all the same
+                logger.warning("staff socket watcher failed: %r", task.exception())
         self.closed.set()
-        await send({"type": "websocket.close", "code": CLOSE_SIGNED_OUT})
+        try:
+            await send({"type": "websocket.close", "code": CLOSE_SIGNED_OUT})
+        except Exception:  # the client left first: there is nothing left to close
+            logger.debug("staff socket already gone at its sign-out close")
 
     async def _signout(self, layer: Any, channel: str) -> None:
         while (await layer.receive(channel)).get("type") != SIGNOUT_EVENT:

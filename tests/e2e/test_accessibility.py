@@ -1,10 +1,11 @@
 """WCAG 2.1 AA, measured with axe-core (axe-playwright-python) on real pages served by Daphne.
 
-One page load per page: the home, the lobby, a live table in play (with cards) of poker, scopa and
-burraco, the conto, the tournament list and a tournament lobby. axe runs with the wcag2a, wcag2aa,
-wcag21a and wcag21aa tags at desktop size (1366×900) and, on the pages whose layout changes on a
-phone (the tables, the lobby), again at 390×844 after a resize. Any violation fails the test,
-listed with its rule, impact and the elements it found.
+One page load per page: the home, the lobby, the training lobby, two rules pages, a live table in
+play (with cards) of poker, scopa and burraco, the conto, the tournament list and a tournament
+lobby. axe runs with the wcag2a, wcag2aa, wcag21a and wcag21aa tags at desktop size (1366×900)
+and, on the pages whose layout changes on a phone (the tables, the lobbies, a rules page), again at
+390×844 after a resize. Any violation fails the test, listed with its rule, impact and the
+elements it found.
 
 axe leaves undecided the contrast of most text on the felt (a gradient under it, a seat box over
 it, text too short for it to call text: chip counts, "×12"); the test measures those itself (below).
@@ -224,6 +225,9 @@ def test_wcag21_aa_on_the_pages_of_play(asgi_live, new_context):
     context.add_cookies([{"name": "sessionid", "value": tables["poker5"][1], "url": live.url}])
     audit("/", "home", phone=False)
     audit("/lobby/", "lobby", phone=True)
+    audit("/lobby/allenamento/", "allenamento", phone=True)
+    audit("/regole/scopa/", "regole-scopa", phone=True)
+    audit("/regole/tornei/", "regole-tornei", phone=False)
     audit("/conto/", "conto", phone=False)
     audit("/tornei/", "tornei", phone=False)
     audit(f"/tornei/{tournament}/", "torneo", phone=False)
