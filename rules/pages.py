@@ -43,6 +43,12 @@ class Page:
 
 PAGES: tuple[Page, ...] = (
     Page("scopa", _("Scopa"), PARTITE, _("Prese, scope e primiera: il gioco a partite più giocato.")),
+    Page(
+        "poker5",
+        _("Poker 5 carte all'italiana"),
+        PUNTATE,
+        _("Cinque carte, un cambio, apertura ai J, buio e parol: il poker tradizionale."),
+    ),
 )
 BY_SLUG: dict[str, Page] = {p.slug: p for p in PAGES}
 
