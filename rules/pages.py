@@ -49,6 +49,12 @@ PAGES: tuple[Page, ...] = (
         PUNTATE,
         _("Cinque carte, un cambio, apertura ai J, buio e parol: il poker tradizionale."),
     ),
+    Page(
+        "telesina",
+        _("Telesina"),
+        PUNTATE,
+        _("Il poker a carte scoperte: una coperta, quattro in vista e le vele in comune."),
+    ),
 )
 BY_SLUG: dict[str, Page] = {p.slug: p for p in PAGES}
 
