@@ -55,6 +55,12 @@ PAGES: tuple[Page, ...] = (
         PUNTATE,
         _("Il poker a carte scoperte: una coperta, quattro in vista e le vele in comune."),
     ),
+    Page(
+        "bestia",
+        _("Bestia"),
+        PUNTATE,
+        _("Tre carte, la briscola e il piatto diviso per prese: chi non prende va in bestia."),
+    ),
 )
 BY_SLUG: dict[str, Page] = {p.slug: p for p in PAGES}
 
