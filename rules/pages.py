@@ -61,6 +61,12 @@ PAGES: tuple[Page, ...] = (
         PUNTATE,
         _("Tre carte, la briscola e il piatto diviso per prese: chi non prende va in bestia."),
     ),
+    Page(
+        "chemin",
+        _("Chemin de fer"),
+        PUNTATE,
+        _("Un banco contro le punte: due carte, chi si avvicina a 9 vince; il gioco alla regola."),
+    ),
 )
 BY_SLUG: dict[str, Page] = {p.slug: p for p in PAGES}
 
