@@ -116,3 +116,10 @@ def test_the_buttons_are_the_engines_labels(page):
     assert st["phase"] == "buio"
     labels = {s["label"] for s in ENGINE.legal_actions(st, ENGINE.to_act(st)[0])}
     assert set(rows["Giro del buio"].split(", ")) == labels
+
+
+def test_the_cash_stand_up_rule_is_the_lobbys(page):
+    from lobby.actions.seating import STAND_UP_RULES
+
+    assert "Chi salta tre smazzate di fila in sitout viene fatto alzare" in page
+    assert STAND_UP_RULES["bestia"] == (3, None)

@@ -111,3 +111,10 @@ def test_the_buttons_the_page_names_are_the_engines_labels(page):
     for _when, buttons in _cells(page, "I pulsanti del tavolo")[1:]:
         named |= {re.sub(r"\s*\(.*\)", "", part) for part in buttons.split(", ")}
     assert named == set(chemin.LABELS.values())
+
+
+def test_the_cash_stand_up_rule_is_the_lobbys(page):
+    from lobby.actions.seating import STAND_UP_RULES
+
+    assert "Chi salta tre turni di banco di fila, propri o altrui" in page
+    assert STAND_UP_RULES["chemin"] == (3, None)

@@ -217,3 +217,10 @@ def test_the_buttons_the_page_names_are_the_buttons_the_engine_offers(page):
     assert named - offered == set()
     # and every label of the engine's poker buttons is on the page
     assert {label for label in offered if not label.startswith(("TELESINA", "CLASSICA"))} <= named
+
+
+def test_the_cash_stand_up_rule_is_the_lobbys(page):
+    from lobby.actions.seating import STAND_UP_RULES
+
+    assert "Chi salta 10 mani di fila perché è in sitout, o resta in sitout per 10 minuti" in page
+    assert STAND_UP_RULES["poker5"] == (10, 10 * 60)

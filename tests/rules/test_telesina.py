@@ -163,3 +163,10 @@ def test_the_buttons_the_page_names_are_the_buttons_the_engine_offers(page):
     offered = _labels_of_random_hands()
     assert named - offered == set()
     assert offered <= named
+
+
+def test_the_cash_stand_up_rule_is_the_lobbys(page):
+    from lobby.actions.seating import STAND_UP_RULES
+
+    assert "Chi salta 10 mani di fila in sitout, o resta in sitout 10 minuti" in page
+    assert STAND_UP_RULES["telesina"] == (10, 10 * 60)
