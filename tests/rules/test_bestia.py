@@ -123,3 +123,31 @@ def test_the_cash_stand_up_rule_is_the_lobbys(page):
 
     assert "Chi salta tre smazzate di fila in sitout viene fatto alzare" in page
     assert STAND_UP_RULES["bestia"] == (3, None)
+
+
+def test_in_the_4_card_variant_the_first_player_needs_two_tricks(page):
+    assert (
+        "Il primo giocatore che ha deciso di giocare va in bestia se non fa almeno <strong>due</strong>"
+        in page
+    )
+    seats = [{"seat": s, "chips": 500} for s in (1, 2, 3)]
+    st = ENGINE.new({"invito": 100, "mode": "tournament", "cards": 4}, seats, SeededRng(5), {"dealer": 3})
+    a, b, c = st["active"]
+    st["deal"]["hands"] = {
+        str(a): ["Ad", "4c", "5c", "6c"],
+        str(b): ["As", "3s", "2d", "7h"],
+        str(c): ["Jh", "Qh", "Kh", "2h"],
+    }
+    st["briscola"] = st["deal"]["exposed"] = "7s"
+    st["deal"]["trump"] = "s"
+    st["deal"]["stock"] = ["3d", "Kd", "Qd", "Jd", "7d", "6d"]
+    for seat, decision in ((a, "servito"), (b, "servito"), (c, "passo")):
+        ENGINE.apply(st, seat, {"type": decision}, SeededRng(1))
+    ENGINE.apply(st, c, {"type": "passo"}, SeededRng(1))  # no buio
+    plays = [(a, "Ad"), (b, "2d"), (a, "4c"), (b, "3s"), (b, "As"), (a, "5c"), (b, "7h"), (a, "6c")]
+    for seat, card in plays:
+        ENGINE.apply(st, seat, {"type": "gioca", "card": card}, SeededRng(1))
+    out = ENGINE.outcome(st)
+    assert out["result"]["tricks"] == {str(a): 1, str(b): 3}
+    assert out["result"]["bestie"] == [a]  # one trick is not enough for the first player
+    assert out["result"]["shares"] == {str(a): 75, str(b): 225}  # the piatto of € 3 in 4 parts of € 0,75
