@@ -224,3 +224,22 @@ def test_the_cash_stand_up_rule_is_the_lobbys(page):
 
     assert "Chi salta 10 mani di fila perché è in sitout, o resta in sitout per 10 minuti" in page
     assert STAND_UP_RULES["poker5"] == (10, 10 * 60)
+
+
+def test_the_raise_rules_are_the_engines(page):
+    text = html_lib.unescape(page)
+    assert "un rilancio deve superare la puntata da vedere almeno di un invito" in text
+    assert "un rilancio che non arriva ad almeno il doppio della puntata precedente chiude i rilanci" in text
+
+    def after(raise_to: int) -> betting.Ranges:
+        b = betting.new_betting([1, 2, 3], {1: 1000, 2: 1000, 3: 1000})
+        betting.act(b, 1, "bet", 20)
+        betting.act(b, 2, "raise", raise_to)
+        return betting.ranges(b, 3, betting.NL, 10, 10)
+
+    assert after(30)[2] is None  # 20 → 30, below double: seat 3 may only call or fold
+    assert after(40)[2:4] == ("raise", 40 + 10)  # 20 → 40: open; at least the bet to see + an invito
+    b = betting.new_betting([1, 2], {1: 1000, 2: 1000})
+    assert betting.ranges(b, 1, betting.FL, 10, 10)[2:] == ("bet", 10, 10)  # fixed: the invito
+    betting.act(b, 1, "bet", 10)
+    assert betting.ranges(b, 2, betting.FL, 10, 10)[2:] == ("raise", 20, 20)  # the call + an invito
