@@ -170,3 +170,21 @@ def test_the_cash_stand_up_rule_is_the_lobbys(page):
 
     assert "Chi salta 10 mani di fila in sitout, o resta in sitout 10 minuti" in page
     assert STAND_UP_RULES["telesina"] == (10, 10 * 60)
+
+
+def test_an_all_in_against_one_opponent_deals_the_rest_without_betting(page):
+    assert "non si punta più: si danno tutte le carte e si girano tutte le vele senza altri giri" in page
+    seats = [
+        {"seat": 1, "chips": 300, "prefs": {"invito_automatico": True}},
+        {"seat": 2, "chips": 100_000, "prefs": {"invito_automatico": True}},
+    ]
+    rng = SeededRng(4)
+    st = ENGINE.new({"invito": 100, "vele": "due", "distribuzione": "mai"}, seats, rng, {"dealer": 1})
+    assert st["street"] == 1 and st["phase"] == "puntata"
+    first = st["turn"]
+    other = 2 if first == 1 else 1
+    ENGINE.apply(st, first, {"type": "punto", "amount": 200}, rng)  # seat 1 has 200 left: all-in
+    ENGINE.apply(st, other, {"type": "vedo", "amount": 200}, rng)
+    assert st["dealout"] and st["phase"] in ("mostra", "fine")  # the showdown, no betting round
+    assert all(len(st["cards"][str(s)]) == 5 for s in (1, 2))
+    assert sorted(st["revealed"]) == ["A", "B"]
