@@ -188,3 +188,11 @@ def test_an_all_in_against_one_opponent_deals_the_rest_without_betting(page):
     assert st["dealout"] and st["phase"] in ("mostra", "fine")  # the showdown, no betting round
     assert all(len(st["cards"][str(s)]) == 5 for s in (1, 2))
     assert sorted(st["revealed"]) == ["A", "B"]
+
+
+@pytest.mark.parametrize("slug", ["poker5", "telesina", "bestia", "chemin"])
+def test_the_page_needs_no_inline_style(client, slug):
+    """The site's CSP (style-src 'self') blocks style attributes: the pages use rules.css only."""
+    html = client.get(f"/regole/{slug}/").content.decode()
+    article = html[html.index('data-testid="rules-page"') : html.index('class="rules-nav"')]
+    assert " style=" not in article
