@@ -124,6 +124,30 @@ PAGES: tuple[Page, ...] = (
     Page("settemezzo", _("Sette e mezzo"), PUNTATE, _("Contro il banco: avvicinati a 7½ senza sballare.")),
     Page("mazzetti", _("Mazzetti"), PUNTATE, _("Scegli un mazzetto: la carta più alta batte il mattaro.")),
     Page(
+        "poker5",
+        _("Poker 5 carte all'italiana"),
+        PUNTATE,
+        _("Cinque carte, un cambio, apertura ai J, buio e parol: il poker tradizionale."),
+    ),
+    Page(
+        "telesina",
+        _("Telesina"),
+        PUNTATE,
+        _("Il poker a carte scoperte: una coperta, quattro in vista e le vele in comune."),
+    ),
+    Page(
+        "bestia",
+        _("Bestia"),
+        PUNTATE,
+        _("Tre carte, la briscola e il piatto diviso per prese: chi non prende va in bestia."),
+    ),
+    Page(
+        "chemin",
+        _("Chemin de fer"),
+        PUNTATE,
+        _("Un banco contro le punte: due carte, chi si avvicina a 9 vince; il gioco alla regola."),
+    ),
+    Page(
         "tornei",
         _("I tornei a turni"),
         TORNEI,

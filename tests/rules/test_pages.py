@@ -212,3 +212,13 @@ def test_the_training_page_states_the_sections_own_numbers(client):
     assert "compare 4 minuti prima dell'inizio e sparisce 2 minuti prima" in html
     # the rules' example of the Danese redistribution, as the curve computes it
     assert points.k5_loss(40, 66) == 2 * points.PT and 8 * points.PT < points.k5_loss(60, 66) < 9 * points.PT
+
+
+def test_every_game_has_its_rules_page_and_every_page_its_template():
+    from django.template.loader import get_template
+
+    from games import registry
+
+    assert set(registry.names()) <= set(pages.BY_SLUG)
+    for page in pages.PAGES:
+        get_template(page.template)  # a listed page without its template fails here, not on a player
