@@ -13,11 +13,20 @@ from django.template import Context, Template
 from django.urls import reverse
 from django.utils import timezone
 
+from piattaforma import roles
 from piattaforma.models import AuditLog, User
-from tests.piattaforma.factories import sign_in
+from tests.piattaforma.factories import UserFactory, sign_in
 from tests.wallet.conftest import ledger_snapshot
 from wallet import actions, selectors, tasks
-from wallet.models import Account, AccountKind, Payment, Realm, ReconciliationRun, Transaction
+from wallet.models import (
+    Account,
+    AccountKind,
+    Payment,
+    Realm,
+    ReconciliationRun,
+    ReversalRequest,
+    Transaction,
+)
 from wallet.money import AmountError, Money, format_entry_cost, format_eur, parse_eur
 
 
@@ -224,8 +233,16 @@ def test_backoffice_reverse_and_reject_need_a_reason(client, funded, staff):
     assert page.status_code == 200 and "Motivazione" in page.content.decode()  # the reason form
     assert not Transaction.objects.filter(kind="reversal").exists()
     client.post(
-        url, {"action": "reverse_transactions", "_selected_action": [str(tx.pk)], "reason": "deposito doppio"}
-    )
+        url,
+        {
+            "action": "reverse_transactions", "_selected_action": [str(tx.pk)], "reason": "deposito doppio",
+            "idempotency_key": "rev-prova",  # the form's own key: a double submit asks once
+        },
+    )  # fmt: skip
+    # four eyes: the request is open and nothing moved until another staff member approves it
+    request = ReversalRequest.objects.get(original=tx)
+    assert not Transaction.objects.filter(kind="reversal").exists()
+    actions.reversal_approve(request_id=request.pk, actor=UserFactory(role=roles.STAFF))
     assert Transaction.objects.filter(kind="reversal", reverses=tx).count() == 1
     assert selectors.balance_get(user=funded)["cash"] == 0
     actions.deposit_create(user=funded, amount=1_000, idempotency_key="again")
