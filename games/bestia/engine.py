@@ -79,6 +79,9 @@ from games import tricks
 from games.bestia.money import invito_and_bestia, rake_on_shares, split_by_tricks
 from games.cards import italian_deck
 from games.engine import (
+    CASH,
+    MODE_OPTION,
+    TOURNAMENT,
     ConfigError,
     Engine,
     Event,
@@ -124,7 +127,7 @@ DEFAULT_CONFIG: dict[str, Any] = {
 }
 
 OPTIONS: tuple[Option, ...] = (
-    Option("mode", "Tavolo", "choice", "cash", (("cash", "Cash"), ("tournament", "Torneo"))),
+    MODE_OPTION,
     Option("cards", "Carte per giocatore", "choice", 3, ((3, "3 carte"), (4, "Bestia a 4 carte"))),
     Option("invito", "Invito", "int", 100, min=1),
     Option("min_credit", "Credito minimo", "int", None, min=0, nullable=True, help="Se assente: l'invito"),
@@ -154,7 +157,7 @@ class Bestia(Engine):
     family = "puntate"
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 8
-    table_settings: ClassVar[dict[str, str]] = {"rake_bp": "rake_bp", "rake_cap": "rake_cap"}
+    table_settings: ClassVar[dict[str, str]] = {"mode": "mode", "rake_bp": "rake_bp", "rake_cap": "rake_cap"}
 
     # ------------------------------------------------------------------ configuration
 
@@ -168,7 +171,7 @@ class Bestia(Engine):
         cfg = {**DEFAULT_CONFIG, **config}
         if cfg["min_credit"] is None:
             cfg["min_credit"] = cfg["invito"]
-        if cfg["mode"] not in ("cash", "tournament"):
+        if cfg["mode"] not in (CASH, TOURNAMENT):
             raise ConfigError(mode=cfg["mode"])
         if cfg["cards"] not in (3, 4) or type(cfg["cards"]) is not int:
             raise ConfigError(cards=cfg["cards"])

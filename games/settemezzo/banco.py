@@ -46,6 +46,9 @@ from typing import Any, ClassVar
 from games import betting
 from games.cards import italian_deck
 from games.engine import (
+    CASH,
+    MODE_OPTION,
+    TOURNAMENT,
     ConfigError,
     Engine,
     Event,
@@ -66,7 +69,7 @@ from games.rng import Rng, shuffled
 MATTA = "Kd"  # re di denari: the matta of Sette e mezzo and the card that designates the mattaro
 MAX_RAKE_BP = 1000  # rake is at most 10 %
 BANCO_OPTIONS: tuple[Option, ...] = (
-    Option("mode", "Tavolo", "choice", "cash", (("cash", "Cash"), ("tournament", "Torneo"))),
+    MODE_OPTION,
     Option("min_bet", "Puntata minima", "int", 100, min=2),
     Option(
         "min_bank",
@@ -167,7 +170,7 @@ class BancoEngine(Engine):
     min_seats: ClassVar[int] = 2
     # The table's rake is the engine's, in both banking games (rules 004: "i giocatori di punta pagano
     # il rake"), so the rake the side panel shows (the table's) is the one taken.
-    table_settings: ClassVar[dict[str, str]] = {"rake_bp": "rake_bp"}
+    table_settings: ClassVar[dict[str, str]] = {"mode": "mode", "rake_bp": "rake_bp"}
     #: the newcomer rule ("non ha ancora effettuato almeno una puntata") applies at cash tables too
     newcomer_rule_cash: ClassVar[bool] = True
 
@@ -187,7 +190,7 @@ class BancoEngine(Engine):
         check_table_config(self.config_options(), config)
         cfg = {"mode": "cash", "min_bet": 100, "rake_bp": 0, **config}
         cfg.setdefault("min_bank", cfg["min_bet"])
-        if cfg["mode"] not in ("cash", "tournament"):
+        if cfg["mode"] not in (CASH, TOURNAMENT):
             raise ConfigError("modalità non valida")
         for key in ("min_bet", "min_bank", "rake_bp"):
             if type(cfg[key]) is not int or cfg[key] < 0:
