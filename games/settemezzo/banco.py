@@ -129,7 +129,9 @@ def deal_for_king(order: list[int], rng: Rng) -> dict[str, Any]:
     raise AssertionError("the deck has no re di denari")  # pragma: no cover
 
 
-def punta_caps(cover: int, punte: list[int], min_bet: int, max_bet: int | None) -> dict[str, int]:
+def punta_caps(
+    cover: int, punte: list[int], min_bet: int, max_bet: int | None, *, tournament: bool = False
+) -> dict[str, int]:
     """Return the most each punta may bet against the banker's coverage.
 
     Normal banco: ``max_bet`` each. All-in banker (``max_bet`` None): the credit divided by the
@@ -137,13 +139,16 @@ def punta_caps(cover: int, punte: list[int], min_bet: int, max_bet: int | None) 
     when that share is below the minimum bet, the first punte play the minimum bet until the
     credit is covered and the last covered one plays what is left ("le prime punte sono obbligate
     a giocare la puntata minima fino a copertura totale"); punte beyond it do not play (cap 0).
+    In a tournament (Mazzetti) an all-in banker's punte always play so, whatever the share: "non
+    è possibile puntare una cifra maggiore della puntata minima"; what no punta covers goes back
+    to the banker with the piatto.
     """
     if max_bet is not None:
         return {k(p): max_bet for p in punte}
     if not punte:
         return {}
     share, rest = divmod(cover, len(punte))
-    if share >= min_bet:
+    if share >= min_bet and not tournament:
         caps = {k(p): share for p in punte}
         caps[k(punte[0])] += rest
         return caps
@@ -426,7 +431,13 @@ class BancoEngine(Engine):
                 cover = action["amount"] * len(punte)
             else:
                 cover = chips
-            state["caps"] = punta_caps(cover, punte, state["config"]["min_bet"], state["max_bet"])
+            state["caps"] = punta_caps(
+                cover,
+                punte,
+                state["config"]["min_bet"],
+                state["max_bet"],
+                tournament=state["config"]["mode"] == TOURNAMENT,
+            )
         else:
             cover = action["amount"]
         state["chips"][k(seat)] -= cover
