@@ -63,6 +63,11 @@ Decisions where the chapter is silent or unclear (each also noted where it is ap
   cash tables stand up a seat at 3 (``outcome()["stand_up"]``, "salta tre turni consecutivi").
 * Fewer than two active players: the hand ends at once (``ended_by`` "pochi_giocatori"), nothing
   is charged and the carry is kept.
+* Tournaments (RULINGS L1): when, once the inviti are in, only one active player is not in sitout,
+  he takes the whole piatto at once, no cards dealt (``ended_by`` "presente_unico"): the players
+  in sitout are blinded off rather than the piatto growing for ever. With every active player in
+  sitout they all pass and the smazzata is void (I8). The last player with chips at a tournament
+  table takes a piatto left there the same way.
 * At most 8 seats (3 × 8 + 1 = 25 cards dealt, leaving a stock for changes).
 
 Money is conserved after every action: ``sum(chips) + piatto + rake`` equals the credits dealt in
@@ -251,6 +256,12 @@ class Bestia(Engine):
         }
         events: list[Event] = []
         active = self._active(state)
+        if len(active) == 1 and cfg["mode"] == TOURNAMENT and state["piatto"] > 0:
+            # RULINGS L1: the last player with chips at a tournament table takes the piatto left
+            state["active"] = active
+            self._walkover(state, active[0], events)
+            state["log"] = events
+            return state
         if len(active) < 2:
             state["ended_by"] = "pochi_giocatori"
             events.append({"type": "pochi_giocatori", "active": active})
@@ -262,6 +273,11 @@ class Bestia(Engine):
         playing = from_right_of(active, dealer)
         state["active"] = playing
         self._inviti(state, events)
+        present = [s for s in playing if not state["sitout"][k(s)]]
+        if cfg["mode"] == TOURNAMENT and len(present) == 1:
+            self._walkover(state, present[0], events)  # RULINGS L1
+            state["log"] = events
+            return state
         if deck is None:
             deck = shuffled(CANONICAL, rng)
         self._deal(state, list(deck), events)
@@ -311,6 +327,20 @@ class Bestia(Engine):
                 "bestia": bestia,
             }
         )
+
+    def _walkover(self, state: State, winner: int, events: list[Event]) -> None:
+        """RULINGS L1: in a tournament the one active seat not in sitout takes the whole piatto once
+        the inviti are in (the others pay and take no part); no cards are dealt."""
+        piatto = state["piatto"]
+        state["chips"][k(winner)] += piatto
+        state["piatto"] = 0
+        state["players"] = [winner]
+        shares = {k(winner): piatto}
+        events.append({"type": "spartizione", "shares": dict(shares), "rake": {}, "presente_unico": True})
+        state["phase"] = OVER
+        state["ended_by"] = "presente_unico"
+        state["result"] = self._result(state, shares, {}, {}, [])
+        events.append({"type": "fine", "chips": dict(state["chips"]), "piatto": 0})
 
     def _deal(self, state: State, deck: list[str], events: list[Event]) -> None:
         """Deal the hands from the dealer's right, turn up the briscola, the rest is the stock."""
