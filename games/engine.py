@@ -214,6 +214,19 @@ def check_table_config(
             raise ConfigError(f"{option.label} ({key}): valore non ammesso", key=key, value=value)
 
 
+# The tournament switch of every gioco a puntate: the option ``mode``, "cash" (a cash table) or
+# "tournament" (a level tournament's table: no rake, eliminations, the rules' tournament lines). The
+# lobby sets it from the table (platform key "mode" in ``Engine.table_settings``); any other key or
+# value is refused by ``check_table_config`` like every option.
+CASH, TOURNAMENT = "cash", "tournament"
+MODE_OPTION = Option("mode", "Tavolo", "choice", CASH, ((CASH, "Cash"), (TOURNAMENT, "Torneo")))
+
+
+def is_tournament(config: Mapping[str, Any]) -> bool:
+    """Tell whether a validated config is a tournament table's (``mode`` "tournament")."""
+    return config.get("mode") == TOURNAMENT
+
+
 class Engine(ABC):
     """A game's rules as a pure, deterministic state machine."""
 
@@ -223,7 +236,7 @@ class Engine(ABC):
     min_seats: ClassVar[int]
     max_seats: ClassVar[int]
     # How the platform's table settings reach this engine's config: platform key -> config key.
-    # Platform keys: "cash" (bool: a cash table, not a tournament), "rake_bp" (int, basis points),
+    # Platform keys: "mode" ("cash" or "tournament": ``MODE_OPTION``), "rake_bp" (int, basis points),
     # "rake_cap" (int cents or None), "tempo_giocata" (s), "time_bank" (s). Unmapped keys are not
     # passed (the lobby then settles them itself, e.g. the C1 rake of giochi a partite).
     table_settings: ClassVar[dict[str, str]] = {}

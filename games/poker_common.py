@@ -25,6 +25,8 @@ from typing import Any, ClassVar
 
 from games import betting, evaluator
 from games.engine import (
+    CASH,
+    MODE_OPTION,
     SPEC_META_KEYS,
     Action,
     ConfigError,
@@ -50,7 +52,7 @@ CONFIRM_PASSO = "Vuoi davvero passare? Nessuno ha puntato."
 TABLE_DEFAULTS: dict[str, Any] = {
     "limit": betting.NL,
     "invito": 100,
-    "cash": True,
+    "mode": CASH,
     "rake_percent": 0,  # basis points, at most 1000 (10 %: the rules pay out at least 90 %)
     "rake_cap": None,
     "decision_seconds": 30,
@@ -60,7 +62,7 @@ TABLE_DEFAULTS: dict[str, Any] = {
 # The table's own settings each poker-family engine takes (``Engine.table_settings``): the lobby's
 # Table columns on the left, these options on the right.
 TABLE_SETTINGS: dict[str, str] = {
-    "cash": "cash",
+    "mode": "mode",
     "rake_bp": "rake_percent",
     "rake_cap": "rake_cap",
     "tempo_giocata": "decision_seconds",
@@ -76,7 +78,7 @@ TABLE_OPTIONS: tuple[Option, ...] = (
         ((betting.NL, "No limit"), (betting.PL, "Pot limit"), (betting.FL, "Limite fisso")),
     ),
     Option("invito", "Invito", "int", 100, min=1),
-    Option("cash", "Tavolo cash", "bool", True),
+    MODE_OPTION,
     Option("rake_percent", "Rake in punti base (1000 = 10 %)", "int", 0, min=0, max=1000),
     Option("rake_cap", "Tetto del rake per mano", "int", None, min=0, nullable=True),
     Option("decision_seconds", "Tempo per decisione (s)", "int", 30, min=1),
@@ -124,7 +126,7 @@ def validate_table(config: dict[str, Any], extra: tuple[Option, ...]) -> dict[st
     for key in ("invito", "min_credit", "decision_seconds"):
         if type(out[key]) is not int or out[key] < 1:
             raise ConfigError(f"{key}: serve un intero positivo")
-    for key in ("cash", *(o.key for o in extra if o.kind == "bool")):
+    for key in tuple(o.key for o in extra if o.kind == "bool"):
         if type(out[key]) is not bool:
             raise ConfigError(f"{key}: serve un booleano")
     rp = out["rake_percent"]
@@ -135,7 +137,7 @@ def validate_table(config: dict[str, Any], extra: tuple[Option, ...]) -> dict[st
         raise ConfigError("rake_cap: intero non negativo o nullo")
     if type(out["time_bank"]) is not int or out["time_bank"] < 0:
         raise ConfigError("time_bank: intero non negativo")
-    if not out["cash"]:
+    if out["mode"] != CASH:
         out["rake_percent"], out["rake_cap"] = 0, None  # P12: rake on cash tables only
     return out
 
@@ -468,6 +470,17 @@ class PokerTable(Engine):
             return
         self._end(state, events)
 
+    def _win_on_invito(self, state: State, events: list[Event]) -> None:
+        """RULINGS L1: the one seat of a tournament hand not in sitout takes the whole pot at once
+        (every invito and a carried pot: nothing is handed back); no cards are dealt or shown."""
+        b = state["b"]
+        (winner,) = betting.in_hand(b)
+        whole = [{"amount": betting.pot_total(b), "eligible": [winner]}]
+        pots = settle(state, lambda _e: [winner], whole)
+        events.append({"type": "piatti", "pots": copy_pots(pots), "uncontested": True})
+        state["pots"] = pots
+        self._end(state, events)
+
     def _has_cards(self, state: State) -> bool:
         """Tell whether cards were dealt (a hand can be won before the deal in poker, P10)."""
         return True
@@ -515,12 +528,12 @@ def start_invito(state: State, events: list[Event]) -> list[int]:
 
     Cash: sitout seats and seats below the credito residuo minimo are not dealt in (missed hand
     counted, P15); automatic invito posts it; the others are asked. Tournament: the invito is taken
-    from everyone with chips, sitout seats included, and sitout seats then fold (P14).
+    from everyone with chips, sitout seats included, and sitout seats then fold (P14, RULINGS L1).
     """
     cfg, b = state["cfg"], state["b"]
     stack, folded = b["stack"], b["folded"]
     sitout, missed, prefs = state["sitout"], state["missed"], state["prefs"]
-    cash = cfg["cash"]
+    cash = cfg["mode"] == CASH
     pending = []
     for s in state["order"]:
         key = betting.SEAT_KEY[s]
@@ -544,6 +557,13 @@ def start_invito(state: State, events: list[Event]) -> list[int]:
                 folded.append(s)
                 events.append({"type": "passo", "seat": s, "auto": True})
     return pending
+
+
+def walkover(state: State) -> bool:
+    """Tell whether at most one seat with chips is not in sitout: a tournament hand then ends on the
+    invito, that seat taking the pot with no cards dealt (RULINGS L1)."""
+    stack, sitout = state["b"]["stack"], state["sitout"]
+    return sum(1 for s in state["order"] if stack[k(s)] > 0 and not sitout[k(s)]) < 2
 
 
 def post_invito(state: State, seat: int, events: list[Event]) -> None:
@@ -846,7 +866,7 @@ def close_hand(state: State, *, carry_pot: bool) -> int:
 def hand_result(state: State, carried: int, pots: list[dict[str, Any]]) -> dict[str, Any]:
     """The ``outcome`` fields every poker-family hand reports (conservation: see the engines)."""
     seats, sitout, missed = state["seats"], state["sitout"], state["missed"]
-    cash = state["cfg"]["cash"]
+    cash = state["cfg"]["mode"] == CASH
     return {
         "chips": dict(state["b"]["stack"]),
         "rake": sum([p["rake"] for p in pots]),  # a list, not a generator: faster

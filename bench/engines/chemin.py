@@ -40,12 +40,12 @@ def _coups(n: int, mode: str, seed: int) -> tuple[int, int, int]:
 def run(quick: bool) -> None:
     """Print random coups per second for cash and tournament tables, and a state's JSON size."""
     n = 2_000 if quick else 20_000
-    for mode in ("cash", "torneo"):
+    for mode in ("cash", "tournament"):
         started = time.perf_counter()
         coups, dealt, actions = _coups(n, mode, 1)
         elapsed = time.perf_counter() - started
         print(
-            f"   chemin {mode:6}: {coups / elapsed:8.0f} random coups/s "
+            f"   chemin {mode:10}: {coups / elapsed:8.0f} random coups/s "
             f"({dealt / elapsed:6.0f} dealt coups/s, {actions / elapsed:7.0f} actions/s; "
             f"{coups} coups, {dealt} dealt, in {elapsed:.2f} s)"
         )

@@ -191,7 +191,7 @@ class Owner:
         )
         self.tables: dict[int, Table] = {}
         platform = {
-            "cash": True,
+            "mode": "cash",
             "rake_bp": 500,
             "rake_cap": 300,
             "tempo_giocata": DECISION_SECONDS,

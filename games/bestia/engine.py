@@ -63,6 +63,11 @@ Decisions where the chapter is silent or unclear (each also noted where it is ap
   cash tables stand up a seat at 3 (``outcome()["stand_up"]``, "salta tre turni consecutivi").
 * Fewer than two active players: the hand ends at once (``ended_by`` "pochi_giocatori"), nothing
   is charged and the carry is kept.
+* Tournaments (RULINGS L1): when, once the inviti are in, only one active player is not in sitout,
+  he takes the whole piatto at once, no cards dealt (``ended_by`` "presente_unico"): the players
+  in sitout are blinded off rather than the piatto growing for ever. With every active player in
+  sitout they all pass and the smazzata is void (I8). The last player with chips at a tournament
+  table takes a piatto left there the same way.
 * At most 8 seats (3 × 8 + 1 = 25 cards dealt, leaving a stock for changes).
 
 Money is conserved after every action: ``sum(chips) + piatto + rake`` equals the credits dealt in
@@ -79,6 +84,9 @@ from games import tricks
 from games.bestia.money import invito_and_bestia, rake_on_shares, split_by_tricks
 from games.cards import italian_deck
 from games.engine import (
+    CASH,
+    MODE_OPTION,
+    TOURNAMENT,
     ConfigError,
     Engine,
     Event,
@@ -124,7 +132,7 @@ DEFAULT_CONFIG: dict[str, Any] = {
 }
 
 OPTIONS: tuple[Option, ...] = (
-    Option("mode", "Tavolo", "choice", "cash", (("cash", "Cash"), ("tournament", "Torneo"))),
+    MODE_OPTION,
     Option("cards", "Carte per giocatore", "choice", 3, ((3, "3 carte"), (4, "Bestia a 4 carte"))),
     Option("invito", "Invito", "int", 100, min=1),
     Option("min_credit", "Credito minimo", "int", None, min=0, nullable=True, help="Se assente: l'invito"),
@@ -154,7 +162,7 @@ class Bestia(Engine):
     family = "puntate"
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 8
-    table_settings: ClassVar[dict[str, str]] = {"rake_bp": "rake_bp", "rake_cap": "rake_cap"}
+    table_settings: ClassVar[dict[str, str]] = {"mode": "mode", "rake_bp": "rake_bp", "rake_cap": "rake_cap"}
 
     # ------------------------------------------------------------------ configuration
 
@@ -168,7 +176,7 @@ class Bestia(Engine):
         cfg = {**DEFAULT_CONFIG, **config}
         if cfg["min_credit"] is None:
             cfg["min_credit"] = cfg["invito"]
-        if cfg["mode"] not in ("cash", "tournament"):
+        if cfg["mode"] not in (CASH, TOURNAMENT):
             raise ConfigError(mode=cfg["mode"])
         if cfg["cards"] not in (3, 4) or type(cfg["cards"]) is not int:
             raise ConfigError(cards=cfg["cards"])
@@ -248,6 +256,12 @@ class Bestia(Engine):
         }
         events: list[Event] = []
         active = self._active(state)
+        if len(active) == 1 and cfg["mode"] == TOURNAMENT and state["piatto"] > 0:
+            # RULINGS L1: the last player with chips at a tournament table takes the piatto left
+            state["active"] = active
+            self._walkover(state, active[0], events)
+            state["log"] = events
+            return state
         if len(active) < 2:
             state["ended_by"] = "pochi_giocatori"
             events.append({"type": "pochi_giocatori", "active": active})
@@ -259,6 +273,11 @@ class Bestia(Engine):
         playing = from_right_of(active, dealer)
         state["active"] = playing
         self._inviti(state, events)
+        present = [s for s in playing if not state["sitout"][k(s)]]
+        if cfg["mode"] == TOURNAMENT and len(present) == 1:
+            self._walkover(state, present[0], events)  # RULINGS L1
+            state["log"] = events
+            return state
         if deck is None:
             deck = shuffled(CANONICAL, rng)
         self._deal(state, list(deck), events)
@@ -308,6 +327,20 @@ class Bestia(Engine):
                 "bestia": bestia,
             }
         )
+
+    def _walkover(self, state: State, winner: int, events: list[Event]) -> None:
+        """RULINGS L1: in a tournament the one active seat not in sitout takes the whole piatto once
+        the inviti are in (the others pay and take no part); no cards are dealt."""
+        piatto = state["piatto"]
+        state["chips"][k(winner)] += piatto
+        state["piatto"] = 0
+        state["players"] = [winner]
+        shares = {k(winner): piatto}
+        events.append({"type": "spartizione", "shares": dict(shares), "rake": {}, "presente_unico": True})
+        state["phase"] = OVER
+        state["ended_by"] = "presente_unico"
+        state["result"] = self._result(state, shares, {}, {}, [])
+        events.append({"type": "fine", "chips": dict(state["chips"]), "piatto": 0})
 
     def _deal(self, state: State, deck: list[str], events: list[Event]) -> None:
         """Deal the hands from the dealer's right, turn up the briscola, the rest is the stock."""

@@ -62,7 +62,8 @@ Decisions taken here where the rules are silent (documented where they are appli
   out) posta and garage, and the bank moves on. A tournament punta obliged to bet who is sitout or
   times out, and whom no other bet exempts, loses the minimum bet to the garage without playing.
 * Cash tables: ``outcome()["stand_up"]`` lists the seats that skipped three banco turns in a row
-  (refusing, or sitout as candidates or when a banco starts); the runtime stands them up.
+  (refusing, or sitout as candidates or when a banco starts); the runtime stands them up. In a
+  tournament it is always empty (RULINGS L2: a tournament player leaves only by elimination).
 """
 
 from __future__ import annotations
@@ -73,6 +74,9 @@ from typing import Any, ClassVar
 from games import cards
 from games.chemin import regola
 from games.engine import (
+    CASH,
+    MODE_OPTION,
+    TOURNAMENT,
     Action,
     ConfigError,
     Engine,
@@ -100,14 +104,14 @@ RAISE_RANK = {"banco": 0, "rispetto": 1, "tavolo": 2}
 RAISABLE = ("punto", "passo", "ritirata", "rispetto", "tavolo")
 
 DEFAULT_CONFIG: dict[str, Any] = {
-    "mode": "cash",  # "cash" or "torneo"
+    "mode": CASH,  # CASH or TOURNAMENT (games.engine.MODE_OPTION)
     "min_posta": 1000,  # banco minimo, cents (or tournament chips)
     "min_bet": 200,  # puntata minima
     "rake_bp": 0,  # rake in basis points (500 = 5 %); cash tables only
     "decks": 6,
 }
 OPTIONS: tuple[Option, ...] = (
-    Option("mode", "Tavolo", "choice", "cash", (("cash", "Cash"), ("torneo", "Torneo"))),
+    MODE_OPTION,
     Option("min_posta", "Banco minimo", "int", 1000, min=1),
     Option("min_bet", "Puntata minima", "int", 200, min=1),
     # montepremi at least 90 % of the raccolta: vincita x 2 x rake % <= 10 % of the two stakes
@@ -235,7 +239,7 @@ class ChemindeferEngine(Engine):
     min_seats = 2
     max_seats = 10
     # The table's rake is the engine's, so the rake the side panel shows (the table's) is the one taken.
-    table_settings: ClassVar[dict[str, str]] = {"rake_bp": "rake_bp"}
+    table_settings: ClassVar[dict[str, str]] = {"mode": "mode", "rake_bp": "rake_bp"}
 
     # ------------------------------------------------------------------ configuration and new coup
 
@@ -247,7 +251,7 @@ class ChemindeferEngine(Engine):
         """Fill defaults; refuse unknown keys, non-integer money and a rake above the 10 % bound."""
         check_table_config(OPTIONS, config)
         cfg = {**DEFAULT_CONFIG, **config}
-        if cfg["mode"] not in ("cash", "torneo"):
+        if cfg["mode"] not in (CASH, TOURNAMENT):
             raise ConfigError(details={"mode": cfg["mode"]})
         for key in ("min_posta", "min_bet", "rake_bp", "decks"):
             if type(cfg[key]) is not int or cfg[key] < 0:
@@ -255,7 +259,7 @@ class ChemindeferEngine(Engine):
         if cfg["min_posta"] < 1 or cfg["min_bet"] < 1 or cfg["decks"] < 1:
             raise ConfigError(details={"min": "posta, puntata e mazzi devono essere positivi"})
         # Montepremi at least 90 % of the raccolta: vincita × 2 × rake % ≤ 10 % of the two stakes.
-        if cfg["rake_bp"] > 500 or (cfg["mode"] == "torneo" and cfg["rake_bp"]):
+        if cfg["rake_bp"] > 500 or (cfg["mode"] == TOURNAMENT and cfg["rake_bp"]):
             raise ConfigError(details={"rake_bp": cfg["rake_bp"]})
         return cfg
 
@@ -393,7 +397,7 @@ class ChemindeferEngine(Engine):
             known = turn.get("known", order)
             line = [s for s in ring if s in known] + [s for s in ring if s not in known]
         line = [s for s in line if state["seats"][str(s)]["chips"] > 0]
-        if state["config"]["mode"] == "torneo":
+        if state["config"]["mode"] == TOURNAMENT:
             # "se … si è appena seduto al tavolo, cioè se non ha ancora effettuato almeno una puntata,
             # il banco passa al giocatore successivo" (tournament section; the cash section omits it).
             veterans = [s for s in line if s in state["played"]]
@@ -409,7 +413,7 @@ class ChemindeferEngine(Engine):
             seat = state["seats"][str(cand)]
             if not seat["sitout"]:
                 return
-            if state["config"]["mode"] == "torneo":
+            if state["config"]["mode"] == TOURNAMENT:
                 self._forfeit_banco(state, cand, events)
             else:
                 events.append({"type": "salta_banco", "seat": cand, "motivo": "sitout"})
@@ -485,7 +489,7 @@ class ChemindeferEngine(Engine):
         state["decl"] = {}
         state["seq"] = 0
         state["obligated"] = None
-        if state["config"]["mode"] == "torneo":
+        if state["config"]["mode"] == TOURNAMENT:
             # "al secondo colpo l'obbligo passa al secondo giocatore di mano ecc."
             prio = [s for s in self.priority(state) if state["seats"][str(s)]["chips"] > 0]
             if prio:
@@ -613,7 +617,7 @@ class ChemindeferEngine(Engine):
         bets, receiver, mode = resolve_bets(state["decl"], prio, state["posta"], state["ferito"])
         state["ferito"] = None  # the ferito's privilege lasts one coup
         if not bets:
-            if state["config"]["mode"] == "cash":
+            if state["config"]["mode"] == CASH:
                 state["phase"] = STALLO
                 events.append({"type": "stallo"})
             else:
@@ -933,7 +937,7 @@ class ChemindeferEngine(Engine):
         if phase == ACCETTA:
             chips = state["seats"][str(seat)]["chips"]
             specs = [_amount_spec("accetto", min(state["config"]["min_posta"], chips), chips)]
-            if state["config"]["mode"] == "cash":
+            if state["config"]["mode"] == CASH:
                 specs.append(_spec("rifiuto"))  # cash tables: refused freely; tournaments: never
             return specs
         if phase == PUNTATE:
@@ -954,7 +958,7 @@ class ChemindeferEngine(Engine):
         return self._seguito_specs(state, seat)
 
     def _forfait_allowed(self, state: State, seat: int) -> bool:
-        if state["config"]["mode"] != "torneo" or seat not in self.to_act(state):
+        if state["config"]["mode"] != TOURNAMENT or seat not in self.to_act(state):
             return False
         if state["phase"] == PUNTATE:
             return seat == state["obligated"] and str(seat) not in state["decl"]
@@ -1115,7 +1119,10 @@ class ChemindeferEngine(Engine):
             "paid_out": dict(state["paid_out"]),
             "carried_in": state["carried_in"],
             "carried_out": (state["posta"] + state["garage"]) if state["banker"] is not None else 0,
-            "stand_up": sorted(int(s) for s, n in state["skipped"].items() if n >= 3),
+            # cash tables only: a tournament player leaves only by elimination (RULINGS L2)
+            "stand_up": sorted(int(s) for s, n in state["skipped"].items() if n >= 3)
+            if state["config"]["mode"] == CASH
+            else [],
         }
 
     def carry(self, state: State) -> dict[str, Any] | None:

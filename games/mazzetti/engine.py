@@ -11,7 +11,9 @@ Flow:
    short of credit, ALL IN: his whole credit, each punta's cap the credit divided by the punte
    (rules: "credito residuo / numero giocatori di punta"; the remainder goes on the first punta's
    cap, and when the share is below the minimum bet the first punte play the minimum until the
-   credit is covered, see ``games.settemezzo.banco.punta_caps``). Cash tables: RIFIUTO passes
+   credit is covered, see ``games.settemezzo.banco.punta_caps``; in tournaments they play the
+   minimum so whatever the share: no punta may bet more than the minimum against an all-in
+   mattaro). Cash tables: RIFIUTO passes
    the banco to the right, free. Tournaments: no refusal; a mattaro in sitout or timing out loses
    2 × the minimum bet (or all he has), split among all the others (RULINGS G1).
 2. The mazzetti (RULINGS B2): as many as the players dealt in (tournaments: every seated player,

@@ -53,6 +53,13 @@ Decisions taken here where the rules and the rulings are silent (each also comme
   of the hand that are not among the parol players pay the difference (PARTECIPO) or not (PASSO);
   the carry lists who may play the parol pot. If fewer than two of them sit at the next hand, the
   one present takes the pot uncontested (none present: the pot waits).
+* Tournament (``mode`` "tournament"): the invito is taken from every seat with chips, sitout seats
+  included, and they fold (P14, RULINGS L1); when at most one seat is left not in sitout it takes the
+  whole pot at once, nothing dealt or shown (a seat all-in on the invito too; no invito is handed
+  back); with nobody left the pot, inviti included, waits for the next hand. The hand after a piatto
+  di parol takes the invito from every seat as usual, on top of the piatto (P10); only the parol
+  players and those who paid the adeguamento play on, the others' inviti stay in the pot. With
+  none of the parol players at the table the hand is an ordinary one, the piatto its dead money.
 * The cambio reshuffle uses every card discarded so far, the drawer's own included, so the new
   stock is always large enough (P8).
 """
@@ -69,6 +76,8 @@ from games import betting, evaluator
 from games import poker_common as pc
 from games.cards import poker_deck, poker_lowest_rank
 from games.engine import (
+    CASH,
+    TOURNAMENT,
     Action,
     Event,
     IllegalAction,
@@ -115,7 +124,7 @@ def register_giro_pazzo_variant(name: str, choices: VariantChoices) -> None:
 _CONFIG_ORDER = (
     "limit",
     "invito",
-    "cash",
+    "mode",
     "rake_percent",
     "rake_cap",
     "giro_pazzo",
@@ -218,7 +227,27 @@ class Poker5(pc.PokerTable):
         b = state["b"]
         parol = carry.get("parol")
         events: list[Event] = [{"type": "mano", "dealer": dealer, "seats": all_seats}]
-        if parol:
+        if parol and cfg["mode"] == TOURNAMENT and any(s in parol["seats"] for s in order):
+            # RULINGS P10 in a tournament: the invito is taken as usual, from every seat (L1, sitout
+            # seats fold), on top of the piatto di parol; then only the parol players and those who
+            # paid the adeguamento play on: the others' inviti stay in the pot.
+            state["parol_hand"] = True
+            state["min_pair"] = "K"
+            state["events"] = events
+            pc.start_invito(state, events)
+            for s in order:
+                if s not in parol["seats"] and s not in b["folded"]:
+                    b["folded"].append(s)
+                    events.append({"type": "passo", "seat": s, "auto": True})
+            joined = betting.in_hand(b)
+            state["players"] = joined
+            if not joined:
+                # every parol player is in sitout: the pot, inviti included, keeps waiting for them
+                self._end(state, events, carry_pot=True, keep_parol=parol)
+                return self._finish_new(state)
+            self._after_invito(state, events)  # one left: L1, he takes the pot at once
+            return self._finish_new(state)
+        if parol and cfg["mode"] == CASH:
             # RULINGS P10: no invito; only the parol players and those who paid the adeguamento.
             state["parol_hand"] = True
             state["min_pair"] = "K"
@@ -237,7 +266,9 @@ class Poker5(pc.PokerTable):
             self._after_invito(state, events)
             return self._finish_new(state)
         state["events"] = events
-        if state["giro_pazzo"] and len(self._variant_specs(state, dealer)) > 1:
+        # RULINGS L1: a tournament hand that ends on the invito deals nothing: no variant panel
+        walkover = cfg["mode"] == TOURNAMENT and pc.walkover(state)
+        if state["giro_pazzo"] and not walkover and len(self._variant_specs(state, dealer)) > 1:
             state["phase"] = "variante"
             state["turn"] = dealer
         else:
@@ -264,9 +295,14 @@ class Poker5(pc.PokerTable):
         if not state["parol_hand"]:
             state["players"] = players
         if len(players) < 2:
-            # Not enough players: the inviti of this hand go back, a carried pot keeps waiting.
-            pc.refund_inviti(b)
-            events.append({"type": "annullata"})
+            if state["cfg"]["mode"] == TOURNAMENT and players:
+                self._win_on_invito(state, events)  # RULINGS L1
+                return
+            if state["cfg"]["mode"] == CASH:
+                # Cash: not enough players, the inviti of this hand go back.
+                pc.refund_inviti(b)
+                events.append({"type": "annullata"})
+            # A carried pot keeps waiting (in a tournament with this hand's inviti: never given back).
             self._end(state, events, carry_pot=True, keep_min=True)
             return
         if state["min_pair"] == "J" and not state["parol_hand"]:
@@ -314,7 +350,7 @@ class Poker5(pc.PokerTable):
         """The next seat that may still open: in the hand, not yet spoken, with chips (or cash)."""
         b = state["b"]
         folded, acted, stack = b["folded"], b["acted"], b["stack"]
-        cash = state["cfg"]["cash"]
+        cash = state["cfg"]["mode"] == CASH
         order: list[int] = b["order"]
         n = len(order)
         i = order.index(start)
@@ -330,7 +366,7 @@ class Poker5(pc.PokerTable):
         b = state["b"]
         if state["opened"] is None and state["blind"] is None:
             allin = [s for s in betting.in_hand(b) if b["stack"][betting.SEAT_KEY[s]] == 0]
-            if state["cfg"]["cash"] or not allin:
+            if state["cfg"]["mode"] == CASH or not allin:
                 # P5: nobody opened; cards collected, the pot waits, the minimum rises J → Q → K.
                 events.append({"type": "non_aperto", "min_pair": state["min_pair"]})
                 self._end(state, events, carry_pot=True, escalate=True)

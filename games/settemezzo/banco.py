@@ -46,6 +46,9 @@ from typing import Any, ClassVar
 from games import betting
 from games.cards import italian_deck
 from games.engine import (
+    CASH,
+    MODE_OPTION,
+    TOURNAMENT,
     ConfigError,
     Engine,
     Event,
@@ -66,7 +69,7 @@ from games.rng import Rng, shuffled
 MATTA = "Kd"  # re di denari: the matta of Sette e mezzo and the card that designates the mattaro
 MAX_RAKE_BP = 1000  # rake is at most 10 %
 BANCO_OPTIONS: tuple[Option, ...] = (
-    Option("mode", "Tavolo", "choice", "cash", (("cash", "Cash"), ("tournament", "Torneo"))),
+    MODE_OPTION,
     Option("min_bet", "Puntata minima", "int", 100, min=2),
     Option(
         "min_bank",
@@ -126,7 +129,9 @@ def deal_for_king(order: list[int], rng: Rng) -> dict[str, Any]:
     raise AssertionError("the deck has no re di denari")  # pragma: no cover
 
 
-def punta_caps(cover: int, punte: list[int], min_bet: int, max_bet: int | None) -> dict[str, int]:
+def punta_caps(
+    cover: int, punte: list[int], min_bet: int, max_bet: int | None, *, tournament: bool = False
+) -> dict[str, int]:
     """Return the most each punta may bet against the banker's coverage.
 
     Normal banco: ``max_bet`` each. All-in banker (``max_bet`` None): the credit divided by the
@@ -134,13 +139,16 @@ def punta_caps(cover: int, punte: list[int], min_bet: int, max_bet: int | None) 
     when that share is below the minimum bet, the first punte play the minimum bet until the
     credit is covered and the last covered one plays what is left ("le prime punte sono obbligate
     a giocare la puntata minima fino a copertura totale"); punte beyond it do not play (cap 0).
+    In a tournament (Mazzetti) an all-in banker's punte always play so, whatever the share: "non
+    è possibile puntare una cifra maggiore della puntata minima"; what no punta covers goes back
+    to the banker with the piatto.
     """
     if max_bet is not None:
         return {k(p): max_bet for p in punte}
     if not punte:
         return {}
     share, rest = divmod(cover, len(punte))
-    if share >= min_bet:
+    if share >= min_bet and not tournament:
         caps = {k(p): share for p in punte}
         caps[k(punte[0])] += rest
         return caps
@@ -167,7 +175,7 @@ class BancoEngine(Engine):
     min_seats: ClassVar[int] = 2
     # The table's rake is the engine's, in both banking games (rules 004: "i giocatori di punta pagano
     # il rake"), so the rake the side panel shows (the table's) is the one taken.
-    table_settings: ClassVar[dict[str, str]] = {"rake_bp": "rake_bp"}
+    table_settings: ClassVar[dict[str, str]] = {"mode": "mode", "rake_bp": "rake_bp"}
     #: the newcomer rule ("non ha ancora effettuato almeno una puntata") applies at cash tables too
     newcomer_rule_cash: ClassVar[bool] = True
 
@@ -187,7 +195,7 @@ class BancoEngine(Engine):
         check_table_config(self.config_options(), config)
         cfg = {"mode": "cash", "min_bet": 100, "rake_bp": 0, **config}
         cfg.setdefault("min_bank", cfg["min_bet"])
-        if cfg["mode"] not in ("cash", "tournament"):
+        if cfg["mode"] not in (CASH, TOURNAMENT):
             raise ConfigError("modalità non valida")
         for key in ("min_bet", "min_bank", "rake_bp"):
             if type(cfg[key]) is not int or cfg[key] < 0:
@@ -423,7 +431,13 @@ class BancoEngine(Engine):
                 cover = action["amount"] * len(punte)
             else:
                 cover = chips
-            state["caps"] = punta_caps(cover, punte, state["config"]["min_bet"], state["max_bet"])
+            state["caps"] = punta_caps(
+                cover,
+                punte,
+                state["config"]["min_bet"],
+                state["max_bet"],
+                tournament=state["config"]["mode"] == TOURNAMENT,
+            )
         else:
             cover = action["amount"]
         state["chips"][k(seat)] -= cover

@@ -47,6 +47,10 @@ Decisions taken here where the rules and the rulings are silent (each also comme
 * Showdown order (P11) starts from the last bettor or raiser of the last betting round played,
   else from that round's first speaker.
 * A seat left alone because every other seat folded wins every pot at once and may show or hide.
+* Tournament (``mode`` "tournament"): the invito is taken from every seat with chips, sitout seats
+  included, and they fold (P14, RULINGS L1); when at most one seat is left not in sitout it takes the
+  whole pot at once, nothing dealt or shown, and the dealer's panel is not shown; with nobody left
+  the pot, inviti included, waits for the next hand.
 * A pot carried in (``carry["pot"]``, only from a Poker 5 carte hand of the giro pazzo that was
   not opened) is dead money of this hand's main pot.
 * Giro pazzo (P13): ``new`` accepts the carry of a Poker 5 carte hand that handed the deal over
@@ -62,7 +66,7 @@ from typing import Any, ClassVar
 from games import betting, evaluator
 from games import poker_common as pc
 from games.cards import poker_deck, poker_lowest_rank
-from games.engine import Action, ConfigError, Event, IllegalAction, Option, SeatSpec, State
+from games.engine import CASH, TOURNAMENT, Action, ConfigError, Event, IllegalAction, Option, SeatSpec, State
 from games.registry import register
 from games.rng import Rng, shuffled
 from games.telesina.hand import ViewOfVele, showing_key
@@ -223,6 +227,10 @@ class Telesina(pc.PokerTable):
             vele, dist = dealer_choices(cfg, state["prefs"][_k(dealer)])
             if len(vele) == 1 and len(dist) == 1:
                 self._chosen(state, vele[0], dist[0], events, auto=True)
+            elif cfg["mode"] == TOURNAMENT and pc.walkover(state):
+                # RULINGS L1: the hand ends on the invito, nothing is dealt: the panel is not shown
+                v, d = default_choice(vele, dist, state["prefs"][_k(dealer)])
+                self._chosen(state, v, d, events, auto=True)
             else:
                 state["turn"] = dealer  # the dealer's panel (Scelta variante)
             self._auto(state, events)
@@ -246,9 +254,14 @@ class Telesina(pc.PokerTable):
         players = betting.in_hand(b)
         state["players"] = players
         if len(players) < 2:
-            # Not enough players: the inviti go back, a carried pot keeps waiting.
-            pc.refund_inviti(b)
-            events.append({"type": "annullata"})
+            if state["cfg"]["mode"] == TOURNAMENT and players:
+                self._win_on_invito(state, events)  # RULINGS L1
+                return
+            if state["cfg"]["mode"] == CASH:
+                # Cash: not enough players, the inviti go back.
+                pc.refund_inviti(b)
+                events.append({"type": "annullata"})
+            # A carried pot keeps waiting (in a tournament with this hand's inviti: never given back).
             self._end(state, events, carry_pot=True)
             return
         state["low"] = poker_lowest_rank(len(players))  # RULINGS P1 / T1
@@ -405,6 +418,10 @@ class Telesina(pc.PokerTable):
             ev["best"] = list(state["best"][key]["cards"])
             ev["vele"] = list(state["best"][key]["vele"])
         events.append(ev)
+
+    def _has_cards(self, state: State) -> bool:
+        # none dealt when a tournament hand is won on the invito (RULINGS L1): nothing to show
+        return bool(state["cards"])
 
     def _end(self, state: State, events: list[Event], *, carry_pot: bool = False) -> None:
         b = state["b"]

@@ -338,8 +338,10 @@ def finish_hand(rt: TableRuntime, engine: Engine, hand: Hand) -> None:
     hand.ended_at = timezone.now()
     hand.save(update_fields=["outcome", "deck_log", "ended_at"])
     rt.carry = engine.carry(rt.state)
-    # Seats the game's own rules stand up at a cash table (missed banco turns, P15...).
-    stand_up = {int(n) for n in outcome.get("stand_up", [])}
+    # Seats the game's own rules stand up at a cash table (missed banco turns, P15...); never at a
+    # tournament's table, where a player leaves only by elimination (RULINGS L2).
+    cash_table = rt.table.tournament_id is None
+    stand_up = {int(n) for n in outcome.get("stand_up", [])} if cash_table else set()
     Seat.objects.filter(table_id=rt.pk, number__in=stand_up).update(leave_after_hand=True)
     seats = list(Seat.objects.filter(table_id=rt.pk))
     wallet_actions.table_rebuys_credit(

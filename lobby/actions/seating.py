@@ -23,7 +23,8 @@ from wallet import actions as wallet_actions
 
 # Automatic stand-up of sitout players at cash tables: (missed hands, sitout seconds) per game,
 # from each game's "Abbandono automatico" rules (poker and telesina: RULINGS P15; bestia: 3 turns;
-# chemin de fer, sette e mezzo, mazzetti: 3 banco turns). Games not listed never stand anyone up.
+# chemin de fer, sette e mezzo, mazzetti: 3 banco turns). Games not listed never stand anyone up,
+# and no tournament table does (RULINGS L2).
 STAND_UP_RULES: dict[str, tuple[int, int | None]] = {
     "poker5": (10, 600),
     "telesina": (10, 600),
@@ -136,9 +137,12 @@ def stand_up(rt: TableRuntime, seat: Seat) -> int:
 
 
 def must_stand_up(table: Table, seat: Seat) -> bool:
-    """Tell whether a sitout player has missed too many hands, or been away too long (cash tables)."""
+    """Tell whether a sitout player has missed too many hands, or been away too long (cash tables).
+
+    Never at a tournament's table: a tournament player leaves only by elimination (RULINGS L2).
+    """
     rule = STAND_UP_RULES.get(table.game)
-    if rule is None or seat.status != Seat.Status.SITOUT:
+    if rule is None or seat.status != Seat.Status.SITOUT or table.tournament_id is not None:
         return False
     hands, seconds = rule
     if seat.missed_hands >= hands:
@@ -148,8 +152,10 @@ def must_stand_up(table: Table, seat: Seat) -> bool:
 
 
 def tables_with_sitouts_to_stand_up() -> list[int]:
-    """The tables whose game stands sitout players up after a while, and that have one now."""
-    seats = Seat.objects.filter(status=Seat.Status.SITOUT, table__game__in=list(STAND_UP_RULES))
+    """The cash tables whose game stands sitout players up after a while, and that have one now."""
+    seats = Seat.objects.filter(
+        status=Seat.Status.SITOUT, table__game__in=list(STAND_UP_RULES), table__tournament_id__isnull=True
+    )
     return list(seats.values_list("table_id", flat=True).distinct())
 
 

@@ -24,7 +24,7 @@ from django.utils import timezone
 
 from config.celery import app as celery_app
 from games import registry
-from games.engine import Engine
+from games.engine import CASH, TOURNAMENT, Engine
 from games.rng import RecordingRng, SystemRng
 from lobby import bots, broadcast, owners, selectors
 from lobby.errors import ENTRY_REFUSALS, NotSeated, TableClosed
@@ -79,7 +79,8 @@ def engine_config(table: Table) -> dict[str, Any]:
     """Return the engine config of a table: its game options plus the mapped table settings."""
     engine = engine_for(table)
     platform = {
-        "cash": True,
+        # the tournament switch of the giochi a puntate (games.engine.MODE_OPTION)
+        "mode": TOURNAMENT if table.tournament_id is not None else CASH,
         "rake_bp": table.rake_bp,
         "rake_cap": table.rake_cap or None,
         "tempo_giocata": table.tempo_giocata,

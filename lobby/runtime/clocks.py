@@ -73,7 +73,8 @@ def chores_due(rt: TableRuntime, seats: list[Seat], offer: datetime | None) -> d
     """
     times = [offer] if offer is not None else []
     rule = seating.STAND_UP_RULES.get(rt.table.game)
-    if rule is not None and rule[1] is not None:
+    # no stand-up at a tournament's table (RULINGS L2): no timer for one
+    if rule is not None and rule[1] is not None and rt.table.tournament_id is None:
         dealt = tablerow.dealt_seats(rt) if tablerow.hand_running(rt) else set()
         times += [
             s.sitout_since + timedelta(seconds=rule[1])

@@ -64,7 +64,7 @@ def test_the_bots_choice_is_a_legal_action_of_a_real_engine_view():
     engine = registry.get("poker5")
     rng = SeededRng(7)
     specs = [{"seat": s, "chips": 10_000, "sitout": False, "prefs": {}} for s in (1, 2, 3)]
-    config = engine.validate_config({"limit": "PL", "invito": 100, "cash": True})
+    config = engine.validate_config({"limit": "PL", "invito": 100, "mode": "cash"})
     state = engine.new(config, specs, rng, None)
     for _ in range(40):
         seat = engine.to_act(state)[0]

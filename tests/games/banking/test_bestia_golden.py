@@ -121,7 +121,7 @@ def test_rake_only_at_cash_tables_and_at_most_ten_percent():
         ENGINE.validate_config({"cards": 5})
     with pytest.raises(ConfigError):
         ENGINE.validate_config({"piatto": 5})
-    assert ENGINE.table_settings == {"rake_bp": "rake_bp", "rake_cap": "rake_cap"}
+    assert ENGINE.table_settings == {"mode": "mode", "rake_bp": "rake_bp", "rake_cap": "rake_cap"}
 
 
 # ---------------------------------------------------------------------------------- invito, bestia
@@ -464,6 +464,35 @@ def test_three_missed_turns_in_sitout_stand_the_player_up_at_cash_tables():
     assert ENGINE.outcome(st)["missed"]["2"] == 0
 
 
+def test_tournament_heads_up_with_a_player_in_sitout_ends_on_the_inviti():
+    """RULINGS L1: the one player not in sitout takes the piatto at once, the absent one is blinded
+    off (with I8 alone every smazzata would be void and the piatto would grow for ever)."""
+    chips = {0: 1000, 1: 1000}
+    carry = {"dealer": 1, "piatto": 50, "entitled": [0, 1]}
+    hands = 0
+    while chips[1] and hands < 50:
+        hands += 1
+        seats = [{"seat": s, "chips": c, "sitout": s == 1} for s, c in chips.items()]
+        st = ENGINE.new({"mode": "tournament", "invito": 100}, seats, SeededRng(hands), carry)
+        assert ENGINE.is_over(st) and st["deal"] is None and st["ended_by"] == "presente_unico"
+        out = ENGINE.outcome(st)
+        assert sum(out["chips"].values()) + out["carried_out"] == sum(chips.values()) + out["carried_in"]
+        chips, carry = {s: out["chips"][str(s)] for s in chips}, ENGINE.carry(st)
+    assert hands == 10 and chips == {0: 2050, 1: 0} and carry["piatto"] == 0
+
+
+def test_tournament_with_two_players_present_the_sitout_one_only_pays_the_invito():
+    seats = [{"seat": s, "chips": 1000, "sitout": s == 2} for s in range(3)]
+    st = ENGINE.new({"mode": "tournament", "invito": 100}, seats, SeededRng(0), {"dealer": 2})
+    assert not ENGINE.is_over(st) and st["chips"]["2"] == 900 and st["piatto"] == 300
+
+
+def test_cash_tables_keep_the_void_smazzata():
+    seats = [{"seat": 0, "chips": 1000}, {"seat": 1, "chips": 1000, "sitout": True}]
+    st = ENGINE.new({"invito": 100}, seats, SeededRng(0), {"dealer": 1, "piatto": 50, "entitled": [0, 1]})
+    assert st["ended_by"] == "pochi_giocatori" and ENGINE.outcome(st)["chips"] == {"0": 1000, "1": 1000}
+
+
 def test_tournaments_never_stand_up():
     seats = [{"seat": s, "chips": 5000, "sitout": s == 2} for s in range(3)]
     st = ENGINE.new({"mode": "tournament"}, seats, SeededRng(0), {"missed": {"2": 5}})
@@ -501,7 +530,10 @@ def test_tournament_players_without_chips_are_eliminated_even_after_paying_a_bes
     assert out["eliminated"] == [1] and out["stand_up"] == []
     seats = [{"seat": 0, "chips": 1300}, {"seat": 1, "chips": 0}]
     nxt = ENGINE.new({"mode": "tournament", "invito": 300}, seats, SeededRng(0), ENGINE.carry(st))
-    assert nxt["ended_by"] == "pochi_giocatori" and nxt["piatto"] == 300
+    # RULINGS L1: the last player with chips takes the piatto left at the table, no invito, no deal
+    assert nxt["ended_by"] == "presente_unico" and nxt["piatto"] == 0
+    out = ENGINE.outcome(nxt)
+    assert out["chips"] == {"0": 1600, "1": 0} and out["carried_in"] == 300 and out["carried_out"] == 0
 
 
 def test_registered_as_a_puntate_engine():

@@ -18,7 +18,7 @@ from games.rng import SeededRng
 E = ChemindeferEngine()
 RNG = SeededRng(0)
 CASH = {"mode": "cash", "min_posta": 1000, "min_bet": 100, "rake_bp": 0}
-TORNEO = {"mode": "torneo", "min_posta": 1000, "min_bet": 100}
+TORNEO = {"mode": "tournament", "min_posta": 1000, "min_bet": 100}
 
 
 def seats(chips=10_000, n=4, **prefs_by_seat):

@@ -135,7 +135,7 @@ def run_session(seed, coups, config, deep=True):
     return played, results
 
 
-@pytest.mark.parametrize("mode", ["cash", "torneo"])
+@pytest.mark.parametrize("mode", ["cash", "tournament"])
 def test_random_coups_keep_every_invariant(mode):
     config = {"mode": mode, "min_posta": 1000, "min_bet": 100, "rake_bp": 500 if mode == "cash" else 0}
     played = 0
@@ -148,7 +148,7 @@ def test_random_coups_keep_every_invariant(mode):
     assert {"punta", "banco", "egalite"} <= set(results)
 
 
-@pytest.mark.parametrize("mode", ["cash", "torneo"])
+@pytest.mark.parametrize("mode", ["cash", "tournament"])
 def test_many_random_coups_money_and_cards(mode):
     config = {"mode": mode, "min_posta": 500, "min_bet": 100, "rake_bp": 300 if mode == "cash" else 0}
     played = 0

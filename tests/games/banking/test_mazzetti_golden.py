@@ -195,3 +195,39 @@ def test_cash_tables_make_no_mazzetto_for_who_was_in_sitout_before_the_hand():
     assert ENGINE.legal_actions(state, 3)[0]["amount"] == {"min": 1000, "max": 2500}  # punte: 7 and 1
     play(ENGINE, state, rng, (3, {"type": "accetto", "amount": 1000}))
     assert state["punte"] == [7, 1] and state["count"] == 3  # 5 was in sitout before the hand
+
+
+def test_tournament_punte_bet_only_the_minimum_against_an_all_in_mattaro():
+    """Rules 004, Mazzetti: with the banco all in "le prime punte sono obbligate a giocare la puntata
+    minima fino a copertura totale … (non è possibile puntare una cifra maggiore della puntata
+    minima)", even when the share of his credit is above the minimum (450 / 3 punte = 150)."""
+    config = {**TOURNAMENT, "min_bank": 200}
+    rng = deck_rng()
+    state = ENGINE.new(config, seats(450, 5000, 5000, 5000), rng, after(7, [1, 3, 5, 7]))
+    assert ENGINE.legal_actions(state, 1)[0] == {"type": "all_in", "label": "ACCETTO (ALL IN)"}
+    play(ENGINE, state, rng, (1, {"type": "all_in"}))
+    assert state["caps"] == {"3": 100, "5": 100, "7": 100} and state["piatto"] == 450
+    play(ENGINE, state, rng, *[(1, {"type": "mazzetto", "amount": 4})] * 3)
+    for seat, mazzetto in ((3, 0), (5, 1), (7, 2)):
+        bets = [s["amount"] for s in ENGINE.legal_actions(state, seat) if s["type"] == "punto"]
+        assert bets and all(b == {"min": 100, "max": 100} for b in bets)
+        with pytest.raises(InvalidAmount):
+            ENGINE.apply(state, seat, {"type": "punto", "mazzetto": mazzetto, "amount": 150}, rng)
+        play(ENGINE, state, rng, (seat, {"type": "punto", "mazzetto": mazzetto, "amount": 100}))
+    assert ENGINE.is_over(state)
+    out = ENGINE.outcome(state)
+    assert sum(out["chips"].values()) == 450 + 3 * 5000 and out["rake"] == 0  # the 150 not covered came back
+
+
+def test_cash_punte_may_bet_the_all_in_mattaros_share():
+    state = ENGINE.new(
+        {**CASH, "min_bank": 200}, seats(450, 5000, 5000, 5000), deck_rng(), after(7, [1, 3, 5, 7])
+    )
+    play(ENGINE, state, deck_rng(), (1, {"type": "all_in"}))
+    assert state["caps"] == {"3": 150, "5": 150, "7": 150}
+
+
+def test_tournament_all_in_mattaro_short_of_the_minimums_covers_the_first_punte():
+    state = ENGINE.new(TOURNAMENT, seats(250, 5000, 5000, 5000), deck_rng(), after(7, [1, 3, 5, 7]))
+    play(ENGINE, state, deck_rng(), (1, {"type": "all_in"}))
+    assert state["caps"] == {"3": 100, "5": 100, "7": 50}

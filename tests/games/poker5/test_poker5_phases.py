@@ -22,7 +22,8 @@ def test_registered():
         {"invito": 1.5},
         {"rake_percent": 1001},  # at most 10 %
         {"rake_cap": -1},
-        {"cash": "yes"},
+        {"cash": False},  # the tournament switch is ``mode``
+        {"mode": "torneo"},
         {"colour": "red"},
     ],
 )
@@ -42,7 +43,7 @@ def test_seat_numbers_outside_0_to_99_repeated_or_not_ints_are_refused(numbers):
 
 
 def test_config_defaults_and_tournament_has_no_rake():
-    cfg = Poker5().validate_config({"invito": 50, "cash": False, "rake_percent": 500, "rake_cap": 100})
+    cfg = Poker5().validate_config({"invito": 50, "mode": "tournament", "rake_percent": 500, "rake_cap": 100})
     assert cfg["min_credit"] == 50 and cfg["limit"] == "NL"
     assert cfg["rake_percent"] == 0  # P12: rake on cash tables only
 
@@ -69,7 +70,7 @@ def test_cash_sitout_and_low_credit_are_not_dealt_in(table):
 
 
 def test_tournament_takes_the_invito_from_sitout_players_who_then_fold(table):
-    t = table(3, dealer=3, cash=False, sitout=(2,))
+    t = table(3, dealer=3, mode="tournament", sitout=(2,))
     assert t.st["b"]["total"] == {"1": 10, "2": 10, "3": 10}  # P14
     assert 2 in t.st["b"]["folded"] and t.st["players"] == [1, 3]
 
@@ -204,7 +205,7 @@ def test_escalation_j_q_k_then_back_to_j(table):
 
 
 def test_tournament_all_in_on_invito_nobody_opens_goes_to_cambio(table):
-    t = table(3, chips={1: 6, 2: 1000, 3: 1000}, dealer=3, cash=False)
+    t = table(3, chips={1: 6, 2: 1000, 3: 1000}, dealer=3, mode="tournament")
     assert t.st["b"]["stack"]["1"] == 0
     t.dai_carte()
     assert t.turn == 2  # the all-in seat is not asked to open in a tournament

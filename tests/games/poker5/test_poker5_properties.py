@@ -83,7 +83,7 @@ def play_table(
     cfg = {
         "limit": limit,
         "invito": 10 + rng.randbelow(3) * 10,
-        "cash": cash,
+        "mode": "cash" if cash else "tournament",
         "rake_percent": rng.randbelow(11) * 100,
         "rake_cap": [None, 50, 500][rng.randbelow(3)],
         "giro_pazzo": rng.randbelow(2) == 0,

@@ -27,8 +27,9 @@ def test_one_time_bank_for_both_games():
 
 
 def test_table_options_are_checked_once_for_both_games():
-    poker = Poker5().validate_config({"limit": "PL", "invito": 20, "cash": False, "rake_percent": 500})
-    telesina = Telesina().validate_config({"limit": "PL", "invito": 20, "cash": False, "rake_percent": 500})
+    config = {"limit": "PL", "invito": 20, "mode": "tournament", "rake_percent": 500}
+    poker = Poker5().validate_config(config)
+    telesina = Telesina().validate_config(config)
     assert {k: v for k, v in poker.items() if k != "giro_pazzo"} == {
         k: v for k, v in telesina.items() if k not in ("vele", "distribuzione")
     }
@@ -37,7 +38,7 @@ def test_table_options_are_checked_once_for_both_games():
     assert list(poker) == [
         "limit",
         "invito",
-        "cash",
+        "mode",
         "rake_percent",
         "rake_cap",
         "giro_pazzo",
@@ -48,8 +49,12 @@ def test_table_options_are_checked_once_for_both_games():
     with pytest.raises(ConfigError, match="giro_pazzo"):
         Poker5().validate_config({"giro_pazzo": 1})
     for engine in (Poker5(), Telesina()):
-        with pytest.raises(ConfigError, match="cash"):
-            engine.validate_config({"cash": "si"})
+        with pytest.raises(ConfigError) as refused:
+            engine.validate_config({"cash": False})  # one tournament switch: ``mode``
+        assert refused.value.code == "unknown_config_key"
+        with pytest.raises(ConfigError) as refused:
+            engine.validate_config({"mode": "torneo"})
+        assert refused.value.code == "invalid_config"
 
 
 def test_match_spec_names_the_most_telling_error():

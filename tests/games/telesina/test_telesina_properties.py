@@ -99,7 +99,7 @@ def play_table(seed, n, vele, dist, limit, cash, hands, *, garbage_every=0, reco
     cfg = {
         "limit": limit,
         "invito": 10 + rng.randbelow(3) * 10,
-        "cash": cash,
+        "mode": "cash" if cash else "tournament",
         "rake_percent": rng.randbelow(11) * 100,
         "rake_cap": [None, 50, 500][rng.randbelow(3)],
         "time_bank": 30,

@@ -124,7 +124,7 @@ def test_not_enough_players_cancels_and_gives_the_inviti_back():
 
 
 def test_tournament_takes_the_invito_from_sitout_players_who_then_fold():
-    t = Table(3, layout="nessuna", cash=False, sitout=(2,))
+    t = Table(3, layout="nessuna", mode="tournament", sitout=(2,))
     assert t.st["b"]["total"]["2"] == 10 and 2 in t.st["b"]["folded"]
     assert t.st["players"] == [1, 3]
 
@@ -142,7 +142,7 @@ def test_rake_with_cap_on_cash_tables_only():
     out = E.outcome(t.st)
     assert out["rake"] == 3  # floor(60 × 5 %) = 3, under the cap
     assert sum(out["chips"].values()) + out["rake"] == 3000
-    t = Table(3, hands=HANDS3, layout="nessuna", rake_percent=500, rake_cap=4, invito=20, cash=False)
+    t = Table(3, hands=HANDS3, layout="nessuna", rake_percent=500, rake_cap=4, invito=20, mode="tournament")
     assert t.st["cfg"]["rake_percent"] == 0
 
 

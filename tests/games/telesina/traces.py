@@ -117,14 +117,14 @@ POKER_TABLES: list[tuple[dict[str, Any], int]] = [
     ({"limit": "NL", "invito": 20, "rake_percent": 500, "rake_cap": 300, "giro_pazzo": True}, 6),
     ({"limit": "PL", "invito": 10, "giro_pazzo": True}, 4),
     ({"limit": "FL", "invito": 50, "rake_percent": 1000}, 3),
-    ({"limit": "NL", "invito": 10, "cash": False, "giro_pazzo": True}, 5),
-    ({"limit": "PL", "invito": 25, "cash": False}, 2),
+    ({"limit": "NL", "invito": 10, "mode": "tournament", "giro_pazzo": True}, 5),
+    ({"limit": "PL", "invito": 25, "mode": "tournament"}, 2),
 ]
 
 TELESINA_TABLES: list[tuple[dict[str, Any], int]] = [
     ({"limit": "NL", "invito": 20, "rake_percent": 500, "rake_cap": 300}, 6),
     ({"limit": "PL", "invito": 10, "vele": "ascensore", "distribuzione": "mai"}, 5),
     ({"limit": "FL", "invito": 50, "vele": "croce"}, 3),
-    ({"limit": "NL", "invito": 10, "cash": False}, 4),
-    ({"limit": "PL", "invito": 25, "cash": False, "distribuzione": "mai"}, 2),
+    ({"limit": "NL", "invito": 10, "mode": "tournament"}, 4),
+    ({"limit": "PL", "invito": 25, "mode": "tournament", "distribuzione": "mai"}, 2),
 ]
