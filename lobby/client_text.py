@@ -75,7 +75,7 @@ TEXTS = [
     N_("Tempo per decidere"),
     N_("riserva di tempo"),
     N_("Riserva di tempo"),
-    N_("+{s} s di riserva di tempo"),
+    N_("+{s} s di riserva"),
     N_("variante: vele {vele}, distribuzione {distribuzione}"),
     N_("Giocatore automatico"),
     N_("Lascia il tavolo"),
