@@ -12,10 +12,12 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
 
-from games.engine import CodedError
+from games import registry
+from games.engine import CodedError, Engine
 from piattaforma.backoffice import ReadOnlyAdmin, site
 from piattaforma.models import User
 from tournaments import actions, operations
+from tournaments.actions.creation import tempo_giocata_for
 from tournaments.formats.money import format_euro
 from tournaments.formats.points import format_pt
 from tournaments.models import (
@@ -69,6 +71,19 @@ class TournamentForm(forms.ModelForm):
                 "Vuoto: nessun montepremi garantito. Nei freeroll è il montepremi in bonus offerto "
                 "dal concessionario."
             )
+        if "tempo_giocata" in self.fields and self.instance.pk is None:
+            # left empty, the tournament takes its game's own (tournament_create)
+            field = self.fields["tempo_giocata"]
+            field.required, field.initial = False, None
+            longer = ", ".join(
+                f"{e.title} {e.default_tempo_giocata} s"
+                for e in map(registry.get, registry.names())
+                if e.default_tempo_giocata != Engine.default_tempo_giocata
+            )
+            field.help_text = _("Vuoto: il tempo del gioco (%(default)s s; %(longer)s)") % {
+                "default": Engine.default_tempo_giocata,
+                "longer": longer,
+            }
         if "skill_levels" in self.fields:
             old = self.fields["skill_levels"]
             self.fields["skill_levels"] = forms.TypedMultipleChoiceField(
@@ -109,6 +124,9 @@ class TournamentForm(forms.ModelForm):
     def clean_entry_password(self) -> str:
         raw = self.cleaned_data.get("entry_password") or ""
         return make_password(raw) if raw else ""
+
+    def clean_tempo_giocata(self) -> int | None:
+        return tempo_giocata_for(self.cleaned_data.get("game"), self.cleaned_data.get("tempo_giocata"))
 
     def clean_guaranteed(self) -> int:
         return self.cleaned_data.get("guaranteed") or 0

@@ -1,4 +1,4 @@
-"""Template tags of the site frame (base.html): ``{% load site_ui %}{% player_balance as cents %}``."""
+"""Template tags of the site frame (base.html): ``{% load site_ui %}{% header_money as money %}``."""
 
 from __future__ import annotations
 
@@ -28,12 +28,17 @@ def site_role(context: dict[str, Any]) -> str | None:
 
 
 @register.simple_tag(takes_context=True)
-def player_balance(context: dict[str, Any]) -> int | None:
-    """The logged-in player's available balance in cents (None for a visitor), for the header."""
+def header_money(context: dict[str, Any]) -> dict[str, Any] | None:
+    """What the header shows of the logged-in player's money (None for a visitor): at a play-money
+    table (a page whose context says ``money_realm = "play"``) his gettoni, elsewhere the conto's
+    available euro. ``{"realm": "real" | "play", "amount": cents}``; one query."""
     user = context.get("user")
     if user is None or not user.is_authenticated:
         return None
-    return wallet_selectors.balance_get(user=user)["available"]
+    balance = wallet_selectors.balance_get(user=user)
+    if context.get("money_realm") == "play":
+        return {"realm": "play", "amount": balance["play"]}
+    return {"realm": "real", "amount": balance["available"]}
 
 
 @register.inclusion_tag("includes/site_notices.html", takes_context=True)

@@ -16,7 +16,7 @@ from tests.wallet.factories import funded_player
 
 pytestmark = pytest.mark.django_db
 
-migration = importlib.import_module("lobby.migrations.0011_engine_mode_switch")
+migration = importlib.import_module("lobby.migrations.0012_engine_mode_switch")
 
 
 def old_spelling(config: dict, mode_key: str = "cash") -> dict:

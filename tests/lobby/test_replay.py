@@ -39,7 +39,7 @@ def italian():
 CARD = re.compile(r'"([2-9TJQKA][hdcs]|X[1-4])"')
 
 
-def played_hand(game: str, seed: int = 3) -> tuple[Hand, list]:
+def played_hand(game: str, seed: int = 3, abandon_after: int = 150) -> tuple[Hand, list]:
     """One hand (or match) of ``game`` played to its end with random legal moves."""
     engine = registry.get(game)
     table = table_for(game)
@@ -55,7 +55,7 @@ def played_hand(game: str, seed: int = 3) -> tuple[Hand, list]:
             door.table_start_hand(table_id=table.pk)
         if runtime(table).state is None:
             continue
-        play_hand_randomly(table, rng, max_steps=5_000, abandon_after=150)
+        play_hand_randomly(table, rng, max_steps=5_000, abandon_after=abandon_after)
         hand = Hand.objects.filter(table=table, ended_at__isnull=False).order_by("-number").first()
         if hand is not None and hand.steps.count() >= 3 and replay_hand(hand)[-1].get("deck_log"):
             return hand, users
@@ -372,3 +372,42 @@ def test_the_replay_tells_the_win_with_the_showdown_not_a_step_before(client):
     assert showdown["lines"][0].startswith(f"{winner} mostra "), showdown["lines"]
     assert showdown["lines"][1].startswith(f"{winner} vince € "), showdown["lines"]
     assert showdown["lines"][-1] == "Fine della mano"
+
+
+def replay_queries(client, url: str, **params) -> tuple[int, dict | None]:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:
+        res = client.get(url, params)
+    assert res.status_code == 200, res.content[:300]
+    return len(queries.captured_queries), res.json() if url.endswith(".json") else None
+
+
+def test_the_replay_costs_the_same_queries_for_a_short_hand_and_a_long_match(client):
+    """The page and each window of frames read the hand and its steps in a fixed number of queries,
+    whatever the hand's length; a later window (the hand's words and chapters cached) equals the
+    same window built from scratch."""
+    from django.core.cache import cache
+
+    short, short_users = played_hand("scopa", abandon_after=4)  # abandoned after four cards
+    long, long_users = played_hand("scopa", seed=4)
+    assert long.steps.count() > 10 * short.steps.count()
+    staff = UserFactory(role=roles.STAFF)
+    counts = {}
+    for hand, users in ((short, short_users), (long, long_users)):
+        cache.clear()
+        sign_in(client, staff)
+        base = f"/backoffice/lobby/hand/{hand.pk}/replay"
+        page, _ = replay_queries(client, f"{base}/")
+        first, _ = replay_queries(client, f"{base}.json", start=0, count=100)
+        later, cached = replay_queries(client, f"{base}.json", start=3, count=100)
+        cache.clear()
+        fresh, built = replay_queries(client, f"{base}.json", start=3, count=100)
+        assert cached == built
+        sign_in(client, users[0])
+        client.get("/lobby/le-mie-mani/")  # the site's own reads (site hours) warm, as on any page
+        own_page, _ = replay_queries(client, f"/lobby/le-mie-mani/{hand.pk}/")
+        own, _ = replay_queries(client, f"/lobby/le-mie-mani/{hand.pk}/replay.json", start=0, count=100)
+        counts[hand.pk] = (page, first, later, fresh, own_page, own)
+    assert counts[short.pk] == counts[long.pk], counts

@@ -80,3 +80,15 @@ def test_the_migration_lengthens_only_the_old_default_at_rummy_tables():
     for row, seconds in ((burraco, 90), (chosen, 45), (scopa, 30), (template, 90)):
         row.refresh_from_db()
         assert row.tempo_giocata == seconds, row
+
+
+def test_the_table_page_names_the_time_bank_in_italian(client):
+    """The rules' "time bank" reads "riserva di tempo" at the table (its tooltip names the rules'
+    term); in English it is "time bank"."""
+    table = cash_table("poker5", time_bank=20)
+    client.force_login(UserFactory())
+    page = client.get(f"/lobby/tavolo/{table.pk}/").content.decode()
+    assert "30 s + " in page and "20 s di riserva di tempo" in page
+    assert "s time bank" not in page
+    english = client.get(f"/lobby/tavolo/{table.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "20 s time bank" in english

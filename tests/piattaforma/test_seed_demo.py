@@ -110,3 +110,15 @@ def test_a_training_bot_that_stood_up_broke_sits_again_on_play_money():
 
     assert Seat.objects.get(user=bot).table_id == training.pk
     assert wallet_selectors.balance_get(user=bot)["cash"] == 0
+
+
+def test_the_demo_tables_and_tournaments_take_their_games_tempo_giocata():
+    from games import registry
+    from tournaments.models import Tournament
+
+    call_command("seed_demo", stdout=io.StringIO())
+    for table in Table.objects.filter(tournament_id__isnull=True):
+        assert table.tempo_giocata == registry.get(table.game).default_tempo_giocata, table
+    assert Table.objects.get(game="burraco").tempo_giocata == 90
+    for tournament in Tournament.objects.all():
+        assert tournament.tempo_giocata == registry.get(tournament.game).default_tempo_giocata, tournament

@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from games import registry
 from piattaforma.actions import audit_record
 from piattaforma.models import User
 from tournaments import calls, errors
@@ -32,9 +33,12 @@ def tournament_create(
     """Create a tournament from back-office values (checked by ``Tournament.clean``); audited.
 
     Its registration opens at once if ``registration_opens_at`` has passed, else it is announced.
+    A ``tempo_giocata`` not given (or None) is the game's own (``Engine.default_tempo_giocata``:
+    Burraco and Scala 40 longer than the others).
     """
     check_perm(actor, "tournaments.add_tournament")
     invited = list(invited)
+    values = {**values, "tempo_giocata": tempo_giocata_for(values.get("game"), values.get("tempo_giocata"))}
     tournament = Tournament(**values, created_by=actor)
     now = now or timezone.now()
     try:
@@ -50,6 +54,15 @@ def tournament_create(
     schedule_adm_code(tournament)
     audit_record(actor=actor, action="tournaments.create", target=tournament, data={"name": tournament.name})
     return tournament
+
+
+def tempo_giocata_for(game: Any, chosen: int | None) -> int:
+    """The tempo giocata of a new tournament of ``game``: staff's choice, else the game's own."""
+    if chosen is not None:
+        return chosen
+    names = registry.names()
+    engine = registry.get(game) if game in names else None
+    return engine.default_tempo_giocata if engine else Tournament._meta.get_field("tempo_giocata").default
 
 
 def _copy(tournament: Tournament, **changes: Any) -> Tournament:

@@ -259,6 +259,7 @@ def seed_tables() -> int:
         if spec["game"] not in registry.names():
             continue
         settings = {k: v for k, v in spec.items() if k in TABLE_SETTINGS_FIELDS}
+        settings.setdefault("tempo_giocata", registry.get(spec["game"]).default_tempo_giocata)
         if "rake_cap" not in registry.get(spec["game"]).table_settings:
             settings["rake_cap"] = 0  # a cap the game does not apply is refused (tables.table_checked)
         template, _new = TableTemplate.objects.get_or_create(

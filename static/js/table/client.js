@@ -21,6 +21,7 @@ import { seatName, tickClocks } from "./felt.js";
 import { loadHistory } from "./history.js";
 import { t } from "./i18n.js";
 import { chatModeration } from "./report.js";
+import { chatDrawer } from "./drawer.js";
 import { handGestures, wireGestures } from "./gestures.js";
 import { animate, before, tallyText } from "./motion.js";
 import { connection } from "./connection.js";
@@ -115,6 +116,7 @@ export function start(root, { random }) {
           p.title = "Solo tra spettatori";
         }
         log.append(p);
+        if (msg.type === "chat") drawer.arrived(m.nickname === me);
       }
       log.scrollTop = log.scrollHeight;
     } else if (msg.type === "notice") chat.show([msg]);  // moderation's notices, pushed live
@@ -156,6 +158,8 @@ export function start(root, { random }) {
 
   const history = loadHistory(root, $page("history"));
   const chat = chatModeration(root, $page("chat-log"), ctx.tableId);
+  const drawer = chatDrawer(document); // the chat on a narrow screen: a drawer, its unread lines
+  const me = document.querySelector("[data-testid=nickname]")?.textContent.trim() || "";
   socket.connect();
   return { seatName: (n) => seatName(ctx.model, n) };
 }

@@ -53,11 +53,12 @@ export function seatEl(model, s, p) {
     }
     if (cards.childNodes.length) el.append(cards);
   }
-  // Clocks: the deadline of the seat that must act, its time bank, the line's tempo partita.
+  // Clocks: the deadline of the seat that must act, its riserva di tempo (the rules' "time bank"),
+  // the line's tempo partita.
   const clock = h("div", { class: "seat-clock" });
-  if (s.toAct && p.deadline) clock.append(h("span", { class: "clock", title: "Tempo per decidere", dataset: { deadline: p.deadline } }, "…"));
-  if (p.bank_seat === s.no) clock.append(h("span", { class: "badge badge-bank" }, "time bank"));
-  else if (s.time_bank) clock.append(h("span", { class: "muted", title: "Time bank" }, `+${s.time_bank} s`));
+  if (s.toAct && p.deadline) clock.append(h("span", { class: "clock", title: t("Tempo per decidere"), dataset: { deadline: p.deadline } }, "…"));
+  if (p.bank_seat === s.no) clock.append(h("span", { class: "badge badge-bank" }, t("riserva di tempo")));
+  else if (s.time_bank) clock.append(h("span", { class: "muted", title: t("Riserva di tempo") }, `+${s.time_bank} s`));
   const line = model.lineOf ? model.lineOf(s.no) : String(s.no);
   if (p.clocks && p.clocks[line] !== undefined) clock.append(h("span", { class: "muted", title: "Tempo partita" }, `partita ${clockText(p.clocks[line])}`));
   if (clock.childNodes.length) el.append(clock);

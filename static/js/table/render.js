@@ -181,10 +181,10 @@ export function renderer(ctx) {
     if (!el) return;
     const me = ctx.model.seats.get(p.seat);
     if (!me || !me.toAct || !p.deadline || p.over) { el.hidden = true; el.replaceChildren(); return; }
-    const bank = p.bank_seat === me.no ? h("span", { class: "badge badge-bank" }, "time bank")
-      : me.time_bank ? h("span", { class: "turn-bank" }, `+${me.time_bank} s time bank`) : "";
+    const bank = p.bank_seat === me.no ? h("span", { class: "badge badge-bank" }, t("riserva di tempo"))
+      : me.time_bank ? h("span", { class: "turn-bank", title: t("Riserva di tempo") }, t("+{s} s di riserva", { s: me.time_bank })) : "";
     el.replaceChildren(h("strong", {}, t("Tocca a te")), " ",
-      h("span", { class: "clock", title: "Tempo per decidere", dataset: { deadline: p.deadline } }, "…"), bank);
+      h("span", { class: "clock", title: t("Tempo per decidere"), dataset: { deadline: p.deadline } }, "…"), bank);
     el.hidden = false;
   }
 

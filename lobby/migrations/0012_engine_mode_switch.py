@@ -55,6 +55,6 @@ def one_tournament_switch(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("lobby", "0010_rummy_tempo_giocata")]
+    dependencies = [("lobby", "0011_reserved_tables")]
 
     operations = [migrations.RunPython(one_tournament_switch, migrations.RunPython.noop)]
