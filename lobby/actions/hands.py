@@ -128,16 +128,20 @@ def stand_everyone(rt: TableRuntime) -> dict[str, int]:
     return paid
 
 
-def _deal(rt: TableRuntime) -> bool:
-    """``table_start_hand`` on the locked row: deal if the table may; save the row if it deals."""
+def _deal(rt: TableRuntime, chips: dict[str, int] | None = None) -> bool:
+    """``table_start_hand`` on the locked row: deal if the table may; save the row if it deals.
+
+    ``chips``: a level tournament's chips by session (``tournament_tables.tournament_table_next``),
+    instead of the table credits; such a table deals only when its tournament says so.
+    """
     if tablerow.hand_running(rt) or hand_start_refused(rt):  # closed table, game off, site closed
         return False
     table = rt.table
-    if table.tournament_id is not None and rt.hand_no:
-        return False  # a tournament table plays one match
+    if table.tournament_id is not None and rt.hand_no and chips is None:
+        return False  # a turn's table plays one match; a level table waits for its tournament
     engine = tablerow.next_hand_engine(rt)
     everyone = _seats_to_deal(table)
-    credits = _seat_credits(rt, everyone)
+    credits = chips if chips is not None else _seat_credits(rt, everyone)
     if engine.family == "partite" and not _partite_ready(rt, everyone, credits):
         return False
     # Every seated player is dealt in, sitout ones flagged: the engine applies its own rules to
@@ -338,8 +342,10 @@ def finish_hand(rt: TableRuntime, engine: Engine, hand: Hand) -> None:
     hand.ended_at = timezone.now()
     hand.save(update_fields=["outcome", "deck_log", "ended_at"])
     rt.carry = engine.carry(rt.state)
-    # Seats the game's own rules stand up at a cash table (missed banco turns, P15...).
-    stand_up = {int(n) for n in outcome.get("stand_up", [])}
+    # Seats the game's own rules stand up at a cash table (missed banco turns, P15...); never at a
+    # level tournament's table, where a player leaves only by elimination (RULINGS L2).
+    levels = rt.table.tournament_id is not None and engine.family == "puntate"
+    stand_up = set() if levels else {int(n) for n in outcome.get("stand_up", [])}
     Seat.objects.filter(table_id=rt.pk, number__in=stand_up).update(leave_after_hand=True)
     seats = list(Seat.objects.filter(table_id=rt.pk))
     wallet_actions.table_rebuys_credit(
@@ -351,11 +357,11 @@ def finish_hand(rt: TableRuntime, engine: Engine, hand: Hand) -> None:
         elif seat.status == Seat.Status.SITOUT:
             seat.missed_hands += 1
             seat.save(update_fields=["missed_hands"])
-            if seating.must_stand_up(rt.table, seat):
+            if not levels and seating.must_stand_up(rt.table, seat):
                 seating.stand_up(rt, seat)
     hooks.match_ended(tournament_tables.match_result(rt, hand, outcome))
     if rt.table.tournament_id is not None:
-        return  # one match: the tournament seats its next turn elsewhere
+        return  # one match, or one hand: the tournament seats its next turn or deals the next hand
     if engine.family == "partite":
         # The end-of-match panel: another match, a top-up, or leave; undecided players stand up.
         rt.ready_deadline = timezone.now() + timedelta(seconds=READY_SECONDS)

@@ -75,11 +75,26 @@ def next_hand_engine(rt: TableRuntime) -> Engine:
     return engine_for(rt.table)
 
 
+def tournament_mode(engine: Engine) -> dict[str, Any]:
+    """The engine options that put a gioco a puntate in its tournament mode (rules 004: chips, no
+    money; the invito from everyone; no cash-table stand-ups). The one place that names the switch."""
+    if engine.name in ("poker5", "telesina"):
+        return {"cash": False}
+    if engine.name == "chemin":
+        return {"mode": "torneo"}
+    return {"mode": "tournament"}
+
+
 def engine_config(table: Table) -> dict[str, Any]:
-    """Return the engine config of a table: its game options plus the mapped table settings."""
+    """Return the engine config of a table: its game options plus the mapped table settings.
+
+    A tournament table of a gioco a puntate (a level tournament) plays in the engine's tournament
+    mode (``tournament_mode``).
+    """
     engine = engine_for(table)
+    levels = table.tournament_id is not None and engine.family == "puntate"
     platform = {
-        "cash": True,
+        "cash": not levels,
         "rake_bp": table.rake_bp,
         "rake_cap": table.rake_cap or None,
         "tempo_giocata": table.tempo_giocata,
@@ -88,6 +103,8 @@ def engine_config(table: Table) -> dict[str, Any]:
     config = dict(table.config)
     for key, target in engine.table_settings.items():
         config[target] = platform[key]
+    if levels:
+        config.update(tournament_mode(engine))
     return engine.validate_config(config)
 
 
