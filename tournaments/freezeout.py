@@ -18,7 +18,8 @@ is written only while no hand runs there, so nobody moves in the middle of a han
 
 Progress keys: ``chips`` (user id -> chips, the players still in), ``pots`` (table id -> chips a
 hand carried to the next), ``seating`` (user id -> [table id, seat]), ``eliminations`` (groups of
-each elimination, in order), ``level`` and ``level_changes``, ``moves`` and ``broken``.
+each elimination, in order), ``level`` and ``level_changes``, ``moves`` and ``broken``,
+``hand_for_hand`` (the hands running were dealt together), its log and ``round``.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from tournaments.formats.standings import Placings
 from tournaments.models import LEVEL_GAMES, Registration, Tournament, TournamentMatch
 
 LEVELS = "livelli"  # TournamentMatch.phase of a level tournament's table
+HAND_FOR_HAND_MARGIN = levels.HAND_FOR_HAND_MARGIN  # "di poco superiore al numero dei premiati"
 
 
 def table_name(t: Tournament, number: int) -> str:
@@ -92,6 +94,9 @@ def start(t: Tournament, regs: list[Registration], now: datetime) -> None:
         "hands": 0,
         "moves": [],
         "broken": [],
+        "hand_for_hand": False,  # the hands running were dealt together, hand for hand
+        "hand_for_hand_log": [],  # ["on" | "off", players left]
+        "round": 0,  # hand-for-hand rounds dealt
     }
     t.turn = 1
     ids = door.tournament_tables_open(
@@ -172,12 +177,21 @@ def advance(t: Tournament, now: datetime) -> bool:
     idle = [m for m in matches if not m.result.get("running")]
     if not idle:
         return False
+    synchronized = p.get("hand_for_hand", False)
+    if synchronized and len(idle) < len(matches):
+        return False  # hand for hand: every table's hand of the round ends before anything moves
     hands = sorted(
         ((h, m) for m in idle for h in m.result.get("pending", [])), key=lambda hm: hm[0]["ended_at"]
     )
+    round_out: list[tuple[str, int]] = []
     for hand, m in hands:
-        _fold_hand(t, m, hand)
+        out = _fold_hand(t, m, hand)
+        if synchronized:
+            round_out += out  # the round's eliminations are ranked together
+        else:
+            _eliminate(t, out)
         p["hands"] += 1
+    _eliminate(t, round_out)
     for m in idle:
         m.result["pending"] = []
     _check_chips(t)
@@ -208,11 +222,21 @@ def advance(t: Tournament, now: datetime) -> bool:
     seated: dict[int, list[str]] = {}
     for uid, (table_id, _seat) in p["seating"].items():
         seated.setdefault(table_id, []).append(uid)
+    hand_for_hand = _hand_for_hand(t, len(seated))
+    together = hand_for_hand and len(idle) == len(matches)
+    if synchronized and not hand_for_hand:
+        p["hand_for_hand_log"].append(["off", len(p["chips"])])
+    if together and not synchronized:
+        p["hand_for_hand_log"].append(["on", len(p["chips"])])
+    p["hand_for_hand"] = together
+    if together:
+        p["round"] += 1
     closing = []
     for m in sorted(idle, key=lambda m: m.table_id):
         table_id = m.table_id
         players = seated.get(table_id, [])
-        deal = table_id not in held and len(players) >= 2
+        # hand for hand: no table deals until every table is between hands, then all deal
+        deal = table_id not in held and len(players) >= 2 and (together or not hand_for_hand)
         chips = {int(uid): p["chips"][uid] for uid in players} if deal else None
         dealt = door.tournament_table_next(
             table_id=table_id,
@@ -222,6 +246,7 @@ def advance(t: Tournament, now: datetime) -> bool:
             config=config,
         )
         m.result["running"] = dealt
+        m.result["round"] = p["round"] if dealt and together else None
         if not players:
             m.ended_at = now
             m.result["broken"] = True
@@ -239,9 +264,18 @@ def advance(t: Tournament, now: datetime) -> bool:
     return True
 
 
-def _fold_hand(t: Tournament, m: TournamentMatch, hand: dict[str, Any]) -> None:
-    """One ended hand: its chips, its carried pot, who it eliminated (ranked by the chips each had
-    at the start of the hand, ties sharing: ``levels.elimination_placings``)."""
+def _hand_for_hand(t: Tournament, tables: int) -> bool:
+    """Whether the next hands are dealt hand for hand: the players left just above the paid places
+    (``levels.hand_for_hand``), on more than one table."""
+    from tournaments import running
+
+    paid = len(running.prize_weights(t, len(t.progress["lines"])))
+    return levels.hand_for_hand(len(t.progress["chips"]), paid, tables, HAND_FOR_HAND_MARGIN)
+
+
+def _fold_hand(t: Tournament, m: TournamentMatch, hand: dict[str, Any]) -> list[tuple[str, int]]:
+    """One ended hand: its chips and its carried pot; returns who it left without chips, each with
+    his chips at the start of the hand (what ranks simultaneous eliminations)."""
     p = t.progress
     for uid, chips in hand["chips"].items():
         if uid in p["chips"]:
@@ -250,11 +284,17 @@ def _fold_hand(t: Tournament, m: TournamentMatch, hand: dict[str, Any]) -> None:
     m.result["dealer"] = hand.get("dealer")
     out = [uid for uid, chips in hand["chips"].items() if chips == 0 and uid in p["chips"]]
     hand["out"] = out
+    return [(uid, hand["start"][uid]) for uid in out]
+
+
+def _eliminate(t: Tournament, out: list[tuple[str, int]]) -> None:
+    """Players eliminated together (one hand, or one hand-for-hand round): ranked by their chips at
+    the start of the hand, more ranking higher, equal chips ex aequo (``levels.elimination_placings``)."""
     if not out:
         return
-    groups = levels.elimination_placings(len(p["chips"]), [(uid, hand["start"][uid]) for uid in out])
-    p["eliminations"].append(groups)
-    for uid in out:
+    p = t.progress
+    p["eliminations"].append(levels.elimination_placings(len(p["chips"]), out))
+    for uid, _chips in out:
         del p["chips"][uid]
         del p["seating"][uid]
 

@@ -22,7 +22,7 @@ from tests.tournaments.conftest import FUNDS, authorise_all, money
 from tests.tournaments.factories import enter, make_tournament
 from tests.tournaments.running_helpers import ledger_zero, pool
 from tests.wallet.factories import funded_player
-from tournaments import running
+from tournaments import freezeout, running
 from tournaments.formats.prizes import award
 from tournaments.formats.standings import check_placings
 from tournaments.freezeout import LEVELS, chips_in_play
@@ -34,7 +34,7 @@ pytestmark = pytest.mark.django_db(transaction=False)
 ENTRANTS, SEATS, CHIPS, INVITO = 30, 6, 400, 20
 
 
-def freezeout(staff, game: str, entrants: int = ENTRANTS) -> tuple[Tournament, list[User]]:
+def freezeout_tournament(staff, game: str, entrants: int = ENTRANTS) -> tuple[Tournament, list[User]]:
     """A level sit&go of ``entrants`` bots, full and authorised, started."""
     t = make_tournament(
         staff,
@@ -124,12 +124,17 @@ def play_to_the_end(t: Tournament, seed: int) -> dict:
             open_tables = Table.objects.filter(tournament_id=t.pk, is_open=True)
             for table in open_tables:
                 assert table.seat_rows.count() <= SEATS
+            if t.progress["hand_for_hand"]:
+                # every table was dealt this round's hand together; none deals again before all end
+                tables = level_tables(t)
+                assert len(tables) > 1
+                assert {m.result["round"] for m in tables} == {t.progress["round"]}
     raise AssertionError("the freezeout did not end")
 
 
 @pytest.mark.parametrize("game", ["poker5", "telesina"])
 def test_a_freezeout_of_30_bots_on_5_tables_of_6_is_played_to_the_end(client, staff, game):
-    t, bots = freezeout(staff, game)
+    t, bots = freezeout_tournament(staff, game)
     assert len(level_tables(t)) == 5
     assert (
         sorted(Seat.objects.filter(table__tournament_id=t.pk).values_list("table_id", flat=True)).count(
@@ -153,6 +158,7 @@ def test_a_freezeout_of_30_bots_on_5_tables_of_6_is_played_to_the_end(client, st
     # tables were broken and players moved, keeping their chips
     assert len(p["broken"]) == 4 and p["moves"]
     assert Table.objects.filter(tournament_id=t.pk, is_open=True).count() == 0
+    hand_for_hand_entered_and_left(t, freezeout.HAND_FOR_HAND_MARGIN)
     # the winner holds every chip; the placings cover all 30, exact
     assert p["chips"] == {p["winner"]: ENTRANTS * CHIPS}
     placings = running.final_placings(t)
@@ -184,8 +190,35 @@ def test_a_freezeout_of_30_bots_on_5_tables_of_6_is_played_to_the_end(client, st
     assert winner.nickname in page and "Freezeout" in page
 
 
+def hand_for_hand_entered_and_left(t: Tournament, margin: int) -> None:
+    """Hand for hand began when the players left were just above the paid places and ended once
+    they were no more than the paid places (rules 004, "Modalità mano per mano")."""
+    paid = len(running.prize_weights(t, ENTRANTS))
+    log = t.progress["hand_for_hand_log"]
+    assert [kind for kind, _n in log] == ["on", "off"] * (len(log) // 2) + ["on"] * (len(log) % 2)
+    for kind, left in log:
+        assert (paid < left <= paid + margin) if kind == "on" else left <= paid, log
+
+
+def test_a_freezeout_plays_hand_for_hand_near_the_paid_places(client, staff, monkeypatch):
+    """With a margin of 20 (players left from 27 down to 8 with 7 paid), every round of hands is
+    dealt at every table together, until the players left are the paid places."""
+    monkeypatch.setattr(freezeout, "HAND_FOR_HAND_MARGIN", 20)
+    t, _bots = freezeout_tournament(staff, "poker5")
+    play_to_the_end(t, seed=41)
+    t.refresh_from_db()
+    assert t.state == Tournament.State.FINISHED
+    log = t.progress["hand_for_hand_log"]
+    assert log[0][0] == "on" and log[-1][0] == "off" and t.progress["round"] >= 3
+    hand_for_hand_entered_and_left(t, 20)
+    placings = running.final_placings(t)
+    check_placings(placings)
+    assert sum(len(g) for g in placings) == ENTRANTS
+    assert chips_in_play(t) == ENTRANTS * CHIPS
+
+
 def test_the_tournament_pages_show_a_level_tournament(client, staff):
-    t, _bots = freezeout(staff, "poker5", entrants=8)
+    t, _bots = freezeout_tournament(staff, "poker5", entrants=8)
     listed = reverse("tournaments:list") + f"?tipo=sitgo&t={t.pk}"
     for url in (listed, reverse("tournaments:lobby", args=[t.pk])):
         response = client.get(url)
