@@ -41,14 +41,16 @@ GAME_CHOICES = (
     ("scala40", "Scala 40"),
 )
 TURN_GAMES = tuple(name for name, _title in GAME_CHOICES)
-# The giochi a puntate (rules 004, "I tornei a livelli"): the games of the level tournaments, each
-# with the engine option that holds its minimum bet (the invito the level clock raises).
+# The giochi a puntate (rules 004, "I tornei a livelli") whose level tournaments run, each with
+# the engine option that holds its minimum bet (the invito the level clock raises). A player is
+# eliminated when a hand ends and he has no chips; the games that carry pots across hands
+# (Bestia), bank (Chemin de fer, Sette e mezzo) or seat a mattaro (Mazzetti) have their own
+# elimination lines, not run yet.
 LEVEL_GAME_CHOICES = (
     ("poker5", "Poker 5 carte"),
     ("telesina", "Telesina"),
-    ("bestia", "Bestia"),
 )
-LEVEL_GAMES: dict[str, str] = {"poker5": "invito", "telesina": "invito", "bestia": "invito"}
+LEVEL_GAMES: dict[str, str] = {"poker5": "invito", "telesina": "invito"}
 GAME_CHOICES = GAME_CHOICES + LEVEL_GAME_CHOICES
 TOURNAMENT_GAMES = tuple(name for name, _title in GAME_CHOICES)
 # A level tournament's starting chips are at least this many first inviti (decision: fewer leave no
