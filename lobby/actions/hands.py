@@ -460,6 +460,9 @@ def table_leave(*, table_id: int, user: User) -> dict[str, Any]:
     """Stand up: now between hands, else at the end of the hand; the credit goes back to the conto."""
     rt = tablerow.lock(table_id)
     seat = tablerow.seat_of(rt, user)
+    if level_table(rt):
+        sit_out_in_tournament(rt, seat)
+        return {"left": False, "sitout": True}
     if tablerow.hand_running(rt) and seat.number in tablerow.dealt_seats(rt):
         abandoned = tablerow.hand_engine(rt).family == "partite"
         leave_during_hand(rt, seat)
@@ -477,10 +480,32 @@ def table_remove_player(*, table_id: int, user: User) -> None:
     seat = Seat.objects.filter(table_id=table_id, user=user).first()
     if seat is None:
         return
+    if level_table(rt):
+        sit_out_in_tournament(rt, seat)
+        return
     if not (tablerow.hand_running(rt) and seat.number in tablerow.dealt_seats(rt)):
         seating.stand_up(rt, seat)
         return
     leave_during_hand(rt, seat)
+
+
+def level_table(rt: TableRuntime) -> bool:
+    """A level tournament's table (a gioco a puntate at a tournament): its seats hold chips."""
+    return rt.table.tournament_id is not None and tablerow.engine_for(rt.table).family == "puntate"
+
+
+def sit_out_in_tournament(rt: TableRuntime, seat: Seat) -> None:
+    """A player who leaves a level tournament's table stays in the tournament, in sitout: only an
+    elimination takes him out (RULINGS L2), and the invito is still taken from him (L1). A
+    decision he owes now is the automatic one (P14). Expects the runtime row locked."""
+    seat.status = Seat.Status.SITOUT
+    seat.sitout_since = timezone.now()
+    seat.save(update_fields=["status", "sitout_since"])
+    engine = tablerow.hand_engine(rt)
+    if tablerow.hand_running(rt) and seat.number in engine.to_act(rt.state or {}):
+        _apply(rt, seat.number, engine.timeout_action(rt.state or {}, seat.number), automatic=True)
+    else:
+        tablerow.bump(rt)
 
 
 def leave_during_hand(rt: TableRuntime, seat: Seat) -> None:

@@ -14,8 +14,12 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 
+from games import registry
+from games.rng import SeededRng
 from lobby import door
+from lobby.bots import bot_action
 from lobby.models import Hand, Seat, Table, TableRuntime
+from piattaforma import hooks
 from piattaforma.models import User
 from tests.lobby.helpers import runtime
 from tests.tournaments.conftest import FUNDS, authorise_all, money
@@ -34,8 +38,10 @@ pytestmark = pytest.mark.django_db(transaction=False)
 ENTRANTS, SEATS, CHIPS, INVITO = 30, 6, 400, 20
 
 
-def freezeout_tournament(staff, game: str, entrants: int = ENTRANTS) -> tuple[Tournament, list[User]]:
-    """A level sit&go of ``entrants`` bots, full and authorised, started."""
+def freezeout_tournament(
+    staff, game: str, entrants: int = ENTRANTS, *, people: bool = False
+) -> tuple[Tournament, list[User]]:
+    """A level sit&go of ``entrants`` bots (or people), full and authorised, started."""
     t = make_tournament(
         staff,
         name="Freezeout di prova",
@@ -48,7 +54,7 @@ def freezeout_tournament(staff, game: str, entrants: int = ENTRANTS) -> tuple[To
         speed=Tournament.Speed.SUPERTURBO,
         first_invito=INVITO,
     )
-    bots = [funded_player(FUNDS, is_bot=True) for _ in range(entrants)]
+    bots = [funded_player(FUNDS, is_bot=not people) for _ in range(entrants)]
     for bot in bots:
         enter(t, bot)
     authorise_all(t)
@@ -64,15 +70,18 @@ def level_tables(t: Tournament) -> list[TournamentMatch]:
 
 
 def play_hand(table_id: int) -> None:
-    """The bots play the table's hand to its end."""
+    """The bots play the table's hand to its end (a person's decisions: a bot's move, sent as his)."""
     for _ in range(2000):
         rt = runtime(Table(pk=table_id))
-        if rt.state is None or door.table_bot_move(table_id=table_id, version=rt.version) == 0:
-            rt = runtime(Table(pk=table_id))
-            from games import registry
-
-            if rt.state is None or registry.get(rt.game).is_over(rt.state):
-                return
+        engine = registry.get(rt.game)
+        if rt.state is None or engine.is_over(rt.state):
+            return
+        if door.table_bot_move(table_id=table_id, version=rt.version):
+            continue
+        seat_no = engine.to_act(rt.state)[0]
+        user = Seat.objects.get(table_id=table_id, number=seat_no).user
+        action = bot_action(engine, rt.state, seat_no, SeededRng(rt.version))
+        door.table_act(table_id=table_id, user=user, action=action, version=rt.version)
     raise AssertionError(f"table {table_id}: the hand did not end")
 
 
@@ -99,7 +108,12 @@ def _multiplier(level: int) -> int:
     return invito_multiplier(level)
 
 
-def play_to_the_end(t: Tournament, seed: int) -> dict:
+def advance(t: Tournament, clock) -> None:
+    """What the tournament's task does after a hand's end, at ``clock``."""
+    running.tournament_advance(tournament_id=t.pk, now=clock)
+
+
+def play_to_the_end(t: Tournament, seed: int, until=None, step=advance) -> dict:
     """Play hands until one player holds every chip: at each round a random subset of the tables
     with a hand running plays it out (the others stay in their hand), then the tournament advances.
     Chips are checked after every hand folded and every move."""
@@ -108,17 +122,17 @@ def play_to_the_end(t: Tournament, seed: int) -> dict:
     seen = {"max_tables": len(level_tables(t))}
     for _ in range(3000):
         t.refresh_from_db()
-        if t.state != Tournament.State.RUNNING:
+        if t.state != Tournament.State.RUNNING or (until is not None and until(t)):
             return seen
         busy = [m.table_id for m in level_tables(t) if m.result["running"]]
         if busy:
             for table_id in rng.sample(busy, max(1, rng.randint(1, len(busy)))):
                 play_hand(table_id)
         clock += timedelta(seconds=60)
-        running.tournament_advance(tournament_id=t.pk, now=clock)
+        step(t, clock)
         t.refresh_from_db()
         if t.state == Tournament.State.RUNNING:
-            assert chips_in_play(t) == ENTRANTS * CHIPS
+            assert chips_in_play(t) == len(t.progress["lines"]) * CHIPS
             assert not any(c <= 0 for c in t.progress["chips"].values())
             lobby_chips_agree(t)
             open_tables = Table.objects.filter(tournament_id=t.pk, is_open=True)
@@ -227,3 +241,40 @@ def test_the_tournament_pages_show_a_level_tournament(client, staff):
         assert "Freezeout di prova" in page and "Freezeout" in page and "superturbo" in page, url
     page = client.get(reverse("tournaments:lobby", args=[t.pk])).content.decode()
     assert "Invito 20" in page and "Invito 40" in page  # the structure: the levels with their times
+
+
+def test_a_moved_player_is_called_to_his_new_table_and_a_leaver_stays_in_sitout(
+    staff, monkeypatch, django_capture_on_commit_callbacks
+):
+    """People at the tables: each move sends the moved player, after the commit, a call to his new
+    table on every page he has open, and a page that connects later is told his table now. A
+    player who leaves his table stays in the tournament, in sitout, with his chips (RULINGS L2)."""
+    sent: list[tuple[int, dict]] = []
+    monkeypatch.setattr("piattaforma.playercalls.calls_send", lambda calls: sent.extend(calls))
+    t, people = freezeout_tournament(staff, "poker5", entrants=12, people=True)
+    assert len(level_tables(t)) == 2
+
+    leaver = people[0]
+    table_id = t.progress["seating"][str(leaver.pk)][0]
+    play_hand(table_id)
+    assert door.table_leave(table_id=table_id, user=leaver) == {"left": False, "sitout": True}
+    assert Seat.objects.get(table_id=table_id, user=leaver).status == Seat.Status.SITOUT
+
+    def with_calls(t: Tournament, clock) -> None:
+        with django_capture_on_commit_callbacks(execute=True):
+            running.tournament_advance(tournament_id=t.pk, now=clock)
+
+    play_to_the_end(t, seed=7, until=lambda t: bool(t.progress["moves"]), step=with_calls)
+    t.refresh_from_db()
+    if str(leaver.pk) in t.progress["chips"]:  # still in: seated at his table, or moved with his chips
+        where = t.progress["seating"][str(leaver.pk)][0]
+        assert Seat.objects.filter(table_id=where, user=leaver).exists()
+    assert t.progress["moves"], "no move happened"
+    for uid, _source, target, seat, _hands in t.progress["moves"]:
+        calls = [c for user_id, c in sent if user_id == int(uid) and c["table_id"] == target]
+        assert calls and "cambio di tavolo" in calls[-1]["title"]
+        assert calls[-1]["url"] == reverse("lobby:table", args=[target])
+        if t.state == Tournament.State.RUNNING and t.progress["seating"].get(uid, [None])[0] == target:
+            assert Seat.objects.get(table_id=target, user_id=int(uid)).number == seat
+            (now,) = hooks.player_calls(user_id=int(uid))
+            assert now["table_id"] == target
