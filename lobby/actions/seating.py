@@ -130,9 +130,10 @@ def stand_up(rt: TableRuntime, seat: Seat) -> int:
 
 
 def must_stand_up(table: Table, seat: Seat) -> bool:
-    """Tell whether a sitout player has missed too many hands, or been away too long (cash tables)."""
+    """Tell whether a sitout player has missed too many hands, or been away too long (cash tables;
+    never at a tournament's table, which a player leaves only by elimination: RULINGS L2)."""
     rule = STAND_UP_RULES.get(table.game)
-    if rule is None or seat.status != Seat.Status.SITOUT:
+    if rule is None or seat.status != Seat.Status.SITOUT or table.tournament_id is not None:
         return False
     hands, seconds = rule
     if seat.missed_hands >= hands:

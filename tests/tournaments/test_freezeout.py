@@ -13,6 +13,7 @@ from datetime import timedelta
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from games import registry
 from games.rng import SeededRng
@@ -259,6 +260,12 @@ def test_a_moved_player_is_called_to_his_new_table_and_a_leaver_stays_in_sitout(
     play_hand(table_id)
     assert door.table_leave(table_id=table_id, user=leaver) == {"left": False, "sitout": True}
     assert Seat.objects.get(table_id=table_id, user=leaver).status == Seat.Status.SITOUT
+    # the cash tables' stand-up of a long sitout never applies at a tournament's table (RULINGS L2)
+    Seat.objects.filter(table_id=table_id, user=leaver).update(
+        missed_hands=100, sitout_since=timezone.now() - timedelta(hours=1)
+    )
+    door.table_chores(table_id=table_id)
+    assert Seat.objects.filter(table_id=table_id, user=leaver).exists()
 
     def with_calls(t: Tournament, clock) -> None:
         with django_capture_on_commit_callbacks(execute=True):
