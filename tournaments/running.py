@@ -54,9 +54,11 @@ WITH_CUTS = (Tournament.Format.DANEL, Tournament.Format.DANELKO)
 CONDUCT = {"abbandona": "abandon", "tempo_scaduto": "timeout"}
 
 
-def _schedule(task_name: str, tournament_id: int) -> None:
+def _schedule(task_name: str, tournament_id: int, countdown: float | None = None) -> None:
     """Send a tournament task after commit (the sweep redoes it if it is lost)."""
-    task_send_on_commit(f"tournaments.{task_name}", robust=True, tournament_id=tournament_id)
+    task_send_on_commit(
+        f"tournaments.{task_name}", robust=True, countdown=countdown, tournament_id=tournament_id
+    )
 
 
 # --- lines, weights, the match's table -----------------------------------------------------------
@@ -230,7 +232,8 @@ def match_record(result: dict[str, Any]) -> None:
     t = match.tournament
     if match.phase == freezeout.LEVELS:
         freezeout.hand_record(match, result)
-        _schedule("advance", t.pk)
+        # the next hand after the pause in which the players read this one's result
+        _schedule("advance", t.pk, countdown=result.get("pause"))
         return
     outcome = result["outcome"]
     line_of = {uid: line for line, members in t.progress["lines"].items() for uid in members}

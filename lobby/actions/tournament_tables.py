@@ -63,10 +63,20 @@ def match_result(rt: TableRuntime, hand: Hand, outcome: dict[str, Any]) -> dict[
         "outcome": outcome,
         "seats": seats,
         "dealer": (rt.state or {}).get("dealer"),  # the seat that dealt, where the game has one
+        "pause": _next_hand_pause(rt),  # a level table: the seconds to read the result before the next deal
         # giochi a partite: each line's tempo partita (ms) and what was left of it at the end
         "tempo_partita_ms": table.tempo_partita * 1000 if rt.clocks is not None else None,
         "clocks_left": dict(rt.clocks) if rt.clocks is not None else None,
     }
+
+
+def _next_hand_pause(rt: TableRuntime) -> int | None:
+    """The pause a cash table of the game would take before its next deal (None: a gioco a partite)."""
+    from lobby.actions.hands import next_hand_pause  # (hands imports this module)
+
+    if rt.state is None or tablerow.hand_engine(rt).family != "puntate":
+        return None
+    return next_hand_pause(rt.state)
 
 
 def seats_time_used(table: Table, hand: Hand) -> dict[int, int]:

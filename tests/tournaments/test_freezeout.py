@@ -285,3 +285,23 @@ def test_a_moved_player_is_called_to_his_new_table_and_a_leaver_stays_in_sitout(
             assert Seat.objects.get(table_id=target, user_id=int(uid)).number == seat
             (now,) = hooks.player_calls(user_id=int(uid))
             assert now["table_id"] == target
+
+
+def test_the_next_hand_is_dealt_after_the_pause_to_read_the_result(
+    staff, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    """A hand's end asks for the tournament's advance (the next deal) after the pause a cash table
+    takes to show the result: 4 s, or 8 s after a showdown."""
+    t, _bots = freezeout_tournament(staff, "poker5", entrants=8)
+    sent: list[tuple[str, dict]] = []
+
+    def record(self, *args, **kwargs):
+        sent.append((self.task, dict(self.options)))
+
+    monkeypatch.setattr("celery.canvas.Signature.apply_async", record)
+    settings.TOURNAMENTS_SCHEDULE_TASKS = True
+    table_id = level_tables(t)[0].table_id
+    with django_capture_on_commit_callbacks(execute=True):
+        play_hand(table_id)
+    advances = [options for task, options in sent if task == "tournaments.advance"]
+    assert len(advances) == 1 and advances[0]["countdown"] in (4, 8), sent
