@@ -91,6 +91,8 @@ def settle_hand(*, table: Table, hand: Hand, engine: Engine, outcome: dict[str, 
         deltas, rake = partite_deltas(table, hand, outcome)
     else:
         deltas, rake, pot = puntate_deltas(hand, outcome)
+        if table.tournament_id is not None:
+            return  # a level tournament's chips (checked to balance above): no money, no ledger
     hooks.hand_settled(hand_summary(table=table, hand=hand, outcome=outcome, deltas=deltas))
     if not any(deltas.values()) and not rake and not pot:
         return

@@ -105,6 +105,41 @@ def _invitations(user_id: int) -> list[dict[str, Any]]:
     return [invitation_call(t) for t in open_to_him.order_by("pk")]
 
 
+def level_call(t: Tournament, table_id: int, number: int, *, first: bool) -> dict[str, Any]:
+    """The call of one player of a level tournament to his table: the start, or a move between hands
+    to another table (his chips go with him; his page follows him there)."""
+    title = (
+        _("Il torneo %(name)s è iniziato") % {"name": t.name}
+        if first
+        else _("%(name)s: cambio di tavolo") % {"name": t.name}
+    )
+    text = (
+        _("Il tuo tavolo è il numero %(number)s.")
+        if first
+        else _("Sei stato spostato al tavolo %(number)s con le tue chips.")
+    ) % {"number": number}
+    return {
+        "kind": "match",
+        "key": f"torneo-{t.pk}-tavolo-{table_id}",
+        "title": title,
+        "text": text,
+        "warning": _("Se non sei al tavolo, l'invito ti viene preso comunque a ogni mano."),
+        "url": reverse("lobby:table", args=[table_id]),
+        "table_id": table_id,
+        "tournament_id": t.pk,
+        "turn": t.turn,
+        "sanction_at": None,
+    }
+
+
+def level_calls_on_commit(t: Tournament, where: dict[int, tuple[int, int]], *, first: bool) -> None:
+    """After commit, call each person (``where``: user id -> (table id, table number)) to his table."""
+    people = set(User.objects.filter(pk__in=list(where), is_bot=False).values_list("pk", flat=True))
+    sent = [(uid, level_call(t, *where[uid], first=first)) for uid in where if uid in people]
+    if sent:
+        transaction.on_commit(lambda: playercalls.calls_send(sent), robust=True)
+
+
 def player_calls(*, user_id: int) -> list[dict[str, Any]]:
     """What waits for a player now (the provider of ``hooks.player_calls``): the invitations to the
     open tournaments he has not entered, and in each running tournament he plays, his match of the
@@ -117,6 +152,16 @@ def player_calls(*, user_id: int) -> list[dict[str, Any]]:
     if not tournaments:
         return out
     for t in tournaments:
+        if t.is_levels:  # his table now (he may have been moved since the page last looked)
+            where = t.progress.get("seating", {}).get(str(user_id))
+            if where is not None:
+                number = (
+                    TournamentMatch.objects.filter(tournament=t, table_id=where[0])
+                    .values_list("number", flat=True)
+                    .first()
+                )
+                out.append(level_call(t, where[0], number or 0, first=False))
+            continue
         lines = [line for line, users in t.progress.get("lines", {}).items() if user_id in users]
         if not lines:
             continue

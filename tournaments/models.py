@@ -41,7 +41,23 @@ GAME_CHOICES = (
     ("burraco", "Burraco"),
     ("scala40", "Scala 40"),
 )
+TURN_GAMES = tuple(name for name, _title in GAME_CHOICES)
+# The giochi a puntate (rules 004, "I tornei a livelli") whose level tournaments run, each with
+# the engine option that holds its minimum bet (the invito the level clock raises). A player is
+# eliminated when a hand ends and he has no chips; the games that carry pots across hands
+# (Bestia), bank (Chemin de fer, Sette e mezzo) or seat a mattaro (Mazzetti) have their own
+# elimination lines, not run yet.
+LEVEL_GAME_CHOICES = (
+    ("poker5", "Poker 5 carte"),
+    ("telesina", "Telesina"),
+)
+LEVEL_GAMES: dict[str, str] = {"poker5": "invito", "telesina": "invito"}
+GAME_CHOICES = GAME_CHOICES + LEVEL_GAME_CHOICES
 TOURNAMENT_GAMES = tuple(name for name, _title in GAME_CHOICES)
+# A level tournament's starting chips are at least this many first inviti (decision: fewer leave no
+# play before the first level's inviti take everyone's chips).
+MIN_STARTING_INVITI = 10
+MAX_SEATS_PER_TABLE = 6
 
 
 def parse_levels(text: str) -> frozenset[int]:
@@ -69,6 +85,14 @@ class Tournament(EntryRules):
         DANEL = "danel", _("Danese a eliminazione parziale")
         DANKO = "danko", _("Danese seguito da KO")
         DANELKO = "danelko", _("Danese a eliminazione parziale seguito da KO")
+        FREEZEOUT = "freezeout", _("Freezeout (multitavolo)")
+
+    class Speed(models.TextChoices):
+        # values as tournaments.formats.levels.Speed ("Sigle ed abbreviazioni", "durata")
+        LENTO = "lento", _("lento")
+        NORMALE = "normale", _("normale")
+        TURBO = "turbo", _("turbo")
+        SUPERTURBO = "superturbo", _("superturbo")
 
     class Lines(models.TextChoices):
         INDIVIDUAL = "individual", _("Individuale")
@@ -94,7 +118,7 @@ class Tournament(EntryRules):
 
     name = models.CharField(_("nome"), max_length=80)
     game = models.CharField(_("gioco"), max_length=32, choices=GAME_CHOICES)
-    format = models.CharField(_("formula"), max_length=8, choices=Format.choices, default=Format.DANESE)
+    format = models.CharField(_("formula"), max_length=9, choices=Format.choices, default=Format.DANESE)
     kind = models.CharField(_("tipo"), max_length=10, choices=Kind.choices, default=Kind.SCHEDULED)
     lines = models.CharField(_("linee"), max_length=12, choices=Lines.choices, default=Lines.INDIVIDUAL)
     table = models.CharField(
@@ -119,6 +143,12 @@ class Tournament(EntryRules):
         _("tempo partita (minuti per linea e turno)"), default=14, validators=[MinValueValidator(1)]
     )
     tempo_giocata = models.PositiveSmallIntegerField(_("tempo giocata (s)"), default=30)
+    # Level tournaments (rules 004, "I tornei a livelli"): the chips every entrant starts with, the
+    # seats of each table, the speed of the level clock and the first level's minimum bet.
+    starting_chips = models.PositiveIntegerField(_("chips iniziali"), default=0, blank=True)
+    seats_per_table = models.PositiveSmallIntegerField(_("posti per tavolo"), default=0, blank=True)
+    speed = models.CharField(_("velocità"), max_length=10, choices=Speed.choices, blank=True)
+    first_invito = models.PositiveIntegerField(_("invito del primo livello"), default=0, blank=True)
     pool_quota = models.PositiveIntegerField(_("quota montepremi (€)"), default=0)
     fee = models.PositiveIntegerField(_("quota del concessionario (€)"), default=0)
     guaranteed = models.PositiveIntegerField(
@@ -246,6 +276,7 @@ class Tournament(EntryRules):
             ),
             models.CheckConstraint(
                 condition=Q(kind="sitgo", starts_at__isnull=True, max_players__in=SITGO_SIZES)
+                | Q(kind="sitgo", starts_at__isnull=True, format="freezeout")
                 | Q(kind="scheduled", starts_at__isnull=False),
                 name="tournament_kind_times",
             ),
@@ -288,6 +319,11 @@ class Tournament(EntryRules):
         return self.lines != self.Lines.INDIVIDUAL
 
     @property
+    def is_levels(self) -> bool:
+        """A level tournament of a gioco a puntate (freezeout), not a turn tournament."""
+        return self.format == self.Format.FREEZEOUT
+
+    @property
     def closes_at(self) -> datetime | None:
         """When registration closes: 2 minutes before a scheduled start; sit&go close when full."""
         if self.starts_at is None:
@@ -314,6 +350,9 @@ class Tournament(EntryRules):
     def clean(self) -> None:
         """The rules' invariants of a tournament's settings, with Italian messages."""
         errors: dict[str, object] = {}
+        for name in ("starting_chips", "seats_per_table", "first_invito"):
+            if getattr(self, name) is None:  # left empty in the back office: not a level tournament
+                setattr(self, name, 0)
         if self.confirmation_required and not (self.training and self.kind == self.Kind.SCHEDULED):
             errors["confirmation_required"] = _(
                 "La conferma dell'iscrizione si chiede nei tornei di allenamento programmati."
@@ -341,9 +380,20 @@ class Tournament(EntryRules):
             check_pool_quota(self.pool_quota, self.fee)
         except FormatError as exc:
             errors["pool_quota"] = str(exc)
-        if self.game not in TOURNAMENT_GAMES:
-            errors["game"] = _("I tornei a turni sono dei giochi a partite.")
-        if self.kind == self.Kind.SITGO:
+        if self.is_levels:
+            errors.update(self._level_errors())
+        elif self.game not in TURN_GAMES:
+            errors["game"] = _(
+                "I tornei a turni sono dei giochi a partite: un gioco a puntate si gioca a livelli."
+            )
+        elif self.starting_chips or self.seats_per_table or self.speed or self.first_invito:
+            errors["starting_chips"] = _(
+                "Chips, posti per tavolo, velocità e invito sono dei tornei a livelli."
+            )
+        if self.kind == self.Kind.SITGO and self.is_levels:
+            self.min_players = self.max_players or self.min_players
+            self.starts_at = None
+        elif self.kind == self.Kind.SITGO:
             try:
                 check_sitgo_size(self.max_players or 0)
             except FormatError as exc:
@@ -359,7 +409,8 @@ class Tournament(EntryRules):
         if self.max_players is not None and self.max_players < self.min_players:
             errors["max_players"] = _("Il numero massimo è inferiore al minimo.")
         multiple = 4 if self.is_pairs else 2
-        if self.max_players and self.kind == self.Kind.SITGO and self.max_players % multiple:
+        sitgo_turns = self.kind == self.Kind.SITGO and not self.is_levels
+        if self.max_players and sitgo_turns and self.max_players % multiple:
             errors["max_players"] = _("Nei tornei a coppie gli iscritti sono un multiplo di 4.")
         if self.is_pairs and self.table == self.Table.HEAD_TO_HEAD:
             errors["table"] = _("Le coppie giocano a tavoli di 4.")
@@ -396,6 +447,29 @@ class Tournament(EntryRules):
             options=self.options,
             structure=lambda ko: match_config(self, ko=ko, options=keys),
         )
+
+    def _level_errors(self) -> dict[str, object]:
+        """A level tournament's settings: a gioco a puntate, equal starting chips, tables, clock."""
+        errors: dict[str, object] = {}
+        if self.game not in LEVEL_GAMES:
+            errors["game"] = _("I tornei a livelli (freezeout) sono dei giochi a puntate.")
+        if self.is_pairs:
+            errors["lines"] = _("Un torneo a livelli è individuale.")
+        if self.smazzate or self.points_to_win or self.ko_qualifiers:
+            errors["smazzate"] = _("Smazzate, punti e qualificati al KO sono dei tornei a turni.")
+        if self.speed not in self.Speed.values:
+            errors["speed"] = _("Indica la velocità del torneo: lento, normale, turbo o superturbo.")
+        if not self.first_invito:
+            errors["first_invito"] = _("Indica l'invito del primo livello.")
+        elif self.starting_chips < MIN_STARTING_INVITI * self.first_invito:
+            errors["starting_chips"] = _(
+                "Le chips iniziali valgono almeno %(n)s inviti del primo livello (almeno %(chips)s)."
+            ) % {"n": MIN_STARTING_INVITI, "chips": MIN_STARTING_INVITI * self.first_invito}
+        if not 2 <= self.seats_per_table <= MAX_SEATS_PER_TABLE:
+            errors["seats_per_table"] = _("Un tavolo del torneo ha da 2 a %(n)s posti.") % {
+                "n": MAX_SEATS_PER_TABLE
+            }
+        return errors
 
     def _satellite_errors(self) -> dict[str, object]:
         """A satellite's prize is an entry into its target ("fase successiva", rules 004 and K4)."""

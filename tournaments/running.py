@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 from games.rng import SystemRng
 from lobby import door
 from piattaforma import hooks
-from tournaments import calls
+from tournaments import calls, freezeout
 from tournaments.actions.common import task_send_on_commit, tournament_lock
 from tournaments.formats import ammonizioni
 from tournaments.formats.danel import Eliminated, danel_cut, danel_placings
@@ -54,9 +54,11 @@ WITH_CUTS = (Tournament.Format.DANEL, Tournament.Format.DANELKO)
 CONDUCT = {"abbandona": "abandon", "tempo_scaduto": "timeout"}
 
 
-def _schedule(task_name: str, tournament_id: int) -> None:
+def _schedule(task_name: str, tournament_id: int, countdown: float | None = None) -> None:
     """Send a tournament task after commit (the sweep redoes it if it is lost)."""
-    task_send_on_commit(f"tournaments.{task_name}", robust=True, tournament_id=tournament_id)
+    task_send_on_commit(
+        f"tournaments.{task_name}", robust=True, countdown=countdown, tournament_id=tournament_id
+    )
 
 
 # --- lines, weights, the match's table -----------------------------------------------------------
@@ -153,6 +155,12 @@ def tournament_start(*, tournament_id: int, now: datetime | None = None) -> bool
     if t.state != State.CLOSED or (t.starts_at is not None and t.starts_at > now):
         return False
     regs = list(t.registrations.filter(state=Registration.State.ADMITTED).order_by("created_at", "pk"))
+    if t.is_levels:
+        t.state = State.RUNNING
+        t.started_at = now
+        freezeout.start(t, regs, now)
+        t.save(update_fields=["progress", "state", "started_at", "turn"])
+        return True
     lines, rl = _draw_lines(t, regs, SystemRng())
     order = [str(r.user_id) for r in regs]  # registration order: who gets a split's odd cents (K2)
     t.progress = {
@@ -224,6 +232,11 @@ def match_record(result: dict[str, Any]) -> None:
     if match is None:
         return
     t = match.tournament
+    if match.phase == freezeout.LEVELS:
+        freezeout.hand_record(match, result)
+        # the next hand after the pause in which the players read this one's result
+        _schedule("advance", t.pk, countdown=result.get("pause"))
+        return
     outcome = result["outcome"]
     line_of = {uid: line for line, members in t.progress["lines"].items() for uid in members}
     side_of = {match.line_a: "a", match.line_b: "b"}
@@ -397,13 +410,15 @@ def tournament_advance(*, tournament_id: int, now: datetime | None = None) -> bo
     t = tournament_lock(tournament_id)
     if t.state != State.RUNNING:
         return False
+    if t.is_levels:
+        return freezeout.advance(t, now)
     matches = list(t.matches.filter(turn=t.turn).order_by("number"))
     if not matches or any(m.ended_at is None for m in matches):
         return False
     finished = _fold(t, matches)
     door.tournament_tables_close(table_ids=[m.table_id for m in matches if m.table_id])
     if finished:
-        _finish(t, now)
+        finish(t, now)
     else:
         _start_turn(t, t.turn + 1, now)
     return True
@@ -463,6 +478,8 @@ def _fold(t: Tournament, matches: list[TournamentMatch]) -> bool:
 
 def final_placings(t: Tournament) -> Placings:
     """The final placings of a finished tournament's lines, by its format."""
+    if t.is_levels:
+        return freezeout.placings(t)
     p = t.progress
     rl = RandomList.from_json(p["random_list"])
     totals = {line: Score(*p["totals"][line]) for line in p["lines"]}
@@ -481,8 +498,8 @@ def final_placings(t: Tournament) -> Placings:
     return danko_placings(p["ko_out"], p["champion"], totals, p["not_qualified"], lower)
 
 
-def _finish(t: Tournament, now: datetime) -> None:
-    """The last turn is over: placings on every registration; the prizes are paid by a task."""
+def finish(t: Tournament, now: datetime) -> None:
+    """The last turn (or hand) is over: placings on every registration; the prizes are paid by a task."""
     placings = final_placings(t)
     t.progress["placings"] = placings
     positions = position_of(placings)

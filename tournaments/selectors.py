@@ -16,6 +16,7 @@ from django.utils.translation import ngettext
 
 from games import registry
 from piattaforma.entry import entry_summary
+from tournaments.formats import levels
 from tournaments.formats.money import entry_fee_label, format_euro
 from tournaments.formats.points import format_pt
 from tournaments.formats.prizes import Format, default_scheme, simulate
@@ -28,6 +29,7 @@ RS = Registration.State
 LIVE = (*Registration.ACTIVE, RS.ADMITTED)
 # Finished and cancelled tournaments stay in the list this long.
 SHOWN_AFTER_END = timedelta(hours=12)
+LEVELS_SHOWN = 15  # the levels a level tournament's structure lists
 
 
 def format_abbreviation(t: Tournament) -> str:
@@ -38,6 +40,7 @@ def format_abbreviation(t: Tournament) -> str:
         Tournament.Format.DANEL: "DanEl",
         Tournament.Format.DANKO: f"DanKO{t.ko_qualifiers}",
         Tournament.Format.DANELKO: f"DanELKO{t.ko_qualifiers}",
+        Tournament.Format.FREEZEOUT: "Freezeout",
     }[Tournament.Format(t.format)]
 
 
@@ -53,11 +56,16 @@ def format_title(t: Tournament) -> str:
             "Danese a eliminazione parziale con KO tra i migliori %(n)s classificati"
         )
         % n,
+        Tournament.Format.FREEZEOUT: _(
+            "Freezeout: chips iniziali uguali per tutti, inviti che crescono a livelli, tavoli riequilibrati"
+        ),
     }[Tournament.Format(t.format)]
 
 
 def table_title(t: Tournament) -> str:
     """The table's abbreviation in words (its tooltip)."""
+    if t.is_levels:
+        return _("Fino a %(n)s giocatori per tavolo") % {"n": t.seats_per_table}
     return {
         "2": _("Partite testa a testa, due giocatori al tavolo"),
         "4in2": _("Partite 4 in 2: quattro giocatori, ciascuno per sé"),
@@ -67,6 +75,12 @@ def table_title(t: Tournament) -> str:
 
 def duration_title(t: Tournament) -> str:
     """The duration's figures in words (its tooltip)."""
+    if t.is_levels:
+        return _("Livelli di %(min)s minuti; invito iniziale %(invito)s; %(chips)s chips iniziali") % {
+            "min": levels.LEVEL_SECONDS[levels.Speed(t.speed)] // 60,
+            "invito": t.first_invito,
+            "chips": t.starting_chips,
+        }
     if t.smazzate:
         per_turn = ngettext("%(n)s smazzata", "%(n)s smazzate", t.smazzate) % {"n": t.smazzate}
     elif t.points_to_win:
@@ -82,6 +96,8 @@ def duration_title(t: Tournament) -> str:
 
 def table_abbreviation(t: Tournament) -> str:
     """2 gioc (testa a testa), 4in2, or 4 gioc for pairs ("Numero di giocatori al tavolo")."""
+    if t.is_levels:
+        return f"{t.seats_per_table} gioc"
     return {"2": "2 gioc", "4in2": "4in2", "4": "4 gioc"}[t.table]
 
 
@@ -95,7 +111,12 @@ def turns(t: Tournament) -> int:
 
 
 def duration_label(t: Tournament) -> str:
-    """ "14 min (2 x 3 sm)" or "14 min (2 x 11 pt)": minutes per line and turn, turns x smazzate/points."""
+    """ "14 min (2 x 3 sm)" or "14 min (2 x 11 pt)": minutes per line and turn, turns x smazzate/points.
+
+    A level tournament: its speed (lento, normale, turbo, superturbo).
+    """
+    if t.is_levels:
+        return str(Tournament.Speed(t.speed).label)
     if t.smazzate:
         per_turn = f"{t.smazzate} sm"
     elif t.points_to_win:
@@ -163,6 +184,11 @@ def description(t: Tournament) -> str:
     game = registry.get(t.game).title
     label = str(Tournament.Format(t.format).label)
     parts = [game, label[0].lower() + label[1:]]
+    if t.is_levels:
+        parts.append(_("fino a %(n)s giocatori per tavolo") % {"n": t.seats_per_table})
+        parts.append(_("%(chips)s chips iniziali") % {"chips": t.starting_chips})
+        parts.append(_("velocità %(speed)s") % {"speed": Tournament.Speed(t.speed).label})
+        return ", ".join(parts)
     if t.ko_qualifiers:
         parts.append(_("KO tra i migliori %(n)s") % {"n": t.ko_qualifiers})
     parts.append(str(Tournament.Lines(t.lines).label).lower())
@@ -428,6 +454,16 @@ def structure(*, tournament: Tournament) -> list[dict[str, str]]:
     """The turns of the tournament, phase by phase."""
     t = tournament
     out = []
+    if t.is_levels:  # "Se il torneo è a livelli, apparirà l'elenco dei livelli con le tempistiche"
+        for level in levels.level_schedule(levels.Speed(t.speed), t.first_invito, LEVELS_SHOWN):
+            out.append(
+                {
+                    "turn": str(level.number),
+                    "phase": _("Invito %(invito)s, dal minuto %(start)s al %(end)s")
+                    % {"invito": level.invito, "start": level.start_s // 60, "end": level.end_s // 60},
+                }
+            )
+        return out
     if t.format != Tournament.Format.KO:
         phase = (
             Tournament.Format.DANEL.label
@@ -506,6 +542,8 @@ def standings_by_turn(*, tournament: Tournament) -> list[dict[str, Any]]:
     """
     from tournaments.models import TournamentMatch
 
+    if tournament.is_levels:
+        return []  # a level tournament has no turns: its tables and chips are in ``current_matches``
     players = _line_players(tournament)
     names = {line: " / ".join(nicks) for line, nicks in players.items()}
     if not names:
@@ -582,6 +620,8 @@ def current_matches(*, tournament: Tournament, user_id: int | None) -> list[dict
 
     if tournament.state != Tournament.State.RUNNING:
         return []
+    if tournament.is_levels:
+        return _level_tables(tournament, user_id)
     names = _line_names(tournament)
     lines = tournament.progress.get("lines", {})
     out = []
@@ -601,6 +641,31 @@ def current_matches(*, tournament: Tournament, user_id: int | None) -> list[dict
                 "result": result,
                 "table_id": m.table_id if m.ended_at is None else None,
                 "mine": mine,
+            }
+        )
+    return out
+
+
+def _level_tables(t: Tournament, user_id: int | None) -> list[dict[str, Any]]:
+    """A level tournament's tables now: each one's players with their chips (as of the last hand
+    ended there), the table to watch, the player's own."""
+    from tournaments.models import TournamentMatch
+
+    names = _line_names(t)
+    chips: dict[str, int] = t.progress.get("chips", {})
+    seating: dict[str, list[int]] = t.progress.get("seating", {})
+    out = []
+    for m in TournamentMatch.objects.filter(tournament=t, ended_at__isnull=True).order_by("number"):
+        here = sorted((uid for uid, (table_id, _seat) in seating.items() if table_id == m.table_id), key=int)
+        out.append(
+            {
+                "number": m.number,
+                "a": ", ".join(f"{names.get(uid, '?')} ({chips.get(uid, 0)})" for uid in here),
+                "b": "",
+                "over": False,
+                "result": ngettext("%(n)s giocatore", "%(n)s giocatori", len(here)) % {"n": len(here)},
+                "table_id": m.table_id,
+                "mine": user_id is not None and str(user_id) in here,
             }
         )
     return out

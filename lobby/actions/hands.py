@@ -128,16 +128,20 @@ def stand_everyone(rt: TableRuntime) -> dict[str, int]:
     return paid
 
 
-def _deal(rt: TableRuntime) -> bool:
-    """``table_start_hand`` on the locked row: deal if the table may; save the row if it deals."""
+def _deal(rt: TableRuntime, chips: dict[str, int] | None = None) -> bool:
+    """``table_start_hand`` on the locked row: deal if the table may; save the row if it deals.
+
+    ``chips``: a level tournament's chips by session (``tournament_tables.tournament_table_next``),
+    instead of the table credits; such a table deals only when its tournament says so.
+    """
     if tablerow.hand_running(rt) or hand_start_refused(rt):  # closed table, game off, site closed
         return False
     table = rt.table
-    if table.tournament_id is not None and rt.hand_no:
-        return False  # a tournament table plays one match
+    if table.tournament_id is not None and rt.hand_no and chips is None:
+        return False  # a turn's table plays one match; a level table waits for its tournament
     engine = tablerow.next_hand_engine(rt)
     everyone = _seats_to_deal(table)
-    credits = _seat_credits(rt, everyone)
+    credits = chips if chips is not None else _seat_credits(rt, everyone)
     if engine.family == "partite" and not _partite_ready(rt, everyone, credits):
         return False
     # Every seated player is dealt in, sitout ones flagged: the engine applies its own rules to
@@ -353,11 +357,11 @@ def finish_hand(rt: TableRuntime, engine: Engine, hand: Hand) -> None:
         elif seat.status == Seat.Status.SITOUT:
             seat.missed_hands += 1
             seat.save(update_fields=["missed_hands"])
-            if seating.must_stand_up(rt.table, seat):
+            if cash_table and seating.must_stand_up(rt.table, seat):
                 seating.stand_up(rt, seat)
     hooks.match_ended(tournament_tables.match_result(rt, hand, outcome))
     if rt.table.tournament_id is not None:
-        return  # one match: the tournament seats its next turn elsewhere
+        return  # one match, or one hand: the tournament seats its next turn or deals the next hand
     if engine.family == "partite":
         # The end-of-match panel: another match, a top-up, or leave; undecided players stand up.
         rt.ready_deadline = timezone.now() + timedelta(seconds=READY_SECONDS)
@@ -456,6 +460,9 @@ def table_leave(*, table_id: int, user: User) -> dict[str, Any]:
     """Stand up: now between hands, else at the end of the hand; the credit goes back to the conto."""
     rt = tablerow.lock(table_id)
     seat = tablerow.seat_of(rt, user)
+    if level_table(rt):
+        sit_out_in_tournament(rt, seat)
+        return {"left": False, "sitout": True}
     if tablerow.hand_running(rt) and seat.number in tablerow.dealt_seats(rt):
         abandoned = tablerow.hand_engine(rt).family == "partite"
         leave_during_hand(rt, seat)
@@ -473,10 +480,32 @@ def table_remove_player(*, table_id: int, user: User) -> None:
     seat = Seat.objects.filter(table_id=table_id, user=user).first()
     if seat is None:
         return
+    if level_table(rt):
+        sit_out_in_tournament(rt, seat)
+        return
     if not (tablerow.hand_running(rt) and seat.number in tablerow.dealt_seats(rt)):
         seating.stand_up(rt, seat)
         return
     leave_during_hand(rt, seat)
+
+
+def level_table(rt: TableRuntime) -> bool:
+    """A level tournament's table (a gioco a puntate at a tournament): its seats hold chips."""
+    return rt.table.tournament_id is not None and tablerow.engine_for(rt.table).family == "puntate"
+
+
+def sit_out_in_tournament(rt: TableRuntime, seat: Seat) -> None:
+    """A player who leaves a level tournament's table stays in the tournament, in sitout: only an
+    elimination takes him out (RULINGS L2), and the invito is still taken from him (L1). A
+    decision he owes now is the automatic one (P14). Expects the runtime row locked."""
+    seat.status = Seat.Status.SITOUT
+    seat.sitout_since = timezone.now()
+    seat.save(update_fields=["status", "sitout_since"])
+    engine = tablerow.hand_engine(rt)
+    if tablerow.hand_running(rt) and seat.number in engine.to_act(rt.state or {}):
+        _apply(rt, seat.number, engine.timeout_action(rt.state or {}, seat.number), automatic=True)
+    else:
+        tablerow.bump(rt)
 
 
 def leave_during_hand(rt: TableRuntime, seat: Seat) -> None:

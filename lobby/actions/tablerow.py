@@ -76,7 +76,11 @@ def next_hand_engine(rt: TableRuntime) -> Engine:
 
 
 def engine_config(table: Table) -> dict[str, Any]:
-    """Return the engine config of a table: its game options plus the mapped table settings."""
+    """Return the engine config of a table: its game options plus the mapped table settings.
+
+    A tournament table of a gioco a puntate (a level tournament) plays in the engine's tournament
+    mode: the table setting ``mode`` every puntate engine maps (``games.engine.MODE_OPTION``).
+    """
     engine = engine_for(table)
     platform = {
         # the tournament switch of the giochi a puntate (games.engine.MODE_OPTION)

@@ -48,6 +48,7 @@ def match_result(rt: TableRuntime, hand: Hand, outcome: dict[str, Any]) -> dict[
             {
                 "seat": int(s["seat"]),
                 "user_id": int(s["user_id"]),
+                "chips": int(s["chips"]),  # at the start of the hand (a level tournament's chips)
                 "acted": int(s["seat"]) in acted,
                 "connected": connected.get(int(s["seat"]), 0) > 0,
                 "used_ms": used.get(int(s["seat"]), 0),  # his share of his line's tempo partita
@@ -61,10 +62,21 @@ def match_result(rt: TableRuntime, hand: Hand, outcome: dict[str, Any]) -> dict[
         "game": hand.game,
         "outcome": outcome,
         "seats": seats,
+        "dealer": (rt.state or {}).get("dealer"),  # the seat that dealt, where the game has one
+        "pause": _next_hand_pause(rt),  # a level table: the seconds to read the result before the next deal
         # giochi a partite: each line's tempo partita (ms) and what was left of it at the end
         "tempo_partita_ms": table.tempo_partita * 1000 if rt.clocks is not None else None,
         "clocks_left": dict(rt.clocks) if rt.clocks is not None else None,
     }
+
+
+def _next_hand_pause(rt: TableRuntime) -> int | None:
+    """The pause a cash table of the game would take before its next deal (None: a gioco a partite)."""
+    from lobby.actions.hands import next_hand_pause  # (hands imports this module)
+
+    if rt.state is None or tablerow.hand_engine(rt).family != "puntate":
+        return None
+    return next_hand_pause(rt.state)
 
 
 def seats_time_used(table: Table, hand: Hand) -> dict[int, int]:
@@ -100,6 +112,8 @@ def tournament_tables_open(
     tempo_giocata: int,
     tempo_partita: int,
     realm: str = Table.Realm.REAL,
+    seats: int | None = None,
+    chips: int = 0,
 ) -> list[int]:
     """Open a turn's tournament tables, seat each one's players and deal every match, in bulk.
 
@@ -114,10 +128,18 @@ def tournament_tables_open(
     dealt in; the match starts now: a player who is not there loses it on his clock, rules 004
     "assente all'inizio"). A running tournament goes on while its game is switched off; while the
     site is closed no turn starts (the sweep retries). Returns the table ids, in order.
+
+    A level tournament's tables (``seats``: the seats of each, ``chips``: every player's starting
+    chips) may seat fewer players than their seats, and play hand after hand: each next hand is
+    dealt by ``tournament_table_next`` when the tournament says so.
     """
     if not tables:
         return []
     sizes = {len(players) for _name, players in tables}
+    if seats is not None:
+        if max(sizes) > seats or min(sizes) < 2:
+            raise NotAllowed("Un tavolo del torneo ha da 2 giocatori al numero dei suoi posti")
+        sizes = {seats}
     if len(sizes) != 1:
         raise NotAllowed("I tavoli di un turno hanno lo stesso numero di posti")
     if siteops.site_closed():
@@ -134,7 +156,8 @@ def tournament_tables_open(
         "observers_allowed": True,
         "tournament_id": tournament_id,
     }
-    prototype = Table(name=tables[0][0][:60], min_players=fields["seats"], **fields)
+    min_players = 2 if seats is not None else fields["seats"]
+    prototype = Table(name=tables[0][0][:60], min_players=min_players, **fields)
     table_checked(prototype)  # the checks of table_create, once
     fields["config"] = prototype.config
     engine = tablerow.engine_for(prototype)
@@ -142,7 +165,11 @@ def tournament_tables_open(
         raise NotAllowed("La partita del torneo non è partita")
     engine_config = tablerow.engine_config(prototype)
     rows = bulkinsert.insert(
-        Table, [Table(name=name[:60], min_players=len(players), **fields) for name, players in tables]
+        Table,
+        [
+            Table(name=name[:60], min_players=min(len(players), min_players), **fields)
+            for name, players in tables
+        ],
     )
     users = User.objects.in_bulk({uid for _name, players in tables for uid in players})
     prefs = _preferences(users, game)
@@ -154,7 +181,7 @@ def tournament_tables_open(
         specs = [
             {
                 "seat": number,
-                "chips": 0,
+                "chips": chips,
                 "sitout": False,
                 "prefs": prefs[uid],
                 "new": True,
@@ -291,3 +318,53 @@ def tournament_tables_close(*, table_ids: Sequence[int]) -> int:
         rt.updated_at = now
     transaction.on_commit(lambda: _send_closed(closing))
     return len(closing)
+
+
+@transaction.atomic
+def tournament_table_next(
+    *,
+    table_id: int,
+    leave: Sequence[int] = (),
+    arrive: Sequence[tuple[int, int]] = (),
+    chips: dict[int, int] | None = None,
+    config: dict[str, Any] | None = None,
+) -> bool:
+    """A level tournament's table between two hands (under its owner): who leaves it (eliminated
+    or moved away), who arrives at which seat (moved here, his chips with him), the game options
+    of the next hand (the level's invito), and the next hand dealt with ``chips`` (user id ->
+    tournament chips) unless it is None. Refused while a hand runs: nobody moves in the middle of
+    a hand. No money moves: the seats hold no table credit. Returns whether a hand was dealt.
+    """
+    from lobby.actions import hands  # (hands imports this module)
+
+    rt = tablerow.lock(table_id)
+    table = rt.table
+    if table.tournament_id is None:
+        raise NotAllowed("Non è un tavolo di torneo")
+    if tablerow.hand_running(rt):
+        raise NotAllowed("Una mano è in corso: il torneo attende la sua fine")
+    changed = False
+    if leave:
+        Seat.objects.filter(table_id=table_id, user_id__in=list(leave)).delete()
+        changed = True
+    for user_id, number in arrive:
+        Seat.objects.create(
+            table=table,
+            number=number,
+            user_id=user_id,
+            session_ref=f"torneo-{table_id}-{number}-{uuid.uuid4().hex[:8]}",
+        )
+        changed = True
+    if config and any(table.config.get(key) != value for key, value in config.items()):
+        table.config = {**table.config, **config}
+        table.save(update_fields=["config"])
+        changed = True
+    if chips is not None:
+        refs = dict(Seat.objects.filter(table_id=table_id).values_list("user_id", "session_ref"))
+        by_ref = dict.fromkeys(refs.values(), 0)
+        by_ref.update({refs[uid]: int(amount) for uid, amount in chips.items() if uid in refs})
+        if hands._deal(rt, by_ref):
+            return True
+    if changed:
+        tablerow.bump(rt)
+    return False

@@ -23,15 +23,21 @@ def tasks_scheduled() -> bool:
     return bool(getattr(settings, "TOURNAMENTS_SCHEDULE_TASKS", settings.LOBBY_SCHEDULE_TASKS))
 
 
-def task_send_on_commit(name: str, *, robust: bool = False, **kwargs: Any) -> None:
-    """After commit, send the task of ``tournaments.tasks`` called ``name`` with ``kwargs``.
+def task_send_on_commit(
+    name: str, *, robust: bool = False, countdown: float | None = None, **kwargs: Any
+) -> None:
+    """After commit, send the task of ``tournaments.tasks`` called ``name`` with ``kwargs`` (in
+    ``countdown`` seconds, if given).
 
     By name: that module calls these actions, so they do not import it back. A task registered in
     this process goes through its own ``apply_async`` (``task_always_eager`` runs it here), any other
     through ``send_task``.
     """
     if tasks_scheduled():
-        transaction.on_commit(celery_app.signature(name, kwargs=kwargs).apply_async, robust=robust)
+        signature = celery_app.signature(name, kwargs=kwargs)
+        if countdown is not None:
+            signature = signature.set(countdown=countdown)
+        transaction.on_commit(signature.apply_async, robust=robust)
 
 
 def schedule_authorisation(registration_id: int) -> None:
