@@ -311,6 +311,34 @@ class WithdrawalAdmin(ReadOnlyAdmin):
         return _reason_page(self, request, queryset, form, _("Rifiuto del prelievo"))
 
 
+def _approve_each(
+    model_admin: admin.ModelAdmin[Any], request: HttpRequest, queryset: QuerySet[Any], approve: Any, done: Any
+) -> None:
+    """Four eyes, the second pair: approve each selected request, one message each."""
+    for item in queryset:
+        try:
+            approve(request_id=item.pk, actor=_staff(request))
+        except WalletError as exc:
+            model_admin.message_user(request, f"{item}: {exc.message}", messages.ERROR)
+        else:
+            model_admin.message_user(request, done % item, messages.SUCCESS)
+
+
+def _reject_each(
+    model_admin: admin.ModelAdmin[Any], request: HttpRequest, queryset: QuerySet[Any], reject: Any, title: Any
+) -> HttpResponse | None:
+    """Reject each selected request, after a page that asks the reason."""
+    form = ReasonForm(request.POST if "reason" in request.POST else None)
+    if form.is_valid():
+        for item in queryset:
+            try:
+                reject(request_id=item.pk, actor=_staff(request), reason=form.cleaned_data["reason"])
+            except WalletError as exc:
+                model_admin.message_user(request, f"{item}: {exc.message}", messages.ERROR)
+        return None
+    return _reason_page(model_admin, request, queryset, form, title)
+
+
 @admin.register(AdjustmentRequest, site=site)
 class AdjustmentRequestAdmin(ReadOnlyAdmin):
     """Adjustments above the threshold, waiting for a second staff member (four eyes)."""
@@ -351,27 +379,11 @@ class AdjustmentRequestAdmin(ReadOnlyAdmin):
 
     @admin.action(description=_("Approva e registra le rettifiche selezionate"), permissions=["decide"])
     def approve(self, request: HttpRequest, queryset: QuerySet[AdjustmentRequest]) -> None:
-        for adjustment in queryset:
-            try:
-                actions.adjustment_approve(request_id=adjustment.pk, actor=_staff(request))
-            except WalletError as exc:
-                self.message_user(request, f"{adjustment}: {exc.message}", messages.ERROR)
-            else:
-                self.message_user(request, _("Rettifica approvata: %s") % adjustment, messages.SUCCESS)
+        _approve_each(self, request, queryset, actions.adjustment_approve, _("Rettifica approvata: %s"))
 
     @admin.action(description=_("Respingi le rettifiche selezionate"), permissions=["decide"])
     def reject(self, request: HttpRequest, queryset: QuerySet[AdjustmentRequest]) -> HttpResponse | None:
-        form = ReasonForm(request.POST if "reason" in request.POST else None)
-        if form.is_valid():
-            for adjustment in queryset:
-                try:
-                    actions.adjustment_reject(
-                        request_id=adjustment.pk, actor=_staff(request), reason=form.cleaned_data["reason"]
-                    )
-                except WalletError as exc:
-                    self.message_user(request, f"{adjustment}: {exc.message}", messages.ERROR)
-            return None
-        return _reason_page(self, request, queryset, form, _("Rifiuto della rettifica"))
+        return _reject_each(self, request, queryset, actions.adjustment_reject, _("Rifiuto della rettifica"))
 
 
 @admin.register(ReversalRequest, site=site)
@@ -401,27 +413,11 @@ class ReversalRequestAdmin(ReadOnlyAdmin):
 
     @admin.action(description=_("Approva ed esegui gli storni selezionati"), permissions=["decide"])
     def approve(self, request: HttpRequest, queryset: QuerySet[ReversalRequest]) -> None:
-        for reversal in queryset:
-            try:
-                actions.reversal_approve(request_id=reversal.pk, actor=_staff(request))
-            except WalletError as exc:
-                self.message_user(request, f"{reversal}: {exc.message}", messages.ERROR)
-            else:
-                self.message_user(request, _("Storno approvato: %s") % reversal, messages.SUCCESS)
+        _approve_each(self, request, queryset, actions.reversal_approve, _("Storno approvato: %s"))
 
     @admin.action(description=_("Respingi gli storni selezionati"), permissions=["decide"])
     def reject(self, request: HttpRequest, queryset: QuerySet[ReversalRequest]) -> HttpResponse | None:
-        form = ReasonForm(request.POST if "reason" in request.POST else None)
-        if form.is_valid():
-            for reversal in queryset:
-                try:
-                    actions.reversal_reject(
-                        request_id=reversal.pk, actor=_staff(request), reason=form.cleaned_data["reason"]
-                    )
-                except WalletError as exc:
-                    self.message_user(request, f"{reversal}: {exc.message}", messages.ERROR)
-            return None
-        return _reason_page(self, request, queryset, form, _("Rifiuto dello storno"))
+        return _reject_each(self, request, queryset, actions.reversal_reject, _("Rifiuto dello storno"))
 
 
 @admin.register(Payment, site=site)

@@ -32,6 +32,12 @@ export function context() {
   const Ctor = typeof window !== "undefined" && (window.AudioContext || window.webkitAudioContext);
   if (!Ctor) return null;
   try { ctx = new Ctor(); } catch { ctx = null; }
+  // A context the browser lets start may still read "suspended" for a moment (its audio thread
+  // starting): once it runs, a question already shown has nothing left to ask.
+  ctx?.addEventListener?.("statechange", () => {
+    if (ctx.state !== "running" || typeof document === "undefined") return;
+    for (const shown of document.querySelectorAll("[data-testid=audio-unlock]")) shown.remove();
+  });
   return ctx;
 }
 

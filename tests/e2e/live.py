@@ -37,6 +37,23 @@ START_TIMEOUT = 20.0
 # Django's ASGI handler warns when it streams a static file (WhiteNoise) from a sync iterator.
 STATIC_FILES_WARNING = "ignore:StreamingHttpResponse must consume synchronous iterators"
 
+# An init script (``context.add_init_script``): the page's AudioContext reads "suspended" until
+# ``resume()``, as a browser whose autoplay policy holds audio until a touch; ``window.resumed``
+# counts the resumes. Without it a headless Chromium starts audio on its own, sometimes a moment
+# after the page asked (a page that changes while it is measured).
+LOCKED_AUDIO = """
+(() => {
+  const Real = window.AudioContext;
+  if (!Real) return;
+  window.resumed = 0;
+  window.AudioContext = class extends Real {
+    constructor(...args) { super(...args); this.locked = true; }
+    get state() { return this.locked ? "suspended" : super.state; }
+    resume() { this.locked = false; window.resumed += 1; return super.resume(); }
+  };
+})();
+"""
+
 
 class _NoThreadSensitiveContext(contextlib.AbstractAsyncContextManager):
     """Stands in for asgiref's ThreadSensitiveContext: Django's sync code then runs on one thread."""

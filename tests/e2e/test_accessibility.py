@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.live import STATIC_FILES_WARNING, TABLE, resize
+from tests.e2e.live import LOCKED_AUDIO, STATIC_FILES_WARNING, TABLE, resize
 
 pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings(STATIC_FILES_WARNING)]
 
@@ -193,6 +193,7 @@ def test_wcag21_aa_on_the_pages_of_play(asgi_live, new_context):
     live = asgi_live
     tables, tournament = live.run(_seed)
     context = new_context()
+    context.add_init_script(LOCKED_AUDIO)  # audio held locked: the "Attiva i suoni" question stays, audited
     page = context.new_page()
     page.set_viewport_size(DESKTOP)
     found: list[str] = []

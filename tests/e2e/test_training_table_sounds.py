@@ -10,23 +10,11 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.live import STATIC_FILES_WARNING, login
+from tests.e2e.live import LOCKED_AUDIO, STATIC_FILES_WARNING, login
 from tests.piattaforma.factories import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings(STATIC_FILES_WARNING)]
 
-LOCKED_AUDIO = """
-(() => {
-  const Real = window.AudioContext;
-  if (!Real) return;
-  window.resumed = 0;
-  window.AudioContext = class extends Real {
-    constructor(...args) { super(...args); this.locked = true; }
-    get state() { return this.locked ? "suspended" : super.state; }
-    resume() { this.locked = false; window.resumed += 1; return super.resume(); }
-  };
-})();
-"""
 ASK = "[data-testid=audio-unlock]"
 SWITCH = "#table [data-role=sound]"  # the table's sound switch, drawn with the question beside it
 

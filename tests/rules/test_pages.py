@@ -222,3 +222,12 @@ def test_every_game_has_its_rules_page_and_every_page_its_template():
     assert set(registry.names()) <= set(pages.BY_SLUG)
     for page in pages.PAGES:
         get_template(page.template)  # a listed page without its template fails here, not on a player
+
+
+def test_a_table_that_scrolls_sideways_can_be_reached_by_the_keyboard():
+    """A wide table scrolls inside its box on a phone (WCAG 2.1.1: a scrollable region is focusable)."""
+    import pathlib
+
+    for path in (pathlib.Path(__file__).resolve().parents[2] / "templates/rules/pages").glob("*.html"):
+        for tag in re.findall(r"<table[^>]*rules-table--wide[^>]*>", path.read_text()):
+            assert 'tabindex="0"' in tag, (path.name, tag)
