@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
+import { planActions } from "../../static/js/table/actions.js";
 import { choiceText, fieldTitle } from "../../static/js/table/choices.js";
 
 test("Tresette's declaration: Italian field names and Sì / No", () => {
@@ -28,4 +29,10 @@ test("the words go through the page's translation", () => {
   assert.equal(choiceText("ho", true, { t }), "Yes");
   assert.equal(choiceText("combo", "napoletana:d", { t, style: "piacentine" }), "Napoletana of coins");
   assert.equal(fieldTitle("ho", t), "I have");
+});
+
+test("a form's yes/no field offers Sì before No, whatever order the specs come in", () => {
+  const specs = [{ type: "dichiara", ho: true, busso: false }, { type: "dichiara", ho: false, busso: true }];
+  const form = planActions(specs, []).forms[0];
+  assert.deepEqual(form.fields.map((f) => [f.name, f.values.map((v) => v.value)]), [["ho", [true, false]], ["busso", [true, false]]]);
 });

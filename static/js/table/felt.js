@@ -181,13 +181,11 @@ export function centre(model) {
     }
   }
   if (piles.length) box.append(h("div", { class: "piles" }, piles));
-  const seen = seenEl(model);
-  if (seen) box.append(seen);
   return box;
 }
 
-// Whether the player opened the cards seen (kept across the views: each one redraws the felt).
-let seenOpen = false;
+// Whether the cards seen are open (kept across the views: each one redraws the table); open at first.
+let seenOpen = true;
 
 /** A card of a list of cards seen, named with who played it (screen readers hear both). */
 function playedCard(model, seat, code, winner = false) {
@@ -198,8 +196,8 @@ function playedCard(model, seat, code, winner = false) {
 }
 
 /** Carte viste: every trick or move of the smazzata before the last, in order, and the cards each
- * line has taken (capture games); folded under one line the player opens. */
-function seenEl(model) {
+ * line has taken (capture games), below the felt (it would not fit on it); the player may fold it. */
+export function seenEl(model) {
   const parts = [];
   let count = 0;
   let what = "";
@@ -208,15 +206,15 @@ function seenEl(model) {
       sec.done = true;
       count += sec.tricks.length;
       what = "tricks";
-      parts.push(h("ol", { class: "seen-list", dataset: { role: "seen-tricks" } }, sec.tricks.map((tr) => h("li", { class: "seen-item" },
-        h("span", { class: "tc-cards" }, tr.plays.map(([s, c]) => playedCard(model, s, c, s === tr.winner))),
+      parts.push(h("ol", { class: "seen-list", dataset: { role: "seen-tricks" } }, sec.tricks.map((tr, i) => h("li", { class: "seen-item" },
+        h("span", { class: "seen-no", "aria-hidden": "true" }, `${i + 1}.`), h("span", { class: "tc-cards" }, tr.plays.map(([s, c]) => playedCard(model, s, c, s === tr.winner))),
         h("span", { class: "seen-who" }, t("presa di {name}", { name: seatName(model, tr.winner) }))))));
     } else if (sec.kind === "seen" && sec.moves) {
       sec.done = true;
       count += sec.moves.length;
       what = "moves";
-      parts.push(h("ol", { class: "seen-list", dataset: { role: "seen-moves" } }, sec.moves.map((m) => h("li", { class: "seen-item" },
-        h("span", { class: "seen-who" }, `${seatName(model, m.seat)}:`), playedCard(model, m.seat, m.card),
+      parts.push(h("ol", { class: "seen-list", dataset: { role: "seen-moves" } }, sec.moves.map((m, i) => h("li", { class: "seen-item" },
+        h("span", { class: "seen-no", "aria-hidden": "true" }, `${i + 1}.`), h("span", { class: "seen-who" }, `${seatName(model, m.seat)}:`), playedCard(model, m.seat, m.card),
         m.take.length ? [h("span", { class: "seen-who" }, t("prende")), cardRow(m.take, "small")] : null,
         m.scopa ? h("strong", {}, t("Scopa!")) : null))));
     } else if (sec.kind === "piles") {
@@ -231,7 +229,7 @@ function seenEl(model) {
     }
   }
   if (!parts.length) return null;
-  const box = h("details", { class: "zone zone-seen", dataset: { role: "seen" } },
+  const box = h("details", { class: "seen", dataset: { role: "seen" } },
     h("summary", {}, what === "tricks" ? t("Carte viste: le {n} prese precedenti", { n: count })
       : what === "moves" ? t("Carte viste: le {n} giocate precedenti", { n: count }) : t("Carte viste")), parts);
   box.open = seenOpen;

@@ -5,7 +5,7 @@ import { styleForGame } from "../cards.js";
 import { card, describeCard, h, settings } from "./dom.js";
 import { planActions } from "./actions.js";
 import { buildModel } from "./model.js";
-import { centre, detailsEl, eventLine, meldsEl, placeSeats, resultEl, scoresEl, seatEl, seatName, tickClocks } from "./felt.js";
+import { centre, detailsEl, eventLine, meldsEl, placeSeats, resultEl, scoresEl, seatEl, seatName, seenEl, tickClocks } from "./felt.js";
 import { t } from "./i18n.js";
 import { lineName, measureText, summaryEl } from "./summary.js";
 import { muted, play, setMuted, soundAsk } from "./sounds.js";
@@ -282,7 +282,7 @@ export function renderer(ctx) {
     below.replaceChildren();
     // Burraco, Scala 40: the melds lie on the felt, the viewer's nearest to him.
     if (model.melds) view.append(meldsEl(model, attachOnClick));
-    for (const el of [resultEl(model, model.result), resultEl(model, model.dealResult, "Risultato della smazzata"), scoresEl(model), detailsEl(model)]) if (el) below.append(el);
+    for (const el of [seenEl(model), resultEl(model, model.result), resultEl(model, model.dealResult, "Risultato della smazzata"), scoresEl(model), detailsEl(model)]) if (el) below.append(el);
     renderHand(p);
     renderTurn(p);
     ctx.renderActions(p);
