@@ -75,7 +75,8 @@ def test_scopa_carte_viste_moves_and_taken_cards_in_words(open_table, artifacts)
     assert rows.count() == len(moves) - 1
     for i, move in enumerate(moves[:-1]):
         assert rows.nth(i).locator("[data-card]").evaluate_all(CODES) == [move["card"], *move["take"]]
-    assert seen.locator("[data-role=seen-piles]").count() == 1
+    # the cards each line has taken, after the moves
+    assert seen.locator("[data-role=seen-moves] ~ [data-role=seen-piles]").count() == 1
     details = page.locator("[data-role=details]")
     text = details.inner_text() if details.count() else ""
     for raw in ("Piles", "Moves", "Posizione 0"):

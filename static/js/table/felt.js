@@ -201,6 +201,7 @@ export function seenEl(model) {
   const parts = [];
   let count = 0;
   let what = "";
+  let taken = null; // the cards each line has taken: after the moves
   for (const sec of model.sections) {
     if (sec.kind === "seen" && sec.tricks) {
       sec.done = true;
@@ -223,11 +224,12 @@ export function seenEl(model) {
       const name = (i) => (lines && lines[i] ? lines[i].map((pos) => seatName(model, model.posSeat(pos))).join(" e ") : t("Linea {n}", { n: i + 1 }));
       const rows = sec.piles.map(([, cards], i) => [i, cards]).filter(([, cards]) => cards.length);
       if (rows.length) {
-        parts.push(h("div", { class: "seen-piles", dataset: { role: "seen-piles" } }, h("strong", {}, t("Carte prese")),
-          rows.map(([i, cards]) => h("div", { class: "seen-item" }, h("span", { class: "seen-who" }, `${name(i)} (${cards.length}):`), cardRow(cards, "small")))));
+        taken = h("div", { class: "seen-piles", dataset: { role: "seen-piles" } }, h("strong", {}, t("Carte prese")),
+          rows.map(([i, cards]) => h("div", { class: "seen-item" }, h("span", { class: "seen-who" }, `${name(i)} (${cards.length}):`), cardRow(cards, "small"))));
       }
     }
   }
+  if (taken) parts.push(taken);
   if (!parts.length) return null;
   const box = h("details", { class: "seen", dataset: { role: "seen" } },
     h("summary", {}, what === "tricks" ? t("Carte viste: le {n} prese precedenti", { n: count })
