@@ -176,7 +176,7 @@ export function input(ctx) {
     const spec = specForChoice(form, chosen);
     const wrap = h("div", { class: form.fields.length ? "form-group" : "form-inline" });
     for (const f of form.fields) {
-      const group = h("div", { class: "segmented", role: "group", "aria-label": fieldTitle(f.name, t) });
+      const group = h("div", { class: "segmented", role: "group", "aria-label": fieldTitle(f.name, t), dataset: { field: f.name } });
       group.append(h("span", { class: "segmented-title" }, fieldTitle(f.name, t)));
       for (const val of f.values) {
         group.append(h("button", { type: "button", class: "secondary small", "aria-pressed": chosen[f.name] === val.key ? "true" : "false",
