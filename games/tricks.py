@@ -498,6 +498,10 @@ class TrickDeal(ABC):
         ...
 
     # -- views ----------------------------------------------------------------------------------
+    def has_stock(self, d: State) -> bool:
+        """Whether the smazzata was dealt with a stock (Tresette in four deals every card)."""
+        return len(cards_in_play(d)) > self.hand_size * len(d["order"])
+
     def hands_known(self, d: State) -> bool:
         """Whether, testa a testa a carte viste, the rest is played face up (the stock is out)."""
         return len(d["order"]) == 2 and not d["stock"]
@@ -528,12 +532,13 @@ class TrickDeal(ABC):
                 for t in seen_tricks
             ],
             "tricks_played": len(history),
-            "stock_count": len(d["stock"]),
             "hand_counts": {k: len(h) for k, h in d["hands"].items()},
             "taken_counts": [len(self.line_cards(d, i)) for i in (0, 1)],
             "hands": {key(s): list(d["hands"][key(s)]) for s in sorted(visible) if key(s) in d["hands"]},
             "over": d["over"],
         }
+        if self.has_stock(d):
+            v["stock_count"] = len(d["stock"])
         shown = self.shown_cards(d, carte_viste)
         if shown:
             v["shown"] = shown

@@ -31,6 +31,7 @@ from games.registry import register
 
 MATTA = "7h"
 ACCUSO_POINTS = {"cirulla": 3, "decino": 10}
+ACCUSO_NAMES = {"cirulla": "Cirulla", "decino": "Decino"}  # the words of the "Accuso" button
 GRANDE = ("Jd", "Qd", "Kd")
 PICCOLA = ("Ad", "2d", "3d")
 PICCOLA_MORE = ("4d", "5d", "6d")
@@ -132,7 +133,7 @@ class CirullaDeal(CaptureDeal):
     def extra_actions(self, st: State, pos: int) -> list[dict[str, Any]]:
         """Offer "Accuso" (manual mode) before the first card of a hand."""
         avail = self._available(st["deal"], pos)
-        return [{"type": "accuso", "kind": k, "label": f"Accuso: {k}"} for k in sorted(avail)]
+        return [{"type": "accuso", "kind": k, "label": f"Accuso: {ACCUSO_NAMES[k]}"} for k in sorted(avail)]
 
     def apply_extra(self, st: State, pos: int, action: Action) -> list[Event]:
         """Declare a cirulla or a decino."""

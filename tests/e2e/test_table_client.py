@@ -928,8 +928,8 @@ def test_telesina_game_choice_is_a_form_of_the_specs(open_table):
     specs = [a for a in msg["legal"] if a["type"] == "scelta"]
     assert action_button(t.page, "scelta").count() == 1  # one button, the differences are choices
     form = t.page.locator(".form-group", has=t.page.locator("button[data-action=scelta]"))
-    form.locator("[aria-label=distribuzione] button").last.click()
-    form.locator("[aria-label=vele] button").nth(2).click()
+    form.locator("[data-field=distribuzione] button").last.click()
+    form.locator("[data-field=vele] button").nth(2).click()
     action_button(t.page, "scelta").click()
     t.wait_sent(1)
     vele = list(dict.fromkeys(a["vele"] for a in specs))
@@ -963,8 +963,8 @@ def test_mazzetti_bet_on_a_chosen_mazzetto(open_table):
     msg = t.show(state, seat)
     specs = [a for a in msg["legal"] if a["type"] == "punto"]
     form = t.page.locator(".form-group", has=t.page.locator("button[data-action=punto]"))
-    form.locator("[aria-label=mazzetto] button").nth(1).click()
-    assert form.locator("[aria-label=mazzetto] button[aria-pressed=true]").inner_text() == "Mazzetto 2"
+    form.locator("[data-field=mazzetto] button").nth(1).click()
+    assert form.locator("[data-field=mazzetto] button[aria-pressed=true]").inner_text() == "Mazzetto 2"
     amount = t.page.locator("[data-role=amount] input[name=amount]")
     amount.fill(euro_text(specs[1]["amount"]["min"]))
     action_button(t.page, "punto").click()

@@ -4,7 +4,7 @@ import { test } from "node:test";
 
 import {
   PENDING_MS, answered, arrange, behind, clockLine, forgetPicks, handOrder, inFlight, moveInHand, newHandNotes, newUi,
-  noteEvents, retryDelay, silent, turnKey, viewArrives,
+  noteEvents, retryDelay, silent, sortHand, turnKey, viewArrives,
 } from "../../static/js/table/state.js";
 
 test("an action in flight holds the next one back until answered or lost", () => {
@@ -60,6 +60,22 @@ test("the hand is shown in the player's order, long hands sorted by suit and ran
   const long = ["Ks", "2h", "X1", "Ad", "Th", "3c", "Jd", "5s", "9h"];
   assert.deepEqual(handOrder(long, null), ["2h", "9h", "Th", "Ad", "Jd", "3c", "5s", "Ks", "X1"]);
   assert.deepEqual(handOrder([null, null], ["Ah"]), [null, null]); // covered cards stay as they come
+});
+
+test("Burraco and Scala 40 hands keep the server's order (the option Ordina la mano), however long", () => {
+  const byValue = ["X1", "2c", "Ah", "3d", "3s", "5h", "7c", "9d", "Jh", "Qs", "Kd"]; // "per valore, matte prima"
+  assert.deepEqual(handOrder(byValue, null, "burraco"), byValue);
+  assert.deepEqual(handOrder(byValue, null, "scala40"), byValue);
+  assert.deepEqual(handOrder(byValue, ["Kd"], "burraco"), ["Kd", ...byValue.slice(0, -1)]); // a card moved by hand
+  assert.notDeepEqual(handOrder(byValue, null, "tresette"), byValue); // elsewhere long hands are sorted
+});
+
+test("the sort buttons order the hand by suit or by value with the matte first", () => {
+  const hand = ["Kd", "2c", "X1", "Ah", "5h", "3d", "2h"];
+  assert.deepEqual(sortHand(hand, "seme", "burraco"), ["Ah", "2h", "5h", "3d", "Kd", "2c", "X1"]);
+  assert.deepEqual(sortHand(hand, "valore", "burraco"), ["X1", "2h", "2c", "Ah", "3d", "5h", "Kd"]);
+  assert.deepEqual(sortHand(hand, "valore", "scala40"), ["X1", "Ah", "2h", "2c", "3d", "5h", "Kd"]); // only the jolly is a matta
+  assert.deepEqual(sortHand(hand, "seme", "burraco"), sortHand([...hand].reverse(), "seme", "burraco"));
 });
 
 test("moving a card in the hand keeps the picks on the same cards", () => {

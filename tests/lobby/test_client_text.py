@@ -17,8 +17,11 @@ from lobby import client_text
 
 TABLE_JS = Path(__file__).resolve().parents[2] / "static" / "js" / "table"
 T_CALL = re.compile(r'\bt\(\s*"((?:[^"\\]|\\.)*)"')
-# dom.js's maps: LABELS (keys to names), PHASES, VALUES and KEYED_VALUES: every quoted value after a colon.
-MAP = re.compile(r"const (?:LABELS|PHASES|VALUES|KEYED_VALUES) = \{(.*?)\n\};", re.S)
+# dom.js's maps (LABELS, PHASES, VALUES, KEYED_VALUES) and choices.js' (FIELDS, COMBOS, COMBOS_FR,
+# ACCUSI): every quoted value after a colon.
+MAP = re.compile(
+    r"const (?:LABELS|PHASES|VALUES|KEYED_VALUES|FIELDS|COMBOS|COMBOS_FR|ACCUSI) = \{(.*?)\n\};", re.S
+)
 MAP_VALUE = re.compile(r':\s*"((?:[^"\\]|\\.)*)"')
 # Terms of art stay Italian in English too (STYLE.md: invito, parol, vele, primiera, pozzetto...).
 SAME_IN_ENGLISH = {
@@ -39,6 +42,7 @@ SAME_IN_ENGLISH = {
     "Pozzetto",
     "Primiera",
     "Scope",
+    "Scopa!",
     "Seguito",
     "Settebello",
     "Vele",

@@ -60,6 +60,8 @@ function formOf(type, specs) {
       const key = JSON.stringify(s[k] ?? null);
       if (!values.some((x) => x.key === key)) values.push({ key, value: s[k] });
     }
+    // yes before no, whatever order the specs come in (Tresette's Ho / Busso / Per te)
+    if (values.every((x) => typeof x.value === "boolean")) values.sort((a, b) => Number(b.value) - Number(a.value));
     if (values.length > 1) fields.push({ name: k, values });
   }
   return { type, specs, fields, label: specs[0].label || type };

@@ -185,6 +185,61 @@ export function centre(model) {
   return box;
 }
 
+// Whether the cards seen are open (kept across the views: each one redraws the table); open at first.
+let seenOpen = true;
+
+/** A card of a list of cards seen, named with who played it (screen readers hear both). */
+function playedCard(model, seat, code, winner = false) {
+  const el = card(code, "small");
+  el.setAttribute("aria-label", t("{card} di {name}", { card: el.getAttribute("aria-label") || code, name: seatName(model, seat) }));
+  if (winner) el.classList.add("seen-winner");
+  return el;
+}
+
+/** Carte viste: every trick or move of the smazzata before the last, in order, and the cards each
+ * line has taken (capture games), below the felt (it would not fit on it); the player may fold it. */
+export function seenEl(model) {
+  const parts = [];
+  let count = 0;
+  let what = "";
+  let taken = null; // the cards each line has taken: after the moves
+  for (const sec of model.sections) {
+    if (sec.kind === "seen" && sec.tricks) {
+      sec.done = true;
+      count += sec.tricks.length;
+      what = "tricks";
+      parts.push(h("ol", { class: "seen-list", dataset: { role: "seen-tricks" } }, sec.tricks.map((tr, i) => h("li", { class: "seen-item" },
+        h("span", { class: "seen-no", "aria-hidden": "true" }, `${i + 1}.`), h("span", { class: "tc-cards" }, tr.plays.map(([s, c]) => playedCard(model, s, c, s === tr.winner))),
+        h("span", { class: "seen-who" }, t("presa di {name}", { name: seatName(model, tr.winner) }))))));
+    } else if (sec.kind === "seen" && sec.moves) {
+      sec.done = true;
+      count += sec.moves.length;
+      what = "moves";
+      parts.push(h("ol", { class: "seen-list", dataset: { role: "seen-moves" } }, sec.moves.map((m, i) => h("li", { class: "seen-item" },
+        h("span", { class: "seen-no", "aria-hidden": "true" }, `${i + 1}.`), h("span", { class: "seen-who" }, `${seatName(model, m.seat)}:`), playedCard(model, m.seat, m.card),
+        m.take.length ? [h("span", { class: "seen-who" }, t("prende")), cardRow(m.take, "small")] : null,
+        m.scopa ? h("strong", {}, t("Scopa!")) : null))));
+    } else if (sec.kind === "piles") {
+      sec.done = true;
+      const lines = model.seatLines;
+      const name = (i) => (lines && lines[i] ? lines[i].map((pos) => seatName(model, model.posSeat(pos))).join(" e ") : t("Linea {n}", { n: i + 1 }));
+      const rows = sec.piles.map(([, cards], i) => [i, cards]).filter(([, cards]) => cards.length);
+      if (rows.length) {
+        taken = h("div", { class: "seen-piles", dataset: { role: "seen-piles" } }, h("strong", {}, t("Carte prese")),
+          rows.map(([i, cards]) => h("div", { class: "seen-item" }, h("span", { class: "seen-who" }, `${name(i)} (${cards.length}):`), cardRow(cards, "small"))));
+      }
+    }
+  }
+  if (taken) parts.push(taken);
+  if (!parts.length) return null;
+  const box = h("details", { class: "seen", dataset: { role: "seen" } },
+    h("summary", {}, what === "tricks" ? t("Carte viste: le {n} prese precedenti", { n: count })
+      : what === "moves" ? t("Carte viste: le {n} giocate precedenti", { n: count }) : t("Carte viste")), parts);
+  box.open = seenOpen;
+  box.addEventListener("toggle", () => { seenOpen = box.open; });
+  return box;
+}
+
 /** Telesina: the vele laid out on their grid (positions: [row, column]). */
 function veleEl({ layout, cards }) {
   if (!layout || !layout.positions) return h("div", {}, readable(layout, "vele"));

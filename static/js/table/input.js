@@ -3,7 +3,8 @@
 // mezzo's Premove, the amount box (betbox.js), and the table credit topped up from the felt.
 // One action at a time: the page never decides what is legal, it sends back one of the server's specs.
 
-import { card, describeCard, h, money } from "./dom.js";
+import { card, describeCard, h, money, settings } from "./dom.js";
+import { choiceText, fieldTitle } from "./choices.js";
 import { actionOf, specForChoice, specForPick } from "./actions.js";
 import { t } from "./i18n.js";
 import { euroText } from "./amount.js";
@@ -60,6 +61,8 @@ export function input(ctx) {
     }
     if (typeof value === "string" && /^(?:[A2-9TJQK][hdcs]|X[1-4])$/.test(value)) return describeCard(value);
     if (value === null) return "—";
+    const words = choiceText(field, value, { t, style: settings.style });
+    if (words !== null) return words;
     if (typeof value === "object") return JSON.stringify(value);
     if (field === "mazzetto" && Number.isInteger(value)) return `Mazzetto ${value + 1}`;
     return String(value).replace(/_/g, " ");
@@ -173,8 +176,8 @@ export function input(ctx) {
     const spec = specForChoice(form, chosen);
     const wrap = h("div", { class: form.fields.length ? "form-group" : "form-inline" });
     for (const f of form.fields) {
-      const group = h("div", { class: "segmented", role: "group", "aria-label": f.name });
-      group.append(h("span", { class: "segmented-title" }, f.name.replace(/_/g, " ")));
+      const group = h("div", { class: "segmented", role: "group", "aria-label": fieldTitle(f.name, t), dataset: { field: f.name } });
+      group.append(h("span", { class: "segmented-title" }, fieldTitle(f.name, t)));
       for (const val of f.values) {
         group.append(h("button", { type: "button", class: "secondary small", "aria-pressed": chosen[f.name] === val.key ? "true" : "false",
           onclick: () => { chosen[f.name] = val.key; renderActions(ctx.last); } }, optionText(f.name, val.value)));

@@ -166,9 +166,20 @@ function read(model, v, me, posSeat, seat, inDeal) {
       }
     }
     if (key === "tricks_seen" && Array.isArray(value)) {
-      for (const t of value.slice(-1)) {
-        model.sections.push({ kind: "plays", key, plays: t.plays.map(([s, c]) => [posSeat(s), c]), winner: posSeat(t.winner) });
-      }
+      // the last trick on the felt; at carte viste every earlier one of the smazzata, in order
+      const tricks = value.map((t) => ({ plays: t.plays.map(([s, c]) => [posSeat(s), c]), winner: posSeat(t.winner) }));
+      if (tricks.length > 1) model.sections.push({ kind: "seen", key, tricks: tricks.slice(0, -1) });
+      for (const t of tricks.slice(-1)) model.sections.push({ kind: "plays", key, ...t });
+      continue;
+    }
+    // Scopa, Asso, Cirulla a carte viste: every move of the smazzata and each position's taken cards
+    if (key === "moves" && Array.isArray(value) && value.every((m) => m && typeof m === "object" && "card" in m)) {
+      const moves = value.map((m) => ({ seat: posSeat(m.pos ?? m.seat), card: m.card, take: m.take || [], scopa: !!m.scopa }));
+      if (moves.length > 1) model.sections.push({ kind: "seen", key, moves: moves.slice(0, -1) });
+      continue;
+    }
+    if (key === "piles" && Array.isArray(value) && value.every(Array.isArray)) {
+      model.sections.push({ kind: "piles", key, piles: value.map((cards, i) => [posSeat(i), cards]) });
       continue;
     }
     if (key === "last_move" && value && typeof value === "object") {

@@ -5,12 +5,12 @@ import { styleForGame } from "../cards.js";
 import { card, describeCard, h, settings } from "./dom.js";
 import { planActions } from "./actions.js";
 import { buildModel } from "./model.js";
-import { centre, detailsEl, eventLine, meldsEl, placeSeats, resultEl, scoresEl, seatEl, seatName, tickClocks } from "./felt.js";
+import { centre, detailsEl, eventLine, meldsEl, placeSeats, resultEl, scoresEl, seatEl, seatName, seenEl, tickClocks } from "./felt.js";
 import { t } from "./i18n.js";
 import { lineName, measureText, summaryEl } from "./summary.js";
 import { muted, play, setMuted, soundAsk } from "./sounds.js";
 import { waitingEl } from "./waiting.js";
-import { clockLine, handOrder, turnKey } from "./state.js";
+import { SERVER_ORDERED, clockLine, handOrder, sortHand, turnKey } from "./state.js";
 
 // Pairs (coppie): the seats at N, E, S, O as the rules place them, the partner opposite.
 const COMPASS = { b: "S", l: "O", t: "N", r: "E" };
@@ -39,10 +39,29 @@ export function renderer(ctx) {
   let lastTurn = null;
   let logHand = null;
 
-  /** The viewer's cards as shown: sorted when long, in the player's own order when he moved them. */
+  /** The viewer's cards as shown: sorted when long (in the server's order where the player chose
+   * one), in the player's own order when he moved or sorted them. */
   function handCards() {
     const me = ctx.model?.seats.get(ctx.last?.seat);
-    return handOrder((me && me.cards) || [], ui.order);
+    return handOrder((me && me.cards) || [], ui.order, root.dataset.game);
+  }
+
+  /** Burraco, Scala 40: the buttons that sort the hand on the spot (a drag still moves a card after). */
+  function sortButtons(p, hand) {
+    if (!SERVER_ORDERED.has(root.dataset.game) || hand.length < 2 || hand.some((c) => typeof c !== "string")) return null;
+    const sortBy = (by) => () => {
+      const picked = ui.picked.map((i) => hand[i]);
+      ui.order = sortHand(hand, by, root.dataset.game);
+      // the picks stay on the same cards (a card may come twice: each index once)
+      const taken = new Set();
+      ui.picked = picked.map((c) => { const i = ui.order.findIndex((x, k) => x === c && !taken.has(k)); taken.add(i); return i; }).filter((i) => i >= 0);
+      renderHand(p);
+      ctx.renderActions(p);
+      $("hand").querySelector(`[data-sort="${by}"]`)?.focus();
+    };
+    return h("div", { class: "hand-sort", role: "group", "aria-label": t("Ordina la mano") },
+      h("button", { type: "button", class: "secondary small", dataset: { sort: "seme" }, onclick: sortBy("seme") }, t("Per seme")),
+      h("button", { type: "button", class: "secondary small", dataset: { sort: "valore" }, title: t("Per valore, matte prima"), onclick: sortBy("valore") }, t("Per valore")));
   }
 
   function markPairs(seats, p) {
@@ -140,7 +159,8 @@ export function renderer(ctx) {
     const playing = row.querySelector("[data-playable]") !== null;
     el.classList.toggle("hand--playing", playing);
     const hint = !playing ? "" : picking ? t(" · tocca le carte da scegliere") : t(" · tocca una carta per giocarla");
-    el.append(h("span", { class: "zone-title" }, t("Le tue carte"), model.handNote ? h("strong", { class: "hand-note" }, ` · ${model.handNote}`) : null, hint), row);
+    el.append(h("div", { class: "hand-head" }, h("span", { class: "zone-title" }, t("Le tue carte"), model.handNote ? h("strong", { class: "hand-note" }, ` · ${model.handNote}`) : null, hint),
+      sortButtons(p, hand)), row);
     fitHand(row, hand.length);
   }
 
@@ -262,7 +282,7 @@ export function renderer(ctx) {
     below.replaceChildren();
     // Burraco, Scala 40: the melds lie on the felt, the viewer's nearest to him.
     if (model.melds) view.append(meldsEl(model, attachOnClick));
-    for (const el of [resultEl(model, model.result), resultEl(model, model.dealResult, "Risultato della smazzata"), scoresEl(model), detailsEl(model)]) if (el) below.append(el);
+    for (const el of [seenEl(model), resultEl(model, model.result), resultEl(model, model.dealResult, "Risultato della smazzata"), scoresEl(model), detailsEl(model)]) if (el) below.append(el);
     renderHand(p);
     renderTurn(p);
     ctx.renderActions(p);

@@ -61,15 +61,38 @@ export function arrange(cards, order) {
   return [...out, ...left];
 }
 
-// Long hands (rummy, tresette) are shown sorted by suit and rank; short ones as dealt.
+// Long hands (tresette) are shown sorted by suit and rank; short ones as dealt. Burraco and Scala 40
+// hands come in the order the player chose (the option "Ordina la mano"): the server's order holds.
 const ORDER = "A23456789TJQK";
 const SUIT_ORDER = "hdcs";
 const sortKey = (c) => (c[0] === "X" ? 99 : SUIT_ORDER.indexOf(c[1]) * 20 + ORDER.indexOf(c[0]));
 
-/** The viewer's cards as the page shows them: the player's own order over the sorted or dealt one. */
-export function handOrder(cards, order) {
+/** Games whose server orders the viewer's hand by the player's option "Ordina la mano". */
+export const SERVER_ORDERED = new Set(["burraco", "scala40"]);
+
+/** The viewer's cards as the page shows them: the player's own order over the sorted, dealt or
+ * server's one (``game`` in SERVER_ORDERED: never re-sorted). */
+export function handOrder(cards, order, game = "") {
   if (cards.some((c) => typeof c !== "string")) return cards;
-  return arrange(cards.length < 9 ? cards : [...cards].sort((a, b) => sortKey(a) - sortKey(b)), order);
+  const sorted = cards.length < 9 || SERVER_ORDERED.has(game) ? cards : [...cards].sort((a, b) => sortKey(a) - sortKey(b));
+  return arrange(sorted, order);
+}
+
+/** The buttons "Per seme" / "Per valore" of Burraco and Scala 40 (the same orders as the option
+ * "Ordina la mano", games/melds.py sort_hand): by suit ♥♦♣♠ then rank A..K, the jolly last; or by
+ * value with the matte first (the jolly, then Burraco's 2s by suit), then rank A..K, suit. */
+export function sortHand(cards, by, game) {
+  const joker = (c) => c[0] === "X";
+  const rank = (c) => ORDER.indexOf(c[0]);
+  const suit = (c) => SUIT_ORDER.indexOf(c[1]);
+  const cmp = (a, b) => {
+    for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return a[i] - b[i];
+    return 0;
+  };
+  const key = by === "seme"
+    ? (c) => (joker(c) ? [1, 0, 0] : [0, suit(c), rank(c)])
+    : (c) => (joker(c) ? [0, 0, 0] : game === "burraco" && c[0] === "2" ? [1, 0, suit(c)] : [2, rank(c), suit(c)]);
+  return [...cards].sort((a, b) => cmp(key(a), key(b)) || (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /** Move a card of the hand from one place to another: the new order, and the picks where they went. */

@@ -268,7 +268,7 @@ def test_automatic_accuso_and_manual_button():
     eng2.rules.before_turn(st2, st2["deal"], [])
     assert st2["deal"]["accusi"] == [0, 0]
     specs = eng2.legal_actions(st2, 1)
-    assert {"type": "accuso", "kind": "cirulla", "label": "Accuso: cirulla"} in specs
+    assert {"type": "accuso", "kind": "cirulla", "label": "Accuso: Cirulla"} in specs
     # Without the accuso the 7 is a 7: 7 + 5 + 3 = 15 takes both.
     assert eng2.rules.options(st2["deal"], 0, "7h") == [["5h", "3d"]]
     before = copy.deepcopy(st2)

@@ -287,3 +287,13 @@ def test_carte_viste_show_declared_honours_and_accused_cards_still_in_hand() -> 
     assert "shown" not in E.view(plain, None)["deal"]
     assert E.view(viste, None)["deal"]["shown"] == {"1": ["3d", "2d"]}
     assert E.view(viste, viste["seats"][2])["deal"]["shown"] == {"1": ["3d", "2d"]}
+
+
+def test_the_stock_is_shown_only_where_the_deal_has_one() -> None:
+    """In four every card is dealt (no tallone to show); testa a testa the stock counts down."""
+    four = DEAL.new(order=[0, 1, 2, 3], dealer=3, lines=[[0, 2], [1, 3]], deck=italian_deck())
+    assert "stock_count" not in DEAL.view(four, frozenset({0}), False)
+    two = DEAL.new(order=[0, 1], dealer=1, lines=[[0], [1]], deck=italian_deck())
+    assert DEAL.view(two, frozenset({0}), False)["stock_count"] == 20
+    two["taken"]["0"], two["stock"] = two["stock"], []  # drawn to the last card: still a game with a stock
+    assert DEAL.view(two, frozenset({0}), False)["stock_count"] == 0
