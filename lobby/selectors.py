@@ -109,13 +109,19 @@ def table_shared(
     return payload
 
 
-def match_seats(rt: TableRuntime) -> list[dict[str, Any]]:
-    """The players of a closed tournament table's last match, as its hand stored them: read with
-    the closing (``rt.match_hand_seats``, all the turn's tables in one query), else one query."""
+def match_hand_seats(rt: TableRuntime) -> list[dict[str, Any]]:
+    """The seats a closed tournament table's last match was dealt, as its hand stored them: read
+    with the closing or the owner's load (``rt.match_hand_seats``), else one query."""
     stored = getattr(rt, "match_hand_seats", None)
     if stored is None:
         hand = Hand.objects.filter(table_id=rt.pk, number=rt.hand_no).only("seats").first()
         stored = hand.seats if hand is not None else []
+    return list(stored)
+
+
+def match_seats(rt: TableRuntime) -> list[dict[str, Any]]:
+    """The players of a closed tournament table's last match (``match_hand_seats``), as views show them."""
+    stored = match_hand_seats(rt)
     return [
         {
             "number": int(s["seat"]),

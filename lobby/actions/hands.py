@@ -97,6 +97,13 @@ def table_start_hand(*, table_id: int) -> bool:
     due = rt.start_at is not None and rt.start_at <= timezone.now()
     if due:
         rt.start_at = None  # the due start is this call (a player's earlier call leaves it pending)
+    if rt.state is not None and rt.hand_no:
+        engine = tablerow.hand_engine(rt)
+        unsettled = Hand.objects.filter(table_id=rt.pk, number=rt.hand_no, ended_at__isnull=True).first()
+        if unsettled is not None and engine.is_over(rt.state):  # a hand over as it was dealt
+            finish_hand(rt, engine, unsettled)
+            tablerow.after_change(rt, engine)
+            return False
     started = _deal(rt)
     if due and not started:
         rt.save(update_fields=["start_at"])  # a deal saves it with the rest of the row
@@ -159,8 +166,11 @@ def _deal(rt: TableRuntime, chips: dict[str, int] | None = None) -> bool:
             for s in _seat_specs(rt, seats, credits)
             if s["chips"] > 0 or engine.release_seat(rt.carry, s["seat"])[1] > 0
         ]
-    active = [s for s in specs if not s["sitout"]]
-    if len(active) < max(table.min_players, engine.min_seats):
+    # A level tournament's table deals while two seats have chips, sitout ones included: the engine
+    # takes their invito and, with at most one seat left playing, gives it the pot (RULINGS L1),
+    # so an absent player is blinded off and the tournament goes on to its end.
+    playing = specs if chips is not None else [s for s in specs if not s["sitout"]]
+    if len(playing) < max(table.min_players, engine.min_seats):
         if rt.state is not None:
             rt.state = rt.dealt = rt.steps = None
             rt.deadline = None
@@ -196,6 +206,11 @@ def _deal(rt: TableRuntime, chips: dict[str, int] | None = None) -> bool:
     HandPlayer.objects.bulk_create(
         [HandPlayer(hand=hand, user_id=spec["user_id"], seat=spec["seat"]) for spec in specs]
     )
+    if engine.is_over(state):
+        # Over as it was dealt (a level table's L1: one seat playing). It is settled and told by the
+        # table's next start, in a transaction of its own: the caller (the tournament between hands)
+        # holds the rows the hand's end writes.
+        tablerow.start_later(rt, 0)
     tablerow.after_change(rt, engine)
     rt.hand_pk = hand.pk  # type: ignore[attr-defined]  # as the owner's read of the row has it
     owners.dealt(rt, hand)

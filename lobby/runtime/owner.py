@@ -46,7 +46,7 @@ from lobby.runtime.clocks import Clocks, chores_due, first_offer
 from lobby.runtime.fanout import Audience, snapshot
 from lobby.runtime.journal import journal
 from lobby.runtime.threads import blocking
-from lobby.selectors import seat_rows, table_waiting
+from lobby.selectors import match_hand_seats, seat_rows, table_waiting
 from piattaforma import logcontext
 from piattaforma.compiledquery import CompiledQuery
 from piattaforma.models import User
@@ -300,6 +300,10 @@ class TableOwner:
         self.rt = rt
         if kept is None or kept.wrote(Seat, User):
             self.seats = list(seat_rows(self.table_id))
+        if rt.table.tournament_id is not None and not rt.table.is_open and rt.state is not None:
+            # a closed tournament match shows its players' names (selectors.match_hand_seats): read here,
+            # where the database may be read, for the views the loop builds without it
+            rt.match_hand_seats = match_hand_seats(rt)  # type: ignore[attr-defined]  # carried on the row object
         if kept is None or kept.wrote(WaitingEntry):
             self.offer_at = first_offer(self.table_id)
         self.chores_at = chores_due(rt, self.seats, self.offer_at)

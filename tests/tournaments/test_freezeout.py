@@ -76,6 +76,8 @@ def play_hand(table_id: int) -> None:
         rt = runtime(Table(pk=table_id))
         engine = registry.get(rt.game)
         if rt.state is None or engine.is_over(rt.state):
+            if Hand.objects.filter(table_id=table_id, number=rt.hand_no, ended_at__isnull=True).exists():
+                door.table_start_hand(table_id=table_id)  # the due start settles a hand over as dealt
             return
         if door.table_bot_move(table_id=table_id, version=rt.version):
             continue
@@ -305,3 +307,26 @@ def test_the_next_hand_is_dealt_after_the_pause_to_read_the_result(
         play_hand(table_id)
     advances = [options for task, options in sent if task == "tournaments.advance"]
     assert len(advances) == 1 and advances[0]["countdown"] in (4, 8), sent
+
+
+@pytest.mark.parametrize("game", ["poker5", "telesina"])
+def test_a_heads_up_with_an_absent_player_is_blinded_off_to_its_end(staff, game):
+    """RULINGS L1 at the runtime: with one of the last two players gone (sitout), every hand is still
+    dealt; the absent seat pays its invito and the one playing takes the pot at once. The absent
+    player is blinded off, the tournament ends with the present one first, and no chip is lost."""
+    t, (present, absent) = freezeout_tournament(staff, game, entrants=2, people=True)
+    (table,) = level_tables(t)
+    play_hand(table.table_id)  # the first hand played by both; he leaves between hands
+    assert door.table_leave(table_id=table.table_id, user=absent) == {"left": False, "sitout": True}
+    before = Hand.objects.filter(table_id=table.table_id).count()
+    play_to_the_end(t, seed=3)
+    t.refresh_from_db()
+    hands = Hand.objects.filter(table_id=table.table_id, number__gt=before)
+    if hands.exists():  # (the first hand may have ended the tournament: an all-in)
+        assert not Hand.objects.filter(table_id=table.table_id, ended_at__isnull=True).exists()  # settled
+        assert all(h.seats and {s["user_id"] for s in h.seats} == {present.pk, absent.pk} for h in hands)
+        assert running.final_placings(t)[0] == [str(present.pk)]  # the present player wins
+    assert t.state == Tournament.State.FINISHED
+    paid = running.tournament_pay(tournament_id=t.pk)
+    assert sum(paid["prizes"].values()) == 2 * t.pool_quota and pool(t) == 0
+    assert ledger_zero() == 0

@@ -145,3 +145,28 @@ async def test_a_players_notice_reaches_every_page_he_has_open_and_no_one_elses(
     assert await other.receive_nothing(timeout=0.3)
     await mine.disconnect()
     await other.disconnect()
+
+
+@pytest.mark.django_db
+def test_a_closed_tournament_tables_owner_builds_its_last_view_without_the_database():
+    """The table's owner builds views in its event loop, where the database may not be read: the
+    closed match's names are read when the owner loads the table (a query at view time raised
+    SynchronousOnlyOperation at every match's end)."""
+    from asgiref.sync import async_to_sync
+
+    from lobby.runtime.owner import TableOwner
+
+    t, players = _closed_sitgo(2)
+    _start(t)
+    (table,) = open_tables(t)
+    names = dict(table.seat_rows.values_list("number", "user__nickname"))
+    play_turn(t, SeededRng(7))
+
+    async def last_view() -> dict:
+        owner = TableOwner(table.pk)
+        await sync_to_async(owner._load)()
+        return owner.snapshot(players[0].pk)  # in the loop: a query here raises
+
+    payload = async_to_sync(last_view)()
+    assert payload["closed"] is True
+    assert {s["number"]: s["nickname"] for s in payload["seats"]} == names
