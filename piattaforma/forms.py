@@ -10,7 +10,12 @@ from django.conf import settings
 from django.contrib.auth import authenticate, password_validation
 from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm
 from django.http import HttpRequest
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.functional import lazy
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games import options as game_options
@@ -47,6 +52,18 @@ class CheckedPasswordChangeForm(PasswordChangeForm):
         return old_password
 
 
+def _rules_links() -> SafeString:
+    """The sign-up's links to what the player accepts (read before he plays: rules 004)."""
+    return format_html(
+        gettext(
+            'Leggi il <a href="{}" target="_blank" rel="noopener">regolamento</a> e le '
+            '<a href="{}" target="_blank" rel="noopener">regole della casa</a>.'
+        ),
+        reverse("rules:index"),
+        reverse("rules:page", args=["regole-della-casa"]),
+    )
+
+
 class SignupForm(forms.ModelForm):
     """Open a game account: identity (name, surname, sex, birth date 18+, codice fiscale), nickname,
     e-mail, password twice, terms. The codice fiscale must agree with the rest (piattaforma.identity)."""
@@ -68,6 +85,7 @@ class SignupForm(forms.ModelForm):
     accetto = forms.BooleanField(
         label=_("Dichiaro di essere maggiorenne e accetto il regolamento e le regole della casa"),
         required=True,
+        help_text=lazy(_rules_links, SafeString)(),
     )
 
     class Meta:

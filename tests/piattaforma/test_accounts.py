@@ -158,3 +158,10 @@ def test_english_is_the_second_language(client):
     client.post(reverse("set_language"), {"language": "en", "next": "/"})
     response = client.get(reverse("login"))
     assert 'lang="en"' in response.content.decode()
+
+
+def test_the_signup_links_the_rules_it_asks_the_player_to_accept(client):
+    html = client.get(reverse("signup")).content.decode()
+    help_text = html[html.index('id="id_accetto_helptext"') :]
+    help_text = help_text[: help_text.index("</small>")]
+    assert 'href="/regole/"' in help_text and 'href="/regole/regole-della-casa/"' in help_text
