@@ -48,7 +48,7 @@ table_sitout = through_owner(seating.table_sitout)
 
 table_update = through_owner(tables.table_update)
 
-tournament_table_next = through_owner(tournament_tables.tournament_table_next)
+tournament_table_next = through_owner(hands.tournament_table_next)
 
 waiting_join = through_owner(waiting.waiting_join)
 waiting_leave = through_owner(waiting.waiting_leave)

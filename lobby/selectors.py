@@ -311,8 +311,9 @@ def variant_label(table: Table) -> str:
     parts = []
     for key, names in VARIANT_KEYS.items():
         value = config.get(key)
-        if isinstance(value, str) and value:
-            parts.append(names.get(value, value.replace("_", " ").capitalize()))
+        if not isinstance(value, str) or not value or (names and value not in names):
+            continue  # (a value the filter does not name: the engines' tournament switch, "cash")
+        parts.append(names.get(value, value.replace("_", " ").capitalize()))
     return " · ".join(parts)
 
 

@@ -14,6 +14,8 @@ match of a gioco a partite, or sits the player out for the rest of the hand.
 
 from __future__ import annotations
 
+import uuid
+from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -374,7 +376,9 @@ def finish_hand(rt: TableRuntime, engine: Engine, hand: Hand) -> None:
             seat.save(update_fields=["missed_hands"])
             if cash_table and seating.must_stand_up(rt.table, seat):
                 seating.stand_up(rt, seat)
-    hooks.match_ended(tournament_tables.match_result(rt, hand, outcome))
+    # a level table: the pause a cash table of the game takes to read the result before its next deal
+    pause = next_hand_pause(rt.state) if engine.family == "puntate" else None
+    hooks.match_ended(tournament_tables.match_result(rt, hand, outcome, pause))
     if rt.table.tournament_id is not None:
         return  # one match, or one hand: the tournament seats its next turn or deals the next hand
     if engine.family == "partite":
@@ -577,3 +581,51 @@ def table_cancel_hand(*, table_id: int, actor: User, reason: str) -> bool:
         data={"hand": hand.number},
     )
     return True
+
+
+@transaction.atomic
+def tournament_table_next(
+    *,
+    table_id: int,
+    leave: Sequence[int] = (),
+    arrive: Sequence[tuple[int, int]] = (),
+    chips: dict[int, int] | None = None,
+    config: dict[str, Any] | None = None,
+) -> bool:
+    """A level tournament's table between two hands (under its owner): who leaves it (eliminated
+    or moved away), who arrives at which seat (moved here, his chips with him), the game options
+    of the next hand (the level's invito), and the next hand dealt with ``chips`` (user id ->
+    tournament chips) unless it is None. Refused while a hand runs: nobody moves in the middle of
+    a hand. No money moves: the seats hold no table credit. Returns whether a hand was dealt.
+    """
+    rt = tablerow.lock(table_id)
+    table = rt.table
+    if table.tournament_id is None:
+        raise NotAllowed("Non è un tavolo di torneo")
+    if tablerow.hand_running(rt):
+        raise NotAllowed("Una mano è in corso: il torneo attende la sua fine")
+    changed = False
+    if leave:
+        Seat.objects.filter(table_id=table_id, user_id__in=list(leave)).delete()
+        changed = True
+    for user_id, number in arrive:
+        Seat.objects.create(
+            table=table,
+            number=number,
+            user_id=user_id,
+            session_ref=f"torneo-{table_id}-{number}-{uuid.uuid4().hex[:8]}",
+        )
+        changed = True
+    if config and any(table.config.get(key) != value for key, value in config.items()):
+        table.config = {**table.config, **config}
+        table.save(update_fields=["config"])
+        changed = True
+    if chips is not None:
+        refs = dict(Seat.objects.filter(table_id=table_id).values_list("user_id", "session_ref"))
+        by_ref = dict.fromkeys(refs.values(), 0)
+        by_ref.update({refs[uid]: int(amount) for uid, amount in chips.items() if uid in refs})
+        if _deal(rt, by_ref):
+            return True
+    if changed:
+        tablerow.bump(rt)
+    return False

@@ -34,7 +34,9 @@ logger = logging.getLogger(__name__)
 HAND_SEAT_KEYS = (*ENGINE_SPEC_KEYS, "user_id", "nickname", "session_ref")  # as table_start_hand stores them
 
 
-def match_result(rt: TableRuntime, hand: Hand, outcome: dict[str, Any]) -> dict[str, Any]:
+def match_result(
+    rt: TableRuntime, hand: Hand, outcome: dict[str, Any], pause: int | None = None
+) -> dict[str, Any]:
     """What ``hooks.match_ended`` tells of a hand or match that just ended (runtime row locked)."""
     table = rt.table
     seats: list[dict[str, Any]] = []
@@ -63,20 +65,11 @@ def match_result(rt: TableRuntime, hand: Hand, outcome: dict[str, Any]) -> dict[
         "outcome": outcome,
         "seats": seats,
         "dealer": (rt.state or {}).get("dealer"),  # the seat that dealt, where the game has one
-        "pause": _next_hand_pause(rt),  # a level table: the seconds to read the result before the next deal
+        "pause": pause,  # a level table: the seconds to read the result before the next deal
         # giochi a partite: each line's tempo partita (ms) and what was left of it at the end
         "tempo_partita_ms": table.tempo_partita * 1000 if rt.clocks is not None else None,
         "clocks_left": dict(rt.clocks) if rt.clocks is not None else None,
     }
-
-
-def _next_hand_pause(rt: TableRuntime) -> int | None:
-    """The pause a cash table of the game would take before its next deal (None: a gioco a partite)."""
-    from lobby.actions.hands import next_hand_pause  # (hands imports this module)
-
-    if rt.state is None or tablerow.hand_engine(rt).family != "puntate":
-        return None
-    return next_hand_pause(rt.state)
 
 
 def seats_time_used(table: Table, hand: Hand) -> dict[int, int]:
@@ -318,53 +311,3 @@ def tournament_tables_close(*, table_ids: Sequence[int]) -> int:
         rt.updated_at = now
     transaction.on_commit(lambda: _send_closed(closing))
     return len(closing)
-
-
-@transaction.atomic
-def tournament_table_next(
-    *,
-    table_id: int,
-    leave: Sequence[int] = (),
-    arrive: Sequence[tuple[int, int]] = (),
-    chips: dict[int, int] | None = None,
-    config: dict[str, Any] | None = None,
-) -> bool:
-    """A level tournament's table between two hands (under its owner): who leaves it (eliminated
-    or moved away), who arrives at which seat (moved here, his chips with him), the game options
-    of the next hand (the level's invito), and the next hand dealt with ``chips`` (user id ->
-    tournament chips) unless it is None. Refused while a hand runs: nobody moves in the middle of
-    a hand. No money moves: the seats hold no table credit. Returns whether a hand was dealt.
-    """
-    from lobby.actions import hands  # (hands imports this module)
-
-    rt = tablerow.lock(table_id)
-    table = rt.table
-    if table.tournament_id is None:
-        raise NotAllowed("Non è un tavolo di torneo")
-    if tablerow.hand_running(rt):
-        raise NotAllowed("Una mano è in corso: il torneo attende la sua fine")
-    changed = False
-    if leave:
-        Seat.objects.filter(table_id=table_id, user_id__in=list(leave)).delete()
-        changed = True
-    for user_id, number in arrive:
-        Seat.objects.create(
-            table=table,
-            number=number,
-            user_id=user_id,
-            session_ref=f"torneo-{table_id}-{number}-{uuid.uuid4().hex[:8]}",
-        )
-        changed = True
-    if config and any(table.config.get(key) != value for key, value in config.items()):
-        table.config = {**table.config, **config}
-        table.save(update_fields=["config"])
-        changed = True
-    if chips is not None:
-        refs = dict(Seat.objects.filter(table_id=table_id).values_list("user_id", "session_ref"))
-        by_ref = dict.fromkeys(refs.values(), 0)
-        by_ref.update({refs[uid]: int(amount) for uid, amount in chips.items() if uid in refs})
-        if hands._deal(rt, by_ref):
-            return True
-    if changed:
-        tablerow.bump(rt)
-    return False

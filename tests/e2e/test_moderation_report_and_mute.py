@@ -64,6 +64,14 @@ def connected(page):
     page.wait_for_function("() => document.querySelector('#table')?.dataset.connected === '1'")
 
 
+def open_chat(page):
+    """On a narrow screen the table's chat is a drawer behind the "Chat" button: open it."""
+    toggle = page.locator("[data-testid=chat-toggle]")
+    if toggle.is_visible():
+        toggle.click()
+    page.wait_for_selector("[data-role=chat-form] input", state="visible")
+
+
 @pytest.mark.parametrize("viewport", ["laptop", "phone"])
 def test_insult_report_claim_mute_and_its_end(browser, asgi_live, artifacts, viewport):  # noqa: F811
     url = asgi_live.url
@@ -76,6 +84,8 @@ def test_insult_report_claim_mute_and_its_end(browser, asgi_live, artifacts, vie
     victim = _open(browser, url, "vittima", viewport, f"/lobby/tavolo/{table_id}/")
     connected(bully)
     connected(victim)
+    open_chat(bully)
+    open_chat(victim)
 
     # a blocked line: only its author is told why
     bully.fill("[data-role=chat-form] input", "porco dio")

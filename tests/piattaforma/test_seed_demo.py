@@ -119,6 +119,6 @@ def test_the_demo_tables_and_tournaments_take_their_games_tempo_giocata():
     call_command("seed_demo", stdout=io.StringIO())
     for table in Table.objects.filter(tournament_id__isnull=True):
         assert table.tempo_giocata == registry.get(table.game).default_tempo_giocata, table
-    assert Table.objects.get(game="burraco").tempo_giocata == 90
+    assert Table.objects.get(game="burraco", realm="real").tempo_giocata == 90
     for tournament in Tournament.objects.all():
         assert tournament.tempo_giocata == registry.get(tournament.game).default_tempo_giocata, tournament

@@ -205,8 +205,8 @@ def test_the_table_words_are_the_engines_and_the_clients(html):
     deal["hands"][pos] = ["6c", "6h", "6s"]
     deal["accused_round"][pos] = 0
     specs = E.rules.legal_actions(st, pos)
-    assert {s["label"] for s in specs if s["type"] == "accuso"} == {"Accuso: decino"}
-    assert "«Accuso: decino»" in html and "«Accuso: cirulla»" in html
+    assert {s["label"] for s in specs if s["type"] == "accuso"} == {"Accuso: Decino"}
+    assert "«Accuso: Decino»" in html and "«Accuso: Cirulla»" in html
     js = "".join(p.read_text() for p in (Path(settings.BASE_DIR) / "static" / "js" / "table").glob("*.js"))
     for word in (
         "Carte in tavola",
