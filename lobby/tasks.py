@@ -9,17 +9,43 @@ task is sent for an owned table, but one sent while the table had no owner yet (
 connection, or after its owner died) may arrive once an owner runs it. The owner resumed that
 clock from the row when it started (``TableOwner._arm``), so the task is stale: it notices with one
 query (the lease) and does nothing, instead of parking the owner from this worker for a no-op.
+
+A task may also outlive its table: the table closed (its players left, the staff closed it, its
+tournament match ended) while its next deal or deadline was queued. That task has nothing to do;
+it says so in one line of the log, not as a failure with a traceback.
 """
 
+import functools
+import logging
+from collections.abc import Callable
 from datetime import datetime
+from typing import Any
 
 from celery import shared_task
 
 from lobby import door, sweeps
+from lobby.errors import TableClosed
 from lobby.owners import owned
+
+log = logging.getLogger(__name__)
+
+
+def _closed_is_done(func: Callable[..., Any]) -> Callable[..., Any]:
+    """A table task that finds its table closed has nothing left to do."""
+
+    @functools.wraps(func)
+    def wrapper(*, table_id: int, **kwargs: Any) -> Any:
+        try:
+            return func(table_id=table_id, **kwargs)
+        except TableClosed:
+            log.info("%s: table %s is closed, nothing to do", func.__name__, table_id)
+            return 0
+
+    return wrapper
 
 
 @shared_task(name="lobby.table_deadline", ignore_result=True)
+@_closed_is_done
 def table_deadline(*, table_id: int, eta: str | None = None, version: int | None = None) -> int:
     """At a table's deadline: apply the timeout action, or re-arm if the deadline moved on.
 
@@ -34,6 +60,7 @@ def table_deadline(*, table_id: int, eta: str | None = None, version: int | None
 
 
 @shared_task(name="lobby.table_start", ignore_result=True)
+@_closed_is_done
 def table_start(*, table_id: int) -> bool:
     """Deal the next hand when enough players are ready."""
     if owned(table_id):
@@ -42,6 +69,7 @@ def table_start(*, table_id: int) -> bool:
 
 
 @shared_task(name="lobby.bot_move", ignore_result=True)
+@_closed_is_done
 def table_bot_move(*, table_id: int, version: int) -> int:
     """A bot seat must decide: play a legal move."""
     if owned(table_id):

@@ -87,7 +87,11 @@ def test_a_player_who_browses_away_is_called_and_taken_to_his_tables(asgi_live, 
         page.wait_for_selector("[data-testid=my-registration]")
         people[nickname] = page
     carla, dario = people["Carla"], people["Dario"]
-    carla.goto(f"{live.url}/profilo/")  # she browses away while the sit&go fills
+    # she browses away while the sit&go fills, by the menu's link as a player does: the tournament
+    # page may be reloading itself at that moment (Dario's registration changed it), and a click,
+    # unlike a navigation typed from outside the page, always wins over the page's own reload
+    carla.get_by_role("link", name="Il mio profilo").click()
+    carla.wait_for_url("**/profilo/")
     carla.wait_for_selector("[data-site-notices][data-live=open]", state="attached")
     assert live.run(fill_and_start, tid) == "running"
     user_ids = live.run(people_ids, list(people))

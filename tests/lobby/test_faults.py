@@ -54,6 +54,26 @@ def play_out(table) -> None:
     raise AssertionError("the hand never ended")
 
 
+# --- a task that outlives its table -------------------------------------------------------------
+
+
+def test_a_table_task_that_outlives_its_table_does_nothing_and_fails_nothing(caplog):
+    """A deal, deadline or bot move queued before its table went away: done, one line in the log."""
+    table = poker_table()
+    gone = table.pk
+    table.delete()
+    with caplog.at_level("INFO", logger="lobby.tasks"):
+        assert not tasks.table_start(table_id=gone)
+        assert not tasks.table_deadline(table_id=gone, eta=timezone.now().isoformat())
+        assert not tasks.table_bot_move(table_id=gone, version=3)
+    said = [r.getMessage() for r in caplog.records if r.name == "lobby.tasks"]
+    assert said == [
+        f"{name}: table {gone} is closed, nothing to do"
+        for name in ("table_start", "table_deadline", "table_bot_move")
+    ]
+    assert all(r.exc_info is None for r in caplog.records if r.name == "lobby.tasks")
+
+
 # --- lost "start the next hand" -----------------------------------------------------------------
 
 
