@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth.hashers import make_password
 from django.core.exceptions import ValidationError
-from django.db.models import QuerySet
+from django.db.models import Count, OuterRef, QuerySet, Subquery
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
@@ -22,7 +23,15 @@ from games import registry
 from games.engine import CodedError, Engine, EngineError, Option
 from lobby import door, selectors
 from lobby.errors import HandSecretsClosed, TableError
-from lobby.models import TABLE_SETTINGS_FIELDS, ChatMessage, Hand, Seat, Table, TableTemplate
+from lobby.models import (
+    TABLE_SETTINGS_FIELDS,
+    ChatMessage,
+    ConnectionRecord,
+    Hand,
+    Seat,
+    Table,
+    TableTemplate,
+)
 from piattaforma import siteops
 from piattaforma.backoffice import ReadOnlyAdminMixin, site
 from piattaforma.entry import ENTRY_FIELDS
@@ -499,6 +508,54 @@ class HandAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         except CodedError as exc:
             return JsonResponse(exc.as_dict(), status=400)
         return JsonResponse(payload)
+
+
+@admin.register(ConnectionRecord, site=site)
+class ConnectionRecordAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """The players' connections to their tables and who ended each (rules 004, "Rimborsi per
+    disconnessioni": only an interruption the platform caused is refunded). "Interrotte insieme"
+    counts the other connections of the same server process cut within a minute of this one: many
+    at once point to the platform, one alone to the player's side."""
+
+    list_display = (
+        "opened_at",
+        "table",
+        "seat_number",
+        "user",
+        "closed_at",
+        "ended_by",
+        "close_code",
+        "hands",
+        "process",
+        "cut_together",
+    )
+    list_filter = ("ended_by", "process")
+    search_fields = ("user__nickname", "table__name")
+    date_hierarchy = "opened_at"
+    list_select_related = ("table", "user")
+    readonly_fields = [f.name for f in ConnectionRecord._meta.fields]
+    TOGETHER = timedelta(seconds=30)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[ConnectionRecord]:
+        others = ConnectionRecord.objects.filter(
+            process=OuterRef("process"),
+            ended_by__in=(ConnectionRecord.EndedBy.NETWORK, ConnectionRecord.EndedBy.PLATFORM),
+            closed_at__gte=OuterRef("closed_at") - self.TOGETHER,
+            closed_at__lte=OuterRef("closed_at") + self.TOGETHER,
+        ).exclude(pk=OuterRef("pk"))
+        counted = others.order_by().values("process").annotate(n=Count("pk")).values("n")
+        return super().get_queryset(request).annotate(together=Subquery(counted[:1]))
+
+    @admin.display(description=_("Mani"))
+    def hands(self, obj: ConnectionRecord) -> str:
+        last = obj.hand_at_close if obj.hand_at_close is not None else "…"
+        return f"{obj.hand_at_open}–{last}"
+
+    @admin.display(description=_("Interrotte insieme"), ordering="together")
+    def cut_together(self, obj: Any) -> int | str:
+        if obj.ended_by not in (ConnectionRecord.EndedBy.NETWORK, ConnectionRecord.EndedBy.PLATFORM):
+            return "—"
+        return obj.together or 0
 
 
 @admin.register(ChatMessage, site=site)

@@ -189,11 +189,12 @@ class TableConsumer(AuthenticatedJsonConsumer):
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         try:
             await super().__call__(scope, receive, send)
-        finally:  # also when the application failed: disconnect() then never runs
-            await self.uncount()
+        finally:  # also when the application failed or was stopped: disconnect() then never ran
+            await self.uncount(None)
 
-    async def uncount(self) -> None:
-        """Stop counting this connection for its seat (once; before the channel layer, which may be down)."""
+    async def uncount(self, code: int | None = None) -> None:
+        """Stop counting this connection for its seat (once; before the channel layer, which may be
+        down); ``code``: how it closed (its WebSocket close code), for its record."""
         presence.closed(self)
         socket_id, self.socket_id = getattr(self, "socket_id", None), None
         if self.owner is not None:
@@ -203,12 +204,12 @@ class TableConsumer(AuthenticatedJsonConsumer):
                 await self.remote.leave(self.user.pk)
         if socket_id is not None:
             try:
-                await self.run(door.seat_disconnected, socket_id=socket_id)
+                await self.run(door.seat_disconnected, socket_id=socket_id, code=code)
             except TableElsewhere:  # the owner in another process died: its successor's sweep drops the row
                 logger.warning("table %s: socket %s left with its owner gone", self.table_id, socket_id)
 
     async def disconnect(self, code: int) -> None:
-        await self.uncount()
+        await self.uncount(code)
         for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
 

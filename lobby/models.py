@@ -211,6 +211,46 @@ class SeatSocket(models.Model):
         return f"{self.seat} @ {self.process}"
 
 
+class ConnectionRecord(models.Model):
+    """One counted connection of a seated player, kept after it closed: when, and who ended it.
+
+    Rules 004, "Rimborsi per disconnessioni": an entry is refunded only when the platform
+    interrupted the player's session, never for his own connection. The record is the staff's
+    evidence: a connection lost with its server process (the sweep of a process that stopped
+    beating) is the platform's; one the browser closed (page left, window closed) is the player's;
+    one cut without a closing handshake (a network, a device, or the server's own network) says
+    only that, and the staff read it beside the others of the same minute and process.
+    """
+
+    class EndedBy(models.TextChoices):
+        PLAYER = "player", _("Chiusa dal giocatore (pagina lasciata o chiusa)")
+        NETWORK = "network", _("Interrotta senza chiusura (rete o dispositivo)")
+        SERVER = "server", _("Chiusa dal server (sessione terminata o esclusione)")
+        PLATFORM = "platform", _("Persa dalla piattaforma (processo del server fermo)")
+
+    table = models.ForeignKey(Table, verbose_name=_("tavolo"), on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("giocatore"), on_delete=models.PROTECT, related_name="+"
+    )
+    seat_number = models.PositiveSmallIntegerField(_("posto"))
+    socket_id = models.BigIntegerField(unique=True)  # the SeatSocket row that counted it (gone once closed)
+    process = models.CharField(_("processo del server"), max_length=100)
+    opened_at = models.DateTimeField(_("aperta il"), default=timezone.now)
+    hand_at_open = models.PositiveIntegerField(_("mano all'apertura"), default=0)
+    closed_at = models.DateTimeField(_("chiusa il"), null=True, blank=True, db_index=True)
+    hand_at_close = models.PositiveIntegerField(_("mano alla chiusura"), null=True, blank=True)
+    ended_by = models.CharField(_("chiusa da"), max_length=8, choices=EndedBy.choices, blank=True)
+    close_code = models.PositiveIntegerField(_("codice di chiusura"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("connessione al tavolo")
+        verbose_name_plural = _("connessioni ai tavoli")
+        indexes: ClassVar[list[models.Index]] = [models.Index(fields=["user", "opened_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.table} #{self.seat_number} {self.user} {self.opened_at:%Y-%m-%d %H:%M:%S}"
+
+
 class Hand(models.Model):
     """The history of one hand (or match): its deck orders, steps and result."""
 

@@ -93,7 +93,8 @@ def match_config(t: Tournament, *, ko: bool, options: set[str]) -> dict[str, Any
     """The engine options of one match: the tournament's game options, and its structure (testa a
     testa, 4 in 2 or pairs; smazzate or points)."""
     # rules 004: a timeout loses the match
-    config: dict[str, Any] = {**(t.options or {}), "on_timeout": "forfeit"}
+    # Tresette's own tournament switch ("torneo": no cappotto in a tournament, rules 004)
+    config: dict[str, Any] = {**(t.options or {}), "on_timeout": "forfeit", "torneo": True}
     if t.table == Tournament.Table.FOUR_IN_TWO:
         config["format"] = "4in2"
     elif t.table == Tournament.Table.PAIRS:

@@ -15,7 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from lobby.actions import tablerow
-from lobby.models import Seat, SeatSocket, TableRuntime
+from lobby.models import ConnectionRecord, Seat, SeatSocket, TableRuntime
 from piattaforma.models import User
 
 
@@ -33,6 +33,14 @@ def seat_connected(*, table_id: int, user: User, process: str) -> int | None:
     if seat is None:
         return None
     socket = SeatSocket.objects.create(seat=seat, process=process)
+    ConnectionRecord.objects.create(
+        table_id=table_id,
+        user=user,
+        seat_number=seat.number,
+        socket_id=socket.pk,
+        process=process,
+        hand_at_open=rt.hand_no,
+    )
     seat.connections = seat.sockets.count()
     fields = ["connections"]
     if seat.away:  # "automaticamente nel caso di rientro nel tavolo" (rules 004, sit out)
@@ -47,11 +55,30 @@ def seat_connected(*, table_id: int, user: User, process: str) -> int | None:
     return socket.pk
 
 
+def ended_by(code: int | None) -> str:
+    """Who ended a connection, from its WebSocket close code (RFC 6455, section 7.4); None: the
+    server's application ended with no close at all (it failed, or its process shut down)."""
+    if code is None:
+        return ConnectionRecord.EndedBy.PLATFORM
+    if code in (1000, 1001):  # a normal close, or the page going away: the player's browser
+        return ConnectionRecord.EndedBy.PLAYER
+    if code >= 4000:  # the server's own codes (session ended, excluded…)
+        return ConnectionRecord.EndedBy.SERVER
+    return ConnectionRecord.EndedBy.NETWORK  # 1006: cut with no closing handshake, and the rest
+
+
+def _records_closed(rt: TableRuntime, socket_ids: list[int], by: str, code: int | None = None) -> None:
+    ConnectionRecord.objects.filter(socket_id__in=socket_ids, closed_at__isnull=True).update(
+        closed_at=timezone.now(), hand_at_close=rt.hand_no, ended_by=by, close_code=code
+    )
+
+
 @transaction.atomic
-def seat_disconnected(*, table_id: int, socket_id: int) -> None:
-    """A counted connection closed (the id ``seat_connected`` returned). A seat since left, or a
-    row already swept, is not touched."""
+def seat_disconnected(*, table_id: int, socket_id: int, code: int | None = None) -> None:
+    """A counted connection closed (the id ``seat_connected`` returned) with the WebSocket ``code``.
+    A seat since left, or a row already swept, is not touched; the connection's record is closed."""
     rt = tablerow.lock(table_id)  # the runtime row first, as every table write (no lock-order inversion)
+    _records_closed(rt, [socket_id], ended_by(code), code)
     socket = SeatSocket.objects.filter(pk=socket_id, seat__table_id=table_id).select_related("seat").first()
     if socket is None:
         return
@@ -132,6 +159,8 @@ def table_sockets_drop(*, table_id: int, cutoff: Any) -> int:
     rt = tablerow.lock(table_id)
     rows = SeatSocket.objects.filter(seen_at__lt=cutoff, seat__table_id=table_id)
     seat_ids = set(rows.values_list("seat_id", flat=True))
+    # their server process stopped beating: lost by the platform, not by the players
+    _records_closed(rt, list(rows.values_list("pk", flat=True)), ConnectionRecord.EndedBy.PLATFORM)
     dropped = rows.delete()[0]
     sockets_gone(rt, list(Seat.objects.filter(pk__in=seat_ids).order_by("number")))
     return int(dropped)

@@ -27,6 +27,7 @@ pytestmark = pytest.mark.django_db
         ("scopa", {"primiera_vale": 3}, "Opzione del tavolo sconosciuta per questo gioco (primiera_vale)"),
         ("scopa", {"deals": 5}, "deals: lo stabilisce la struttura del torneo"),
         ("tresette", {"torneo": False}, "torneo: lo stabilisce la struttura del torneo"),
+        ("tresette", {"cappotto": True}, "il cappotto non si applica mai nei tornei"),
         ("scopa", ["carte_viste"], "Le opzioni del gioco sono un oggetto JSON"),
         ("scopa", {"vp_table": [{"mp": 1, "vp": [20, 0]}]}, "con una riga per lo scarto 0"),
         ("scopa", {"vp_table": [[0, 10, 10]]}, "Tabella dei VP a scaglioni"),
@@ -48,6 +49,7 @@ def test_valid_options_reach_every_table_of_the_tournament(staff):
         assert table.config["a_perdere"] is True  # the option…
         assert table.config["mode"] == "smazzate" and table.config["deals"] == 1  # …with the structure
         assert table.config["on_timeout"] == "forfeit"
+        assert table.config["torneo"] is True  # Tresette's tournament table: never a cappotto
 
 
 def test_graded_vp_and_visible_cards_reach_the_tables(staff):
