@@ -297,7 +297,9 @@ def main() -> None:
         print(f"  band {chips:>9,} chips  P = {float(p):.6f}")
     print(f"hit frequency       {percent(f.hit_frequency)}")
     for unit in (1, 10, 50, 100):
-        print(f"return at unit {unit:>3}  {percent(exact_return(unit), 6)}   = {exact_return(unit)}")
+        exact = exact_return(unit)
+        digits = len(str(exact.denominator))
+        print(f"return at unit {unit:>3}  {percent(exact, 9)}   (a fraction of {digits}-digit terms)")
 
 
 if __name__ == "__main__":
