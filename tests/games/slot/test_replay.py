@@ -6,7 +6,7 @@ import copy
 
 import pytest
 
-from games.engine import action_from_spec
+from games.engine import action_from_spec, dumps, loads
 from games.rng import ReplayError, SeededRng
 from games.slot import engine
 
@@ -40,6 +40,7 @@ def test_a_session_with_every_feature_replays_exactly_from_its_journal():
     assert any(e["action"]["type"] == "gira" and e["action"]["amount"] > 1 for e in state["journal"])
     rebuilt = engine.replay(state["start_credit"], state["journal"])
     assert rebuilt == state
+    assert loads(dumps(state)) == state  # plain JSON all along
 
 
 def test_every_spin_journals_its_reel_stops():
