@@ -33,6 +33,7 @@ This is not a table game: it has no seats and creates its wins, so it is not in
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from functools import cache
 from typing import Any
@@ -240,11 +241,13 @@ def replay(start_credit: int, journal: Sequence[dict[str, Any]]) -> State:
 
 
 def view(state: State) -> dict[str, Any]:
-    """Return what the player's client sees: everything but the journal and the unturned slates."""
-    out = {k: v for k, v in state.items() if k != "journal"}
-    spin = state["spin"]
-    if spin is not None and spin.get("free") is not None:
-        out["spin"] = {**spin, "free": {k: v for k, v in spin["free"].items() if k != "pool"}}
+    """Return what the player's client sees: everything but the journal and the unturned slates.
+
+    A copy: nothing done to it reaches the state.
+    """
+    out = copy.deepcopy({k: v for k, v in state.items() if k != "journal"})
+    if out["spin"] is not None and out["spin"]["free"] is not None:
+        del out["spin"]["free"]["pool"]
     out["legal_actions"] = legal_actions(state)
     return out
 

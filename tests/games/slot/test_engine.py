@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from games.engine import dumps, loads
+from games.engine import action_from_spec, dumps, loads
 from games.rng import ReplayRng, SeededRng
 from games.slot import engine, lines, table
 from tests.games.slot.support import (
@@ -85,8 +85,6 @@ def test_credit_never_goes_negative_in_random_play():
         state = engine.new(credit)
         while engine.legal_actions(state):
             specs = engine.legal_actions(state)
-            from games.engine import action_from_spec
-
             engine.apply(state, action_from_spec(specs[rng.randbelow(len(specs))], rng), rng)
             assert state["credit"] >= 0
         assert state["phase"] == engine.SPIN and state["credit"] < 30
@@ -358,7 +356,10 @@ def test_state_is_json_and_the_view_hides_the_journal_and_the_unturned_slates():
     assert "journal" not in view and "pool" not in view["spin"]["free"]
     assert view["legal_actions"] == engine.legal_actions(state)
     json.dumps(view)
-    assert "pool" in state["spin"]["free"]  # the view is a copy
+    before = copy.deepcopy(state)
+    view["spin"]["free"]["slates"][0] = [5, 0]
+    view["credit"] = 0
+    assert state == before  # the view is a copy
 
 
 def test_a_refused_action_leaves_the_journal_alone():
