@@ -40,7 +40,7 @@ test: venv node_modules/.installed
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	DJANGO_SETTINGS_MODULE=config.settings.test $(PY) manage.py makemigrations --check --dry-run
-	$(VENV)/bin/mypy games wallet bench/engines bench/wallet.py
+	$(VENV)/bin/mypy games wallet bench/engines bench/wallet.py bench/slot.py
 	$(NODE) node_modules/eslint/bin/eslint.js static/js tests/js eslint.config.js
 	$(NODE) --test 'tests/js/*.test.js'
 	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadscope $(PYTEST_ARGS)
