@@ -10,7 +10,7 @@ from django.urls import reverse
 from games import registry
 from games.engine import Engine, private_to
 from lobby.errors import HandSecretsClosed
-from lobby.models import Hand, HandStep, Seat, Table, TableRuntime
+from lobby.models import ConnectionRecord, Hand, HandStep, Seat, Table, TableRuntime
 from lobby.replay import recover
 from piattaforma.compiledquery import CompiledQuery
 from piattaforma.entry import entry_refusal, entry_summary
@@ -473,3 +473,54 @@ def ledger_sources(refs: set[str]) -> dict[str, tuple[str, str]]:
             wanted[ref] = int(head)
     names = dict(Table.objects.filter(pk__in=set(wanted.values())).values_list("pk", "name"))
     return {ref: (names[pk], reverse("lobby:table", args=[pk])) for ref, pk in wanted.items() if pk in names}
+
+
+# Connections cut within this long of one another on one server process count as cut together.
+CUT_TOGETHER = 30
+
+
+def connection_records(*, user_id: int, table_ids: list[int]) -> list[dict[str, Any]]:
+    """A player's connections to some tables, oldest first, each with who ended it and how many
+    other connections of the same server process were cut (network or platform) within
+    ``CUT_TOGETHER`` seconds of it: the evidence of a fault refund (rules 004, "Rimborsi per
+    disconnessioni")."""
+    from datetime import timedelta
+
+    rows = list(
+        ConnectionRecord.objects.filter(user_id=user_id, table_id__in=table_ids)
+        .select_related("table")
+        .order_by("opened_at", "pk")
+    )
+    cut = (ConnectionRecord.EndedBy.NETWORK, ConnectionRecord.EndedBy.PLATFORM)
+    window = timedelta(seconds=CUT_TOGETHER)
+    out = []
+    for r in rows:
+        together = 0
+        if r.ended_by in cut and r.closed_at is not None:
+            together = (
+                ConnectionRecord.objects.filter(
+                    process=r.process,
+                    ended_by__in=cut,
+                    closed_at__gte=r.closed_at - window,
+                    closed_at__lte=r.closed_at + window,
+                )
+                .exclude(pk=r.pk)
+                .count()
+            )
+        out.append(
+            {
+                "id": r.pk,
+                "table": r.table.name,
+                "table_id": r.table_id,
+                "seat": r.seat_number,
+                "opened_at": r.opened_at,
+                "closed_at": r.closed_at,
+                "hands": (r.hand_at_open, r.hand_at_close),
+                "ended_by": r.ended_by,
+                "ended_by_label": r.get_ended_by_display() if r.ended_by else "",
+                "process": r.process,
+                "cut_together": together,
+                "platform_side": r.ended_by in cut,
+            }
+        )
+    return out

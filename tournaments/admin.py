@@ -9,7 +9,9 @@ from django.contrib import admin, messages
 from django.contrib.auth.hashers import make_password
 from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import path, reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from games import registry
@@ -150,6 +152,7 @@ class RegistrationInline(RegistrationInlineBase):
         "prize_eur",
         "pt_display",
         "created_at",
+        "fault_refund_link",
     )
     readonly_fields = fields
     ordering = ("created_at", "pk")
@@ -164,6 +167,30 @@ class RegistrationInline(RegistrationInlineBase):
     @admin.display(description=_("PT"))
     def pt_display(self, obj: Registration) -> str:
         return format_pt(obj.pt) if obj.pt is not None else "—"
+
+    @admin.display(description=_("rimborso per guasto"))
+    def fault_refund_link(self, obj: Registration) -> str:
+        if obj.fault_refund:
+            return str(_("rimborsata"))
+        if not obj.entry_transaction or obj.refund_transaction:
+            return "—"
+        url = reverse("backoffice:tournaments_registration_fault_refund", args=[obj.pk])
+        return format_html('<a href="{}">{}</a>', url, _("Verifica e rimborsa"))
+
+
+class FaultRefundForm(forms.Form):
+    record = forms.TypedChoiceField(label=_("Connessione interrotta"), coerce=int, widget=forms.RadioSelect)
+    reason = forms.CharField(label=_("Motivazione"), widget=forms.Textarea, min_length=5)
+
+    def __init__(self, *args: Any, records: list[dict[str, Any]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["record"]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = [
+            (r["id"], f"{r['table']} · {r['closed_at']:%d/%m %H:%M:%S} · {r['ended_by_label']}")
+            for r in records
+            if r["platform_side"]
+        ]
 
 
 class CancelForm(forms.Form):
@@ -308,6 +335,50 @@ class TournamentAdmin(TournamentAdminBase):
 
     def has_cancel_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("tournaments.cancel_tournament")
+
+    def get_urls(self) -> list[Any]:
+        return [
+            path(
+                "registrazione/<id:pk>/rimborso-guasto/",
+                self.admin_site.admin_view(self.fault_refund_view),
+                name="tournaments_registration_fault_refund",
+            ),
+            *super().get_urls(),
+        ]
+
+    def fault_refund_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        """One player's entry given back for a fault of the platform: the evidence, then the form."""
+        if not self.has_cancel_permission(request):
+            return HttpResponse(status=403)
+        reg = get_object_or_404(Registration, pk=pk)
+        preview = actions.fault_refund_preview(registration_id=reg.pk)
+        form = FaultRefundForm(request.POST if request.method == "POST" else None, records=preview["records"])
+        if request.method == "POST" and not preview["refusal"] and form.is_valid():
+            assert isinstance(request.user, User)
+            try:
+                out = actions.registration_fault_refund(
+                    registration_id=reg.pk,
+                    record_id=form.cleaned_data["record"],
+                    reason=form.cleaned_data["reason"],
+                    actor=request.user,
+                )
+            except CodedError as exc:
+                self.message_user(request, exc.message, messages.ERROR)
+            else:
+                pending = any(part["status"] == "pending" for part in out.values())
+                self.message_user(
+                    request,
+                    _("Rimborso in attesa dell'approvazione di un altro membro dello staff.")
+                    if pending
+                    else _("Iscrizione di %(nickname)s rimborsata.") % {"nickname": reg.user.nickname},
+                    messages.WARNING if pending else messages.SUCCESS,
+                )
+                return redirect("backoffice:tournaments_tournament_change", reg.tournament_id)
+        return render(
+            request,
+            "tournaments/admin_fault_refund.html",
+            {**self.admin_site.each_context(request), **preview, "form": form, "opts": self.model._meta},
+        )
 
 
 if TYPE_CHECKING:

@@ -171,3 +171,8 @@ ENTRY_REFUSALS: dict[str, type[TournamentError]] = {
     e.code: e
     for e in (NotInvited, CityNotAdmitted, RankingPosition, WinsRequired, PasswordRequired, WrongPassword)
 }
+
+
+class FaultRefundRefused(TournamentError):
+    code = "fault_refund_refused"
+    default_message = "Rimborso per guasto non ammesso."

@@ -542,6 +542,9 @@ class Registration(models.Model):
     idempotency_key = models.CharField(max_length=80, unique=True)
     entry_transaction = models.CharField(_("movimento di iscrizione"), max_length=40, blank=True)
     refund_transaction = models.CharField(_("movimento di rimborso"), max_length=40, blank=True)
+    # The entry given back for a fault of the platform ("Rimborsi per disconnessioni"), by the
+    # house, once: the connection it answers for, the reason, the staff member, the adjustments.
+    fault_refund = models.JSONField(_("rimborso per guasto"), null=True, blank=True)
     ticket = models.CharField(_("biglietto AAMS/ADM"), max_length=40, blank=True)
     # Training tournaments that require it: when the player clicked "Conferma iscrizione".
     confirmed_at = models.DateTimeField(_("confermata il"), null=True, blank=True)

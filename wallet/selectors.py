@@ -596,3 +596,16 @@ def hand_deltas(*, hand_ref: str, realm: str = Realm.REAL) -> dict[str, int]:
         key = ref.removeprefix("table:")
         out[key] = out.get(key, 0) + amount
     return out
+
+
+def entry_paid_from(*, entry_transaction_id: str) -> dict[str, tuple[int, int]]:
+    """What a tournament entry took from the player: ``{"cash": (account id, cents), "bonus": …}``
+    (a part paid nothing is left out)."""
+    postings = Posting.objects.filter(
+        transaction_id=entry_transaction_id,
+        transaction__kind=TransactionKind.TOURNAMENT_ENTRY,
+        amount__lt=0,
+        account__kind__in=(AccountKind.PLAYER_CASH, AccountKind.PLAYER_BONUS),
+    ).select_related("account")
+    names = {AccountKind.PLAYER_CASH: "cash", AccountKind.PLAYER_BONUS: "bonus"}
+    return {names[AccountKind(p.account.kind)]: (p.account_id, -p.amount) for p in postings}

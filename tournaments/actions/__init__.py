@@ -14,6 +14,7 @@ any transaction (``registration_authorise``), and its answer applied under the l
 - ``closing``: the close of registration, and the opening of an announced tournament.
 - ``sweeps``: the beat's sweep of what is due.
 - ``staff``: a tournament cancelled by staff.
+- ``faults``: one player's entry given back for a fault of the platform.
 - ``common``: what they share: the lock, staff checks, refunds, the Celery tasks sent after commit
   (by name: ``tournaments.tasks`` calls these actions, they never import it).
 
@@ -23,6 +24,7 @@ The modules import each other one way: ``common`` at the bottom, ``creation`` on
 
 from tournaments.actions.closing import tournament_close, tournament_open
 from tournaments.actions.creation import SCHEDULE_HORIZON, schedule_create, schedules_run, tournament_create
+from tournaments.actions.faults import fault_refund_preview, registration_fault_refund
 from tournaments.actions.registration import (
     TRAINING_LIMITS,
     check_admission,
@@ -55,11 +57,13 @@ __all__ = [
     "check_registration",
     "check_training_limits",
     "entry_rules_refusal",
+    "fault_refund_preview",
     "registration_authorise",
     "registration_cancel",
     "registration_confirm",
     "registration_create",
     "registration_decide",
+    "registration_fault_refund",
     "registration_refusal",
     "registrations_withdraw_blocked",
     "satellite_seat_enter",
