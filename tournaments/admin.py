@@ -12,6 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils.html import format_html
+from django.utils.timezone import localtime
 from django.utils.translation import gettext_lazy as _
 
 from games import registry
@@ -187,7 +188,7 @@ class FaultRefundForm(forms.Form):
         field = self.fields["record"]
         assert isinstance(field, forms.ChoiceField)
         field.choices = [
-            (r["id"], f"{r['table']} · {r['closed_at']:%d/%m %H:%M:%S} · {r['ended_by_label']}")
+            (r["id"], f"{r['table']} · {localtime(r['closed_at']):%d/%m %H:%M:%S} · {r['ended_by_label']}")
             for r in records
             if r["platform_side"]
         ]
