@@ -14,10 +14,12 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from games import options as game_options
 from lobby import settlement
 from lobby.actions import tablerow, waiting
 from lobby.errors import AlreadySeated, HandInProgress, InvalidSeat, NotAllowed, SeatTaken, TableClosed
 from lobby.models import Seat, Table, TableRuntime, WaitingEntry
+from piattaforma.actions import preferences_get
 from piattaforma.models import User
 from wallet import actions as wallet_actions
 
@@ -80,6 +82,9 @@ def table_sit(
                 user=user,
                 session_ref=session_ref,
                 time_bank=table.time_bank,
+                prefs=preferences_get(user=user, game=table.game)
+                if game_options.kept_for_the_session(table.game)
+                else None,
             )
     except IntegrityError:
         raise SeatTaken() from None
