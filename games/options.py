@@ -29,6 +29,16 @@ class GameOptions:
     game: str
     title: str
     options: tuple[Option, ...] = field(default_factory=tuple)
+    # When a change reaches a table the player already sits at (``APPLIES_FROM``): read at every
+    # deal of a cash table (``lobby.actions.hands``), so from the next hand, or the next match of a
+    # gioco a partite; Sette e mezzo keeps the options of the moment the player sat down.
+    applies_from: str = "hand"
+
+
+# "hand": the next hand; "match": the next partita; "join": the next table the player sits at
+# (Sette e mezzo, rules 004: "Modifiche alle opzioni di gioco automatico non sono prese in
+# considerazione sul tavolo nel quale il giocatore sta giocando").
+APPLIES_FROM = ("hand", "match", "join")
 
 
 class OptionError(ValueError):
@@ -72,7 +82,7 @@ DECK_STYLE = Option(
     "choice",
     "napoletane",
     (("napoletane", "Napoletane"), ("piacentine", "Piacentine"), ("francesi", "Francesi")),
-    help="Solo estetico (RULINGS G3).",
+    help="Solo estetico: le carte cambiano aspetto, il gioco no.",  # RULINGS G3
 )
 TELESINA_OPTIONS = (
     Option("vele_preferite", "Variante vele preferita", "choice", "", VELE),
@@ -96,14 +106,15 @@ GAMES: dict[str, GameOptions] = {
     for g in (
         GameOptions("poker5", "Poker 5 carte all'italiana", (*TELESINA_OPTIONS, MOSTRA, INVITO_AUTO)),
         GameOptions("telesina", "Telesina", (*TELESINA_OPTIONS, MOSTRA, INVITO_AUTO)),
-        GameOptions("scopa", "Scopa", (DECK_STYLE,)),
-        GameOptions("asso", "Asso piglia tutto", (DECK_STYLE,)),
+        GameOptions("scopa", "Scopa", (DECK_STYLE,), "match"),
+        GameOptions("asso", "Asso piglia tutto", (DECK_STYLE,), "match"),
         GameOptions(
             "cirulla",
             "Cirulla",
             (DECK_STYLE, Option("accuso_automatico", "Accuso automatico (cirulla e decino)", "bool", True)),
+            "match",
         ),
-        GameOptions("briscola", "Briscola", (DECK_STYLE,)),
+        GameOptions("briscola", "Briscola", (DECK_STYLE,), "match"),
         GameOptions(
             "tresette",
             "Tresette",
@@ -118,10 +129,11 @@ GAMES: dict[str, GameOptions] = {
                     True,
                 ),
             ),
+            "match",
         ),
         GameOptions("bestia", "Bestia", (DECK_STYLE,)),
-        GameOptions("burraco", "Burraco", (ORDINA_MANO,)),
-        GameOptions("scala40", "Scala 40", (ORDINA_MANO,)),
+        GameOptions("burraco", "Burraco", (ORDINA_MANO,), "match"),
+        GameOptions("scala40", "Scala 40", (ORDINA_MANO,), "match"),
         GameOptions(
             "settemezzo",
             "Sette e mezzo",
@@ -136,6 +148,7 @@ GAMES: dict[str, GameOptions] = {
                     SOGLIE,
                 ),
             ),
+            "join",
         ),
         GameOptions("mazzetti", "Mazzetti", (DECK_STYLE,)),
         GameOptions(
@@ -151,6 +164,11 @@ GAMES: dict[str, GameOptions] = {
         ),
     )
 }
+
+
+def kept_for_the_session(game: str) -> bool:
+    """Tell whether a seat keeps the options of its sit-down for the whole table session ("join")."""
+    return GAMES[game].applies_from == "join"
 
 
 def defaults(game: str) -> dict[str, Any]:

@@ -182,6 +182,9 @@ class Seat(models.Model):
     sitout_since = models.DateTimeField(null=True, blank=True)
     missed_hands = models.PositiveSmallIntegerField(_("mani saltate"), default=0)
     joined_at = models.DateTimeField(_("seduto il"), default=timezone.now)
+    # the player's options as he sat down, for a game whose options change only at the next
+    # sit-down (games.options "join": Sette e mezzo); None: read at every deal
+    prefs = models.JSONField(_("opzioni di gioco della sessione"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("posto")

@@ -396,6 +396,15 @@ def player_hands(*, user_id: int, limit: int = 30) -> list[Hand]:
     )
 
 
+def player_hands_between(*, user_id: int, start: Any, end: Any, limit: int) -> list[Hand]:
+    """The ended hands a player was dealt into that ended in [start, end), oldest first, at most
+    ``limit`` of them (a day's hand history)."""
+    hands = Hand.objects.filter(
+        players__user_id=user_id, ended_at__gte=start, ended_at__lt=end
+    ).select_related("table")
+    return list(hands.order_by("ended_at", "id")[:limit])
+
+
 def _dealt_user(hand: Hand, user_id: int) -> int | None:
     return next((s["seat"] for s in hand.seats if s.get("user_id") == user_id), None)
 

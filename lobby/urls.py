@@ -22,4 +22,6 @@ urlpatterns = [
     path("le-mie-mani.json", views.my_hands_json, name="my_hands_json"),
     path("le-mie-mani/<id:hand_id>/", views.my_hand, name="my_hand"),
     path("le-mie-mani/<id:hand_id>/replay.json", views.my_hand_replay, name="my_hand_replay"),
+    path("le-mie-mani/<id:hand_id>/storico.txt", views.my_hand_text, name="my_hand_text"),
+    path("le-mie-mani/giorno.txt", views.my_day_text, name="my_day_text"),
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -11,12 +12,13 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import options as game_options
 from games.engine import CodedError, IllegalAction
-from lobby import client_text, door, layouts, selectors
+from lobby import client_text, door, handtext, layouts, selectors
 from lobby.errors import NoHandInProgress, NotSeated, TableError
 from lobby.models import Hand, Seat, Table, WaitingEntry
 from piattaforma import hooks, jsoninput
@@ -322,6 +324,56 @@ def replay_page_context(request: HttpRequest, hand: Hand, *, seat: int | None) -
         "italian_deck": "stile_mazzo" in game_options.defaults(hand.game),
         "family": registry.get(hand.game).family,
     }
+
+
+DAY_TEXT_LIMIT = 500  # hands in one day's download: a day of many more is cut, and says so
+
+
+def _text_download(text: str, filename: str) -> HttpResponse:
+    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@login_required
+def my_hand_text(request: HttpRequest, hand_id: int) -> HttpResponse:
+    """One of the player's hands as text to download (``lobby.handtext``); another's is a 404."""
+    hand = get_object_or_404(Hand.objects.select_related("table"), pk=hand_id, ended_at__isnull=False)
+    money = _money_results([hand], request.user).get(hand.pk)
+    text = handtext.hand_text(hand, user_id=request.user.pk, money=money)
+    if text is None:
+        raise Http404
+    title = _("Storico della mano di %(nickname)s") % {"nickname": request.user}
+    return _text_download(f"{title}\n{handtext.RULE}\n{text}", f"mano-{hand.table_id}-{hand.number}.txt")
+
+
+@login_required
+def my_day_text(request: HttpRequest) -> HttpResponse:
+    """The player's hands ended on one day (``?giorno=AAAA-MM-GG``, today if absent) as text."""
+    raw = request.GET.get("giorno") or timezone.localdate().isoformat()
+    try:
+        day = date.fromisoformat(raw) if len(raw) == 10 else None
+    except ValueError:
+        day = None
+    if day is None:
+        message = _("Data non valida: scrivila come AAAA-MM-GG, per esempio 2026-12-06.")
+        return HttpResponse(message, status=400, content_type="text/plain; charset=utf-8")
+    start = timezone.make_aware(datetime.combine(day, time.min))
+    hands = selectors.player_hands_between(
+        user_id=request.user.pk, start=start, end=start + timedelta(days=1), limit=DAY_TEXT_LIMIT + 1
+    )
+    cut = len(hands) > DAY_TEXT_LIMIT
+    hands = hands[:DAY_TEXT_LIMIT]
+    results = _money_results(hands, request.user)
+    title = _("Storico delle mani di %(nickname)s del %(day)s: %(n)s mani") % {
+        "nickname": request.user,
+        "day": day.strftime("%d/%m/%Y"),
+        "n": len(hands),
+    }
+    if cut:
+        title += "\n" + _("Solo le prime %(n)s mani del giorno.") % {"n": DAY_TEXT_LIMIT}
+    text = handtext.hands_text(((h, results.get(h.pk)) for h in hands), user_id=request.user.pk, title=title)
+    return _text_download(text, f"mani-{day.isoformat()}.txt")
 
 
 @login_required

@@ -163,6 +163,18 @@ class SignupForm(forms.ModelForm):
         return data
 
 
+# When a saved change reaches the tables, by ``games.options.GameOptions.applies_from``: said on
+# the profile's page and in the table's "Opzioni" dialog.
+APPLIES_FROM_TEXT = {
+    "hand": _("Le modifiche valgono dalla mano successiva, anche al tavolo dove stai giocando."),
+    "match": _("Le modifiche valgono dalla partita successiva, anche al tavolo dove stai giocando."),
+    "join": _(
+        "Le modifiche valgono dalla prossima volta che ti siedi a un tavolo: al tavolo dove stai"
+        " giocando restano quelle con cui ti sei seduto."
+    ),
+}
+
+
 class GameOptionsForm(forms.Form):
     """A game's "opzioni di gioco", built from ``games.options``."""
 
@@ -185,6 +197,11 @@ class GameOptionsForm(forms.Form):
                 )
             field.help_text = option.help
             self.fields[option.key] = field
+
+    @property
+    def applies_from(self) -> str:
+        """When a change takes effect, in words (``APPLIES_FROM_TEXT``)."""
+        return str(APPLIES_FROM_TEXT[game_options.GAMES[self.game].applies_from])
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

@@ -16,6 +16,7 @@ from django.db import IntegrityError, transaction
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
@@ -128,14 +129,33 @@ def profile(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def game_options_edit(request: HttpRequest, game: str) -> HttpResponse:
+    """The player's own options for a game: the profile's page, and the table's "Opzioni" dialog.
+
+    The dialog posts here asking for JSON (``Accept: application/json``): the options saved and when
+    they take effect, or a 400 ``invalid_options`` with each field's error and nothing stored.
+    Without JavaScript it posts the form with ``next``, the table's page to come back to.
+    """
+    wants_json = "application/json" in request.headers.get("Accept", "")
     if game not in game_options.GAMES:
+        if wants_json:
+            return JsonResponse({"code": "unknown_game", "message": _("Gioco sconosciuto.")}, status=404)
         raise Http404
     current = actions.preferences_get(user=request.user, game=game)  # type: ignore[arg-type]  # login_required: request.user is a User
     form = GameOptionsForm(game, request.POST or None, initial_values=current)
     if request.method == "POST" and form.is_valid():
-        actions.preferences_save(user=request.user, game=game, values=form.values)  # type: ignore[arg-type]  # login_required: request.user is a User
+        values = actions.preferences_save(user=request.user, game=game, values=form.values)  # type: ignore[arg-type]  # login_required: request.user is a User
+        if wants_json:
+            saved = _("Opzioni di gioco salvate.")
+            return JsonResponse({"values": values, "message": saved, "applies_from": form.applies_from})
         messages.success(request, _("Opzioni di gioco salvate."))
+        target = request.POST.get("next", "")
+        if url_has_allowed_host_and_scheme(target, {request.get_host()}, require_https=request.is_secure()):
+            return redirect(target)
         return redirect("game_options", game=game)
+    if request.method == "POST" and wants_json:
+        errors = {key: [str(e) for e in errs] for key, errs in form.errors.items()}
+        message = _("Opzioni non salvate: controlla i campi evidenziati.")
+        return JsonResponse({"code": "invalid_options", "message": message, "errors": errors}, status=400)
     return render(
         request,
         "profile/game_options.html",

@@ -23,6 +23,7 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
+from games import options as game_options
 from games.engine import Engine
 from lobby import bots, owners, settlement
 from lobby.actions import seating, tablerow, tournament_tables
@@ -82,7 +83,7 @@ def _seat_specs(rt: TableRuntime, seats: list[Seat], credits: dict[str, int]) ->
             "seat": seat.number,
             "chips": credits[seat.session_ref],
             "sitout": seat.status == Seat.Status.SITOUT,
-            "prefs": prefs[seat.user_id],
+            "prefs": prefs[seat.user_id] if seat.prefs is None else seat.prefs,  # Seat.prefs
             "user_id": seat.user_id,
             "nickname": seat.user.nickname,
             "session_ref": seat.session_ref,
@@ -614,6 +615,9 @@ def tournament_table_next(
             number=number,
             user_id=user_id,
             session_ref=f"torneo-{table_id}-{number}-{uuid.uuid4().hex[:8]}",
+            prefs=preferences_of(user_ids=[user_id], game=table.game)[user_id]
+            if game_options.kept_for_the_session(table.game)
+            else None,
         )
         changed = True
     if config and any(table.config.get(key) != value for key, value in config.items()):

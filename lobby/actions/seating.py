@@ -9,30 +9,53 @@ the whole credit out (``stand_up``). Leaving in the middle of a hand is the hand
 from __future__ import annotations
 
 import uuid
+from datetime import datetime
 from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from games import options as game_options
 from lobby import settlement
 from lobby.actions import tablerow, waiting
 from lobby.errors import AlreadySeated, HandInProgress, InvalidSeat, NotAllowed, SeatTaken, TableClosed
-from lobby.models import Seat, Table, TableRuntime, WaitingEntry
+from lobby.models import Hand, Seat, Table, TableRuntime, WaitingEntry
+from piattaforma.actions import preferences_get
 from piattaforma.models import User
 from wallet import actions as wallet_actions
 
 # Automatic stand-up of sitout players at cash tables: (missed hands, sitout seconds) per game,
 # from each game's "Abbandono automatico" rules (poker and telesina: RULINGS P15; bestia: 3 turns;
-# chemin de fer, sette e mezzo, mazzetti: 3 banco turns). Games not listed never stand anyone up,
-# and no tournament table does (RULINGS L2).
+# chemin de fer, sette e mezzo, mazzetti: 3 banco turns; sette e mezzo and mazzetti also 3 minutes
+# of a table with no play, IDLE_TABLE_ONLY). Games not listed never stand anyone up, and no
+# tournament table does (RULINGS L2).
 STAND_UP_RULES: dict[str, tuple[int, int | None]] = {
     "poker5": (10, 600),
     "telesina": (10, 600),
     "bestia": (3, None),
     "chemin": (3, None),
-    "settemezzo": (3, None),
-    "mazzetti": (3, None),
+    "settemezzo": (3, 180),
+    "mazzetti": (3, 180),
 }
+# Sette e mezzo and Mazzetti (rules 004): "Se nessun giocatore di punta decidesse di partecipare al
+# banco dopo 3 minuti di inattività di gioco tutti i giocatori in sitout saranno fatti alzare dal
+# tavolo". Their sitout seconds count only while the table plays nothing: from the later of the
+# seat's sitout and the table's last hand's end, never during a hand.
+IDLE_TABLE_ONLY = frozenset({"settemezzo", "mazzetti"})
+
+
+def stand_up_clock(rt: TableRuntime, seat: Seat) -> datetime | None:
+    """When a sitout seat's time away began to count toward its stand-up (None: it does not count
+    now). ``rt``: the table's runtime as it is now (a hand running or not)."""
+    if seat.sitout_since is None:
+        return None
+    if rt.table.game not in IDLE_TABLE_ONLY:
+        return seat.sitout_since
+    if tablerow.hand_running(rt):
+        return None
+    ended = Hand.objects.filter(table_id=rt.pk, ended_at__isnull=False).order_by("-number")
+    last = ended.values_list("ended_at", flat=True).first()
+    return max(seat.sitout_since, last) if last is not None else seat.sitout_since
 
 
 @transaction.atomic
@@ -80,6 +103,9 @@ def table_sit(
                 user=user,
                 session_ref=session_ref,
                 time_bank=table.time_bank,
+                prefs=preferences_get(user=user, game=table.game)
+                if game_options.kept_for_the_session(table.game)
+                else None,
             )
     except IntegrityError:
         raise SeatTaken() from None
@@ -136,8 +162,9 @@ def stand_up(rt: TableRuntime, seat: Seat) -> int:
     return int(result.get("amount", 0))
 
 
-def must_stand_up(table: Table, seat: Seat) -> bool:
-    """Tell whether a sitout player has missed too many hands, or been away too long (cash tables).
+def must_stand_up(table: Table, seat: Seat, rt: TableRuntime | None = None) -> bool:
+    """Tell whether a sitout player has missed too many hands, or been away too long (cash tables;
+    the time counted as ``stand_up_clock`` says, from ``rt`` or else the table's runtime row).
 
     Never at a tournament's table: a tournament player leaves only by elimination (RULINGS L2).
     """
@@ -147,8 +174,11 @@ def must_stand_up(table: Table, seat: Seat) -> bool:
     hands, seconds = rule
     if seat.missed_hands >= hands:
         return True
-    away = (timezone.now() - seat.sitout_since).total_seconds() if seat.sitout_since else 0
-    return seconds is not None and away >= seconds
+    if seconds is None:
+        return False
+    rt = rt or TableRuntime.objects.select_related("table").filter(pk=table.pk).first()
+    since = stand_up_clock(rt, seat) if rt is not None else None
+    return since is not None and (timezone.now() - since).total_seconds() >= seconds
 
 
 def tables_with_sitouts_to_stand_up() -> list[int]:
@@ -172,7 +202,7 @@ def table_chores(*, table_id: int) -> int:
     dealt = tablerow.dealt_seats(rt) if tablerow.hand_running(rt) else set()
     sitouts = Seat.objects.filter(table_id=table_id, status=Seat.Status.SITOUT).select_related("table")
     for seat in sitouts.order_by("number"):
-        if seat.number not in dealt and must_stand_up(rt.table, seat):
+        if seat.number not in dealt and must_stand_up(rt.table, seat, rt):
             stand_up(rt, seat)  # a new version each
             stood += 1
     if expired and not stood:

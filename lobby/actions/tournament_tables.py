@@ -20,6 +20,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from games import options as game_options
 from lobby import broadcast, bulkinsert, collector, owners
 from lobby.actions import tablerow
 from lobby.actions.tables import table_checked
@@ -185,7 +186,13 @@ def tournament_tables_open(
             for number, uid in enumerate(players, start=1)
         ]
         seats += [
-            Seat(table=table, number=s["seat"], user_id=s["user_id"], session_ref=s["session_ref"])
+            Seat(
+                table=table,
+                number=s["seat"],
+                user_id=s["user_id"],
+                session_ref=s["session_ref"],
+                prefs=s["prefs"] if game_options.kept_for_the_session(game) else None,
+            )
             for s in specs
         ]
         rng = tablerow.new_rng()

@@ -76,9 +76,10 @@ def chores_due(rt: TableRuntime, seats: list[Seat], offer: datetime | None) -> d
     # no stand-up at a tournament's table (RULINGS L2): no timer for one
     if rule is not None and rule[1] is not None and rt.table.tournament_id is None:
         dealt = tablerow.dealt_seats(rt) if tablerow.hand_running(rt) else set()
-        times += [
-            s.sitout_since + timedelta(seconds=rule[1])
+        clocks = [
+            seating.stand_up_clock(rt, s)
             for s in seats
             if s.status == Seat.Status.SITOUT and s.sitout_since is not None and s.number not in dealt
         ]
+        times += [since + timedelta(seconds=rule[1]) for since in clocks if since is not None]
     return min(times, default=None)
