@@ -88,11 +88,24 @@ def position(chips: dict[str, int], user_id: int) -> int | None:
 def table_info(t: Tournament, user_id: int | None, now: datetime | None = None) -> dict[str, Any]:
     """What a level tournament's table shows beside the felt: the summary, and for a player still in
     his chips and position by chips; for one eliminated, his placing. ``{"levels": False}`` for a
-    tournament not running by levels (a turn tournament's table shows none of it)."""
+    tournament not running by levels (a turn tournament's table shows none of it), with
+    ``finished`` and the reader's final placing once a level tournament has ended."""
     info = summary(t, now)
     if info is None:
         finished = t.is_levels and t.state == Tournament.State.FINISHED
-        return {"levels": False, "finished": finished, "lobby_url": reverse("tournaments:lobby", args=[t.pk])}
+        placing = None
+        if finished and user_id is not None:
+            placing = (
+                t.registrations.filter(user_id=user_id, position__isnull=False)
+                .values_list("position", flat=True)
+                .first()
+            )
+        return {
+            "levels": False,
+            "finished": finished,
+            "placing": placing,
+            "lobby_url": reverse("tournaments:lobby", args=[t.pk]),
+        }
     chips: dict[str, int] = t.progress["chips"]
     mine = chips.get(str(user_id)) if user_id is not None else None
     out: dict[str, Any] = {

@@ -121,7 +121,9 @@ def tournament_lobby(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "results": selectors.final_results(tournament=tournament),
             "my_result": levelinfo.my_result(tournament, request.user.pk),
             "chip_counts": levelinfo.chip_counts(tournament, request.user.pk),
-            "eliminations": levelinfo.eliminations(tournament) if tournament.is_levels else [],
+            "eliminations": levelinfo.eliminations(tournament)
+            if tournament.is_levels and tournament.state == Tournament.State.RUNNING
+            else [],  # at the end the final placings say it all
             "stamp": selectors.lobby_stamp(tournament=tournament)
             if tournament.state in selectors.LIVE_STATES
             else "",

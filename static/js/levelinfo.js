@@ -1,8 +1,9 @@
 // A level tournament's table (templates/tournaments/_table_levels.html): the level, the invito, the
 // next one and the time to it, the players left, the player's position by chips and the average.
 // Asked from the tournament (livello.json) when the page opens and whenever the table's socket
-// brings a hand's end or a new hand (#table's data-over), so it follows the hands without a
-// reload; the countdown runs on the page's clock between two answers (levelclock.js).
+// brings a hand's end or a new hand (#table's data-over; other views at most every 5 s, and every
+// 20 s anyway), so it follows the hands without a reload; the countdown runs on the page's clock
+// between two answers (levelclock.js).
 // When this tab was last at another table of the same tournament, the player has been moved (the
 // tournament's call brought the page here): a notice says so.
 import { countdown } from "./levelclock.js";
@@ -24,12 +25,14 @@ function fill(data) {
     out: data.levels && data.placing !== null,
     hand_for_hand: data.levels && data.hand_for_hand,
     finished: !data.levels && data.finished,
+    placed: !data.levels && data.finished && data.placing !== null,
   };
   for (const el of strip.querySelectorAll("[data-when]")) el.hidden = !shown[el.dataset.when];
   strip.hidden = !data.levels && !data.finished;
   strip.dataset.level = data.levels ? String(data.level) : "";
   strip.dataset.position = data.position ?? "";
-  movedNotice(data);
+  if (!data.levels) strip.querySelector("[data-role=level-moved]").hidden = true;
+  else movedNotice(data);
 }
 
 function movedNotice(data) {

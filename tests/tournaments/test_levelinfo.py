@@ -82,8 +82,9 @@ def test_summary_chip_counts_and_the_table_strip_follow_the_hands(client, staff,
         assert row["table"] in {m.number for m in level_tables(t)}
     # the eliminations take the last places, each group sharing its place
     out = levelinfo.eliminations(t)
-    assert len(out) == 8 - left and max(r["position"] for r in out) == 8
-    assert min(r["position"] for r in out) == left + 1
+    assert len(out) == 8 - left and all(left < r["position"] <= 8 for r in out)
+    assert min(r["position"] for r in out) == left + 1  # (ex aequo share the best place of their group)
+    assert all(r["tied"] == ([x["position"] for x in out].count(r["position"]) > 1) for r in out)
 
     # the table's strip: a player still in reads his chips, position and table; one out his placing
     inside = next(b for b in bots if str(b.pk) in t.progress["chips"])
@@ -118,6 +119,7 @@ def test_a_turn_tournament_has_no_level_strip(client, staff):
     assert data == {
         "levels": False,
         "finished": False,
+        "placing": None,
         "lobby_url": reverse("tournaments:lobby", args=[t.pk]),
     }
     assert levelinfo.summary(t) is None and levelinfo.chip_counts(t, None) == []
@@ -137,7 +139,8 @@ def test_the_player_reads_his_placing_prize_pt_and_leaderboard_position_at_the_e
     t.refresh_from_db()
     winner = one if t.progress["winner"] == str(one.pk) else two
     client.force_login(winner)
-    assert client.get(reverse("tournaments:level_info", args=[t.pk])).json()["finished"] is True
+    data = client.get(reverse("tournaments:level_info", args=[t.pk])).json()
+    assert data["finished"] is True and data["placing"] == 1 and not data["levels"]
     mine = levelinfo.my_result(t, winner.pk)
     assert mine["position"] == 1 and mine["entrants"] == 2 and mine["prize"].startswith("€")
     assert mine["pt"] and mine["board_position"] == 1 and mine["board_players"] == 2
