@@ -2,12 +2,7 @@
 // the page was drawn). Counted on this page's own clock from the moment it arrived, so it stays
 // right without reloads and whatever the device's clock says; at zero the next level applies
 // from the next hand dealt (tournaments/freezeout.py), and it says so.
-
-/** "m:ss" of a number of seconds (never negative). */
-export function mmss(seconds) {
-  const s = Math.max(0, Math.ceil(seconds));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
-}
+import { clock as mmss } from "./calls.js"; // "m:ss", as the calls to the tables count down
 
 const running = new WeakMap();
 
@@ -26,4 +21,6 @@ export function countdown(el, seconds, now = () => performance.now()) {
   running.set(el, setInterval(draw, 1000));
 }
 
-for (const el of document.querySelectorAll("[data-level-countdown]")) countdown(el, el.dataset.levelCountdown);
+if (typeof document !== "undefined") { // (Node's tests import countdown alone)
+  for (const el of document.querySelectorAll("[data-level-countdown]")) countdown(el, el.dataset.levelCountdown);
+}
