@@ -152,3 +152,13 @@ def test_the_player_reads_his_placing_prize_pt_and_leaderboard_position_at_the_e
     assert other["position"] == 2 and other["board_position"] == 2
     assert other["prize"] == (format_euro(prize) if prize else "")
     assert levelinfo.my_result(t, staff.pk) is None and levelinfo.my_result(t, None) is None
+
+
+def test_a_level_tournament_of_an_odd_number_of_entrants_starts_with_all_of_them(staff):
+    """The exclusion to a multiple of 2 pairs the lines of a turn tournament; a freezeout seats any
+    number: a sit&go of 5 closes with the 5 admitted, and its tables seat them all."""
+    t, bots = freezeout_tournament(staff, "poker5", entrants=5)
+    assert t.state == Tournament.State.RUNNING
+    assert t.registrations.filter(state="admitted").count() == 5
+    assert sorted(t.progress["chips"]) == sorted(str(b.pk) for b in bots)
+    assert levelinfo.summary(t)["players_left"] == 5
