@@ -25,6 +25,7 @@ TEXTS = [
     N_("Importo non ammesso: da {min} a {max}"),
     N_("Importo (€)"),
     N_("Importo (gettoni)"),
+    N_("Importo (chips)"),
     N_("Importo da aggiungere (gettoni)"),
     N_("gettone"),
     N_("gettoni"),

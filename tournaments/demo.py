@@ -1,4 +1,5 @@
-"""The demo tournaments of ``make run`` (manage.py seed_demo): scheduled and sit&go, several games."""
+"""The demo tournaments of ``make run`` (manage.py seed_demo): scheduled and sit&go, several games,
+turn tournaments of the giochi a partite and level tournaments (freezeout) of poker and Telesina."""
 
 from __future__ import annotations
 
@@ -48,6 +49,21 @@ DEMO_TOURNAMENTS: tuple[tuple[str, str, tuple[time, int | None] | None, dict[str
      "max_players": 4, "repeat": True, "smazzate": 1}),
     ("Burraco 4in2 sit&go 4", SITGO, None, {"game": "burraco", "format": "ko", "table": "4in2",
      "pool_quota": 450, "fee": 50, "max_players": 4, "repeat": True}),
+    # Level tournaments of the giochi a puntate (rules 004, "I tornei a livelli"): the sit&go are small
+    # and quick (superturbo, two tables, one broken as players go out), so one person plays one
+    # through with the bots in well under half an hour.
+    ("Poker freezeout sit&go 8", SITGO, None, {"game": "poker5", "format": "freezeout", "pool_quota": 450,
+     "fee": 50, "max_players": 8, "repeat": True, "starting_chips": 500, "seats_per_table": 4,
+     "speed": "superturbo", "first_invito": 20}),
+    ("Telesina freezeout sit&go 6", SITGO, None, {"game": "telesina", "format": "freezeout",
+     "pool_quota": 270, "fee": 30, "max_players": 6, "repeat": True, "starting_chips": 400,
+     "seats_per_table": 4, "speed": "superturbo", "first_invito": 20}),
+    ("Poker freezeout della sera", SCHEDULED, (time(21, 15), None), {"game": "poker5", "format": "freezeout",
+     "pool_quota": 900, "fee": 100, "guaranteed": 50_000, "max_players": 120, "starting_chips": 3000,
+     "seats_per_table": 6, "speed": "normale", "first_invito": 20}),
+    ("Telesina turbo della domenica", SCHEDULED, (time(20, 0), 6), {"game": "telesina", "format": "freezeout",
+     "pool_quota": 450, "fee": 50, "max_players": 60, "starting_chips": 1500, "seats_per_table": 5,
+     "speed": "turbo", "first_invito": 20}),
     # The training section (rules 004, "Tavoli e tornei di allenamento"): free, 10 PT fittizi.
     ("Allenamento Scopa sit&go 4", SITGO, None, {"game": "scopa", "format": "ko", "training": True,
      "max_players": 4, "repeat": True, "smazzate": 1}),

@@ -16,6 +16,7 @@ from django.utils.translation import ngettext
 
 from games import registry
 from piattaforma.entry import entry_summary
+from tournaments import levelinfo
 from tournaments.formats import levels
 from tournaments.formats.money import entry_fee_label, format_euro
 from tournaments.formats.points import format_pt
@@ -317,6 +318,8 @@ def tournament_info(*, tournament: Tournament, now: datetime | None = None) -> d
         "cancelled_reason": t.cancelled_reason,
         "turn": t.turn if t.state == Tournament.State.RUNNING else None,
         "players_left": players_left(t),
+        "by_levels": t.is_levels,
+        "level": levelinfo.summary(t, now),  # a running level tournament: its level clock and chips
     }
 
 
@@ -326,6 +329,8 @@ def players_left(t: Tournament) -> int | None:
     p = t.progress or {}
     if t.state != Tournament.State.RUNNING or "lines" not in p:
         return None
+    if t.is_levels:  # the players who still hold chips
+        return len(p.get("chips", {}))
     if p.get("phase") == "ko":
         lines = {line for slot in p.get("slots", []) for line in slot if line}
     else:
@@ -608,6 +613,8 @@ def lobby_stamp(*, tournament: Tournament) -> str:
     )
     ended = TournamentMatch.objects.filter(tournament=tournament, ended_at__isnull=False).count()
     stamp = f"{tournament.state}:{tournament.turn}:{regs['n']}:{regs['ok']}:{ended}"
+    if tournament.is_levels:  # a level tournament's chip counts change with every hand folded
+        stamp += f":{levelinfo.chips_stamp(tournament)}"
     if tournament.confirmation_required:  # the "Conferma iscrizione" button shows and goes by itself
         stamp += f":{int(tournament.confirmation_open(timezone.now()))}:{regs['confirmed']}"
     return stamp

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 
 from games.engine import CodedError
 from piattaforma.models import User
-from tournaments import actions, errors, rankings, selectors
+from tournaments import actions, errors, levelinfo, rankings, selectors
 from tournaments.models import Registration, Tournament
 
 
@@ -119,6 +119,11 @@ def tournament_lobby(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "standings": selectors.standings_by_turn(tournament=tournament),
             "matches": selectors.current_matches(tournament=tournament, user_id=request.user.pk),
             "results": selectors.final_results(tournament=tournament),
+            "my_result": levelinfo.my_result(tournament, request.user.pk),
+            "chip_counts": levelinfo.chip_counts(tournament, request.user.pk),
+            "eliminations": levelinfo.eliminations(tournament)
+            if tournament.is_levels and tournament.state == Tournament.State.RUNNING
+            else [],  # at the end the final placings say it all
             "stamp": selectors.lobby_stamp(tournament=tournament)
             if tournament.state in selectors.LIVE_STATES
             else "",
@@ -190,3 +195,12 @@ def my_state(request: HttpRequest, tournament_id: int) -> JsonResponse:
     if mine is None:
         return JsonResponse({"state": None, "stamp": stamp})
     return JsonResponse({"state": mine.state, "ticket": mine.ticket, "stamp": stamp})
+
+
+def level_info(request: HttpRequest, tournament_id: int) -> JsonResponse:
+    """What a level tournament's table shows beside the felt (the level, the next invito and the
+    seconds to it, players left, average stack; the reader's chips and position), asked by the table
+    page when a hand is dealt or ends. Public chip counts only: the lobby shows them to anyone."""
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    user_id = request.user.pk if request.user.is_authenticated else None
+    return JsonResponse(levelinfo.table_info(tournament, user_id))

@@ -3,7 +3,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  amountKey, amountMarks, amountRange, clampAmount, euroText, isCount, keptAmount, parseCount, parseEuro, playMoneyText, readAmountText,
+  amountKey, amountMarks, amountRange, chipsText, clampAmount, euroText, isCount, keptAmount, parseChips, parseCount, parseEuro, playMoneyText,
+  readAmountText,
 } from "../../static/js/table/amount.js";
 
 test("euro are typed the Italian way and read in cents", () => {
@@ -91,4 +92,19 @@ test("play money reads as gettoni, never euro (wallet.money.format_play)", () =>
   assert.equal(playMoneyText(123456700), "1.234.567 gettoni");
   assert.equal(playMoneyText(-500), "-5 gettoni");
   assert.equal(playMoneyText(2000, (w) => ({ gettoni: "chips" })[w] ?? w), "20 chips");
+});
+
+test("a level tournament's chips are whole numbers, grouped and typed the Italian way", () => {
+  assert.equal(chipsText(1600), "1.600");
+  assert.equal(chipsText(480), "480");
+  assert.equal(chipsText(1234567), "1.234.567");
+  assert.equal(chipsText(-40), "-40");
+  assert.equal(parseChips("40"), 40);
+  assert.equal(parseChips(" 1.600 "), 1600);
+  assert.equal(parseChips("1600"), 1600);
+  for (const bad of ["", "4,5", "1.60", "€ 40", "-3", "abc"]) assert.equal(parseChips(bad), null, bad);
+  const spec = { type: "punto", amount: { min: 40, max: 480 } };
+  assert.equal(readAmountText(spec, "40", true), 40); // 40 chips, not € 40 (4000 cents)
+  assert.equal(readAmountText(spec, "40"), null); // as euro: 4000, above the range
+  assert.equal(readAmountText(spec, "500", true), null);
 });

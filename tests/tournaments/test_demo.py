@@ -20,7 +20,13 @@ def test_seed_demo_opens_tournaments_of_several_games():
     call_command("seed_demo", stdout=io.StringIO())
     call_command("seed_demo", stdout=io.StringIO())
     open_ones = Tournament.objects.filter(state="registration")
-    assert open_ones.filter(kind="scheduled").count() == 7 and open_ones.filter(kind="sitgo").count() == 7
+    assert open_ones.filter(kind="scheduled").count() == 9 and open_ones.filter(kind="sitgo").count() == 9
+    # level tournaments of poker and Telesina, scheduled and sit&go (the sit&go: small, superturbo)
+    levels = open_ones.filter(format="freezeout")
+    assert set(levels.values_list("game", "kind")) == {
+        (game, kind) for game in ("poker5", "telesina") for kind in ("scheduled", "sitgo")
+    }
+    assert set(levels.filter(kind="sitgo").values_list("speed", flat=True)) == {"superturbo"}
     training = open_ones.filter(training=True)  # the training section: free, one of each kind
     assert set(training.values_list("kind", "pool_quota", "fee")) == {("scheduled", 0, 0), ("sitgo", 0, 0)}
     assert training.get(kind="scheduled").confirmation_required

@@ -57,8 +57,9 @@ def _close(tournament: Tournament, now: datetime) -> dict[str, Any]:
     Entries not authorised by the close do not play and are refunded ("non sono valide"), nor
     does a player who may no longer play (suspended, self-excluded, made staff: ``may_play``);
     cancellations asked before the close and still waiting are completed (decision: the player
-    asked within the window the rules give). Then the last registrants are excluded to a multiple
-    of 2 (4 in pairs) and, under the minimum, the tournament is cancelled, everyone refunded.
+    asked within the window the rules give). Then, in a turn tournament, the last registrants are
+    excluded to a multiple of 2 (4 in pairs: its matches pair the lines; a level tournament seats
+    any number) and, under the minimum, the tournament is cancelled, everyone refunded.
     """
     regs = list(
         tournament.registrations.select_for_update(of=("self",))
@@ -78,7 +79,7 @@ def _close(tournament: Tournament, now: datetime) -> dict[str, Any]:
     lines = _lines(tournament, [r for r in regs if r.state == RegState.AUTHORISED])
     closing = close_registration(
         [Entry(line_id, len(members)) for line_id, members in lines.items()],
-        turn_based=True,
+        turn_based=not tournament.is_levels,
         pairs=tournament.is_pairs,
         min_players=tournament.min_players,
         max_players=tournament.max_players,

@@ -23,6 +23,21 @@ export function playMoneyText(cents, tr = (word) => word) {
   return `${cents < 0 ? "-" : ""}${whole}${rest} ${tr(abs === 100 ? "gettone" : "gettoni")}`;
 }
 
+/** A level tournament's chips (no money at its tables): a whole number, thousands grouped the
+ * Italian way: 1600 -> "1.600" (tournaments.levelinfo.chips_label). */
+export function chipsText(n) {
+  const abs = Math.abs(n);
+  return `${n < 0 ? "-" : ""}${String(abs).replace(/\B(?=(\d{3})+$)/g, ".")}`;
+}
+
+/** Chips typed as a whole number, with or without the thousands' dots ("1600", "1.600"); null if not. */
+export function parseChips(text) {
+  const s = String(text ?? "").replace(/\s/g, "");
+  if (!/^(\d{1,3}(?:\.\d{3})+|\d+)$/.test(s)) return null;
+  const n = Number(s.replace(/\./g, ""));
+  return Number.isSafeInteger(n) ? n : null;
+}
+
 /** An amount typed the Italian way ("5", "5,5", "1.234,56", "€ 5,00") in cents; null if not one.
  * As the server's parser (wallet.money.parse_eur): one dot group with no decimal comma ("1.234",
  * "10.999") is ambiguous, not thousands. */
@@ -40,9 +55,10 @@ export function parseEuro(text) {
 /** A count of cards typed as a whole number; null if not one. */
 export const parseCount = (text) => (/^\s*\d+\s*$/.test(text) ? Number(text) : null);
 
-/** What a spec's box reads: the parse of its kind, then the spec's range; null if outside it. */
-export function readAmountText(spec, text) {
-  const n = (isCount(spec) ? parseCount : parseEuro)(text ?? "");
+/** What a spec's box reads: the parse of its kind (cards, chips at a level tournament's table, else
+ * euro), then the spec's range; null if outside it. */
+export function readAmountText(spec, text, chips = false) {
+  const n = (isCount(spec) ? parseCount : chips ? parseChips : parseEuro)(text ?? "");
   return n === null || n < spec.amount.min || n > spec.amount.max ? null : n;
 }
 

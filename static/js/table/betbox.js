@@ -5,7 +5,7 @@
 
 import { h, money, settings } from "./dom.js";
 import { t } from "./i18n.js";
-import { amountKey, amountMarks, amountRange, clampAmount, euroText, isCount, keptAmount, parseCount, parseEuro, readAmountText } from "./amount.js";
+import { amountKey, amountMarks, amountRange, clampAmount, euroText, isCount, keptAmount, parseChips, parseCount, parseEuro, readAmountText } from "./amount.js";
 
 const countText = (n) => t("{n} carte", { n });
 
@@ -14,14 +14,15 @@ const countText = (n) => t("{n} carte", { n });
 export function amountBox(ctx, specs, typing) {
   const { ui } = ctx;
   const count = specs.every(isCount);
-  const [parse, fmt, said] = count ? [parseCount, String, countText] : [parseEuro, euroText, money];
-  const name = count ? t("Carte del mazzetto") : (settings.play ? t("Importo (gettoni)") : t("Importo (€)"));
-  const { lo, hi, step } = amountRange(specs, count);
+  // a level tournament's table: chips, whole numbers (no euro, no cents)
+  const [parse, fmt, said] = count ? [parseCount, String, countText] : settings.chips ? [parseChips, String, money] : [parseEuro, euroText, money];
+  const name = count ? t("Carte del mazzetto") : settings.chips ? t("Importo (chips)") : (settings.play ? t("Importo (gettoni)") : t("Importo (€)"));
+  const { lo, hi, step } = amountRange(specs, count || settings.chips);
   const key = amountKey(ctx.last, specs);
   if (ui.amount?.key !== key) ui.amount = { key, cents: null, text: null };
   const kept = ui.amount; // text: what the player typed and has not committed yet (null once formatted)
   const start = keptAmount(kept, lo, hi);
-  const input = h("input", { type: "text", name: "amount", value: kept.text ?? fmt(start), inputmode: count ? "numeric" : "decimal", autocomplete: "off",
+  const input = h("input", { type: "text", name: "amount", value: kept.text ?? fmt(start), inputmode: count || settings.chips ? "numeric" : "decimal", autocomplete: "off",
     size: 9, "aria-label": name, dataset: { cents: String(start) } });
   const slider = h("input", { type: "range", min: lo, max: hi, step, value: start, "aria-label": count ? name : t("Importo (cursore)"), "aria-valuetext": said(start) });
   const shown = h("output", { class: "amount-money", "aria-live": "polite" }, said(start));
@@ -78,7 +79,7 @@ export function amountFocus(box) {
 /** The amount in the box for ``spec``, or null after telling the player what the box takes. */
 export function readAmount(ctx, spec) {
   const input = ctx.$("actions").querySelector("input[name=amount]");
-  const n = readAmountText(spec, input?.value ?? "");
+  const n = readAmountText(spec, input?.value ?? "", settings.chips);
   if (n === null) {
     ctx.notice(isCount(spec) ? t("Carte del mazzetto: da {min} a {max}", { min: spec.amount.min, max: spec.amount.max })
       : t("Importo non ammesso: da {min} a {max}", { min: money(spec.amount.min), max: money(spec.amount.max) }));

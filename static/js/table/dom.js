@@ -1,7 +1,7 @@
 // Small DOM helpers shared by the table modules: element builder, cards, money and labels.
 
 import { cardLabel, cardSvg, isCardCode, isCovered } from "../cards.js";
-import { playMoneyText } from "./amount.js";
+import { chipsText, playMoneyText } from "./amount.js";
 import { t } from "./i18n.js";
 
 
@@ -31,7 +31,8 @@ function append(el, children) {
 }
 
 /** The table-wide drawing settings (deck style, card size), set once by the client. */
-export const settings = { style: "francesi", money: true, play: false, seatName: (n) => `Posto ${n}` };
+// chips: a level tournament's table, whose amounts are the tournament's chips, not money
+export const settings = { style: "francesi", money: true, play: false, chips: false, seatName: (n) => `Posto ${n}` };
 
 const SUITS_IT = { h: "coppe", d: "denari", c: "bastoni", s: "spade" };
 const SUITS_FR = { h: "cuori", d: "quadri", c: "fiori", s: "picche" };
@@ -78,10 +79,12 @@ export const isCardList = (v, covered = false) => Array.isArray(v) && v.length >
   && v.every((c) => isCardCode(c) || isCovered(c)) && (covered || v.some((c) => isCardCode(c)));
 export const describeCard = (c) => cardLabel(c, settings.style);
 
-/** Money is in integer cents: "€ 12,50"; play money (settings.play) in gettoni. */
+/** Money is in integer cents: "€ 12,50"; play money (settings.play) in gettoni; a level
+ * tournament's chips (settings.chips) as a whole number, "1.600". */
 export function money(cents) {
   if (typeof cents !== "number") return String(cents ?? "—");
   if (!settings.money) return String(cents);
+  if (settings.chips) return chipsText(cents);
   if (settings.play) return playMoneyText(cents, t);
   const sign = cents < 0 ? "-" : "";
   const abs = Math.abs(cents);

@@ -221,6 +221,7 @@ export function renderer(ctx) {
     model.lineOf = (no) => clockLine(p, no);
     settings.money = root.dataset.family !== "partite";
     settings.play = root.dataset.realm === "play";
+    settings.chips = root.dataset.units === "chips"; // a level tournament's table: its chips, not money
     settings.seatName = (n) => seatName(model, n);
     const hand = handCards();
     ctx.plan = planActions(p.legal, hand);
