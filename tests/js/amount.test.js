@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  amountKey, amountMarks, amountRange, clampAmount, euroText, isCount, keptAmount, parseCount, parseEuro, playMoneyText, readAmountText,
+  amountKey, amountMarks, amountRange, clampAmount, euroText, isCount, keptAmount, parseCount, parseEuro, playMoneyText, readAmountText, realmMoney,
 } from "../../static/js/table/amount.js";
 
 test("euro are typed the Italian way and read in cents", () => {
@@ -91,4 +91,11 @@ test("play money reads as gettoni, never euro (wallet.money.format_play)", () =>
   assert.equal(playMoneyText(123456700), "1.234.567 gettoni");
   assert.equal(playMoneyText(-500), "-5 gettoni");
   assert.equal(playMoneyText(2000, (w) => ({ gettoni: "chips" })[w] ?? w), "20 chips");
+});
+
+test("a table's money is the realm's: euro at a money table, gettoni at a training one", () => {
+  assert.equal(realmMoney(123450, false), "€ 1.234,50");
+  assert.equal(realmMoney(-500, false), "-€ 5,00");
+  assert.equal(realmMoney(2000, true), "20 gettoni");
+  assert.equal(realmMoney(100, true), "1 gettone");
 });

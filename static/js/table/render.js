@@ -2,6 +2,7 @@
 // the hand, the toggles and the log of the last moves. The action panels are input.js's.
 
 import { styleForGame } from "../cards.js";
+import { realmMoney } from "./amount.js";
 import { card, describeCard, h, settings } from "./dom.js";
 import { planActions } from "./actions.js";
 import { buildModel } from "./model.js";
@@ -229,8 +230,9 @@ export function renderer(ctx) {
     // money shows € 0,00). A partita moves credit only when the match settles: its seats keep showing
     // the last credit during the match.
     if (p.waiting) ctx.credits = new Map((p.waiting.seats || []).map((w) => [w.number, w.credit]));
-    // At a partita the felt counts points (settings.money is off): the credit goes in already in euro.
-    const credit = (c) => (settings.money ? c : `€ ${Math.floor(c / 100).toLocaleString("it-IT")},${String(c % 100).padStart(2, "0")}`);
+    // At a partita the felt counts points (settings.money is off): the credit goes in already as
+    // money of the table's realm (gettoni at a training table).
+    const credit = (c) => (settings.money ? c : realmMoney(c, settings.play, t));
     if (!p.view || !settings.money) for (const [no, c] of ctx.credits || []) { const s = model.seats.get(no); if (s && s.chips === undefined) s.chips = credit(c); }
     const seats = $("seats");
     seats.replaceChildren(...[...model.seats.values()].filter((s) => !s.missing || p.view).map((s) => seatEl(model, s, p)));
@@ -265,7 +267,7 @@ export function renderer(ctx) {
       // A partita's money for the viewer (the felt counts points): what the match moved on his credit.
       const mine = (p.waiting?.seats || []).find((w) => w.number === p.seat);
       if (p.over && typeof mine?.result === "number") {
-        const amount = `€ ${Math.floor(Math.abs(mine.result) / 100).toLocaleString("it-IT")},${String(Math.abs(mine.result) % 100).padStart(2, "0")}`;
+        const amount = realmMoney(Math.abs(mine.result), settings.play, t);
         summary.append(h("p", { class: "match-money", dataset: { role: "match-money" } },
           mine.result > 0 ? t("Hai vinto {amount}", { amount }) : mine.result < 0 ? t("Hai perso {amount}", { amount }) : t("Partita in parità: il tuo credito non cambia")));
       }
