@@ -380,6 +380,10 @@ LOGGING = {
     },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {
+        # Django's own console handler of "django" (live when DEBUG is, as in the embedded server)
+        # would print each record a second time, unfiltered: the 403's traceback. The root's
+        # console handler, with the filters above, prints them once.
+        "django": {"handlers": [], "level": "INFO", "propagate": True},
         "django.channels.server": {"level": "WARNING"},
         "daphne": {"level": "WARNING"},
     },

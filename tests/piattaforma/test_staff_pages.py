@@ -62,6 +62,33 @@ def test_the_console_handler_of_the_settings_uses_the_filter():
     assert "forbidden_one_line" in base.LOGGING["handlers"]["console"]["filters"]
 
 
+def test_a_403_reaches_the_server_log_once_without_traceback(client, settings):
+    """With the site's logging as ``manage.py serve`` runs it (DEBUG on, so Django's own console
+    handler of the "django" logger is live), a refused page is one warning line and no traceback."""
+    import io
+    import logging.config
+
+    from django.utils.log import DEFAULT_LOGGING, configure_logging
+
+    from config.settings import base
+
+    settings.DEBUG = True
+    sign_in(client, UserFactory(role=roles.PLAYERS))
+    out = io.StringIO()
+    try:
+        logging.config.dictConfig(DEFAULT_LOGGING)  # as django.setup() does, then the site's LOGGING
+        logging.config.dictConfig(base.LOGGING)
+        for name in ("", "django", "django.request"):
+            for handler in logging.getLogger(name).handlers:
+                if type(handler) is logging.StreamHandler:
+                    handler.setStream(out)
+        assert client.get(reverse("moderation:signals")).status_code == 403
+    finally:
+        configure_logging(settings.LOGGING_CONFIG, settings.LOGGING)
+    lines = [line for line in out.getvalue().splitlines() if line.strip()]
+    assert lines == ["Forbidden (Permission denied): /moderazione/segnali/"], lines
+
+
 ADMIN_TEMPLATES = pathlib.Path(django.__file__).parent / "contrib" / "admin" / "templates"
 TRANSLATE_TAG = re.compile(r"""{% translate (["'])(.+?)\1""")
 
