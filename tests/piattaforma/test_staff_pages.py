@@ -91,12 +91,29 @@ def test_a_403_reaches_the_server_log_once_without_traceback(client, settings):
 
 ADMIN_TEMPLATES = pathlib.Path(django.__file__).parent / "contrib" / "admin" / "templates"
 TRANSLATE_TAG = re.compile(r"""{% translate (["'])(.+?)\1""")
+BLOCK_TAG = re.compile(r"{% blocktranslate( [^%]*)?%}(.*?){% (?:endblocktranslate|plural) %}", re.S)
+
+
+def _block_msgid(options: str, body: str) -> str:
+    """The msgid of a {% blocktranslate %} body: "{{ name }}" is "%(name)s"; ``trimmed`` joins lines."""
+    msgid = re.sub(r"{{ *(\w+)[^}]*}}", r"%(\1)s", body)
+    return " ".join(msgid.split()) if "trimmed" in options else msgid
 
 
 def test_every_string_of_the_admin_templates_is_italian():
     """Django's Italian catalog lacks some admin strings ("Run", the actions' button): locale/it adds them."""
     found = {m[1] for t in ADMIN_TEMPLATES.rglob("*.html") for m in TRANSLATE_TAG.findall(t.read_text())}
     assert "Run" in found and len(found) > 50
+    # the blocktranslate ones too (the visually hidden "Search %(name)s", "Pagination %(name)s"),
+    # but the plural ones: ngettext finds those under their singular and plural together
+    blocks = {
+        _block_msgid(options, body)
+        for t in ADMIN_TEMPLATES.rglob("*.html")
+        for options, body in BLOCK_TAG.findall(t.read_text())
+        if "count" not in options
+    }
+    assert "Search %(name)s" in blocks and "Pagination %(name)s" in blocks
+    found |= blocks
     with translation.override("it"):
         missing = sorted(s for s in found if translation.gettext(s) == s)
     assert missing == []
@@ -111,6 +128,14 @@ def test_the_actions_button_of_a_list_is_italian(client):
     sign_in(client, UserFactory(role=roles.STAFF))
     html = client.get(reverse("backoffice:wallet_withdrawal_changelist")).content.decode()
     assert ">Esegui</button>" in html and ">Run<" not in html
+
+
+def test_the_search_and_pagination_of_a_list_are_italian(client):
+    sign_in(client, UserFactory(role=roles.STAFF))
+    html = client.get(reverse("backoffice:piattaforma_user_changelist")).content.decode()
+    assert 'id="searchbar"' in html
+    assert ">Search " not in html and ">Pagination " not in html and 'alt="Search"' not in html
+    assert "Cerca tra " in html and 'alt="Cerca"' in html
 
 
 def test_every_field_the_back_office_shows_has_an_italian_label():
