@@ -41,6 +41,13 @@ def money_signed(cents: int, realm: str = "real") -> str:
 
 
 @register.filter
+def nobreak(text: str) -> str:
+    """An amount that never breaks across lines ("€ 10,00" with a no-break space): a range of
+    amounts in a narrow cell wraps between the amounts, never between "€" and its number."""
+    return str(text).replace(" ", "\u00a0")
+
+
+@register.filter
 def money_unit(realm: str) -> str:
     """What a form's amount is typed in: "€", or "gettoni" for play money."""
     from django.utils.translation import gettext as _
