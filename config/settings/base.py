@@ -298,6 +298,8 @@ SECURE_REFERRER_POLICY = "same-origin"
 LANGUAGE_CODE = "it"
 LANGUAGES = [("it", "Italiano"), ("en", "English")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# a date and time without a format of its own reads "6 dic 2026 10:50" (piattaforma/formats/it)
+FORMAT_MODULE_PATH = ["piattaforma.formats"]
 TIME_ZONE = "Europe/Rome"
 USE_I18N = True
 USE_TZ = True

@@ -200,3 +200,25 @@ def test_the_italian_catalog_is_compiled_from_its_po():
     for msgid, (msgstr, _fuzzy) in entries.items():
         assert compiled.gettext(msgid) == msgstr, f"locale/it django.mo is stale for {msgid!r}"
     assert plurals, "the catalog's plural entries are checked too"
+
+
+def test_the_hand_history_list_writes_its_dates_short(client):
+    """Two "domenica 06 dicembre 2026 10:50" columns made the back office's Storico mani wider than
+    a 1366 px laptop: a date and time reads "6 dic 2026 10:50", as on the site's pages."""
+    from django.utils import timezone
+
+    from lobby.models import Hand
+    from tests.lobby.factories import PokerTableFactory
+
+    table = PokerTableFactory()
+    now = timezone.localtime()
+    Hand.objects.create(table=table, number=1, game="poker5", started_at=now, ended_at=now)
+    sign_in(client, UserFactory(role=roles.STAFF))
+    html = client.get(reverse("backoffice:lobby_hand_changelist")).content.decode()
+    short = ("gen", "feb", "mar", "apr", "mag", "giu", "lug", "ago", "set", "ott", "nov", "dic")[
+        now.month - 1
+    ]
+    assert html.count(f"{now.day} {short} {now.year} {now:%H:%M}") == 2, html
+    long = ("gennaio", "febbraio", "marzo", "aprile", "maggio", "giugno", "luglio", "agosto", "settembre")
+    long += ("ottobre", "novembre", "dicembre")
+    assert not any(f" {month} {now.year}" in html for month in long)
