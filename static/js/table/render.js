@@ -196,6 +196,21 @@ export function renderer(ctx) {
     if (need > room && room > 0) felt.style.zoom = String(Math.max(0.8, room / need));
   }
 
+  /** A phone's felt scrolls under the dock, whose top covers the felt's foot, where the viewer's
+   *  seat is: as his turn begins the page scrolls just enough to bring his seat above the dock. Only
+   *  then, so that a player who scrolls away to read the table is not pulled back at every move. */
+  function seatAboveDock(p) {
+    const mine = ctx.model.seats.get(p.seat);
+    const turn = Boolean(mine && mine.toAct && !p.over);
+    const began = turn && !ctx.myTurn;
+    ctx.myTurn = turn;
+    const seat = root.querySelector("[data-role=seats] .seat.me");
+    const dock = $("dock");
+    if (!began || window.innerWidth >= 700 || !seat || !dock || !dock.offsetHeight) return;
+    const under = seat.getBoundingClientRect().bottom - dock.getBoundingClientRect().top + 8;
+    if (under > 0) window.scrollBy({ top: under, behavior: "instant" });
+  }
+
   /** The viewer's turn, above his hand: "Tocca a te" and the running clock, never out of sight. */
   function renderTurn(p) {
     const el = $("turn");
@@ -290,6 +305,7 @@ export function renderer(ctx) {
     ctx.renderActions(p);
     renderToggles(p);
     fitFelt();
+    seatAboveDock(p);
     tickClocks(root);
     // The viewer's turn comes: a sound (once per decision).
     const key = turnKey(model.seats.get(p.seat), p);
