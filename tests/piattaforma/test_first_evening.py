@@ -146,7 +146,7 @@ def opened_limits(nickname="Scopone") -> dict[str, int | None]:
 def test_signup_asks_the_deposit_limits(client):
     html = client.get(reverse("signup")).content.decode()
     assert 'data-testid="opening-limits"' in html
-    assert "€ 100,00 al giorno, € 250,00 a settimana, € 500,00 al mese" in html
+    assert "€\u00a0100,00 al giorno, €\u00a0250,00 a settimana, €\u00a0500,00 al mese" in html
     for name in ("limiti-choice", "limiti-day", "limiti-week", "limiti-month"):
         assert f'name="{name}"' in html
 
