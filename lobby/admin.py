@@ -17,6 +17,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 import piattaforma.converters  # noqa: F401  # registers <id:...>
 from games import registry
@@ -326,7 +327,11 @@ class TableAdmin(admin.ModelAdmin):
                     continue
                 self.message_user(
                     request,
-                    _("%(t)s: sessione annullata, %(n)s giocatori rimborsati.")
+                    ngettext(
+                        "%(t)s: sessione annullata, %(n)s giocatore rimborsato.",
+                        "%(t)s: sessione annullata, %(n)s giocatori rimborsati.",
+                        len(out["paid"]),
+                    )
                     % {"t": table, "n": len(out["paid"])},
                 )
             return None

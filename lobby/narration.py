@@ -13,6 +13,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop as N_
+from django.utils.translation import ngettext
 
 from games.cards import ITALIAN_RANKS, RANK_NAME_ITALIAN, SUIT_NAME_ITALIAN
 from wallet.money import format_money
@@ -147,7 +148,8 @@ def _cambio(e: dict[str, Any], who: str, n: Namer) -> str:
     count = e.get("count", 0)
     if not count:
         return _("%(who)s non cambia carte") % {"who": who}
-    return _("%(who)s cambia %(n)s carte") % {"who": who, "n": count}
+    words = ngettext("%(who)s cambia %(n)s carta", "%(who)s cambia %(n)s carte", count)
+    return words % {"who": who, "n": count}
 
 
 def _buio(e: dict[str, Any], who: str, n: Namer) -> str:
@@ -489,6 +491,24 @@ def hand_step_events(steps_events: list[list[dict[str, Any]]]) -> list[list[dict
     if held and out:
         out[-1] = out[-1] + held  # a hand that stopped before its end: told at its last step
     return out
+
+
+def action_words(action: dict[str, Any], legal: list[dict[str, Any]], namer: Namer) -> str:
+    """A recorded action in words, as its button said it: the label of the legal action of its type
+    (the type itself, spaced and capitalised, when no spec had one), then its amount and its cards
+    ("Rilancio € 3,00", "Gioca 7 di denari"); the sitout toggle as "Sitout: sì"."""
+    kind = str(action.get("type", ""))
+    label = next((s.get("label") for s in legal if s.get("type") == kind and s.get("label")), None)
+    words = [str(label or kind.replace("_", " ").capitalize())]
+    if isinstance(action.get("sitout"), bool):
+        words[0] += ": " + (_("sì") if action["sitout"] else _("no"))
+    if isinstance(action.get("amount"), int) and not isinstance(action.get("amount"), bool):
+        words.append(str(action["amount"]) if kind == "mazzetto" else _money(action["amount"], namer))
+    if action.get("card") is not None:
+        words.append(namer.card(action["card"]))
+    if isinstance(action.get("cards"), list) and action["cards"]:
+        words.append(namer.cards(action["cards"]))
+    return " ".join(w for w in words if w)
 
 
 def step_lines(*, seat: int, action: dict[str, Any], events: list[dict[str, Any]], namer: Namer) -> list[str]:

@@ -17,7 +17,7 @@ from games import registry
 from games.engine import CodedError, private_to
 from games.rng import ReplayRng
 from lobby.models import Hand, HandStep, TableRuntime
-from lobby.narration import Namer, hand_step_events, step_lines
+from lobby.narration import Namer, action_words, hand_step_events, step_lines
 
 # What of a seat the engine receives when a hand is dealt (lobby.actions) and replayed (here).
 ENGINE_SPEC_KEYS = ("seat", "chips", "sitout", "prefs", "new")
@@ -165,7 +165,7 @@ INDEX_SECONDS = 3600
 
 def _index_key(hand: Hand, steps: Sequence[HandStep], seat: int | None, staff: bool) -> str:
     viewer = "staff" if staff else f"seat{seat}"
-    return f"replay-index:v1:{hand.game}:{hand.pk}:{len(steps)}:{viewer}:{get_language() or ''}"
+    return f"replay-index:v2:{hand.game}:{hand.pk}:{len(steps)}:{viewer}:{get_language() or ''}"
 
 
 def replay_frames(
@@ -192,6 +192,9 @@ def replay_frames(
     index: dict[str, Any] | None = cache.get(key) if key else None
     namer: Namer | None = None
     chapters: list[dict[str, Any]] = []
+    # each step's action as its button said it, read from the state it met: in full, and its label
+    # alone (what another seat may read of it)
+    words: list[tuple[str, str]] = []
     frames = []
     last_key: Any = object()
     final: dict[str, Any] = {}
@@ -210,8 +213,19 @@ def replay_frames(
             public = _view(engine, state, None)
             chapter, label = _chapter(public)
             if chapter != last_key:
-                chapters.append({"index": at, "label": label})
+                # frame ``at`` opens the stretch; step ``at`` (which led to it) belongs to the one
+                # before, so the step list heads the stretch before step ``at + 1``, its first move
+                chapters.append({"index": at, "step": at + 1 if at else 0, "label": label})
                 last_key = chapter
+            if at < len(steps):
+                step = steps[at]
+                legal = engine.legal_actions(state, step.seat)
+                words.append(
+                    (
+                        action_words(step.action, legal, namer),
+                        action_words({"type": step.action.get("type")}, legal, namer),
+                    )
+                )
         if first <= at < end:
             frame: dict[str, Any] = {
                 "index": at,
@@ -230,7 +244,10 @@ def replay_frames(
         final = state
     if index is None:
         assert namer is not None  # walk_hand yields the dealt state first
-        index = {"steps": _steps_in_words(steps, seat=seat, staff=staff, namer=namer), "chapters": chapters}
+        index = {
+            "steps": _steps_in_words(steps, seat=seat, staff=staff, namer=namer, words=words),
+            "chapters": chapters,
+        }
         if staff:
             index["deck_log"] = plain_copy(final.get("deck_log", hand.deck_log))
         if key:
@@ -257,9 +274,10 @@ def replay_frames(
 
 
 def _steps_in_words(
-    steps: Sequence[HandStep], *, seat: int | None, staff: bool, namer: Namer
+    steps: Sequence[HandStep], *, seat: int | None, staff: bool, namer: Namer, words: list[tuple[str, str]]
 ) -> list[dict[str, Any]]:
-    """Each step of the hand as its viewer may read it (another seat's action: its type only)."""
+    """Each step of the hand as its viewer may read it (another seat's action: its type only, and
+    in words its button's label only)."""
     out_steps = []
     told = hand_step_events(
         [step.events if staff else [e for e in step.events if private_to(e, seat)] for step in steps]
@@ -274,6 +292,7 @@ def _steps_in_words(
             "lines": step_lines(seat=step.seat, action=action, events=events, namer=namer),
             "automatic": step.automatic,
             "action": action,
+            "action_words": words[number - 1][0 if mine else 1],
         }
         if staff:
             row["draws"] = step.draws

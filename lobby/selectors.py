@@ -345,6 +345,14 @@ def default_buy_in(table: Table) -> int:
     return table.min_buy_in
 
 
+def table_nav_section(table: Table) -> str:
+    """The site menu's section a table belongs to: "tournaments" for a tournament's table,
+    "training" for a gettoni table, "lobby" for a money table."""
+    if table.tournament_id is not None:
+        return "tournaments"
+    return "training" if table.realm == "play" else "lobby"
+
+
 def table_info(table: Table) -> dict[str, Any]:
     """The table info panel: game, stakes, limits and times, in the lobby's words."""
     engine = registry.get(table.game)

@@ -108,6 +108,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         {
             "table": table,
             "money_realm": table.realm,  # the header shows the money this table plays with
+            "nav_section": selectors.table_nav_section(table),
             "seated": seated,
             "free_seats": [n for n in range(1, table.seats + 1) if n not in taken],
             "waiting": waiting,

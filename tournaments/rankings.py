@@ -18,6 +18,7 @@ from django.db import transaction
 from django.db.models import QuerySet, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournaments.formats.points import Period, format_pt, leaderboard_rows, period_start, rank_totals
 from tournaments.formats.ratings import (
@@ -159,7 +160,9 @@ def my_levels(*, user_id: int, as_of: date | None = None) -> list[dict[str, Any]
         value = rating(history, as_of)
         row = nightly.get(game)
         if len(history) < MIN_TOURNAMENTS:
-            level = _("Esordiente (%(n)d tornei su %(min)d)") % {"n": len(history), "min": MIN_TOURNAMENTS}
+            level = ngettext(
+                "Esordiente (%(n)d torneo su %(min)d)", "Esordiente (%(n)d tornei su %(min)d)", len(history)
+            ) % {"n": len(history), "min": MIN_TOURNAMENTS}
         elif row is not None and row.level:
             level = level_label(row.level)
         else:

@@ -88,11 +88,11 @@ def duration_title(t: Tournament) -> str:
         per_turn = _("una partita ai %(n)s punti") % {"n": t.points_to_win}
     else:
         per_turn = _("una partita")
-    return _("%(min)s minuti per linea in ogni turno; %(turns)s turni di %(per_turn)s") % {
-        "min": t.tempo_partita_min,
-        "turns": turns(t),
-        "per_turn": per_turn,
-    }
+    return ngettext(
+        "%(min)s minuti per linea in ogni turno; %(turns)s turno di %(per_turn)s",
+        "%(min)s minuti per linea in ogni turno; %(turns)s turni di %(per_turn)s",
+        turns(t),
+    ) % {"min": t.tempo_partita_min, "turns": turns(t), "per_turn": per_turn}
 
 
 def table_abbreviation(t: Tournament) -> str:

@@ -143,6 +143,12 @@ class OpeningLimitsForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
+        if data.get("choice") == self.DEFAULTS:
+            # the amounts belong to the other choice (the page disables them): whatever came with
+            # the defaults is ignored, never refused nor kept
+            for period in self.PERIODS:
+                self._errors.pop(period, None)
+                data[period] = None
         if data.get("choice") == self.OWN:
             amounts = [data.get(p) for p in self.PERIODS]
             if not any(amounts) and not any(self.errors.get(p) for p in self.PERIODS):
@@ -159,6 +165,10 @@ class OpeningLimitsForm(forms.Form):
                         ),
                     )
         return data
+
+    def own_chosen(self) -> bool:
+        """Whether the player chose his own limits (the page enables their amounts only then)."""
+        return self.data.get(self.add_prefix("choice")) == self.OWN
 
     def limits(self) -> dict[str, int | None]:
         """The limits chosen, in cents per period (None: no limit for that period)."""

@@ -298,6 +298,8 @@ SECURE_REFERRER_POLICY = "same-origin"
 LANGUAGE_CODE = "it"
 LANGUAGES = [("it", "Italiano"), ("en", "English")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# a date and time without a format of its own reads "6 dic 2026 10:50" (piattaforma/formats/it)
+FORMAT_MODULE_PATH = ["piattaforma.formats"]
 TIME_ZONE = "Europe/Rome"
 USE_I18N = True
 USE_TZ = True
@@ -380,6 +382,10 @@ LOGGING = {
     },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {
+        # Django's own console handler of "django" (live when DEBUG is, as in the embedded server)
+        # would print each record a second time, unfiltered: the 403's traceback. The root's
+        # console handler, with the filters above, prints them once.
+        "django": {"handlers": [], "level": "INFO", "propagate": True},
         "django.channels.server": {"level": "WARNING"},
         "daphne": {"level": "WARNING"},
     },

@@ -26,3 +26,13 @@ for (const chips of document.querySelectorAll('[data-role="quick-amounts"]')) {
     if (chip && box) { box.value = chip.dataset.amount; box.focus(); }
   });
 }
+
+// A fieldset marked data-enabled-by="name=value" is enabled only while that radio is chosen (the
+// sign-up's own deposit limits, disabled while the defaults are chosen; the server ignores them then).
+for (const set of document.querySelectorAll("fieldset[data-enabled-by]")) {
+  const [name, value] = set.dataset.enabledBy.split("=");
+  const form = set.closest("form");
+  const sync = () => { set.disabled = form.querySelector(`input[name="${name}"]:checked`)?.value !== value; };
+  form.addEventListener("change", (event) => { if (event.target.name === name) sync(); });
+  sync();
+}

@@ -34,6 +34,18 @@ def test_sign_up_then_log_in(asgi_live, new_context, artifacts):
     page.screenshot(path=str(artifacts / "signup-home.png"), full_page=True)
 
 
+def test_the_own_limits_are_editable_only_when_chosen(asgi_live, new_context):
+    page = new_context().new_page()
+    page.goto(f"{asgi_live.url}/account/registrati/")
+    day = page.locator("#id_limiti-day")
+    assert day.is_disabled()  # nothing chosen yet
+    page.check("input[name=limiti-choice][value=own]")
+    assert day.is_enabled()
+    day.fill("40")
+    page.check("input[name=limiti-choice][value=defaults]")
+    assert day.is_disabled()
+
+
 def test_login_page_in_italian_and_wrong_password(asgi_live, new_context, artifacts):
     asgi_live.run(UserFactory, nickname="Mazziere")
     page = new_context().new_page()

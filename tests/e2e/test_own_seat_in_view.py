@@ -68,3 +68,18 @@ def test_a_poker_players_seat_is_clear_of_the_amount_box(open_table, artifacts, 
     page.locator("#table [data-role=amount]").wait_for()
     assert_clear(page, size, artifacts / f"tavolo-posto-poker{players}-{size}.png")
     assert t.errors == []
+
+
+@pytest.mark.parametrize("game", ["poker5", "burraco", "scala40", "telesina"])
+def test_on_a_phone_the_turn_brings_the_own_seat_above_the_dock(open_table, artifacts, game):
+    """The page at its top, the dock over the felt's foot: as his turn begins the page scrolls just
+    enough for his seat to show whole above his hand, with no scrolling of his own."""
+    state, seat = interesting(game)
+    t = open_table(game, viewport=SIZES["phone"])
+    t.show(state, seat)
+    page = t.page
+    page.locator("#table [data-role=seats] .seat.me.to-act").wait_for()
+    problem = page.evaluate(SEAT_AND_DOCK)
+    page.screenshot(path=str(artifacts / f"tavolo-turno-{game}-phone.png"))
+    assert problem == "", problem
+    assert t.errors == []

@@ -188,7 +188,12 @@ def open_table(browser, asgi_live):
     contexts = []
 
     def opener(
-        game: str, *, viewport: dict[str, int] = LAPTOP, players: int | None = None, touch: bool = False
+        game: str,
+        *,
+        viewport: dict[str, int] = LAPTOP,
+        players: int | None = None,
+        touch: bool = False,
+        realm: str = "real",
     ) -> Table:
         engine = registry.get(game)
         n = players or seat_count(game)
@@ -201,6 +206,8 @@ def open_table(browser, asgi_live):
         }
         if engine.family == "partite":
             fields.update(posta_partita=100, posta_unitaria=10, perdita_massima=2_000, rake_bp=500)
+        if realm == "play":
+            fields.update(realm="play", rake_bp=0)
         tag = next(_tags)
         table, users, session = asgi_live.run(
             table_and_players, fields, [f"{name}{tag}" for name in NAMES[:n]]
@@ -1253,6 +1260,33 @@ def test_a_partitas_seats_show_the_table_credit_between_and_during_matches(open_
     assert t.page.locator("[data-role=seats] [data-seat] .seat-chips").evaluate_all(chips) == expected
     t.show(state, seat)  # the match: its view carries points, not credit; the seats keep it
     assert t.page.locator("[data-role=seats] [data-seat] .seat-chips").evaluate_all(chips) == expected
+
+
+def test_a_training_partitas_seats_and_result_are_in_gettoni(open_table):
+    """Training money is gettoni, never €: at a gioco a partite the seat boxes and the viewer's
+    result of the match speak the table's realm."""
+    state, seat = play_until("scopa", lambda state, seat, legal: True)
+    t = open_table("scopa", realm="play")
+    between = t.payload(None, seat)
+    for row in between["waiting"]["seats"]:
+        row["credit"] = 4_500 if row["number"] == 1 else 5_500
+    t.push(between)
+    chips = "els => els.map(e => e.textContent)"
+    assert t.page.locator("[data-role=seats] [data-seat] .seat-chips").evaluate_all(chips) == [
+        "45 gettoni",
+        "55 gettoni",
+    ]
+    t.show(state, seat)
+    assert t.page.locator("[data-role=seats] [data-seat] .seat-chips").evaluate_all(chips) == [
+        "45 gettoni",
+        "55 gettoni",
+    ]
+    assert "€" not in t.page.locator("[data-role=seats]").inner_text()
+    over = t.payload(finished("scopa"), 1, ready_deadline=timezone.now() + timedelta(seconds=30))
+    for row in over["waiting"]["seats"]:
+        row["result"] = -600 if row["number"] == 1 else 600
+    t.push(over)
+    assert t.page.locator("[data-role=match-money]").inner_text() == "Hai perso 6 gettoni"
     assert t.errors == []
 
 

@@ -45,7 +45,10 @@ def inside(page, selector: str) -> list[str]:
 
 
 def at_top(page) -> None:
-    assert page.evaluate("window.scrollY") == 0
+    """The test scrolled nothing: a laptop's page is at its top; a phone's is too, but for the
+    scroll the page makes itself as the player's turn begins (his seat above the dock: render.js)."""
+    if page.evaluate("innerWidth") >= 700:
+        assert page.evaluate("window.scrollY") == 0
     assert page.evaluate("document.documentElement.scrollWidth <= innerWidth"), "sideways scroll"
 
 

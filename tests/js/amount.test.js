@@ -4,7 +4,7 @@ import { test } from "node:test";
 
 import {
   amountKey, amountMarks, amountRange, chipsText, clampAmount, euroText, isCount, keptAmount, parseChips, parseCount, parseEuro, playMoneyText,
-  readAmountText,
+  readAmountText, realmMoney,
 } from "../../static/js/table/amount.js";
 
 test("euro are typed the Italian way and read in cents", () => {
@@ -107,4 +107,11 @@ test("a level tournament's chips are whole numbers, grouped and typed the Italia
   assert.equal(readAmountText(spec, "40", true), 40); // 40 chips, not € 40 (4000 cents)
   assert.equal(readAmountText(spec, "40"), null); // as euro: 4000, above the range
   assert.equal(readAmountText(spec, "500", true), null);
+});
+
+test("a table's money is the realm's: euro at a money table, gettoni at a training one", () => {
+  assert.equal(realmMoney(123450, false), "€ 1.234,50");
+  assert.equal(realmMoney(-500, false), "-€ 5,00");
+  assert.equal(realmMoney(2000, true), "20 gettoni");
+  assert.equal(realmMoney(100, true), "1 gettone");
 });

@@ -37,3 +37,20 @@ def test_a_matchs_money_result_is_listed_per_hand(client):
     assert {row["number"]: row["result"] for row in waiting["seats"]} == {
         s.number: results[s.user_id] for s in seats
     }
+
+
+def test_a_training_matchs_result_is_listed_in_gettoni(client):
+    users = [funded_player() for _ in range(2)]
+    table = scopa_table(name="Tavolo Allenamento", realm="play", rake_bp=0)
+    from wallet import actions as wallet_actions
+
+    for user in users:
+        wallet_actions.play_money_top_up(user=user, amount=10_000, idempotency_key=f"p{user.pk}")
+    seat_players(table, users, buy_in=5_000)
+    door.table_ready(table_id=table.pk, user=users[0])
+    assert door.table_ready(table_id=table.pk, user=users[1])
+    play_hand_randomly(table, SeededRng(1), max_steps=3000)
+    client.force_login(users[0])
+    html = client.get(reverse("lobby:my_hands")).content.decode()
+    cell = html.split('data-testid="hand-result">')[1].split("</td>")[0]
+    assert "gettoni" in cell and "€" not in cell, cell

@@ -53,10 +53,10 @@ def test_a_training_table_shows_gettoni_in_the_lobby_and_at_the_table(client):
     lobby = client.get("/lobby/allenamento/").content.decode()
     row = lobby[lobby.index(f'data-table="{training.pk}"') :]
     row = row[: row.index("</tr>")]
-    assert "10 gettoni – 200 gettoni" in row and "€" not in row, row
+    assert "10\u00a0gettoni – 200\u00a0gettoni" in row and "€" not in row, row
     page = client.get(f"/lobby/tavolo/{training.pk}/").content.decode()
     info = page[page.index('class="card table-info"') : page.index('id="table"')]
-    assert "10 gettoni – 200 gettoni" in info and "€" not in info, info
+    assert "10\u00a0gettoni – 200\u00a0gettoni" in info and "€" not in info, info
     assert 'data-realm="play"' in page
 
 
@@ -65,3 +65,19 @@ def test_the_replay_of_a_training_hand_tells_gettoni():
     pots = {"type": "piatti", "pots": [{"amount": 600, "winners": [1]}]}
     assert event_line(pots, namer) == "Mario vince 6 gettoni"
     assert event_line(pots, Namer({1: "Mario"})) == "Mario vince € 6,00"
+
+
+@pytest.mark.django_db
+def test_an_entry_range_breaks_between_its_amounts_never_inside_one(client):
+    """ "Entrata € 10,00 – € 200,00" in a narrow cell: the symbol stays with its number (no-break
+    spaces inside each amount), the line may wrap only around the dash."""
+    table = poker_table(name="Soldi Veri")
+    client.force_login(UserFactory())
+    lobby = client.get("/lobby/").content.decode()
+    row = lobby[lobby.index(f'data-table="{table.pk}"') :]
+    assert "€\u00a010,00 – €\u00a0200,00" in row[: row.index("</tr>")]
+    page = client.get(f"/lobby/tavolo/{table.pk}/").content.decode()
+    assert (
+        "€\u00a010,00 – €\u00a0200,00"
+        in page[page.index('class="card table-info"') : page.index('id="table"')]
+    )

@@ -411,3 +411,42 @@ def test_the_replay_costs_the_same_queries_for_a_short_hand_and_a_long_match(cli
         own, _ = replay_queries(client, f"/lobby/le-mie-mani/{hand.pk}/replay.json", start=0, count=100)
         counts[hand.pk] = (page, first, later, fresh, own_page, own)
     assert counts[short.pk] == counts[long.pk], counts
+
+
+@pytest.mark.parametrize("game", ["poker5", "scopa", "burraco"])
+def test_a_stretchs_heading_comes_before_its_first_move_not_the_step_that_led_to_it(client, game):
+    """The step list heads "Giro 2" before the first move made in it: the step that closed the
+    round before (and dealt the next) stays under its own round's heading."""
+    from lobby.replay import _chapter
+
+    hand, _users = played_hand(game, seed=7)
+    engine = registry.get(game)
+    sign_in(client, UserFactory(role=roles.STAFF))
+    _frames, data = fetch_all(client, f"/backoffice/lobby/hand/{hand.pk}/replay.json")
+    states = replay_hand(hand)
+    assert len(data["chapters"]) > 1
+    assert data["chapters"][0]["step"] == 0
+    for chapter in data["chapters"][1:]:
+        step = chapter["step"]
+        assert step == chapter["index"] + 1
+        # the move numbered ``step`` is made from the state that opens the stretch ...
+        assert _chapter(own_view(engine, states[step - 1], None))[1] == chapter["label"]
+        # ... and the one before it from a state of the stretch before
+        assert _chapter(own_view(engine, states[step - 2], None))[1] != chapter["label"]
+
+
+def test_each_recorded_action_is_named_in_italian_words(client):
+    hand, users = played_hand("poker5", seed=7)
+    sign_in(client, UserFactory(role=roles.STAFF))
+    data = client.get(f"/backoffice/lobby/hand/{hand.pk}/replay.json").json()
+    words = [s["action_words"] for s in data["steps"]]
+    assert all(w and "{" not in w and "_" not in w for w in words), words
+    amounts = [s for s in data["steps"] if isinstance(s["action"].get("amount"), int)]
+    assert amounts and all(re.search(r"€ \d+,\d\d$", s["action_words"]) for s in amounts), amounts
+    # a player reads another seat's action by its button only
+    number = next(s["seat"] for s in hand.seats if s["nickname"] == users[0].nickname)
+    client.force_login(users[0])
+    mine = client.get(f"/lobby/le-mie-mani/{hand.pk}/replay.json").json()
+    for step in mine["steps"]:
+        if step["seat"] != number:
+            assert "€" not in step["action_words"], step

@@ -146,7 +146,7 @@ def opened_limits(nickname="Scopone") -> dict[str, int | None]:
 def test_signup_asks_the_deposit_limits(client):
     html = client.get(reverse("signup")).content.decode()
     assert 'data-testid="opening-limits"' in html
-    assert "€ 100,00 al giorno, € 250,00 a settimana, € 500,00 al mese" in html
+    assert "€\u00a0100,00 al giorno, €\u00a0250,00 a settimana, €\u00a0500,00 al mese" in html
     for name in ("limiti-choice", "limiti-day", "limiti-week", "limiti-month"):
         assert f'name="{name}"' in html
 
@@ -189,3 +189,24 @@ def test_signup_with_bad_own_limits_opens_nothing(client, limits, message):
     assert response.status_code == 200
     assert message in response.content.decode()
     assert not User.objects.filter(nickname="Scopone").exists()
+
+
+@pytest.mark.parametrize("day", ["50", "abc", "-3"])
+def test_signup_with_the_defaults_ignores_any_own_amount_sent(client, day):
+    """The amounts belong to "Imposto io i miei limiti": sent with the defaults chosen (the page
+    disables them), valid or not, they are neither refused nor kept: the defaults are set."""
+    data = signup_data(**{"limiti-day": day, "limiti-week": "10"})
+    assert client.post(reverse("signup"), data).status_code == 302
+    assert opened_limits() == settings.DEPOSIT_LIMITS_DEFAULT
+
+
+def test_the_own_limits_are_disabled_until_chosen(client):
+    def own_fieldset(html: str) -> str:
+        start = html.index('data-testid="own-limits"')
+        return html[html.rindex("<fieldset", 0, start) : html.index(">", start)]
+
+    assert " disabled" in own_fieldset(client.get(reverse("signup")).content.decode())
+    data = signup_data(**{"limiti-choice": "own"})  # refused (no amount): shown again, enabled
+    html = client.post(reverse("signup"), data).content.decode()
+    assert " disabled" not in own_fieldset(html)
+    assert 'data-enabled-by="limiti-choice=own"' in own_fieldset(html)

@@ -34,7 +34,7 @@ def test_seed_demo_is_idempotent_and_prints_credentials():
     from lobby.models import Seat
 
     bots = Seat.objects.filter(user__is_bot=True)
-    assert bots.count() == 6 and bots.filter(table__name="Roma").count() == 2
+    assert bots.filter(table__realm="real").count() == 4 and bots.filter(table__name="Roma").count() == 2
     assert not User.objects.get(nickname="bot.scopa").has_usable_password()
 
 
@@ -122,3 +122,31 @@ def test_the_demo_tables_and_tournaments_take_their_games_tempo_giocata():
     assert Table.objects.get(game="burraco", realm="real").tempo_giocata == 90
     for tournament in Tournament.objects.all():
         assert tournament.tempo_giocata == registry.get(tournament.game).default_tempo_giocata, tournament
+
+
+def test_every_training_table_is_playable_by_one_person():
+    """Each demo training table has a bot holding play money only, so the first person who sits
+    down is dealt a hand (poker's table has two bots and plays on its own)."""
+    from games import registry
+    from lobby import door
+    from lobby.models import Hand, Seat
+
+    call_command("seed_demo", stdout=io.StringIO())
+    mario = User.objects.get(nickname="mario")
+    training = Table.objects.filter(realm="play", is_open=True, tournament_id__isnull=True)
+    assert training.count() > 2
+    for table in training.exclude(name="Allenamento Milano"):
+        bots = Seat.objects.filter(table=table, user__is_bot=True).select_related("user")
+        assert bots.count() == 1, table
+        money = wallet_selectors.balance_get(user=bots[0].user)
+        assert money["cash"] == 0 and money["bonus"] == 0, table
+        taken = set(Seat.objects.filter(table=table).values_list("number", flat=True))
+        free = min(set(range(1, table.seats + 1)) - taken)
+        door.table_sit(
+            table_id=table.pk, user=mario, seat_no=free, buy_in=table.min_buy_in, idempotency_key=table.name
+        )
+        if table.game in registry.names() and registry.get(table.game).family == "partite":
+            door.table_ready(table_id=table.pk, user=mario)  # "Sono pronto per iniziare"; bots always are
+        else:
+            door.table_start_hand(table_id=table.pk)
+        assert Hand.objects.filter(table=table).exists(), table

@@ -62,14 +62,58 @@ def test_the_console_handler_of_the_settings_uses_the_filter():
     assert "forbidden_one_line" in base.LOGGING["handlers"]["console"]["filters"]
 
 
+def test_a_403_reaches_the_server_log_once_without_traceback(client, settings):
+    """With the site's logging as ``manage.py serve`` runs it (DEBUG on, so Django's own console
+    handler of the "django" logger is live), a refused page is one warning line and no traceback."""
+    import io
+    import logging.config
+
+    from django.utils.log import DEFAULT_LOGGING, configure_logging
+
+    from config.settings import base
+
+    settings.DEBUG = True
+    sign_in(client, UserFactory(role=roles.PLAYERS))
+    out = io.StringIO()
+    try:
+        logging.config.dictConfig(DEFAULT_LOGGING)  # as django.setup() does, then the site's LOGGING
+        logging.config.dictConfig(base.LOGGING)
+        for name in ("", "django", "django.request"):
+            for handler in logging.getLogger(name).handlers:
+                if type(handler) is logging.StreamHandler:
+                    handler.setStream(out)
+        assert client.get(reverse("moderation:signals")).status_code == 403
+    finally:
+        configure_logging(settings.LOGGING_CONFIG, settings.LOGGING)
+    lines = [line for line in out.getvalue().splitlines() if line.strip()]
+    assert lines == ["Forbidden (Permission denied): /moderazione/segnali/"], lines
+
+
 ADMIN_TEMPLATES = pathlib.Path(django.__file__).parent / "contrib" / "admin" / "templates"
 TRANSLATE_TAG = re.compile(r"""{% translate (["'])(.+?)\1""")
+BLOCK_TAG = re.compile(r"{% blocktranslate( [^%]*)?%}(.*?){% (?:endblocktranslate|plural) %}", re.S)
+
+
+def _block_msgid(options: str, body: str) -> str:
+    """The msgid of a {% blocktranslate %} body: "{{ name }}" is "%(name)s"; ``trimmed`` joins lines."""
+    msgid = re.sub(r"{{ *(\w+)[^}]*}}", r"%(\1)s", body)
+    return " ".join(msgid.split()) if "trimmed" in options else msgid
 
 
 def test_every_string_of_the_admin_templates_is_italian():
     """Django's Italian catalog lacks some admin strings ("Run", the actions' button): locale/it adds them."""
     found = {m[1] for t in ADMIN_TEMPLATES.rglob("*.html") for m in TRANSLATE_TAG.findall(t.read_text())}
     assert "Run" in found and len(found) > 50
+    # the blocktranslate ones too (the visually hidden "Search %(name)s", "Pagination %(name)s"),
+    # but the plural ones: ngettext finds those under their singular and plural together
+    blocks = {
+        _block_msgid(options, body)
+        for t in ADMIN_TEMPLATES.rglob("*.html")
+        for options, body in BLOCK_TAG.findall(t.read_text())
+        if "count" not in options
+    }
+    assert "Search %(name)s" in blocks and "Pagination %(name)s" in blocks
+    found |= blocks
     with translation.override("it"):
         missing = sorted(s for s in found if translation.gettext(s) == s)
     assert missing == []
@@ -84,6 +128,14 @@ def test_the_actions_button_of_a_list_is_italian(client):
     sign_in(client, UserFactory(role=roles.STAFF))
     html = client.get(reverse("backoffice:wallet_withdrawal_changelist")).content.decode()
     assert ">Esegui</button>" in html and ">Run<" not in html
+
+
+def test_the_search_and_pagination_of_a_list_are_italian(client):
+    sign_in(client, UserFactory(role=roles.STAFF))
+    html = client.get(reverse("backoffice:piattaforma_user_changelist")).content.decode()
+    assert 'id="searchbar"' in html
+    assert ">Search " not in html and ">Pagination " not in html and 'alt="Search"' not in html
+    assert "Cerca tra " in html and 'alt="Cerca"' in html
 
 
 def test_every_field_the_back_office_shows_has_an_italian_label():
@@ -148,3 +200,25 @@ def test_the_italian_catalog_is_compiled_from_its_po():
     for msgid, (msgstr, _fuzzy) in entries.items():
         assert compiled.gettext(msgid) == msgstr, f"locale/it django.mo is stale for {msgid!r}"
     assert plurals, "the catalog's plural entries are checked too"
+
+
+def test_the_hand_history_list_writes_its_dates_short(client):
+    """Two "domenica 06 dicembre 2026 10:50" columns made the back office's Storico mani wider than
+    a 1366 px laptop: a date and time reads "6 dic 2026 10:50", as on the site's pages."""
+    from django.utils import timezone
+
+    from lobby.models import Hand
+    from tests.lobby.factories import PokerTableFactory
+
+    table = PokerTableFactory()
+    now = timezone.localtime()
+    Hand.objects.create(table=table, number=1, game="poker5", started_at=now, ended_at=now)
+    sign_in(client, UserFactory(role=roles.STAFF))
+    html = client.get(reverse("backoffice:lobby_hand_changelist")).content.decode()
+    short = ("gen", "feb", "mar", "apr", "mag", "giu", "lug", "ago", "set", "ott", "nov", "dic")[
+        now.month - 1
+    ]
+    assert html.count(f"{now.day} {short} {now.year} {now:%H:%M}") == 2, html
+    long = ("gennaio", "febbraio", "marzo", "aprile", "maggio", "giugno", "luglio", "agosto", "settembre")
+    long += ("ottobre", "novembre", "dicembre")
+    assert not any(f" {month} {now.year}" in html for month in long)

@@ -30,3 +30,10 @@ def test_seven_tournaments_wait_for_the_night_for_their_level(staff):
     rankings.skill_levels_update()
     (row,) = rankings.my_levels(user_id=player.pk)
     assert row["level"] == "1° livello"
+
+
+def test_one_tournament_is_counted_in_the_singular(staff):
+    player = funded_player(0)
+    _history(staff, player, "scopa", [10], days_ago=0)
+    (row,) = rankings.my_levels(user_id=player.pk)
+    assert row["level"] == "Esordiente (1 torneo su 7)"

@@ -34,6 +34,20 @@ def money(cents: int | str | None, realm: str = "real") -> str:
 
 
 @register.filter
+def money_signed(cents: int, realm: str = "real") -> str:
+    """Like ``money`` with an explicit + for credits ("+€ 5,00", "+20 gettoni")."""
+    text = format_money(int(cents), realm)
+    return f"+{text}" if cents > 0 else text
+
+
+@register.filter
+def nobreak(text: str) -> str:
+    """An amount that never breaks across lines ("€ 10,00" with a no-break space): a range of
+    amounts in a narrow cell wraps between the amounts, never between "€" and its number."""
+    return str(text).replace(" ", "\u00a0")
+
+
+@register.filter
 def money_unit(realm: str) -> str:
     """What a form's amount is typed in: "€", or "gettoni" for play money."""
     from django.utils.translation import gettext as _

@@ -183,12 +183,28 @@ DEMO_BOTS = (
     ("bot.briscola", "Bari", 2),
 )
 # The training tables' bots, so a new player has someone to play with: they hold play money only
-# (no conto), topped up with play money when they cannot buy in.
+# (no conto), topped up with play money when they cannot buy in. Poker's table plays on its own
+# (two bots); every other training table has one bot (``training_bot_nickname``) in its last seat,
+# so one person sitting down makes the two players a table needs to start.
 TRAINING_BOTS = (
     ("bot.allenamento", "Allenamento Milano", 5),
     ("bot.pratica", "Allenamento Milano", 6),
 )
 TRAINING_BOT_PLAY_MONEY = 100_000
+
+
+def training_bot_nickname(game: str) -> str:
+    """The nickname of the bot at a game's demo training table ("bot.prova.scopa")."""
+    return f"bot.prova.{game}"[:20]
+
+
+def training_bot_nicknames() -> list[str]:
+    """Every training bot's nickname: they hold play money only, so no real-money tournament takes them."""
+    from games import registry
+
+    return [nickname for nickname, _table, _seat in TRAINING_BOTS] + [
+        training_bot_nickname(game) for game in registry.names()
+    ]
 
 
 def seed_bots() -> int:
@@ -199,9 +215,19 @@ def seed_bots() -> int:
     from wallet import selectors as wallet_selectors
 
     seated = 0
-    training = {nickname for nickname, _table, _seat in TRAINING_BOTS}
-    for nickname, table_name, seat_no in (*DEMO_BOTS, *TRAINING_BOTS):
-        table = Table.objects.filter(name=table_name).first()
+    training = set(training_bot_nicknames())
+    named = {name for _nickname, name, _seat in TRAINING_BOTS}
+    places = [
+        (nickname, Table.objects.filter(name=table_name).first(), seat_no)
+        for nickname, table_name, seat_no in (*DEMO_BOTS, *TRAINING_BOTS)
+    ]
+    places += [
+        (training_bot_nickname(table.game), table, table.seats)
+        for table in Table.objects.filter(realm="play", is_open=True, tournament_id__isnull=True)
+        .exclude(name__in=named)
+        .order_by("pk")
+    ]
+    for nickname, table, seat_no in places:
         if table is None:
             continue
         play = nickname in training
@@ -312,9 +338,7 @@ class Command(BaseCommand):
         seed_tournaments(
             actor=User.objects.get(nickname="staff"),
             bots=list(  # real-money tournaments: the training bots hold play money only
-                User.objects.filter(is_bot=True)
-                .exclude(nickname__in=[nickname for nickname, _table, _seat in TRAINING_BOTS])
-                .order_by("pk")
+                User.objects.filter(is_bot=True).exclude(nickname__in=training_bot_nicknames()).order_by("pk")
             ),
         )
         self.stdout.write(f"Conti dimostrativi (password per tutti: {DEMO_PASSWORD}):")
@@ -322,8 +346,8 @@ class Command(BaseCommand):
             self.stdout.write(f"  {nickname:<12} {role}")
         self.stdout.write("Ogni giocatore ha € 500,00 di deposito di prova e 1.000 di gioco di allenamento.")
         self.stdout.write(
-            "Ai tavoli Roma (poker), Napoli (scopa), Bari (briscola) e al tavolo di allenamento"
-            " Allenamento Milano giocano dei bot, segnalati come tali."
+            "Ai tavoli Roma (poker), Napoli (scopa), Bari (briscola) e a ogni tavolo di allenamento"
+            " giocano dei bot, segnalati come tali: a un tavolo di allenamento basta sedersi per giocare."
         )
         self.stdout.write(
             "Un tavolo per ognuno dei 13 giochi, aperto da un modello (back office: Modelli di tavolo)."

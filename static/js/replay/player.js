@@ -193,7 +193,9 @@ export function startReplay(root) {
 
   function buildSteps() {
     const list = $("steps");
-    const chapters = new Map(meta.chapters.map((c) => [c.index, c.label]));
+    // A stretch's heading comes before its first move (``step``): the step that led into it, the
+    // last of the stretch before, stays under the previous heading.
+    const chapters = new Map(meta.chapters.map((c) => [c.step ?? c.index, c.label]));
     const items = [];
     const item = (i, lines, extra = {}) => h("li", { dataset: { step: i }, class: extra.mine ? "mine" : null },
       h("button", { type: "button", class: "replay-step", onclick: () => go(i) },
@@ -206,6 +208,8 @@ export function startReplay(root) {
       if (chapters.has(s.index) && s.index !== 0) items.push(h("li", { class: "replay-chapter" }, chapters.get(s.index)));
       items.push(item(s.index, s.lines, { automatic: s.automatic, mine: !staff && s.seat === viewerSeat }));
     }
+    const last = meta.steps.length + 1;
+    if (chapters.has(last)) items.push(h("li", { class: "replay-chapter" }, chapters.get(last)));
     list.replaceChildren(...items);
     const select = $("chapters");
     select.replaceChildren(...meta.chapters.map((c) => h("option", { value: c.index }, `${c.label} (${c.index})`)));
@@ -221,7 +225,8 @@ export function startReplay(root) {
     box.replaceChildren(
       h("section", { class: "replay-panel", dataset: { role: "step-detail" } },
         h("h2", {}, step ? `${t("step")} ${step.index} · ${step.name}` : t("deal")),
-        step ? h("p", {}, h("strong", {}, `${t("action")}: `), h("code", {}, JSON.stringify(step.action))) : null,
+        step ? h("p", { dataset: { role: "action-words" } }, h("strong", {}, `${t("action")}: `), step.action_words) : null,
+        step ? h("details", {}, h("summary", {}, t("recorded")), h("code", {}, JSON.stringify(step.action))) : null,
         h("p", {}, h("strong", {}, `${t("draws")}: `), draws && draws.length ? h("code", { dataset: { role: "draws" } }, draws.join(" · ")) : t("none"))),
       h("section", { class: "replay-panel", dataset: { role: "deck" } },
         h("h2", {}, t("deck")),

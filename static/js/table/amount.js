@@ -38,6 +38,16 @@ export function parseChips(text) {
   return Number.isSafeInteger(n) ? n : null;
 }
 
+/** An amount of a table's realm, the one place the table says "€" or "gettoni": euro
+ * ("€ 1.234,50", "-€ 5,00") at a money table, gettoni (``playMoneyText``) at a training table,
+ * whatever the game's family (a partita's credit is money too); as wallet.money.format_money. */
+export function realmMoney(cents, play, tr = (word) => word) {
+  if (play) return playMoneyText(cents, tr);
+  const abs = Math.abs(cents);
+  const whole = Math.floor(abs / 100).toString().replace(/\B(?=(\d{3})+$)/g, ".");
+  return `${cents < 0 ? "-" : ""}€ ${whole},${String(abs % 100).padStart(2, "0")}`;
+}
+
 /** An amount typed the Italian way ("5", "5,5", "1.234,56", "€ 5,00") in cents; null if not one.
  * As the server's parser (wallet.money.parse_eur): one dot group with no decimal comma ("1.234",
  * "10.999") is ambiguous, not thousands. */

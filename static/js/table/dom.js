@@ -1,7 +1,7 @@
 // Small DOM helpers shared by the table modules: element builder, cards, money and labels.
 
 import { cardLabel, cardSvg, isCardCode, isCovered } from "../cards.js";
-import { chipsText, playMoneyText } from "./amount.js";
+import { chipsText, realmMoney } from "./amount.js";
 import { t } from "./i18n.js";
 
 
@@ -85,10 +85,7 @@ export function money(cents) {
   if (typeof cents !== "number") return String(cents ?? "—");
   if (!settings.money) return String(cents);
   if (settings.chips) return chipsText(cents);
-  if (settings.play) return playMoneyText(cents, t);
-  const sign = cents < 0 ? "-" : "";
-  const abs = Math.abs(cents);
-  return `${sign}€ ${Math.floor(abs / 100).toLocaleString("it-IT")},${String(abs % 100).padStart(2, "0")}`;
+  return realmMoney(cents, settings.play, t);
 }
 
 const LABELS = {

@@ -2,6 +2,7 @@
 // the hand, the toggles and the log of the last moves. The action panels are input.js's.
 
 import { styleForGame } from "../cards.js";
+import { realmMoney } from "./amount.js";
 import { card, describeCard, h, settings } from "./dom.js";
 import { planActions } from "./actions.js";
 import { buildModel } from "./model.js";
@@ -195,6 +196,21 @@ export function renderer(ctx) {
     if (need > room && room > 0) felt.style.zoom = String(Math.max(0.8, room / need));
   }
 
+  /** A phone's felt scrolls under the dock, whose top covers the felt's foot, where the viewer's
+   *  seat is: as his turn begins the page scrolls just enough to bring his seat above the dock. Only
+   *  then, so that a player who scrolls away to read the table is not pulled back at every move. */
+  function seatAboveDock(p) {
+    const mine = ctx.model.seats.get(p.seat);
+    const turn = Boolean(mine && mine.toAct && !p.over);
+    const began = turn && !ctx.myTurn;
+    ctx.myTurn = turn;
+    const seat = root.querySelector("[data-role=seats] .seat.me");
+    const dock = $("dock");
+    if (!began || window.innerWidth >= 700 || !seat || !dock || !dock.offsetHeight) return;
+    const under = seat.getBoundingClientRect().bottom - dock.getBoundingClientRect().top + 8;
+    if (under > 0) window.scrollBy({ top: under, behavior: "instant" });
+  }
+
   /** The viewer's turn, above his hand: "Tocca a te" and the running clock, never out of sight. */
   function renderTurn(p) {
     const el = $("turn");
@@ -230,8 +246,9 @@ export function renderer(ctx) {
     // money shows € 0,00). A partita moves credit only when the match settles: its seats keep showing
     // the last credit during the match.
     if (p.waiting) ctx.credits = new Map((p.waiting.seats || []).map((w) => [w.number, w.credit]));
-    // At a partita the felt counts points (settings.money is off): the credit goes in already in euro.
-    const credit = (c) => (settings.money ? c : `€ ${Math.floor(c / 100).toLocaleString("it-IT")},${String(c % 100).padStart(2, "0")}`);
+    // At a partita the felt counts points (settings.money is off): the credit goes in already as
+    // money of the table's realm (gettoni at a training table).
+    const credit = (c) => (settings.money ? c : realmMoney(c, settings.play, t));
     if (!p.view || !settings.money) for (const [no, c] of ctx.credits || []) { const s = model.seats.get(no); if (s && s.chips === undefined) s.chips = credit(c); }
     const seats = $("seats");
     seats.replaceChildren(...[...model.seats.values()].filter((s) => !s.missing || p.view).map((s) => seatEl(model, s, p)));
@@ -266,7 +283,7 @@ export function renderer(ctx) {
       // A partita's money for the viewer (the felt counts points): what the match moved on his credit.
       const mine = (p.waiting?.seats || []).find((w) => w.number === p.seat);
       if (p.over && typeof mine?.result === "number") {
-        const amount = `€ ${Math.floor(Math.abs(mine.result) / 100).toLocaleString("it-IT")},${String(Math.abs(mine.result) % 100).padStart(2, "0")}`;
+        const amount = realmMoney(Math.abs(mine.result), settings.play, t);
         summary.append(h("p", { class: "match-money", dataset: { role: "match-money" } },
           mine.result > 0 ? t("Hai vinto {amount}", { amount }) : mine.result < 0 ? t("Hai perso {amount}", { amount }) : t("Partita in parità: il tuo credito non cambia")));
       }
@@ -289,6 +306,7 @@ export function renderer(ctx) {
     ctx.renderActions(p);
     renderToggles(p);
     fitFelt();
+    seatAboveDock(p);
     tickClocks(root);
     // The viewer's turn comes: a sound (once per decision).
     const key = turnKey(model.seats.get(p.seat), p);

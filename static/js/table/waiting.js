@@ -5,11 +5,11 @@
 
 import { h, settings } from "./dom.js";
 import { t } from "./i18n.js";
-import { euroText, parseEuro, playMoneyText } from "./amount.js";
+import { euroText, parseEuro, realmMoney } from "./amount.js";
 
 /** Table credit is money at every table (a gioco a partite's scores are not): "€ 16,50"; gettoni
  * at a training table. */
-const money = (cents) => (settings.play ? playMoneyText(cents, t) : `€ ${euroText(cents).replace(/\B(?=(\d{3})+,)/g, ".")}`);
+const money = (cents) => realmMoney(cents, settings.play, t);
 
 /** The "why we wait" panel of the felt, or null when nothing holds the table up. */
 export function waitingEl(model, p, { topUp, seatName }) {
