@@ -40,18 +40,25 @@ ENTRANTS, SEATS, CHIPS, INVITO = 30, 6, 400, 20
 
 
 def freezeout_tournament(
-    staff, game: str, entrants: int = ENTRANTS, *, people: bool = False
+    staff,
+    game: str,
+    entrants: int = ENTRANTS,
+    *,
+    people: bool = False,
+    fmt: str = Tournament.Format.FREEZEOUT,
+    seats: int = SEATS,
 ) -> tuple[Tournament, list[User]]:
-    """A level sit&go of ``entrants`` bots (or people), full and authorised, started."""
+    """A level sit&go (a freezeout, or ``fmt``) of ``entrants`` bots (or people), full and
+    authorised, started."""
     t = make_tournament(
         staff,
         name="Freezeout di prova",
         game=game,
-        format=Tournament.Format.FREEZEOUT,
+        format=fmt,
         kind=Tournament.Kind.SITGO,
         max_players=entrants,
         starting_chips=CHIPS,
-        seats_per_table=SEATS,
+        seats_per_table=seats,
         speed=Tournament.Speed.SUPERTURBO,
         first_invito=INVITO,
     )
