@@ -43,9 +43,9 @@ GAME_CHOICES = (
 )
 TURN_GAMES = tuple(name for name, _title in GAME_CHOICES)
 # The giochi a puntate (rules 004, "I tornei a livelli"), each with the engine options the level
-# clock raises: the level's minimum bet (invito, puntata minima) times the multiple. Chemin de fer
-# raises its banco minimo with it, five puntate minime as at its cash tables (1000 / 200). Sette e
-# mezzo and Mazzetti derive their banco minimo from the puntata minima when the table sets none.
+# clock raises: the level's minimum bet (invito, puntata minima) times the multiple. The banco
+# minimo rises with it, in the engines' default ratio: Chemin de fer five puntate minime (its
+# cash tables' 1000 / 200), Sette e mezzo (piatto) ten, Mazzetti one.
 LEVEL_GAME_CHOICES = (
     ("poker5", "Poker 5 carte"),
     ("telesina", "Telesina"),
@@ -59,8 +59,8 @@ LEVEL_GAMES: dict[str, dict[str, int]] = {
     "telesina": {"invito": 1},
     "bestia": {"invito": 1},
     "chemin": {"min_bet": 1, "min_posta": 5},
-    "mazzetti": {"min_bet": 1},
-    "settemezzo": {"min_bet": 1},
+    "mazzetti": {"min_bet": 1, "min_bank": 1},
+    "settemezzo": {"min_bet": 1, "min_bank": 10},
 }
 GAME_CHOICES = GAME_CHOICES + LEVEL_GAME_CHOICES
 TOURNAMENT_GAMES = tuple(name for name, _title in GAME_CHOICES)

@@ -31,7 +31,7 @@ from tournaments import freezeout, running
 from tournaments.formats.prizes import award
 from tournaments.formats.standings import check_placings
 from tournaments.freezeout import LEVELS, chips_in_play
-from tournaments.models import Registration, Tournament, TournamentMatch
+from tournaments.models import LEVEL_GAMES, Registration, Tournament, TournamentMatch
 from wallet import selectors as wallet_selectors
 
 pytestmark = pytest.mark.django_db(transaction=False)
@@ -109,7 +109,8 @@ def lobby_chips_agree(t: Tournament) -> None:
         assert {int(u) for u in dealt} == seated
         assert {int(u) for u, (tid, _s) in p["seating"].items() if tid == m.table_id} == seated
         # a hand is dealt with the level in force at its deal (a new level applies from the next hand)
-        assert INVITO <= hand.config["invito"] <= INVITO * _multiplier(p["level"])
+        key = next(iter(LEVEL_GAMES[t.game]))  # the level's minimum bet: invito, puntata minima
+        assert INVITO <= hand.config[key] <= INVITO * _multiplier(p["level"])
 
 
 def _multiplier(level: int) -> int:
@@ -143,7 +144,8 @@ def play_to_the_end(t: Tournament, seed: int, until=None, step=advance) -> dict:
         t.refresh_from_db()
         if t.state == Tournament.State.RUNNING:
             assert chips_in_play(t) == len(t.progress["lines"]) * CHIPS
-            assert not any(c <= 0 for c in t.progress["chips"].values())
+            held = t.progress["held"]  # a banker's chips in his banco are his
+            assert not any(c + held.get(uid, 0) <= 0 for uid, c in t.progress["chips"].items())
             lobby_chips_agree(t)
             open_tables = Table.objects.filter(tournament_id=t.pk, is_open=True)
             for table in open_tables:
