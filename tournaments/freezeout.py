@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -288,7 +289,7 @@ def advance(t: Tournament, now: datetime) -> bool:
     if closing:
         door.tournament_tables_close(table_ids=closing)
     if shootout and len(closing) == len(matches):
-        moved = _next_stage(t, now, level, matches)
+        moved = _next_stage(t, now, level)
     _check_chips(t)
     t.save(update_fields=["progress"])
     if moved:
@@ -324,9 +325,7 @@ def _table_winners(t: Tournament, idle: Sequence[TournamentMatch], seated: dict[
         del seated[m.table_id]
 
 
-def _next_stage(
-    t: Tournament, now: datetime, level: levels.Level, ended: Sequence[TournamentMatch]
-) -> dict[int, tuple[int, int]]:
+def _next_stage(t: Tournament, now: datetime, level: levels.Level) -> dict[int, tuple[int, int]]:
     """Every table of a shootout stage has its winner: seat the winners at the next stage's tables
     (the final table if they fit, ``levels.shootout_next_stage``), each with his chips, and deal.
     Returns where each one goes (his page follows him).
@@ -342,7 +341,8 @@ def _next_stage(
     p["stage"] += 1
     p["stages"].append([len(tables), len(winners)])
     t.turn = p["stage"]
-    return _open_tables(t, tables, now, level, first_number=max(m.number for m in ended) + 1)
+    numbered = TournamentMatch.objects.filter(tournament=t).aggregate(last=Max("number"))["last"] or 0
+    return _open_tables(t, tables, now, level, first_number=numbered + 1)
 
 
 def _hand_for_hand(t: Tournament, tables: int) -> bool:
