@@ -20,8 +20,11 @@ task does (``running.tournament_advance``), the level clock one minute on per ro
   the paid places (the product's margin is 1: the bubble, a handful of tables), so a large M
   measures rounds across every table from the start.
 
+``--max-rounds N`` stops after N rounds (the tournament unfinished): with a large margin, the
+spread of the first rounds across every table without playing the whole tournament.
+
     .venv/bin/python -m bench.freezeout [--entrants 1000] [--seats 6] [--cash-hands 300]
-        [--hand-for-hand-margin M] [--seed 40]
+        [--hand-for-hand-margin M] [--max-rounds N] [--seed 40]
 """
 
 from __future__ import annotations
@@ -226,9 +229,10 @@ def run(args: argparse.Namespace) -> None:
     balance_after_elimination: list[float] = []
     spreads: list[tuple[float, int]] = []
     advance_cpu = 0.0
-    decisions = 0
+    decisions = rounds = 0
     try:
-        while t.state == Tournament.State.RUNNING:
+        while t.state == Tournament.State.RUNNING and rounds != args.max_rounds:
+            rounds += 1
             busy = list(
                 TournamentMatch.objects.filter(
                     tournament=t, phase=freezeout.LEVELS, ended_at__isnull=True, result__running=True
@@ -259,7 +263,7 @@ def run(args: argparse.Namespace) -> None:
     tables = TableRuntime.objects.filter(table__tournament_id=t.pk).count()
     print(
         f"freezeout {args.entrants} entrants, Poker 5 carte, tables of {args.seats} ({tables} opened), "
-        f"superturbo, {CHIPS} chips, invito {INVITO}: {t.state}"
+        f"superturbo, {CHIPS} chips, invito {INVITO}: {t.state} after {rounds} rounds"
     )
     print(
         f"  wall {wall:.1f} s (start {start_wall:.2f} s), {hands} hands, {decisions} decisions, "
@@ -293,6 +297,7 @@ def main() -> None:
     parser.add_argument("--seats", type=int, default=6)
     parser.add_argument("--cash-hands", type=int, default=300)
     parser.add_argument("--hand-for-hand-margin", type=int, default=None)
+    parser.add_argument("--max-rounds", type=int, default=None)
     parser.add_argument("--seed", type=int, default=40)
     args = parser.parse_args()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")

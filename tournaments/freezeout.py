@@ -1,5 +1,5 @@
-"""Level tournaments of the giochi a puntate on live tables: the freezeout (rules 004, "I tornei a
-livelli").
+"""Level tournaments of the giochi a puntate on live tables: the freezeout and the shootout (rules
+004, "I tornei a livelli"), for the six games.
 
 The pure rules are in ``formats.levels`` (the level clock, seating, elimination placings) and
 ``formats.balancing``; this module applies them to a running tournament. Each table of the
@@ -16,10 +16,15 @@ between hands, raises the invito by the level clock and deals the next hand of e
 may go on, each through ``lobby.door.tournament_table_next`` (under the table's owner). A table
 is written only while no hand runs there, so nobody moves in the middle of a hand.
 
+A shootout is the same run without balancing: a table with one player left has its winner, and
+when every table of a stage has one the winners are seated at the next stage's tables.
+
 Progress keys: ``chips`` (user id -> chips, the players still in), ``pots`` (table id -> chips a
-hand carried to the next), ``seating`` (user id -> [table id, seat]), ``eliminations`` (groups of
+hand carried to the next), ``held`` (user id -> his part of his table's pot: a chemin de fer
+banker's banco), ``seating`` (user id -> [table id, seat]), ``eliminations`` (groups of
 each elimination, in order), ``level`` and ``level_changes``, ``moves`` and ``broken``,
-``hand_for_hand`` (the hands running were dealt together), its log and ``round``.
+``hand_for_hand`` (the hands running were dealt together), its log and ``round``; a shootout's
+``stage``, ``stages`` ([tables, players] of each) and ``stage_winners`` (waiting for the next).
 """
 
 from __future__ import annotations
