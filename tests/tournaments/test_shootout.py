@@ -97,17 +97,20 @@ def test_a_shootout_of_30_bots_is_played_to_the_end(staff):
 
 
 @pytest.mark.parametrize(
-    ("entrants", "seats", "stages"),
+    ("game", "entrants", "seats", "stages"),
     [
         # 5 table winners, more than a table of 3 seats: another stage of 2 tables, then the final
-        (14, 3, [[5, 14], [2, 5], [1, 2]]),
+        ("poker5", 14, 3, [[5, 14], [2, 5], [1, 2]]),
         # heads-up tables: of 3 winners one has a bye (a table of one plays nothing) to the final
-        (6, 2, [[3, 6], [1, 3], [1, 2]]),
+        ("poker5", 6, 2, [[3, 6], [1, 3], [1, 2]]),
+        # the banking games: a banco carried across hands goes with its table's winner
+        ("settemezzo", 12, 3, [[4, 12], [2, 4], [1, 2]]),
+        ("chemin", 8, 4, [[2, 8], [1, 2]]),
     ],
 )
-def test_a_shootout_with_more_winners_than_seats_plays_another_stage(staff, entrants, seats, stages):
+def test_a_shootout_with_more_winners_than_seats_plays_another_stage(staff, game, entrants, seats, stages):
     t, bots = freezeout_tournament(
-        staff, "poker5", entrants=entrants, fmt=Tournament.Format.SHOOTOUT, seats=seats
+        staff, game, entrants=entrants, fmt=Tournament.Format.SHOOTOUT, seats=seats
     )
     play_to_the_end(t, seed=45)
     t.refresh_from_db()
