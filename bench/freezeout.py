@@ -112,26 +112,14 @@ def cash_hands(count: int) -> tuple[float, int]:
 def setup(entrants: int, seats: int) -> Any:
     """A closed freezeout of ``entrants`` bots, every one admitted (the entry path is measured
     elsewhere)."""
-    from datetime import date
 
     from django.utils import timezone
 
-    from piattaforma.models import User
+    from bench.users import bench_bots
     from tournaments.models import Registration, Tournament
 
-    tag = f"f{time.monotonic_ns() % 10**9}"
-    User.objects.bulk_create(
-        [
-            User(
-                nickname=f"{tag}u{i}",
-                email=f"{tag}u{i}@bench.invalid",
-                date_of_birth=date(1990, 1, 1),
-                is_bot=True,
-            )
-            for i in range(entrants)
-        ]
-    )
-    bots = list(User.objects.filter(nickname__startswith=f"{tag}u").order_by("pk"))
+    bots = bench_bots(entrants)
+    tag = bots[0].nickname.removesuffix("u0")
     now = timezone.now()
     t = Tournament(
         name=f"bench freezeout {entrants}",

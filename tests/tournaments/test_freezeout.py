@@ -187,22 +187,31 @@ def test_a_freezeout_of_30_bots_on_5_tables_of_6_is_played_to_the_end(client, st
     hand_for_hand_entered_and_left(t, freezeout.HAND_FOR_HAND_MARGIN)
     # the winner holds every chip; the placings cover all 30, exact
     assert p["chips"] == {p["winner"]: ENTRANTS * CHIPS}
+    placings = placings_and_prizes_exact(t, bots)
+    assert placings[0] == [p["winner"]]
+    winner = User.objects.get(pk=int(p["winner"]))
+    page = client.get(reverse("tournaments:lobby", args=[t.pk])).content.decode()
+    assert winner.nickname in page and "Freezeout" in page
+
+
+def placings_and_prizes_exact(t: Tournament, bots: list[User]) -> list[list[str]]:
+    """The final placings cover every entrant, each group at its position; the prizes are the rules'
+    table to the cent, the pool at zero, every entrant's money and PT, the ledger balanced."""
+    p = t.progress
+    entrants = len(bots)
     placings = running.final_placings(t)
     check_placings(placings)
     assert sorted(uid for group in placings for uid in group) == sorted(str(b.pk) for b in bots)
-    assert placings[0] == [p["winner"]]
     regs = {r.user_id: r for r in Registration.objects.filter(tournament=t)}
     position = 1
     for group in placings:
         assert {regs[int(uid)].position for uid in group} == {position}
         position += len(group)
-
-    # prizes by the rules' table to the cent; the pool at zero; the ledger balanced
     paid = running.tournament_pay(tournament_id=t.pk)
-    weights = running.prize_weights(t, ENTRANTS)
-    expected = award(ENTRANTS * t.pool_quota, weights, placings, p["registration_order"])
+    weights = running.prize_weights(t, entrants)
+    expected = award(entrants * t.pool_quota, weights, placings, p["registration_order"])
     assert {int(uid): amount for uid, amount in expected.items() if amount} == paid["prizes"]
-    assert sum(paid["prizes"].values()) == ENTRANTS * t.pool_quota
+    assert sum(paid["prizes"].values()) == entrants * t.pool_quota
     assert pool(t) == 0
     for bot in bots:
         regs[bot.pk].refresh_from_db()
@@ -211,9 +220,7 @@ def test_a_freezeout_of_30_bots_on_5_tables_of_6_is_played_to_the_end(client, st
         assert regs[bot.pk].pt is not None
     assert ledger_zero() == 0
     assert wallet_selectors.reconciliation_report()["ok"]
-    winner = User.objects.get(pk=int(p["winner"]))
-    page = client.get(reverse("tournaments:lobby", args=[t.pk])).content.decode()
-    assert winner.nickname in page and "Freezeout" in page
+    return placings
 
 
 def hand_for_hand_entered_and_left(t: Tournament, margin: int) -> None:
