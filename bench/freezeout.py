@@ -230,7 +230,9 @@ def run(args: argparse.Namespace) -> None:
                 ).values_list("table_id", flat=True)
             )
             # tables end their hands at different times: a random share of them play theirs out
-            for table_id in rng.sample(busy, max(1, len(busy) // rng.randint(1, 3))) if busy else []:
+            # (hand for hand from the start: all of them, the tables wait for one another anyway)
+            share = len(busy) if args.hand_for_hand_margin else max(1, len(busy) // rng.randint(1, 3))
+            for table_id in rng.sample(busy, share) if busy else []:
                 decisions += play_hand(table_id)
             clock += timedelta(seconds=60)
             eliminated = sum(len(g) for e in t.progress["eliminations"] for g in e)
