@@ -95,26 +95,15 @@ def main(argv: list[str]) -> None:
 def _live_setup(entrants: int, fmt: str, game: str = "scopa") -> tuple[Any, list[Any]]:
     """A free tournament of ``entrants`` bots, closed with every one admitted (the entry path is
     measured elsewhere: here only seating and playing count)."""
-    from datetime import date, timedelta
+    from datetime import timedelta
 
     from django.utils import timezone
 
-    from piattaforma.models import User
+    from bench.users import bench_bots
     from tournaments.models import Registration, Tournament
 
-    tag = f"b{time.monotonic_ns() % 10**9}"
-    User.objects.bulk_create(
-        [
-            User(
-                nickname=f"{tag}u{i}",
-                email=f"{tag}u{i}@bench.invalid",
-                date_of_birth=date(1990, 1, 1),
-                is_bot=True,
-            )
-            for i in range(entrants)
-        ]
-    )
-    bots = list(User.objects.filter(nickname__startswith=f"{tag}u").order_by("pk"))
+    bots = bench_bots(entrants)
+    tag = bots[0].nickname.removesuffix("u0")
     now = timezone.now()
     t = Tournament.objects.create(
         name=f"bench {fmt} {entrants}",

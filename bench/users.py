@@ -32,3 +32,25 @@ def bench_user(*, nickname: str, role: str = "players", is_bot: bool = False) ->
     )
     user.groups.add(Group.objects.get(name=role))
     return user
+
+
+def bench_bots(count: int) -> list[User]:
+    """``count`` bot accounts in one insert (no role, no password: seated by a tournament, never
+    logged in), in creation order. Call it after ``django.setup()``."""
+    import time
+
+    from piattaforma.models import User
+
+    tag = f"b{time.monotonic_ns() % 10**9}"
+    User.objects.bulk_create(
+        [
+            User(
+                nickname=f"{tag}u{i}",
+                email=f"{tag}u{i}@bench.invalid",
+                date_of_birth=date(1990, 1, 1),
+                is_bot=True,
+            )
+            for i in range(count)
+        ]
+    )
+    return list(User.objects.filter(nickname__startswith=f"{tag}u").order_by("pk"))

@@ -1,5 +1,5 @@
-"""Level tournaments of the giochi a puntate on live tables: the freezeout (rules 004, "I tornei a
-livelli").
+"""Level tournaments of the giochi a puntate on live tables: the freezeout and the shootout (rules
+004, "I tornei a livelli"), for the six games.
 
 The pure rules are in ``formats.levels`` (the level clock, seating, elimination placings) and
 ``formats.balancing``; this module applies them to a running tournament. Each table of the
@@ -16,10 +16,15 @@ between hands, raises the invito by the level clock and deals the next hand of e
 may go on, each through ``lobby.door.tournament_table_next`` (under the table's owner). A table
 is written only while no hand runs there, so nobody moves in the middle of a hand.
 
+A shootout is the same run without balancing: a table with one player left has its winner, and
+when every table of a stage has one the winners are seated at the next stage's tables.
+
 Progress keys: ``chips`` (user id -> chips, the players still in), ``pots`` (table id -> chips a
-hand carried to the next), ``seating`` (user id -> [table id, seat]), ``eliminations`` (groups of
+hand carried to the next), ``held`` (user id -> his part of his table's pot: a chemin de fer
+banker's banco), ``seating`` (user id -> [table id, seat]), ``eliminations`` (groups of
 each elimination, in order), ``level`` and ``level_changes``, ``moves`` and ``broken``,
-``hand_for_hand`` (the hands running were dealt together), its log and ``round``.
+``hand_for_hand`` (the hands running were dealt together), its log and ``round``; a shootout's
+``stage``, ``stages`` ([tables, players] of each) and ``stage_winners`` (waiting for the next).
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -35,7 +41,7 @@ from games.rng import SystemRng
 from lobby import door
 from tournaments import calls
 from tournaments.formats import balancing, levels
-from tournaments.formats.draw import draw_random_list
+from tournaments.formats.draw import RandomList, draw_random_list
 from tournaments.formats.standings import Placings
 from tournaments.models import LEVEL_GAMES, Registration, Tournament, TournamentMatch
 
@@ -57,8 +63,8 @@ def level_now(t: Tournament, now: datetime) -> levels.Level:
 
 
 def level_config(t: Tournament, level: levels.Level) -> dict[str, Any]:
-    """The game option that holds the level's minimum bet."""
-    return {LEVEL_GAMES[t.game]: level.invito}
+    """The game options the level sets: its minimum bet, and what the game scales with it."""
+    return {key: level.invito * multiple for key, multiple in LEVEL_GAMES[t.game].items()}
 
 
 def chips_in_play(t: Tournament) -> int:
@@ -79,7 +85,10 @@ def _check_chips(t: Tournament) -> None:
 def start(t: Tournament, regs: list[Registration], now: datetime) -> None:
     """Draw the random list, seat the players at the fewest tables and deal every first hand."""
     rl = draw_random_list([str(r.user_id) for r in regs], SystemRng())
-    groups = levels.seat_tables(rl.order, t.seats_per_table)
+    if t.format == Tournament.Format.SHOOTOUT:
+        groups = levels.shootout_first_stage(rl, t.seats_per_table)
+    else:
+        groups = levels.seat_tables(rl.order, t.seats_per_table)
     level = levels.level_at(levels.Speed(t.speed), t.first_invito, 0)
     t.progress = {
         "lines": {line: [int(line)] for line in rl.order},
@@ -87,6 +96,7 @@ def start(t: Tournament, regs: list[Registration], now: datetime) -> None:
         "registration_order": [str(r.user_id) for r in regs],
         "chips": dict.fromkeys(rl.order, t.starting_chips),
         "pots": {},
+        "held": {},  # user id -> his chips a table carries into its next hand (his banco)
         "seating": {},
         "eliminations": [],
         "level": level.number,
@@ -98,26 +108,41 @@ def start(t: Tournament, regs: list[Registration], now: datetime) -> None:
         "hand_for_hand_log": [],  # ["on" | "off", players left]
         "round": 0,  # hand-for-hand rounds dealt
     }
+    if t.format == Tournament.Format.SHOOTOUT:
+        t.progress.update(stage=1, stages=[[len(groups), len(regs)]], stage_winners=[])
     t.turn = 1
+    where = _open_tables(t, groups, now, level, first_number=1)
+    calls.level_calls_on_commit(t, where, first=True)
+
+
+def _open_tables(
+    t: Tournament, groups: list[list[str]], now: datetime, level: levels.Level, first_number: int
+) -> dict[int, tuple[int, int]]:
+    """Open the tables of ``groups`` (user ids by seat), each player with his chips, deal each
+    first hand, and keep a match row per table. Returns each player's table id and number."""
+    p = t.progress
     ids = door.tournament_tables_open(
         tournament_id=t.pk,
         game=t.game,
         config=level_config(t, level),
-        tables=[(table_name(t, n), [int(uid) for uid in group]) for n, group in enumerate(groups, start=1)],
+        tables=[
+            (table_name(t, n), [int(uid) for uid in group])
+            for n, group in enumerate(groups, start=first_number)
+        ],
         tempo_giocata=t.tempo_giocata,
         tempo_partita=0,
         seats=t.seats_per_table,
-        chips=t.starting_chips,
+        chips={int(uid): p["chips"][uid] for group in groups for uid in group},
     )
     matches = []
-    for number, (group, table_id) in enumerate(zip(groups, ids, strict=True), start=1):
-        t.progress["pots"][str(table_id)] = 0
+    for number, (group, table_id) in enumerate(zip(groups, ids, strict=True), start=first_number):
+        p["pots"][str(table_id)] = 0
         for seat, uid in enumerate(group, start=1):
-            t.progress["seating"][uid] = [table_id, seat]
+            p["seating"][uid] = [table_id, seat]
         matches.append(
             TournamentMatch(
                 tournament=t,
-                turn=1,
+                turn=t.turn,
                 number=number,
                 phase=LEVELS,
                 line_a="",
@@ -127,10 +152,9 @@ def start(t: Tournament, regs: list[Registration], now: datetime) -> None:
             )
         )
     TournamentMatch.objects.bulk_create(matches)
-    numbers = {m.table_id: m.number for m in matches}
-    seats = t.progress["seating"]
-    where = {int(uid): (table_id, numbers[table_id]) for uid, (table_id, _seat) in seats.items()}
-    calls.level_calls_on_commit(t, where, first=True)
+    numbers = {table_id: number for number, table_id in enumerate(ids, start=first_number)}
+    where = {uid: p["seating"][uid][0] for group in groups for uid in group}
+    return {int(uid): (table_id, numbers[table_id]) for uid, table_id in where.items()}
 
 
 # --- a hand's end (inside the lobby's transaction) -----------------------------------------------
@@ -151,7 +175,10 @@ def hand_record(match: TournamentMatch, result: dict[str, Any]) -> None:
             "start": {str(s["user_id"]): int(s["chips"]) for s in result["seats"]},
             "chips": {str(seat_of[n]["user_id"]): int(c) for n, c in final.items() if n in seat_of},
             "pot": int(outcome.get("carried_out", 0) or 0),
-            "dealer": result.get("dealer"),
+            # chips the table carries for one player (a chemin de fer banker's banco): part of the pot
+            "held": {str(s["user_id"]): int(s["held"]) for s in result["seats"] if s.get("held")},
+            # the seat the game turns around: the dealer, or the banker of the banking games
+            "dealer": result.get("dealer") if result.get("dealer") is not None else outcome.get("banker"),
         }
     )
     match.save(update_fields=["result"])
@@ -199,7 +226,9 @@ def advance(t: Tournament, now: datetime) -> bool:
         _end(t, matches, now)
         return True
     by_table = {m.table_id: m for m in matches}
-    moves, held = _balance(t, matches, {m.table_id for m in idle})
+    shootout = t.format == Tournament.Format.SHOOTOUT
+    # a shootout never balances: its players stay at their table until one is left there
+    moves, held = ([], set()) if shootout else _balance(t, matches, {m.table_id for m in idle})
     level = level_now(t, now)
     if level.number != p["level"]:
         p["level_changes"].append([level.number, level.invito, p["hands"]])
@@ -222,6 +251,12 @@ def advance(t: Tournament, now: datetime) -> bool:
     seated: dict[int, list[str]] = {}
     for uid, (table_id, _seat) in p["seating"].items():
         seated.setdefault(table_id, []).append(uid)
+    if shootout:
+        _table_winners(t, idle, seated)
+    else:
+        # a table left without players after its moves: its last player took its carried pot along
+        for table_id in {mv.source for mv in moves} - set(seated):
+            _take_pot(t, table_id, next(mv.player for mv in moves if mv.source == table_id))
     hand_for_hand = _hand_for_hand(t, len(seated))
     together = hand_for_hand and len(idle) == len(matches)
     if synchronized and not hand_for_hand:
@@ -249,19 +284,70 @@ def advance(t: Tournament, now: datetime) -> bool:
         m.result["round"] = p["round"] if dealt and together else None
         if not players:
             m.ended_at = now
-            m.result["broken"] = True
-            p["broken"].append(table_id)
+            if not m.result.get("won_by"):
+                m.result["broken"] = True
+                p["broken"].append(table_id)
             p["pots"].pop(str(table_id), None)
             closing.append(table_id)
     for m in idle:
         m.save(update_fields=["result", "ended_at"])
     if closing:
         door.tournament_tables_close(table_ids=closing)
+    if shootout and len(closing) == len(matches):
+        moved = _next_stage(t, now, level)
     _check_chips(t)
     t.save(update_fields=["progress"])
     if moved:
         calls.level_calls_on_commit(t, moved, first=False)  # his page follows him to his new table
     return True
+
+
+def _take_pot(t: Tournament, table_id: int, uid: str) -> None:
+    """The last player of a table takes the pot it carries (his own banco, or a common pot nobody
+    else is left there to win) when he leaves it: moved away, or the winner of a shootout table."""
+    p = t.progress
+    p["chips"][uid] += p["pots"].get(str(table_id), 0)
+    p["pots"][str(table_id)] = 0
+    p.setdefault("held", {}).pop(uid, None)
+
+
+# --- the shootout ----------------------------------------------------------------------------------
+
+
+def _table_winners(t: Tournament, idle: Sequence[TournamentMatch], seated: dict[int, list[str]]) -> None:
+    """A shootout table between hands with one player left: he has won it and waits, with every
+    chip of his table (its carried pot too), for the next stage; his table closes."""
+    p = t.progress
+    for m in idle:
+        players = seated.get(m.table_id, [])
+        if len(players) != 1:
+            continue
+        (uid,) = players
+        _take_pot(t, m.table_id, uid)
+        m.result["won_by"] = uid
+        p["stage_winners"].append(uid)
+        del p["seating"][uid]
+        del seated[m.table_id]
+
+
+def _next_stage(t: Tournament, now: datetime, level: levels.Level) -> dict[int, tuple[int, int]]:
+    """Every table of a shootout stage has its winner: seat the winners at the next stage's tables
+    (the final table if they fit, ``levels.shootout_next_stage``), each with his chips, and deal.
+    Returns where each one goes (his page follows him).
+
+    Stage numbers are the matches' ``turn``; ``progress["stages"]`` lists [tables, players] of
+    each stage."""
+    p = t.progress
+    winners = p["stage_winners"]
+    groups = levels.shootout_next_stage(winners, RandomList.from_json(p["random_list"]), t.seats_per_table)
+    # on heads-up tables an odd number of winners leaves one alone: a bye, he waits for the next
+    p["stage_winners"] = [group[0] for group in groups if len(group) == 1]
+    tables = [group for group in groups if len(group) > 1]
+    p["stage"] += 1
+    p["stages"].append([len(tables), len(winners)])
+    t.turn = p["stage"]
+    numbered = TournamentMatch.objects.filter(tournament=t).aggregate(last=Max("number"))["last"] or 0
+    return _open_tables(t, tables, now, level, first_number=numbered + 1)
 
 
 def _hand_for_hand(t: Tournament, tables: int) -> bool:
@@ -275,16 +361,28 @@ def _hand_for_hand(t: Tournament, tables: int) -> bool:
 
 def _fold_hand(t: Tournament, m: TournamentMatch, hand: dict[str, Any]) -> list[tuple[str, int]]:
     """One ended hand: its chips and its carried pot; returns who it left without chips, each with
-    his chips at the start of the hand (what ranks simultaneous eliminations)."""
+    his chips at the start of the hand (what ranks simultaneous eliminations).
+
+    A player whose chips the table carries into the next hand (a chemin de fer banker's banco,
+    ``progress["held"]``) is not out: those chips are his, counted in the table's pot until he
+    takes them back. His chips at the start of a hand include what the table held for him."""
     p = t.progress
+    held = p.setdefault("held", {})
+    before = {uid: chips + held.get(uid, 0) for uid, chips in hand["start"].items()}
     for uid, chips in hand["chips"].items():
         if uid in p["chips"]:
             p["chips"][uid] = chips
+            held.pop(uid, None)
+    for uid, chips in hand.get("held", {}).items():
+        if uid in p["chips"]:
+            held[uid] = chips
     p["pots"][str(m.table_id)] = hand["pot"]
     m.result["dealer"] = hand.get("dealer")
-    out = [uid for uid, chips in hand["chips"].items() if chips == 0 and uid in p["chips"]]
+    out = [
+        uid for uid, chips in hand["chips"].items() if chips == 0 and uid in p["chips"] and not held.get(uid)
+    ]
     hand["out"] = out
-    return [(uid, hand["start"][uid]) for uid in out]
+    return [(uid, before[uid]) for uid in out]
 
 
 def _eliminate(t: Tournament, out: list[tuple[str, int]]) -> None:
@@ -325,7 +423,8 @@ def _balance(
         for m in matches
         if any(tid == m.table_id for tid, _s in p["seating"].values()) or m.table_id in idle
     }
-    givers = {tid for tid in idle if not p["pots"].get(str(tid))}
+    # a table with one player left gives him, with the pot it carries (``_take_pot``)
+    givers = {tid for tid in idle if not p["pots"].get(str(tid)) or len(tables.get(tid, ())) <= 1}
     plan = balancing.balance(tables, t.seats_per_table, between_hands=givers)
     now = [mv for mv in plan.moves if mv.target in idle]
     later = [mv for mv in (*plan.moves, *plan.pending) if mv not in now]
@@ -351,8 +450,11 @@ def _end(t: Tournament, matches: Sequence[TournamentMatch], now: datetime) -> No
     """One player holds every chip: the placings; the tables close; the common end pays."""
     from tournaments import running
 
-    (winner,) = t.progress["chips"]
-    t.progress["winner"] = winner
+    p = t.progress
+    (winner,) = p["chips"]
+    p["winner"] = winner
+    for table_id in list(p["pots"]):  # he holds every chip: the pots his tables carried too
+        _take_pot(t, int(table_id), winner)
     for m in matches:
         m.ended_at = now
         m.result["running"] = False

@@ -42,16 +42,26 @@ GAME_CHOICES = (
     ("scala40", "Scala 40"),
 )
 TURN_GAMES = tuple(name for name, _title in GAME_CHOICES)
-# The giochi a puntate (rules 004, "I tornei a livelli") whose level tournaments run, each with
-# the engine option that holds its minimum bet (the invito the level clock raises). A player is
-# eliminated when a hand ends and he has no chips; the games that carry pots across hands
-# (Bestia), bank (Chemin de fer, Sette e mezzo) or seat a mattaro (Mazzetti) have their own
-# elimination lines, not run yet.
+# The giochi a puntate (rules 004, "I tornei a livelli"), each with the engine options the level
+# clock raises: the level's minimum bet (invito, puntata minima) times the multiple. The banco
+# minimo rises with it, in the engines' default ratio: Chemin de fer five puntate minime (its
+# cash tables' 1000 / 200), Sette e mezzo (piatto) ten, Mazzetti one.
 LEVEL_GAME_CHOICES = (
     ("poker5", "Poker 5 carte"),
     ("telesina", "Telesina"),
+    ("bestia", "Bestia"),
+    ("chemin", "Chemin de fer"),
+    ("mazzetti", "Mazzetti"),
+    ("settemezzo", "Sette e mezzo"),
 )
-LEVEL_GAMES: dict[str, str] = {"poker5": "invito", "telesina": "invito"}
+LEVEL_GAMES: dict[str, dict[str, int]] = {
+    "poker5": {"invito": 1},
+    "telesina": {"invito": 1},
+    "bestia": {"invito": 1},
+    "chemin": {"min_bet": 1, "min_posta": 5},
+    "mazzetti": {"min_bet": 1, "min_bank": 1},
+    "settemezzo": {"min_bet": 1, "min_bank": 10},
+}
 GAME_CHOICES = GAME_CHOICES + LEVEL_GAME_CHOICES
 TOURNAMENT_GAMES = tuple(name for name, _title in GAME_CHOICES)
 # A level tournament's starting chips are at least this many first inviti (decision: fewer leave no
@@ -86,6 +96,7 @@ class Tournament(EntryRules):
         DANKO = "danko", _("Danese seguito da KO")
         DANELKO = "danelko", _("Danese a eliminazione parziale seguito da KO")
         FREEZEOUT = "freezeout", _("Freezeout (multitavolo)")
+        SHOOTOUT = "shootout", _("Shootout")
 
     class Speed(models.TextChoices):
         # values as tournaments.formats.levels.Speed ("Sigle ed abbreviazioni", "durata")
@@ -276,7 +287,7 @@ class Tournament(EntryRules):
             ),
             models.CheckConstraint(
                 condition=Q(kind="sitgo", starts_at__isnull=True, max_players__in=SITGO_SIZES)
-                | Q(kind="sitgo", starts_at__isnull=True, format="freezeout")
+                | Q(kind="sitgo", starts_at__isnull=True, format__in=("freezeout", "shootout"))
                 | Q(kind="scheduled", starts_at__isnull=False),
                 name="tournament_kind_times",
             ),
@@ -320,8 +331,8 @@ class Tournament(EntryRules):
 
     @property
     def is_levels(self) -> bool:
-        """A level tournament of a gioco a puntate (freezeout), not a turn tournament."""
-        return self.format == self.Format.FREEZEOUT
+        """A level tournament of a gioco a puntate (freezeout or shootout), not a turn tournament."""
+        return self.format in (self.Format.FREEZEOUT, self.Format.SHOOTOUT)
 
     @property
     def closes_at(self) -> datetime | None:
@@ -452,7 +463,7 @@ class Tournament(EntryRules):
         """A level tournament's settings: a gioco a puntate, equal starting chips, tables, clock."""
         errors: dict[str, object] = {}
         if self.game not in LEVEL_GAMES:
-            errors["game"] = _("I tornei a livelli (freezeout) sono dei giochi a puntate.")
+            errors["game"] = _("I tornei a livelli (freezeout, shootout) sono dei giochi a puntate.")
         if self.is_pairs:
             errors["lines"] = _("Un torneo a livelli è individuale.")
         if self.smazzate or self.points_to_win or self.ko_qualifiers:

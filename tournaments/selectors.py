@@ -42,6 +42,7 @@ def format_abbreviation(t: Tournament) -> str:
         Tournament.Format.DANKO: f"DanKO{t.ko_qualifiers}",
         Tournament.Format.DANELKO: f"DanELKO{t.ko_qualifiers}",
         Tournament.Format.FREEZEOUT: "Freezeout",
+        Tournament.Format.SHOOTOUT: "Shootout",
     }[Tournament.Format(t.format)]
 
 
@@ -59,6 +60,10 @@ def format_title(t: Tournament) -> str:
         % n,
         Tournament.Format.FREEZEOUT: _(
             "Freezeout: chips iniziali uguali per tutti, inviti che crescono a livelli, tavoli riequilibrati"
+        ),
+        Tournament.Format.SHOOTOUT: _(
+            "Shootout: ognuno resta al suo tavolo finché ne resta uno solo; i vincitori dei tavoli "
+            "si sfidano al tavolo finale"
         ),
     }[Tournament.Format(t.format)]
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 import logging
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.db import transaction
@@ -47,6 +47,7 @@ def match_result(
         )
         connected = dict(Seat.objects.filter(table_id=table.pk).values_list("number", "connections"))
         used = seats_time_used(table, hand) if rt.clocks is not None else {}
+        engine = tablerow.engine_for(table)
         seats = [
             {
                 "seat": int(s["seat"]),
@@ -55,6 +56,8 @@ def match_result(
                 "acted": int(s["seat"]) in acted,
                 "connected": connected.get(int(s["seat"]), 0) > 0,
                 "used_ms": used.get(int(s["seat"]), 0),  # his share of his line's tempo partita
+                # chips the game holds for him into the next hand (a chemin de fer banker's banco)
+                "held": engine.release_seat(rt.carry, int(s["seat"]))[1],
             }
             for s in hand.seats
         ]
@@ -107,7 +110,7 @@ def tournament_tables_open(
     tempo_partita: int,
     realm: str = Table.Realm.REAL,
     seats: int | None = None,
-    chips: int = 0,
+    chips: int | Mapping[int, int] = 0,
 ) -> list[int]:
     """Open a turn's tournament tables, seat each one's players and deal every match, in bulk.
 
@@ -124,8 +127,9 @@ def tournament_tables_open(
     site is closed no turn starts (the sweep retries). Returns the table ids, in order.
 
     A level tournament's tables (``seats``: the seats of each, ``chips``: every player's starting
-    chips) may seat fewer players than their seats, and play hand after hand: each next hand is
-    dealt by ``tournament_table_next`` when the tournament says so.
+    chips, or each one's by user id: a shootout's next stage) may seat fewer players than their
+    seats, and play hand after hand: each next hand is dealt by ``tournament_table_next`` when
+    the tournament says so.
     """
     if not tables:
         return []
@@ -175,7 +179,7 @@ def tournament_tables_open(
         specs = [
             {
                 "seat": number,
-                "chips": chips,
+                "chips": chips if isinstance(chips, int) else int(chips[uid]),
                 "sitout": False,
                 "prefs": prefs[uid],
                 "new": True,

@@ -24,7 +24,6 @@ from tournaments.formats.levels import (
     seat_tables,
     shootout_first_stage,
     shootout_next_stage,
-    shootout_stage_placings,
 )
 from tournaments.formats.slot import slot_placings, tied_for_first
 from tournaments.formats.standings import rows
@@ -81,8 +80,6 @@ def test_seating_and_shootout() -> None:
     # 90 winners of 10-handed tables need another stage of 9 tables.
     big = RandomList(tuple(f"q{i}" for i in range(900)))
     assert len(shootout_next_stage(list(big.order[:90]), big, 10)) == 9
-    placings = shootout_stage_placings([["a", "b", "c"], ["d", "e"], ["f", "g", "h"]])
-    assert placings == [["b", "e", "g"], ["c", "h"]]
     assert seat_tables([], 9) == []
 
 

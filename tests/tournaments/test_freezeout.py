@@ -31,7 +31,7 @@ from tournaments import freezeout, running
 from tournaments.formats.prizes import award
 from tournaments.formats.standings import check_placings
 from tournaments.freezeout import LEVELS, chips_in_play
-from tournaments.models import Registration, Tournament, TournamentMatch
+from tournaments.models import LEVEL_GAMES, Registration, Tournament, TournamentMatch
 from wallet import selectors as wallet_selectors
 
 pytestmark = pytest.mark.django_db(transaction=False)
@@ -40,18 +40,25 @@ ENTRANTS, SEATS, CHIPS, INVITO = 30, 6, 400, 20
 
 
 def freezeout_tournament(
-    staff, game: str, entrants: int = ENTRANTS, *, people: bool = False
+    staff,
+    game: str,
+    entrants: int = ENTRANTS,
+    *,
+    people: bool = False,
+    fmt: str = Tournament.Format.FREEZEOUT,
+    seats: int = SEATS,
 ) -> tuple[Tournament, list[User]]:
-    """A level sit&go of ``entrants`` bots (or people), full and authorised, started."""
+    """A level sit&go (a freezeout, or ``fmt``) of ``entrants`` bots (or people), full and
+    authorised, started."""
     t = make_tournament(
         staff,
         name="Freezeout di prova",
         game=game,
-        format=Tournament.Format.FREEZEOUT,
+        format=fmt,
         kind=Tournament.Kind.SITGO,
         max_players=entrants,
         starting_chips=CHIPS,
-        seats_per_table=SEATS,
+        seats_per_table=seats,
         speed=Tournament.Speed.SUPERTURBO,
         first_invito=INVITO,
     )
@@ -102,7 +109,8 @@ def lobby_chips_agree(t: Tournament) -> None:
         assert {int(u) for u in dealt} == seated
         assert {int(u) for u, (tid, _s) in p["seating"].items() if tid == m.table_id} == seated
         # a hand is dealt with the level in force at its deal (a new level applies from the next hand)
-        assert INVITO <= hand.config["invito"] <= INVITO * _multiplier(p["level"])
+        key = next(iter(LEVEL_GAMES[t.game]))  # the level's minimum bet: invito, puntata minima
+        assert INVITO <= hand.config[key] <= INVITO * _multiplier(p["level"])
 
 
 def _multiplier(level: int) -> int:
@@ -136,7 +144,8 @@ def play_to_the_end(t: Tournament, seed: int, until=None, step=advance) -> dict:
         t.refresh_from_db()
         if t.state == Tournament.State.RUNNING:
             assert chips_in_play(t) == len(t.progress["lines"]) * CHIPS
-            assert not any(c <= 0 for c in t.progress["chips"].values())
+            held = t.progress["held"]  # a banker's chips in his banco are his
+            assert not any(c + held.get(uid, 0) <= 0 for uid, c in t.progress["chips"].items())
             lobby_chips_agree(t)
             open_tables = Table.objects.filter(tournament_id=t.pk, is_open=True)
             for table in open_tables:
@@ -178,22 +187,31 @@ def test_a_freezeout_of_30_bots_on_5_tables_of_6_is_played_to_the_end(client, st
     hand_for_hand_entered_and_left(t, freezeout.HAND_FOR_HAND_MARGIN)
     # the winner holds every chip; the placings cover all 30, exact
     assert p["chips"] == {p["winner"]: ENTRANTS * CHIPS}
+    placings = placings_and_prizes_exact(t, bots)
+    assert placings[0] == [p["winner"]]
+    winner = User.objects.get(pk=int(p["winner"]))
+    page = client.get(reverse("tournaments:lobby", args=[t.pk])).content.decode()
+    assert winner.nickname in page and "Freezeout" in page
+
+
+def placings_and_prizes_exact(t: Tournament, bots: list[User]) -> list[list[str]]:
+    """The final placings cover every entrant, each group at its position; the prizes are the rules'
+    table to the cent, the pool at zero, every entrant's money and PT, the ledger balanced."""
+    p = t.progress
+    entrants = len(bots)
     placings = running.final_placings(t)
     check_placings(placings)
     assert sorted(uid for group in placings for uid in group) == sorted(str(b.pk) for b in bots)
-    assert placings[0] == [p["winner"]]
     regs = {r.user_id: r for r in Registration.objects.filter(tournament=t)}
     position = 1
     for group in placings:
         assert {regs[int(uid)].position for uid in group} == {position}
         position += len(group)
-
-    # prizes by the rules' table to the cent; the pool at zero; the ledger balanced
     paid = running.tournament_pay(tournament_id=t.pk)
-    weights = running.prize_weights(t, ENTRANTS)
-    expected = award(ENTRANTS * t.pool_quota, weights, placings, p["registration_order"])
+    weights = running.prize_weights(t, entrants)
+    expected = award(entrants * t.pool_quota, weights, placings, p["registration_order"])
     assert {int(uid): amount for uid, amount in expected.items() if amount} == paid["prizes"]
-    assert sum(paid["prizes"].values()) == ENTRANTS * t.pool_quota
+    assert sum(paid["prizes"].values()) == entrants * t.pool_quota
     assert pool(t) == 0
     for bot in bots:
         regs[bot.pk].refresh_from_db()
@@ -202,9 +220,7 @@ def test_a_freezeout_of_30_bots_on_5_tables_of_6_is_played_to_the_end(client, st
         assert regs[bot.pk].pt is not None
     assert ledger_zero() == 0
     assert wallet_selectors.reconciliation_report()["ok"]
-    winner = User.objects.get(pk=int(p["winner"]))
-    page = client.get(reverse("tournaments:lobby", args=[t.pk])).content.decode()
-    assert winner.nickname in page and "Freezeout" in page
+    return placings
 
 
 def hand_for_hand_entered_and_left(t: Tournament, margin: int) -> None:

@@ -29,10 +29,19 @@ def test_a_poker_freezeout_scheduled_and_a_sit_and_go_of_any_size(staff):
     assert telesina.is_levels
 
 
+@pytest.mark.parametrize("game", ["poker5", "telesina", "bestia", "chemin", "mazzetti", "settemezzo"])
+@pytest.mark.parametrize("kind", [Tournament.Kind.SCHEDULED, Tournament.Kind.SITGO])
+def test_every_gioco_a_puntate_has_freezeout_and_shootout(staff, game, kind):
+    for fmt in (Tournament.Format.FREEZEOUT, Tournament.Format.SHOOTOUT):
+        t = make_tournament(staff, kind=kind, max_players=18, **{**FREEZEOUT, "game": game, "format": fmt})
+        assert t.is_levels and t.game == game and t.format == fmt
+
+
 @pytest.mark.parametrize(
     ("changes", "field", "words"),
     [
         ({"game": "scopa"}, "game", "giochi a puntate"),
+        ({"game": "scopa", "format": Tournament.Format.SHOOTOUT}, "game", "giochi a puntate"),
         ({"format": Tournament.Format.DANESE}, "game", "giochi a partite"),
         ({"starting_chips": 99}, "starting_chips", "almeno 100"),
         ({"first_invito": 0}, "first_invito", "invito del primo livello"),

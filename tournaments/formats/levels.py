@@ -137,18 +137,3 @@ def shootout_next_stage(
     if len(table_winners) < 2:
         raise FormatError("shootout_winners", "Servono almeno due vincitori di tavolo")
     return seat_tables(random_list.ordered(table_winners), max_seats)
-
-
-def shootout_stage_placings(finish_orders: Sequence[Sequence[str]]) -> Placings:
-    """Placings of the players a shootout stage eliminated, best first.
-
-    ``finish_orders`` lists each table's players best first (the table winner first, who goes on).
-    Decision: players are ranked by their finishing place at their table, counted from the top, and
-    equal places at different tables are ex aequo (the 2nd of every table, then every 3rd, ...).
-    """
-    depth = max((len(order) for order in finish_orders), default=0)
-    return [
-        sorted(order[place] for order in finish_orders if len(order) > place)
-        for place in range(1, depth)
-        if any(len(order) > place for order in finish_orders)
-    ]
