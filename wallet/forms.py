@@ -147,7 +147,7 @@ class OpeningLimitsForm(forms.Form):
             # the amounts belong to the other choice (the page disables them): whatever came with
             # the defaults is ignored, never refused nor kept
             for period in self.PERIODS:
-                self._errors.pop(period, None)
+                self.errors.pop(period, None)
                 data[period] = None
         if data.get("choice") == self.OWN:
             amounts = [data.get(p) for p in self.PERIODS]
