@@ -171,3 +171,18 @@ ENTRY_REFUSALS: dict[str, type[TournamentError]] = {
     e.code: e
     for e in (NotInvited, CityNotAdmitted, RankingPosition, WinsRequired, PasswordRequired, WrongPassword)
 }
+
+
+class SlotNotPlaying(TournamentError):
+    code = "slot_not_playing"
+    default_message = "Non hai una sessione in corso in questo torneo slot."
+
+
+class SlotTimeOver(TournamentError):
+    code = "time_over"
+    default_message = "Il tuo tempo di gioco è terminato."
+
+
+class SlotStaleVersion(TournamentError):
+    code = "stale_version"
+    default_message = "La slot è cambiata nel frattempo: riprova."

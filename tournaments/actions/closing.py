@@ -78,7 +78,7 @@ def _close(tournament: Tournament, now: datetime) -> dict[str, Any]:
     lines = _lines(tournament, [r for r in regs if r.state == RegState.AUTHORISED])
     closing = close_registration(
         [Entry(line_id, len(members)) for line_id, members in lines.items()],
-        turn_based=True,
+        turn_based=not tournament.is_slot,  # each slot entrant plays alone: any count plays
         pairs=tournament.is_pairs,
         min_players=tournament.min_players,
         max_players=tournament.max_players,
