@@ -103,8 +103,8 @@ def slot_act(
     ``unknown_action``).
     """
     now = now or timezone.now()
-    session = (
-        SlotSession.objects.select_for_update()
+    session = (  # his row only: the tournament's stays free for ``advance`` (which locks it first)
+        SlotSession.objects.select_for_update(of=("self",))
         .filter(tournament_id=tournament_id, user_id=user.pk, tournament__state=Tournament.State.RUNNING)
         .first()
     )

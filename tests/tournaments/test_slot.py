@@ -18,7 +18,7 @@ from games.rng import SeededRng
 from games.slot import engine
 from tests.tournaments.conftest import FUNDS, authorise_all, money
 from tests.tournaments.factories import enter, make_tournament
-from tests.tournaments.running_helpers import ledger_zero, pool
+from tests.tournaments.running_helpers import full_tournament, ledger_zero, pool
 from tests.wallet.factories import funded_player
 from tournaments import actions, errors, running, slot
 from tournaments.formats.prizes import award
@@ -31,32 +31,18 @@ pytestmark = pytest.mark.django_db(transaction=False)
 CREDIT = 3_000  # a small credit, so that bots run out of it within the test's spins
 
 
+SLOT = {"name": "Slot di prova", "game": "slot", "format": Tournament.Format.SLOT, "starting_chips": CREDIT}
+
+
 def slot_tournament(staff, entrants: int = 4, **overrides) -> Tournament:
-    values = {
-        "name": "Slot di prova",
-        "game": "slot",
-        "format": Tournament.Format.SLOT,
-        "kind": Tournament.Kind.SITGO,
-        "max_players": entrants,
-        "starting_chips": CREDIT,
-        "slot_minutes": 2,
-    }
-    values.update(overrides)
+    values = {**SLOT, "kind": Tournament.Kind.SITGO, "max_players": entrants, "slot_minutes": 2, **overrides}
     return make_tournament(staff, **values)
 
 
 def started(staff, entrants: int = 4, **overrides) -> tuple[Tournament, list]:
     """A full, authorised slot sit&go, started now."""
-    t = slot_tournament(staff, entrants, **overrides)
-    players = [funded_player(FUNDS) for _ in range(entrants)]
-    for p in players:
-        enter(t, p)
-    authorise_all(t)
-    t.refresh_from_db()
-    assert t.state == Tournament.State.CLOSED
-    assert running.tournament_start(tournament_id=t.pk)
-    t.refresh_from_db()
-    return t, players
+    values = {**SLOT, "smazzate": 0, **overrides}
+    return full_tournament(staff, entrants, **values)
 
 
 def session(t: Tournament, user) -> SlotSession:
@@ -395,3 +381,28 @@ def test_cancelled_slot_sitgo_refunds_every_entry(staff):
     assert all(money(p) == FUNDS for p in players)
     assert pool(t) == 0 and ledger_zero() == 0
     assert not SlotSession.objects.filter(tournament=t).exists()
+
+
+# --- the pages that list every tournament stand a slot one ---------------------------------------
+
+
+def test_pages_of_a_slot_tournament_open_running_and_finished(staff, client):
+    from django.urls import reverse
+
+    from tests.piattaforma.factories import sign_in
+
+    t, players = started(staff)
+    sign_in(client, players[0])
+    for _step in ("running", "finished"):
+        for url in (
+            reverse("tournaments:list") + f"?tipo=sitgo&t={t.pk}",
+            reverse("tournaments:lobby", args=[t.pk]),
+            reverse("tournaments:my_state", args=[t.pk]),
+        ):
+            response = client.get(url)
+            assert response.status_code == 200, (url, response.status_code)
+        page = client.get(reverse("tournaments:lobby", args=[t.pk])).content.decode()
+        assert "Pierino Tenta la Fortuna" in page
+        ends = t.started_at + timedelta(minutes=t.slot_minutes)
+        running.tournament_advance(tournament_id=t.pk, now=ends)
+        running.tournament_advance(tournament_id=t.pk, now=ends + timedelta(minutes=1))
