@@ -42,7 +42,7 @@ def _act(tournament_id: int, user: Any, action: Any, version: Any) -> dict[str, 
 
 @database_sync_to_async
 def _standings(tournament_id: int, user_id: int) -> dict[str, Any] | None:
-    snap = slot.snapshot(tournament_id=tournament_id, user_id=user_id)
+    snap = slot.snapshot(tournament_id=tournament_id, user_id=user_id, shared=True)
     if snap is None:
         return None
     return {"type": "slot.standings", "version": snap["version"], **snap["standings"]}

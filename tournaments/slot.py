@@ -29,6 +29,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import BooleanField, Case, Value, When
 from django.utils import timezone
@@ -45,6 +46,9 @@ from tournaments.models import Registration, SlotSession, Tournament
 
 EXTRA_TIME_S = 60  # S8: "the tied players play one extra minute"
 STANDINGS_BEST = 10  # S8: "Standings (the best 10, the player's own position, time left)"
+# The 5-second pushes of one tournament's players share one ranking per process for this long
+# (each player's own credit and time are read fresh): one query per tournament, not per player.
+STANDINGS_SHARED_S = 4.0
 
 
 def _at(value: str) -> datetime:
@@ -129,8 +133,12 @@ def _saved(session: SlotSession) -> None:
     session.save(update_fields=["state", "extra_state", "credit", "version", "ends_at"])
 
 
-def snapshot(*, tournament_id: int, user_id: int, now: datetime | None = None) -> dict[str, Any] | None:
-    """The player's own session as his client shows it (None: he has none in this tournament)."""
+def snapshot(
+    *, tournament_id: int, user_id: int, now: datetime | None = None, shared: bool = False
+) -> dict[str, Any] | None:
+    """The player's own session as his client shows it, with the standings (None: he has no
+    session in this tournament). ``shared``: the standings' ranking may be the one computed for
+    the tournament within the last ``STANDINGS_SHARED_S`` (the 5-second pushes of every player)."""
     session = (
         SlotSession.objects.filter(tournament_id=tournament_id, user_id=user_id)
         .select_related("tournament")
@@ -143,43 +151,56 @@ def snapshot(*, tournament_id: int, user_id: int, now: datetime | None = None) -
         "view": engine.view(session.playing),
         "version": session.version,
         "extra": session.extra_state is not None,
-        "standings": standings(session.tournament, user_id, now),
+        "standings": standings(session, now, shared=shared),
     }
 
 
-def standings(t: Tournament, user_id: int, now: datetime | None = None) -> dict[str, Any]:
+def standings(session: SlotSession, now: datetime | None = None, *, shared: bool = False) -> dict[str, Any]:
     """The standings as the player sees them every 5 s (S8): the best 10, his own position and
-    credit, his time left. Ranked as the final ranking will be: the players of the extra minute
-    first, then by credit; equal keys share a position (K2)."""
+    credit, his time left."""
     now = now or timezone.now()
+    t = session.tournament
+    if shared:
+        table = cache.get_or_set(f"slot-ranking:{t.pk}", lambda: ranking(t), STANDINGS_SHARED_S)
+    else:
+        table = ranking(t)
+    return {
+        "best": table["best"],
+        "position": table["positions"].get(session.user_id),
+        "credit": session.credit,
+        "entrants": table["entrants"],
+        "seconds_left": max(0, int((session.ends_at - now).total_seconds() + 0.999)),
+        "running": t.state == Tournament.State.RUNNING,
+    }
+
+
+def ranking(t: Tournament) -> dict[str, Any]:
+    """The tournament's standings now, ranked as the final ranking will be: the players of the
+    extra minute first, then by credit; equal keys share a position (K2). ``best``: the first 10
+    with nickname, credit and position; ``positions``: every player's position."""
     outside = Case(
         When(extra_state__isnull=True, then=Value(True)), default=Value(False), output_field=BooleanField()
     )
     rows = list(
         SlotSession.objects.filter(tournament=t)
         .annotate(outside=outside)
-        .values_list("user_id", "credit", "outside", "ends_at")
+        .values_list("user_id", "credit", "outside")
     )
     rows.sort(key=lambda r: (r[2], -r[1], r[0]))
     positions: dict[int, int] = {}
     previous: tuple[bool, int] | None = None
-    for index, (uid, credit, not_extra, _ends) in enumerate(rows, start=1):
+    for index, (uid, credit, not_extra) in enumerate(rows, start=1):
         if (not_extra, credit) != previous:
             position, previous = index, (not_extra, credit)
         positions[uid] = position
     best = rows[:STANDINGS_BEST]
     names = dict(User.objects.filter(pk__in=[r[0] for r in best]).values_list("pk", "nickname"))
-    mine = next((r for r in rows if r[0] == user_id), None)
-    ends = mine[3] if mine is not None else _at(t.progress.get("ends_at") or now.isoformat())
     return {
         "best": [
-            {"position": positions[uid], "nickname": names.get(uid, ""), "credit": c} for uid, c, *_r in best
+            {"position": positions[uid], "nickname": names.get(uid, ""), "credit": c} for uid, c, _o in best
         ],
-        "position": positions.get(user_id),
-        "credit": mine[1] if mine is not None else None,
+        "positions": positions,
         "entrants": len(rows),
-        "seconds_left": max(0, int((ends - now).total_seconds() + 0.999)),
-        "running": t.state == Tournament.State.RUNNING,
     }
 
 

@@ -209,7 +209,7 @@ def test_extra_minute_separates_a_tie_for_first(staff):
     while session(t, a).credit == CREDIT or session(t, a).playing["phase"] != "spin":
         act(t, a, bot_move(session(t, a).playing, rng), now)  # b stays away
     # the standings put the players of the extra minute first
-    table = slot.standings(t, c.pk, now)
+    table = slot.snapshot(tournament_id=t.pk, user_id=c.pk, now=now)["standings"]
     assert {row["position"] for row in table["best"][:2]} <= {1, 2}
     assert table["position"] >= 3
     assert not running.tournament_advance(tournament_id=t.pk, now=extra_end - timedelta(seconds=1))
