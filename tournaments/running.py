@@ -157,16 +157,10 @@ def tournament_start(*, tournament_id: int, now: datetime | None = None) -> bool
     if t.state != State.CLOSED or (t.starts_at is not None and t.starts_at > now):
         return False
     regs = list(t.registrations.filter(state=Registration.State.ADMITTED).order_by("created_at", "pk"))
-    if t.is_levels:
+    if t.is_levels or t.is_slot:  # no turns: the format's own start
         t.state = State.RUNNING
         t.started_at = now
-        freezeout.start(t, regs, now)
-        t.save(update_fields=["progress", "state", "started_at", "turn"])
-        return True
-    if t.is_slot:
-        t.state = State.RUNNING
-        t.started_at = now
-        slot_tournament.start(t, regs, now)
+        (freezeout if t.is_levels else slot_tournament).start(t, regs, now)
         t.save(update_fields=["progress", "state", "started_at", "turn"])
         return True
     lines, rl = _draw_lines(t, regs, SystemRng())
