@@ -6,6 +6,7 @@ import piattaforma.converters  # noqa: F401  # registers <id:...>
 from lobby.chat_consumers import ChatConsumer
 from lobby.consumers import TableConsumer
 from piattaforma.consumers import NotFoundConsumer, NoticeConsumer, PingConsumer
+from tournaments.consumers import SlotConsumer
 
 websocket_urlpatterns = [
     path("ws/ping/", PingConsumer.as_asgi()),
@@ -15,5 +16,6 @@ websocket_urlpatterns = [
     path("ws/chat/help/", ChatConsumer.as_asgi(), {"room": "help"}),
     path("ws/chat/help/<id:key>/", ChatConsumer.as_asgi(), {"room": "help"}),
     path("ws/avvisi/", NoticeConsumer.as_asgi()),
+    path("ws/torneo/<id:tournament_id>/slot/", SlotConsumer.as_asgi()),
     re_path(r"", NotFoundConsumer.as_asgi()),  # last: any other path (a 30-digit table id...)
 ]

@@ -176,3 +176,18 @@ ENTRY_REFUSALS: dict[str, type[TournamentError]] = {
 class FaultRefundRefused(TournamentError):
     code = "fault_refund_refused"
     default_message = "Rimborso per guasto non ammesso."
+
+
+class SlotNotPlaying(TournamentError):
+    code = "slot_not_playing"
+    default_message = "Non hai una sessione in corso in questo torneo slot."
+
+
+class SlotTimeOver(TournamentError):
+    code = "time_over"
+    default_message = "Il tuo tempo di gioco è terminato."
+
+
+class SlotStaleVersion(TournamentError):
+    code = "stale_version"
+    default_message = "La slot è cambiata nel frattempo: riprova."

@@ -62,12 +62,32 @@ LEVEL_GAMES: dict[str, dict[str, int]] = {
     "mazzetti": {"min_bet": 1, "min_bank": 1},
     "settemezzo": {"min_bet": 1, "min_bank": 10},
 }
-GAME_CHOICES = GAME_CHOICES + LEVEL_GAME_CHOICES
+# The slot tournaments' machine (rules 004, "Regole della slot tornei"; RULINGS S1-S8): no table
+# game, so not in ``games.registry`` (docs/slot.md); played only in its own format.
+SLOT_GAME = "slot"
+SLOT_GAME_CHOICES = ((SLOT_GAME, "Pierino Tenta la Fortuna"),)
+GAME_CHOICES = GAME_CHOICES + LEVEL_GAME_CHOICES + SLOT_GAME_CHOICES
 TOURNAMENT_GAMES = tuple(name for name, _title in GAME_CHOICES)
 # A level tournament's starting chips are at least this many first inviti (decision: fewer leave no
 # play before the first level's inviti take everyone's chips).
 MIN_STARTING_INVITI = 10
 MAX_SEATS_PER_TABLE = 6
+# Slot tournaments (RULINGS S8): the defaults of the credit and the time every entrant gets, and the
+# bounds staff may set (decision: a spin's smallest total bet is 30 chips, so a credit below it
+# allows no play; an hour is longer than any slot tournament the rules describe).
+SLOT_DEFAULT_CREDIT = 100_000
+SLOT_MIN_CREDIT = 30
+SLOT_DEFAULT_MINUTES = 10
+SLOT_MAX_MINUTES = 60
+
+
+def game_title(game: str) -> str:
+    """The game's name as players read it: the engine's title, or the slot's (no engine registered)."""
+    from games import registry
+
+    if game in registry.names():
+        return registry.get(game).title
+    return str(dict(GAME_CHOICES)[game])
 
 
 def parse_levels(text: str) -> frozenset[int]:
@@ -97,6 +117,7 @@ class Tournament(EntryRules):
         DANELKO = "danelko", _("Danese a eliminazione parziale seguito da KO")
         FREEZEOUT = "freezeout", _("Freezeout (multitavolo)")
         SHOOTOUT = "shootout", _("Shootout")
+        SLOT = "slot", _("Slot (Pierino Tenta la Fortuna)")
 
     class Speed(models.TextChoices):
         # values as tournaments.formats.levels.Speed ("Sigle ed abbreviazioni", "durata")
@@ -160,6 +181,8 @@ class Tournament(EntryRules):
     seats_per_table = models.PositiveSmallIntegerField(_("posti per tavolo"), default=0, blank=True)
     speed = models.CharField(_("velocità"), max_length=10, choices=Speed.choices, blank=True)
     first_invito = models.PositiveIntegerField(_("invito del primo livello"), default=0, blank=True)
+    # Slot tournaments (RULINGS S8): every entrant plays this many minutes from ``starting_chips``.
+    slot_minutes = models.PositiveSmallIntegerField(_("durata della slot (minuti)"), default=0, blank=True)
     pool_quota = models.PositiveIntegerField(_("quota montepremi (€)"), default=0)
     fee = models.PositiveIntegerField(_("quota del concessionario (€)"), default=0)
     guaranteed = models.PositiveIntegerField(
@@ -287,7 +310,7 @@ class Tournament(EntryRules):
             ),
             models.CheckConstraint(
                 condition=Q(kind="sitgo", starts_at__isnull=True, max_players__in=SITGO_SIZES)
-                | Q(kind="sitgo", starts_at__isnull=True, format__in=("freezeout", "shootout"))
+                | Q(kind="sitgo", starts_at__isnull=True, format__in=("freezeout", "shootout", "slot"))
                 | Q(kind="scheduled", starts_at__isnull=False),
                 name="tournament_kind_times",
             ),
@@ -335,6 +358,11 @@ class Tournament(EntryRules):
         return self.format in (self.Format.FREEZEOUT, self.Format.SHOOTOUT)
 
     @property
+    def is_slot(self) -> bool:
+        """A slot tournament: every entrant alone at the machine, same credit and time (S8)."""
+        return self.format == self.Format.SLOT
+
+    @property
     def closes_at(self) -> datetime | None:
         """When registration closes: 2 minutes before a scheduled start; sit&go close when full."""
         if self.starts_at is None:
@@ -361,7 +389,7 @@ class Tournament(EntryRules):
     def clean(self) -> None:
         """The rules' invariants of a tournament's settings, with Italian messages."""
         errors: dict[str, object] = {}
-        for name in ("starting_chips", "seats_per_table", "first_invito"):
+        for name in ("starting_chips", "seats_per_table", "first_invito", "slot_minutes"):
             if getattr(self, name) is None:  # left empty in the back office: not a level tournament
                 setattr(self, name, 0)
         if self.confirmation_required and not (self.training and self.kind == self.Kind.SCHEDULED):
@@ -393,6 +421,8 @@ class Tournament(EntryRules):
             errors["pool_quota"] = str(exc)
         if self.is_levels:
             errors.update(self._level_errors())
+        elif self.is_slot:
+            errors.update(self._slot_errors())
         elif self.game not in TURN_GAMES:
             errors["game"] = _(
                 "I tornei a turni sono dei giochi a partite: un gioco a puntate si gioca a livelli."
@@ -401,7 +431,9 @@ class Tournament(EntryRules):
             errors["starting_chips"] = _(
                 "Chips, posti per tavolo, velocità e invito sono dei tornei a livelli."
             )
-        if self.kind == self.Kind.SITGO and self.is_levels:
+        if self.slot_minutes and not self.is_slot:
+            errors["slot_minutes"] = _("La durata della slot è dei tornei slot.")
+        if self.kind == self.Kind.SITGO and (self.is_levels or self.is_slot):
             self.min_players = self.max_players or self.min_players
             self.starts_at = None
         elif self.kind == self.Kind.SITGO:
@@ -420,7 +452,7 @@ class Tournament(EntryRules):
         if self.max_players is not None and self.max_players < self.min_players:
             errors["max_players"] = _("Il numero massimo è inferiore al minimo.")
         multiple = 4 if self.is_pairs else 2
-        sitgo_turns = self.kind == self.Kind.SITGO and not self.is_levels
+        sitgo_turns = self.kind == self.Kind.SITGO and not (self.is_levels or self.is_slot)
         if self.max_players and sitgo_turns and self.max_players % multiple:
             errors["max_players"] = _("Nei tornei a coppie gli iscritti sono un multiplo di 4.")
         if self.is_pairs and self.table == self.Table.HEAD_TO_HEAD:
@@ -439,7 +471,9 @@ class Tournament(EntryRules):
         if self.smazzate and self.points_to_win:
             errors["smazzate"] = _("Indica le smazzate per turno oppure i punti della partita, non entrambi.")
         errors.update(self.clean_entry_rules())
-        if "game" not in errors and "options" not in errors:
+        if self.is_slot:
+            pass  # the machine has no options (``_slot_errors`` refuses them)
+        elif "game" not in errors and "options" not in errors:
             refusal = self.options_error()
             if refusal:
                 errors["options"] = refusal
@@ -479,6 +513,34 @@ class Tournament(EntryRules):
         if not 2 <= self.seats_per_table <= MAX_SEATS_PER_TABLE:
             errors["seats_per_table"] = _("Un tavolo del torneo ha da 2 a %(n)s posti.") % {
                 "n": MAX_SEATS_PER_TABLE
+            }
+        return errors
+
+    def _slot_errors(self) -> dict[str, object]:
+        """A slot tournament's settings (RULINGS S8): the slot, individual, one credit and one time for
+        all (defaults 100,000 chips and 10 minutes); no turn or level setting, no game options."""
+        errors: dict[str, object] = {}
+        if self.game != SLOT_GAME:
+            errors["game"] = _("Un torneo slot si gioca a Pierino Tenta la Fortuna.")
+        if self.is_pairs:
+            errors["lines"] = _("Un torneo slot è individuale.")
+        if self.smazzate or self.points_to_win or self.ko_qualifiers:
+            errors["smazzate"] = _("Smazzate, punti e qualificati al KO sono dei tornei a turni.")
+        if self.seats_per_table or self.speed or self.first_invito:
+            errors["seats_per_table"] = _("Posti per tavolo, velocità e invito sono dei tornei a livelli.")
+        if self.options:
+            errors["options"] = _("La slot non ha opzioni di gioco.")
+        if not self.starting_chips:
+            self.starting_chips = SLOT_DEFAULT_CREDIT
+        elif self.starting_chips < SLOT_MIN_CREDIT:
+            errors["starting_chips"] = _(
+                "Il credito iniziale è almeno %(n)s chips (un giro a puntata 1)."
+            ) % {"n": SLOT_MIN_CREDIT}
+        if not self.slot_minutes:
+            self.slot_minutes = SLOT_DEFAULT_MINUTES
+        elif self.slot_minutes > SLOT_MAX_MINUTES:
+            errors["slot_minutes"] = _("La durata della slot è al più %(n)s minuti.") % {
+                "n": SLOT_MAX_MINUTES
             }
         return errors
 
@@ -689,3 +751,43 @@ class SkillLevel(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} {self.game} L{self.level}"
+
+
+class SlotSession(models.Model):
+    """One entrant's play at the machine in a slot tournament (RULINGS S8; ``tournaments/slot.py``).
+
+    ``state`` is the engine's session (``games.slot.engine``: credit, pending choice, the journal of
+    every draw, so the whole session replays exactly); ``extra_state`` the extra minute of a player
+    tied for first, started from his credit at the end of time. ``credit`` is the credit of the
+    session in play (the standings read it), ``version`` counts its accepted actions.
+    """
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.PROTECT, related_name="slot_sessions", verbose_name=_("torneo")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("giocatore")
+    )
+    state = models.JSONField(_("sessione"))
+    extra_state = models.JSONField(_("minuto supplementare"), null=True, blank=True)
+    credit = models.PositiveBigIntegerField(_("credito"))
+    version = models.PositiveIntegerField(_("versione"), default=0)
+    started_at = models.DateTimeField(_("iniziata il"))
+    ends_at = models.DateTimeField(_("termina il"))
+
+    class Meta:
+        verbose_name = _("sessione slot")
+        verbose_name_plural = _("sessioni slot")
+        ordering = ("tournament", "-credit", "pk")
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(fields=["tournament", "user"], name="slot_session_one_per_player"),
+        ]
+        indexes: ClassVar[list[models.Index]] = [models.Index(fields=["tournament", "-credit"])]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id}/{self.user_id} {self.credit}"
+
+    @property
+    def playing(self) -> dict:
+        """The engine session in play: the extra minute's, once it began."""
+        return self.extra_state if self.extra_state is not None else self.state

@@ -28,6 +28,7 @@ from games.rng import SystemRng
 from lobby import door
 from piattaforma import hooks
 from tournaments import calls, freezeout
+from tournaments import slot as slot_tournament
 from tournaments.actions.common import task_send_on_commit, tournament_lock
 from tournaments.formats import ammonizioni
 from tournaments.formats.danel import Eliminated, danel_cut, danel_placings
@@ -156,10 +157,10 @@ def tournament_start(*, tournament_id: int, now: datetime | None = None) -> bool
     if t.state != State.CLOSED or (t.starts_at is not None and t.starts_at > now):
         return False
     regs = list(t.registrations.filter(state=Registration.State.ADMITTED).order_by("created_at", "pk"))
-    if t.is_levels:
+    if t.is_levels or t.is_slot:  # no turns: the format's own start
         t.state = State.RUNNING
         t.started_at = now
-        freezeout.start(t, regs, now)
+        (freezeout if t.is_levels else slot_tournament).start(t, regs, now)
         t.save(update_fields=["progress", "state", "started_at", "turn"])
         return True
     lines, rl = _draw_lines(t, regs, SystemRng())
@@ -413,6 +414,8 @@ def tournament_advance(*, tournament_id: int, now: datetime | None = None) -> bo
         return False
     if t.is_levels:
         return freezeout.advance(t, now)
+    if t.is_slot:
+        return slot_tournament.advance(t, now)
     matches = list(t.matches.filter(turn=t.turn).order_by("number"))
     if not matches or any(m.ended_at is None for m in matches):
         return False
@@ -481,6 +484,8 @@ def final_placings(t: Tournament) -> Placings:
     """The final placings of a finished tournament's lines, by its format."""
     if t.is_levels:
         return freezeout.placings(t)
+    if t.is_slot:
+        return slot_tournament.placings(t)
     p = t.progress
     rl = RandomList.from_json(p["random_list"])
     totals = {line: Score(*p["totals"][line]) for line in p["lines"]}

@@ -14,7 +14,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games import registry
 from piattaforma.entry import entry_summary
 from tournaments import levelinfo
 from tournaments.formats import levels
@@ -22,7 +21,7 @@ from tournaments.formats.money import entry_fee_label, format_euro
 from tournaments.formats.points import format_pt
 from tournaments.formats.prizes import Format, default_scheme, simulate
 from tournaments.formats.registration import SITGO_SIZES
-from tournaments.models import Registration, Tournament
+from tournaments.models import Registration, Tournament, game_title
 from tournaments.options import option_labels
 from tournaments.rankings import levels_label
 
@@ -43,6 +42,7 @@ def format_abbreviation(t: Tournament) -> str:
         Tournament.Format.DANELKO: f"DanELKO{t.ko_qualifiers}",
         Tournament.Format.FREEZEOUT: "Freezeout",
         Tournament.Format.SHOOTOUT: "Shootout",
+        Tournament.Format.SLOT: "Slot",
     }[Tournament.Format(t.format)]
 
 
@@ -64,6 +64,9 @@ def format_title(t: Tournament) -> str:
         Tournament.Format.SHOOTOUT: _(
             "Shootout: ognuno resta al suo tavolo finché ne resta uno solo; i vincitori dei tavoli "
             "si sfidano al tavolo finale"
+        ),
+        Tournament.Format.SLOT: _(
+            "Torneo slot: stesso credito e stesso tempo per tutti, vince chi ha più credito"
         ),
     }[Tournament.Format(t.format)]
 
@@ -187,7 +190,7 @@ def unconfirmed(t: Tournament, registration: Registration) -> bool:
 
 def description(t: Tournament) -> str:
     """The tournament's structure in full words, without abbreviations."""
-    game = registry.get(t.game).title
+    game = game_title(t.game)
     label = str(Tournament.Format(t.format).label)
     parts = [game, label[0].lower() + label[1:]]
     if t.is_levels:
@@ -221,7 +224,7 @@ def _row(t: Tournament, mine: dict[int, tuple[str, bool]]) -> dict[str, Any]:
         "code": t.code,
         "name": t.name,
         "game": t.game,
-        "game_title": registry.get(t.game).title,
+        "game_title": game_title(t.game),
         "kind": t.kind,
         "starts_at": t.starts_at,
         "format": format_abbreviation(t),
@@ -251,7 +254,7 @@ def _row(t: Tournament, mine: dict[int, tuple[str, bool]]) -> dict[str, Any]:
         "reserved_for": entry_summary(
             t,
             invited=t.n_invited > 0,  # type: ignore[attr-defined]  # annotated by the list query
-            game_title=registry.get(t.game).title,
+            game_title=game_title(t.game),
         ),
         "options": option_labels(game=t.game, options=t.options),
     }
@@ -288,7 +291,7 @@ def tournament_info(*, tournament: Tournament, now: datetime | None = None) -> d
         "id": t.pk,
         "name": t.name,
         "game": t.game,
-        "game_title": registry.get(t.game).title,
+        "game_title": game_title(t.game),
         "cost": cost_label(t),
         "guaranteed": format_euro(t.guaranteed) if t.guaranteed else "",
         "freeroll": t.is_free,
@@ -305,7 +308,7 @@ def tournament_info(*, tournament: Tournament, now: datetime | None = None) -> d
         "satellite_of_cost": cost_label(t.satellite_of) if t.satellite_of_id else "",
         "special_leaderboard": t.special_leaderboard,
         "reserved": t.state == Tournament.State.RESERVED,
-        "entry": entry_summary(t, invited=t.invited.exists(), game_title=registry.get(t.game).title),
+        "entry": entry_summary(t, invited=t.invited.exists(), game_title=game_title(t.game)),
         "password": t.has_password,
         "options": option_labels(game=t.game, options=t.options),
         "tempo_giocata": t.tempo_giocata,
@@ -770,7 +773,7 @@ def training_tournaments(now: datetime | None = None) -> list[dict[str, Any]]:
         {
             "id": t.pk,
             "name": t.name,
-            "game_title": registry.get(t.game).title,
+            "game_title": game_title(t.game),
             "sitgo": t.kind == Tournament.Kind.SITGO,
             "starts_at": t.starts_at,
             "entrants": t.live_count,  # type: ignore[attr-defined]  # annotated above

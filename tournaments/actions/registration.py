@@ -7,7 +7,6 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from games import registry
 from games.engine import CodedError
 from piattaforma import hooks, metrics, siteops
 from piattaforma.entry import entry_refusal
@@ -23,7 +22,7 @@ from tournaments.actions.common import (
     tournament_lock,
 )
 from tournaments.formats.registration import can_register
-from tournaments.models import Registration, SkillLevel, Tournament
+from tournaments.models import Registration, SkillLevel, Tournament, game_title
 from tournaments.rankings import level_label, levels_label
 from tournaments.selectors import open_invitation
 from wallet import actions as wallet
@@ -80,7 +79,7 @@ def check_entry_rules(*, tournament: Tournament, user: User, password: str | Non
         tournament,
         user=user,
         game=tournament.game,
-        game_title=registry.get(tournament.game).title,
+        game_title=game_title(tournament.game),
         invited=invited,
         password=password,
     )
