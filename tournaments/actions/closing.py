@@ -79,7 +79,7 @@ def _close(tournament: Tournament, now: datetime) -> dict[str, Any]:
     lines = _lines(tournament, [r for r in regs if r.state == RegState.AUTHORISED])
     closing = close_registration(
         [Entry(line_id, len(members)) for line_id, members in lines.items()],
-        turn_based=not (tournament.is_levels or tournament.is_slot),  # a level or slot tournament plays any count
+        turn_based=not (tournament.is_levels or tournament.is_slot),  # any count plays alone or at levels
         pairs=tournament.is_pairs,
         min_players=tournament.min_players,
         max_players=tournament.max_players,
