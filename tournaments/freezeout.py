@@ -63,8 +63,11 @@ def level_now(t: Tournament, now: datetime) -> levels.Level:
 
 
 def level_config(t: Tournament, level: levels.Level) -> dict[str, Any]:
-    """The game options the level sets: its minimum bet, and what the game scales with it."""
-    return {key: level.invito * multiple for key, multiple in LEVEL_GAMES[t.game].items()}
+    """The game options of the tournament's tables at a level: the tournament's own options (the
+    limit, giro pazzo, the vele…, checked by the engine at creation), then what the level sets: its
+    minimum bet, and what the game scales with it."""
+    scaled = {key: level.invito * multiple for key, multiple in LEVEL_GAMES[t.game].items()}
+    return {**(t.options or {}), **scaled}
 
 
 def chips_in_play(t: Tournament) -> int:

@@ -47,6 +47,7 @@ def freezeout_tournament(
     people: bool = False,
     fmt: str = Tournament.Format.FREEZEOUT,
     seats: int = SEATS,
+    options: dict | None = None,
 ) -> tuple[Tournament, list[User]]:
     """A level sit&go (a freezeout, or ``fmt``) of ``entrants`` bots (or people), full and
     authorised, started."""
@@ -61,6 +62,7 @@ def freezeout_tournament(
         seats_per_table=seats,
         speed=Tournament.Speed.SUPERTURBO,
         first_invito=INVITO,
+        options=options or {},
     )
     bots = [funded_player(FUNDS, is_bot=not people) for _ in range(entrants)]
     for bot in bots:
@@ -231,6 +233,15 @@ def hand_for_hand_entered_and_left(t: Tournament, margin: int) -> None:
     assert [kind for kind, _n in log] == ["on", "off"] * (len(log) // 2) + ["on"] * (len(log) % 2)
     for kind, left in log:
         assert (paid < left <= paid + margin) if kind == "on" else left <= paid, log
+
+
+def test_the_tournaments_game_options_reach_its_tables_at_every_level(staff):
+    t, _bots = freezeout_tournament(staff, "telesina", 12, options={"limit": "PL", "vele": "croce"})
+    tables = list(Table.objects.filter(tournament_id=t.pk))
+    assert tables and all(tb.config["limit"] == "PL" and tb.config["vele"] == "croce" for tb in tables)
+    level = freezeout.level_now(t, t.started_at + timedelta(hours=1))
+    config = freezeout.level_config(t, level)
+    assert config["invito"] == level.invito > INVITO and config["limit"] == "PL"  # the level sets the invito
 
 
 def test_a_freezeout_plays_hand_for_hand_near_the_paid_places(client, staff, monkeypatch):
