@@ -236,7 +236,8 @@ class ConnectionRecord(models.Model):
         settings.AUTH_USER_MODEL, verbose_name=_("giocatore"), on_delete=models.PROTECT, related_name="+"
     )
     seat_number = models.PositiveSmallIntegerField(_("posto"))
-    socket_id = models.BigIntegerField(unique=True)  # the SeatSocket row that counted it (gone once closed)
+    # the SeatSocket row that counted it (gone once closed)
+    socket_id = models.BigIntegerField(_("connessione (socket)"), unique=True)
     process = models.CharField(_("processo del server"), max_length=100)
     opened_at = models.DateTimeField(_("aperta il"), default=timezone.now)
     hand_at_open = models.PositiveIntegerField(_("mano all'apertura"), default=0)

@@ -19,7 +19,7 @@ class Migration(migrations.Migration):
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('seat_number', models.PositiveSmallIntegerField(verbose_name='posto')),
-                ('socket_id', models.BigIntegerField(unique=True)),
+                ('socket_id', models.BigIntegerField(unique=True, verbose_name='connessione (socket)')),
                 ('process', models.CharField(max_length=100, verbose_name='processo del server')),
                 ('opened_at', models.DateTimeField(default=django.utils.timezone.now, verbose_name='aperta il')),
                 ('hand_at_open', models.PositiveIntegerField(default=0, verbose_name="mano all'apertura")),
