@@ -150,20 +150,18 @@ def step(tournament_id: int, person: int) -> dict:
 
 
 def pay(tournament_id: int) -> dict:
-    from tests.tournaments.running_helpers import ledger_zero, pool
+    """Pay the prizes; the results as the turn tournaments' test reads them, with Carla's and the moves."""
+    from tests.e2e.test_tournament_play import results
     from tournaments import running
     from tournaments.models import Registration, Tournament
 
     running.tournament_pay(tournament_id=tournament_id)
     t = Tournament.objects.get(pk=tournament_id)
-    regs = Registration.objects.filter(tournament=t, state="admitted").select_related("user")
+    carla = Registration.objects.get(tournament=t, state="admitted", user__nickname="Carla")
     return {
-        "pool": pool(t),
-        "ledger": ledger_zero(),
-        "prizes": {r.user.nickname: r.prize for r in regs},
-        "carla": next((r.position, r.prize, r.pt) for r in regs if r.user.nickname == "Carla"),
+        **results(tournament_id),
+        "carla": (carla.position, carla.prize, carla.pt),
         "moves": t.progress["moves"],
-        "paid": t.paid_at is not None,
     }
 
 
