@@ -172,6 +172,44 @@ COMMON_OPTIONS: tuple[Option, ...] = (
 )
 
 
+def _whole(value: Any) -> bool:
+    return type(value) is int and value >= 0
+
+
+def check_vp_options(cfg: dict[str, Any]) -> None:
+    """Raise ConfigError unless ``vp`` and ``vp_table`` have the shape a match's end reads: the
+    scoring runs when the match is over, so a malformed table is refused when the table is set up."""
+    vp = cfg["vp"]
+    if not (
+        isinstance(vp, dict) and set(vp) == {"win", "draw", "loss"} and all(_whole(v) for v in vp.values())
+    ):
+        raise ConfigError(
+            'VP di vittoria, pareggio, sconfitta: {"win": 20, "draw": 10, "loss": 0}, interi', key="vp"
+        )
+    table = cfg["vp_table"]
+    if table is None:
+        return
+    rows_ok = (
+        isinstance(table, list)
+        and bool(table)
+        and all(
+            isinstance(r, dict)
+            and set(r) == {"mp", "vp"}
+            and _whole(r["mp"])
+            and isinstance(r["vp"], list)
+            and len(r["vp"]) == 2
+            and all(_whole(v) for v in r["vp"])
+            for r in table
+        )
+    )
+    if not rows_ok or not any(r["mp"] == 0 for r in table):
+        raise ConfigError(
+            'Tabella dei VP a scaglioni: righe {"mp": scarto minimo, "vp": [vincitore, perdente]}, '
+            "interi, con una riga per lo scarto 0",
+            key="vp_table",
+        )
+
+
 def declared_options(options: tuple[Option, ...], defaults: dict[str, Any]) -> tuple[Option, ...]:
     """Return the options with each default replaced by the game's own (e.g. Burraco's 2005)."""
     return tuple(replace(o, default=defaults[o.key]) if o.key in defaults else o for o in options)
@@ -580,6 +618,7 @@ class PartiteEngine(LineMatch):
             raise ConfigError("le carte scoperte sono solo per le partite a coppie")
         if cfg["vinco_subito"] and cfg["mode"] != "punti":
             raise ConfigError("il vinco subito della partita vale nelle partite a punti")
+        check_vp_options(cfg)
         self.rules.validate_config(cfg)
         return cfg
 

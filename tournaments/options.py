@@ -41,9 +41,6 @@ def option_error(*, game: str, options: Any, structure: Any) -> str | None:
         }
     if not options:
         return None
-    shape = _data_error(options)
-    if shape:
-        return shape
     for ko in (False, True):
         bare = {k: v for k, v in structure(ko).items() if k not in options}
         try:
@@ -56,42 +53,6 @@ def option_error(*, game: str, options: Any, structure: Any) -> str | None:
             key = exc.details.get("key")
             detail = f"{exc.message} ({key})" if key and str(key) not in exc.message else exc.message
             return _("Opzioni del gioco non valide: %(detail)s.") % {"detail": detail}
-    return None
-
-
-def _is_int(value: Any) -> bool:
-    return type(value) is int and value >= 0
-
-
-def _data_error(options: dict[str, Any]) -> str | None:
-    """The VP options are "data" the engine reads at a match's end: their shape is checked here,
-    so a tournament never reaches a result it cannot score."""
-    vp = options.get("vp")
-    if "vp" in options and not (
-        isinstance(vp, dict) and set(vp) == {"win", "draw", "loss"} and all(_is_int(v) for v in vp.values())
-    ):
-        return _('VP di vittoria, pareggio, sconfitta: {"win": 20, "draw": 10, "loss": 0}, interi.')
-    table = options.get("vp_table")
-    if table is None:
-        return None
-    rows_ok = (
-        isinstance(table, list)
-        and table
-        and all(
-            isinstance(r, dict)
-            and set(r) == {"mp", "vp"}
-            and _is_int(r["mp"])
-            and isinstance(r["vp"], list)
-            and len(r["vp"]) == 2
-            and all(_is_int(v) for v in r["vp"])
-            for r in table
-        )
-    )
-    if not rows_ok or not any(r["mp"] == 0 for r in table):
-        return _(
-            'Tabella dei VP a scaglioni: righe {"mp": scarto minimo, "vp": [vincitore, perdente]}, '
-            "interi, con una riga per lo scarto 0."
-        )
     return None
 
 

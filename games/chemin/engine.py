@@ -385,8 +385,16 @@ class ChemindeferEngine(Engine):
         order = state["order"]
         turn = state["turn"]
         if turn is None or not any(str(s) in state["seats"] for s in turn.get("known", order)):
-            # Start of the partita (or nobody left from before the interruption): random banker.
-            first = choice(order, rng)
+            # Start of the partita (or nobody left from before the interruption): random banker. At a
+            # cash table the draw is among the seats that can hold the bank (a sitout seat would only
+            # pass it on, doubling his right-hand neighbour's chance); in a tournament every seat is
+            # drawn, and a sitout one drawn loses the banco due (tournament section).
+            able = [
+                s
+                for s in order
+                if not state["seats"][str(s)]["sitout"] and state["seats"][str(s)]["chips"] > 0
+            ]
+            first = choice(order if state["config"]["mode"] == TOURNAMENT or not able else able, rng)
             line = [first, *right_of(order, first)]
             events.append({"type": "sorteggio_banco", "seat": first})
         else:

@@ -168,3 +168,26 @@ def test_new_does_not_change_the_carry():
     frozen = copy.deepcopy(carry)
     E.new({}, seats, rng, carry)
     assert carry == frozen
+
+
+def test_the_first_banker_of_a_cash_table_is_drawn_among_seats_that_can_hold_the_bank():
+    """A sitout seat drawn first would only pass the bank on (and be counted a skipped turn):
+    at a cash table the draw is among the others, each as likely; a tournament draws every seat."""
+    seats = [
+        {"seat": 1, "chips": 5000, "sitout": True, "prefs": {}},
+        {"seat": 2, "chips": 5000, "sitout": False, "prefs": {}},
+        {"seat": 3, "chips": 0, "sitout": False, "prefs": {}},
+        {"seat": 4, "chips": 5000, "sitout": False, "prefs": {}},
+    ]
+    drawn = Counter()
+    for seed in range(200):
+        state = E.new({}, seats, SeededRng(seed))
+        (event,) = [e for e in state["coup_events"] if e["type"] == "sorteggio_banco"]
+        drawn[event["seat"]] += 1
+        assert state["skipped"] == {}
+    assert set(drawn) == {2, 4} and min(drawn.values()) > 70
+    tournament = Counter()
+    for seed in range(200):
+        state = E.new({"mode": "tournament", "rake_bp": 0}, seats, SeededRng(seed))
+        tournament.update(e["seat"] for e in state["coup_events"] if e["type"] == "sorteggio_banco")
+    assert 1 in tournament

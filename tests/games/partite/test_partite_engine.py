@@ -369,3 +369,24 @@ def test_cappotto_in_tournament_gets_max_vp_and_its_minimum_mp():
     table = [{"mp": 0, "vp": [10, 10]}, {"mp": 1, "vp": [12, 8]}, {"mp": 10, "vp": [20, 0]}]
     out = ENGINE.outcome(run({"mode": "punti", "target": 51, "vp_table": table, "script": [[3, 5, 0, 1]]}))
     assert out["winner"] == 1 and out["vp"] == [0, 20] and out["mp"] == [-10, 10]
+
+
+@pytest.mark.parametrize(
+    ("options", "key"),
+    [
+        ({"vp": {"win": 20, "draw": 10}}, "vp"),
+        ({"vp": {"win": 20, "draw": "10", "loss": 0}}, "vp"),
+        ({"vp_table": []}, "vp_table"),
+        ({"vp_table": [{"mp": 1, "vp": [20, 0]}]}, "vp_table"),  # no row for a margin of 0
+        ({"vp_table": [[0, 10, 10]]}, "vp_table"),
+        ({"vp_table": [{"mp": 0, "vp": [10, -1]}]}, "vp_table"),
+    ],
+)
+def test_a_malformed_vp_option_is_refused_when_the_table_is_set_up(options, key):
+    """The match's end reads these options: a cash table or a tournament with a malformed one
+    would fail only when a match ends, so the engine refuses it with the rest of the config."""
+    with pytest.raises(ConfigError) as refused:
+        ENGINE.validate_config({"mode": "punti", "target": 50, **options})
+    assert refused.value.details["key"] == key
+    grades = [{"mp": 0, "vp": [10, 10]}, {"mp": 5, "vp": [20, 0]}]
+    assert ENGINE.validate_config({"mode": "punti", "target": 50, "vp_table": grades})["vp_table"] == grades
