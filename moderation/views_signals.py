@@ -30,7 +30,7 @@ def _staff_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
     @login_required
     def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if not roles.has_staff_role(request.user):
-            raise PermissionDenied
+            raise PermissionDenied(_("I segnali di collusione sono riservati allo staff."))
         return view(request, *args, **kwargs)
 
     return wrapped

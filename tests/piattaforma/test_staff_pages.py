@@ -26,6 +26,10 @@ def test_a_refused_page_is_the_site_s_own_italian_403(client, role):
     html = response.content.decode()
     assert 'data-testid="forbidden"' in html and "Accesso non consentito" in html
     assert 'class="site-header' in html  # the site's layout, not Django's bare "403 Forbidden"
+    assert "I segnali di collusione sono riservati allo staff." in html  # why, not only "no"
+    # and where this account's own work is: a moderator's queue, a player's home page
+    home = reverse("moderation:queue") if role == roles.MODERATORS else reverse("home")
+    assert re.search(rf'href="{re.escape(home)}" data-testid="forbidden-home"', html)
 
 
 def test_staff_open_the_signals_page_the_others_are_refused(client):
