@@ -155,7 +155,7 @@ def table_sit(request: HttpRequest, table_id: int) -> HttpResponse:
         messages.error(request, exc.message)
         return redirect("lobby:table", table_id=table_id)
     try:
-        door.table_sit(
+        _seat, ticket = door.table_sit_paid(
             table_id=table_id,
             user=request.user,  # type: ignore[arg-type]  # login_required: request.user is a User
             seat_no=seat_no,
@@ -165,7 +165,17 @@ def table_sit(request: HttpRequest, table_id: int) -> HttpResponse:
         )
     except CodedError as exc:
         messages.error(request, exc.message)
+    else:
+        if ticket:  # rules 004 "Rebuy": the regulator's ticket of the payment, shown to the player
+            messages.success(request, _ticket_text(_("Versamento al tavolo effettuato."), ticket))
     return redirect("lobby:table", table_id=table_id)
+
+
+def _ticket_text(text: str, ticket: str) -> str:
+    """A payment's confirmation with the regulator's ticket, when it has one."""
+    if not ticket:
+        return text
+    return _("%(text)s Biglietto AAMS n. %(ticket)s.") % {"text": text, "ticket": ticket}
 
 
 def _wants_json(request: HttpRequest) -> bool:
@@ -178,7 +188,7 @@ def _wants_json(request: HttpRequest) -> bool:
 def table_rebuy(request: HttpRequest, table_id: int) -> HttpResponse:
     try:
         amount = parse_eur(request.POST.get("amount", ""))
-        result = door.table_rebuy(
+        result = door.table_rebuy_paid(
             table_id=table_id,
             user=request.user,  # type: ignore[arg-type]  # login_required: request.user is a User
             amount=amount,
@@ -193,6 +203,7 @@ def table_rebuy(request: HttpRequest, table_id: int) -> HttpResponse:
             text = _("Ricarica registrata: il credito sarà disponibile alla fine della mano.")
         else:
             text = _("Credito al tavolo aggiornato.")
+        text = _ticket_text(text, result.get("ticket", ""))
         if _wants_json(request):
             return JsonResponse({"status": result.get("status", "done"), "message": text})
         (messages.info if result.get("status") == "pending" else messages.success)(request, text)

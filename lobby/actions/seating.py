@@ -60,11 +60,19 @@ def stand_up_clock(rt: TableRuntime, seat: Seat) -> datetime | None:
 
 @transaction.atomic
 def table_sit(
-    *, table_id: int, user: User, seat_no: int, buy_in: int, idempotency_key: str, password: str | None = ""
+    *,
+    table_id: int,
+    user: User,
+    seat_no: int,
+    buy_in: int,
+    idempotency_key: str,
+    password: str | None = "",
+    ticket: str = "",
 ) -> Seat:
     """Sit down at a free seat with a buy-in moved from the conto to a new table-credit account.
 
-    ``password``: what the player typed, at a table with a password (PW).
+    ``password``: what the player typed, at a table with a password (PW). ``ticket``: the
+    regulator's ticket of the buy-in (``lobby.tickets``), kept on its ledger transaction.
     """
     rt = tablerow.lock(table_id)
     table = rt.table
@@ -94,6 +102,7 @@ def table_sit(
         max_amount=table.max_buy_in,
         idempotency_key=idempotency_key,
         realm=table.realm,
+        ticket=ticket,
     )
     try:
         with transaction.atomic():
@@ -211,8 +220,12 @@ def table_chores(*, table_id: int) -> int:
 
 
 @transaction.atomic
-def table_rebuy(*, table_id: int, user: User, amount: int, idempotency_key: str) -> dict[str, Any]:
-    """Add credit from the conto; during a hand it is reserved now and credited after the hand."""
+def table_rebuy(
+    *, table_id: int, user: User, amount: int, idempotency_key: str, ticket: str = ""
+) -> dict[str, Any]:
+    """Add credit from the conto; during a hand it is reserved now and credited after the hand.
+
+    ``ticket``: the regulator's ticket of the rebuy, on its transaction (or its hold until then)."""
     rt = tablerow.lock(table_id)
     seat = tablerow.seat_of(rt, user)
     if rt.table.tournament_id is not None:
@@ -226,6 +239,7 @@ def table_rebuy(*, table_id: int, user: User, amount: int, idempotency_key: str)
         hand_in_progress=in_hand,
         idempotency_key=idempotency_key,
         realm=rt.table.realm,
+        ticket=ticket,
     )
     # A top-up between hands may be what the table waits for (a seat short of the
     # perdita massima, or of the invito): a stalled table (no deal pending) tries the next one now.
