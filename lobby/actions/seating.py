@@ -249,6 +249,38 @@ def table_rebuy(
     return result
 
 
+def training_bots_topped_up(rt: TableRuntime, seats: list[Seat], credits: dict[str, int]) -> dict[str, int]:
+    """At a training table's deal (row locked, no hand running): a bot whose table credit is short
+    of the table's minimum entry (or of the perdita massima a match needs) is topped up back to it
+    with gettoni, so a broke bot never blocks the table. Returns the credits as they are then.
+
+    Play money only: the bot's gettoni are minted (``play_money_top_up``) and carried to the table
+    as a rebuy, one idempotency key per seat and hand. Money tables and tournaments are left alone.
+    """
+    table = rt.table
+    if table.realm != Table.Realm.PLAY or table.tournament_id is not None:
+        return credits
+    need = min(table.max_buy_in, max(table.min_buy_in, table.perdita_massima))
+    topped = dict(credits)
+    for seat in seats:
+        short = need - topped.get(seat.session_ref, 0)
+        if not seat.user.is_bot or short <= 0:
+            continue
+        key = f"bot-topup-{seat.session_ref}-{rt.hand_no}"
+        wallet_actions.play_money_top_up(user=seat.user, amount=short, idempotency_key=f"{key}-gettoni")
+        wallet_actions.table_rebuy(
+            user=seat.user,
+            table_session_ref=seat.session_ref,
+            amount=short,
+            max_amount=table.max_buy_in,
+            hand_in_progress=False,
+            idempotency_key=key,
+            realm=table.realm,
+        )
+        topped[seat.session_ref] = need
+    return topped
+
+
 @transaction.atomic
 def table_sitout(*, table_id: int, user: User, sitout: bool) -> None:
     """Go sitout, or come back ("sono tornato")."""
