@@ -92,7 +92,9 @@ def lobby_tables_json(request: HttpRequest) -> JsonResponse:
 
 @login_required
 def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
-    table = get_object_or_404(Table, pk=table_id, is_open=True)
+    table = get_object_or_404(Table, pk=table_id)
+    if not table.is_open:  # a finished match's table, reloaded: say so and where to go next
+        return table_closed_page(request, table)
     seated = Seat.objects.filter(table=table, user=request.user).first()
     taken = set(Seat.objects.filter(table=table).values_list("number", flat=True))
     waiting = WaitingEntry.objects.filter(table=table, user=request.user).first()
@@ -127,6 +129,18 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
             else None,
         },
     )
+
+
+def table_closed_page(request: HttpRequest, table: Table) -> HttpResponse:
+    """A closed table's page: the table is closed; a tournament's links to the tournament (its
+    results), a cash table's to its lobby."""
+    section = selectors.table_nav_section(table)
+    if table.tournament_id is not None:
+        back = reverse("tournaments:lobby", args=[table.tournament_id])
+    else:
+        back = reverse("lobby:training" if section == "training" else "lobby:lobby")
+    context = {"table": table, "nav_section": section, "back": back, "tournament": table.tournament_id}
+    return render(request, "lobby/table_closed.html", context)
 
 
 class BadRequestKey(TableError):
