@@ -17,12 +17,17 @@ import neither.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
+from lobby import tickets
 from lobby.actions import connections, hands, operations, seating, tables, tournament_tables, waiting
+from lobby.errors import TableClosed
 from lobby.models import Seat, Table, WaitingEntry
 from lobby.runtime.ownership import through_owner
 from piattaforma.models import User
+
+T = TypeVar("T")
 
 # --- a write of one table, under its owner -------------------------------------------------------
 
@@ -72,6 +77,71 @@ template_check = operations.template_check
 table_open_from_template = operations.table_open_from_template
 tournament_tables_open = tournament_tables.tournament_tables_open
 tournament_tables_close = tournament_tables.tournament_tables_close
+
+
+# --- money paid onto a table, with the regulator's ticket -----------------------------------------
+
+
+def _open_table(table_id: int) -> Table:
+    """The table a player pays onto, refused before the regulator is asked if it is not open."""
+    table = Table.objects.filter(pk=table_id, is_open=True).first()
+    if table is None:
+        raise TableClosed()
+    return table
+
+
+def _paid(
+    *, table_id: int, user: User, amount: int, kind: str, idempotency_key: str, move: Callable[[str], T]
+) -> tuple[T, str]:
+    """The regulator's ticket of ``amount`` first (``lobby.tickets``), outside the table's owner,
+    then ``move(ticket)`` under it; a payment the table refuses withdraws the ticket again."""
+    table = _open_table(table_id)
+    ticket = tickets.payment_authorise(
+        table=table, user=user, amount=amount, kind=kind, request_id=idempotency_key
+    )
+    try:
+        return move(ticket), ticket
+    except Exception:
+        tickets.payment_void(ticket=ticket, request_id=idempotency_key)
+        raise
+
+
+def table_sit_paid(
+    *, table_id: int, user: User, seat_no: int, buy_in: int, idempotency_key: str, password: str | None = ""
+) -> tuple[Seat, str]:
+    """A player's buy-in with the regulator's ticket (``_paid``); the seat and the ticket ("" at a
+    training table)."""
+    return _paid(
+        table_id=table_id,
+        user=user,
+        amount=buy_in,
+        kind=tickets.BUY_IN,
+        idempotency_key=idempotency_key,
+        move=lambda ticket: table_sit(
+            table_id=table_id,
+            user=user,
+            seat_no=seat_no,
+            buy_in=buy_in,
+            idempotency_key=idempotency_key,
+            password=password,
+            ticket=ticket,
+        ),
+    )
+
+
+def table_rebuy_paid(*, table_id: int, user: User, amount: int, idempotency_key: str) -> dict[str, Any]:
+    """A player's rebuy with the regulator's ticket (``_paid``); the result's ``ticket`` names it."""
+    result, _ticket = _paid(
+        table_id=table_id,
+        user=user,
+        amount=amount,
+        kind=tickets.REBUY,
+        idempotency_key=idempotency_key,
+        move=lambda ticket: table_rebuy(
+            table_id=table_id, user=user, amount=amount, idempotency_key=idempotency_key, ticket=ticket
+        ),
+    )
+    return result
 
 
 # --- a write of several tables, each entered here ------------------------------------------------

@@ -121,3 +121,23 @@ ENTRY_REFUSALS: dict[str, type[TableError]] = {
     e.code: e
     for e in (NotInvited, CityNotAdmitted, RankingPosition, WinsRequired, PasswordRequired, WrongPassword)
 }
+
+
+class PaymentRefused(TableError):
+    """The regulator refused a buy-in or rebuy: no money moved."""
+
+    code = "payment_refused"
+    default_message = (
+        "L'AAMS (Agenzia delle Dogane e dei Monopoli) non ha autorizzato il versamento al tavolo: "
+        "nessun importo è stato addebitato."
+    )
+
+
+class PaymentUnanswered(TableError):
+    """The regulator did not answer a buy-in or rebuy in time: no money moved."""
+
+    code = "payment_unanswered"
+    default_message = (
+        "L'AAMS non ha risposto in tempo all'autorizzazione del versamento: nessun importo è stato "
+        "addebitato. Riprova tra qualche istante."
+    )

@@ -92,7 +92,9 @@ def lobby_tables_json(request: HttpRequest) -> JsonResponse:
 
 @login_required
 def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
-    table = get_object_or_404(Table, pk=table_id, is_open=True)
+    table = get_object_or_404(Table, pk=table_id)
+    if not table.is_open:  # a finished match's table, reloaded: say so and where to go next
+        return table_closed_page(request, table)
     seated = Seat.objects.filter(table=table, user=request.user).first()
     taken = set(Seat.objects.filter(table=table).values_list("number", flat=True))
     waiting = WaitingEntry.objects.filter(table=table, user=request.user).first()
@@ -129,6 +131,18 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     )
 
 
+def table_closed_page(request: HttpRequest, table: Table) -> HttpResponse:
+    """A closed table's page: the table is closed; a tournament's links to the tournament (its
+    results), a cash table's to its lobby."""
+    section = selectors.table_nav_section(table)
+    if table.tournament_id is not None:
+        back = reverse("tournaments:lobby", args=[table.tournament_id])
+    else:
+        back = reverse("lobby:training" if section == "training" else "lobby:lobby")
+    context = {"table": table, "nav_section": section, "back": back, "tournament": table.tournament_id}
+    return render(request, "lobby/table_closed.html", context)
+
+
 class BadRequestKey(TableError):
     code = "bad_idempotency_key"
     default_message = "Richiesta non valida: ricarica la pagina."
@@ -155,7 +169,7 @@ def table_sit(request: HttpRequest, table_id: int) -> HttpResponse:
         messages.error(request, exc.message)
         return redirect("lobby:table", table_id=table_id)
     try:
-        door.table_sit(
+        _seat, ticket = door.table_sit_paid(
             table_id=table_id,
             user=request.user,  # type: ignore[arg-type]  # login_required: request.user is a User
             seat_no=seat_no,
@@ -165,7 +179,17 @@ def table_sit(request: HttpRequest, table_id: int) -> HttpResponse:
         )
     except CodedError as exc:
         messages.error(request, exc.message)
+    else:
+        if ticket:  # rules 004 "Rebuy": the regulator's ticket of the payment, shown to the player
+            messages.success(request, _ticket_text(_("Versamento al tavolo effettuato."), ticket))
     return redirect("lobby:table", table_id=table_id)
+
+
+def _ticket_text(text: str, ticket: str) -> str:
+    """A payment's confirmation with the regulator's ticket, when it has one."""
+    if not ticket:
+        return text
+    return _("%(text)s Biglietto AAMS n. %(ticket)s.") % {"text": text, "ticket": ticket}
 
 
 def _wants_json(request: HttpRequest) -> bool:
@@ -178,7 +202,7 @@ def _wants_json(request: HttpRequest) -> bool:
 def table_rebuy(request: HttpRequest, table_id: int) -> HttpResponse:
     try:
         amount = parse_eur(request.POST.get("amount", ""))
-        result = door.table_rebuy(
+        result = door.table_rebuy_paid(
             table_id=table_id,
             user=request.user,  # type: ignore[arg-type]  # login_required: request.user is a User
             amount=amount,
@@ -193,6 +217,7 @@ def table_rebuy(request: HttpRequest, table_id: int) -> HttpResponse:
             text = _("Ricarica registrata: il credito sarà disponibile alla fine della mano.")
         else:
             text = _("Credito al tavolo aggiornato.")
+        text = _ticket_text(text, result.get("ticket", ""))
         if _wants_json(request):
             return JsonResponse({"status": result.get("status", "done"), "message": text})
         (messages.info if result.get("status") == "pending" else messages.success)(request, text)

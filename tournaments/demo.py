@@ -10,8 +10,8 @@ from django.utils import timezone
 
 from piattaforma import siteops
 from piattaforma.models import User
+from piattaforma.regulator import SimulatedRegulator
 from tournaments import actions, errors
-from tournaments.authorization import SimulatedRegulator
 from tournaments.models import Tournament
 
 SCHEDULED = "scheduled"

@@ -45,6 +45,9 @@ class MovementSerializer(serializers.Serializer[dict[str, Any]]):  # type: ignor
     balance_after = serializers.IntegerField(help_text="Saldo del conto dopo il movimento, in centesimi.")
     transaction_id = serializers.UUIDField()
     memo = serializers.CharField()
+    ticket = serializers.CharField(
+        allow_blank=True, help_text="Il biglietto AAMS/ADM di un versamento al tavolo (vuoto: nessuno)."
+    )
     source = SourceSerializer(
         allow_null=True, help_text="Il tavolo o il torneo da cui viene il movimento (null: nessuno)."
     )

@@ -253,6 +253,8 @@ class Hold(models.Model):
     expires_at = models.DateTimeField(_("scade il"), null=True, blank=True)
     settled_at = models.DateTimeField(null=True, blank=True)
     transaction = models.ForeignKey(Transaction, null=True, blank=True, on_delete=models.PROTECT)
+    # the regulator's ticket of a rebuy made during a hand, carried onto the transaction it posts
+    ticket = models.CharField(_("biglietto AAMS/ADM"), max_length=40, blank=True)
 
     class Meta:
         verbose_name = _("somma vincolata")

@@ -86,6 +86,14 @@ _TABLE_CREDITS = CompiledQuery(
 )
 
 
+def ticket_used(*, ticket: str) -> bool:
+    """Whether money moved, or waits to move, under the regulator's ``ticket`` (a buy-in or rebuy)."""
+    return (
+        Transaction.objects.filter(data__ticket=ticket).exists()
+        or Hold.objects.filter(ticket=ticket).exclude(status=HoldStatus.VOIDED).exists()
+    )
+
+
 def table_pot_get(*, pot_ref: str, realm: str = Realm.REAL) -> int:
     """Chips the table carries to its next hand (piatto di parol, bestia)."""
     value = (
@@ -299,6 +307,7 @@ def statement_page(
         "transaction__kind",
         "transaction__created_at",
         "transaction__memo",
+        "transaction__data__ticket",
     )
     paginator = Paginator(rows, per_page)
     current = paginator.get_page(page)
@@ -314,6 +323,7 @@ def statement_page(
             "balance_after": row["balance_after"],
             "transaction_id": str(row["transaction_id"]),
             "memo": row["transaction__memo"],
+            "ticket": row["transaction__data__ticket"] or "",  # the regulator's, of a buy-in or rebuy
         }
         for row in current.object_list
     ]

@@ -152,6 +152,8 @@ def _deal(rt: TableRuntime, chips: dict[str, int] | None = None) -> bool:
     engine = tablerow.next_hand_engine(rt)
     everyone = _seats_to_deal(table)
     credits = chips if chips is not None else _seat_credits(rt, everyone)
+    if chips is None:  # a training bot gone broke is topped up, never left blocking the table
+        credits = seating.training_bots_topped_up(rt, everyone, credits)
     if engine.family == "partite" and not _partite_ready(rt, everyone, credits):
         return False
     # Every seated player is dealt in, sitout ones flagged: the engine applies its own rules to

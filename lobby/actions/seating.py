@@ -60,11 +60,19 @@ def stand_up_clock(rt: TableRuntime, seat: Seat) -> datetime | None:
 
 @transaction.atomic
 def table_sit(
-    *, table_id: int, user: User, seat_no: int, buy_in: int, idempotency_key: str, password: str | None = ""
+    *,
+    table_id: int,
+    user: User,
+    seat_no: int,
+    buy_in: int,
+    idempotency_key: str,
+    password: str | None = "",
+    ticket: str = "",
 ) -> Seat:
     """Sit down at a free seat with a buy-in moved from the conto to a new table-credit account.
 
-    ``password``: what the player typed, at a table with a password (PW).
+    ``password``: what the player typed, at a table with a password (PW). ``ticket``: the
+    regulator's ticket of the buy-in (``lobby.tickets``), kept on its ledger transaction.
     """
     rt = tablerow.lock(table_id)
     table = rt.table
@@ -94,6 +102,7 @@ def table_sit(
         max_amount=table.max_buy_in,
         idempotency_key=idempotency_key,
         realm=table.realm,
+        ticket=ticket,
     )
     try:
         with transaction.atomic():
@@ -211,8 +220,12 @@ def table_chores(*, table_id: int) -> int:
 
 
 @transaction.atomic
-def table_rebuy(*, table_id: int, user: User, amount: int, idempotency_key: str) -> dict[str, Any]:
-    """Add credit from the conto; during a hand it is reserved now and credited after the hand."""
+def table_rebuy(
+    *, table_id: int, user: User, amount: int, idempotency_key: str, ticket: str = ""
+) -> dict[str, Any]:
+    """Add credit from the conto; during a hand it is reserved now and credited after the hand.
+
+    ``ticket``: the regulator's ticket of the rebuy, on its transaction (or its hold until then)."""
     rt = tablerow.lock(table_id)
     seat = tablerow.seat_of(rt, user)
     if rt.table.tournament_id is not None:
@@ -226,6 +239,7 @@ def table_rebuy(*, table_id: int, user: User, amount: int, idempotency_key: str)
         hand_in_progress=in_hand,
         idempotency_key=idempotency_key,
         realm=rt.table.realm,
+        ticket=ticket,
     )
     # A top-up between hands may be what the table waits for (a seat short of the
     # perdita massima, or of the invito): a stalled table (no deal pending) tries the next one now.
@@ -233,6 +247,38 @@ def table_rebuy(*, table_id: int, user: User, amount: int, idempotency_key: str)
         tablerow.start_later(rt, 0)
     tablerow.bump(rt)
     return result
+
+
+def training_bots_topped_up(rt: TableRuntime, seats: list[Seat], credits: dict[str, int]) -> dict[str, int]:
+    """At a training table's deal (row locked, no hand running): a bot whose table credit is short
+    of the table's minimum entry (or of the perdita massima a match needs) is topped up back to it
+    with gettoni, so a broke bot never blocks the table. Returns the credits as they are then.
+
+    Play money only: the bot's gettoni are minted (``play_money_top_up``) and carried to the table
+    as a rebuy, one idempotency key per seat and hand. Money tables and tournaments are left alone.
+    """
+    table = rt.table
+    if table.realm != Table.Realm.PLAY or table.tournament_id is not None:
+        return credits
+    need = min(table.max_buy_in, max(table.min_buy_in, table.perdita_massima))
+    topped = dict(credits)
+    for seat in seats:
+        short = need - topped.get(seat.session_ref, 0)
+        if not seat.user.is_bot or short <= 0:
+            continue
+        key = f"bot-topup-{seat.session_ref}-{rt.hand_no}"
+        wallet_actions.play_money_top_up(user=seat.user, amount=short, idempotency_key=f"{key}-gettoni")
+        wallet_actions.table_rebuy(
+            user=seat.user,
+            table_session_ref=seat.session_ref,
+            amount=short,
+            max_amount=table.max_buy_in,
+            hand_in_progress=False,
+            idempotency_key=key,
+            realm=table.realm,
+        )
+        topped[seat.session_ref] = need
+    return topped
 
 
 @transaction.atomic

@@ -69,6 +69,31 @@ def test_logged_in_menu_is_in_english(client):
         assert italian not in html
 
 
+def test_training_lobby_is_in_english(client):
+    from tests.lobby.factories import scopa_table
+    from wallet import actions as wallet_actions
+
+    user = UserFactory()
+    wallet_actions.play_money_welcome(user=user)
+    scopa_table(name="Scopa Gettoni", realm="play")
+    client.force_login(user)
+    switch_to_english(client)
+    html = page(client, "lobby:training")
+    english = (
+        "Tables and tournaments just like the money ones, but played with gettoni",
+        "Your gettoni",
+        "Training tournaments",
+        "No training tournament open right now.",
+        "Training tables",
+        "Scopa Gettoni",
+    )
+    for text in english:
+        assert text in html, text
+    italian = ("Tavoli e tornei uguali", "I tuoi gettoni", "Tornei di allenamento", "Tavoli di allenamento")
+    for text in italian:
+        assert text not in html, text
+
+
 def po_entries(path):
     """Return {msgid: (msgstr, fuzzy)} for the live entries of a .po file.
 
@@ -104,7 +129,8 @@ def test_catalog_is_complete_and_compiled():
         if "\x00" in msgstr:  # plural: every form has the placeholders, the .mo has both forms
             plural, *forms = msgstr.split("\x00")
             for n, form in zip((1, 2), forms, strict=True):
-                assert sorted(PLACEHOLDER.findall(form)) == sorted(PLACEHOLDER.findall(msgid)), msgid
+                source = msgid if n == 1 else plural  # "un torneo" / "%(n)s tornei": each its own
+                assert sorted(PLACEHOLDER.findall(form)) == sorted(PLACEHOLDER.findall(source)), msgid
                 assert compiled.ngettext(msgid, plural, n) == form, f"django.mo is stale for {msgid!r}"
             continue
         assert sorted(PLACEHOLDER.findall(msgstr)) == sorted(PLACEHOLDER.findall(msgid)), msgid

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from piattaforma import roles
+from piattaforma.regulator import SimulatedRegulator
 from tests.piattaforma.factories import UserFactory
 from tests.wallet.factories import funded_player
 from tournaments import actions
-from tournaments.authorization import SimulatedRegulator
 from tournaments.models import Registration, Tournament
 from wallet import selectors as wallet_selectors
 from wallet.ledger import house_key

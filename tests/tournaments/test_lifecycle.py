@@ -7,12 +7,12 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from piattaforma.regulator import Decision
 from tests.piattaforma.factories import UserFactory
 from tests.tournaments.conftest import ACCEPT, FUNDS, REFUSE, TIMEOUT, assert_ledger, authorise_all, money
 from tests.tournaments.factories import enter, make_tournament
 from tests.wallet.factories import funded_player
 from tournaments import actions, errors
-from tournaments.authorization import Decision
 from tournaments.models import Registration, Tournament
 from wallet import selectors as wallet_selectors
 from wallet.errors import InsufficientFunds, PlayerNotAllowed

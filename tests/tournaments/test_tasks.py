@@ -6,9 +6,10 @@ import pytest
 from celery import Signature
 
 from config.celery import app
+from piattaforma import regulator as authorization
 from tests.tournaments.conftest import FUNDS, money
 from tests.tournaments.factories import enter, make_tournament
-from tournaments import actions, authorization, errors, tasks
+from tournaments import actions, errors, tasks
 from tournaments.models import Registration
 
 pytestmark = pytest.mark.django_db
@@ -17,7 +18,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def tasks_on(settings, monkeypatch):
     settings.TOURNAMENTS_SCHEDULE_TASKS = True
-    settings.TOURNAMENTS_REGULATOR = {"delay": 0}
+    settings.REGULATOR = {"delay": 0}
     monkeypatch.setitem(app.conf, "task_always_eager", True)
 
 
@@ -51,7 +52,7 @@ def test_nothing_is_scheduled_when_the_registration_is_refused(
 
 
 def test_configured_regulator_refuses(settings, staff, players):
-    settings.TOURNAMENTS_REGULATOR = {"delay": 0, "mode": "refuse"}
+    settings.REGULATOR = {"delay": 0, "mode": "refuse"}
     t = make_tournament(staff)
     reg = enter(t, players[0])
     assert tasks.authorise(registration_id=reg.pk) == Registration.State.REFUSED

@@ -7,9 +7,9 @@ from datetime import timedelta
 from django.db import transaction
 from django.db.models import F
 
+from piattaforma.regulator import AuthorisationTimeout, Authorizer, Decision, get_authorizer
 from tournaments.actions.closing import sitgo_close_if_full
 from tournaments.actions.common import RegState, registration_refund, tournament_lock
-from tournaments.authorization import AuthorisationTimeout, Authorizer, Decision, get_authorizer
 from tournaments.models import Registration, Tournament
 
 # The regulator is asked again for a registration left waiting this long (a lost task, a timeout) ...

@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from piattaforma.regulator import Decision
 from tournaments.actions.closing import tournament_close, tournament_open
 from tournaments.actions.common import RegState, schedule_authorisation
 from tournaments.actions.creation import schedules_run
@@ -16,7 +17,6 @@ from tournaments.actions.regulator import (
     registration_decide,
     tournament_adm_code_obtain,
 )
-from tournaments.authorization import Decision
 from tournaments.models import Registration, Tournament
 
 

@@ -22,6 +22,7 @@ def do_hold_place(
     amount: int,
     purpose: str,
     expires_at: datetime | None = None,
+    ticket: str = "",
 ) -> Hold:
     """Reserve ``amount`` on a locked account (raises InsufficientFunds if not available)."""
     ledger.adjust_locked(source, held=amount)
@@ -31,6 +32,7 @@ def do_hold_place(
         amount=amount,
         purpose=purpose,
         expires_at=expires_at,
+        ticket=ticket,
     )
 
 
@@ -61,7 +63,7 @@ def do_hold_settle(hold: Hold, status: str, *, now: datetime | None = None) -> T
         legs=[(source, -hold.amount), (destination, hold.amount)],
         held_release={source.pk: hold.amount},
         transferred_in=transferred,
-        data={"hold": hold.pk},
+        data={"hold": hold.pk, "ticket": hold.ticket} if hold.ticket else {"hold": hold.pk},
     )
     Hold.objects.filter(pk=hold.pk).update(transaction=tx)
     return tx

@@ -50,8 +50,13 @@ def table_buy_in(
     max_amount: int,
     idempotency_key: str,
     realm: str = Realm.REAL,
+    ticket: str = "",
 ) -> dict[str, Any]:
-    """Sit down: move ``amount`` from the conto to a new table-credit account for this table session."""
+    """Sit down: move ``amount`` from the conto to a new table-credit account for this table session.
+
+    ``ticket``: the regulator's ticket of this payment (rules 004 "Rebuy"), kept in the
+    transaction's data for the player's statement.
+    """
 
     def work() -> dict[str, Any]:
         locked = check_table_buy_in(
@@ -68,9 +73,9 @@ def table_buy_in(
             realm=realm,
             legs=[(cash, -amount), (table, amount)],
             transferred_in={table.pk: amount},
-            data={"table_session": table_session_ref},
+            data=_payment_data(table_session_ref, ticket),
         )
-        return tx_result(tx, table_credit=table.balance, balance=cash.balance)
+        return tx_result(tx, table_credit=table.balance, balance=cash.balance, ticket=ticket)
 
     inputs = {"user": user.pk, "table": table_session_ref, "amount": amount, "realm": realm}
     return ledger.run_idempotent(key=idempotency_key, action="buy_in", inputs=inputs, work=work)
@@ -85,6 +90,7 @@ def table_rebuy(
     hand_in_progress: bool,
     idempotency_key: str,
     realm: str = Realm.REAL,
+    ticket: str = "",
 ) -> dict[str, Any]:
     """Add credit to the table; during a hand it is reserved now and credited after the hand.
 
@@ -93,6 +99,7 @@ def table_rebuy(
     the conto (a pending hold) until the lobby calls ``table_rebuys_credit`` at the end of the hand.
     Limits: credit + pending rebuys + amount <= the table's maximum, and everything transferred to
     this table session <= € 1.000 (the legal cap, which winnings do not count against).
+    ``ticket``: the regulator's ticket, on the transaction (or on the hold until it posts).
     """
 
     def work() -> dict[str, Any]:
@@ -115,25 +122,35 @@ def table_rebuy(
             raise TableCapExceeded()
         if hand_in_progress:
             hold = do_hold_place(
-                source=cash, destination_id=table.pk, amount=amount, purpose=Hold.Purpose.REBUY
+                source=cash, destination_id=table.pk, amount=amount, purpose=Hold.Purpose.REBUY, ticket=ticket
             )
             return {
                 "transaction_id": None,
                 "hold_id": hold.pk,
                 "status": "pending",
                 "table_credit": table.balance,
+                "ticket": ticket,
             }
         tx = ledger.post(
             kind=TransactionKind.REBUY,
             realm=realm,
             legs=[(cash, -amount), (table, amount)],
             transferred_in={table.pk: amount},
-            data={"table_session": table_session_ref},
+            data=_payment_data(table_session_ref, ticket),
         )
-        return tx_result(tx, hold_id=None, status="posted", table_credit=table.balance)
+        return tx_result(tx, hold_id=None, status="posted", table_credit=table.balance, ticket=ticket)
 
     inputs = {"user": user.pk, "table": table_session_ref, "amount": amount, "in_hand": hand_in_progress}
     return ledger.run_idempotent(key=idempotency_key, action="rebuy", inputs=inputs, work=work)
+
+
+def _payment_data(table_session_ref: str, ticket: str) -> dict[str, str]:
+    """A buy-in's or rebuy's transaction data: its table session, and the regulator's ticket if any."""
+    return (
+        {"table_session": table_session_ref, "ticket": ticket}
+        if ticket
+        else {"table_session": table_session_ref}
+    )
 
 
 # read at the end of every hand of every table: its SQL compiled once per number of seats

@@ -1,11 +1,13 @@
-"""Regulator authorisation of paid registrations and cancellations (rules 004, "Autorizzazioni AAMS").
+"""The regulator's authorisation of money paid into games (rules 004, "Autorizzazioni AAMS", "Rebuy").
 
-"Tutte le iscrizioni e cancellazioni dei tornei a pagamento devono essere autorizzate": each one is
-sent to the regulator, which answers after a moment with a ticket number ("numero del biglietto
-rilasciato da AAMS", the diritto di partecipazione) or a refusal, or does not answer in time.
-The platform talks to it only through ``Authorizer``; ``get_authorizer`` builds the one configured
-in ``settings.TOURNAMENTS_REGULATOR`` (default: the embedded ``SimulatedRegulator``). Calls happen
-outside any database transaction (tournaments.tasks), never while a row is locked.
+"Tutte le iscrizioni e cancellazioni dei tornei a pagamento devono essere autorizzate", and at a
+cash table "effettuato il versamento al giocatore comparirà il biglietto AAMS relativo alla
+transazione effettuata": each paid registration, cancellation, buy-in and rebuy is sent to the
+regulator, which answers after a moment with a ticket number ("numero del biglietto rilasciato da
+AAMS") or a refusal, or does not answer in time. The apps talk to it only through ``Authorizer``;
+``get_authorizer`` builds the one configured in ``settings.REGULATOR`` (default: the embedded
+``SimulatedRegulator``). Calls happen outside any database transaction (tournaments.tasks, the
+lobby's door), never while a row is locked.
 """
 
 from __future__ import annotations
@@ -47,6 +49,16 @@ class Authorizer(Protocol):
 
     def authorise_cancellation(self, *, request_id: str, tournament_code: str, ticket: str) -> Decision:
         """Authorise the cancellation of the registration that received ``ticket``."""
+        ...
+
+    def authorise_table_payment(
+        self, *, request_id: str, table_code: str, player_ref: str, amount: int, kind: str
+    ) -> Decision:
+        """Authorise money moved onto a cash table (``kind``: "buy_in" or "rebuy")."""
+        ...
+
+    def void_table_payment(self, *, request_id: str, ticket: str) -> Decision:
+        """Withdraw the ticket of a table payment the platform did not carry out after all."""
         ...
 
 
@@ -91,10 +103,18 @@ class SimulatedRegulator:
     def authorise_cancellation(self, *, request_id: str, tournament_code: str, ticket: str) -> Decision:
         return self._answer(request_id, False)
 
+    def authorise_table_payment(
+        self, *, request_id: str, table_code: str, player_ref: str, amount: int, kind: str
+    ) -> Decision:
+        return self._answer(request_id, player_ref in self.refuse_players)
+
+    def void_table_payment(self, *, request_id: str, ticket: str) -> Decision:
+        return self._answer(request_id, False)
+
 
 def get_authorizer() -> Authorizer:
-    """The regulator configured in ``settings.TOURNAMENTS_REGULATOR`` ({"backend": dotted path, options})."""
-    config: dict[str, Any] = dict(getattr(settings, "TOURNAMENTS_REGULATOR", {}))
-    backend = config.pop("backend", "tournaments.authorization.SimulatedRegulator")
+    """The regulator configured in ``settings.REGULATOR`` ({"backend": dotted path, options})."""
+    config: dict[str, Any] = dict(getattr(settings, "REGULATOR", {}))
+    backend = config.pop("backend", "piattaforma.regulator.SimulatedRegulator")
     authorizer: Authorizer = import_string(backend)(**config)
     return authorizer
