@@ -42,6 +42,11 @@ class RakeCapNotApplied(TableError):
     default_message = "Questo gioco non applica un tetto al rake: lascialo a zero"
 
 
+class RakeAtTrainingTable(TableError):
+    code = "rake_at_training_table"
+    default_message = "Ai tavoli di allenamento non si prende rake: lascialo a zero"
+
+
 class StaleVersion(TableError):
     code = "stale_version"
     default_message = "Il tavolo è cambiato: aggiornamento in corso"

@@ -63,3 +63,17 @@ def midday_zone(settings):
     east = 12 - datetime.now(UTC).hour  # hours east of UTC (-11..12); Etc/GMT's sign is inverted
     settings.TIME_ZONE = f"Etc/GMT{-east:+d}"
     return settings.TIME_ZONE
+
+
+@pytest.fixture(autouse=True)
+def italian_after_each_test():
+    """Each test starts in the site's language. The test client runs a request in the test's own
+    thread, and the LocaleMiddleware's activation of the visitor's language stays on that thread
+    after the response: without this, a test that switches to English leaves the next test's own
+    calls (outside any request) translating into English."""
+    from django.conf import settings as django_settings
+    from django.utils import translation
+
+    translation.activate(django_settings.LANGUAGE_CODE)
+    yield
+    translation.activate(django_settings.LANGUAGE_CODE)

@@ -11,7 +11,15 @@ from django.utils import timezone
 from games import registry
 from lobby import broadcast, chat
 from lobby.actions import tablerow
-from lobby.errors import ChatRefused, HandInProgress, InvalidSeat, NotAllowed, RakeCapNotApplied, TableClosed
+from lobby.errors import (
+    ChatRefused,
+    HandInProgress,
+    InvalidSeat,
+    NotAllowed,
+    RakeAtTrainingTable,
+    RakeCapNotApplied,
+    TableClosed,
+)
 from lobby.models import ChatMessage, Seat, Table, TableRuntime
 from moderation import actions as moderation
 from piattaforma.actions import audit_record
@@ -55,6 +63,8 @@ def table_checked(table: Table) -> None:
         raise InvalidSeat(f"{engine.title}: da {engine.min_seats} a {engine.max_seats} posti")
     if table.rake_cap and "rake_cap" not in engine.table_settings:  # a limit nobody would enforce
         raise RakeCapNotApplied(f"{engine.title} non applica un tetto al rake: lascialo a zero")
+    if table.realm == Table.Realm.PLAY and (table.rake_bp or table.rake_cap):  # gettoni have no house share
+        raise RakeAtTrainingTable()
     table.config = engine.validate_config(table.config)
     tablerow.engine_config(table)
 

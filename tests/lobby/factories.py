@@ -21,6 +21,8 @@ class _TableFactory(factory.Factory):
         model = Table
         abstract = True
 
+    realm = "real"
+
     @classmethod
     def _create(cls, model_class, *args: Any, **fields: Any) -> Table:
         return door.table_create(**fields)
@@ -38,8 +40,8 @@ class PokerTableFactory(_TableFactory):
     seats = 4
     min_buy_in = 1_000
     max_buy_in = 20_000
-    rake_bp = 500
-    rake_cap = 300
+    rake_bp = factory.LazyAttribute(lambda o: 0 if o.realm == "play" else 500)  # gettoni pay no rake
+    rake_cap = factory.LazyAttribute(lambda o: 0 if o.realm == "play" else 300)
     config = factory.LazyFunction(lambda: {"limit": "PL", "invito": 100})
 
 
@@ -58,7 +60,7 @@ class ScopaTableFactory(_TableFactory):
     posta_partita = SCOPA_STAKES["posta_partita"]
     posta_unitaria = SCOPA_STAKES["posta_unitaria"]
     perdita_massima = SCOPA_STAKES["perdita_massima"]
-    rake_bp = SCOPA_STAKES["rake_bp"]
+    rake_bp = factory.LazyAttribute(lambda o: 0 if o.realm == "play" else SCOPA_STAKES["rake_bp"])
 
 
 def poker_table(**overrides: Any) -> Table:

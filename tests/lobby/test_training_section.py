@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from lobby import door
+from lobby.models import Table
+from piattaforma import roles
 from tests.lobby.factories import poker_table
+from tests.piattaforma.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -64,3 +68,20 @@ def test_the_refill_needs_a_signed_in_player_and_a_post(client):
     assert client.get("/lobby/allenamento/ricarica/").status_code in (302, 405)
     response = client.post("/lobby/allenamento/ricarica/")
     assert response.status_code == 302 and "/account/accedi/" in response["Location"]
+
+
+@pytest.mark.parametrize("rake", [{"rake_bp": 500}, {"rake_bp": 0, "rake_cap": 100}])
+def test_a_training_table_takes_no_rake(rake):
+    """Gettoni have no house share (the play realm has no rake account): a training table with a
+    rake would fail at its first settlement, so it is refused when it is set up."""
+    from lobby.errors import RakeAtTrainingTable
+
+    with pytest.raises(RakeAtTrainingTable) as refused:
+        poker_table(name="Allenamento Rake", realm="play", **rake)
+    assert refused.value.code == "rake_at_training_table" and "allenamento" in refused.value.message
+    assert not Table.objects.filter(name="Allenamento Rake").exists()
+    money = poker_table(name="Roma Rake", rake_bp=500)
+    with pytest.raises(RakeAtTrainingTable):
+        door.table_update(table_id=money.pk, actor=UserFactory(role=roles.STAFF), realm="play")
+    money.refresh_from_db()
+    assert money.realm == "real"
