@@ -530,6 +530,8 @@ class Tournament(EntryRules):
             errors["seats_per_table"] = _("Posti per tavolo, velocità e invito sono dei tornei a livelli.")
         if self.options:
             errors["options"] = _("La slot non ha opzioni di gioco.")
+        if self.skill_levels:
+            errors["skill_levels"] = _("La slot non ha livelli di abilità: lascia vuoti i livelli ammessi.")
         if not self.starting_chips:
             self.starting_chips = SLOT_DEFAULT_CREDIT
         elif self.starting_chips < SLOT_MIN_CREDIT:
