@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth.hashers import make_password
+from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -20,7 +21,7 @@ from games.engine import CodedError, Engine
 from games.slot import table as slot_table
 from piattaforma.backoffice import ReadOnlyAdmin, site
 from piattaforma.models import User
-from tournaments import actions, operations
+from tournaments import actions, operations, slotreplay
 from tournaments.actions.creation import tempo_giocata_for
 from tournaments.formats import levels as level_formats
 from tournaments.formats.money import format_euro
@@ -39,6 +40,7 @@ from tournaments.models import (
     Payout,
     Registration,
     SkillLevel,
+    SlotSession,
     Tournament,
     TournamentMatch,
     TournamentSchedule,
@@ -392,6 +394,7 @@ class RegistrationInline(RegistrationInlineBase):
         "pt_display",
         "created_at",
         "fault_refund_link",
+        "slot_replay_link",
     )
     readonly_fields = fields
     ordering = ("created_at", "pk")
@@ -415,6 +418,16 @@ class RegistrationInline(RegistrationInlineBase):
             return "—"
         url = reverse("backoffice:tournaments_registration_fault_refund", args=[obj.pk])
         return format_html('<a href="{}">{}</a>', url, _("Verifica e rimborsa"))
+
+    @admin.display(description=_("giocate alla slot"))
+    def slot_replay_link(self, obj: Registration) -> str:
+        if obj.tournament.format != Tournament.Format.SLOT:
+            return "—"
+        session = SlotSession.objects.filter(tournament_id=obj.tournament_id, user_id=obj.user_id).first()
+        if session is None:
+            return "—"
+        url = reverse("backoffice:tournaments_slotsession_replay", args=[session.pk])
+        return format_html('<a href="{}">{}</a>', url, _("Replay delle giocate"))
 
 
 class FaultRefundForm(forms.Form):
@@ -745,3 +758,54 @@ class SkillLevelAdmin(ReadOnlyAdmin):
     list_filter = ("game", "level")
     search_fields = ("user__nickname",)
     readonly_fields = ("user", "game", "level", "rating", "tournaments", "updated_on")
+
+
+@admin.register(SlotSession, site=site)
+class SlotSessionAdmin(ReadOnlyAdmin):
+    """Every entrant's session at the slot, read-only, with the replay of his spins."""
+
+    list_display = ("tournament", "user", "credit_display", "version", "ends_at", "replay_link")
+    list_filter = ("tournament__state",)
+    search_fields = ("user__nickname", "tournament__name")
+    fields = ("tournament", "user", "credit", "version", "started_at", "ends_at", "replay_link")
+    readonly_fields = fields
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[SlotSession]:
+        rows = super().get_queryset(request).select_related("tournament", "user")
+        return rows.defer("state", "extra_state")  # the journals are read by the replay only
+
+    @admin.display(description=_("credito"), ordering="credit")
+    def credit_display(self, obj: SlotSession) -> str:
+        return slotreplay.chips(obj.credit)
+
+    @admin.display(description=_("giocate"))
+    def replay_link(self, obj: SlotSession) -> str:
+        url = reverse("backoffice:tournaments_slotsession_replay", args=[obj.pk])
+        return format_html('<a href="{}">{}</a>', url, _("Replay delle giocate"))
+
+    def get_urls(self) -> list[Any]:
+        return [
+            path(
+                "<id:pk>/replay/",
+                self.admin_site.admin_view(self.replay_view),
+                name="tournaments_slotsession_replay",
+            ),
+            *super().get_urls(),
+        ]
+
+    def replay_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        """Read-only: every spin and choice of the player, rebuilt from the session's journal."""
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        session = get_object_or_404(SlotSession.objects.select_related("tournament", "user"), pk=pk)
+        return render(
+            request,
+            "tournaments/admin_slot_replay.html",
+            {
+                **self.admin_site.each_context(request),
+                **slotreplay.session_replay(session),
+                "session": session,
+                "opts": self.model._meta,
+                "title": _("Replay delle giocate di %(nickname)s") % {"nickname": session.user.nickname},
+            },
+        )
