@@ -97,6 +97,7 @@ ONLY_FOR = {
     "first_invito": {LEVELS},
     "slot_credit": {SLOT},
     "slot_minutes": {SLOT},
+    "skill_levels": {TURNS, LEVELS},  # the slot is chance: no skill levels
 }
 NONE_VALUES = {
     "lines": Tournament.Lines.INDIVIDUAL,
@@ -114,6 +115,7 @@ NONE_VALUES = {
     "first_invito": 0,
     "slot_credit": None,
     "slot_minutes": 0,
+    "skill_levels": "",
 }
 LEVEL_HELP = _(
     "Livelli: l'invito (o la puntata minima) sale a ogni livello, di %(lento)s, %(normale)s, %(turbo)s "
@@ -199,7 +201,11 @@ def _fieldsets(groups: set[str]) -> list[tuple[Any, dict[str, Any]]]:
             },
         ),
     ]
-    return [(title, spec) for title, spec in sections if _applies(spec, groups)]
+    return [
+        (title, {**spec, "fields": tuple(f for f in spec["fields"] if ONLY_FOR.get(f, groups) & groups)})
+        for title, spec in sections
+        if _applies(spec, groups)
+    ]
 
 
 def _applies(spec: dict[str, Any], groups: set[str]) -> bool:

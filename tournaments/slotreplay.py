@@ -30,7 +30,7 @@ def _symbols(window: list[str], names: dict[str, str]) -> list[list[str]]:
 
 def _line(w: dict[str, Any]) -> str:
     return _("Linea %(line)s: %(count)s × %(symbol)s, %(pay)s chips") % {
-        "line": w["line"] + 1,
+        "line": w["line"],  # numbered from 1, as the paytable names them
         "count": w["count"],
         "symbol": table.SYMBOLS.get(w["symbol"], w["symbol"]),
         "pay": chips(w["pay"]),

@@ -23,6 +23,8 @@
     for (const fieldset of form.querySelectorAll("fieldset.fmt-group")) {
       fieldset.hidden = !fieldset.classList.contains(`fmt-${group}`);
     }
+    const levels = form.querySelector(".field-skill_levels");
+    if (levels) levels.hidden = group === "slot"; // the slot is chance: no skill levels
     for (const option of game.options) {
       if (!option.value) continue;
       option.hidden = option.disabled = gameGroup(option.value) !== group;

@@ -73,11 +73,13 @@ def test_staff_create_a_shootout_and_a_slot_tournament(staff_client):
     assert (t.smazzate, t.seats_per_table, t.speed, t.first_invito, t.options) == (0, 0, "", 0, {})
     page = staff_client.get(reverse("backoffice:tournaments_tournament_change", args=[t.pk])).content.decode()
     assert "Torneo slot" in page and "Torneo a livelli" not in page and "da 1 a 100 chips" in page
-    # the slot's defaults: 100.000 chips, 10 minutes
-    response = post(staff_client, name="Slot normale", **{**SLOT, "slot_credit": "", "slot_minutes": ""})
+    assert "livelli ammessi" not in page.lower()  # the slot is chance: no skill levels
+    # the slot's defaults: 100.000 chips, 10 minutes; skill levels (hidden for the slot) ignored
+    changes = {**SLOT, "slot_credit": "", "slot_minutes": "", "skill_levels": ["1"]}
+    response = post(staff_client, name="Slot normale", **changes)
     assert response.status_code == 302, response.content.decode()[:3000]
     t = Tournament.objects.get(name="Slot normale")
-    assert (t.starting_chips, t.slot_minutes) == (100_000, 10)
+    assert (t.starting_chips, t.slot_minutes, t.skill_levels) == (100_000, 10, "")
 
 
 def test_the_add_form_groups_the_settings_by_format(staff_client):
@@ -103,7 +105,6 @@ def test_the_add_form_groups_the_settings_by_format(staff_client):
         ({**SLOT, "game": "scopa"}, "game", "Pierino"),
         ({**SLOT, "slot_credit": "20"}, "slot_credit", "30"),
         ({**SLOT, "slot_minutes": "90"}, "slot_minutes", "al più 60 minuti"),
-        ({**SLOT, "skill_levels": ["1"]}, "skill_levels", "livelli di abilità"),
     ],
 )
 def test_invalid_settings_are_refused_in_italian_and_nothing_is_saved(staff_client, changes, field, message):

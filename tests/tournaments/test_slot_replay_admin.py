@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from django.urls import reverse
@@ -59,6 +60,8 @@ def test_the_replay_rebuilds_every_step_from_the_journal(played):
         if entry["action"]["type"] == "gira":
             assert step["stops"] == [stop for _n, stop in entry["draws"][:5]]  # the first draws: the reels
             assert len(step["rows"]) == 3 and all(len(row) == 5 for row in step["rows"])
+            won = [int(re.match(r"Linea (\d+):", text)[1]) for text in step["lines"]]
+            assert all(1 <= n <= 30 for n in won)  # the paylines as the paytable numbers them
     details = " ".join(text for step in out["steps"] for text in step["details"])
     for words in ("Bonus finito al livello", "Lavagnetta", "Giri gratis giocati", "Ruota", "Fine del tempo"):
         assert words in details
