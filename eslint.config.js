@@ -10,8 +10,8 @@ export default [
     languageOptions: { ecmaVersion: 2024, sourceType: "module", globals: { ...globals.browser } },
   },
   {
-    // classic scripts (no import/export): base.html and the moderation case page load them
-    files: ["static/js/site.js", "static/js/moderation-case.js"],
+    // classic scripts (no import/export): base.html, the moderation case page and the back office load them
+    files: ["static/js/site.js", "static/js/moderation-case.js", "static/js/backoffice-tournament.js"],
     languageOptions: { sourceType: "script" },
   },
   {

@@ -13,7 +13,6 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games import registry
 from piattaforma import hooks, siteops
 from piattaforma.actions import audit_record
 from piattaforma.backoffice import site
@@ -72,12 +71,12 @@ class GameSwitchAdmin(SwitchAdminBase):
             raise PermissionDenied
         switches = {s.game: s for s in GameSwitch.objects.all()}
         rows = []
-        for name in registry.names():
+        for name, title in siteops.switchable_games().items():
             switch = switches.get(name) or GameSwitch(game=name)
             rows.append(
                 {
                     "game": name,
-                    "title": registry.get(name).title,
+                    "title": title,
                     "money": switch.money_enabled,
                     "training": switch.training_enabled,
                     "label": siteops.switch_label(switch),
@@ -101,7 +100,8 @@ class GameSwitchAdmin(SwitchAdminBase):
     def switch_view(self, request: HttpRequest, game: str) -> HttpResponse:
         if not self.has_change_permission(request):
             raise PermissionDenied
-        if game not in registry.names():
+        titles = siteops.switchable_games()
+        if game not in titles:
             raise Http404
         switch = GameSwitch.objects.filter(game=game).first() or GameSwitch(game=game)
         initial = {"money_enabled": not switch.money_enabled, "training_enabled": switch.training_enabled}
@@ -128,9 +128,7 @@ class GameSwitchAdmin(SwitchAdminBase):
                 except siteops.SiteOpsError as exc:
                     self.message_user(request, exc.message, messages.ERROR)
                 else:
-                    self.message_user(
-                        request, _("Attivazione di %(g)s aggiornata.") % {"g": registry.get(game).title}
-                    )
+                    self.message_user(request, _("Attivazione di %(g)s aggiornata.") % {"g": titles[game]})
                     return HttpResponseRedirect(reverse("backoffice:piattaforma_gameswitch_changelist"))
             off = was_on - now_on
             preview = hooks.switch_preview(game=game, realms=off, until=data["reactivate_at"]) if off else []
@@ -147,13 +145,13 @@ class GameSwitchAdmin(SwitchAdminBase):
                 **self.admin_site.each_context(request),
                 "form": form,
                 "game": game,
-                "title_game": registry.get(game).title,
+                "title_game": titles[game],
                 "switch": switch,
                 "label": siteops.switch_label(switch),
                 "preview": preview,
                 "previewed": form.is_bound and form.is_valid(),
                 "opts": self.model._meta,
-                "title": _("Attivazione di %(g)s") % {"g": registry.get(game).title},
+                "title": _("Attivazione di %(g)s") % {"g": titles[game]},
             },
         )
 

@@ -79,6 +79,14 @@ def game_enabled(game: str, realm: str = "real") -> bool:
     return bool(switch.training_enabled if realm == "play" else switch.money_enabled)
 
 
+def switchable_games() -> dict[str, str]:
+    """Every game a switch turns on and off, with its title: the table games of ``games.registry``
+    and the tournament slot (``games.slot``, played only in tournaments, registered nowhere else)."""
+    from games import registry, slot
+
+    return {**{name: registry.get(name).title for name in registry.names()}, slot.NAME: slot.TITLE}
+
+
 def check_game_enabled(*, game: str, realm: str = "real") -> None:
     """Raise ``GameDisabled`` when the game is off in that realm."""
     if not game_enabled(game, realm):
@@ -218,9 +226,8 @@ def game_switch_set(
     tournaments not yet started are cancelled and refunded, registrations and cancellations are
     refused; running tournaments go on. Back on (money): every sit&go registration is refunded.
     """
-    from games import registry
-
-    if game not in registry.names():
+    titles = switchable_games()
+    if game not in titles:
         raise SiteOpsError("Gioco sconosciuto.")
     if len((reason or "").strip()) < 5:
         raise SiteOpsError("Indica la motivazione.")
@@ -245,7 +252,7 @@ def game_switch_set(
         hooks.game_deactivated(game=game, realms=before - after, until=switch.reactivate_at, actor=actor)
         section = "money" if "real" in before - after else "allenamento"
         notice_publish(
-            text=f"{registry.get(game).title}: gioco disattivato nella sezione {section}. I tavoli si "
+            text=f"{titles[game]}: gioco disattivato nella sezione {section}. I tavoli si "
             "chiudono alla fine della mano o della partita in corso; i tornei programmati sono annullati "
             "e rimborsati.",
             ends_at=switch.reactivate_at or timezone.now() + SWITCH_NOTICE,

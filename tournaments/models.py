@@ -487,10 +487,30 @@ class Tournament(EntryRules):
         from tournaments.running import match_config
 
         keys = {o.key for o in registry.get(self.game).config_options()}
+        if self.is_levels:
+            return self._level_options_error()
         return option_error(
             game=self.game,
             options=self.options,
             structure=lambda ko: match_config(self, ko=ko, options=keys),
+        )
+
+    def _level_options_error(self) -> str | None:
+        """A level tournament's options: the level clock sets the minimum bet and what scales with
+        it; the rest is checked by the engine as the first level's tournament tables play it."""
+        from games.engine import TOURNAMENT
+        from tournaments.options import option_error
+
+        scaled = LEVEL_GAMES.get(self.game, {})
+        given = self.options if isinstance(self.options, dict) else {}
+        clocked = sorted(k for k in given if k in scaled)
+        if clocked:
+            return _("%(keys)s: lo stabilisce il livello del torneo, non è un'opzione del gioco.") % {
+                "keys": ", ".join(clocked)
+            }
+        first = {key: max(self.first_invito, 1) * multiple for key, multiple in scaled.items()}
+        return option_error(
+            game=self.game, options=self.options, structure=lambda ko: {"mode": TOURNAMENT, **first}
         )
 
     def _level_errors(self) -> dict[str, object]:
@@ -530,6 +550,8 @@ class Tournament(EntryRules):
             errors["seats_per_table"] = _("Posti per tavolo, velocità e invito sono dei tornei a livelli.")
         if self.options:
             errors["options"] = _("La slot non ha opzioni di gioco.")
+        if self.skill_levels:
+            errors["skill_levels"] = _("La slot non ha livelli di abilità: lascia vuoti i livelli ammessi.")
         if not self.starting_chips:
             self.starting_chips = SLOT_DEFAULT_CREDIT
         elif self.starting_chips < SLOT_MIN_CREDIT:

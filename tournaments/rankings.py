@@ -183,11 +183,14 @@ def my_levels(*, user_id: int, as_of: date | None = None) -> list[dict[str, Any]
 
 
 def _histories(as_of: date, user_id: int | None = None) -> dict[str, dict[str, list[TournamentPlayed]]]:
-    """Per game, per player (or of one player), the money tournaments he finished in the 4-month window."""
+    """Per game, per player (or of one player), the money tournaments he finished in the 4-month window.
+
+    Slot tournaments are left out: the slot is a game of chance, so it has no rating or skill level."""
     since = timezone.make_aware(datetime.combine(as_of - timedelta(days=WINDOW_DAYS), datetime.min.time()))
     regs = (
         _scored(MONEY)
         .filter(turns_played__gt=0, tournament__finished_at__gte=since)
+        .exclude(tournament__format=Tournament.Format.SLOT)  # chance, not skill: no rating
         .filter(**({"user_id": user_id} if user_id is not None else {}))
         .select_related("tournament")
         .only(

@@ -5,3 +5,6 @@ tables); ``lines``: what a spin shows and pays; ``engine``: one player's session
 machine with its journal and replay; ``rtp``: the exact return and hit frequency. The package
 registers no engine in ``games.registry``: the slot is not a table game (see ``engine``).
 """
+
+NAME = "slot"  # the game's name where the platform names games (switches, tournaments)
+TITLE = "Pierino Tenta la Fortuna"

@@ -73,6 +73,11 @@ def _copy(tournament: Tournament, **changes: Any) -> Tournament:
     twin.closed_at = None
     twin.cancelled_reason = ""
     twin.created_at = timezone.now()
+    # nothing of how the model ran, if it has: a fresh tournament (a level or slot one reads its
+    # chips, tables and clocks from ``progress``)
+    twin.progress, twin.turn = {}, 0
+    twin.started_at = twin.finished_at = twin.paid_at = None
+    twin.prize_transaction = ""
     for field, value in changes.items():
         setattr(twin, field, value)
     twin.save()
