@@ -37,6 +37,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import fcntl
 import json
 import math
 import os
@@ -398,6 +399,19 @@ def leases() -> dict[int, str]:
         connection.close()
 
 
+def hands_running(table_ids: list[int]) -> int:
+    """How many of these tables have a hand (a partita) in progress."""
+    from django.db import connection
+
+    from lobby.models import Hand
+
+    try:
+        running = Hand.objects.filter(table_id__in=table_ids, outcome__isnull=True, cancelled=False)
+        return running.values("table_id").distinct().count()
+    finally:
+        connection.close()
+
+
 def match_acts(sent: list[dict[str, Any]], steps: list[tuple[int, int, int, Any]]) -> dict[str, Any]:
     """Each journal step of a player matched to one act his client sent; the acts answered unmatched.
 
@@ -606,6 +620,14 @@ async def one_run(args: argparse.Namespace, index: int, logroot: Path, redis_por
         stats.window = (math.inf, math.inf)
 
         # the cut, mid-hand: the cut host's tables are playing
+        # (a moment when every one of them is mid-hand, if one comes within 10 s; at least one is)
+        deadline = time.monotonic() + 10
+        while (mid_hand := await asyncio.to_thread(hands_running, cut_tables)) < len(cut_tables):
+            if time.monotonic() > deadline and mid_hand:
+                break
+            if time.monotonic() > deadline + 50:
+                raise RuntimeError(f"no table of {CUT} mid-hand for a minute")
+            await asyncio.sleep(0.05)
         clock["cut"] = time.time()
         link(CUT, up=False)
         cut_mono = time.monotonic()
@@ -636,6 +658,13 @@ async def one_run(args: argparse.Namespace, index: int, logroot: Path, redis_por
             return all(answered(t) > at_takeover[t] for t in cut_tables)
 
         await wait_until(playing_on, 60, "an answered act at each taken-over table")
+        # the reference, in the same run: the same clients on the one host left
+        stats.samples.clear()
+        window_start = time.time()
+        stats.window = (window_start, window_start + args.window)
+        await asyncio.sleep(args.window)
+        alone = list(stats.samples)
+        stats.window = (math.inf, math.inf)
         await asyncio.sleep(max(0.0, args.cut - (time.monotonic() - cut_mono)))
         healed = time.monotonic()
         link(CUT, up=True)
@@ -662,10 +691,14 @@ async def one_run(args: argparse.Namespace, index: int, logroot: Path, redis_por
             "run": index,
             "tables": len(table_ids),
             "cut_tables": len(cut_tables),
+            "mid_hand": mid_hand,
             "clients": len(bots),
             "p50": percentile(samples, 50),
             "p99": percentile(samples, 99),
             "window_acts": len(samples),
+            "alone_p50": percentile(alone, 50),
+            "alone_p99": percentile(alone, 99),
+            "alone_acts": len(alone),
             "window_s": args.window,
             "adopted_s": adopted_s,
             "takeover_s": takeover,
@@ -673,7 +706,7 @@ async def one_run(args: argparse.Namespace, index: int, logroot: Path, redis_por
             "reconnects": sum(b.reconnects for b in bots),
             "close_codes": dict(stats.close_codes),
             "stale_refused_steps": cut_log.count("journal: step"),
-            "fenced": cut_log.count("TableElsewhere"),
+            "fenced": cut_log.count("lobby.errors.TableElsewhere:"),
             **checks,
         }
     finally:
@@ -714,11 +747,12 @@ def report(r: dict[str, Any]) -> None:
     tk = r["takeover_s"]
     log(
         f"   run {r['run']}: {r['clients']} clients at {r['tables']} tables,"
-        f" {r['cut_tables']} on the cut host"
+        f" {r['cut_tables']} on the cut host, {r['mid_hand']} of them mid-hand at the cut"
     )
     log(
         f"     p99 across the two hosts {r['p99']:.1f} ms (p50 {r['p50']:.1f}; {r['window_acts']} acts"
-        f" in {r['window_s']:.0f} s)"
+        f" in {r['window_s']:.0f} s); {other(CUT)} alone, after the takeover: p99 {r['alone_p99']:.1f} ms"
+        f" (p50 {r['alone_p50']:.1f}; {r['alone_acts']} acts in {r['window_s']:.0f} s)"
     )
     log(
         f"     takeover: leases adopted {r['adopted_s']:.1f} s after the cut; first view at each table"
@@ -732,7 +766,8 @@ def report(r: dict[str, Any]) -> None:
     )
     log(
         f"     lost {len(r['lost'])}, doubled {len(r['doubled'])}, versions twice {len(r['versions_twice'])};"
-        f" stale host's journal steps refused {r['stale_refused_steps']}"
+        f" the stale host's late writes refused: journal steps {r['stale_refused_steps']}"
+        f" (unique (hand, seq)), fenced by the epoch {r['fenced']}"
     )
     money = sum(m["buy_ins"] for m in r["money"].values())
     kept = sum(1 for m in r["money"].values() if m["buy_ins"] == m["held"] and not m["chain_breaks"])
@@ -776,6 +811,12 @@ def main(argv: list[str] | None = None) -> int:
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, on_term)
+    lock = open("/run/lock/bench-partition.lock", "w")  # noqa: SIM115  # held until the process ends
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        log("cannot run: another bench.partition is running (its namespaces and databases are the same)")
+        return 2
     redis_port = free_port()
     django_ready(redis_port)
     prepare_template(Layout.for_clients(args.clients), redis_port)
