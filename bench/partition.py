@@ -297,6 +297,11 @@ class Stack:
         proxy = self.reg.start("haproxy", ["haproxy", "-db", "-f", str(cfg)], dict(os.environ), self.logdir)
         wait_tcp("127.0.0.1", self.proxy_port, proxy)
 
+    def stop(self) -> None:
+        """Everything, the servers before the forwarders and Redis they use."""
+        self.reg.procs.reverse()
+        self.reg.stop_all()
+
     def host_of(self, process: str) -> str | None:
         """The host of a lease's process name (``host:pid:tag``)."""
         pid = int(process.split(":")[1])
@@ -373,6 +378,7 @@ class PartitionBot(Bot):
                 await asyncio.wait_for(self.ws.close(), 1)
             self.ws = None
             self.reconnects += 1
+            self.ready_hand = None  # a "ready" sent to a host cut off is asked again (the page shows it)
             self.pending = None
             self.acted_version = -1
             await asyncio.sleep(0.2 + self.rng.randbelow(300) / 1000)
@@ -397,6 +403,18 @@ def leases() -> dict[int, str]:
         return dict(TableLease.objects.values_list("table_id", "process"))
     finally:
         connection.close()
+
+
+def idle_transactions() -> list[str]:
+    """The run database's sessions idle inside a transaction for over a second, and their last statement."""
+    with pg(RUN_DB) as conn:
+        rows = conn.execute(
+            "SELECT pid, round(extract(epoch FROM now() - xact_start)), left(query, 150)"
+            " FROM pg_stat_activity WHERE datname = %s AND state = 'idle in transaction'"
+            " AND now() - state_change > interval '1 second'",
+            [RUN_DB],
+        ).fetchall()
+    return [f"pid {pid}, open {age} s, last: {query}" for pid, age, query in rows]
 
 
 def hands_running(table_ids: list[int]) -> int:
@@ -636,7 +654,12 @@ async def one_run(args: argparse.Namespace, index: int, logroot: Path, redis_por
             held = leases()
             return all(stack.host_of(held.get(t, "x:0:x")) == other(CUT) for t in cut_tables)
 
-        await wait_until(adopted, args.lease * 4 + 90, f"{CUT}'s tables adopted by {other(CUT)}")
+        try:
+            await wait_until(adopted, args.lease * 3, f"{CUT}'s tables adopted by {other(CUT)}")
+        except RuntimeError:  # late: say which transactions of the cut host hold rows meanwhile
+            for row in await asyncio.to_thread(idle_transactions):
+                log(f"   run {index}: idle in transaction on the database: {row}")
+            await wait_until(adopted, 90, f"{CUT}'s tables adopted by {other(CUT)}")
         adopted_s = time.monotonic() - cut_mono
         log(f"   run {index}: {CUT} cut; its tables adopted by {other(CUT)} after {adopted_s:.1f} s")
 
@@ -683,7 +706,7 @@ async def one_run(args: argparse.Namespace, index: int, logroot: Path, redis_por
             t.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         await asyncio.gather(*(b.ws.close() for b in bots if b.ws is not None), return_exceptions=True)
-        await asyncio.to_thread(stack.reg.stop_all)
+        await asyncio.to_thread(stack.stop)
         sent = [a for b in bots for a in b.sent]
         checks = await asyncio.to_thread(journal_and_ledger, table_ids, sent)
         cut_log = stack.log(f"{CUT} daphne")
@@ -714,7 +737,7 @@ async def one_run(args: argparse.Namespace, index: int, logroot: Path, redis_por
             t.cancel()
         with contextlib.suppress(Exception):
             link(CUT, up=True)
-        stack.reg.stop_all()
+        stack.stop()
         if not args.keep_net:
             net_down()
 
