@@ -17,7 +17,7 @@ to the first view of each such table reaching its clients) and checks the client
 ``app1``'s link comes back: its owners, stale, must write nothing (fencing) and stop. At the end it
 compares every act the clients sent with the journal (none lost, none applied twice), replays
 every hand from the journal, and checks the ledger (postings sum to zero, one settlement a hand,
-each table's money conserved: buy-ins = credits + carried pot + rake, and each hand's starting
+each table's money conserved: buy-ins less cash-outs = credits + carried pot + rake, and each hand's starting
 chips = the previous hand's plus its settlement).
 
 Needs root (namespaces), ``ip``, ``haproxy``, ``socat``, ``redis-server`` and ``rabbitmqctl``, and
@@ -527,29 +527,28 @@ def journal_and_ledger(table_ids: list[int], sent: list[dict[str, Any]]) -> dict
 
 
 def table_money(table_id: int, hands: list[Any]) -> dict[str, Any]:
-    """One table's money: buy-ins = credits + carried pot + rake, and each hand's starting chips =
-    the previous hand's plus its settlement, the last hand's (plus its own, if settled) = the credits."""
+    """One table's money: buy-ins less cash-outs = credits + carried pot + rake, and each hand's
+    starting chips = the previous hand's plus its settlement, the last hand's (plus its own, if
+    settled) = the credits."""
     from django.db.models import Sum
 
     from lobby.models import Seat
     from wallet.ledger import table_key, table_pot_key
     from wallet.models import Account, AccountKind, Posting, Transaction, TransactionKind
 
-    seats = Seat.objects.filter(table_id=table_id).values_list("session_ref", flat=True)
-    account = {table_key(ref).ref: ref for ref in seats}  # the credit's account: the seat's session
+    # every session of the table: its seats now, and those dealt in (a player stood up has cashed out)
+    sessions = set(Seat.objects.filter(table_id=table_id).values_list("session_ref", flat=True))
+    sessions |= {seat["session_ref"] for hand in hands for seat in hand.seats}
+    account = {table_key(ref).ref: ref for ref in sessions}  # the credit's account: the session's
     refs = list(account)
-    credit = {
-        account[a]: b
-        for a, b in Account.objects.filter(kind=AccountKind.TABLE_CREDIT, ref__in=refs).values_list(
-            "ref", "balance"
-        )
-    }
+    credits = Account.objects.filter(kind=AccountKind.TABLE_CREDIT, ref__in=refs)
+    balances = credits.values_list("ref", "balance")
+    credit = {account[a]: b for a, b in balances}
+    # the money moved in from outside the table, net: buy-ins and rebuys, less cash-outs
     buy_ins = (
-        Posting.objects.filter(
-            account__kind=AccountKind.TABLE_CREDIT,
-            account__ref__in=refs,
-            transaction__kind__in=[TransactionKind.BUY_IN, TransactionKind.REBUY],
-        ).aggregate(s=Sum("amount"))["s"]
+        Posting.objects.filter(account__kind=AccountKind.TABLE_CREDIT, account__ref__in=refs)
+        .exclude(transaction__kind=TransactionKind.HAND)
+        .aggregate(s=Sum("amount"))["s"]
         or 0
     )
     pot = Account.objects.filter(
