@@ -186,32 +186,36 @@ class Bot:
                         self.stats.stuck += 1
                         self.pending_counted = True
                     continue
-                msg = json.loads(raw)
-                if self.trace is not None:
-                    self.trace.write(f"{time.monotonic():.3f} < {raw}\n")
-                kind = msg.get("type")
-                if kind == "table.state":
-                    await self.on_state(msg)
-                elif kind == "table.version":  # the heartbeat: behind it, ask (as the browser does)
-                    if msg["version"] > self.latest_version and self.pending is None:
-                        await self.send({"type": "sync"})
-                elif kind == "error":
-                    self.stats.errors[msg.get("code", "?")] += 1
-                    code = msg.get("code")
-                    self.pending = None
-                    self.acted_version = -1
-                    if code == "rate_limited":
-                        # the user's window is full (instant bots on a quiet machine pass 20 frames a
-                        # second): a sync at once would be dropped too and the table would wait for
-                        # its clock; ask again once the window has turned over
-                        self.resync = asyncio.ensure_future(self.sync_later(RATE_WINDOW_SECONDS))
-                    elif code != "stale_version":  # a stale act gets a fresh view from the server
-                        await self.send({"type": "sync"})
+                await self.handle(raw)
         except websockets.ConnectionClosed as exc:
             self.stats.closed += 1
             self.stats.close_codes[str(exc.rcvd.code) if exc.rcvd is not None else "none"] += 1
         except asyncio.CancelledError:
             raise
+
+    async def handle(self, raw: str | bytes) -> None:
+        """One message from the server: a view, the heartbeat's version, or a refusal."""
+        msg = json.loads(raw)
+        if self.trace is not None:
+            self.trace.write(f"{time.monotonic():.3f} < {raw}\n")
+        kind = msg.get("type")
+        if kind == "table.state":
+            await self.on_state(msg)
+        elif kind == "table.version":  # the heartbeat: behind it, ask (as the browser does)
+            if msg["version"] > self.latest_version and self.pending is None:
+                await self.send({"type": "sync"})
+        elif kind == "error":
+            self.stats.errors[msg.get("code", "?")] += 1
+            code = msg.get("code")
+            self.pending = None
+            self.acted_version = -1
+            if code == "rate_limited":
+                # the user's window is full (instant bots on a quiet machine pass 20 frames a
+                # second): a sync at once would be dropped too and the table would wait for
+                # its clock; ask again once the window has turned over
+                self.resync = asyncio.ensure_future(self.sync_later(RATE_WINDOW_SECONDS))
+            elif code != "stale_version":  # a stale act gets a fresh view from the server
+                await self.send({"type": "sync"})
 
 
 async def main_async(args: argparse.Namespace) -> None:
