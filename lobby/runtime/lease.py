@@ -29,6 +29,8 @@ logger = logging.getLogger(__name__)
 # How long one try of ``fence`` waits for a caller holding the table's row, and the pause between tries.
 FENCE_WAIT = 0.2
 FENCE_PAUSE = 0.2
+# How long a lease claim waits for a session still holding the table's rows before it gives up.
+CLAIM_WAIT = 2.0
 
 
 def lease_seconds() -> float:
@@ -36,24 +38,39 @@ def lease_seconds() -> float:
 
 
 def lease_claim(table_id: int, *, process: str | None = None, channel: str = "") -> None:
-    """Take the table's lease for this process (free, expired or already ours), else refuse."""
+    """Take the table's lease for this process (free, expired or already ours), else refuse.
+
+    A dead owner's transaction may still hold the table's rows (a host cut off mid-write: its
+    session lives until PostgreSQL's ``idle_in_transaction_session_timeout``). The claim waits for
+    them at most ``CLAIM_WAIT`` (PostgreSQL's ``lock_timeout``), then refuses as if the table were
+    elsewhere: an adoption goes on to the next orphan and tries this one again at its next beat.
+    """
     process = process or PROCESS
     now = timezone.now()
     until = now + timedelta(seconds=lease_seconds())
-    with transaction.atomic():
-        taken = TableLease.objects.filter(
-            Q(process=process) | Q(expires_at__lt=now), table_id=table_id
-        ).update(process=process, channel=channel, expires_at=until)
-        if not taken:
-            try:
-                with transaction.atomic():
-                    TableLease.objects.create(
-                        table_id=table_id, process=process, channel=channel, expires_at=until
-                    )
-            except IntegrityError:
-                raise TableElsewhere() from None
-        # a new owner: the callers parked by the previous one write nothing from here on
-        TableRuntime.objects.filter(pk=table_id).update(epoch=models.F("epoch") + 1)
+    try:
+        with transaction.atomic():
+            if connection.vendor == "postgresql":
+                with connection.cursor() as cursor:
+                    cursor.execute(f"SET LOCAL lock_timeout = {int(CLAIM_WAIT * 1000)}")
+            taken = TableLease.objects.filter(
+                Q(process=process) | Q(expires_at__lt=now), table_id=table_id
+            ).update(process=process, channel=channel, expires_at=until)
+            if not taken:
+                try:
+                    with transaction.atomic():
+                        TableLease.objects.create(
+                            table_id=table_id, process=process, channel=channel, expires_at=until
+                        )
+                except IntegrityError:
+                    raise TableElsewhere() from None
+            # a new owner: the callers parked by the previous one write nothing from here on
+            TableRuntime.objects.filter(pk=table_id).update(epoch=models.F("epoch") + 1)
+    except OperationalError as exc:
+        if "lock timeout" in str(exc):
+            logger.warning("table %s: its rows are still held by another session; claim later", table_id)
+            raise TableElsewhere() from None
+        raise
 
 
 def lease_renew(table_ids: list[int], *, process: str | None = None) -> set[int]:
