@@ -8,10 +8,13 @@ timeout, the hand's cancellation). Read top to bottom, a decision goes:
 2. ``_decide``: refused in memory if the player is not seated, may not play, sent a stale
    version or there is no hand; else the engine applies it (a refusal changes nothing).
 3. The step (version, seat, action, RNG draws, events, deadline) goes to the journal and the
-   owner waits for its commit (``journal``: group commit). A step that ends the hand instead runs
-   ``lobby.actions.hands.finish_hand`` (settlement, stand-ups, the next deal's timer) in one
-   transaction with the step and the runtime row (the hand-end snapshot).
+   owner waits for its commit (``journal``: group commit).
 4. ``fanout``: each seat's view, then the public one, sent; ``clocks`` armed again.
+5. A step that ended the hand: its settlement is the owner's next job (``_settle``:
+   ``lobby.actions.hands.finish_hand``, the ledger, stand-ups, the next deal's timer, with the
+   runtime row in one transaction), run before any other job, snapshot or stop, and sent as the
+   next version. A row recovered from a journal that ends a hand settles it first
+   (``tablerow.settle_journaled_end``).
 
 Row actions run with the runtime row up to date: the owner writes its state there first (a
 snapshot; between snapshots the row lags and the journal holds the steps), runs the action, then
