@@ -101,6 +101,8 @@ def _seat_specs(rt: TableRuntime, seats: list[Seat], credits: dict[str, int]) ->
 def table_start_hand(*, table_id: int) -> bool:
     """Deal the next hand if enough players are seated and playing; return whether one started."""
     rt = tablerow.lock(table_id)
+    if getattr(rt, "journaled_end", False):
+        return False  # the lock settled a hand the journal ended: its result is shown before a deal
     due = rt.start_at is not None and rt.start_at <= timezone.now()
     if due:
         rt.start_at = None  # the due start is this call (a player's earlier call leaves it pending)
@@ -432,6 +434,7 @@ def settle_journaled_end(rt: TableRuntime) -> None:
     if hand is not None:
         finish_hand(rt, engine, hand)
     tablerow.after_change(rt, engine)
+    rt.journaled_end = True  # type: ignore[attr-defined]  # (``table_start_hand`` deals after the pause)
 
 
 def next_hand_pause(state: dict[str, Any]) -> int:
