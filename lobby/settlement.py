@@ -101,7 +101,7 @@ def settle_hand(*, table: Table, hand: Hand, engine: Engine, outcome: dict[str, 
         rake=rake,
         pot=pot,
         pot_ref=f"table-{table.pk}",
-        idempotency_key=f"hand:{hand.pk}",
+        idempotency_key=None,  # once per hand by the hand row's end (``hands.finish_hand``)
         realm=table.realm,
         hand_ref=f"{table.pk}:{hand.number}",
     )

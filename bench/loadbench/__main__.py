@@ -414,7 +414,7 @@ def report(r: dict[str, Any]) -> None:
     end = r.get("ending")
     if end and end["n"]:
         log(
-            f"   of which acts that ended a hand (answered after its settlement): n={end['n']}"
+            f"   of which acts that ended a hand (answered with its journaled end): n={end['n']}"
             f" ({end['n'] / max(1, r['acts']) * 100:.1f} %), p50 {end['p50']:.1f}, p99 {end['p99']:.1f};"
             f" {end['above_p99']} of the {end['all_above_p99']} acts above the p99"
         )

@@ -129,7 +129,7 @@ class Bot:
             if self.stats.in_window(self.pending_wall):
                 ms = (time.monotonic() - self.pending[1]) * 1000
                 self.stats.samples.append(ms)
-                if payload.get("over", False):  # its view came after the hand's end (settlement)
+                if payload.get("over", False):  # its view is the hand's end
                     self.stats.ending.append(ms)
                 self.stats.acts_in_window += 1
             self.pending = None

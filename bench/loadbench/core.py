@@ -77,7 +77,7 @@ def latency_figures(
         "max": max(samples) if samples else math.nan,
         "errors": dict(errors),
         "stuck": sum(r["stuck"] for r in results),
-        # the acts whose answer is the hand's end: their view waits for the settlement's transaction
+        # the acts whose answer is the hand's end (its last step journaled; the settlement follows)
         "ending": {
             "n": len(ending),
             "p50": percentile(ending, 50),

@@ -14,6 +14,8 @@ match of a gioco a partite, or sits the player out for the rest of the hand.
 
 from __future__ import annotations
 
+import copy
+import logging
 import uuid
 from collections.abc import Sequence
 from datetime import timedelta
@@ -36,6 +38,8 @@ from piattaforma.compiledquery import CompiledQuery
 from piattaforma.models import User
 from wallet import actions as wallet_actions
 from wallet import selectors as wallet_selectors
+
+logger = logging.getLogger(__name__)
 
 NEXT_HAND_DELAY_SECONDS = 4  # time to look at a hand's result before the next deal (no cards shown)
 
@@ -97,16 +101,21 @@ def _seat_specs(rt: TableRuntime, seats: list[Seat], credits: dict[str, int]) ->
 def table_start_hand(*, table_id: int) -> bool:
     """Deal the next hand if enough players are seated and playing; return whether one started."""
     rt = tablerow.lock(table_id)
+    if getattr(rt, "journaled_end", False):
+        return False  # the lock settled a hand the journal ended: its result is shown before a deal
     due = rt.start_at is not None and rt.start_at <= timezone.now()
     if due:
         rt.start_at = None  # the due start is this call (a player's earlier call leaves it pending)
-    if rt.state is not None and rt.hand_no:
+    if rt.state is not None and rt.hand_no and not rt.steps:
+        # a hand over as it was dealt (no step: a level table's L1) is settled here; one a step
+        # ended was settled with the row that holds it (its owner, or ``tablerow.lock``'s recovery)
         engine = tablerow.hand_engine(rt)
-        unsettled = Hand.objects.filter(table_id=rt.pk, number=rt.hand_no, ended_at__isnull=True).first()
-        if unsettled is not None and engine.is_over(rt.state):  # a hand over as it was dealt
-            finish_hand(rt, engine, unsettled)
-            tablerow.after_change(rt, engine)
-            return False
+        if engine.is_over(rt.state):
+            unsettled = Hand.objects.filter(table_id=rt.pk, number=rt.hand_no, ended_at__isnull=True).first()
+            if unsettled is not None:
+                finish_hand(rt, engine, unsettled)
+                tablerow.after_change(rt, engine)
+                return False
     started = _deal(rt)
     if due and not started:
         rt.save(update_fields=["start_at"])  # a deal saves it with the rest of the row
@@ -352,25 +361,51 @@ def _apply(rt: TableRuntime, seat_no: int, action: dict[str, Any], *, automatic:
     return tablerow.StepResult(version=rt.version, events=events, hand_over=over)
 
 
-def finish_hand(rt: TableRuntime, engine: Engine, hand: Hand) -> None:
-    """Settle the ended hand in the ledger, store its history, stand up who asked to leave."""
+def finish_hand(
+    rt: TableRuntime,
+    engine: Engine,
+    hand: Hand,
+    *,
+    rebuys: bool | None = None,
+    seats: Sequence[Seat] | None = None,
+) -> None:
+    """Settle the ended hand in the ledger, store its history, stand up who asked to leave.
+
+    Once per hand: the hand row is written only while it has no end (one conditional update, in
+    the settlement's transaction, is its idempotency), so a second settlement of the same hand
+    (a recovery racing its owner) moves nothing. ``rebuys``: False when the caller knows no rebuy
+    was made during the hand (the owner that dealt it saw every write since), else they are looked up.
+    ``seats``: the table's seats as the caller holds them (the owner: as they are now), else read.
+    """
     assert rt.state is not None
     outcome = engine.outcome(rt.state)
-    settlement.settle_hand(table=rt.table, hand=hand, engine=engine, outcome=outcome)
     hand.outcome = outcome
     hand.deck_log = rt.state.get("deck_log", hand.deck_log)
     hand.ended_at = timezone.now()
-    hand.save(update_fields=["outcome", "deck_log", "ended_at"])
+    ended = Hand.objects.filter(pk=hand.pk, ended_at__isnull=True).update(
+        outcome=hand.outcome, deck_log=hand.deck_log, ended_at=hand.ended_at
+    )
     rt.carry = engine.carry(rt.state)
+    if not ended:
+        logger.warning("table %s: hand %s already settled, not settled again", rt.pk, hand.pk)
+        return
+    settlement.settle_hand(table=rt.table, hand=hand, engine=engine, outcome=outcome)
     # Seats the game's own rules stand up at a cash table (missed banco turns, P15...); never at a
     # tournament's table, where a player leaves only by elimination (RULINGS L2).
     cash_table = rt.table.tournament_id is None
     stand_up = {int(n) for n in outcome.get("stand_up", [])} if cash_table else set()
-    Seat.objects.filter(table_id=rt.pk, number__in=stand_up).update(leave_after_hand=True)
-    seats = list(Seat.objects.filter(table_id=rt.pk))
-    wallet_actions.table_rebuys_credit(
-        table_session_refs=[s.session_ref for s in seats], realm=rt.table.realm
-    )
+    if stand_up:
+        Seat.objects.filter(table_id=rt.pk, number__in=stand_up).update(leave_after_hand=True)
+    if seats is None:
+        seats = list(Seat.objects.filter(table_id=rt.pk))
+    else:  # (copies: the caller's stay as they were if this transaction rolls back)
+        seats = [copy.copy(s) for s in seats]
+        for seat in seats:
+            seat.leave_after_hand = seat.leave_after_hand or seat.number in stand_up
+    if rebuys is not False:
+        wallet_actions.table_rebuys_credit(
+            table_session_refs=[s.session_ref for s in seats], realm=rt.table.realm
+        )
     for seat in seats:
         if seat.leave_after_hand:
             seating.stand_up(rt, seat)
@@ -390,6 +425,18 @@ def finish_hand(rt: TableRuntime, engine: Engine, hand: Hand) -> None:
         tablerow.start_later(rt, READY_SECONDS)
     else:
         tablerow.start_later(rt, next_hand_pause(rt.state))
+
+
+@tablerow.on_journaled_end
+def settle_journaled_end(rt: TableRuntime) -> None:
+    """A hand the journal ends and nobody settled (``tablerow.settle_journaled_end``): settled
+    now on the locked row, and the row saved with a new version."""
+    engine = tablerow.hand_engine(rt)
+    hand = Hand.objects.filter(table_id=rt.pk, number=rt.hand_no, ended_at__isnull=True).first()
+    if hand is not None:
+        finish_hand(rt, engine, hand)
+    tablerow.after_change(rt, engine)
+    rt.journaled_end = True  # type: ignore[attr-defined]  # (``table_start_hand`` deals after the pause)
 
 
 def next_hand_pause(state: dict[str, Any]) -> int:

@@ -14,6 +14,7 @@ The actions themselves are beside this module: ``hands`` (the hand's path), ``se
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -115,8 +116,31 @@ def lock(table_id: int) -> TableRuntime:
     rt = rows[0]
     owners.check_fence(rt)  # a caller of a park that ran out writes nothing (``lobby.runtime.ownership``)
     if not owners.is_inside(table_id) and recover(rt):
-        rt.save()
+        if rt.state is not None and hand_engine(rt).is_over(rt.state):
+            settle_journaled_end(rt)  # (saves the row)
+        else:
+            rt.save()
     return rt
+
+
+# ``hands.settle_journaled_end``, which stands above this module: registered by it when imported
+_SETTLE_JOURNALED: list[Callable[[TableRuntime], None]] = []
+
+
+def on_journaled_end(settle: Callable[[TableRuntime], None]) -> Callable[[TableRuntime], None]:
+    """Register the settlement of a hand its journal ends (``hands`` does, as it is imported)."""
+    _SETTLE_JOURNALED[:] = [settle]
+    return settle
+
+
+def settle_journaled_end(rt: TableRuntime) -> None:
+    """The locked row, just brought up to date from the journal, holds a hand its last step ended:
+    its owner stopped between that step's commit and the settlement. Settled here, once.
+
+    The owner settles a hand it ended as its next job; a row recovered (a takeover, the sweep, a
+    write with no owner left) settles the hand before anything else is written.
+    """
+    _SETTLE_JOURNALED[0](rt)  # (``lobby.actions`` imports ``hands`` with this module)
 
 
 def hand_running(rt: TableRuntime) -> bool:

@@ -19,10 +19,10 @@ from django.db import IntegrityError, OperationalError, connection, models, tran
 from django.db.models import Q
 from django.utils import timezone
 
+from lobby.actions import tablerow
 from lobby.errors import TableElsewhere
 from lobby.models import TableLease, TableRuntime
 from lobby.owners import PROCESS, local_owner
-from lobby.replay import recover
 
 logger = logging.getLogger(__name__)
 
@@ -120,9 +120,9 @@ def sweep_orphans() -> int:
             lease = TableLease.objects.select_for_update().filter(table_id=table_id).first()
             if lease is None or lease.expires_at >= timezone.now():
                 continue  # renewed, or taken over, meanwhile
-            rt = TableRuntime.objects.select_for_update().select_related("table").get(pk=table_id)
-            if recover(rt):
-                rt.save()
+            # the row brought up to date from the journal (``tablerow.lock``), and a hand the
+            # journal ends settled, before the lease is freed
+            tablerow.lock(table_id)
             logger.warning(
                 "table %s: lease of %s expired at %s, freed", table_id, lease.process, lease.expires_at
             )

@@ -8,10 +8,13 @@ timeout, the hand's cancellation). Read top to bottom, a decision goes:
 2. ``_decide``: refused in memory if the player is not seated, may not play, sent a stale
    version or there is no hand; else the engine applies it (a refusal changes nothing).
 3. The step (version, seat, action, RNG draws, events, deadline) goes to the journal and the
-   owner waits for its commit (``journal``: group commit). A step that ends the hand instead runs
-   ``lobby.actions.hands.finish_hand`` (settlement, stand-ups, the next deal's timer) in one
-   transaction with the step and the runtime row (the hand-end snapshot).
+   owner waits for its commit (``journal``: group commit).
 4. ``fanout``: each seat's view, then the public one, sent; ``clocks`` armed again.
+5. A step that ended the hand: its settlement is the owner's next job (``_settle``:
+   ``lobby.actions.hands.finish_hand``, the ledger, stand-ups, the next deal's timer, with the
+   runtime row in one transaction), run before any other job, snapshot or stop, and sent as the
+   next version. A row recovered from a journal that ends a hand settles it first
+   (``tablerow.settle_journaled_end``).
 
 Row actions run with the runtime row up to date: the owner writes its state there first (a
 snapshot; between snapshots the row lags and the journal holds the steps), runs the action, then
@@ -59,6 +62,10 @@ Job = tuple[Callable[[], Awaitable[Any]], "asyncio.Future[Any] | None"]
 # A sync caller's transaction that never commits (rolled back) keeps the owner parked this long.
 PARK_SECONDS = 10.0
 STEP_FIELDS = ("state", "version", "steps", "clocks", "turn_started", "deadline")
+# the between-hands block of the views of a hand ended and not yet settled: no seat's credit yet
+# (the settlement's version, next, brings them)
+SETTLING: dict[str, Any] = {"settling": True}
+SETTLE_RETRY_SECONDS = 1.0  # a settlement refused (the database away) is tried again after this
 
 
 M = TypeVar("M", bound=models.Model)
@@ -123,6 +130,12 @@ class TableOwner:
         # (None: read it; a load that may have seen it written elsewhere drops it)
         self.hand: Hand | None = None
         self.dirty = False  # decisions applied since the runtime row was last written
+        # the hand's last step is journaled (and sent), its settlement not yet run (``_settle``)
+        self.ending = False
+        self.recovered_end = False  # that hand's end came from the journal (a predecessor stopped)
+        # whether a rebuy may be pending at the hand's end: a row action that wrote a hold since
+        # the deal, or a row this owner did not deal (None: the settlement looks)
+        self.rebuys: bool | None = None
         self.published = -1  # the last version sent
         self.captured: list[dict[str, Any]] = []  # events of the row action that just committed
         self.jobs: asyncio.Queue[Job] = asyncio.Queue()
@@ -176,6 +189,7 @@ class TableOwner:
             while True:
                 make, done = await self.jobs.get()
                 try:
+                    await self._settle()  # (a hand's end journaled and not yet settled: first)
                     result = await make()
                 except asyncio.CancelledError:
                     task = asyncio.current_task()
@@ -263,6 +277,8 @@ class TableOwner:
 
     def _close(self) -> None:
         with contextlib.suppress(TableElsewhere):  # another owner took the table: nothing to write
+            if self.ending:
+                self._settle_sync()
             self._save_snapshot()
             lease.lease_release(self.table_id)
 
@@ -318,6 +334,13 @@ class TableOwner:
             self.hand_id = rt.hand_pk if hasattr(rt, "hand_pk") else self._hand_pk(rt.hand_no)
         if self.hand is not None and (self.hand.pk != self.hand_id or kept is None or kept.wrote(Hand)):
             self.hand = None
+        if not own:
+            self.rebuys = None  # (written elsewhere: a rebuy may be pending)
+            if self.recovered and rt.state is not None and between:
+                # the journal ends the hand and nobody settled it (its owner stopped between the
+                # step's commit and the settlement): this owner settles it, as its next job
+                self.ending = self.recovered_end = True
+                self.loop.call_soon_threadsafe(self._queue, self._settle, None)
 
     @staticmethod
     def _due_from(rt: TableRuntime, version: int, kept: dict[int, int] | None = None) -> dict[int, int]:
@@ -505,12 +528,8 @@ class TableOwner:
                 hand_id=self.hand_id, seq=steps + 1, seat=seat_no, action=action, automatic=False,
                 draws=rng.draws, events=events, version=rt.version + 1,
             )  # fmt: skip
-            if engine.is_over(rt.state):
-                await blocking(self._finish_sync)(step, events)
-                self.applied += 1
-                await self._publish(events)
-                return tablerow.StepResult(version=self.version(), events=events, hand_over=True)
-            tablerow.set_deadline(rt, engine, now)
+            over = engine.is_over(rt.state)
+            tablerow.set_deadline(rt, engine, now)  # (none once the hand is over)
             step.deadline, step.clocks = rt.deadline, rt.clocks
             rt.version, rt.steps = step.version, step.seq
             # the seats still due keep the version their decision opened at; the one that moved,
@@ -524,8 +543,14 @@ class TableOwner:
             await blocking(self._load)()
             raise
         self.applied += 1
+        if over:
+            # the hand's end leaves as soon as it is journaled; its settlement is the next job
+            # (``_settle``), which every later job waits for
+            self.ending = True
+            self.waiting = SETTLING
+            self._queue(self._settle, None)
         await self._publish(events)
-        return tablerow.StepResult(version=rt.version, events=events, hand_over=False)
+        return tablerow.StepResult(version=rt.version, events=events, hand_over=over)
 
     async def _decide_in_row(self, user: User | None, action: dict[str, Any]) -> tablerow.StepResult:
         """A decision that writes a seat's row too, applied by the row action (a bot's: its move).
@@ -540,8 +565,30 @@ class TableOwner:
         kwargs = {"table_id": self.table_id, "user": user, "action": action, "version": version}
         return await self._row_action(actions.table_act, kwargs)
 
-    def _finish_sync(self, step: HandStep, events: list[dict[str, Any]]) -> None:
-        """The hand's last step: journal it, settle, snapshot the row, in one transaction.
+    async def _settle(self) -> None:
+        """The settlement of the hand whose last step is journaled (nothing if none is pending).
+
+        The owner's next job after that step, and the first thing of any job taken before it ran:
+        no row action, park or snapshot ever sees the ended hand unsettled. A settlement refused
+        (the database away) stays pending and is tried again; one fenced out (another owner took
+        the table) is left to that owner, which settles it from the journal.
+        """
+        if not self.ending or self.closing:
+            return
+        try:
+            await blocking(self._settle_sync)()
+        except TableElsewhere:
+            self.clocks.cancel_all()
+            self.abandoning = self.loop.create_task(self.abandon())
+            raise
+        except Exception:
+            logger.exception("table %s: the hand's settlement failed, tried again", self.table_id)
+            self.loop.call_later(SETTLE_RETRY_SECONDS, lambda: self._queue(self._settle, None))
+            raise
+        await self._publish()
+
+    def _settle_sync(self) -> None:
+        """The hand's end settled (``hands.finish_hand``) with the runtime row, in one transaction.
 
         The owner then keeps the row as written and reads the seats and the waiting list's offer
         again only if the transaction wrote them (someone stood up, a seat offered).
@@ -549,16 +596,14 @@ class TableOwner:
         assert self.rt is not None
         writes = RowWrites()
         with owners.inside(self.table_id), connection.execute_wrapper(writes), transaction.atomic():
-            rt = tablerow.lock(self.table_id)
+            rt = tablerow.lock(self.table_id)  # (refused if another owner claimed the table)
             for name in STEP_FIELDS:
                 setattr(rt, name, getattr(self.rt, name))
-            step.save()
-            rt.steps = step.seq
-            # (every write of a table's hand locks its runtime row first, as above)
             hand = self.hand if self.hand is not None else Hand.objects.get(pk=self.hand_id)
             engine = tablerow.hand_engine(rt)
-            hands.finish_hand(rt, engine, hand)
-            tablerow.after_change(rt, engine, events=events)
+            hands.finish_hand(rt, engine, hand, rebuys=self.rebuys, seats=self.seats)
+            tablerow.after_change(rt, engine)
+        self.ending = False
         self.dirty = False
         self._load(written=rt, kept=writes)
 
@@ -605,6 +650,9 @@ class TableOwner:
                 result = func(**kwargs)
             if place.dealt is not None:  # a deal, committed: its rows are kept as they were stored
                 dealt, hand = as_stored(place.dealt), place.hand and as_stored(place.hand)
+                self.rebuys = False  # every write of the table from now on is this owner's
+            elif func is actions.table_rebuy:
+                self.rebuys = None
             return result
         finally:
             self._load(own=True, kept=writes, written=dealt)
@@ -617,6 +665,9 @@ class TableOwner:
         Refused (``TableElsewhere``) once another owner has claimed the table (the epoch raised).
         """
         if not self.dirty or self.rt is None:
+            return
+        if self.ending:  # the hand's end is written with its settlement, never without it
+            self._settle_sync()
             return
         if not self._write_state(TableRuntime.objects.filter(pk=self.table_id, epoch=self.rt.epoch)):
             raise TableElsewhere()

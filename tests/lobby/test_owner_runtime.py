@@ -79,7 +79,17 @@ async def play_hand(table, sockets, received):
     hand_no = latest[0]["hand"]
     for _ in range(200):
         current = max(latest.values(), key=lambda m: m["version"])
-        if current["hand"] != hand_no or current.get("over"):
+        if current["hand"] != hand_no:
+            return
+        if current.get("over"):
+            # the hand's end leaves once journaled, its settlement follows: the next version
+            # brings the seats' credits (the between-hands block)
+            for i, ws in enumerate(sockets):
+                while "seats" not in (latest[i].get("waiting") or {}):
+                    msg = await ws.receive_json_from(timeout=10)
+                    if msg["type"] == "table.state":
+                        received[i].append(msg)
+                        latest[i] = msg
             return
         actor = next(
             i for i, m in latest.items() if m["version"] == current["version"] and m["seat"] in m["to_act"]

@@ -212,6 +212,30 @@ def test_buy_in_hand_rake_cash_out(funded, other_player):
     assert selectors.ledger_totals() == {"real": 0}
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_hand_settled_without_a_key_needs_the_callers_transaction(funded, other_player):
+    """No key: the caller's own transaction makes it once (the lobby's hand row ended with it);
+    outside one it is refused, nothing posted, no key stored either way."""
+    from django.db import transaction
+
+    from wallet.models import IdempotencyKey
+
+    actions.deposit_create(user=other_player, amount=20_000, idempotency_key="o")
+    buy_in(funded, "s1", 10_000)
+    buy_in(other_player, "s2", 10_000)
+    keys = IdempotencyKey.objects.count()
+    before = ledger_snapshot()
+    with pytest.raises(InvalidState):
+        actions.table_hand_settle(deltas={"s1": 950, "s2": -1_000}, rake=50, idempotency_key=None)
+    assert ledger_snapshot() == before
+    with transaction.atomic():
+        actions.table_hand_settle(deltas={"s1": 950, "s2": -1_000}, rake=50, idempotency_key=None)
+    assert selectors.table_credit_get(table_session_ref="s1")["balance"] == 10_950
+    assert house(AccountKind.HOUSE_RAKE) == 50
+    assert IdempotencyKey.objects.count() == keys
+    assert selectors.ledger_totals() == {"real": 0}
+
+
 def test_buy_in_out_of_range_and_legal_cap(funded):
     actions.deposit_create(user=funded, amount=200_000, idempotency_key="more")
     before = ledger_snapshot()

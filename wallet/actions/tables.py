@@ -244,7 +244,7 @@ def table_hand_settle(
     *,
     deltas: Mapping[str, int],
     rake: int,
-    idempotency_key: str,
+    idempotency_key: str | None,
     realm: str = Realm.REAL,
     hand_ref: str = "",
     pot: int = 0,
@@ -256,6 +256,9 @@ def table_hand_settle(
     positive, net of rake). ``pot`` is the net amount moved INTO the table's carried pot
     ``pot_ref`` (piatto di parol, bestia: chips that stay on the table for the next hand;
     negative when a carried pot is won).
+
+    ``idempotency_key`` None: the caller's own transaction makes the settlement happen once (the
+    lobby's hand row, ended in the same transaction), and no key is stored or read.
     """
     amount_checked(rake, allow_zero=True)
     if isinstance(pot, bool) or not isinstance(pot, int) or (pot and not pot_ref):
@@ -284,6 +287,10 @@ def table_hand_settle(
             pot=locked[pot_key].balance if pot else None,
         )
 
+    if idempotency_key is None:
+        if not transaction.get_connection().in_atomic_block:
+            raise InvalidState("Mano senza chiave di idempotenza fuori da una transazione.")
+        return work()
     inputs = {
         "deltas": dict(deltas),
         "rake": rake,
