@@ -102,7 +102,8 @@ def test_no_new_table_of_a_game_switched_off_and_training_may_stay_on(staff):
     )  # fmt: skip
     training = TableTemplate.objects.create(
         name="Scopa allenamento", table_name="Scopa prova", game="scopa", realm="play", seats=2,
-        min_buy_in=2_000, max_buy_in=10_000, config={"mode": "punti", "target": 11}, **SCOPA_STAKES,
+        min_buy_in=2_000, max_buy_in=10_000, config={"mode": "punti", "target": 11},
+        **{**SCOPA_STAKES, "rake_bp": 0},  # gettoni pay no rake
     )  # fmt: skip
     practice = door.table_open_from_template(template_id=training.pk, actor=staff)
     switch("scopa", staff, money=False, training=True)
