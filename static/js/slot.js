@@ -193,6 +193,7 @@ function finishCount() {
   setWin(c.to);
   if (c.creditEnd !== null) setCredit(c.creditEnd);
   c.then?.();
+  renderControls();
 }
 
 // --- controls -----------------------------------------------------------------------------------
@@ -251,6 +252,7 @@ function send(action) {
   if (!socket || socket.readyState !== WebSocket.OPEN) { notice(t("Tentativo di riconnessione in corso"), true); return false; }
   state.busy = true;
   root.dataset.busy = "1";
+  root.dataset.sent = `${action.type}@${state.version}:${phase()}`; // what the last error answered
   socket.send(JSON.stringify({ type: "act", action, version: state.version }));
   return true;
 }
@@ -315,7 +317,7 @@ function afterSpinShown() {
 
 function landAll(now) {
   const res = state.result;
-  if (!res || state.landing) return;
+  if (!res || state.landing || !state.spinning) return; // landed once only (Stop, or its time)
   state.landing = true;
   const window = res.view.spin.window;
   const elapsed = performance.now() - state.spinStarted;
@@ -323,7 +325,7 @@ function landAll(now) {
   let landed = 0;
   const done = () => {
     landed += 1;
-    if (landed === 5) { state.landing = false; state.spinning = false; showSpinOutcome(res); }
+    if (landed === 5) { state.landing = false; state.spinning = false; state.result = null; showSpinOutcome(res); }
   };
   times.forEach((at, r) => {
     const wait = now ? 0 : Math.max(0, at - elapsed);
@@ -340,6 +342,7 @@ function showSpinOutcome(res) {
   const featuresWin = spinView.win - firstWin;
   state.view = { ...view, credit: view.credit - featuresWin };
   countUp(0, firstWin, spinView.bet, () => {
+    if (state.version !== res.version) return; // the session moved on meanwhile (a resync)
     state.view = view;
     renderControls();
     if (view.phase !== "spin") startFeature(view, res.events);
@@ -468,6 +471,7 @@ let wheelTimer = null;
 
 function showWheel(spinView) {
   state.feature = "wheel";
+  clearLines();
   const box = featureBox();
   box.dataset.kind = "wheel";
   const chance = spinView.unit;
@@ -548,7 +552,7 @@ function featureWon(text, win, then) {
   const before = Number(($("win").textContent || "0").replace(/\./g, "")) || 0;
   const spinView = state.view.spin;
   countUp(before, before + win, spinView ? spinView.bet : 1);
-  setTimeout(go, 2500);
+  ok.focus({ preventScroll: true });
 }
 
 /** After a feature: the next one the spin won, or back to the reels. */
@@ -633,6 +637,7 @@ function showPierino(view, events) {
   const spinView = view.spin;
   const wheelView = spinView.wheel;
   state.feature = "pierino";
+  clearLines();
   const box = featureBox();
   box.dataset.kind = "pierino";
   const banner = el("div", { class: "slot-banner", "data-testid": "pierino-banner" });
@@ -710,6 +715,7 @@ let retries = 0;
 let firstDrop = null;
 
 function onView(msg) {
+  if (msg.version < state.version) return; // an answer to an older "sync": the page is ahead of it
   state.version = msg.version;
   root.dataset.version = String(msg.version);
   state.extra = msg.extra;
@@ -747,7 +753,7 @@ function onMessage(event) {
     if (state.spinning) { state.spinning = false; if (state.view?.spin) showWindow(state.view.spin.window); else showWindow(M.strips.map((s, r) => s.slice(r * 3, r * 3 + 3))); if (state.view) setCredit(state.view.credit); }
     state.auto = 0;
     notice(msg.message || "", false);
-    root.dataset.lastError = msg.code || "";
+    root.dataset.lastError = `${msg.code || ""} (${root.dataset.sent || ""})`;
     socket.send(JSON.stringify({ type: "sync" }));
     renderControls();
   }
