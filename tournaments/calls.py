@@ -140,10 +140,36 @@ def level_calls_on_commit(t: Tournament, where: dict[int, tuple[int, int]], *, f
         transaction.on_commit(lambda: playercalls.calls_send(sent), robust=True)
 
 
+def slot_call(t: Tournament) -> dict[str, Any]:
+    """The call of one entrant of a slot tournament to his own machine (its text in Italian)."""
+    return {
+        "kind": "match",
+        "key": f"torneo-{t.pk}-slot",
+        "title": _("Il torneo %(name)s è iniziato") % {"name": t.name},
+        "text": _("La tua slot è pronta: %(min)s minuti per fare più credito che puoi.")
+        % {"min": t.slot_minutes},
+        "warning": _("Il tempo scorre per tutti dallo stesso momento."),
+        "url": reverse("tournaments:slot", args=[t.pk]),
+        "table_id": None,
+        "tournament_id": t.pk,
+        "turn": t.turn,
+        "sanction_at": None,
+    }
+
+
+def slot_calls_on_commit(t: Tournament, user_ids: list[int]) -> None:
+    """After commit, call each person (bots have no page) to his machine of a slot tournament."""
+    people = list(User.objects.filter(pk__in=user_ids, is_bot=False).values_list("pk", flat=True))
+    if people:
+        call = slot_call(t)
+        sent = [(uid, call) for uid in people]
+        transaction.on_commit(lambda: playercalls.calls_send(sent), robust=True)
+
+
 def player_calls(*, user_id: int) -> list[dict[str, Any]]:
     """What waits for a player now (the provider of ``hooks.player_calls``): the invitations to the
     open tournaments he has not entered, and in each running tournament he plays, his match of the
-    current turn while its table is open."""
+    current turn while its table is open (a slot tournament: his machine)."""
     out = _invitations(user_id)
     entered = Registration.objects.filter(user_id=user_id, state=Registration.State.ADMITTED)
     tournaments = list(
@@ -152,6 +178,10 @@ def player_calls(*, user_id: int) -> list[dict[str, Any]]:
     if not tournaments:
         return out
     for t in tournaments:
+        if t.is_slot:  # his machine, while his time runs
+            if t.progress.get("extra") is None or str(user_id) in t.progress["extra"]["players"]:
+                out.append(slot_call(t))
+            continue
         if t.is_levels:  # his table now (he may have been moved since the page last looked)
             where = t.progress.get("seating", {}).get(str(user_id))
             if where is not None:

@@ -3,6 +3,7 @@ turn tournaments of the giochi a partite and level tournaments (freezeout) of po
 
 from __future__ import annotations
 
+import random
 from datetime import datetime, time, timedelta
 from typing import Any
 
@@ -64,6 +65,10 @@ DEMO_TOURNAMENTS: tuple[tuple[str, str, tuple[time, int | None] | None, dict[str
     ("Telesina turbo della domenica", SCHEDULED, (time(20, 0), 6), {"game": "telesina", "format": "freezeout",
      "pool_quota": 450, "fee": 50, "max_players": 60, "starting_chips": 1500, "seats_per_table": 5,
      "speed": "turbo", "first_invito": 20}),
+    # The slot tournament (rules 004, "Regole della slot tornei"): four at "Pierino Tenta la Fortuna",
+    # same credit and 3 minutes each; the demo's bots fill it and spin beside the person.
+    ("Slot sit&go 4", SITGO, None, {"game": "slot", "format": "slot", "pool_quota": 90, "fee": 10,
+     "max_players": 4, "repeat": True, "slot_minutes": 3}),
     # The training section (rules 004, "Tavoli e tornei di allenamento"): free, 10 PT fittizi.
     ("Allenamento Scopa sit&go 4", SITGO, None, {"game": "scopa", "format": "ko", "training": True,
      "max_players": 4, "repeat": True, "smazzate": 1}),
@@ -186,6 +191,69 @@ def sitgo_fill_with_bots(*, tournament_id: int, now: Any = None, wait: timedelta
 
 
 def demo_bots_sweep(*, now: Any = None) -> int:
-    """Beat, in the demo: fill every open sit&go a person is waiting in."""
+    """Beat, in the demo: fill every open sit&go a person is waiting in; the bots of every running
+    slot tournament play a few actions at their machines."""
     ids = Tournament.objects.filter(kind=Tournament.Kind.SITGO, state__in=Tournament.OPEN_STATES)
-    return sum(sitgo_fill_with_bots(tournament_id=pk, now=now) for pk in ids.values_list("pk", flat=True))
+    filled = sum(sitgo_fill_with_bots(tournament_id=pk, now=now) for pk in ids.values_list("pk", flat=True))
+    slots = Tournament.objects.filter(format=Tournament.Format.SLOT, state=Tournament.State.RUNNING)
+    for pk in slots.values_list("pk", flat=True):
+        slot_bots_play(tournament_id=pk, now=now)
+    return filled
+
+
+# A demo bot at a slot tournament's machine: a few actions each sweep, a small unit bet (the
+# cautious play the rules advise), every choice (door, slate, wheel) picked at random.
+SLOT_BOT_ACTIONS = 3
+SLOT_BOT_TOP_UNIT = 10
+
+
+def slot_bot_action(state: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
+    """The action a demo bot takes at its machine (None: nothing to do, its session is over)."""
+    from games.slot import engine
+
+    legal = engine.legal_actions(state)
+    if not legal:
+        return None
+    spec = rng.choice(legal)
+    action = {k: v for k, v in spec.items() if k not in ("label", "amount")}
+    if "amount" in spec:
+        action["amount"] = rng.randint(spec["amount"]["min"], min(spec["amount"]["max"], SLOT_BOT_TOP_UNIT))
+    return action
+
+
+def slot_bots_play(
+    *,
+    tournament_id: int,
+    now: Any = None,
+    actions_each: int = SLOT_BOT_ACTIONS,
+    rng: random.Random | None = None,
+) -> int:
+    """Every bot of a running slot tournament plays up to ``actions_each`` actions through the
+    players' own action (``slot.slot_act``: its clock and credit rules); return how many were played."""
+    from games.engine import CodedError
+    from tournaments import slot
+    from tournaments.models import SlotSession
+
+    rng = rng or random.Random()  # a bot's whim, not the game's draws (those are the server's RNG)
+    played = 0
+    sessions = SlotSession.objects.filter(
+        tournament_id=tournament_id, tournament__state=Tournament.State.RUNNING, user__is_bot=True
+    ).select_related("user")
+    for session in sessions:
+        for _ in range(actions_each):
+            session.refresh_from_db()
+            action = slot_bot_action(session.playing, rng)
+            if action is None:
+                break
+            try:
+                slot.slot_act(
+                    tournament_id=tournament_id,
+                    user=session.user,
+                    action=action,
+                    version=session.version,
+                    now=now,
+                )
+            except CodedError:
+                break  # its time is over, or the session moved: the next sweep tries again
+            played += 1
+    return played

@@ -75,6 +75,8 @@ def table_title(t: Tournament) -> str:
     """The table's abbreviation in words (its tooltip)."""
     if t.is_levels:
         return _("Fino a %(n)s giocatori per tavolo") % {"n": t.seats_per_table}
+    if t.is_slot:
+        return _("Ognuno alla sua slot, 30 linee")
     return {
         "2": _("Partite testa a testa, due giocatori al tavolo"),
         "4in2": _("Partite 4 in 2: quattro giocatori, ciascuno per sé"),
@@ -84,6 +86,11 @@ def table_title(t: Tournament) -> str:
 
 def duration_title(t: Tournament) -> str:
     """The duration's figures in words (its tooltip)."""
+    if t.is_slot:
+        return _("%(min)s minuti di gioco per tutti; %(chips)s chips iniziali") % {
+            "min": t.slot_minutes,
+            "chips": t.starting_chips,
+        }
     if t.is_levels:
         return _("Livelli di %(min)s minuti; invito iniziale %(invito)s; %(chips)s chips iniziali") % {
             "min": levels.LEVEL_SECONDS[levels.Speed(t.speed)] // 60,
@@ -107,6 +114,8 @@ def table_abbreviation(t: Tournament) -> str:
     """2 gioc (testa a testa), 4in2, or 4 gioc for pairs ("Numero di giocatori al tavolo")."""
     if t.is_levels:
         return f"{t.seats_per_table} gioc"
+    if t.is_slot:
+        return "1 gioc"
     return {"2": "2 gioc", "4in2": "4in2", "4": "4 gioc"}[t.table]
 
 
@@ -126,6 +135,8 @@ def duration_label(t: Tournament) -> str:
     """
     if t.is_levels:
         return str(Tournament.Speed(t.speed).label)
+    if t.is_slot:
+        return f"{t.slot_minutes} min"
     if t.smazzate:
         per_turn = f"{t.smazzate} sm"
     elif t.points_to_win:
@@ -197,6 +208,11 @@ def description(t: Tournament) -> str:
         parts.append(_("fino a %(n)s giocatori per tavolo") % {"n": t.seats_per_table})
         parts.append(_("%(chips)s chips iniziali") % {"chips": t.starting_chips})
         parts.append(_("velocità %(speed)s") % {"speed": Tournament.Speed(t.speed).label})
+        return ", ".join(parts)
+    if t.is_slot:
+        parts.append(_("ognuno alla sua slot"))
+        parts.append(_("%(chips)s chips iniziali") % {"chips": levelinfo.chips_label(t.starting_chips)})
+        parts.append(_("%(min)s minuti di gioco") % {"min": t.slot_minutes})
         return ", ".join(parts)
     if t.ko_qualifiers:
         parts.append(_("KO tra i migliori %(n)s") % {"n": t.ko_qualifiers})
@@ -327,6 +343,9 @@ def tournament_info(*, tournament: Tournament, now: datetime | None = None) -> d
         "turn": t.turn if t.state == Tournament.State.RUNNING else None,
         "players_left": players_left(t),
         "by_levels": t.is_levels,
+        "slot": {"minutes": t.slot_minutes, "credit": levelinfo.chips_label(t.starting_chips)}
+        if t.is_slot
+        else None,
         "level": levelinfo.summary(t, now),  # a running level tournament: its level clock and chips
     }
 
@@ -337,6 +356,9 @@ def players_left(t: Tournament) -> int | None:
     p = t.progress or {}
     if t.state != Tournament.State.RUNNING or "lines" not in p:
         return None
+    if t.is_slot:  # everyone plays to the end of time: the players of the extra minute, when it runs
+        extra = p.get("extra")
+        return len(extra["players"]) if extra else len(p["lines"])
     if t.is_levels:  # the players who still hold chips
         return len(p.get("chips", {}))
     if p.get("phase") == "ko":
@@ -477,6 +499,15 @@ def structure(*, tournament: Tournament) -> list[dict[str, str]]:
                 }
             )
         return out
+    if t.is_slot:  # one session for everybody; the tied for first play one minute more
+        return [
+            {
+                "turn": "1",
+                "phase": _("Slot: %(min)s minuti, %(chips)s chips iniziali")
+                % {"min": t.slot_minutes, "chips": levelinfo.chips_label(t.starting_chips)},
+            },
+            {"turn": "+", "phase": _("Parità al primo posto: un minuto in più per chi è a pari merito")},
+        ]
     if t.format != Tournament.Format.KO:
         phase = (
             Tournament.Format.DANEL.label
@@ -555,7 +586,7 @@ def standings_by_turn(*, tournament: Tournament) -> list[dict[str, Any]]:
     """
     from tournaments.models import TournamentMatch
 
-    if tournament.is_levels:
+    if tournament.is_levels or tournament.is_slot:
         return []  # a level tournament has no turns: its tables and chips are in ``current_matches``
     players = _line_players(tournament)
     names = {line: " / ".join(nicks) for line, nicks in players.items()}
@@ -623,6 +654,13 @@ def lobby_stamp(*, tournament: Tournament) -> str:
     stamp = f"{tournament.state}:{tournament.turn}:{regs['n']}:{regs['ok']}:{ended}"
     if tournament.is_levels:  # a level tournament's chip counts change with every hand folded
         stamp += f":{levelinfo.chips_stamp(tournament)}"
+    if tournament.is_slot and tournament.state == Tournament.State.RUNNING:  # every spin moves the standings
+        from django.db.models import Sum
+
+        from tournaments.models import SlotSession
+
+        moved = SlotSession.objects.filter(tournament=tournament).aggregate(n=Sum("version"))["n"]
+        stamp += f":{moved or 0}:{len((tournament.progress or {}).get('extra') or {})}"
     if tournament.confirmation_required:  # the "Conferma iscrizione" button shows and goes by itself
         stamp += f":{int(tournament.confirmation_open(timezone.now()))}:{regs['confirmed']}"
     return stamp
@@ -637,6 +675,8 @@ def current_matches(*, tournament: Tournament, user_id: int | None) -> list[dict
         return []
     if tournament.is_levels:
         return _level_tables(tournament, user_id)
+    if tournament.is_slot:
+        return []  # no tables: ``slot_standings``
     names = _line_names(tournament)
     lines = tournament.progress.get("lines", {})
     out = []
@@ -659,6 +699,26 @@ def current_matches(*, tournament: Tournament, user_id: int | None) -> list[dict
             }
         )
     return out
+
+
+def slot_standings(*, tournament: Tournament, user_id: int | None) -> dict[str, Any] | None:
+    """A running slot tournament's standings as the lobby shows them: every player by credit (the
+    players of the extra minute first), the reader's own row, and whether he plays (his slot's
+    link). None for any other tournament."""
+    from tournaments import slot
+
+    t = tournament
+    if not t.is_slot or t.state != Tournament.State.RUNNING:
+        return None
+    table = slot.ranking(t, best=None)
+    return {
+        "rows": [
+            {**r, "mine": r["user_id"] == user_id, "credit_label": levelinfo.chips_label(r["credit"])}
+            for r in table["best"]
+        ],
+        "plays": user_id is not None and user_id in table["positions"],
+        "extra": bool((t.progress or {}).get("extra")),
+    }
 
 
 def _level_tables(t: Tournament, user_id: int | None) -> list[dict[str, Any]]:

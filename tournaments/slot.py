@@ -38,8 +38,9 @@ from django.utils.dateparse import parse_datetime
 from games.rng import SystemRng
 from games.slot import engine
 from piattaforma.models import User
-from tournaments import errors
+from tournaments import calls, errors
 from tournaments.actions.common import task_send_on_commit
+from tournaments.formats.money import format_euro
 from tournaments.formats.slot import slot_placings, tied_for_first
 from tournaments.formats.standings import Placings
 from tournaments.models import Registration, SlotSession, Tournament
@@ -89,6 +90,7 @@ def start(t: Tournament, regs: list[Registration], now: datetime) -> None:
         for r in regs
     )
     _advance_at(t, t.slot_minutes * 60)
+    calls.slot_calls_on_commit(t, [r.user_id for r in regs])  # every page of each person: "to your slot"
 
 
 # --- play ----------------------------------------------------------------------------------------
@@ -165,19 +167,37 @@ def standings(session: SlotSession, now: datetime | None = None, *, shared: bool
     else:
         table = ranking(t)
     return {
-        "best": table["best"],
+        "best": [{k: v for k, v in row.items() if k != "user_id"} for row in table["best"]],
         "position": table["positions"].get(session.user_id),
         "credit": session.credit,
         "entrants": table["entrants"],
         "seconds_left": max(0, int((session.ends_at - now).total_seconds() + 0.999)),
         "running": t.state == Tournament.State.RUNNING,
+        "result": result(t, session.user_id),
     }
 
 
-def ranking(t: Tournament) -> dict[str, Any]:
+def result(t: Tournament, user_id: int) -> dict[str, Any] | None:
+    """The player's end of a finished tournament, as his machine's page shows it: his placing
+    among the entrants, and his prize once the prizes are paid (None: not finished yet)."""
+    if t.state != Tournament.State.FINISHED:
+        return None
+    reg = t.registrations.filter(user_id=user_id, position__isnull=False).first()
+    if reg is None:
+        return None
+    return {
+        "position": reg.position,
+        "entrants": t.registrations.filter(state=Registration.State.ADMITTED).count(),
+        "prize": format_euro(reg.prize) if reg.prize else "",
+        "paid": t.paid_at is not None,
+    }
+
+
+def ranking(t: Tournament, best: int | None = STANDINGS_BEST) -> dict[str, Any]:
     """The tournament's standings now, ranked as the final ranking will be: the players of the
     extra minute first, then by credit; equal keys share a position (K2). ``best``: the first 10
-    with nickname, credit and position; ``positions``: every player's position."""
+    (``best=None``: everyone) with nickname, credit and position; ``positions``: every player's
+    position."""
     outside = Case(
         When(extra_state__isnull=True, then=Value(True)), default=Value(False), output_field=BooleanField()
     )
@@ -193,11 +213,12 @@ def ranking(t: Tournament) -> dict[str, Any]:
         if (not_extra, credit) != previous:
             position, previous = index, (not_extra, credit)
         positions[uid] = position
-    best = rows[:STANDINGS_BEST]
+    best = rows[:best]
     names = dict(User.objects.filter(pk__in=[r[0] for r in best]).values_list("pk", "nickname"))
     return {
         "best": [
-            {"position": positions[uid], "nickname": names.get(uid, ""), "credit": c} for uid, c, _o in best
+            {"position": positions[uid], "nickname": names.get(uid, ""), "credit": c, "user_id": uid}
+            for uid, c, _o in best
         ],
         "positions": positions,
         "entrants": len(rows),

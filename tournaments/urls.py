@@ -14,5 +14,6 @@ urlpatterns = [
     path("<id:tournament_id>/cancella/", views.cancel, name="cancel"),
     path("<id:tournament_id>/conferma/", views.confirm, name="confirm"),
     path("<id:tournament_id>/stato.json", views.my_state, name="my_state"),
+    path("<id:tournament_id>/slot/", views.slot_page, name="slot"),
     path("<id:tournament_id>/livello.json", views.level_info, name="level_info"),
 ]

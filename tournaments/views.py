@@ -14,8 +14,8 @@ from django.views.decorators.http import require_POST
 
 from games.engine import CodedError
 from piattaforma.models import User
-from tournaments import actions, errors, levelinfo, rankings, selectors
-from tournaments.models import Registration, Tournament
+from tournaments import actions, errors, levelinfo, rankings, selectors, slotpage
+from tournaments.models import Registration, SlotSession, Tournament
 
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
@@ -121,6 +121,7 @@ def tournament_lobby(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "results": selectors.final_results(tournament=tournament),
             "my_result": levelinfo.my_result(tournament, request.user.pk),
             "chip_counts": levelinfo.chip_counts(tournament, request.user.pk),
+            "slot_standings": selectors.slot_standings(tournament=tournament, user_id=request.user.pk),
             "eliminations": levelinfo.eliminations(tournament)
             if tournament.is_levels and tournament.state == Tournament.State.RUNNING
             else [],  # at the end the final placings say it all
@@ -204,3 +205,22 @@ def level_info(request: HttpRequest, tournament_id: int) -> JsonResponse:
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     user_id = request.user.pk if request.user.is_authenticated else None
     return JsonResponse(levelinfo.table_info(tournament, user_id))
+
+
+@login_required
+def slot_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """An entrant's own machine in a slot tournament: the reels, the features, the standings and
+    the clock (its play goes over ``/ws/torneo/<id>/slot/``). Anyone else goes to the lobby."""
+    tournament = get_object_or_404(Tournament, pk=tournament_id, format=Tournament.Format.SLOT)
+    if not SlotSession.objects.filter(tournament=tournament, user_id=request.user.pk).exists():
+        messages.info(request, _("La slot di un torneo è dei suoi giocatori, dall'inizio del torneo."))
+        return redirect("tournaments:lobby", tournament_id=tournament_id)
+    return render(
+        request,
+        "tournaments/slot.html",
+        {
+            "t": tournament,
+            "machine": slotpage.machine(),
+            "client_text": slotpage.catalog(),
+        },
+    )

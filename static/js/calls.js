@@ -16,11 +16,12 @@ const DISMISSED = -1; // a call the player hid: its page no longer counts down t
 /**
  * What a page does with a call: "none" (this is the table already), "go" (now), "wait" (notice and
  * countdown, then go) or "notice" (notice and button only: the player is at another live table, or
- * typing). `page`: { tableId, tournamentId, typing } of the current page.
+ * typing). `page`: { tableId, tournamentId, path, typing } of the current page.
  */
 export function plan(call, page) {
   if (call && call.kind === "notice") return call.text ? "notice" : "none"; // a warning, a ban: told, no move
   if (!call || call.kind !== "match" || !call.url) return "none";
+  if (page.path && page.path === call.url) return "none"; // his slot's page already (a slot tournament)
   if (page.tableId !== null && page.tableId === Number(call.table_id)) return "none";
   if (page.tableId !== null && page.tournamentId === Number(call.tournament_id)) return "go";
   if (page.tableId !== null || page.typing) return "notice";
@@ -77,6 +78,7 @@ function currentPage() {
   return {
     tableId: table ? Number(table.dataset.table) : null,
     tournamentId: table && table.dataset.tournament ? Number(table.dataset.tournament) : null,
+    path: location.pathname,
     typing,
   };
 }

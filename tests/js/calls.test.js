@@ -17,6 +17,12 @@ test("his own table needs nothing; a table of the same tournament goes straight 
   assert.equal(plan(call, page({ tableId: 33, tournamentId: 7 })), "go");
 });
 
+test("a slot tournament's call takes any page to his slot, and leaves the slot's page alone", () => {
+  const slot = { kind: "match", key: "torneo-9-slot", url: "/tornei/9/slot/", table_id: null, tournament_id: 9 };
+  assert.equal(plan(slot, page({ path: "/tornei/9/" })), "wait");
+  assert.equal(plan(slot, page({ path: "/tornei/9/slot/" })), "none");
+});
+
 test("at another live table, or while typing, the player is told but not moved", () => {
   assert.equal(plan(call, page({ tableId: 5 })), "notice");
   assert.equal(plan(call, page({ tableId: 5, tournamentId: 9 })), "notice");

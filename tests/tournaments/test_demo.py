@@ -20,13 +20,16 @@ def test_seed_demo_opens_tournaments_of_several_games():
     call_command("seed_demo", stdout=io.StringIO())
     call_command("seed_demo", stdout=io.StringIO())
     open_ones = Tournament.objects.filter(state="registration")
-    assert open_ones.filter(kind="scheduled").count() == 9 and open_ones.filter(kind="sitgo").count() == 9
+    assert open_ones.filter(kind="scheduled").count() == 9 and open_ones.filter(kind="sitgo").count() == 10
     # level tournaments of poker and Telesina, scheduled and sit&go (the sit&go: small, superturbo)
     levels = open_ones.filter(format="freezeout")
     assert set(levels.values_list("game", "kind")) == {
         (game, kind) for game in ("poker5", "telesina") for kind in ("scheduled", "sitgo")
     }
     assert set(levels.filter(kind="sitgo").values_list("speed", flat=True)) == {"superturbo"}
+    slot = open_ones.get(format="slot")  # the slot sit&go the bots fill: four, same credit, 3 minutes
+    assert (slot.game, slot.kind, slot.max_players, slot.slot_minutes) == ("slot", "sitgo", 4, 3)
+    assert slot.starting_chips == 100_000 and slot.repeat
     training = open_ones.filter(training=True)  # the training section: free, one of each kind
     assert set(training.values_list("kind", "pool_quota", "fee")) == {("scheduled", 0, 0), ("sitgo", 0, 0)}
     assert training.get(kind="scheduled").confirmation_required
