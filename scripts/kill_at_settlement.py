@@ -54,7 +54,7 @@ def main(table_id: int, kill_at: int) -> None:
         settled += 1
         print(f"settled {owner.rt.hand_no if owner.rt else '?'}", flush=True)
 
-    TableOwner._settle_sync = settle_or_die  # type: ignore[method-assign]
+    TableOwner._settle_sync = settle_or_die  # type: ignore[method-assign]  # the script swaps the method in place to die in it
 
     async def run() -> None:
         await presence.owner_for(table_id)
