@@ -26,7 +26,9 @@ CHIPS = 400
 
 
 def statement(sql: str) -> str:
-    """A statement's kind and first table: "SELECT lobby_seat", "INSERT lobby_hand"."""
+    """A statement's kind and first table: "SELECT lobby_seat", "INSERT lobby_hand" (one executed
+    once a row, logged as "N times: UPDATE ...", counts once: one statement, prepared once)."""
+    sql = re.sub(r"^\d+ times: ", "", sql)
     verb = sql.split()[0].upper()
     table = re.search(r'(?:FROM|INTO|UPDATE) "?(\w+)"?', sql)
     return f"{verb} {table.group(1) if table else ''}".strip()
