@@ -12,11 +12,13 @@ task does (``running.tournament_advance``), the level clock one minute on per ro
   played and every advance: folding, eliminations, balancing, moves, the next deals) against the
   CPU per cash hand (target ≤ 1.2×);
 * the time to balance after an elimination: the balancing plan (``freezeout._balance``) of each
-  advance that folded an elimination (target ≤ 50 ms at 1,000 entrants), and each table's call
-  that seats a moved player (``tournament_table_next``: the seat written, the next hand dealt)
-  beside the calls that only deal, p50 / p99 / max of each;
-* in hand for hand, the spread between the first and the last table's deal of one round, p50 /
-  p99 / max, with the tables of the largest round (target p99 < 250 ms across 100 tables).
+  advance that folded an elimination (target ≤ 50 ms at 1,000 entrants), and each advance's one
+  transaction over its idle tables (``tournament_tables_next``: the seats written, the next hands
+  dealt) when it seats a moved player beside when it moves nobody, p50 / p99 / max of each;
+* in hand for hand, the spread between the first and the last table's deal of one round: every
+  hand of the round starts at its one commit, so from that commit to the last table's view sent,
+  p50 / p99 / max, with the tables of the largest round (target p99 < 250 ms across 100 tables),
+  and the round's transaction itself.
   ``--hand-for-hand-margin M`` plays hand for hand while the players left are at most M above
   the paid places (the product's margin is 1: the bubble, a handful of tables), so a large M
   measures rounds across every table from the start.
@@ -150,17 +152,22 @@ def setup(entrants: int, seats: int) -> Any:
 
 
 class Probe:
-    """Times ``freezeout._balance`` and each table's ``tournament_table_next`` (bench only)."""
+    """Times ``freezeout._balance``, the round's ``tournament_tables_next`` (one transaction for
+    every idle table) and, after the commit, the views of the tables it dealt (bench only)."""
 
     def __init__(self) -> None:
+        from django.db import transaction
+
         from lobby import door
+        from lobby.actions import level_tables
         from tournaments import freezeout
 
         self.balance: float = 0.0
-        self.deals: list[float] = []
-        self.moving: list[float] = []  # calls that seat a moved player (and deal)
-        self.plain: list[float] = []  # calls that only deal (or unseat who left)
-        self._balance, self._next = freezeout._balance, door.tournament_table_next
+        self.calls: list[tuple[float, int, bool]] = []  # (seconds, tables dealt, a moved player seated)
+        self.committed: float | None = None  # the round's commit: every hand visible at once
+        self.sent: float | None = None  # the last dealt table's view sent
+        self._balance, self._next = freezeout._balance, door.tournament_tables_next
+        self._send = level_tables._send_dealt
 
         def balance(*args: Any, **kwargs: Any) -> Any:
             start = time.perf_counter()
@@ -169,26 +176,38 @@ class Probe:
             finally:
                 self.balance += time.perf_counter() - start
 
-        def table_next(*, leave: Any = (), arrive: Any = (), **kwargs: Any) -> bool:
+        def tables_next(*, tables: Any, **kwargs: Any) -> set[int]:
+            transaction.on_commit(lambda: setattr(self, "committed", time.perf_counter()))  # runs first
             start = time.perf_counter()
-            dealt = self._next(leave=leave, arrive=arrive, **kwargs)
-            end = time.perf_counter()
-            if dealt:
-                self.deals.append(end)
-            (self.moving if arrive else self.plain).append(end - start)
+            dealt = self._next(tables=tables, **kwargs)
+            moved = any(plan.arrive for plan in tables.values())
+            self.calls.append((time.perf_counter() - start, len(dealt), moved))
             return dealt
 
+        def send(runtimes: Any) -> None:
+            self._send(runtimes)
+            self.sent = time.perf_counter()
+
         freezeout._balance = balance
-        freezeout.door.tournament_table_next = table_next  # freezeout reads it through lobby.door
+        freezeout.door.tournament_tables_next = tables_next  # freezeout reads it through lobby.door
+        level_tables._send_dealt = send  # the deal's after-commit reads it from its module
 
     def reset(self) -> None:
-        self.balance, self.deals, self.moving, self.plain = 0.0, [], [], []
+        self.balance, self.calls, self.committed, self.sent = 0.0, [], None, None
+
+    def spread(self) -> float | None:
+        """From the commit of the round (its hands all started) to the last table's view sent."""
+        if self.committed is None or self.sent is None:
+            return None
+        return self.sent - self.committed
 
     def undo(self) -> None:
+        from lobby.actions import level_tables
         from tournaments import freezeout
 
         freezeout._balance = self._balance
-        freezeout.door.tournament_table_next = self._next
+        freezeout.door.tournament_tables_next = self._next
+        level_tables._send_dealt = self._send
 
 
 def run(args: argparse.Namespace) -> None:
@@ -219,6 +238,7 @@ def run(args: argparse.Namespace) -> None:
     moving: list[float] = []
     plain: list[float] = []
     spreads: list[tuple[float, int]] = []
+    bulk: list[tuple[float, int]] = []
     advance_cpu = 0.0
     decisions = rounds = 0
     try:
@@ -248,11 +268,16 @@ def run(args: argparse.Namespace) -> None:
                 raise AssertionError("chips not conserved")
             if sum(len(g) for e in t.progress["eliminations"] for g in e) > eliminated:
                 plans.append(probe.balance)
-                if len(t.progress["moves"]) > moves_before:
-                    moving += probe.moving
-            plain += probe.plain
-            if t.progress["hand_for_hand"] and len(probe.deals) > 1:
-                spreads.append((max(probe.deals) - min(probe.deals), len(probe.deals)))
+            for seconds, _dealt, moved in probe.calls:
+                if moved and len(t.progress["moves"]) > moves_before:
+                    moving.append(seconds)
+                else:
+                    plain.append(seconds)
+            dealt = sum(n for _s, n, _m in probe.calls)
+            spread = probe.spread()
+            if t.progress["hand_for_hand"] and dealt > 1 and spread is not None:
+                spreads.append((spread, dealt))
+                bulk += [(seconds, n) for seconds, n, _m in probe.calls]
     finally:
         probe.undo()
     wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
@@ -272,14 +297,17 @@ def run(args: argparse.Namespace) -> None:
         f"{advance_cpu / hands * 1000:.2f} ms of it) = {cpu / hands / cash:.2f} × a cash hand (target ≤ 1.2×)"
     )
     print(f"  balancing plan after an elimination (freezeout._balance): {ms(plans)} (target ≤ 50 ms)")
-    print(f"  a table's call that seats a moved player, and deals: {ms(moving)}")
-    print(f"    beside a table's call that only deals: {ms(plain)}")
+    print(
+        f"  an advance's deal (tournament_tables_next, every idle table) seating moved players: {ms(moving)}"
+    )
+    print(f"    beside the rounds' deals that move nobody: {ms(plain)}")
     widest = max((n for _s, n in spreads), default=0)
     print(
-        f"  hand for hand (margin {freezeout.HAND_FOR_HAND_MARGIN}): deal spread "
-        f"{ms([s for s, _n in spreads])}, rounds of up to {widest} tables "
+        f"  hand for hand (margin {freezeout.HAND_FOR_HAND_MARGIN}): deal spread (the round's commit "
+        f"to its last table's view sent) {ms([s for s, _n in spreads])}, rounds of up to {widest} tables "
         "(target p99 < 250 ms across 100 tables)"
     )
+    print(f"    the round's one deal transaction, commit excluded: {ms([s for s, _n in bulk])}")
     if spreads:
         wide = [s for s, n in spreads if n >= 0.8 * widest]
         print(

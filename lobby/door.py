@@ -6,7 +6,9 @@ app and the platform's hooks reach the live tables through these names, and thro
   another process likewise over the channel layer, and a table with no live owner is written
   directly (its row brought up to date from the journal first).
 - A write that reaches several tables (a player removed from all of his, a game switched off,
-  the site closing) enters each of them here in turn.
+  the site closing) enters each of them here in turn; a level tournament's round dealt in bulk
+  (``tournament_tables_next``) is one transaction over all of its tables, their owners parked
+  together (``lobby.runtime.ownership.through_owners``).
 - Everything else (a new table, checks, previews, reads, the tournaments' bulk opening and
   closing, which tell any owner themselves) is the table actions' own (``lobby.actions``), handed
   on as it is.
@@ -21,10 +23,19 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from lobby import tickets
-from lobby.actions import connections, hands, operations, seating, tables, tournament_tables, waiting
+from lobby.actions import (
+    connections,
+    hands,
+    level_tables,
+    operations,
+    seating,
+    tables,
+    tournament_tables,
+    waiting,
+)
 from lobby.errors import TableClosed
 from lobby.models import Seat, Table, WaitingEntry
-from lobby.runtime.ownership import through_owner
+from lobby.runtime.ownership import through_owner, through_owners
 from piattaforma.models import User
 
 T = TypeVar("T")
@@ -143,6 +154,11 @@ def table_rebuy_paid(*, table_id: int, user: User, amount: int, idempotency_key:
     )
     return result
 
+
+# --- a write of several tables in one transaction, every owner parked for it ---------------------
+
+TableNext = level_tables.TableNext
+tournament_tables_next = through_owners(level_tables.tournament_tables_next)
 
 # --- a write of several tables, each entered here ------------------------------------------------
 

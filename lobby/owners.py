@@ -15,6 +15,7 @@ ask this module what they need of it without importing it:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import socket
 import threading
@@ -95,6 +96,14 @@ def lease_holder(table_id: int) -> TableLease | None:
     return TableLease.objects.filter(table_id=table_id, expires_at__gte=timezone.now()).first()
 
 
+def lease_holders(table_ids: list[int]) -> list[TableLease]:
+    """The live leases of these tables, in table order, in one query (none: no query)."""
+    if not table_ids:
+        return []
+    live = TableLease.objects.filter(table_id__in=table_ids, expires_at__gte=timezone.now())
+    return list(live.order_by("table_id"))
+
+
 def owned(table_id: int) -> bool:
     """Tell whether a live owner (this process's, or another's by its lease) keeps the table.
 
@@ -121,6 +130,18 @@ def committed(table_id: int, version: int, events: list[dict[str, Any]]) -> bool
         return True
     owner.loop.call_soon_threadsafe(owner.reload_soon)
     return True
+
+
+def committed_many(versions: list[tuple[int, int]]) -> list[int]:
+    """``committed`` of several tables' new versions (table id, version); returns the tables no
+    live owner keeps (the caller broadcasts them), the leases of those read in one query."""
+    loose = [
+        table_id
+        for table_id, version in versions
+        if not _owners.get(table_id) or not committed(table_id, version, [])
+    ]
+    leased = {lease.table_id for lease in lease_holders(loose)}
+    return [table_id for table_id in loose if table_id not in leased and not is_inside(table_id)]
 
 
 # --- running code under an owner -----------------------------------------------------------------
@@ -211,3 +232,28 @@ def run_parked(
             transaction.on_commit(release)
         else:
             release()
+
+
+def run_parked_many(
+    parks: list[tuple[int, Callable[[], None], int | None, Callable[[], None] | None]],
+    func: Callable[..., Any],
+    kwargs: dict[str, Any],
+) -> Any:
+    """``run_parked`` for a write of several tables in one transaction: ``parks`` holds each parked
+    table's (table id, release, fence, first); every one is released after the commit (or at once
+    outside a transaction), whatever happens."""
+    try:
+        with contextlib.ExitStack() as stack:
+            for table_id, _release, fence, _first in parks:
+                stack.enter_context(inside(table_id, fence))
+            for _table_id, _release, _fence, first in parks:
+                if first is not None:
+                    first()
+            return func(**kwargs)
+    finally:
+        releases = [release for _table_id, release, _fence, _first in parks]
+        if transaction.get_connection().in_atomic_block:
+            transaction.on_commit(lambda: [release() for release in releases])
+        else:
+            for release in releases:
+                release()

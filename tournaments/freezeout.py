@@ -13,7 +13,8 @@ transaction (the table's runtime row locked): it stores the hand's chips on the 
 next hand only when the tournament says so. ``advance`` (the tournament row locked) folds every
 hand ended since, eliminates the players left without chips, breaks and balances the tables
 between hands, raises the invito by the level clock and deals the next hand of every table that
-may go on, each through ``lobby.door.tournament_table_next`` (under the table's owner). A table
+may go on, all in one transaction through ``lobby.door.tournament_tables_next`` (every table's
+owner parked for it): a hand-for-hand round's hands start together. A table
 is written only while no hand runs there, so nobody moves in the middle of a hand.
 
 A shootout is the same run without balancing: a table with one player left has its winner, and
@@ -269,31 +270,32 @@ def advance(t: Tournament, now: datetime) -> bool:
     p["hand_for_hand"] = together
     if together:
         p["round"] += 1
-    closing = []
-    for m in sorted(idle, key=lambda m: m.table_id):
+    plans: dict[int, door.TableNext] = {}
+    for m in idle:
         table_id = m.table_id
         players = seated.get(table_id, [])
         # hand for hand: no table deals until every table is between hands, then all deal
         deal = table_id not in held and len(players) >= 2 and (together or not hand_for_hand)
-        chips = {int(uid): p["chips"][uid] for uid in players} if deal else None
-        dealt = door.tournament_table_next(
-            table_id=table_id,
+        plans[table_id] = door.TableNext(
             leave=leaving.get(table_id, []),
             arrive=arriving.get(table_id, []),
-            chips=chips,
-            config=config,
+            chips={int(uid): p["chips"][uid] for uid in players} if deal else None,
         )
-        m.result["running"] = dealt
-        m.result["round"] = p["round"] if dealt and together else None
-        if not players:
+    # every idle table in one transaction: a hand-for-hand round's hands all start together
+    dealt = door.tournament_tables_next(tables=plans, config=config)
+    closing = []
+    for m in sorted(idle, key=lambda m: m.table_id):
+        table_id = m.table_id
+        m.result["running"] = table_id in dealt
+        m.result["round"] = p["round"] if table_id in dealt and together else None
+        if not seated.get(table_id):
             m.ended_at = now
             if not m.result.get("won_by"):
                 m.result["broken"] = True
                 p["broken"].append(table_id)
             p["pots"].pop(str(table_id), None)
             closing.append(table_id)
-    for m in idle:
-        m.save(update_fields=["result", "ended_at"])
+    TournamentMatch.objects.bulk_update(idle, ["result", "ended_at"])
     if closing:
         door.tournament_tables_close(table_ids=closing)
     if shootout and len(closing) == len(matches):

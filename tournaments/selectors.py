@@ -642,7 +642,8 @@ def lobby_stamp(*, tournament: Tournament) -> str:
     """What the tournament lobby shows that changes on its own: the state, the turn, the entrants
     (registered, authorised), the matches ended. The page asks for it every few seconds and reloads when it
     changes, so a player waiting sees the start, each result and his next table ("vai al tuo
-    tavolo") without reloading by hand."""
+    tavolo") without reloading by hand. A level tournament's play (its hands, chip counts, tables
+    broken) is not in it: ``lobby_live_stamp``, drawn again in place."""
     from tournaments.models import TournamentMatch
 
     regs = tournament.registrations.aggregate(
@@ -650,10 +651,10 @@ def lobby_stamp(*, tournament: Tournament) -> str:
         ok=Count("pk", filter=Q(state__in=[Registration.State.AUTHORISED, Registration.State.ADMITTED])),
         confirmed=Count("pk", filter=Q(confirmed_at__isnull=False)),
     )
-    ended = TournamentMatch.objects.filter(tournament=tournament, ended_at__isnull=False).count()
-    stamp = f"{tournament.state}:{tournament.turn}:{regs['n']}:{regs['ok']}:{ended}"
-    if tournament.is_levels:  # a level tournament's chip counts change with every hand folded
-        stamp += f":{levelinfo.chips_stamp(tournament)}"
+    stamp = f"{tournament.state}:{tournament.turn}:{regs['n']}:{regs['ok']}"
+    if not tournament.is_levels:  # a level tournament's tables ending are part of its play (below)
+        ended = TournamentMatch.objects.filter(tournament=tournament, ended_at__isnull=False).count()
+        stamp += f":{ended}"
     if tournament.is_slot and tournament.state == Tournament.State.RUNNING:  # every spin moves the standings
         from django.db.models import Sum
 
@@ -664,6 +665,19 @@ def lobby_stamp(*, tournament: Tournament) -> str:
     if tournament.confirmation_required:  # the "Conferma iscrizione" button shows and goes by itself
         stamp += f":{int(tournament.confirmation_open(timezone.now()))}:{regs['confirmed']}"
     return stamp
+
+
+def lobby_live_stamp(*, tournament: Tournament) -> str:
+    """What a running level tournament's lobby shows of its play that changes with every hand: the
+    hands folded, the players left, the level, the tables ended. Its page draws the level, the
+    tables, the chip counts and the eliminations again in place when it changes (the phase, the
+    ``lobby_stamp``, reloads it). Empty for the others."""
+    from tournaments.models import TournamentMatch
+
+    if not tournament.is_levels or tournament.state != Tournament.State.RUNNING:
+        return ""
+    ended = TournamentMatch.objects.filter(tournament=tournament, ended_at__isnull=False).count()
+    return f"{ended}:{levelinfo.chips_stamp(tournament)}"
 
 
 def current_matches(*, tournament: Tournament, user_id: int | None) -> list[dict[str, Any]]:

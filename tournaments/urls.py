@@ -16,4 +16,5 @@ urlpatterns = [
     path("<id:tournament_id>/stato.json", views.my_state, name="my_state"),
     path("<id:tournament_id>/slot/", views.slot_page, name="slot"),
     path("<id:tournament_id>/livello.json", views.level_info, name="level_info"),
+    path("<id:tournament_id>/in-corso/", views.level_live, name="level_live"),
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -117,19 +118,42 @@ def tournament_lobby(request: HttpRequest, tournament_id: int) -> HttpResponse:
             and mine.state == Registration.State.AUTHORISED,
             "idempotency_key": uuid.uuid4().hex,
             "standings": selectors.standings_by_turn(tournament=tournament),
-            "matches": selectors.current_matches(tournament=tournament, user_id=request.user.pk),
             "results": selectors.final_results(tournament=tournament),
             "my_result": levelinfo.my_result(tournament, request.user.pk),
-            "chip_counts": levelinfo.chip_counts(tournament, request.user.pk),
             "slot_standings": selectors.slot_standings(tournament=tournament, user_id=request.user.pk),
-            "eliminations": levelinfo.eliminations(tournament)
-            if tournament.is_levels and tournament.state == Tournament.State.RUNNING
-            else [],  # at the end the final placings say it all
             "stamp": selectors.lobby_stamp(tournament=tournament)
             if tournament.state in selectors.LIVE_STATES
             else "",
+            **_play(tournament, request.user.pk),
         },
     )
+
+
+def _play(tournament: Tournament, user_id: int | None) -> dict[str, Any]:
+    """What the lobby shows of the play (``tournaments/_level_live.html``): the tables, the chip
+    counts, the eliminations, and the stamp of these (``live``)."""
+    return {
+        "matches": selectors.current_matches(tournament=tournament, user_id=user_id),
+        "chip_counts": levelinfo.chip_counts(tournament, user_id),
+        "eliminations": levelinfo.eliminations(tournament)
+        if tournament.is_levels and tournament.state == Tournament.State.RUNNING
+        else [],  # at the end the final placings say it all
+        "live": selectors.lobby_live_stamp(tournament=tournament),
+    }
+
+
+def level_live(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The tournament lobby's play drawn again (``_level_live.html``): what its page puts in place
+    of its own while the hands go, without reloading. Public, as the lobby."""
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    context = {
+        "t": tournament,
+        "info": selectors.tournament_info(tournament=tournament),
+        **_play(tournament, request.user.pk),
+    }
+    response = render(request, "tournaments/_level_live.html", context)
+    response["X-Live"] = context["live"]
+    return response
 
 
 @login_required
@@ -188,14 +212,16 @@ def cancel(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 
 def my_state(request: HttpRequest, tournament_id: int) -> JsonResponse:
-    """What the lobby polls: the player's registration state (while the regulator has not answered)
-    and the lobby's stamp (while the tournament fills, waits or runs)."""
+    """What the lobby polls: the player's registration state (while the regulator has not answered),
+    the lobby's stamp (while the tournament fills, waits or runs: a change reloads the page) and
+    the stamp of the play (``live``: a level tournament's page draws its play again in place)."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     mine = selectors.my_registration(tournament=tournament, user_id=request.user.pk)
     stamp = selectors.lobby_stamp(tournament=tournament)
+    live = selectors.lobby_live_stamp(tournament=tournament)
     if mine is None:
-        return JsonResponse({"state": None, "stamp": stamp})
-    return JsonResponse({"state": mine.state, "ticket": mine.ticket, "stamp": stamp})
+        return JsonResponse({"state": None, "stamp": stamp, "live": live})
+    return JsonResponse({"state": mine.state, "ticket": mine.ticket, "stamp": stamp, "live": live})
 
 
 def level_info(request: HttpRequest, tournament_id: int) -> JsonResponse:

@@ -421,19 +421,31 @@ class TableOwner:
         that is not committed. A transaction rolled back releases it after ``PARK_SECONDS``; a
         caller still writing then is fenced out (``lobby.runtime.ownership``, "Fencing").
         """
+        resume, epoch, first = self.park_from_thread()()
+        return owners.run_parked(self.table_id, func, kwargs, release=resume, fence=epoch, first=first)
+
+    def park_from_thread(self) -> Callable[[], tuple[Callable[[], None], int, Callable[[], None]]]:
+        """Ask the owner to park (sync code); the function returned waits until it has, and gives
+        what ``owners.run_parked`` takes: the release, the park's epoch, the snapshot written first.
+
+        Asking first and waiting after lets a write of several tables park their owners together
+        (``lobby.runtime.ownership.through_owners``).
+        """
         parking = asyncio.run_coroutine_threadsafe(self.park(), self.loop)
-        try:
-            release, epoch = parking.result(timeout=PARK_SECONDS)
-        except TimeoutError:  # the owner waits for this very thread (SQLite's one): refuse, never hang
-            parking.cancel()
-            raise TableElsewhere() from None
 
-        def resume() -> None:
-            self.loop.call_soon_threadsafe(lambda: release.done() or release.set_result(None))
+        def parked() -> tuple[Callable[[], None], int, Callable[[], None]]:
+            try:
+                release, epoch = parking.result(timeout=PARK_SECONDS)
+            except TimeoutError:  # the owner waits for this very thread (SQLite's one): refuse, never hang
+                parking.cancel()
+                raise TableElsewhere() from None
 
-        return owners.run_parked(
-            self.table_id, func, kwargs, release=resume, fence=epoch, first=lambda: self._save_parked(epoch)
-        )
+            def resume() -> None:
+                self.loop.call_soon_threadsafe(lambda: release.done() or release.set_result(None))
+
+            return resume, epoch, lambda: self._save_parked(epoch)
+
+        return parked
 
     async def park(self, save: bool = False) -> tuple[asyncio.Future[None], int]:
         """Stop taking jobs until the returned future is set (or ``PARK_SECONDS`` pass), then read

@@ -43,7 +43,16 @@ import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from lobby.owners import PROCESS, is_inside, lease_holder, local_owner, run_parked
+from lobby.errors import TableElsewhere
+from lobby.owners import (
+    PROCESS,
+    is_inside,
+    lease_holder,
+    lease_holders,
+    local_owner,
+    run_parked,
+    run_parked_many,
+)
 from lobby.runtime import remote
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -64,6 +73,54 @@ def through_owner(func: F) -> F:
         if lease is None or lease.process == PROCESS or not lease.channel:
             return func(*args, **kwargs)
         return _through_remote_owner(lease.channel, int(table_id), func, kwargs)
+
+    return wrapper  # type: ignore[return-value]  # functools.wraps keeps the signature; mypy cannot see it
+
+
+def through_owners(func: F) -> F:
+    """Run a write of several tables in one transaction (``tables=`` keyword: a mapping by table
+    id) with every one of their owners parked, as ``through_owner`` parks one: this process's owners
+    are all asked at once, then waited for; an owner in another process is parked over the channel
+    layer. Each table's writes are fenced by its own park's epoch, and every owner reads its row
+    back after the commit. An owner that cannot be parked refuses the whole write
+    (``TableElsewhere``: nothing written, the owners already parked released)."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        asked: list[tuple[int, Callable[[], tuple[Callable[[], None], int, Callable[[], None]]]]] = []
+        parks: list[tuple[int, Callable[[], None], int | None, Callable[[], None] | None]] = []
+        failure: BaseException | None = None
+        elsewhere: list[int] = []
+        for table_id in sorted(int(t) for t in kwargs["tables"]):
+            if is_inside(table_id):
+                continue
+            owner = local_owner(table_id)
+            if owner is not None:
+                asked.append((table_id, owner.park_from_thread()))
+            else:
+                elsewhere.append(table_id)
+        for lease in lease_holders(elsewhere):  # one query for all, in table order
+            table_id = lease.table_id
+            if lease.process == PROCESS or not lease.channel or failure is not None:
+                continue
+            try:
+                release, epoch = remote.park_elsewhere(lease.channel, table_id)
+            except TableElsewhere as exc:
+                failure = exc
+                continue
+            parks.append((table_id, release, epoch, None))
+        for table_id, parked in asked:
+            try:
+                release, epoch, first = parked()
+            except TableElsewhere as exc:
+                failure = exc
+                continue
+            parks.append((table_id, release, epoch, first))
+        if failure is not None:
+            for _table_id, release, _epoch, _first in parks:
+                release()
+            raise failure
+        return run_parked_many(parks, func, kwargs)
 
     return wrapper  # type: ignore[return-value]  # functools.wraps keeps the signature; mypy cannot see it
 

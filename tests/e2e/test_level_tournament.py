@@ -31,6 +31,7 @@ from tests.e2e.live import (
     TABLE,
     click_action,
     login,
+    play_card,
     resize,
     wait_connected,
     wait_version,
@@ -65,7 +66,7 @@ CAREFUL = (
 )
 
 
-def seed() -> tuple[int, int]:
+def seed(game: str = "poker5", name: str = "Poker freezeout di prova") -> tuple[int, int]:
     from piattaforma import roles
     from tests.piattaforma.factories import UserFactory
     from tests.tournaments.factories import make_tournament
@@ -75,8 +76,8 @@ def seed() -> tuple[int, int]:
     carla = funded_player(10_000, nickname="Carla")
     t = make_tournament(
         UserFactory(role=roles.STAFF),
-        name="Poker freezeout di prova",
-        game="poker5",
+        name=name,
+        game=game,
         format=Tournament.Format.FREEZEOUT,
         kind=Tournament.Kind.SITGO,
         max_players=ENTRANTS,
@@ -200,13 +201,17 @@ def seated_second(person: list[int]):
     return draw
 
 
-def play_my_turn(page, version: int, seat: int) -> None:
+def play_my_turn(page, version: int, seat: int, careful: tuple[str, ...] = CAREFUL) -> None:
     wait_version(page, version)
     page.wait_for_selector(f"{TABLE} [data-role=seats] [data-seat='{seat}'].me.to-act")
     buttons = page.eval_on_selector_all(
         f"{TABLE} [data-role=actions] button[data-action]", "bs => bs.map(b => b.dataset.action)"
     )
-    choice = next((kind for kind in CAREFUL if kind in buttons), None)
+    choice = next((kind for kind in careful if kind in buttons), None)
+    playable = page.locator(f"{TABLE} [data-role=hand] [data-playable]").count()
+    if choice is None and playable:  # a card to choose (Telesina's card shown): the first one
+        play_card(page)
+        return
     assert choice, f"no careful action among {buttons}"
     click_action(page, choice)
 

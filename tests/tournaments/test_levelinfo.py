@@ -51,6 +51,10 @@ def test_the_level_clock_counts_to_the_next_level_and_then_waits_for_the_next_ha
     assert dealt["seconds_to_next"] == LEVEL_S - 5
 
 
+def left_now(t: Tournament) -> int:
+    return len(t.progress["chips"])
+
+
 def test_summary_chip_counts_and_the_table_strip_follow_the_hands(client, staff, django_user_model):
     t, bots = freezeout_tournament(staff, "poker5", entrants=8)
     first = levelinfo.summary(t)
@@ -58,6 +62,7 @@ def test_summary_chip_counts_and_the_table_strip_follow_the_hands(client, staff,
     assert first["chips_in_play"] == 8 * CHIPS and first["average"] == CHIPS
     assert first["average_label"] == "400" and levelinfo.chips_label(3200) == "3.200"
     stamp = selectors.lobby_stamp(tournament=t)
+    live = selectors.lobby_live_stamp(tournament=t)
     clock = t.started_at
     for _ in range(40):
         clock += timedelta(seconds=20)
@@ -65,9 +70,16 @@ def test_summary_chip_counts_and_the_table_strip_follow_the_hands(client, staff,
         if t.progress["eliminations"] or t.state != Tournament.State.RUNNING:
             break
     assert t.progress["eliminations"], "nobody went out in 40 rounds"
-    assert selectors.lobby_stamp(tournament=t) != stamp  # the open lobby reloads with the new counts
     if t.state != Tournament.State.RUNNING:
+        assert selectors.lobby_stamp(tournament=t) != stamp  # the end: the open lobby reloads
         return
+    assert selectors.lobby_stamp(tournament=t) == stamp  # the same phase: the open lobby does not reload
+    assert selectors.lobby_live_stamp(tournament=t) != live  # it draws the new counts in place
+    play = client.get(reverse("tournaments:level_live", args=[t.pk]))
+    assert play.status_code == 200 and play["X-Live"] == selectors.lobby_live_stamp(tournament=t)
+    drawn = play.content.decode()
+    assert 'data-testid="chip-counts"' in drawn and 'data-testid="eliminations"' in drawn
+    assert f"{left_now(t)}/8" in drawn  # the players left, as the lobby shows them
     left = len(t.progress["chips"])
     info = levelinfo.summary(t)
     assert info["players_left"] == left and info["chips_in_play"] == 8 * CHIPS
