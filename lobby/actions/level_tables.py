@@ -115,8 +115,16 @@ def tournament_tables_next(
         raise TableClosed()
     for rt in rows:
         owners.check_fence(rt)  # a caller of a park that ran out writes nothing
+    settled_now: set[int] = set()
     for rt in recover_many([rt for rt in rows if not owners.is_inside(rt.pk)]):
-        rt.save()  # a row behind its journal (its owner gone): brought up to date first
+        # a row behind its journal (its owner gone): brought up to date first; a hand its journal
+        # ended and nobody settled is settled now (as ``tablerow.lock`` does) and the table is not
+        # dealt in this round: the tournament folds that hand first, and deals it at its next advance
+        if rt.state is not None and tablerow.hand_engine(rt).is_over(rt.state):
+            tablerow.settle_journaled_end(rt)  # (saves the row)
+            settled_now.add(rt.pk)
+        else:
+            rt.save()
     for rt in rows:
         if rt.table.tournament_id is None:
             raise NotAllowed("Non è un tavolo di torneo")
@@ -154,7 +162,7 @@ def tournament_tables_next(
         changed.add(table.pk)
     if configured:
         Table.objects.bulk_update(configured, ["config"])
-    wanted = [rt for rt in rows if tables[rt.pk].chips is not None]
+    wanted = [rt for rt in rows if tables[rt.pk].chips is not None and rt.pk not in settled_now]
     open_game = siteops.game_enabled(game, rows[0].table.realm) and not siteops.site_closed()
     seats = _seats([rt.pk for rt in wanted])
     prefs = preferences_of(user_ids=[s.user_id for table in seats.values() for s in table], game=game)
