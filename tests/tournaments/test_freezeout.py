@@ -157,7 +157,27 @@ def play_to_the_end(t: Tournament, seed: int, until=None, step=advance) -> dict:
                 tables = level_tables(t)
                 assert len(tables) > 1
                 assert {m.result["round"] for m in tables} == {t.progress["round"]}
-    raise AssertionError("the freezeout did not end")
+    raise AssertionError(f"the freezeout did not end: {_where_it_stands(t)}")
+
+
+def _where_it_stands(t: Tournament) -> list[dict]:
+    """Each open level table as the tournament and the lobby see it (a stuck freezeout's report)."""
+    out = []
+    for m in level_tables(t):
+        rt = TableRuntime.objects.get(pk=m.table_id)
+        over = rt.state is None or registry.get(rt.game).is_over(rt.state)
+        hand = Hand.objects.filter(table_id=m.table_id, number=rt.hand_no).first()
+        out.append(
+            {
+                "table": m.table_id,
+                "result": m.result,
+                "hand_no": rt.hand_no,
+                "over": over,
+                "hand_ended": bool(hand and hand.ended_at),
+                "start_at": rt.start_at,
+            }
+        )
+    return [t.progress.get("round"), t.progress.get("hand_for_hand"), *out]
 
 
 @pytest.mark.parametrize("game", ["poker5", "telesina"])
