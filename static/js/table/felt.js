@@ -236,7 +236,10 @@ export function seenEl(model) {
     h("summary", {}, what === "tricks" ? t("Carte viste: le {n} prese precedenti", { n: count })
       : what === "moves" ? t("Carte viste: le {n} giocate precedenti", { n: count }) : t("Carte viste")), parts);
   box.open = seenOpen;
-  box.addEventListener("toggle", () => { seenOpen = box.open; });
+  // The player's fold is kept at once: "toggle" comes a task later, and a view drawn in between
+  // would draw the box again as it was (and a removed box's late "toggle" says nothing).
+  box.querySelector("summary").addEventListener("click", () => { seenOpen = !box.open; });
+  box.addEventListener("toggle", () => { if (box.isConnected) seenOpen = box.open; });
   return box;
 }
 
