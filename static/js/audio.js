@@ -42,6 +42,31 @@ export function context() {
 }
 
 /**
+ * Play tones one after the other on the page's AudioContext: ``notes`` as [[frequency Hz, seconds], …],
+ * each fading from ``volume``; nothing on a device without Web Audio (or before the page may sound).
+ */
+export function tones(notes, { volume = 0.08, type = "sine", resume = false } = {}) {
+  try {
+    const audio = context();
+    if (!audio) return;
+    if (resume && audio.state === "suspended") audio.resume();
+    let at = audio.currentTime;
+    for (const [freq, dur] of notes) {
+      const osc = audio.createOscillator();
+      const gain = audio.createGain();
+      osc.type = type;
+      osc.frequency.value = freq;
+      gain.gain.setValueAtTime(volume, at);
+      gain.gain.exponentialRampToValueAtTime(0.0001, at + dur);
+      osc.connect(gain).connect(audio.destination);
+      osc.start(at);
+      osc.stop(at + dur);
+      at += dur;
+    }
+  } catch { /* no audio on this device (or not allowed before the player touched the page) */ }
+}
+
+/**
  * Whether to show the "Attiva i suoni" banner: the sounds are on, the browser still holds audio
  * locked ("suspended": no touch on this page yet) and the player never answered it on this device.
  */

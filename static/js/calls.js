@@ -7,7 +7,7 @@
 // at a table of the same tournament, whose match is over, it goes straight on. The countdown of a
 // call survives a reload (sessionStorage), so a page that reloads does not start it again.
 
-import { context, muted, soundAsk } from "./audio.js"; // the table's sound switch and the page's audio
+import { muted, soundAsk, tones } from "./audio.js"; // the table's sound switch and the page's audio
 
 export const COUNTDOWN_SECONDS = 10;
 const STORE = "chiamate";
@@ -53,22 +53,7 @@ function writeStore(store) {
 function chime(box) {
   box.dataset.lastSound = muted() ? "call:muted" : "call";
   if (muted()) return;
-  try {
-    const audio = context();
-    if (!audio) return;
-    let at = audio.currentTime;
-    for (const [freq, dur] of [[523, 0.12], [659, 0.12], [784, 0.12], [1047, 0.2]]) {
-      const osc = audio.createOscillator();
-      const gain = audio.createGain();
-      osc.frequency.value = freq;
-      gain.gain.setValueAtTime(0.1, at);
-      gain.gain.exponentialRampToValueAtTime(0.0001, at + dur);
-      osc.connect(gain).connect(audio.destination);
-      osc.start(at);
-      osc.stop(at + dur);
-      at += dur;
-    }
-  } catch { /* no audio on this device (or not allowed before the player touched the page) */ }
+  tones([[523, 0.12], [659, 0.12], [784, 0.12], [1047, 0.2]], { volume: 0.1 });
 }
 
 function currentPage() {

@@ -2,7 +2,7 @@
 // choice is kept on this device (localStorage "slot-audio": "on" / "off"). The AudioContext is
 // the page's one (audio.js).
 
-import { context } from "../audio.js";
+import { tones } from "../audio.js";
 
 export const SOUND_KEY = "slot-audio";
 
@@ -27,22 +27,5 @@ export function setSoundOn(on) {
 export function sound(name) {
   if (typeof document !== "undefined") document.getElementById("slot")?.setAttribute("data-last-sound", soundOn() ? name : `${name}:muted`);
   if (!soundOn()) return;
-  try {
-    const audio = context();
-    if (!audio) return;
-    if (audio.state === "suspended") audio.resume();
-    let at = audio.currentTime;
-    for (const [freq, dur] of TONES[name] || []) {
-      const osc = audio.createOscillator();
-      const gain = audio.createGain();
-      osc.type = "triangle";
-      osc.frequency.value = freq;
-      gain.gain.setValueAtTime(0.08, at);
-      gain.gain.exponentialRampToValueAtTime(0.001, at + dur);
-      osc.connect(gain).connect(audio.destination);
-      osc.start(at);
-      osc.stop(at + dur);
-      at += dur;
-    }
-  } catch { /* no audio on this device */ }
+  tones(TONES[name] || [], { type: "triangle", resume: true });
 }
