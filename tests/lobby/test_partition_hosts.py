@@ -7,12 +7,16 @@ write nothing. The script's invariants are asserted here: no act lost or applied
 replays from the journal, the ledger sums to zero and each table's money is conserved. Its figures
 (takeover time, p99) and the cut host's own recovery are printed, never asserted. It needs root,
 ``ip``, haproxy, socat, redis-server and rabbitmqctl, and PostgreSQL and RabbitMQ on 127.0.0.1
-(CI's PostgreSQL phase); elsewhere it is skipped with the reason.
+(CI's PostgreSQL phase), and it runs only when asked (``PARTITION_TEST=1``): a host cut for long
+can come back with its Daphne spinning in the Redis pub/sub client and growing without bound
+(docs/operations.md), which a shared CI machine must not risk. Elsewhere it is skipped with the
+reason.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -28,6 +32,8 @@ pytestmark = [pytest.mark.postgres]
 def test_a_host_cut_mid_hand_loses_and_doubles_nothing():
     if connection.vendor != "postgresql":
         pytest.skip("the partition runs the production stack: CI's PostgreSQL phase")
+    if os.environ.get("PARTITION_TEST") != "1":
+        pytest.skip("the partition runs when asked: PARTITION_TEST=1")
     why = missing()
     if why:
         pytest.skip(f"the partition {why}")
