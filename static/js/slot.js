@@ -704,8 +704,10 @@ function renderClock() {
   $("clock").classList.toggle("is-late", left <= 30 && !over);
   const extra = state.view && state.extra;
   $("clock-label").textContent = over ? t("Tempo scaduto") : extra ? t("Minuto in più per la parità") : t("Tempo rimasto");
+  const flipped = root.dataset.over !== (over ? "1" : "0");
   root.dataset.over = over ? "1" : "0";
   if (over && state.auto) state.auto = 0;
+  if (flipped) renderControls(); // the time's end takes the controls away on the same tick
 }
 
 // --- the socket ---------------------------------------------------------------------------------
@@ -863,7 +865,7 @@ document.addEventListener("keydown", (e) => {
   e.preventDefault();
   onSpinButton();
 });
-setInterval(() => { renderClock(); if (timeOver()) renderControls(); }, 250);
+setInterval(renderClock, 250);
 renderSound();
 renderControls();
 connect();
