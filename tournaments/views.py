@@ -143,15 +143,16 @@ def _play(tournament: Tournament, user_id: int | None) -> dict[str, Any]:
 
 
 def level_live(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    """The tournament lobby's play drawn again (``_level_live.html``): what its page puts in place
-    of its own while the hands go, without reloading. Public, as the lobby."""
+    """The tournament lobby's play drawn again (``_level_live.html``), and the info panel's facts
+    that change with it (``_level_facts.html``): what its page puts in place of its own while the
+    hands go, without reloading. Public, as the lobby."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     context = {
         "t": tournament,
         "info": selectors.tournament_info(tournament=tournament),
         **_play(tournament, request.user.pk),
     }
-    response = render(request, "tournaments/_level_live.html", context)
+    response = render(request, "tournaments/_level_live_refresh.html", context)
     response["X-Live"] = context["live"]
     return response
 

@@ -5,8 +5,8 @@
 // table ("Vai al tuo tavolo"); never while he is typing (the chat) or leaving the page (following
 // "Vai al tuo tavolo" itself): the next tick retries.
 //
-// A running level tournament's play (the level, the tables, the chip counts, the eliminations)
-// changes with every hand anywhere: it has its own stamp ("live"), and when only that changes
+// A running level tournament's play (the level, the tables, the chip counts, the eliminations,
+// and the info panel's level facts) changes with every hand anywhere: it has its own stamp ("live"), and when only that changes
 // the play is drawn again in place ([data-level-live], tournaments:level_live), at most once
 // every LIVE_MS, with no reload: the chat, the scroll and what the player is reading stay.
 import { reloader } from "./leaving.js";
@@ -33,9 +33,22 @@ if (live) {
       if (!response.ok) return;
       const html = await response.text();
       play.innerHTML = html;
+      // the parts outside the play that change with it (the info panel's level facts) come as
+      // templates: each replaces its part of the page
+      const drawnAgain = [play];
+      for (const part of play.querySelectorAll("template[data-live-part]")) {
+        const target = document.querySelector(`:not(template)[data-live-part="${part.dataset.livePart}"]`);
+        if (target) {
+          target.replaceChildren(part.content);
+          drawnAgain.push(target);
+        }
+        part.remove();
+      }
       play.dataset.live = response.headers.get("X-Live") || "";
       drawn = performance.now();
-      for (const el of play.querySelectorAll("[data-level-countdown]")) countdown(el, el.dataset.levelCountdown);
+      for (const root of drawnAgain) {
+        for (const el of root.querySelectorAll("[data-level-countdown]")) countdown(el, el.dataset.levelCountdown);
+      }
     } catch {
       /* the next tick retries */
     } finally {

@@ -4,8 +4,9 @@ Real pages (Daphne in a thread): the Poker 5 carte freezeout sit&go of ``test_le
 (its seed, filling and steps), Carla registered and the demo's bots filling it. Bruno watches
 the tournament lobby; the bots play hands at the tables (the tournament's steps as its tasks
 would run them) and his page's chip counts, players left and tables change while the page stays
-the same page: a mark set on its window survives, and nothing reloaded it. Screenshots at desktop
-(1366×768) and phone (390×844) sizes in /tmp/shots-level/.
+the same page: a mark set on its window survives, and nothing reloaded it; the info panel's
+level facts (players left, chips in play, the next level's countdown) are drawn again with it.
+Screenshots at desktop (1366×768) and phone (390×844) sizes in /tmp/shots-level/.
 """
 
 from __future__ import annotations
@@ -53,6 +54,10 @@ def test_the_lobby_of_a_running_level_tournament_draws_its_counts_in_place(asgi_
     first = page.get_attribute("[data-level-live]", "data-live")
     assert first == live.run(play_stamp, tid) and "Classifica in corso" in counts
     page.evaluate("() => { window.stillHere = 'si'; }")  # gone with any reload
+    # the info panel's level facts, as the page was drawn (replaced by the redraw, not reloaded)
+    facts = "[data-testid=tournament-info] [data-live-part=level-facts]"
+    old_left = f"document.querySelector('{facts} [data-testid=players-left]')"
+    page.evaluate(f"() => {{ window.oldFacts = {old_left}; }}")
     reloads = []
     page.on("framenavigated", lambda frame: reloads.append(frame.url) if frame == page.main_frame else None)
 
@@ -70,6 +75,13 @@ def test_the_lobby_of_a_running_level_tournament_draws_its_counts_in_place(asgi_
     left = int(stamp.split(":")[2])
     assert f"Giocatori in gara: {left}/6" in drawn, drawn
     assert page.inner_text("[data-testid=chip-counts]") != counts  # the chips moved, in place
+    # and the info panel beside it: its level facts drawn again with the play (countdown running)
+    assert page.evaluate("() => window.oldFacts.isConnected") is False
+    assert page.inner_text(f"{facts} [data-testid=players-left]") == f"{left}/6"
+    assert page.locator("template[data-live-part]").count() == 0
+    page.wait_for_function(
+        f"() => document.querySelector('{facts} [data-level-countdown]').dataset.left !== undefined"
+    )
     page.screenshot(path=str(SHOTS / "lobby-live-desktop.png"), full_page=True)
     page.set_viewport_size(PHONE)
     page.screenshot(path=str(SHOTS / "lobby-live-phone.png"), full_page=True)

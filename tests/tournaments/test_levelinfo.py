@@ -80,6 +80,9 @@ def test_summary_chip_counts_and_the_table_strip_follow_the_hands(client, staff,
     drawn = play.content.decode()
     assert 'data-testid="chip-counts"' in drawn and 'data-testid="eliminations"' in drawn
     assert f"{left_now(t)}/8" in drawn  # the players left, as the lobby shows them
+    # the info panel's level facts, in a template its page puts in place of its own
+    facts = drawn[drawn.index('<template data-live-part="level-facts">') :]
+    assert f'data-testid="players-left">{left_now(t)}/8<' in facts and 'data-testid="chips-in-play"' in facts
     left = len(t.progress["chips"])
     info = levelinfo.summary(t)
     assert info["players_left"] == left and info["chips_in_play"] == 8 * CHIPS
