@@ -175,9 +175,15 @@ def _where_it_stands(t: Tournament) -> list[dict]:
                 "over": over,
                 "hand_ended": bool(hand and hand.ended_at),
                 "start_at": rt.start_at,
+                "phase": rt.state and rt.state.get("phase"),
+                "dealt": rt.dealt,
+                "seats": list(Seat.objects.filter(table_id=m.table_id).values_list("number", "status")),
+                "config": rt.table.config,
+                "outcome": hand and hand.outcome,
             }
         )
-    return [t.progress.get("round"), t.progress.get("hand_for_hand"), *out]
+    p = t.progress
+    return [p.get("round"), p.get("hand_for_hand"), p.get("chips"), p.get("held"), p.get("pots"), *out]
 
 
 @pytest.mark.parametrize("game", ["poker5", "telesina"])
