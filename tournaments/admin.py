@@ -13,13 +13,12 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
-from django.utils.timezone import localtime
 from django.utils.translation import gettext_lazy as _
 
 from games import registry
 from games.engine import CodedError, Engine
 from games.slot import table as slot_table
-from piattaforma.backoffice import ReadOnlyAdmin, site
+from piattaforma.backoffice import FaultRefundForm, ReadOnlyAdmin, site
 from piattaforma.models import User
 from tournaments import actions, operations, slotreplay
 from tournaments.actions.creation import tempo_giocata_for
@@ -434,21 +433,6 @@ class RegistrationInline(RegistrationInlineBase):
             return "—"
         url = reverse("backoffice:tournaments_slotsession_replay", args=[session.pk])
         return format_html('<a href="{}">{}</a>', url, _("Replay delle giocate"))
-
-
-class FaultRefundForm(forms.Form):
-    record = forms.TypedChoiceField(label=_("Connessione interrotta"), coerce=int, widget=forms.RadioSelect)
-    reason = forms.CharField(label=_("Motivazione"), widget=forms.Textarea, min_length=5)
-
-    def __init__(self, *args: Any, records: list[dict[str, Any]], **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        field = self.fields["record"]
-        assert isinstance(field, forms.ChoiceField)
-        field.choices = [
-            (r["id"], f"{r['table']} · {localtime(r['closed_at']):%d/%m %H:%M:%S} · {r['ended_by_label']}")
-            for r in records
-            if r["platform_side"]
-        ]
 
 
 class CancelForm(forms.Form):

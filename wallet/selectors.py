@@ -619,3 +619,12 @@ def entry_paid_from(*, entry_transaction_id: str) -> dict[str, tuple[int, int]]:
     ).select_related("account")
     names = {AccountKind.PLAYER_CASH: "cash", AccountKind.PLAYER_BONUS: "bonus"}
     return {names[AccountKind(p.account.kind)]: (p.account_id, -p.amount) for p in postings}
+
+
+def cash_account_id(*, user_id: int) -> int | None:
+    """The id of the player's conto di gioco (real money); None if he never had one."""
+    return (
+        Account.objects.filter(kind=AccountKind.PLAYER_CASH, realm=Realm.REAL, ref=f"user:{user_id}")
+        .values_list("pk", flat=True)
+        .first()
+    )
