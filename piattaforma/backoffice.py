@@ -108,6 +108,10 @@ class ReadOnlyAdmin(ReadOnlyAdminMixin, ReadOnlyAdminBase):
     """Rows the back office only shows: they change through actions (or never, like the audit log)."""
 
 
+def _closed(record: dict[str, Any]) -> str:
+    return f"{localtime(record['closed_at']):%d/%m %H:%M:%S}"
+
+
 class FaultRefundForm(forms.Form):
     """A refund for a fault of the platform: the connection it answers for, and why.
 
@@ -122,7 +126,10 @@ class FaultRefundForm(forms.Form):
         field = self.fields["record"]
         assert isinstance(field, forms.ChoiceField)
         field.choices = [
-            (r["id"], f"{r['table']} · {localtime(r['closed_at']):%d/%m %H:%M:%S} · {r['ended_by_label']}")
+            (
+                r["id"],
+                " · ".join(filter(None, (r.get("player"), r["table"], _closed(r), r["ended_by_label"]))),
+            )
             for r in records
             if r["platform_side"] and r.get("during", True)
         ]
