@@ -29,12 +29,13 @@ from lobby.models import (
     ChatMessage,
     ConnectionRecord,
     Hand,
+    MatchFaultRefund,
     Seat,
     Table,
     TableTemplate,
 )
 from piattaforma import siteops
-from piattaforma.backoffice import ReadOnlyAdminMixin, site
+from piattaforma.backoffice import FaultRefundForm, ReadOnlyAdminMixin, site
 from piattaforma.entry import ENTRY_FIELDS
 from piattaforma.jsoninput import JSONFormField
 from wallet.admin_columns import euro_column, percent_column
@@ -445,7 +446,7 @@ class HandAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ("table", "number", "game", "started_at", "ended_at", "cancelled", "replay_link")
     list_filter = ("game", "cancelled")
     search_fields = ("table__name",)
-    readonly_fields = [f.name for f in Hand._meta.fields]
+    readonly_fields = [*(f.name for f in Hand._meta.fields), "fault_refund_links"]
     # what a hand in progress (or one whose deck goes on: chemin de fer's sabot) must not show
     SECRET_FIELDS = ("start_draws", "deck_log", "carry_in")
 
@@ -463,9 +464,32 @@ class HandAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
             '<a href="{}">{}</a>', reverse("backoffice:lobby_hand_replay", args=[obj.pk]), _("Replay")
         )
 
+    @admin.display(description=_("rimborso per guasto"))
+    def fault_refund_links(self, obj: Hand) -> str:
+        """Each player of an ended cash match, with the check of a refund of his loss for a fault."""
+        if obj.ended_at is None or obj.table.tournament_id is not None or obj.table.realm != Table.Realm.REAL:
+            return "—"
+        if registry.get(obj.game).family != "partite":
+            return "—"
+        done = set(MatchFaultRefund.objects.filter(hand=obj).values_list("user_id", flat=True))
+        links = [
+            (
+                reverse("backoffice:lobby_hand_fault_refund", args=[obj.pk, s["user_id"]]),
+                s.get("nickname", s["user_id"]),
+                _("rimborsata") if s["user_id"] in done else _("Verifica e rimborsa"),
+            )
+            for s in obj.seats
+        ]
+        return format_html_join(" · ", '<a href="{}">{}: {}</a>', links)
+
     def get_urls(self) -> list[Any]:
         return [
             path("<id:pk>/replay/", self.admin_site.admin_view(self.replay_view), name="lobby_hand_replay"),
+            path(
+                "<id:pk>/rimborso-guasto/<id:user_id>/",
+                self.admin_site.admin_view(self.fault_refund_view),
+                name="lobby_hand_fault_refund",
+            ),
             path(
                 "<id:pk>/replay.json",
                 self.admin_site.admin_view(self.replay_json),
@@ -473,6 +497,45 @@ class HandAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
             ),
             *super().get_urls(),
         ]
+
+    def fault_refund_view(self, request: HttpRequest, pk: int, user_id: int) -> HttpResponse:
+        """One player's loss in one cash match given back for a fault of the platform: the
+        evidence and the amount, then the form."""
+        from lobby.actions.faults import PERMISSION
+
+        if not request.user.has_perm(PERMISSION):
+            return HttpResponse(status=403)
+        hand = get_object_or_404(Hand, pk=pk)
+        if not any(s.get("user_id") == user_id for s in hand.seats):
+            return HttpResponse(status=404)
+        preview = door.match_fault_refund_preview(hand_id=hand.pk, user_id=user_id)
+        form = FaultRefundForm(request.POST if request.method == "POST" else None, records=preview["records"])
+        if request.method == "POST" and not preview["refusal"] and form.is_valid():
+            try:
+                out = door.match_fault_refund(
+                    hand_id=hand.pk,
+                    user_id=user_id,
+                    record_id=form.cleaned_data["record"],
+                    reason=form.cleaned_data["reason"],
+                    actor=_staff(request),
+                )
+            except CodedError as exc:
+                self.message_user(request, exc.message, messages.ERROR)
+            else:
+                pending = out["status"] == "pending"
+                self.message_user(
+                    request,
+                    _("Rimborso in attesa dell'approvazione di un altro membro dello staff.")
+                    if pending
+                    else _("Partita rimborsata a %(nickname)s.") % {"nickname": preview["player"].nickname},
+                    messages.WARNING if pending else messages.SUCCESS,
+                )
+                return redirect("backoffice:lobby_hand_change", hand.pk)
+        return render(
+            request,
+            "admin/lobby/match_fault_refund.html",
+            {**self.admin_site.each_context(request), **preview, "form": form, "opts": self.model._meta},
+        )
 
     def replay_view(self, request: HttpRequest, pk: int) -> HttpResponse:
         """The hand on the felt with every seat's cards, the deck orders and the RNG draws."""
@@ -513,6 +576,16 @@ class HandAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         except CodedError as exc:
             return JsonResponse(exc.as_dict(), status=400)
         return JsonResponse(payload)
+
+
+@admin.register(MatchFaultRefund, site=site)
+class MatchFaultRefundAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """The matches' losses given back for a fault of the platform (made from the match's page)."""
+
+    list_display = ("hand", "user", "amount_eur", "actor", "created_at")
+    search_fields = ("hand__table__name", "user__nickname")
+    readonly_fields = ("hand", "user", "record", "amount", "reason", "actor", "result", "created_at")
+    amount_eur = euro_column("amount", _("importo"))
 
 
 @admin.register(ConnectionRecord, site=site)

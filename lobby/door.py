@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 from lobby import tickets
 from lobby.actions import (
     connections,
+    faults,
     hands,
     level_tables,
     operations,
@@ -83,6 +84,8 @@ table_create = tables.table_create
 table_check = tables.table_check
 table_chat_post = tables.table_chat_post
 table_session_cancel_preview = operations.table_session_cancel_preview
+match_fault_refund_preview = faults.match_fault_refund_preview
+match_fault_refund = faults.match_fault_refund  # an ended match: money only, the table untouched
 tables_switch_preview = operations.tables_switch_preview
 template_check = operations.template_check
 table_open_from_template = operations.table_open_from_template

@@ -146,3 +146,8 @@ class PaymentUnanswered(TableError):
         "L'AAMS non ha risposto in tempo all'autorizzazione del versamento: nessun importo è stato "
         "addebitato. Riprova tra qualche istante."
     )
+
+
+class FaultRefundRefused(TableError):
+    code = "fault_refund_refused"
+    default_message = "Rimborso per guasto non ammesso."

@@ -305,6 +305,38 @@ class HandPlayer(models.Model):
         return f"{self.hand} · {self.user}"
 
 
+class MatchFaultRefund(models.Model):
+    """One player's loss in one match at a cash table given back for a fault of the platform
+    (rules 004, "Rimborsi per disconnessioni"): once per match and player (``lobby.actions.faults``)."""
+
+    hand = models.ForeignKey(
+        Hand, verbose_name=_("partita"), on_delete=models.PROTECT, related_name="fault_refunds"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("giocatore"), on_delete=models.PROTECT, related_name="+"
+    )
+    record = models.ForeignKey(
+        ConnectionRecord, verbose_name=_("connessione interrotta"), on_delete=models.PROTECT, related_name="+"
+    )
+    amount = models.PositiveBigIntegerField(_("importo (centesimi)"))
+    reason = models.TextField(_("motivazione"))
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("staff"), on_delete=models.PROTECT, related_name="+"
+    )
+    result = models.JSONField(_("rettifica"), default=dict)  # wallet.adjustment_request's answer
+    created_at = models.DateTimeField(_("creato il"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("rimborso di partita per guasto")
+        verbose_name_plural = _("rimborsi di partita per guasto")
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(fields=["hand", "user"], name="match_fault_refund_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.hand} · {self.user}"
+
+
 class HandStep(models.Model):
     """One applied action of a hand: who, what, the RNG draws it consumed, the events it produced."""
 

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from django import forms
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import path
+from django.utils.timezone import localtime
 from django.utils.translation import gettext_lazy as _
 
 from piattaforma import actions, hooks, reports, roles
@@ -104,6 +106,33 @@ class ReadOnlyAdminMixin:
 
 class ReadOnlyAdmin(ReadOnlyAdminMixin, ReadOnlyAdminBase):
     """Rows the back office only shows: they change through actions (or never, like the audit log)."""
+
+
+def _closed(record: dict[str, Any]) -> str:
+    return f"{localtime(record['closed_at']):%d/%m %H:%M:%S}"
+
+
+class FaultRefundForm(forms.Form):
+    """A refund for a fault of the platform: the connection it answers for, and why.
+
+    Only a connection the network or the platform ended (and, where the records say so, one cut
+    ``during`` the match refunded) may be chosen (``lobby.selectors.connection_records``)."""
+
+    record = forms.TypedChoiceField(label=_("Connessione interrotta"), coerce=int, widget=forms.RadioSelect)
+    reason = forms.CharField(label=_("Motivazione"), widget=forms.Textarea, min_length=5)
+
+    def __init__(self, *args: Any, records: list[dict[str, Any]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["record"]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = [
+            (
+                r["id"],
+                " · ".join(filter(None, (r.get("player"), r["table"], _closed(r), r["ended_by_label"]))),
+            )
+            for r in records
+            if r["platform_side"] and r.get("during", True)
+        ]
 
 
 def documents_waiting(user: Any) -> list[dict[str, Any]]:

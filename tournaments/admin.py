@@ -13,13 +13,12 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
-from django.utils.timezone import localtime
 from django.utils.translation import gettext_lazy as _
 
 from games import registry
 from games.engine import CodedError, Engine
 from games.slot import table as slot_table
-from piattaforma.backoffice import ReadOnlyAdmin, site
+from piattaforma.backoffice import FaultRefundForm, ReadOnlyAdmin, site
 from piattaforma.models import User
 from tournaments import actions, operations, slotreplay
 from tournaments.actions.creation import tempo_giocata_for
@@ -436,21 +435,6 @@ class RegistrationInline(RegistrationInlineBase):
         return format_html('<a href="{}">{}</a>', url, _("Replay delle giocate"))
 
 
-class FaultRefundForm(forms.Form):
-    record = forms.TypedChoiceField(label=_("Connessione interrotta"), coerce=int, widget=forms.RadioSelect)
-    reason = forms.CharField(label=_("Motivazione"), widget=forms.Textarea, min_length=5)
-
-    def __init__(self, *args: Any, records: list[dict[str, Any]], **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        field = self.fields["record"]
-        assert isinstance(field, forms.ChoiceField)
-        field.choices = [
-            (r["id"], f"{r['table']} · {localtime(r['closed_at']):%d/%m %H:%M:%S} · {r['ended_by_label']}")
-            for r in records
-            if r["platform_side"]
-        ]
-
-
 class CancelForm(forms.Form):
     reason = forms.CharField(label=_("Motivazione"), widget=forms.Textarea, min_length=5)
 
@@ -747,13 +731,64 @@ class PayoutAdmin(ReadOnlyAdmin):
 
 @admin.register(TournamentMatch, site=site)
 class TournamentMatchAdmin(ReadOnlyAdmin):
-    list_display = ("tournament", "turn", "number", "phase", "line_a", "line_b", "table_id", "ended_at")
+    list_display = (
+        *("tournament", "turn", "number", "phase", "line_a", "line_b", "table_id", "ended_at"),
+        "fault_replay_link",
+    )
     list_filter = ("phase",)
     search_fields = ("tournament__name",)
     readonly_fields = (
         *("tournament", "turn", "number", "phase", "line_a", "line_b"),
-        *("table_id", "result", "started_at", "ended_at"),
+        *("table_id", "result", "started_at", "ended_at", "replays", "fault_replay_link"),
     )
+
+    @admin.display(description=_("guasto"))
+    def fault_replay_link(self, obj: TournamentMatch) -> str:
+        if not obj.line_b or obj.phase not in ("girone", "ko"):
+            return "—"
+        url = reverse("backoffice:tournaments_tournamentmatch_fault_replay", args=[obj.pk])
+        return format_html('<a href="{}">{}</a>', url, _("Verifica e rigioca"))
+
+    def get_urls(self) -> list[Any]:
+        return [
+            path(
+                "<id:pk>/rigioca-guasto/",
+                self.admin_site.admin_view(self.fault_replay_view),
+                name="tournaments_tournamentmatch_fault_replay",
+            ),
+            *super().get_urls(),
+        ]
+
+    def fault_replay_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        """One turn match played again for a fault of the platform: the evidence, then the form."""
+        if not request.user.has_perm("tournaments.cancel_tournament"):
+            return HttpResponse(status=403)
+        match = get_object_or_404(TournamentMatch, pk=pk)
+        preview = actions.match_replay_preview(match_id=match.pk)
+        form = FaultRefundForm(request.POST if request.method == "POST" else None, records=preview["records"])
+        if request.method == "POST" and not preview["refusal"] and form.is_valid():
+            assert isinstance(request.user, User)
+            try:
+                actions.match_replay(
+                    match_id=match.pk,
+                    record_id=form.cleaned_data["record"],
+                    reason=form.cleaned_data["reason"],
+                    actor=request.user,
+                )
+            except CodedError as exc:
+                self.message_user(request, exc.message, messages.ERROR)
+            else:
+                self.message_user(
+                    request,
+                    _("Partita annullata: i giocatori sono stati chiamati a un nuovo tavolo."),
+                    messages.SUCCESS,
+                )
+                return redirect("backoffice:tournaments_tournamentmatch_change", match.pk)
+        return render(
+            request,
+            "tournaments/admin_match_replay.html",
+            {**self.admin_site.each_context(request), **preview, "form": form, "opts": self.model._meta},
+        )
 
 
 @admin.register(SkillLevel, site=site)

@@ -178,6 +178,11 @@ class FaultRefundRefused(TournamentError):
     default_message = "Rimborso per guasto non ammesso."
 
 
+class MatchReplayRefused(TournamentError):
+    code = "match_replay_refused"
+    default_message = "La partita non si può rigiocare."
+
+
 class SlotNotPlaying(TournamentError):
     code = "slot_not_playing"
     default_message = "Non hai una sessione in corso in questo torneo slot."

@@ -734,6 +734,9 @@ class TournamentMatch(models.Model):
     result = models.JSONField(_("risultato"), null=True, blank=True)
     started_at = models.DateTimeField(_("iniziata il"), default=timezone.now)
     ended_at = models.DateTimeField(_("finita il"), null=True, blank=True)
+    # each time staff had it replayed for a fault of the platform (``actions.match_replay``): the
+    # table and result voided, the connection that justified it, the reason, who and when
+    replays = models.JSONField(_("partite rigiocate per guasto"), default=list, blank=True)
 
     class Meta:
         verbose_name = _("partita di torneo")

@@ -146,6 +146,15 @@ def _open_tables(t: Tournament, matches: list[TournamentMatch]) -> None:
     calls.turn_calls_on_commit(t, matches)  # every page of each player: "your match is ready"
 
 
+def match_reseat(t: Tournament, match: TournamentMatch, now: datetime) -> None:
+    """Seat an ended match's lines again at a new live table for a fresh match, its result voided
+    (the tournament row locked; the caller closed the old table and saves the match)."""
+    _open_tables(t, [match])
+    match.result = None
+    match.ended_at = None
+    match.started_at = now
+
+
 # --- start and turns -----------------------------------------------------------------------------
 
 

@@ -619,3 +619,71 @@ def entry_paid_from(*, entry_transaction_id: str) -> dict[str, tuple[int, int]]:
     ).select_related("account")
     names = {AccountKind.PLAYER_CASH: "cash", AccountKind.PLAYER_BONUS: "bonus"}
     return {names[AccountKind(p.account.kind)]: (p.account_id, -p.amount) for p in postings}
+
+
+def cash_account_id(*, user_id: int) -> int | None:
+    """The id of the player's conto di gioco (real money); None if he never had one."""
+    return (
+        Account.objects.filter(kind=AccountKind.PLAYER_CASH, realm=Realm.REAL, ref=f"user:{user_id}")
+        .values_list("pk", flat=True)
+        .first()
+    )
+
+
+def regulator_tickets(*, user: User, limit: int = 10) -> list[dict[str, Any]]:
+    """The player's latest cash-table payments that carry the regulator's ticket (buy-ins and
+    rebuys; rules 004, "Rebuy"), newest first: the ticket, when, how much, what, at which table,
+    and whether it still waits for the hand in progress to end (a rebuy held until then)."""
+    kinds = {TransactionKind.BUY_IN: _("Ingresso al tavolo"), TransactionKind.REBUY: _("Ricarica al tavolo")}
+    posted = (
+        Posting.objects.filter(
+            account__owner=user,
+            account__kind=AccountKind.PLAYER_CASH,
+            account__realm=Realm.REAL,
+            transaction__kind__in=list(kinds),
+            amount__lt=0,
+        )
+        .exclude(transaction__data__ticket="")
+        .filter(transaction__data__ticket__isnull=False)
+        .order_by("-id")
+        .values_list(
+            "transaction__data__ticket",
+            "transaction__created_at",
+            "amount",
+            "transaction__kind",
+            "transaction__data__table_session",
+        )[:limit]
+    )
+    held = (
+        Hold.objects.filter(account__owner=user, status=HoldStatus.PENDING, purpose=Hold.Purpose.REBUY)
+        .exclude(ticket="")
+        .order_by("-id")
+        .values_list("ticket", "created_at", "amount", "destination__ref")[:limit]
+    )
+    rows = [
+        {
+            "ticket": t,
+            "at": at,
+            "amount": -amount,
+            "kind": kinds[TransactionKind(kind)],
+            "ref": f"table:{session}",
+        }
+        for t, at, amount, kind, session in posted
+    ]
+    rows += [
+        {
+            "ticket": t,
+            "at": at,
+            "amount": amount,
+            "kind": kinds[TransactionKind.REBUY],
+            "ref": ref,
+            "pending": True,
+        }
+        for t, at, amount, ref in held
+    ]
+    rows = sorted(rows, key=lambda r: r["at"], reverse=True)[:limit]
+    named = hooks.ledger_sources({r["ref"] for r in rows})  # the lobby names the tables
+    for r in rows:
+        found = named.get(r.pop("ref"))
+        r["source"] = {"name": found[0], "url": found[1]} if found else None
+    return rows

@@ -14,7 +14,8 @@ any transaction (``registration_authorise``), and its answer applied under the l
 - ``closing``: the close of registration, and the opening of an announced tournament.
 - ``sweeps``: the beat's sweep of what is due.
 - ``staff``: a tournament cancelled by staff.
-- ``faults``: one player's entry given back for a fault of the platform.
+- ``faults``: one player's entry given back, or one turn's match replayed, for a fault of the
+  platform.
 - ``common``: what they share: the lock, staff checks, refunds, the Celery tasks sent after commit
   (by name: ``tournaments.tasks`` calls these actions, they never import it).
 
@@ -24,7 +25,12 @@ The modules import each other one way: ``common`` at the bottom, ``creation`` on
 
 from tournaments.actions.closing import tournament_close, tournament_open
 from tournaments.actions.creation import SCHEDULE_HORIZON, schedule_create, schedules_run, tournament_create
-from tournaments.actions.faults import fault_refund_preview, registration_fault_refund
+from tournaments.actions.faults import (
+    fault_refund_preview,
+    match_replay,
+    match_replay_preview,
+    registration_fault_refund,
+)
 from tournaments.actions.registration import (
     TRAINING_LIMITS,
     check_admission,
@@ -58,6 +64,8 @@ __all__ = [
     "check_training_limits",
     "entry_rules_refusal",
     "fault_refund_preview",
+    "match_replay",
+    "match_replay_preview",
     "registration_authorise",
     "registration_cancel",
     "registration_confirm",
