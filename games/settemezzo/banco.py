@@ -296,10 +296,20 @@ class BancoEngine(Engine):
         if first is None:
             self._finish(state, events)
         else:
-            state["offers"] = [first, *ring_after(order, first)]
+            state["offers"] = [first, *self._offer_ring(state, first)]
             self._offer_next(state, events, rng)
         state["log"] = events
         return state
+
+    def _offer_ring(self, state: State, first: int) -> list[int]:
+        """The seats the banco is offered to after ``first``, in turn. Where the newcomers' rule
+        applies (tournaments, and the cash tables of a game whose rules say so) a player who has
+        not yet bet at the table is passed over while a player who has can take it: whoever the
+        banco would go to, after a refusal or a sit-out as at the end of a giro."""
+        ring = ring_after(state["order"], first)
+        if state["config"]["mode"] == "tournament" or self.newcomer_rule_cash:
+            ring = [s for s in ring if not state["new"][k(s)]] + [s for s in ring if state["new"][k(s)]]
+        return ring
 
     def _designate(
         self, state: State, carry: dict[str, Any] | None, rng: Rng, events: list[Event]

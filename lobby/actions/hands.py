@@ -195,16 +195,11 @@ def _deal(rt: TableRuntime, chips: dict[str, int] | None = None) -> bool:
     config = tablerow.engine_config(table)
     carry_in = rt.carry
     state = engine.new(config, engine_specs, rng, carry_in)
-    rt.hand_no += 1
-    rt.state = state
-    rt.dealt = [s["seat"] for s in specs]
-    rt.steps = 0
-    rt.game = engine.name
-    rt.clocks = None
+    clocks = None
     if engine.family == "partite" and table.tempo_partita:
         lines = {engine.line_of(state, s["seat"]) for s in specs}
-        rt.clocks = dict.fromkeys(sorted(lines), table.tempo_partita * 1000)
-    rt.ready_deadline = rt.start_at = None
+        clocks = dict.fromkeys(sorted(lines), table.tempo_partita * 1000)
+    tablerow.hand_dealt(rt, engine, state, [s["seat"] for s in specs], timezone.now(), clocks=clocks)
     if any(s.ready for s in everyone):
         Seat.objects.filter(table=table).update(ready=False)
     hand = Hand.objects.create(
@@ -220,12 +215,9 @@ def _deal(rt: TableRuntime, chips: dict[str, int] | None = None) -> bool:
     HandPlayer.objects.bulk_create(
         [HandPlayer(hand=hand, user_id=spec["user_id"], seat=spec["seat"]) for spec in specs]
     )
-    if engine.is_over(state):
-        # Over as it was dealt (a level table's L1: one seat playing). It is settled and told by the
-        # table's next start, in a transaction of its own: the caller (the tournament between hands)
-        # holds the rows the hand's end writes.
-        tablerow.start_later(rt, 0)
-    tablerow.after_change(rt, engine)
+    # (a hand over as dealt is settled by the table's next start: the caller, the tournament
+    # between hands, holds the rows the hand's end writes)
+    tablerow.bump(rt)
     rt.hand_pk = hand.pk  # type: ignore[attr-defined]  # as the owner's read of the row has it
     owners.dealt(rt, hand)
     return True

@@ -6,11 +6,11 @@ round of a hundred tables would deal over seconds. ``tournament_tables_next`` wr
 round as ``tournament_tables.tournament_tables_open`` opens a turn: the runtime rows locked in one
 query (primary-key order), who leaves and who arrives in one statement each, every table's hand
 dealt in memory as ``hands._deal`` deals it (the same seats dealt in, the engine's ``new`` with
-its own recorded draws, the deadline set), then the hands and hand players written in one insert
-each, the runtime rows by one ``UPDATE`` executed once a row, and after commit each table's one
-view sent in one hop to the channel layer. Every hand so starts in the same transaction and is
-journaled and recovered as any other: its ``Hand`` row holds its seats and draws, its steps go to
-the journal as they are played.
+its own recorded draws, the row's fields written by the same ``tablerow.hand_dealt``), then the
+hands and hand players written in one insert each, the runtime rows by one ``UPDATE`` executed
+once a row, and after commit each table's one view sent in one hop to the channel layer. Every
+hand so starts in the same transaction and is journaled and recovered as any other: its ``Hand``
+row holds its seats and draws, its steps go to the journal as they are played.
 
 The door parks every one of these tables' owners for it (``lobby.runtime.ownership.through_owners``):
 a table an owner keeps reads its row back after the commit and sends its views itself.
@@ -43,7 +43,7 @@ HAND_KEYS = (
     "session_ref",
 )  # a Hand's seats, as ``_deal`` stores them
 
-# the fields of a runtime row that a deal writes (``hands._deal``, ``tablerow.after_change``)
+# the fields of a runtime row that a deal writes (``tablerow.hand_dealt``, and the version)
 DEAL_FIELDS = (
     "hand_no",
     "state",
@@ -202,19 +202,9 @@ def tournament_tables_next(
         engine_config = tablerow.engine_config(rt.table)
         carry_in = rt.carry
         state = engine.new(engine_config, [{k: s[k] for k in ENGINE_SPEC_KEYS} for s in specs], rng, carry_in)
-        rt.hand_no += 1
-        rt.state = state
-        rt.dealt = [s["seat"] for s in specs]
-        rt.steps = 0
-        rt.game = engine.name
-        rt.clocks = None
-        rt.ready_deadline = rt.start_at = None
+        tablerow.hand_dealt(rt, engine, state, [s["seat"] for s in specs], now)
         if any(s.ready for s in everyone):
             ready.append(rt.pk)
-        if engine.is_over(state):
-            tablerow.start_later(rt, 0)  # over as dealt (L1): settled by the table's next start
-        tablerow.set_deadline(rt, engine, now)
-        tablerow.arm_timer(rt, now)
         rt.version += 1
         rt.updated_at = now
         hand = Hand(

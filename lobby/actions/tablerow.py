@@ -166,6 +166,34 @@ def after_change(rt: TableRuntime, engine: Engine, *, events: list[dict[str, Any
     bump(rt, events=events)
 
 
+def hand_dealt(
+    rt: TableRuntime,
+    engine: Engine,
+    state: dict[str, Any],
+    seats: list[int],
+    now: Any,
+    *,
+    clocks: dict[str, int] | None = None,
+) -> None:
+    """Write a hand just dealt on the locked row (``hands._deal``, and the bulk deal of
+    ``level_tables``): its number, state and seats dealt, no step yet, its game, the lines' clocks
+    (a gioco a partite's tempo partita), no start or ready panel due, the decision's deadline and
+    its timer. A hand over as it was dealt (a level table's L1: one seat playing) asks for the
+    table's next start, which settles it in a transaction of its own. Saves nothing and leaves the
+    version to the caller (``bump``, or the bulk deal's one write)."""
+    rt.hand_no += 1
+    rt.state = state
+    rt.dealt = seats
+    rt.steps = 0
+    rt.game = engine.name
+    rt.clocks = clocks
+    rt.ready_deadline = rt.start_at = None
+    if engine.is_over(state):
+        start_later(rt, 0)
+    set_deadline(rt, engine, now)
+    arm_timer(rt, now)
+
+
 def set_deadline(rt: TableRuntime, engine: Engine, now: Any) -> None:
     """Set the deadline of the decision now due (none when no one must decide); saves nothing."""
     table = rt.table

@@ -58,5 +58,9 @@ def test_a_freezeout_of_18_bots_is_played_to_the_end(staff, game):
             # only when nobody at the table had bet there yet (the rule passes the banco to the
             # next who has, "non ha ancora effettuato almeno una puntata")
             played = set((first.carry_in or {}).get("played", []))
-            assert all(s["new"] or (first.carry_in and s["seat"] not in played) for s in first.seats)
+            assert all(s["new"] or (first.carry_in and s["seat"] not in played) for s in first.seats), (
+                first.seats,
+                first.carry_in,
+                first.outcome,
+            )
     assert INVITO in {next(v for k, v in h.config.items() if k in ("invito", "min_bet")) for h in hands}

@@ -141,6 +141,21 @@ def test_tournament_banker_in_sitout_loses_half_the_minimum_piatto_split_among_t
     assert state["sitout"]["3"] and ENGINE.to_act(state) == [5]
 
 
+def test_tournament_newcomer_passed_over_after_a_veteran_in_sitout():
+    # the banco would go to 1 (in sitout: he pays, RULINGS L1), then to 3, who has just sat down
+    # and not bet yet: it passes to 5, who has ("non ha ancora effettuato almeno una puntata")
+    table = seats(5000, 5000, 5000, 5000, sitout=(1,))
+    carry = {"banker": 7, "seats": [1, 3, 5, 7], "played": [1, 5, 7]}
+    state = ENGINE.new(TOURNAMENT, table, deck_rng(), carry)
+    assert state["penalties"][0]["seat"] == 1 and ENGINE.to_act(state) == [5]
+    # with no veteran able to take it, the newcomer does
+    table = seats(5000, 5000, 5000, sitout=(1,))
+    state = ENGINE.new(TOURNAMENT, table, deck_rng(), {"banker": 5, "seats": [1, 3, 5], "played": [1, 5]})
+    assert ENGINE.to_act(state) == [5]
+    play(ENGINE, state, None, (5, ENGINE.timeout_action(state, 5)))
+    assert ENGINE.to_act(state) == [3]
+
+
 # -- piatto variant ---------------------------------------------------------------------------------
 
 
