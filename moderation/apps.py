@@ -17,3 +17,4 @@ class ModerationConfig(AppConfig):
         hooks.on_tournament_warnings(selectors.tournament_warnings)
         hooks.on_staff_waiting(selectors.moderation_waiting)  # the back office's index: what waits
         hooks.on_tournament_participation_void(conduct.on_tournament_participation_void)
+        hooks.on_tournament_match_voided(conduct.on_tournament_match_voided)

@@ -15,6 +15,11 @@ out) gives 1 to each partner who used more than 3/4 of it ("slow"); at most 2 a 
 giorni"). The tournaments ask ``selectors.tournament_entry_refusal`` (through
 ``hooks.tournament_entry_refusal``) at registration.
 
+A match staff replay for a fault of the platform (``hooks.tournament_match_voided``) takes back
+what its end recorded: each offence of its players in that turn is withdrawn (its warnings off the
+count, the measures it gave ended now, the player told, audited) and a completed turn counted no
+more, since the match played again records its own end.
+
 The ladder (every tournament, training or money, as the rules' "reiterazione"): each tournament
 in which a player had an offence counts once; the offences of the last 30 days set the rung of
 ``LADDER``, and the block of tournament registrations it gives (a notice at the first). Old
@@ -287,3 +292,65 @@ def on_tournament_participation_void(*, user_id: int, tournament_id: int, turns:
         record = _record(user_id)
         record.completed_turns = max(0, record.completed_turns - completed)
         record.save(update_fields=["completed_turns"])
+
+
+def on_tournament_match_voided(*, user_ids: list[int], tournament_id: int, turn: int) -> None:
+    """Handler of ``hooks.tournament_match_voided``."""
+    for user_id in user_ids:
+        match_conduct_withdraw(user_id=user_id, tournament_id=tournament_id, turn=turn)
+
+
+@transaction.atomic
+def match_conduct_withdraw(
+    *, user_id: int, tournament_id: int, turn: int, now: datetime | None = None
+) -> list[str]:
+    """Take back what a voided match's end recorded of this player in this tournament's turn.
+
+    Each offence of that turn is withdrawn: its warnings come off his count, the measures it gave
+    end now (a measure chained after one of them keeps its own dates), the event is removed so the
+    match played again may record its own, he is told and it is audited. A turn he ended without
+    an offence was counted completed: it is uncounted (the match played again counts it). Returns
+    the kinds withdrawn."""
+    now = now or timezone.now()
+    record = _record(user_id)
+    events = list(ConductEvent.objects.filter(user_id=user_id, tournament_id=tournament_id, turn=turn))
+    if not events:
+        record.completed_turns = max(0, record.completed_turns - 1)
+        record.save(update_fields=["completed_turns"])
+        return []
+    for event in events:
+        record.received = max(0, record.received - event.warnings)
+        measures = list(event.measures.all())
+        for measure in measures:
+            if measure.starts_at > now:
+                measure.starts_at = now
+            if measure.ends_at is not None and measure.ends_at > now:
+                measure.ends_at = now
+            measure.event = None
+            measure.save(update_fields=["starts_at", "ends_at", "event"])
+        label = event.get_kind_display()
+        audit_record(
+            actor=None,
+            action="moderation.conduct_withdrawn",
+            target=event,
+            reason="Partita rigiocata per un guasto della piattaforma",
+            data={
+                "user": user_id,
+                "tournament": tournament_id,
+                "turn": turn,
+                "kind": event.kind,
+                "warnings": event.warnings,
+                "measures": [m.pk for m in measures],
+            },
+        )
+        notice_send(
+            user_id=user_id,
+            code="conduct_withdrawn",
+            text=f"La partita si rigioca per un guasto della piattaforma: l'infrazione «{label}» "
+            f"(torneo {tournament_id}, turno {turn}) è annullata.",
+            data={"tournament": tournament_id, "turn": turn, "warnings": event.warnings},
+            now=now,
+        )
+        event.delete()
+    record.save(update_fields=["received"])
+    return [e.kind for e in events]

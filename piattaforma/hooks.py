@@ -187,6 +187,23 @@ def tournament_participation_void(*, user_id: int, tournament_id: int, turns: li
         handler(user_id=user_id, tournament_id=tournament_id, turns=turns)
 
 
+_match_voided: list[VoidHandler] = []
+
+
+def on_tournament_match_voided(handler: VoidHandler) -> VoidHandler:
+    """Register a handler of a turn match voided to be played again (a fault of the platform)."""
+    if handler not in _match_voided:
+        _match_voided.append(handler)
+    return handler
+
+
+def tournament_match_voided(*, user_ids: list[int], tournament_id: int, turn: int) -> None:
+    """Report that a match of this turn was voided and its players seated again: what its end
+    recorded of them (offences, a completed turn) no longer stands."""
+    for handler in _match_voided:
+        handler(user_ids=user_ids, tournament_id=tournament_id, turn=turn)
+
+
 TurnHandler = Callable[..., None]
 _tournament_turn_completed: list[TurnHandler] = []
 

@@ -9,6 +9,7 @@ from datetime import timedelta
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from games.rng import SeededRng
 from lobby.models import ConnectionRecord, Hand, Seat, Table
@@ -176,3 +177,39 @@ def test_the_back_office_shows_the_evidence_then_replays(client, staff, one_ende
     assert len(m.replays) == 1 and m.ended_at is None
     again = client.get(url).content.decode()
     assert 'data-testid="fault-refusal"' in again and 'data-testid="fault-form"' not in again
+
+
+def test_a_replay_takes_back_what_the_voided_end_recorded_with_moderation(
+    staff, one_ended, django_capture_on_commit_callbacks
+):
+    """The voided match's offences are withdrawn (warnings, the freeroll ban they gave, the event
+    itself so the match played again records its own) and a completed turn is uncounted."""
+    from moderation import conduct
+    from moderation.models import ConductEvent, ConductMeasure, ConductRecord, Notice
+
+    t, _players, m, seated, player = one_ended
+    other = next(uid for uid in seated if uid != player.pk)
+    ConductRecord.objects.create(user=player, received=9, completed_turns=4)
+    # what the voided match's end recorded: his no-show (2 warnings: the 10th crossed, a freeroll
+    # ban)...
+    absent = {"user_id": player.pk, "tournament_id": t.pk, "kind": "absent", "training": True, "turn": m.turn}
+    event = conduct.conduct_record(**absent)
+    ban = ConductMeasure.objects.get(event=event, kind=ConductMeasure.Kind.FREEROLL_BAN)
+    assert event.warnings == 2 and ban.ends_at > ban.starts_at
+    # ...and the other player's turn completed
+    conduct.turn_completed_record(user_id=other, tournament_id=t.pk)
+    other_turns = ConductRecord.objects.get(user_id=other).completed_turns
+    cut = record(m, player, EndedBy.PLATFORM)
+    with django_capture_on_commit_callbacks(execute=True):
+        actions.match_replay(match_id=m.pk, record_id=cut.pk, reason="Processo daphne-a caduto", actor=staff)
+    assert not ConductEvent.objects.filter(user=player, tournament_id=t.pk).exists()
+    mine = ConductRecord.objects.get(user=player)
+    assert (mine.received, mine.completed_turns) == (9, 4)
+    ban.refresh_from_db()
+    assert ban.event_id is None and ban.ends_at <= timezone.now()
+    assert Notice.objects.filter(user=player, code="conduct_withdrawn").count() == 1
+    withdrawn = AuditLog.objects.filter(action="moderation.conduct_withdrawn", target_id=str(event.pk))
+    assert withdrawn.count() == 1
+    assert ConductRecord.objects.get(user_id=other).completed_turns == other_turns - 1
+    # the match played again records its own end
+    assert conduct.conduct_record(**absent) is not None

@@ -27,6 +27,7 @@ from django.utils import timezone
 from lobby import door
 from lobby import selectors as lobby_selectors
 from lobby.errors import TableError
+from piattaforma import hooks
 from piattaforma.actions import audit_record
 from piattaforma.models import User
 from tournaments import errors
@@ -238,6 +239,12 @@ def match_replay(*, match_id: int, record_id: int, reason: str, actor: User) -> 
         raise errors.MatchReplayRefused(exc.message) from None
     m.replays = [*m.replays, voided]
     m.save(update_fields=["table_id", "result", "started_at", "ended_at", "replays"])
+    # what the voided end recorded of its players (offences, a completed turn) is taken back
+    users, tournament_id, turn = _match_users(t, m), t.pk, m.turn
+    transaction.on_commit(
+        lambda: hooks.tournament_match_voided(user_ids=users, tournament_id=tournament_id, turn=turn),
+        robust=True,
+    )
     audit_record(
         actor=actor,
         action="tournament.match_replay",
