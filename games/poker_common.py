@@ -470,11 +470,11 @@ class PokerTable(Engine):
             return
         self._end(state, events)
 
-    def _win_on_invito(self, state: State, events: list[Event]) -> None:
+    def _win_on_invito(self, state: State, events: list[Event], winner: int) -> None:
         """RULINGS L1: the one seat of a tournament hand not in sitout takes the whole pot at once
-        (every invito and a carried pot: nothing is handed back); no cards are dealt or shown."""
+        (every invito and a carried pot: nothing is handed back); no cards are dealt or shown. With
+        every seat in sitout, the first to speak of those who paid into the hand (L3)."""
         b = state["b"]
-        (winner,) = betting.in_hand(b)
         whole = [{"amount": betting.pot_total(b), "eligible": [winner]}]
         pots = settle(state, lambda _e: [winner], whole)
         events.append({"type": "piatti", "pots": copy_pots(pots), "uncontested": True})
@@ -557,6 +557,20 @@ def start_invito(state: State, events: list[Event]) -> list[int]:
                 folded.append(s)
                 events.append({"type": "passo", "seat": s, "auto": True})
     return pending
+
+
+def invito_winner(state: State) -> int | None:
+    """The seat a tournament hand's pot goes to on the invito, or None when the hand goes on (two
+    or more seats playing): the one seat not in sitout (RULINGS L1), or with every seat in sitout
+    the first to speak of those who paid into the hand (L3): a pot nobody may win is never
+    carried, so a table of absent players still blinds them off to a winner."""
+    b = state["b"]
+    players = betting.in_hand(b)
+    if len(players) >= 2:
+        return None
+    if players:
+        return players[0]
+    return next((s for s in b["order"] if b["total"][betting.SEAT_KEY[s]] > 0), None)
 
 
 def walkover(state: State) -> bool:

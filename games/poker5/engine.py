@@ -295,8 +295,9 @@ class Poker5(pc.PokerTable):
         if not state["parol_hand"]:
             state["players"] = players
         if len(players) < 2:
-            if state["cfg"]["mode"] == TOURNAMENT and players:
-                self._win_on_invito(state, events)  # RULINGS L1
+            winner = pc.invito_winner(state) if state["cfg"]["mode"] == TOURNAMENT else None
+            if winner is not None:
+                self._win_on_invito(state, events, winner)  # RULINGS L1, L3
                 return
             if state["cfg"]["mode"] == CASH:
                 # Cash: not enough players, the inviti of this hand go back.

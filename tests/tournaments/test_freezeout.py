@@ -383,3 +383,27 @@ def test_a_heads_up_with_an_absent_player_is_blinded_off_to_its_end(staff, game)
     paid = running.tournament_pay(tournament_id=t.pk)
     assert sum(paid["prizes"].values()) == 2 * t.pool_quota and pool(t) == 0
     assert ledger_zero() == 0
+
+
+@pytest.mark.parametrize("game", ["poker5", "telesina"])
+def test_a_final_table_all_in_sitout_is_blinded_off_to_a_winner(staff, game):
+    """With every seat of a level table in sitout nobody may win a pot at a showdown, and carried
+    it would drain every stack into it (RULINGS L1 names one seat playing, not none). Each hand's
+    pot goes to the first to speak of those who paid into it: the stacks swing as the invito
+    grows, until they bust; the tournament ends, no chip lost, the pool at zero."""
+    t, bots = freezeout_tournament(staff, game, entrants=3)
+    (table,) = level_tables(t)
+    Seat.objects.filter(table_id=table.table_id).update(status=Seat.Status.SITOUT)
+    play_to_the_end(t, seed=5)
+    t.refresh_from_db()
+    hands = list(Hand.objects.filter(table_id=table.table_id).order_by("number"))
+    assert len(hands) > 3 and all(h.ended_at for h in hands)
+    winners = []
+    for hand in hands[1:]:  # (the first was dealt before) each hand's pot to one seat, none carried
+        (pot,) = hand.outcome["pots"]
+        assert len(pot["winners"]) == 1 and hand.outcome["carried_out"] == 0, hand.outcome
+        winners.append(pot["winners"][0])
+    assert len(set(winners)) > 1  # the first to speak moves with the deal
+    assert t.state == Tournament.State.FINISHED
+    assert t.progress["chips"] == {t.progress["winner"]: 3 * CHIPS}
+    placings_and_prizes_exact(t, bots)

@@ -2,7 +2,8 @@
 
 L1: the invito is taken from every seat still in the tournament, sitout seats included, and they
 lose it; when after the invito at most one seat is not in sitout, that seat wins the whole pot at
-once with no cards dealt or shown, so an absent player is blinded off and a heads-up ends. P10 (rules
+once with no cards dealt or shown, so an absent player is blinded off and a heads-up ends. With
+none (every seat in sitout), the first to speak of those who paid (the product's decision). P10 (rules
 004): in a tournament the hand after a piatto di parol takes the invito as usual, on top of it.
 Cash tables keep their rules (the hand is void, the inviti go back; no invito in a parol hand).
 """
@@ -80,13 +81,27 @@ def test_the_one_present_seat_takes_every_invito_and_a_carried_pot(engine):
 
 
 @pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.name)
-def test_with_everyone_in_sitout_the_inviti_wait_in_the_pot(engine):
-    chips = {1: 1000, 2: 1000}
-    state = engine.new(TOURNAMENT, seats(chips, sitout=(1, 2)), SeededRng(4))
-    out = conserved(engine, state, chips)
-    assert out == {"1": 990, "2": 990} and engine.outcome(state)["carried_out"] == 20
-    nxt = engine.new(TOURNAMENT, seats({1: 990, 2: 990}, sitout=(2,)), SeededRng(4), engine.carry(state))
-    assert conserved(engine, nxt, {1: 990, 2: 990}, carried_in=20) == {"1": 1020, "2": 980}
+def test_with_everyone_in_sitout_the_first_to_speak_takes_the_pot(engine):
+    # nobody may win it at a showdown, and carried it would drain every stack: the first to speak
+    # (the dealer's next) of those who paid into the hand takes it, a carried pot too; no cards
+    chips = {1: 1000, 2: 1000, 3: 4}
+    state = engine.new(TOURNAMENT, seats(chips, sitout=(1, 2, 3)), SeededRng(4), {"pot": 50, "dealer": 1})
+    assert engine.is_over(state) and state["dealer"] == 2 and state["b"]["order"] == [3, 1, 2]
+    out = conserved(engine, state, chips, carried_in=50)
+    assert out == {"1": 990, "2": 990, "3": 74} and engine.outcome(state)["carried_out"] == 0
+    assert engine.outcome(state)["pots"][0]["winners"] == [3]  # all-in on the invito: still his
+    # the next hands: the deal moves on, and so does the pot (each to its first to speak)
+    chips = {1: 990, 2: 990, 3: 0}
+    nxt = engine.new(TOURNAMENT, seats(chips, sitout=(1, 2)), SeededRng(4), engine.carry(state))
+    assert nxt["b"]["order"] == [1, 2, 3] and engine.outcome(nxt)["pots"][0]["winners"] == [1]
+    after = conserved(engine, nxt, chips)
+    chips = {1: 1000, 2: 980, 3: 0}
+    last = engine.new(TOURNAMENT, seats(chips, sitout=(1, 2)), SeededRng(4), engine.carry(nxt))
+    assert last["b"]["order"] == [2, 3, 1] and engine.outcome(last)["pots"][0]["winners"] == [2]
+    assert after == {"1": 1000, "2": 980, "3": 0}
+    # a seat with no chips left pays nothing into the hand and is passed over
+    empty = engine.new(TOURNAMENT, seats(chips, sitout=(1, 2)), SeededRng(4), {"dealer": 1})
+    assert empty["b"]["order"][0] == 3 and engine.outcome(empty)["pots"][0]["winners"] == [1]
 
 
 @pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.name)
