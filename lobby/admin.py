@@ -501,9 +501,7 @@ class HandAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     def fault_refund_view(self, request: HttpRequest, pk: int, user_id: int) -> HttpResponse:
         """One player's loss in one cash match given back for a fault of the platform: the
         evidence and the amount, then the form."""
-        from lobby.actions.faults import PERMISSION
-
-        if not request.user.has_perm(PERMISSION):
+        if not request.user.has_perm(door.MATCH_FAULT_REFUND_PERMISSION):
             return HttpResponse(status=403)
         hand = get_object_or_404(Hand, pk=pk)
         if not any(s.get("user_id") == user_id for s in hand.seats):

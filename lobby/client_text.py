@@ -38,6 +38,7 @@ TEXTS = [
     N_("Le tue carte"),
     N_(" · tocca le carte da scegliere"),
     N_(" · tocca una carta per giocarla"),
+    N_(" · tocca la carta da scoprire"),
     N_("Ultime giocate"),
     N_("SONO TORNATO"),
     N_("Un'altra partita ({s} s)"),

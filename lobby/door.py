@@ -22,10 +22,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from lobby import tickets
+from lobby import faults, tickets
 from lobby.actions import (
     connections,
-    faults,
     hands,
     level_tables,
     operations,
@@ -86,6 +85,7 @@ table_chat_post = tables.table_chat_post
 table_session_cancel_preview = operations.table_session_cancel_preview
 match_fault_refund_preview = faults.match_fault_refund_preview
 match_fault_refund = faults.match_fault_refund  # an ended match: money only, the table untouched
+MATCH_FAULT_REFUND_PERMISSION = faults.PERMISSION
 tables_switch_preview = operations.tables_switch_preview
 template_check = operations.template_check
 table_open_from_template = operations.table_open_from_template

@@ -307,7 +307,7 @@ class HandPlayer(models.Model):
 
 class MatchFaultRefund(models.Model):
     """One player's loss in one match at a cash table given back for a fault of the platform
-    (rules 004, "Rimborsi per disconnessioni"): once per match and player (``lobby.actions.faults``)."""
+    (rules 004, "Rimborsi per disconnessioni"): once per match and player (``lobby.faults``)."""
 
     hand = models.ForeignKey(
         Hand, verbose_name=_("partita"), on_delete=models.PROTECT, related_name="fault_refunds"

@@ -9,7 +9,6 @@
 - ``tables``: a table's creation and settings, and its chat.
 - ``operations``: site operations on tables: closed by staff, a game switch or the site hours, a
   session cancelled for a technical fault, tables opened from templates.
-- ``faults``: one player's loss in one ended cash match given back for a fault of the platform.
 - ``tournament_tables``: a tournament turn's tables opened and closed in bulk, a match's result.
 - ``tablerow``: what every one of them starts and ends with: the runtime row locked (and brought up
   to date from the journal), a new version saved and sent after commit, the clocks of a table
