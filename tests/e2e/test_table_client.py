@@ -944,6 +944,38 @@ def test_telesina_game_choice_is_a_form_of_the_specs(open_table):
     assert t.acts()[0]["action"] == {"type": "scelta", "vele": vele[2], "distribuzione": distribuzioni[-1]}
 
 
+def test_telesina_scopri_says_a_tap_turns_the_card_up(open_table):
+    state, seat = play_until("telesina", has_type("scopro"))
+    t = open_table("telesina")
+    msg = t.show(state, seat)
+    covered = [a["card"] for a in msg["legal"] if a["type"] == "scopro"]
+    head = t.page.locator("[data-role=hand] .hand-head").text_content()  # (shown in capitals)
+    assert "tocca la carta da scoprire" in head and "giocarla" not in head
+    t.page.locator(f"[data-role=hand] .carta-btn:has([data-card='{covered[0]}'])").click()
+    t.wait_sent(1)
+    assert t.acts()[0]["action"] == {"type": "scopro", "card": covered[0]}
+
+
+def test_telesina_a_shown_hand_is_that_seats_punto_not_yours(open_table):
+    # a showdown with vele on the table: each hand shown carries its best five ("best": its
+    # cards, vele and punto), which the seat's panel lists
+    engine = registry.get("telesina")
+    state, seat = play_until(
+        "telesina", lambda st, n, legal: has_type("mostro")(st, n, legal) and str(n) in st["best"]
+    )
+    engine.apply(state, seat, {"type": "mostro"}, SeededRng(1))
+    assert "punto" in engine.view(state, None)["hands"][str(seat)]["best"]
+    viewer = next(s for s in state["b"]["order"] if s != seat)
+    t = open_table("telesina")
+    t.show(state, viewer)
+    panel = " ".join(t.page.locator(f"[data-seat='{seat}'] .seat-info").all_text_contents())
+    assert (
+        "Punto migliore" in panel
+        and "Punto " in panel.replace("Punto migliore", "")
+        and "Il tuo punto" not in panel
+    )
+
+
 def test_telesina_vele_are_laid_out_on_their_grid(open_table, artifacts):
     engine = registry.get("telesina")
 

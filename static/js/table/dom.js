@@ -176,11 +176,17 @@ export function label(key) {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
+/** The name of a seat's detail: as ``label``, but a seat's "punto" is that seat's, not the
+ *  viewer's own ("Il tuo punto", the hand's note). */
+export function seatLabel(key) {
+  return key === "punto" ? t("Punto") : label(key);
+}
+
 /** A short inline rendering (seat details): objects as "name value" pairs, cards as small faces. */
 export function inline(value, key = "") {
   if (value && typeof value === "object" && !Array.isArray(value)) {
     const parts = Object.entries(value).filter(([, v]) => v !== null && v !== undefined && v !== false);
-    return h("span", { class: "inline" }, parts.map(([k, v], i) => [i ? " · " : "", `${label(k)} `, v && typeof v === "object" ? readable(v, k) : inline(v, k)]));
+    return h("span", { class: "inline" }, parts.map(([k, v], i) => [i ? " · " : "", `${seatLabel(k)} `, v && typeof v === "object" ? readable(v, k) : inline(v, k)]));
   }
   if (typeof value === "string" && !isCardCode(value)) return document.createTextNode(valueText(value, key));
   return readable(value, key);

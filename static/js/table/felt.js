@@ -1,7 +1,7 @@
 // The felt: seats around it, the centre (phase, pots, table cards, piles, tricks, vele) and the
 // sections below it (melds, scores, details). Pure rendering from the model of model.js.
 
-import { card, cardRow, coveredCards, h, inline, isCard, isCardList, label, money, phaseLabel, readable, valueText } from "./dom.js";
+import { card, cardRow, coveredCards, h, inline, isCard, isCardList, label, money, phaseLabel, readable, seatLabel, valueText } from "./dom.js";
 import { t } from "./i18n.js";
 import { cardLink } from "./report.js";
 
@@ -41,7 +41,7 @@ export function seatEl(model, s, p) {
   if (s.bet) el.append(h("div", { class: "seat-bet" }, h("span", { class: "chip-icon", "aria-hidden": "true" }), money(s.bet)));
   for (const [key, value] of s.info) {
     const text = typeof value === "number" && /put_in|cap/.test(key) ? money(value) : null;
-    el.append(h("div", { class: "seat-info" }, `${label(key)}: `, text ?? inline(value, key)));
+    el.append(h("div", { class: "seat-info" }, `${seatLabel(key)}: `, text ?? inline(value, key)));
   }
   if (!s.me) {
     const cards = h("div", { class: "seat-cards" });

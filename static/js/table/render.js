@@ -159,7 +159,11 @@ export function renderer(ctx) {
     });
     const playing = row.querySelector("[data-playable]") !== null;
     el.classList.toggle("hand--playing", playing);
-    const hint = !playing ? "" : picking ? t(" · tocca le carte da scegliere") : t(" · tocca una carta per giocarla");
+    // what a tap does: pick cards, turn one up (Telesina's "Scopri"), or play it
+    const kinds = new Set([...plan.cardPlays.values()].flat().map((s) => s.type));
+    const uncover = kinds.size === 1 && kinds.has("scopro");
+    const hint = !playing ? "" : picking ? t(" · tocca le carte da scegliere")
+      : uncover ? t(" · tocca la carta da scoprire") : t(" · tocca una carta per giocarla");
     el.append(h("div", { class: "hand-head" }, h("span", { class: "zone-title" }, t("Le tue carte"), model.handNote ? h("strong", { class: "hand-note" }, ` · ${model.handNote}`) : null, hint),
       sortButtons(p, hand)), row);
     fitHand(row, hand.length);
