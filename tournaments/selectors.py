@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Q, QuerySet, Sum
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -643,7 +643,8 @@ def lobby_stamp(*, tournament: Tournament) -> str:
     (registered, authorised), the matches ended. The page asks for it every few seconds and reloads when it
     changes, so a player waiting sees the start, each result and his next table ("vai al tuo
     tavolo") without reloading by hand. A level tournament's play (its hands, chip counts, tables
-    broken) is not in it: ``lobby_live_stamp``, drawn again in place."""
+    broken) and a slot tournament's standings (every spin) are not in it: ``lobby_live_stamp``,
+    drawn again in place."""
     from tournaments.models import TournamentMatch
 
     regs = tournament.registrations.aggregate(
@@ -655,13 +656,6 @@ def lobby_stamp(*, tournament: Tournament) -> str:
     if not tournament.is_levels:  # a level tournament's tables ending are part of its play (below)
         ended = TournamentMatch.objects.filter(tournament=tournament, ended_at__isnull=False).count()
         stamp += f":{ended}"
-    if tournament.is_slot and tournament.state == Tournament.State.RUNNING:  # every spin moves the standings
-        from django.db.models import Sum
-
-        from tournaments.models import SlotSession
-
-        moved = SlotSession.objects.filter(tournament=tournament).aggregate(n=Sum("version"))["n"]
-        stamp += f":{moved or 0}:{len((tournament.progress or {}).get('extra') or {})}"
     if tournament.confirmation_required:  # the "Conferma iscrizione" button shows and goes by itself
         stamp += f":{int(tournament.confirmation_open(timezone.now()))}:{regs['confirmed']}"
     return stamp
@@ -669,12 +663,18 @@ def lobby_stamp(*, tournament: Tournament) -> str:
 
 def lobby_live_stamp(*, tournament: Tournament) -> str:
     """What a running level tournament's lobby shows of its play that changes with every hand: the
-    hands folded, the players left, the level, the tables ended. Its page draws the level, the
-    tables, the chip counts and the eliminations again in place when it changes (the phase, the
-    ``lobby_stamp``, reloads it). Empty for the others."""
-    from tournaments.models import TournamentMatch
+    hands folded, the players left, the level, the tables ended; a running slot tournament's: the
+    spins played (its standings) and the players of the extra minute. Its page draws the play
+    again in place when it changes (the phase, the ``lobby_stamp``, reloads it). Empty for the
+    others."""
+    from tournaments.models import SlotSession, TournamentMatch
 
-    if not tournament.is_levels or tournament.state != Tournament.State.RUNNING:
+    if tournament.state != Tournament.State.RUNNING:
+        return ""
+    if tournament.is_slot:  # every spin moves the standings; the tied play an extra minute
+        moved = SlotSession.objects.filter(tournament=tournament).aggregate(n=Sum("version"))["n"]
+        return f"{moved or 0}:{len((tournament.progress or {}).get('extra') or {})}"
+    if not tournament.is_levels:
         return ""
     ended = TournamentMatch.objects.filter(tournament=tournament, ended_at__isnull=False).count()
     return f"{ended}:{levelinfo.chips_stamp(tournament)}"

@@ -120,7 +120,6 @@ def tournament_lobby(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "standings": selectors.standings_by_turn(tournament=tournament),
             "results": selectors.final_results(tournament=tournament),
             "my_result": levelinfo.my_result(tournament, request.user.pk),
-            "slot_standings": selectors.slot_standings(tournament=tournament, user_id=request.user.pk),
             "stamp": selectors.lobby_stamp(tournament=tournament)
             if tournament.state in selectors.LIVE_STATES
             else "",
@@ -131,9 +130,10 @@ def tournament_lobby(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 def _play(tournament: Tournament, user_id: int | None) -> dict[str, Any]:
     """What the lobby shows of the play (``tournaments/_level_live.html``): the tables, the chip
-    counts, the eliminations, and the stamp of these (``live``)."""
+    counts, the eliminations, a slot tournament's standings, and the stamp of these (``live``)."""
     return {
         "matches": selectors.current_matches(tournament=tournament, user_id=user_id),
+        "slot_standings": selectors.slot_standings(tournament=tournament, user_id=user_id),
         "chip_counts": levelinfo.chip_counts(tournament, user_id),
         "eliminations": levelinfo.eliminations(tournament)
         if tournament.is_levels and tournament.state == Tournament.State.RUNNING

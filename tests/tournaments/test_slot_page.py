@@ -124,12 +124,23 @@ def test_the_list_the_info_panel_and_the_lobby_show_a_slot_tournament(
 
 
 def test_demo_bots_play_their_slot_sessions_and_the_page_s_standings_follow(
-    staff, monkeypatch, django_capture_on_commit_callbacks
+    staff, client, monkeypatch, django_capture_on_commit_callbacks
 ):
     t, person, _sent = person_and_bots(staff, monkeypatch, django_capture_on_commit_callbacks)
+    stamp, live = selectors.lobby_stamp(tournament=t), selectors.lobby_live_stamp(tournament=t)
     rng = random.Random(7)
     played = sum(demo.slot_bots_play(tournament_id=t.pk, rng=rng) for _ in range(5))
     assert played >= 15  # three bots, three actions a sweep (a choice is an action)
+    # the open lobby draws the standings again in place: the spins move its live stamp, not the
+    # phase's (which would reload the page every few seconds)
+    assert selectors.lobby_stamp(tournament=t) == stamp and selectors.lobby_live_stamp(tournament=t) != live
+    client.force_login(person)
+    play = client.get(reverse("tournaments:level_live", args=[t.pk]))
+    assert play["X-Live"] == selectors.lobby_live_stamp(tournament=t)
+    drawn = text(play)
+    assert "Classifica in corso" in drawn and "Vai alla tua slot" in drawn and "Carla" in drawn
+    lobby = client.get(reverse("tournaments:lobby", args=[t.pk])).content.decode()
+    assert f'data-level-live="{reverse("tournaments:level_live", args=[t.pk])}"' in lobby
     bots = SlotSession.objects.filter(tournament=t, user__is_bot=True)
     assert all(s.state["spins"] > 0 and s.credit >= 0 for s in bots)
     mine = SlotSession.objects.get(tournament=t, user=person)
