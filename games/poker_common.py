@@ -473,7 +473,7 @@ class PokerTable(Engine):
     def _win_on_invito(self, state: State, events: list[Event], winner: int) -> None:
         """RULINGS L1: the one seat of a tournament hand not in sitout takes the whole pot at once
         (every invito and a carried pot: nothing is handed back); no cards are dealt or shown. With
-        every seat in sitout, the first to speak of those who paid into the hand (L3)."""
+        every seat in sitout, the first to speak of those who paid into the hand (``invito_winner``)."""
         b = state["b"]
         whole = [{"amount": betting.pot_total(b), "eligible": [winner]}]
         pots = settle(state, lambda _e: [winner], whole)
@@ -562,8 +562,9 @@ def start_invito(state: State, events: list[Event]) -> list[int]:
 def invito_winner(state: State) -> int | None:
     """The seat a tournament hand's pot goes to on the invito, or None when the hand goes on (two
     or more seats playing): the one seat not in sitout (RULINGS L1), or with every seat in sitout
-    the first to speak of those who paid into the hand (L3): a pot nobody may win is never
-    carried, so a table of absent players still blinds them off to a winner."""
+    the first to speak of those who paid into the hand (the product's decision, where L1 names
+    none): a pot nobody may win is never carried, so a table of absent players still blinds them
+    off to a winner."""
     b = state["b"]
     players = betting.in_hand(b)
     if len(players) >= 2:

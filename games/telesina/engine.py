@@ -256,7 +256,7 @@ class Telesina(pc.PokerTable):
         if len(players) < 2:
             winner = pc.invito_winner(state) if state["cfg"]["mode"] == TOURNAMENT else None
             if winner is not None:
-                self._win_on_invito(state, events, winner)  # RULINGS L1, L3
+                self._win_on_invito(state, events, winner)  # RULINGS L1 (none playing: ``invito_winner``)
                 return
             if state["cfg"]["mode"] == CASH:
                 # Cash: not enough players, the inviti go back.
