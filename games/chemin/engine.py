@@ -59,8 +59,11 @@ Decisions taken here where the rules are silent (documented where they are appli
 * When a seguito banco ends (the punta wins, stallo withdrawn, no new seguito), the turn resumes
   right of the banker who first passed the hand (the "anchor"), as the seguito paragraph says.
 * A banker who is sitout (or has left) when a coup starts ends his banco: he collects (or is paid
-  out) posta and garage, and the bank moves on. A tournament punta obliged to bet who is sitout or
-  times out, and whom no other bet exempts, loses the minimum bet to the garage without playing.
+  out) posta and garage, and the bank moves on. So does a tournament banker none of whose punte
+  (the seats present when the banco started) is left with chips: the players seated since (moved
+  by the balancing) may not punt on it, so no coup could ever be played. A tournament punta
+  obliged to bet who is sitout or times out, and whom no other bet exempts, loses the minimum bet
+  to the garage without playing.
 * Cash tables: ``outcome()["stand_up"]`` lists the seats that skipped three banco turns in a row
   (refusing, or sitout as candidates or when a banco starts); the runtime stands them up. In a
   tournament it is always empty (RULINGS L2: a tournament player leaves only by elimination).
@@ -359,6 +362,16 @@ class ChemindeferEngine(Engine):
             # A sitout player cannot hold the bank: he collects and the bank moves on.
             seat["chips"] += held
             events.append({"type": "fine_banco", "seat": banker, "incasso": held, "motivo": "sitout"})
+            self._banco_over(state, banker)
+            return
+        members = set(c["banco"]["members"]) - {banker}
+        punte = [s for s in state["order"] if s in members and state["seats"][str(s)]["chips"]]
+        if state["config"]["mode"] == TOURNAMENT and not punte:
+            # Only the seats present when the banco started may punt: with none of them left with
+            # chips (eliminated, or moved away by the tournament's balancing, newcomers seated in
+            # their place) nobody could ever bet against it. The banker collects, the bank moves on.
+            seat["chips"] += held
+            events.append({"type": "fine_banco", "seat": banker, "incasso": held, "motivo": "nessuna_punta"})
             self._banco_over(state, banker)
             return
         state["banker"] = banker

@@ -543,6 +543,26 @@ def test_tournament_obligation_to_bet_rotates_with_the_coups():
     assert state["obligated"] == 3
 
 
+def test_tournament_banco_with_none_of_its_punte_left_ends():
+    # the banco of seat 1 started with seats 1-4; the tournament moved 2-4 away (or they went
+    # out) and seated 5 and 6: they may not punt on it, so it ends and seat 1 collects
+    table = [{"seat": s, "chips": c, "sitout": False, "prefs": {}} for s, c in ((1, 0), (5, 700), (6, 2600))]
+    carry = banco_carry(1, 3000, [1, 2, 3, 4], [], garage=779)
+    carry["played"] = [1]
+    state = E.new(TORNEO, table, RNG, carry)
+    assert state["seats"]["1"]["chips"] == 3_779 and state["banker"] is None and state["banco"] is None
+    ended = [e for e in state["coup_events"] if e["type"] == "fine_banco"]
+    assert ended == [{"type": "fine_banco", "seat": 1, "incasso": 3_779, "motivo": "nessuna_punta"}]
+    assert not E.is_over(state) and E.to_act(state)  # a new banco is offered at once
+    # one member left with chips: the banco goes on, and he may punt
+    table.append({"seat": 3, "chips": 500, "sitout": False, "prefs": {}})
+    state = E.new(TORNEO, table, RNG, banco_carry(1, 3000, [1, 2, 3, 4], []))
+    assert state["banker"] == 1 and E.to_act(state) == [3]
+    # a cash table keeps its own rules: the banker is asked (stallo) instead
+    state = E.new(CASH, table[:3], RNG, banco_carry(1, 3000, [1, 2, 3, 4], []))
+    assert state["banker"] == 1
+
+
 def test_tournament_sitout_obligated_loses_without_playing():
     table = seats()
     table[1]["sitout"] = True
