@@ -59,8 +59,9 @@ def test_a_freezeout_of_18_bots_is_played_to_the_end(staff, game):
             # next who has, "non ha ancora effettuato almeno una puntata")
             played = set((first.carry_in or {}).get("played", []))
             assert all(s["new"] or (first.carry_in and s["seat"] not in played) for s in first.seats), (
-                first.seats,
+                seat,
+                [(s["seat"], s["new"], s["sitout"], s["chips"]) for s in first.seats],
                 first.carry_in,
-                first.outcome,
+                {k: first.outcome.get(k) for k in ("banker", "skipped", "penalties", "sitout")},
             )
     assert INVITO in {next(v for k, v in h.config.items() if k in ("invito", "min_bet")) for h in hands}
