@@ -46,22 +46,25 @@ def test_a_freezeout_of_18_bots_is_played_to_the_end(staff, game):
         assert seen["held"] > 0
     if game == "bestia":  # a bestia carries the pot into the next smazzata
         assert seen["pots"] > 0
-    for uid, _source, target, seat, _hands in p["moves"]:
-        # a moved player is a newcomer at his new table; the banco (mattaro) skips him there
-        first = next(
-            h
-            for h in hands.filter(table_id=target).order_by("number")
-            if any(s["user_id"] == int(uid) for s in h.seats)
-        )
-        assert next(s for s in first.seats if s["user_id"] == int(uid))["new"] is True
-        if game in ("mazzetti", "settemezzo") and first.outcome["banker"] == seat:
-            # only when nobody at the table had bet there yet (the rule passes the banco to the
-            # next who has, "non ha ancora effettuato almeno una puntata")
-            played = set((first.carry_in or {}).get("played", []))
-            assert all(s["new"] or (first.carry_in and s["seat"] not in played) for s in first.seats), (
-                seat,
-                [(s["seat"], s["new"], s["sitout"], s["chips"]) for s in first.seats],
-                first.carry_in,
-                {k: first.outcome.get(k) for k in ("banker", "skipped", "penalties", "sitout")},
-            )
+    for uid, target in {(int(uid), target) for uid, _source, target, _seat, _hands in p["moves"]}:
+        # a moved player is a newcomer at his new table (each time he arrives there: a player may
+        # be moved back to a table he played at before); the banco (mattaro) skips him there
+        arrivals, there = 0, False
+        for hand in hands.filter(table_id=target).order_by("number"):
+            mine = next((s for s in hand.seats if s["user_id"] == uid), None)
+            if mine is not None and not there:  # his first hand since he sat down here
+                arrivals += 1
+                assert mine["new"] is True
+                if game in ("mazzetti", "settemezzo") and hand.outcome["banker"] == mine["seat"]:
+                    # only when nobody at the table had bet there yet (the rule passes the banco
+                    # to the next who has, "non ha ancora effettuato almeno una puntata")
+                    played = set((hand.carry_in or {}).get("played", []))
+                    assert all(s["new"] or (hand.carry_in and s["seat"] not in played) for s in hand.seats), (
+                        mine["seat"],
+                        [(s["seat"], s["new"], s["sitout"], s["chips"]) for s in hand.seats],
+                        hand.carry_in,
+                        {k: hand.outcome.get(k) for k in ("banker", "skipped", "penalties", "sitout")},
+                    )
+            there = mine is not None
+        assert arrivals
     assert INVITO in {next(v for k, v in h.config.items() if k in ("invito", "min_bet")) for h in hands}
