@@ -227,6 +227,12 @@ class Poker5(pc.PokerTable):
         b = state["b"]
         parol = carry.get("parol")
         events: list[Event] = [{"type": "mano", "dealer": dealer, "seats": all_seats}]
+        able = [s for s in order if not state["sitout"][pc.k(s)] and b["stack"][pc.k(s)] > 0]
+        if parol and cfg["mode"] == TOURNAMENT and not any(s in parol["seats"] for s in able):
+            # every parol player is gone or in sitout: nobody could ever play the piatto di parol,
+            # and every hand would take the inviti into it. It is played as an ordinary hand by the
+            # seats present (none: the first to speak takes it, ``pc.invito_winner``).
+            parol = None
         if parol and cfg["mode"] == TOURNAMENT and any(s in parol["seats"] for s in order):
             # RULINGS P10 in a tournament: the invito is taken as usual, from every seat (L1, sitout
             # seats fold), on top of the piatto di parol; then only the parol players and those who

@@ -176,3 +176,21 @@ def test_tournament_parol_hand_without_its_players_at_the_table_is_an_ordinary_h
     assert not state["parol_hand"] and state["b"]["dead"] == 90 and state["players"] == [1, 2, 3]
     play_out(engine, state, rng)
     conserved(engine, state, chips, carried_in=90)
+
+
+def test_tournament_parol_hand_with_every_parol_player_away_is_an_ordinary_hand():
+    # the parol players (1, 2) are in sitout: nobody could ever play the piatto di parol, and each
+    # hand would take the inviti into it; it is played by those present (seat 3 alone: L1)
+    engine = Poker5()
+    chips = {1: 1000, 2: 1000, 3: 1000}
+    state = engine.new(TOURNAMENT, seats(chips, sitout=(1, 2)), SeededRng(7), dict(PAROL))
+    assert engine.is_over(state) and not state["parol_hand"]
+    out = engine.outcome(state)
+    assert (
+        out["pots"][0]["winners"] == [3] and out["carried_out"] == 0 and engine.carry(state)["parol"] is None
+    )
+    assert conserved(engine, state, chips, carried_in=90) == {"1": 990, "2": 990, "3": 1110}
+    # everyone away: the first to speak of those who paid takes it
+    state = engine.new(TOURNAMENT, seats(chips, sitout=(1, 2, 3)), SeededRng(7), dict(PAROL))
+    out = engine.outcome(state)
+    assert out["pots"][0]["winners"] == [state["b"]["order"][0]] and out["carried_out"] == 0
