@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import time
 import weakref
@@ -30,6 +31,8 @@ from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
 from django.conf import settings
+
+from piattaforma import resp
 
 # A person at a table sends a decision every few seconds, a resync on reconnect, a chat line now
 # and then (chat has its own limit per minute); a page opens a few sockets at most.
@@ -110,20 +113,27 @@ return counts
 """
 
 
+COUNT_SHA = hashlib.sha1(COUNT_SCRIPT.encode(), usedforsecurity=False).hexdigest()  # its name in Redis
+
+
 class _Batch:
-    """One event loop's Redis script and the takes waiting for its next round trip."""
+    """One event loop's Redis connection and the takes waiting for its next round trip."""
 
     def __init__(self, url: str) -> None:
-        self.url = url
-        self.count_script = self.connect()
+        self.redis = resp.Client(url)
         self.waiting: dict[str, list[asyncio.Future[bool]]] = {}  # window key -> its takes, in order
         self.busy = False  # a round trip is under way: new takes wait for the next one
         self.draining: asyncio.Task[None] | None = None  # the task sending the next rounds
 
-    def connect(self) -> Any:
-        from redis import asyncio as redis_asyncio
-
-        return redis_asyncio.Redis.from_url(self.url).register_script(COUNT_SCRIPT)
+    async def count(self, keys: list[str], frames: list[int]) -> list[int]:
+        """Run the counting script (by its digest; its text once, when Redis does not know it)."""
+        try:
+            counts = await self.redis.call("EVALSHA", COUNT_SHA, len(keys), *keys, *frames)
+        except resp.ResponseError as exc:
+            if not str(exc).startswith("NOSCRIPT"):
+                raise
+            counts = await self.redis.call("EVAL", COUNT_SCRIPT, len(keys), *keys, *frames)
+        return [int(count) for count in counts]
 
 
 class RedisUserStore:
@@ -138,7 +148,8 @@ class RedisUserStore:
     number of sockets and processes, as with one INCR a frame (a round cut short by its sender
     going away is sent again: its frames counted twice at worst, never missed). A frame waits one
     loop turn, then at most for the round trip in flight and its own. Redis down: the frames of the
-    failed call are allowed (the per-connection bucket still holds), the next call makes a new client.
+    failed call are allowed (the per-connection bucket still holds), the next call connects again.
+    The round trips go through ``piattaforma.resp``, a pipelined connection of its own.
     """
 
     def __init__(self, url: str, rate: int = USER_RATE) -> None:
@@ -167,10 +178,8 @@ class RedisUserStore:
         """One round trip: count the waiting takes in Redis and give each its verdict."""
         waiting, batch.waiting = batch.waiting, {}
         try:
-            frames = [len(verdicts) for verdicts in waiting.values()]
-            counts = await batch.count_script(keys=list(waiting), args=frames)
+            counts: list[int] | None = await batch.count(list(waiting), [len(v) for v in waiting.values()])
         except Exception:  # Redis down: all allowed, the per-connection bucket still holds
-            batch.count_script = batch.connect()
             counts = None
         except BaseException:  # the sender was cancelled: its companions go in the next round
             for key, verdicts in waiting.items():

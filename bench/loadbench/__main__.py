@@ -43,6 +43,8 @@ from bench.loadbench.procs import (
     log,
     machine_ticks,
     pg,
+    pg_spent,
+    pg_ticks,
     read_line,
     run,
     start_clients,
@@ -317,10 +319,10 @@ def run_level(n: int, args: argparse.Namespace, reg: Registry, logroot: Path) ->
     time.sleep(max(0.0, start - time.time()))
     spies = start_spies(reg, args, daphnes, env, logdir)
     load = os.getloadavg()
-    cpu0, m0 = sampler.cpu(), machine_ticks()
+    cpu0, m0, pg0 = sampler.cpu(), machine_ticks(), pg_ticks()
     client_ticks0 = {p.label: cpu_ticks(p.popen.pid) for p in clients}
     time.sleep(max(0.0, end - time.time()))
-    cpu1, m1 = sampler.cpu(), machine_ticks()
+    cpu1, m1, pg1 = sampler.cpu(), machine_ticks(), pg_ticks()
     client_ticks1 = {p.label: cpu_ticks(p.popen.pid) for p in clients}
     time.sleep(0.5)
     for spy in spies:  # (py-spy stops on its own after the window; a late one is stopped here)
@@ -352,6 +354,7 @@ def run_level(n: int, args: argparse.Namespace, reg: Registry, logroot: Path) ->
         "layout": layout,
         "load": load,
         "server_ms": server_s / max(1, len(samples)) * 1000,
+        "pg_ms": pg_spent(pg0, pg1) / CLK_TCK / max(1, len(samples)) * 1000,
         "daphne": args.daphne,
         "workers": args.workers,
         "concurrency": args.concurrency,
@@ -427,7 +430,10 @@ def report(r: dict[str, Any]) -> None:
     )
     cpu = ", ".join(f"{k} {v:.0f}%" for k, v in r["server_cpu"].items())
     ccpu = ", ".join(f"{k} {v:.0f}%" for k, v in r["client_cpu"].items())
-    log(f"   CPU in the window (% of one core): {cpu}; server CPU per answered act {r['server_ms']:.2f} ms")
+    log(
+        f"   CPU in the window (% of one core): {cpu}; server CPU per answered act {r['server_ms']:.2f} ms"
+        f" (PostgreSQL's, apart: {r['pg_ms']:.2f} ms)"
+    )
     log(
         f"   client CPU: {ccpu}; whole machine busy {r['machine_busy']:.0f}% of {os.cpu_count() * 100}%"
         " (the rest: PostgreSQL, Redis, other users of the machine)"
@@ -460,11 +466,11 @@ def beside_floor(r: dict[str, Any], f: dict[str, Any]) -> None:
         log(f"   floor at N = {r['n']}: not compared ({f.get('skipped') or 'the product did not run'})"[:300])
         return
     log("   product beside the floor (engine + PG group commit), same N, same clients:")
-    log("              acts/s   p50 ms   p95 ms   p99 ms  srv ms/act  load1")
+    log("              acts/s   p50 ms   p95 ms   p99 ms  srv ms/act  pg ms/act  load1")
     for name, x in (("product", r), ("floor", f)):
         log(
             f"     {name:<8}{x['acts_per_s']:>8.1f} {x['p50']:>8.1f} {x['p95']:>8.1f} {x['p99']:>8.1f}"
-            f" {x['server_ms']:>11.2f}  {x['load'][0]:.2f}"
+            f" {x['server_ms']:>11.2f} {x['pg_ms']:>10.2f}  {x['load'][0]:.2f}"
         )
     ratio = r["acts_per_s"] / max(f["acts_per_s"], 1e-9)
     log(f"     product throughput = {ratio:.2f} x the floor's")

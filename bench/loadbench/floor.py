@@ -645,21 +645,6 @@ async def percall(actions: int) -> None:
 # --- the orchestrator -------------------------------------------------------------------------
 
 
-def pg_ticks() -> int:
-    """CPU ticks of every PostgreSQL process of the machine (the server's share of ``--db pg``)."""
-
-    total = 0
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                comm = Path(f"/proc/{entry}/comm").read_text().strip()
-            except OSError:
-                continue
-            if comm == "postgres":
-                total += procs.cpu_ticks(int(entry))
-    return total
-
-
 def fresh_floor_db() -> str:
     """An empty ``floor_step`` table in the floor's own database; returns its DSN."""
 
@@ -734,10 +719,10 @@ def run_level(n: int, args: argparse.Namespace, reg: Any, logroot: Path) -> dict
         proc.popen.stdin.flush()
     time.sleep(max(0.0, start - time.time()))
     load = os.getloadavg()
-    cpu0, m0, pg0 = sampler.cpu(), procs.machine_ticks(), pg_ticks()
+    cpu0, m0, pg0 = sampler.cpu(), procs.machine_ticks(), procs.pg_ticks()
     client0 = {p.label: procs.cpu_ticks(p.popen.pid) for p in clients}
     time.sleep(max(0.0, end - time.time()))
-    cpu1, m1, pg1 = sampler.cpu(), procs.machine_ticks(), pg_ticks()
+    cpu1, m1, pg1 = sampler.cpu(), procs.machine_ticks(), procs.pg_ticks()
     client1 = {p.label: procs.cpu_ticks(p.popen.pid) for p in clients}
     time.sleep(0.5)
     for proc in clients:
@@ -765,7 +750,7 @@ def run_level(n: int, args: argparse.Namespace, reg: Any, logroot: Path) -> dict
         **latency_figures(samples, errors, results),
         "server_ms": server_s / acts * 1000,
         "client_ms": client_s / acts * 1000,
-        "pg_ms": (pg1 - pg0) / procs.CLK_TCK / acts * 1000,
+        "pg_ms": procs.pg_spent(pg0, pg1) / procs.CLK_TCK / acts * 1000,
         "server_pct": server_s / secs * 100,
         "client_pct": client_s / secs * 100,
         "machine_pct": (m1[0] - m0[0]) / max(1, m1[1] - m0[1]) * (os.cpu_count() or 1) * 100,

@@ -57,7 +57,7 @@ def _setup() -> None:
     django.setup()
     from django.conf import settings
 
-    settings.LOBBY_SCHEDULE_TASKS = False  # seeding only: the level queues the first deals itself
+    settings.LOBBY_SCHEDULE_TASKS = False  # no Celery clock: the tables' owners deal (``level``)
 
 
 def seed(poker: int, scopa: int) -> None:
@@ -114,7 +114,6 @@ def level(poker: int, scopa: int, daphne: int, out: str) -> None:
     from django.utils.crypto import get_random_string
 
     from lobby.models import Seat, TableRuntime
-    from lobby.tasks import table_start
     from piattaforma.models import SiteHours
 
     # the servers run with production's settings: the site's daily closing (05:30-05:45 Rome) would
@@ -151,14 +150,12 @@ def level(poker: int, scopa: int, daphne: int, out: str) -> None:
             }
         )
     Session.objects.bulk_create(sessions, batch_size=500)
-    # The first deals, due now: kept on the rows as a next deal is (``tablerow.start_later``), so a
-    # table whose owner starts before the worker takes its task deals on the owner's own clock
-    # (the task then finds the owner and does nothing), and sent as tasks for the tables still
-    # without an owner.
+    # The first deals, due now, kept on the rows as a next deal is (``tablerow.start_later``): each
+    # table's owner, started by its first connection, deals on its own clock. No Celery task is
+    # queued for them: a worker dealing before the owners exist leaves decision deadlines and starts
+    # queued for the tables, which fire inside the measured window and find the owners there.
     poker_ids = sorted({seat.table_id for seat in seats if seat.table.game == "poker5"})
     TableRuntime.objects.filter(pk__in=poker_ids).update(start_at=timezone.now())
-    for table_id in poker_ids:
-        table_start.apply_async(kwargs={"table_id": table_id})
     with open(out, "w", encoding="utf-8") as fh:
         json.dump({"cookie_name": settings.SESSION_COOKIE_NAME, "clients": clients}, fh)
 
@@ -181,9 +178,6 @@ def main(argv: list[str] | None = None) -> None:
     if args.cmd == "seed":
         seed(args.poker, args.scopa)
     else:
-        from django.conf import settings
-
-        settings.LOBBY_SCHEDULE_TASKS = True
         level(args.poker, args.scopa, args.daphne, args.out)
 
 

@@ -273,3 +273,23 @@ def start_clients(
         for i in range(client_procs)
         if i * per < total
     ]
+
+
+def pg_ticks() -> dict[int, int]:
+    """CPU ticks of every PostgreSQL process of the machine, by pid (the server's share)."""
+    ticks = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                comm = Path(f"/proc/{entry}/comm").read_text().strip()
+            except OSError:
+                continue
+            if comm == "postgres":
+                ticks[int(entry)] = cpu_ticks(int(entry))
+    return ticks
+
+
+def pg_spent(before: dict[int, int], after: dict[int, int]) -> int:
+    """PostgreSQL's CPU ticks between two ``pg_ticks``: the processes alive at the second (one
+    started meanwhile counts whole; one that ended meanwhile is not counted)."""
+    return sum(max(0, t - before.get(pid, 0)) for pid, t in after.items())

@@ -12,7 +12,7 @@ import pytest
 from django.conf import settings
 from redis import asyncio as redis_asyncio
 
-from piattaforma import ratelimit
+from piattaforma import ratelimit, resp
 
 needs_redis = pytest.mark.skipif(not settings.REDIS_URL, reason="the shared per-user window lives in Redis")
 
@@ -32,15 +32,15 @@ async def start_of_a_second() -> None:
 
 @pytest.fixture
 def redis_commands(monkeypatch):
-    """The commands every redis.asyncio client sends, by name."""
+    """The commands the frame limit's Redis connections send, by name."""
     sent: list[str] = []
-    execute = redis_asyncio.Redis.execute_command
+    call = resp.Client.call
 
-    async def counting(self, *args, **options):
+    async def counting(self, *args):
         sent.append(str(args[0]).upper())
-        return await execute(self, *args, **options)
+        return await call(self, *args)
 
-    monkeypatch.setattr(redis_asyncio.Redis, "execute_command", counting)
+    monkeypatch.setattr(resp.Client, "call", counting)
     return sent
 
 
@@ -118,3 +118,17 @@ async def test_a_round_whose_sender_went_is_sent_again():
     counted = [int(await client.get(key)) for key in await client.keys(f"ratelimit:ws:{user}:*")]
     await client.aclose()
     assert 2 <= sum(counted) <= 4  # counted again (twice at worst), never lost
+
+
+@needs_redis
+async def test_a_redis_that_forgot_the_script_is_sent_its_text(redis_commands):
+    client = redis_asyncio.Redis.from_url(settings.REDIS_URL)
+    store = ratelimit.RedisUserStore(settings.REDIS_URL, rate=5)
+    user = a_user()
+    await start_of_a_second()
+    assert await store.take(user)
+    await client.script_flush()  # a restarted Redis: the digest is unknown
+    redis_commands.clear()
+    assert await asyncio.gather(*(store.take(user) for _ in range(5))) == [True] * 4 + [False]
+    assert redis_commands == ["EVALSHA", "EVAL"]
+    await client.aclose()
