@@ -8,13 +8,13 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.embedded")
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs the app registry loaded)
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from config.routing import websocket_urlpatterns  # noqa: E402
 from piattaforma.bodylimit import BodySizeLimit  # noqa: E402
 from piattaforma.ratelimit import FrameGuard  # noqa: E402
+from piattaforma.socketauth import socket_auth  # noqa: E402  (needs the app registry loaded)
 from piattaforma.twofa import StaffSocketGuard  # noqa: E402
 from piattaforma.wsframes import quiet_debug_arguments  # noqa: E402
 
@@ -27,9 +27,7 @@ application = ProtocolTypeRouter(
         # FrameGuard first: a flood is counted and dropped before anything else looks at it; staff
         # and moderators without a verified second factor are anonymous (piattaforma.twofa)
         "websocket": FrameGuard(
-            AllowedHostsOriginValidator(
-                AuthMiddlewareStack(StaffSocketGuard(URLRouter(websocket_urlpatterns)))
-            )
+            AllowedHostsOriginValidator(socket_auth(StaffSocketGuard(URLRouter(websocket_urlpatterns))))
         ),
     }
 )

@@ -125,7 +125,7 @@ class Client:
     def __init__(self, url: str) -> None:
         from redis.connection import SSLConnection, UnixDomainSocketConnection, parse_url
 
-        params = parse_url(url)  # type: ignore[no-untyped-call]
+        params = parse_url(url)  # type: ignore[no-untyped-call]  # (redis-py leaves it untyped)
         kind = params.get("connection_class")
         self.path: str | None = params.get("path") if kind is UnixDomainSocketConnection else None
         self.host = params.get("host", "localhost")

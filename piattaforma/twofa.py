@@ -307,7 +307,7 @@ def signed_out(*, request: HttpRequest | None, user: Any) -> None:
 
 
 class StaffSocketGuard:
-    """ASGI middleware inside Channels' ``AuthMiddlewareStack``: a staff or moderator socket whose
+    """ASGI middleware inside ``socketauth.socket_auth``: a staff or moderator socket whose
     session is not verified with a second factor, or is idle past the timeout, is anonymous (the
     consumers close it with 4401). Player sockets pass untouched.
 

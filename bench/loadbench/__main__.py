@@ -466,11 +466,12 @@ def beside_floor(r: dict[str, Any], f: dict[str, Any]) -> None:
         log(f"   floor at N = {r['n']}: not compared ({f.get('skipped') or 'the product did not run'})"[:300])
         return
     log("   product beside the floor (engine + PG group commit), same N, same clients:")
-    log("              acts/s   p50 ms   p95 ms   p99 ms  srv ms/act  pg ms/act  load1")
+    log("              acts/s   p50 ms   p95 ms   p99 ms  srv ms/act  pg ms/act  load1  refusals")
     for name, x in (("product", r), ("floor", f)):
+        refusals = ", ".join(f"{k} {v}" for k, v in sorted(x["errors"].items())) or "none"
         log(
             f"     {name:<8}{x['acts_per_s']:>8.1f} {x['p50']:>8.1f} {x['p95']:>8.1f} {x['p99']:>8.1f}"
-            f" {x['server_ms']:>11.2f} {x['pg_ms']:>10.2f}  {x['load'][0]:.2f}"
+            f" {x['server_ms']:>11.2f} {x['pg_ms']:>10.2f}  {x['load'][0]:.2f}  {refusals}"
         )
     ratio = r["acts_per_s"] / max(f["acts_per_s"], 1e-9)
     log(f"     product throughput = {ratio:.2f} x the floor's")

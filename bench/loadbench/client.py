@@ -9,7 +9,7 @@ presses "Sono pronto" at a gioco a partite when asked. By default it acts at onc
 adds a pause of 0.5-1.5 times that before each act).
 
 Round trip: from sending an act to the first ``table.state`` with a newer version than the one the
-act was sent against. Refusals (``error`` messages) are counted by code.
+act was sent against. Refusals (``error`` messages) received in the window are counted by code.
 """
 
 from __future__ import annotations
@@ -205,8 +205,9 @@ class Bot:
             if msg["version"] > self.latest_version and self.pending is None:
                 await self.send({"type": "sync"})
         elif kind == "error":
-            self.stats.errors[msg.get("code", "?")] += 1
             code = msg.get("code")
+            if self.stats.in_window(time.time()):  # (as every figure: the window's only)
+                self.stats.errors[code or "?"] += 1
             self.pending = None
             self.acted_version = -1
             if code == "rate_limited":
