@@ -154,7 +154,9 @@ def level(poker: int, scopa: int, daphne: int, out: str) -> None:
     # table's owner, started by its first connection, deals on its own clock. No Celery task is
     # queued for them: a worker dealing before the owners exist leaves decision deadlines and starts
     # queued for the tables, which fire inside the measured window and find the owners there.
+    # The template's other tables (seeded for a larger level) deal nothing: no client plays there.
     poker_ids = sorted({seat.table_id for seat in seats if seat.table.game == "poker5"})
+    TableRuntime.objects.exclude(pk__in=poker_ids).update(start_at=None)
     TableRuntime.objects.filter(pk__in=poker_ids).update(start_at=timezone.now())
     with open(out, "w", encoding="utf-8") as fh:
         json.dump({"cookie_name": settings.SESSION_COOKIE_NAME, "clients": clients}, fh)
