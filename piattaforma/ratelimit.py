@@ -43,6 +43,7 @@ USER_BURST = 40  # the in-process store's bucket size (Redis counts a fixed wind
 MAX_STRIKES = 30  # dropped frames in a row before the connection is closed
 MAX_BACKLOG = 16  # frames of one connection received and not yet taken by the consumer
 CLOSE_RATE_LIMITED = 4429
+REDIS_TIMEOUT = 1.0  # seconds a round of the per-user count may wait for Redis before it is allowed
 
 Verdict = Literal["ok", "refused", "close"]
 
@@ -126,13 +127,21 @@ class _Batch:
         self.draining: asyncio.Task[None] | None = None  # the task sending the next rounds
 
     async def count(self, keys: list[str], frames: list[int]) -> list[int]:
-        """Run the counting script (by its digest; its text once, when Redis does not know it)."""
+        """Run the counting script (by its digest; its text once, when Redis does not know it).
+
+        A Redis that does not answer within ``REDIS_TIMEOUT`` is taken as down: the connection is
+        dropped (the next round opens another) and the round's frames are allowed."""
         try:
-            counts = await self.redis.call("EVALSHA", COUNT_SHA, len(keys), *keys, *frames)
-        except resp.ResponseError as exc:
-            if not str(exc).startswith("NOSCRIPT"):
-                raise
-            counts = await self.redis.call("EVAL", COUNT_SCRIPT, len(keys), *keys, *frames)
+            async with asyncio.timeout(REDIS_TIMEOUT):
+                try:
+                    counts = await self.redis.call("EVALSHA", COUNT_SHA, len(keys), *keys, *frames)
+                except resp.ResponseError as exc:
+                    if not str(exc).startswith("NOSCRIPT"):
+                        raise
+                    counts = await self.redis.call("EVAL", COUNT_SCRIPT, len(keys), *keys, *frames)
+        except TimeoutError:
+            self.redis.close()
+            raise
         return [int(count) for count in counts]
 
 
@@ -147,8 +156,9 @@ class RedisUserStore:
     allowed iff n <= ``rate``; so a user gets at most ``rate`` frames per window in all, on any
     number of sockets and processes, as with one INCR a frame (a round cut short by its sender
     going away is sent again: its frames counted twice at worst, never missed). A frame waits one
-    loop turn, then at most for the round trip in flight and its own. Redis down: the frames of the
-    failed call are allowed (the per-connection bucket still holds), the next call connects again.
+    loop turn, then at most for the round trip in flight and its own. Redis down or silent past
+    ``REDIS_TIMEOUT``: the frames of the failed call are allowed (the per-connection bucket still
+    holds), the next call connects again.
     The round trips go through ``piattaforma.resp``, a pipelined connection of its own.
     """
 

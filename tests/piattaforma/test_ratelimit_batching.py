@@ -132,3 +132,24 @@ async def test_a_redis_that_forgot_the_script_is_sent_its_text(redis_commands):
     assert await asyncio.gather(*(store.take(user) for _ in range(5))) == [True] * 4 + [False]
     assert redis_commands == ["EVALSHA", "EVAL"]
     await client.aclose()
+
+
+async def test_a_silent_redis_lets_the_frames_through_and_is_dropped(monkeypatch):
+    accepted = []
+
+    async def silent(reader, writer):  # takes the connection, never answers
+        accepted.append(writer)
+        await reader.read()
+
+    server = await asyncio.start_server(silent, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    monkeypatch.setattr(ratelimit, "REDIS_TIMEOUT", 0.2)
+    store = ratelimit.RedisUserStore(f"redis://127.0.0.1:{port}/0", rate=1)
+    user = a_user()
+    assert await asyncio.gather(*(store.take(user) for _ in range(3))) == [True] * 3  # none refused
+    assert await store.take(user)  # the next round: a new connection, silent too
+    assert len(accepted) == 2
+    for writer in accepted:
+        writer.close()
+    server.close()
+    await server.wait_closed()
