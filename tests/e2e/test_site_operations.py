@@ -99,9 +99,12 @@ def test_staff_open_a_burraco_table_publish_a_notice_and_switch_scopa_off(asgi_l
         True,
     )
 
-    # 2. a game notice, seen live by the player already on the lobby. The lobby reloads itself when
-    # its list of tables changes (the Burraco table above): a reload racing the publication gets the
-    # notice from the page or from its socket's notices in force
+    # the player's lobby reloads itself when its list of tables changes (lobby.js polls every 3 s):
+    # it shows the Burraco table once reloaded, and nothing reloads it again before step 3
+    player.wait_for_selector("text=Burraco 1", timeout=15_000)
+    player.wait_for_selector("[data-site-notices][data-live=open]", state="attached")  # listening
+
+    # 2. a game notice, seen live by the player already on the lobby
     staff.goto(asgi_live.url + "/backoffice/piattaforma/gamenotice/add/")
     staff.fill(
         "textarea[name=text], input[name=text]", "Stasera alle 23:00 breve manutenzione dei tavoli di Scopa."
