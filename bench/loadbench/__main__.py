@@ -20,6 +20,7 @@ import math
 import os
 import secrets
 import signal
+import statistics
 import subprocess
 import tempfile
 import time
@@ -27,7 +28,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from bench.loadbench.core import Layout, latency_figures
+from bench.loadbench.core import Layout, latency_figures, pair_ratios
 from bench.loadbench.procs import (
     CLK_TCK,
     PG,
@@ -486,6 +487,18 @@ def floor_args(args: argparse.Namespace) -> argparse.Namespace:
     )  # fmt: skip
 
 
+def pairs_summary(n: int, pairs: list[tuple[dict[str, Any], dict[str, Any]]]) -> None:
+    """``--pairs``: each pair's product / floor ratios and their median (a noisy machine moves a
+    single run's figures more than a change of the code)."""
+    ratios = pair_ratios(pairs)
+    log(f"\n   N = {n}: product / floor, pair by pair (median last):")
+    for name, label in (("cpu", "server CPU per act"), ("throughput", "throughput"), ("p99", "p99")):
+        values = ratios[name]
+        if values:
+            each = ", ".join(f"{v:.2f}" for v in values)
+            log(f"     {label:<20} {each}  median {statistics.median(values):.2f}")
+
+
 def summary(rows: list[dict[str, Any]]) -> None:
     log("\n   N  clients  poker/scopa tables  actions/s   p50 ms   p95 ms   p99 ms  refusals  max RSS MB")
     for r in rows:
@@ -519,6 +532,12 @@ def main(argv: list[str] | None = None) -> None:
         "--floor",
         action="store_true",
         help="after each level run the floor (bench.loadbench.floor --db pg) at it and print it beside",
+    )
+    parser.add_argument(
+        "--pairs",
+        type=int,
+        default=1,
+        help="with --floor: run product then floor K times at each level, each pair's ratios and the median",
     )
     parser.add_argument(
         "--py-spy",
@@ -556,24 +575,30 @@ def main(argv: list[str] | None = None) -> None:
     try:
         prepare_template(Layout.for_clients(max(levels)), logroot)
         for n in levels:
-            try:
-                row = run_level(n, args, reg, logroot)
-            except (RuntimeError, OSError, subprocess.SubprocessError, ValueError) as exc:
-                row = {"n": n, "layout": Layout.for_clients(n), "failed": str(exc)[:2000]}
-            finally:
-                reg.stop_all()
-            report(row)
-            rows.append(row)
-            if args.floor:
-                from bench.loadbench import floor
-
+            pairs = []
+            for k in range(args.pairs if args.floor else 1):
+                root = logroot / f"pair{k + 1}" if args.pairs > 1 else logroot
                 try:
-                    floor_row = floor.run_level(n, floor_args(args), reg, logroot / "floor")
+                    row = run_level(n, args, reg, root)
                 except (RuntimeError, OSError, subprocess.SubprocessError, ValueError) as exc:
-                    floor_row = {"n": n, "skipped": str(exc)[:500]}
+                    row = {"n": n, "layout": Layout.for_clients(n), "failed": str(exc)[:2000]}
                 finally:
                     reg.stop_all()
-                beside_floor(row, floor_row)
+                report(row)
+                rows.append(row)
+                if args.floor:
+                    from bench.loadbench import floor
+
+                    try:
+                        floor_row = floor.run_level(n, floor_args(args), reg, root / "floor")
+                    except (RuntimeError, OSError, subprocess.SubprocessError, ValueError) as exc:
+                        floor_row = {"n": n, "skipped": str(exc)[:500]}
+                    finally:
+                        reg.stop_all()
+                    beside_floor(row, floor_row)
+                    pairs.append((row, floor_row))
+            if len(pairs) > 1:
+                pairs_summary(n, pairs)
     except KeyboardInterrupt:
         log("\ninterrupted: stopping every process started …")
     finally:

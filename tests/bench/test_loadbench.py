@@ -6,7 +6,14 @@ import math
 
 import pytest
 
-from bench.loadbench.core import Layout, choose_action, parse_proc_status, percentile, wants_ready
+from bench.loadbench.core import (
+    Layout,
+    choose_action,
+    pair_ratios,
+    parse_proc_status,
+    percentile,
+    wants_ready,
+)
 from games import registry
 from games.engine import spec_matches
 from games.rng import SeededRng
@@ -183,3 +190,13 @@ def test_an_act_answered_by_the_hands_end_is_counted_apart_too():
     assert figures["p99"] == 198.0
     assert figures["ending"] == {"n": 3, "p50": 199.0, "p99": 200.0, "above_p99": 2, "all_above_p99": 2}
     assert math.isnan(latency_figures(samples, {}, [{"stuck": 0}])["ending"]["p50"])  # the floor's, none
+
+
+def test_pair_ratios_are_product_over_floor_pair_by_pair_leaving_out_a_side_that_did_not_run():
+    run = lambda cpu, acts, p99: {"server_ms": cpu, "acts_per_s": acts, "p99": p99}  # noqa: E731
+    pairs = [
+        (run(2.0, 300.0, 40.0), run(1.6, 400.0, 20.0)),
+        (run(1.0, 100.0, 10.0), {"n": 1000, "skipped": "no PostgreSQL"}),
+        (run(3.0, 150.0, 30.0), run(2.0, 150.0, 60.0)),
+    ]
+    assert pair_ratios(pairs) == {"cpu": [1.25, 1.5], "throughput": [0.75, 1.0], "p99": [2.0, 0.5]}
