@@ -117,7 +117,8 @@ async def _owner_moves_away(table_id):
 def test_a_socket_closed_with_4409_reconnects_at_once_without_a_notice(asgi_live, new_context):
     """4409: the table's owner is in another server process now. Both pages reconnect by
     themselves, resync and play on, and the players are never told the connection was lost
-    (before: "Tentativo di riconnessione in corso" and, a second later, "Connessione ristabilita")."""
+    (before: "Tentativo di riconnessione in corso" and, a second later, "Connessione ristabilita").
+    Each page's sockets' closes are recorded: a failure names them."""
     live = asgi_live
     carla, dario, table = live.run(setup_match)
     pages = {}
@@ -134,6 +135,16 @@ def test_a_socket_closed_with_4409_reconnects_at_once_without_a_notice(asgi_live
             """() => {
               const el = document.querySelector('#table [data-role=notice]');
               window.noticesShown = [];
+              window.socketCloses = [];
+              const Native = window.WebSocket;
+              window.WebSocket = class extends Native {
+                constructor(url) {
+                  super(url);
+                  const opened = performance.now();
+                  this.addEventListener('close', (e) => window.socketCloses.push(
+                    [e.code, Math.round(performance.now() - opened)]));
+                }
+              };
               new MutationObserver(() => { if (!el.hidden) window.noticesShown.push(el.textContent); })
                 .observe(el, { childList: true, characterData: true, subtree: true, attributes: true });
             }"""
@@ -153,5 +164,5 @@ def test_a_socket_closed_with_4409_reconnects_at_once_without_a_notice(asgi_live
     assert after["version"] > info["version"]
     for page in pages.values():
         wait_version(page, after["version"])
-        shown = page.evaluate("() => window.noticesShown")
-        assert not [text for text in shown if RECONNECTING in text or RECONNECTED in text], shown
+        shown, closes = page.evaluate("() => [window.noticesShown, window.socketCloses]")
+        assert not [text for text in shown if RECONNECTING in text or RECONNECTED in text], (shown, closes)

@@ -8,6 +8,12 @@
 import { t } from "./i18n.js";
 import { behind, retryDelay, silent } from "./state.js";
 
+// A handover (the table's owner moved to another process: closed with 4409) is routine: the page
+// reconnects quietly. The new owner may still be taking the table when the first attempt arrives
+// (closed with 4409 again) or the server may drop that handshake: so many attempts are made quietly
+// before the notice and the back-off below start.
+export const QUIET_ATTEMPTS = 3;
+
 // The server's closes that no reconnection can undo, and what the page says of each.
 const FINAL_CLOSES = {
   4401: "Sessione scaduta: accedi di nuovo per tornare al tavolo",  // not logged in any more
@@ -24,7 +30,8 @@ export function connection(ctx, { random, onFrame }) {
   let retries = 0;
   let heard = Date.now(); // when the socket last brought a message
   let beating = false; // the server sends heartbeats (once one came)
-  let handover = false; // closed with 4409 (the table's owner moved): reconnecting quietly, until a view comes
+  let quiet = 0; // quiet attempts left in a handover (closed with 4409), until a view comes
+  let handover = false; // in a handover: from the 4409 until the new owner's view comes
 
   const isOpen = () => socket !== null && socket.readyState === WebSocket.OPEN;
 
@@ -42,7 +49,7 @@ export function connection(ctx, { random, onFrame }) {
       if (behind(msg, ctx.version)) send({ type: "sync", version: ctx.version });
       return;
     }
-    if (msg.type === "table.state") handover = false;
+    if (msg.type === "table.state") { handover = false; quiet = 0; }
     onFrame(msg);
   }
 
@@ -62,18 +69,21 @@ export function connection(ctx, { random, onFrame }) {
       root.dataset.connected = "0";
       ctx.sentFor = null;
       root.dataset.busy = "0";
-      // 4409: the table's owner is in another server process now (a takeover). Reconnect at once
-      // and resync by version, with no notice: the table goes on after a moment's pause. Only if
-      // the new socket closes again before a view comes do the notice and the back-off below start.
-      if (event.code === 4409 && !handover) {
-        handover = true;
-        setTimeout(connect, random() * 250);  // (a few sockets at once: not all in the same instant)
-        return;
-      }
       // Closes that another attempt cannot undo (lobby/consumers.py, piattaforma/consumers.py):
       // say why, once, and stop.
       const final = FINAL_CLOSES[event.code];
       if (final) { root.dataset.closed = String(event.code); ctx.notice(t(final), true); return; }
+      // 4409: the table's owner is in another server process now (a takeover). Reconnect at once
+      // and resync by version, with no notice: the table goes on after a moment's pause. Only if
+      // QUIET_ATTEMPTS sockets close before a view comes do the notice and the back-off start.
+      if (event.code === 4409 && !handover) { handover = true; quiet = QUIET_ATTEMPTS; }
+      if (handover && quiet > 0) {
+        const first = quiet === QUIET_ATTEMPTS;
+        quiet -= 1;
+        // (a few sockets at once: not all in the same instant; a second attempt a moment later)
+        setTimeout(connect, (first ? 0 : 250) + random() * 250);
+        return;
+      }
       retries += 1;
       // Ten attempts, up to one to five seconds apart (data-max-retries / data-retry-ms change them).
       const most = Number(root.dataset.maxRetries || 10);
