@@ -83,6 +83,12 @@ class TableElsewhere(TableError):
     default_message = "Il tavolo sta passando a un altro server: riprova tra qualche secondo"
 
 
+class TableClaimed(TableElsewhere):
+    """A write outside any owner found the table claimed meanwhile by an owner in another process
+    (between the writer's look at the lease and its lock of the row): refused whole, nothing
+    written; the door then asks that owner (``lobby.runtime.ownership.through_owner``)."""
+
+
 class HandSecretsClosed(TableError):
     code = "hand_not_ended"
     default_message = (

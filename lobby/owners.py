@@ -26,7 +26,7 @@ from typing import Any, Protocol
 from django.db import transaction
 from django.utils import timezone
 
-from lobby.errors import TableElsewhere
+from lobby.errors import TableClaimed, TableElsewhere
 from lobby.models import Hand, TableLease, TableRuntime
 from piattaforma import metrics
 
@@ -104,6 +104,21 @@ def lease_holders(table_ids: list[int]) -> list[TableLease]:
     return list(live.order_by("table_id"))
 
 
+def check_unowned(table_id: int) -> None:
+    """A write outside any owner, its runtime row locked: refuse it (``TableClaimed``) if an owner
+    in another process keeps the table.
+
+    The writer saw no such owner before it locked the row, but one may have claimed the table since:
+    its claim raises the row's epoch (``lease.lease_claim``) under the same row lock, so a claim
+    that came first is seen here, and one that comes later waits for this write and reads it.
+    Unfenced, the write would change the row behind the new owner's back: it would go on from the
+    row it had read (a hand dealt under it never shown, its start clock firing for ever).
+    """
+    lease = lease_holder(table_id)
+    if lease is not None and lease.process != PROCESS and lease.channel:
+        raise TableClaimed()
+
+
 def owned(table_id: int) -> bool:
     """Tell whether a live owner (this process's, or another's by its lease) keeps the table.
 
@@ -152,7 +167,8 @@ class inside:
 
     ``fence``: a parked caller's epoch; the table's rows it locks must still have it (``check_fence``).
     ``dealt``, ``hand``: the runtime row and the hand as a deal under it saved them (``dealt``),
-    for the owner to keep.
+    for the owner to keep. ``seen``: the version of the runtime row as first locked under it
+    (``check_fence``): the owner keeps its own row only if it is that one.
     """
 
     def __init__(self, table_id: int, fence: int | None = None) -> None:
@@ -160,6 +176,7 @@ class inside:
         self.fence = fence
         self.dealt: TableRuntime | None = None
         self.hand: Hand | None = None
+        self.seen: int | None = None
 
     def __enter__(self) -> inside:
         places = getattr(_local, "tables", None)
@@ -193,10 +210,13 @@ def check_fence(rt: TableRuntime) -> None:
     """Refuse a parked caller's write once its park ran out (the row's epoch raised since), and
     an owner's own once another owner claimed its table (a lease lost, not noticed yet).
 
-    Called with the runtime row locked (``tablerow.lock``), before anything is written.
+    Called with the runtime row locked (``tablerow.lock``), before anything is written; notes the
+    row's version as first locked there (``inside.seen``).
     """
     for place in reversed(_places()):
         if place.table_id == rt.pk:
+            if place.seen is None:
+                place.seen = rt.version
             fence = place.fence
             if fence is None:  # the owner's own code: the epoch it last read (its claim's, or a fence's)
                 owner = _owners.get(rt.pk)

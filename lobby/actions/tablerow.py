@@ -115,7 +115,10 @@ def lock(table_id: int) -> TableRuntime:
         raise TableClosed()
     rt = rows[0]
     owners.check_fence(rt)  # a caller of a park that ran out writes nothing (``lobby.runtime.ownership``)
-    if not owners.is_inside(table_id) and recover(rt):
+    if owners.is_inside(table_id):
+        return rt
+    owners.check_unowned(table_id)  # an owner elsewhere that claimed the table meanwhile writes it
+    if recover(rt):
         if rt.state is not None and hand_engine(rt).is_over(rt.state):
             settle_journaled_end(rt)  # (saves the row)
         else:

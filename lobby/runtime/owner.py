@@ -667,9 +667,18 @@ class TableOwner:
                 self.rebuys = None
             return result
         finally:
-            self._load(own=True, kept=writes, written=dealt)
-            if hand is not None and hand.pk == self.hand_id:
-                self.hand = hand
+            if place.seen is not None and self.rt is not None and place.seen != self.rt.version:
+                # the row it locked is not the one this owner holds: written behind its back (a
+                # fencing hole): read it all again, or its clocks would go on from a row gone
+                logger.error(
+                    "table %s: its row was written outside its owner (version %s, the owner's %s)",
+                    self.table_id, place.seen, self.rt.version,
+                )  # fmt: skip
+                self._load()
+            else:
+                self._load(own=True, kept=writes, written=dealt)
+                if hand is not None and hand.pk == self.hand_id:
+                    self.hand = hand
 
     def _save_snapshot(self) -> None:
         """Write the decisions applied in memory to the runtime row (the journal has each step).

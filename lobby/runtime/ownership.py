@@ -6,7 +6,9 @@ The lease of each table is ``lobby.runtime.lease``; this process's owners are st
 - ``through_owner``: a table write called from sync code (an HTTP view, the back office, a hook)
   while this process owns the table runs under the owner (the owner is parked meanwhile, then
   sends the new version), so nothing writes the row behind an owner's back. Without a local owner
-  the write runs directly (a table whose owner is gone: its clocks are Celery tasks meanwhile).
+  the write runs directly (a table whose owner is gone: its clocks are Celery tasks meanwhile);
+  one that finds, with the row locked, that an owner in another process claimed the table since
+  it looked writes nothing (``owners.check_unowned``) and is sent to that owner instead.
 
 Fencing (the runtime row's ``epoch``). A park is a lease on the table's writes with a timeout
 (``owner.PARK_SECONDS``): a caller whose transaction has not committed by then (a saturated thread
@@ -43,7 +45,9 @@ import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from lobby.errors import TableElsewhere
+from django.db import transaction
+
+from lobby.errors import TableClaimed, TableElsewhere
 from lobby.owners import (
     PROCESS,
     is_inside,
@@ -66,15 +70,24 @@ def through_owner(func: F) -> F:
         table_id = kwargs.get("table_id")
         if table_id is None or is_inside(int(table_id)):
             return func(*args, **kwargs)
-        owner = local_owner(int(table_id))
-        if owner is not None:
-            return owner.call_from_thread(func, kwargs)
-        lease = lease_holder(int(table_id))
-        if lease is None or lease.process == PROCESS or not lease.channel:
-            return func(*args, **kwargs)
-        return _through_remote_owner(lease.channel, int(table_id), func, kwargs)
+        try:
+            return _to_owner(int(table_id), func, args, kwargs)
+        except TableClaimed:  # claimed between the look at its lease and the lock: ask its owner
+            if transaction.get_connection().in_atomic_block:
+                raise  # (the caller's own transaction is refused whole)
+            return _to_owner(int(table_id), func, args, kwargs)
 
     return wrapper  # type: ignore[return-value]  # functools.wraps keeps the signature; mypy cannot see it
+
+
+def _to_owner(table_id: int, func: Callable[..., Any], args: Any, kwargs: dict[str, Any]) -> Any:
+    owner = local_owner(table_id)
+    if owner is not None:
+        return owner.call_from_thread(func, kwargs)
+    lease = lease_holder(table_id)
+    if lease is None or lease.process == PROCESS or not lease.channel:
+        return func(*args, **kwargs)
+    return _through_remote_owner(lease.channel, table_id, func, kwargs)
 
 
 def through_owners(func: F) -> F:

@@ -18,7 +18,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from lobby import actions, door, owners, presence
-from lobby.errors import TableElsewhere
+from lobby.errors import TableClaimed, TableElsewhere
 from lobby.models import HandStep, Seat, TableLease, TableRuntime
 from lobby.runtime import lease, ownership, remote
 from lobby.selectors import runtime_now
@@ -337,5 +337,84 @@ async def test_an_owner_elsewhere_on_code_older_than_the_epoch_is_parked_and_its
     view = await ws.receive_json_from(timeout=10)  # the owner read the write back and sent it
     assert view["version"] == shown["version"] + 1
     assert [s.leave_after_hand for s in owner.seats] == [False, True]
+    await sync_to_async(agrees_with_the_database)(owner, table)
+    await ws.disconnect()
+
+
+async def test_a_direct_write_finding_the_table_claimed_meanwhile_goes_to_its_owner(monkeypatch):
+    """A Celery task (no owner in its process) looked at the lease and saw none; before it locked the
+    row an owner in another process claimed the table. Under the lock it sees the claim: its write
+    is refused whole (``TableClaimed``), and the door sends it to that owner instead. (Unfenced, it
+    dealt a hand the owner never knew of: the table stood still while the owner's start clock,
+    past, fired for ever.)"""
+    table, players, _cookies = await setup_table()
+    await sync_to_async(_claimed_meanwhile)(table, players, monkeypatch)
+
+
+def _claimed_meanwhile(table, players, monkeypatch):
+    Seat.objects.filter(table=table).update(leave_after_hand=False)
+    before = TableRuntime.objects.get(pk=table.pk)
+    lease.lease_claim(table.pk, process="another", channel="elsewhere!inbox")  # after the look below
+    looks = []
+
+    def no_owner_yet(table_id):  # the task's look at the lease, before the claim
+        looks.append(table_id)
+        return None if len(looks) == 1 else owners.lease_holder(table_id)
+
+    sent = []
+
+    def to_the_owner(channel, table_id, func, kwargs):
+        sent.append((channel, table_id, func.__name__))
+        return {"left": False, "after_hand": True}
+
+    monkeypatch.setattr(ownership, "lease_holder", no_owner_yet)
+    monkeypatch.setattr(ownership, "_through_remote_owner", to_the_owner)
+    result = door.table_leave_next(table_id=table.pk, user=players[1], leave=True)
+    assert result == {"left": False, "after_hand": True}
+    assert sent == [("elsewhere!inbox", table.pk, "table_leave_next")] and len(looks) == 2
+    after = TableRuntime.objects.get(pk=table.pk)
+    assert (after.version, after.epoch) == (before.version, before.epoch + 1)  # (the claim's raise)
+    assert not Seat.objects.filter(table=table, leave_after_hand=True).exists()
+
+
+async def test_an_action_outside_any_owner_is_refused_while_an_owner_elsewhere_keeps_the_table():
+    """The lock's check itself: whoever writes a table outside its owner (a bare action, a script)
+    while an owner in another process keeps it writes nothing; once that lease has expired, or
+    with the table's lease in this process (an owner stopped here), the write goes ahead."""
+    table, players, _cookies = await setup_table()
+    await sync_to_async(_refused_outside)(table, players)
+
+
+def _refused_outside(table, players):
+    lease.lease_claim(table.pk, process="another", channel="elsewhere!inbox")
+    before = TableRuntime.objects.get(pk=table.pk).version
+    with pytest.raises(TableClaimed):
+        actions.table_leave_next(table_id=table.pk, user=players[1], leave=True)
+    assert TableRuntime.objects.get(pk=table.pk).version == before
+    assert not Seat.objects.filter(table=table, leave_after_hand=True).exists()
+    TableLease.objects.filter(table=table).update(expires_at=timezone.now() - timezone.timedelta(seconds=1))
+    assert actions.table_leave_next(table_id=table.pk, user=players[1], leave=True) == {
+        "left": False,
+        "after_hand": True,
+    }
+    assert TableRuntime.objects.get(pk=table.pk).version == before + 1
+
+
+async def test_an_owner_whose_row_was_written_behind_its_back_reads_it_again(caplog):
+    """Should a write ever reach the row past the fence, the owner's next row action sees a row of
+    another version than its own: it reads everything again (and says so) instead of keeping its
+    own row, whose clocks would go on from a table that is no more."""
+    table, _players, cookies = await setup_table()
+    ws = await connect(table, cookies[0])
+    await ws.receive_json_from(timeout=10)
+    owner = owners.local_owner(table.pk)
+    assert owner is not None
+    mine = owner.rt.version
+    behind = TableRuntime.objects.filter(pk=table.pk).update
+    await sync_to_async(behind)(version=mine + 5, start_at=None)  # (what no writer may do)
+    with caplog.at_level("ERROR", logger="lobby.runtime.owner"):
+        assert await owner.call(door.table_start_hand, table_id=table.pk) is False  # a hand runs: no write
+    assert owner.rt.version == mine + 5
+    assert "written outside its owner" in caplog.text
     await sync_to_async(agrees_with_the_database)(owner, table)
     await ws.disconnect()
