@@ -172,7 +172,8 @@ class Bot:
         # A view newer than the one decided on (another seat moved meanwhile) makes the act stale:
         # dropped, as a person would look again, instead of sent to be refused.
         if self.pending is None and self.ws is not None and version == self.latest_version:
-            await self.act(action, version)
+            with contextlib.suppress(websockets.ConnectionClosed):  # (the run's end closed it meanwhile)
+                await self.act(action, version)
 
     async def run(self) -> None:
         try:

@@ -167,10 +167,12 @@ class Journal:
                 except Exception as exc:  # a benchmark: fail the waiting acts loudly, keep going
                     await conn.rollback()
                     for _, future in batch:
-                        future.set_exception(exc)
+                        if not future.done():  # (an act whose connection closed meanwhile: cancelled)
+                            future.set_exception(exc)
                     continue
                 for _, future in batch:
-                    future.set_result(None)
+                    if not future.done():
+                        future.set_result(None)
 
 
 class Owner:
