@@ -41,8 +41,13 @@ def first_round(staff, monkeypatch, entrants: int) -> tuple:
     tournament advanced (the round dealt). Returns the tournament and the statements of the deal."""
     monkeypatch.setattr(freezeout, "HAND_FOR_HAND_MARGIN", 100)
     t, _bots = freezeout_tournament(staff, "poker5", entrants)
-    for m in level_tables(t):
-        play_hand(m.table_id)
+    for m in level_tables(t):  # played passively: no player out, every table dealt again as it was
+        for _ in range(200):
+            rt = TableRuntime.objects.get(pk=m.table_id)
+            if registry.get(rt.game).is_over(rt.state):
+                break
+            passive_step(m.table_id)
+        play_hand(m.table_id)  # (the hand's end settled)
     calls: list[list[str]] = []
     bulk = door.tournament_tables_next
 
