@@ -114,9 +114,13 @@ def check_unowned(table_id: int) -> None:
     Unfenced, the write would change the row behind the new owner's back: it would go on from the
     row it had read (a hand dealt under it never shown, its start clock firing for ever).
     """
-    lease = lease_holder(table_id)
-    if lease is not None and lease.process != PROCESS and lease.channel:
+    if held_elsewhere(lease_holder(table_id)):
         raise TableClaimed()
+
+
+def held_elsewhere(lease: TableLease | None) -> bool:
+    """Whether a live lease is an owner's in another process, reachable over the channel layer."""
+    return lease is not None and lease.process != PROCESS and bool(lease.channel)
 
 
 def owned(table_id: int) -> bool:

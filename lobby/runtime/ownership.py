@@ -49,7 +49,7 @@ from django.db import transaction
 
 from lobby.errors import TableClaimed, TableElsewhere
 from lobby.owners import (
-    PROCESS,
+    held_elsewhere,
     is_inside,
     lease_holder,
     lease_holders,
@@ -85,8 +85,9 @@ def _to_owner(table_id: int, func: Callable[..., Any], args: Any, kwargs: dict[s
     if owner is not None:
         return owner.call_from_thread(func, kwargs)
     lease = lease_holder(table_id)
-    if lease is None or lease.process == PROCESS or not lease.channel:
+    if not held_elsewhere(lease):
         return func(*args, **kwargs)
+    assert lease is not None
     return _through_remote_owner(lease.channel, table_id, func, kwargs)
 
 
@@ -114,7 +115,7 @@ def through_owners(func: F) -> F:
                 elsewhere.append(table_id)
         for lease in lease_holders(elsewhere):  # one query for all, in table order
             table_id = lease.table_id
-            if lease.process == PROCESS or not lease.channel or failure is not None:
+            if not held_elsewhere(lease) or failure is not None:
                 continue
             try:
                 release, epoch = remote.park_elsewhere(lease.channel, table_id)

@@ -30,8 +30,8 @@ export function connection(ctx, { random, onFrame }) {
   let retries = 0;
   let heard = Date.now(); // when the socket last brought a message
   let beating = false; // the server sends heartbeats (once one came)
-  let quiet = 0; // quiet attempts left in a handover (closed with 4409), until a view comes
-  let handover = false; // in a handover: from the 4409 until the new owner's view comes
+  // in a handover (from a 4409 until the new owner's view comes): the quiet attempts left; else null
+  let quiet = null;
 
   const isOpen = () => socket !== null && socket.readyState === WebSocket.OPEN;
 
@@ -49,7 +49,7 @@ export function connection(ctx, { random, onFrame }) {
       if (behind(msg, ctx.version)) send({ type: "sync", version: ctx.version });
       return;
     }
-    if (msg.type === "table.state") { handover = false; quiet = 0; }
+    if (msg.type === "table.state") quiet = null;
     onFrame(msg);
   }
 
@@ -61,7 +61,7 @@ export function connection(ctx, { random, onFrame }) {
       root.dataset.connected = "1";
       if (retries) ctx.notice(t("Connessione ristabilita"));
       else ctx.clearNotice();
-      if (retries || handover) socket.send(JSON.stringify({ type: "sync", version: ctx.version }));
+      if (retries || quiet !== null) socket.send(JSON.stringify({ type: "sync", version: ctx.version }));
       retries = 0;
     });
     socket.addEventListener("message", onMessage);
@@ -76,8 +76,8 @@ export function connection(ctx, { random, onFrame }) {
       // 4409: the table's owner is in another server process now (a takeover). Reconnect at once
       // and resync by version, with no notice: the table goes on after a moment's pause. Only if
       // QUIET_ATTEMPTS sockets close before a view comes do the notice and the back-off start.
-      if (event.code === 4409 && !handover) { handover = true; quiet = QUIET_ATTEMPTS; }
-      if (handover && quiet > 0) {
+      if (event.code === 4409 && quiet === null) quiet = QUIET_ATTEMPTS;
+      if (quiet > 0) {
         const first = quiet === QUIET_ATTEMPTS;
         quiet -= 1;
         // (a few sockets at once: not all in the same instant; a second attempt a moment later)
