@@ -20,6 +20,17 @@ from tournaments import freezeout, running
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+async def read_back(owner, table_id):
+    """Wait until the owner holds its row's version: a released park's read-back runs on the
+    owner's loop after the caller's commit. Returns the row."""
+    row = await sync_to_async(TableRuntime.objects.get)(pk=table_id)
+    for _ in range(200):
+        if owner.rt.version == row.version:
+            break
+        await asyncio.sleep(0.02)
+    return row
+
+
 async def test_the_bulk_deal_parks_a_live_owner_which_then_plays_the_new_hand(monkeypatch):
     monkeypatch.setattr(freezeout, "HAND_FOR_HAND_MARGIN", 100)  # hand for hand from the start
     staff = await sync_to_async(UserFactory)(role=roles.STAFF)
@@ -35,6 +46,7 @@ async def test_the_bulk_deal_parks_a_live_owner_which_then_plays_the_new_hand(mo
         await sync_to_async(play_hand, thread_sensitive=False)(
             table_id
         )  # each bot move parks the owner of its table
+    await read_back(owner, owned)  # (the last park's release: the owner reads its row back after it)
     assert registry.get(owner.rt.game).is_over(owner.rt.state) and owner.rt.hand_no == 1
     parked.clear()
 
@@ -42,12 +54,8 @@ async def test_the_bulk_deal_parks_a_live_owner_which_then_plays_the_new_hand(mo
         tournament_id=t.pk, now=t.started_at
     )
     assert parked == [owned]  # parked once, for the whole round
-    row = await sync_to_async(TableRuntime.objects.get)(pk=owned)
+    row = await read_back(owner, owned)
     assert row.hand_no == 2 and row.steps == 0
-    for _ in range(200):  # the owner reads its row back once released (after the commit)
-        if owner.rt.version == row.version:
-            break
-        await asyncio.sleep(0.02)
     assert (owner.rt.hand_no, owner.rt.version, owner.rt.state) == (2, row.version, row.state)
     dealt = await sync_to_async(Hand.objects.filter(table_id__in=tables, number=2).count)()
     assert dealt == len(tables)
