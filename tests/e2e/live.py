@@ -474,16 +474,27 @@ def play_card(page: Any, card: str | None = None, choice: int = 0) -> str:
     target.click()
     choices = page.locator(f"{TABLE} [data-role=choices] button[data-action]")
     # Either the action went out (a new version comes), or choices / a confirmation opened.
-    page.wait_for_function(
-        """n => {
-          const t = document.querySelector('#table');
-          if (Number(t.dataset.version || 0) > n) return true;
-          if (t.querySelector('[data-role=choices] button[data-action]')) return true;
-          const c = t.querySelector('[data-role=confirm]');
-          return !!(c && !c.hidden && c.querySelector('button[data-confirm=yes]'));
-        }""",
-        arg=before,
-    )
+    try:
+        page.wait_for_function(
+            """n => {
+              const t = document.querySelector('#table');
+              if (Number(t.dataset.version || 0) > n) return true;
+              if (t.querySelector('[data-role=choices] button[data-action]')) return true;
+              const c = t.querySelector('[data-role=confirm]');
+              return !!(c && !c.hidden && c.querySelector('button[data-confirm=yes]'));
+            }""",
+            arg=before,
+        )
+    except Exception as exc:
+        shown = page.evaluate(
+            "() => { const t = document.querySelector('#table');"
+            " return {data: {...t.dataset}, notice: t.querySelector('[data-role=notice]')?.textContent,"
+            " hand: [...t.querySelectorAll('[data-role=hand] [data-card]')].map(c => c.dataset.card)}; }"
+        )
+        raise AssertionError(
+            f"clicking {code} at version {before} sent nothing the page shows: {shown},"
+            f" errors: {getattr(page.context, 'page_errors', [])}, sockets: {socket_log(page)}"
+        ) from exc
     if version(page) == before and choices.count():
         choices.nth(min(choice, choices.count() - 1)).click()
     _confirm_if_asked(page)

@@ -375,6 +375,31 @@ def test_scopa_card_with_one_play_is_sent_on_click(open_table):
     assert t.page.locator("[data-role=hand] [data-playable]").count() == 0
 
 
+def test_a_card_clicked_while_the_socket_reconnects_holds_nothing_back(open_table):
+    """A click while the socket is down cannot go out: the page says it is reconnecting, and the
+    same click sends the card once the socket is open again (no action left "in flight")."""
+    state, seat = play_until("scopa", has_type("gioca"))
+    t = open_table("scopa")
+    msg = t.show(state, seat)
+    plays = [a for a in msg["legal"] if a["type"] == "gioca"]
+    spec = next(a for a in plays if sum(1 for b in plays if b["card"] == a["card"]) == 1)
+    card = t.page.locator(f"[data-role=hand] [data-card='{spec['card']}']")
+    t.refuse = True  # every attempt to reconnect is closed at once: the page stays down
+    t.ws.close()
+    t.page.wait_for_function("() => document.getElementById('table').dataset.connected === '0'")
+    card.click()
+    assert t.page.locator("[data-role=notice]").inner_text() == "Tentativo di riconnessione in corso"
+    assert t.page.evaluate("document.getElementById('table').dataset.busy") == "0"
+    assert t.acts() == []
+    t.refuse = False
+    t.page.wait_for_function("() => document.getElementById('table').dataset.connected === '1'")
+    t.wait_sent(1)
+    assert t.sent[-1] == {"type": "sync", "version": t.version}
+    card.click()  # the same view: the card goes out now
+    t.wait_sent(2)
+    assert t.acts() == [{"type": "act", "action": concrete(spec), "version": t.version}]
+
+
 def test_a_double_click_at_the_invito_sends_once_though_another_answer_came_between(open_table):
     """Every seat puts the invito at once: another's answer is a newer view with this seat's same
     decision still open. The owner's views say which version this seat's last decision made

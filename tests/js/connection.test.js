@@ -49,7 +49,7 @@ function page() {
   const socket = connection(ctx, { random: () => 0.5, onFrame: (msg) => frames.push(msg) });
   socket.connect();
   sockets[0].open();
-  return { ctx, notices, frames };
+  return { ctx, notices, frames, send: socket.send };
 }
 
 /** Run the one timer the page set (its next connection attempt); the socket it opened. */
@@ -119,4 +119,14 @@ test("a close no attempt can undo stops the handover with its reason", () => {
   assert.deepEqual(notices, ["Il tavolo è stato chiuso"]);
   assert.equal(ctx.root.dataset.closed, "4404");
   assert.equal(timers.length, 0);
+});
+
+test("a frame sent while the socket reconnects does not go out, and the sender is told", () => {
+  const { notices, send } = page();
+  assert.equal(send({ type: "act", action: { type: "gioca" }, version: 12 }), true);
+  assert.deepEqual(sockets[0].sent, [{ type: "act", action: { type: "gioca" }, version: 12 }]);
+  sockets[0].shut(1006);
+  assert.equal(send({ type: "act", action: { type: "gioca" }, version: 12 }), false);
+  assert.equal(sockets[0].sent.length, 1);
+  assert.deepEqual(notices, ["Tentativo di riconnessione in corso", "Tentativo di riconnessione in corso"]);
 });

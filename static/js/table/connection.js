@@ -35,9 +35,11 @@ export function connection(ctx, { random, onFrame }) {
 
   const isOpen = () => socket !== null && socket.readyState === WebSocket.OPEN;
 
+  /** Send a frame on the open socket; whether it went out (else the page says it is reconnecting). */
   function send(msg) {
-    if (isOpen()) socket.send(JSON.stringify(msg));
-    else ctx.notice(t("Tentativo di riconnessione in corso"), true);
+    if (isOpen()) { socket.send(JSON.stringify(msg)); return true; }
+    ctx.notice(t("Tentativo di riconnessione in corso"), true);
+    return false;
   }
 
   function onMessage(event) {

@@ -24,12 +24,14 @@ export function input(ctx) {
       // second, and the player would see a spurious "Giocata non ammessa"), not even on a newer
       // view that came meanwhile (at poker's invito every seat decides at once: another's answer
       // is a new view, the same decision still open). An answer lost on the way frees it after a while.
+      // An action that could not go out (the socket is reconnecting) holds nothing back: the page
+      // says so, and the player's next click sends it once the socket is open again.
       if (inFlight(ctx.sentFor, ctx.sentAt, Date.now())) return;
+      if (!ctx.send({ type: "act", action, version: ctx.version })) return;
       ctx.sentFor = ctx.version;
       ctx.sentAt = Date.now();
       root.dataset.busy = "1";
       forgetPicks(ui);
-      ctx.send({ type: "act", action, version: ctx.version });
     };
     if (spec.confirm) askConfirm(spec.confirm, go);
     else go();
