@@ -27,7 +27,7 @@ from django.utils import timezone
 
 from games import options as game_options
 from games.engine import Engine
-from lobby import bots, owners, settlement
+from lobby import bots, bulkinsert, owners, settlement
 from lobby.actions import seating, tablerow, tournament_tables
 from lobby.errors import HandInProgress, NoHandInProgress, NotAllowed, StaleVersion
 from lobby.models import Hand, HandPlayer, HandStep, Seat, Table, TableRuntime, WaitingEntry
@@ -202,7 +202,7 @@ def _deal(rt: TableRuntime, chips: dict[str, int] | None = None) -> bool:
     tablerow.hand_dealt(rt, engine, state, [s["seat"] for s in specs], timezone.now(), clocks=clocks)
     if any(s.ready for s in everyone):
         Seat.objects.filter(table=table).update(ready=False)
-    hand = Hand.objects.create(
+    hand = Hand(
         table=table,
         number=rt.hand_no,
         game=engine.name,
@@ -212,8 +212,10 @@ def _deal(rt: TableRuntime, chips: dict[str, int] | None = None) -> bool:
         start_draws=rng.draws,
         deck_log=state.get("deck_log", []),
     )
-    HandPlayer.objects.bulk_create(
-        [HandPlayer(hand=hand, user_id=spec["user_id"], seat=spec["seat"]) for spec in specs]
+    # ``create`` and ``bulk_create`` with less Python (a deal at every hand): no signals either way
+    bulkinsert.insert(Hand, [hand])
+    bulkinsert.insert(
+        HandPlayer, [HandPlayer(hand=hand, user_id=spec["user_id"], seat=spec["seat"]) for spec in specs]
     )
     # (a hand over as dealt is settled by the table's next start: the caller, the tournament
     # between hands, holds the rows the hand's end writes)

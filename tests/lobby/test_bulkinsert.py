@@ -8,7 +8,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
-from django.db import IntegrityError, connection, models, transaction
+from django.db import DatabaseError, IntegrityError, connection, models, transaction
 from django.utils import timezone
 
 from lobby import bulkinsert
@@ -146,3 +146,29 @@ def test_the_statement_of_a_tables_columns_is_built_once(monkeypatch):
     tables = bulkinsert.insert(Table, [_table("second"), _table("third")])
     assert [Table.objects.get(pk=t.pk).name for t in tables] == ["second", "third"]
     assert calls == []
+
+
+def test_a_stored_row_is_updated_as_save_updates_it():
+    """``update`` on two runtime rows, ``save`` on two others with the same values: the same columns
+    (JSON corners, times, ``auto_now``'s column moved on); the ORM reads them back alike."""
+    rows = []
+    for name in ("saved", "updated"):
+        rt = TableRuntime.objects.create(table=bulkinsert.insert(Table, [_table(name)])[0])
+        rt.version, rt.state, rt.dealt, rt.steps, rt.hand_no = 7, STATE, [1, 2], 3, 2
+        rt.deadline = datetime(2026, 3, 29, 3, 30, 0, 5, tzinfo=ROME)
+        rt.clocks, rt.carry = {"1": 1500}, None
+        rows.append(rt)
+    saved, updated = rows
+    before = TableRuntime.objects.get(pk=updated.pk).updated_at
+    saved.save()
+    bulkinsert.update(updated)
+    _same_rows(TableRuntime, saved, updated, skip={"table_id", "updated_at"})
+    assert TableRuntime.objects.get(pk=updated.pk).updated_at > before
+    assert _read(TableRuntime, updated.pk, skip={"table_id", "updated_at"})["state"] == STATE
+
+
+def test_an_update_of_a_row_that_is_gone_is_refused():
+    rt = TableRuntime.objects.create(table=bulkinsert.insert(Table, [_table("gone")])[0])
+    TableRuntime.objects.filter(pk=rt.pk).delete()
+    with pytest.raises(DatabaseError, match="no row to update"):
+        bulkinsert.update(rt)
