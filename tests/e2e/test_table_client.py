@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.utils import timezone
+from playwright.sync_api import expect
 
 from games import registry
 from games.engine import CodedError, IllegalAction, action_from_spec
@@ -400,10 +401,9 @@ def test_a_card_clicked_while_the_socket_reconnects_holds_nothing_back(open_tabl
     assert t.acts() == [{"type": "act", "action": concrete(spec), "version": t.version}]
 
 
-def test_a_double_click_at_the_invito_sends_once_though_another_answer_came_between(open_table):
-    """Every seat puts the invito at once: another's answer is a newer view with this seat's same
-    decision still open. The owner's views say which version this seat's last decision made
-    (``acted``): until one shows it, a second click sends nothing; after it, the next decision goes."""
+def invito_open(open_table) -> tuple[Table, dict[str, Any], int, dict[str, Any]]:
+    """A poker table at the invito, every seat deciding at once, shown to one of them who has not
+    decided yet: the page, the state, the seat and the view pushed."""
     engine = registry.get("poker5")
 
     def everyone(state, seat, legal):
@@ -414,6 +414,14 @@ def test_a_double_click_at_the_invito_sends_once_though_another_answer_came_betw
     msg = t.payload(state, seat)
     msg["acted"] = 0  # this seat has not decided yet
     t.push(msg)
+    return t, state, seat, msg
+
+
+def test_a_double_click_at_the_invito_sends_once_though_another_answer_came_between(open_table):
+    """Every seat puts the invito at once: another's answer is a newer view with this seat's same
+    decision still open. The owner's views say which version this seat's last decision made
+    (``acted``): until one shows it, a second click sends nothing; after it, the next decision goes."""
+    t, state, seat, msg = invito_open(open_table)
     sent_on = msg["version"]
     action_button(t.page, "invito").click()
     t.wait_sent(1)
@@ -434,6 +442,26 @@ def test_a_double_click_at_the_invito_sends_once_though_another_answer_came_betw
     action_button(t.page, "invito").click()
     t.wait_sent(3)
     assert len(t.acts()) == 2 and t.acts()[1]["version"] == answer["version"]
+
+
+def test_a_view_arriving_between_press_and_release_does_not_take_the_click(open_table):
+    """At the invito every seat answers at once: another's answer (a newer view) may arrive while
+    the player presses his button. Drawn at once, it would replace the button between the press
+    and the release, and the browser would give the click to neither; it is drawn after it."""
+    t, state, seat, _ = invito_open(open_table)
+    box = action_button(t.page, "invito").bounding_box()
+    t.page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    t.page.mouse.down()
+    newer = t.payload(state, seat)  # another seat's invito: this seat's decision still open
+    newer["acted"] = 0
+    t.push(newer)
+    t.page.mouse.up()
+    t.wait_sent(1)
+    assert [(a["action"]["type"], a["version"]) for a in t.acts()] == [("invito", newer["version"])]
+    t.page.wait_for_function("() => document.getElementById('table').dataset.busy === '1'")
+    # the newer view is drawn once the button is released: its version, and the button again
+    assert t.page.evaluate("document.getElementById('table').dataset.version") == str(newer["version"])
+    expect(action_button(t.page, "invito")).to_be_visible()
 
 
 def test_poker_cambio_sends_the_toggled_cards(open_table):

@@ -31,6 +31,7 @@ import { renderer } from "./render.js";
 import { answered, newHandNotes, newUi, noteEvents, viewArrives } from "./state.js";
 
 const NO_NAMES = { seatName: () => "", lineName: () => "" };
+const HOLD_MS = 1000; // a view waits at most this long for a pressed pointer's release
 
 /** A refusal of a chat line (the table's limits, moderation's rules: a mute, a hold): codes chat_*. */
 export function isChatRefusal(msg) {
@@ -90,16 +91,46 @@ export function start(root, { random }) {
     root.dataset.version = String(msg.version);
     root.dataset.game = msg.game || "";
     root.dataset.over = msg.over ? "1" : "0";
-    ctx.closeConfirm();
     const scope = noteEvents(ctx.notes, msg, (e) => measureText(e, NO_NAMES));
     for (let i = 0; i < scope; i += 1) play(root, "scopa");
-    ctx.scopaNow = scope > 0;
-    const moved = prev !== null && prev !== msg.version ? before(root) : null;
-    ctx.renderAll();
-    const tally = tallyText(animate(root, moved, msg.events));
-    if (tally) root.dataset.motion = tally;
-    ctx.logEvents(msg);
+    whenReleased(() => {
+      ctx.closeConfirm();
+      ctx.scopaNow = scope > 0;
+      const moved = prev !== null && prev !== msg.version ? before(root) : null;
+      ctx.renderAll();
+      const tally = tallyText(animate(root, moved, msg.events));
+      if (tally) root.dataset.motion = tally;
+      ctx.logEvents(msg);
+    });
   }
+
+  // A view drawn between a button's press and its release would take the click away: the drawing
+  // replaces the buttons and the hand, and the browser gives a click whose press and release fell
+  // on different elements to neither (at poker's invito every seat answers at once: the others'
+  // answers arrive while the player presses his). While a pointer is down on the table the views'
+  // drawing waits for its release (at most HOLD_MS), then they are drawn in turn, after the click.
+  let pressed = false;
+  let held = [];
+  let holdTimer = null;
+  function whenReleased(draw) {
+    if (pressed) held.push(draw);
+    else draw();
+  }
+  function release() {
+    pressed = false;
+    clearTimeout(holdTimer);
+    const draws = held;
+    held = [];
+    for (const draw of draws) draw();
+  }
+  root.addEventListener("pointerdown", (e) => {
+    if (!e.isPrimary) return;
+    pressed = true;
+    clearTimeout(holdTimer);
+    holdTimer = setTimeout(release, HOLD_MS);
+  });
+  // (after the click: it is dispatched in the same task as the release)
+  for (const type of ["pointerup", "pointercancel"]) document.addEventListener(type, () => { if (pressed) setTimeout(release, 0); });
 
   function onFrame(msg) {
     if (msg.type === "error" || (msg.type === "table.state" && answered(msg, ctx.sentFor))) { ctx.sentFor = null; root.dataset.busy = "0"; }
