@@ -133,18 +133,18 @@ def _converter(field: models.Field[Any, Any], postgresql: bool) -> Callable[[Any
         )
     if column.get_internal_type() in _PLAIN:
         return None
-    if postgresql and column.get_internal_type() == "DateTimeField" and settings.USE_TZ:
+    if not postgresql:
+        return lambda v: None if v is None else field.get_db_prep_save(v, connection)
+
+    def prepared(v: Any) -> Any:
+        return None if v is None else _json_scalar(field.get_db_prep_save(v, connection))
+
+    if column.get_internal_type() == "DateTimeField" and settings.USE_TZ:
         # an aware datetime is its own prepared value (the field's prepare chain, taken for every
         # step's times, only warns about and converts a naive one): its text at once
-        def moment(v: Any) -> Any:
-            if type(v) is datetime.datetime and v.tzinfo is not None:
-                return v.isoformat()
-            return None if v is None else _json_scalar(field.get_db_prep_save(v, connection))
-
-        return moment
-    if postgresql:
-        return lambda v: None if v is None else _json_scalar(field.get_db_prep_save(v, connection))
-    return lambda v: None if v is None else field.get_db_prep_save(v, connection)
+        aware = lambda v: type(v) is datetime.datetime and v.tzinfo is not None  # noqa: E731
+        return lambda v: v.isoformat() if aware(v) else prepared(v)
+    return prepared
 
 
 def _json_scalar(value: Any) -> Any:

@@ -375,15 +375,7 @@ def wait_connected(page: Any) -> None:
             " return t && t.dataset.connected === '1' && Number(t.dataset.version || 0) > 0; }"
         )
     except Exception as exc:
-        table = page.evaluate(
-            "() => { const t = document.querySelector('#table');"
-            " return t ? {data: {...t.dataset}, notice: t.querySelector('[data-role=notice]')?.textContent}"
-            " : document.title; }"
-        )
-        errors = getattr(page.context, "page_errors", [])
-        raise AssertionError(
-            f"the live table did not come up at {page.url}: {table}, {errors}, sockets: {socket_log(page)}"
-        ) from exc
+        raise AssertionError(f"the live table did not come up at {page.url}: {table_shown(page)}") from exc
 
 
 def sit_down(page: Any, seat: int, buy_in_eur: str) -> None:
@@ -406,10 +398,7 @@ def wait_version(page: Any, at_least: int) -> int:
             "n => Number(document.querySelector('#table')?.dataset.version || 0) >= n", arg=at_least
         )
     except Exception as exc:
-        raise AssertionError(
-            f"version {at_least} not rendered at {page.url} (it shows {version(page)}),"
-            f" sockets: {socket_log(page)}"
-        ) from exc
+        raise AssertionError(f"version {at_least} not rendered at {page.url}: {table_shown(page)}") from exc
     return version(page)
 
 
@@ -429,6 +418,19 @@ def resize(page: Any, viewport: dict[str, int]) -> None:
     page.set_viewport_size(viewport)
     if drawn and before != viewport:
         page.wait_for_function("() => !window.__seatBeforeResize.isConnected")
+
+
+def table_shown(page: Any) -> str:
+    """What a failed wait reports: the table's data attributes, its notice and hand (the page's title
+    without a table), the page's script errors and its sockets' last frames."""
+    shown = page.evaluate(
+        "() => { const t = document.querySelector('#table');"
+        " return t ? {data: {...t.dataset}, notice: t.querySelector('[data-role=notice]')?.textContent,"
+        " hand: [...t.querySelectorAll('[data-role=hand] [data-card]')].map(c => c.dataset.card)}"
+        " : document.title; }"
+    )
+    errors = getattr(page.context, "page_errors", [])
+    return f"{shown}, errors: {errors}, sockets: {socket_log(page)}"
 
 
 def socket_log(page: Any) -> list[str]:
@@ -486,15 +488,7 @@ def play_card(page: Any, card: str | None = None, choice: int = 0) -> str:
             arg=before,
         )
     except Exception as exc:
-        shown = page.evaluate(
-            "() => { const t = document.querySelector('#table');"
-            " return {data: {...t.dataset}, notice: t.querySelector('[data-role=notice]')?.textContent,"
-            " hand: [...t.querySelectorAll('[data-role=hand] [data-card]')].map(c => c.dataset.card)}; }"
-        )
-        raise AssertionError(
-            f"clicking {code} at version {before} sent nothing the page shows: {shown},"
-            f" errors: {getattr(page.context, 'page_errors', [])}, sockets: {socket_log(page)}"
-        ) from exc
+        raise AssertionError(f"clicking {code} at version {before} did nothing: {table_shown(page)}") from exc
     if version(page) == before and choices.count():
         choices.nth(min(choice, choices.count() - 1)).click()
     _confirm_if_asked(page)
