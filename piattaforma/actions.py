@@ -16,7 +16,7 @@ from games import options as game_options
 from games.engine import CodedError
 from piattaforma import hooks, metrics, roles
 from piattaforma.audit import audit_append
-from piattaforma.compiledquery import CompiledQuery
+from piattaforma.compiledquery import CompiledQuery, Read
 from piattaforma.identity import document_content_type, normalise_codice_fiscale
 from piattaforma.models import ActivitySample, AuditLog, GamePreference, IdentityDocument, User
 
@@ -163,6 +163,11 @@ _STORED_PREFERENCES = CompiledQuery(
     lambda game, ids: (game, *ids),
     shape=lambda game, ids: len(ids),
 )
+
+
+def preferences_read(*, user_ids: Iterable[int], game: str) -> Read:
+    """``preferences_of``'s read, for a caller that knows it in advance (``compiledquery.along``)."""
+    return Read(_STORED_PREFERENCES, (game, list(user_ids)))
 
 
 def preferences_of(*, user_ids: Iterable[int], game: str) -> dict[int, dict[str, Any]]:

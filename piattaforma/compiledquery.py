@@ -16,11 +16,19 @@ same model instances, ``select_related`` objects and annotations), its compiler 
 and the column map of the first compilation, with this call's parameters. It returns the list
 of rows: the queryset itself never leaves (a clone of it, ``.first()``, would carry the compiled
 SQL along).
+
+``along(carrier, reads)``: reads known in advance go to PostgreSQL with the carrier's next
+evaluation in this thread, in the same round trip (one query string of several statements, run in
+order: after a ``FOR UPDATE`` carrier, they see what its lock guards). Each of them, called
+afterwards inside the block with the same SQL and parameters, takes its rows without a query; a
+call with other arguments reads as usual, and so does every call on another database.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,6 +49,45 @@ class _Compiled:
     has_extra_select: bool
     for_update: bool
 
+    def chunk(self, rows: list[Any]) -> list[Any]:
+        """Rows fetched as Django's ``execute_sql`` gives them (without the extra select's columns)."""
+        return [row[: self.col_count] for row in rows] if self.has_extra_select else rows
+
+
+@dataclass(frozen=True, slots=True)
+class Read:
+    """A call of a compiled query known before it is made (``along``)."""
+
+    query: CompiledQuery
+    args: tuple[Any, ...]
+
+
+class _Along(threading.local):
+    def __init__(self) -> None:
+        self.carrier: CompiledQuery | None = None
+        self.reads: list[Read] = []
+        self.rows: dict[tuple[int, str, Any, tuple[Any, ...]], list[Any]] = {}
+
+
+_along = _Along()
+
+
+@contextmanager
+def along(carrier: CompiledQuery, reads: Sequence[Read]) -> Iterator[None]:
+    """Inside the block, ``reads`` go with ``carrier``'s first evaluation (see the module's docstring)."""
+    before = (_along.carrier, _along.reads, _along.rows)
+    _along.carrier, _along.reads, _along.rows = carrier, list(reads), {}
+    try:
+        yield
+    finally:
+        _along.carrier, _along.reads, _along.rows = before
+
+
+def _batched(connection: Any) -> bool:
+    """Whether several statements may go in one query string: PostgreSQL's client-side binding."""
+    options = connection.settings_dict.get("OPTIONS") or {}
+    return connection.vendor == "postgresql" and not options.get("server_side_binding")
+
 
 class CompiledQuery:
     """A queryset shape compiled once per database (see the module's docstring)."""
@@ -60,6 +107,65 @@ class CompiledQuery:
 
     def __call__(self, *args: Any) -> list[Any]:
         """The rows (model instances) for these arguments, read without compiling the query again."""
+        qs, done, params = self._prepared(args)
+        alias = qs.db
+        key = (id(self), alias, self.shape(*args) if self.shape is not None else None, params)
+        rows = _along.rows.pop(key, None)  # read ahead with a carrier (``along``)
+        batch: list[tuple[Read, QuerySet[Any], _Compiled, tuple[Any, ...]]] = []
+        if rows is None and _along.carrier is self and _along.reads and _batched(connections[alias]):
+            reads, _along.reads = _along.reads, []
+            for read in reads:
+                read_qs, read_done, read_params = read.query._prepared(read.args)
+                if read_qs.db == alias:
+                    batch.append((read, read_qs, read_done, read_params))
+        query = qs.query
+        make_compiler = query.get_compiler
+
+        def get_compiler(using: str | None = None, connection: Any = None, elide_empty: bool = True) -> Any:
+            compiler = make_compiler(using=using, connection=connection, elide_empty=elide_empty)
+            compiler.select, compiler.klass_info = done.select, done.klass_info
+            compiler.annotation_col_map, compiler.col_count = done.annotation_col_map, done.col_count
+            compiler.has_extra_select = done.has_extra_select
+
+            def as_sql(with_limits: bool = True, with_col_aliases: bool = False) -> tuple[str, Any]:
+                if done.for_update and compiler.connection.get_autocommit():  # as Django's own check
+                    raise TransactionManagementError(FOR_UPDATE_OUTSIDE)
+                return done.sql, params
+
+            compiler.as_sql = as_sql
+            if rows is not None:
+                compiler.execute_sql = lambda *a, **k: [done.chunk(rows)]
+            elif batch:
+                compiler.execute_sql = lambda *a, **k: [done.chunk(self._with_reads(compiler, batch))]
+            return compiler
+
+        query.get_compiler = get_compiler  # type: ignore[method-assign]  # this query, this evaluation only
+        try:
+            return list(qs)
+        finally:
+            del query.get_compiler  # (a clone would copy it: the queryset never leaves here)
+
+    @staticmethod
+    def _with_reads(
+        compiler: Any, batch: list[tuple[Read, QuerySet[Any], _Compiled, tuple[Any, ...]]]
+    ) -> list[Any]:
+        """Run the carrier's statement and the reads' in one query string; keep the reads' rows."""
+        sql, params = compiler.as_sql()
+        sqls, values = [sql], list(params)
+        for _, _, read_done, read_params in batch:
+            sqls.append(read_done.sql)
+            values.extend(read_params)
+        with compiler.connection.cursor() as cursor:
+            cursor.execute(";\n".join(sqls), values)
+            rows: list[Any] = cursor.fetchall()
+            for read, read_qs, _, read_params in batch:
+                cursor.nextset()
+                shape = read.query.shape(*read.args) if read.query.shape is not None else None
+                _along.rows[(id(read.query), read_qs.db, shape, read_params)] = cursor.fetchall()
+        return rows
+
+    def _prepared(self, args: tuple[Any, ...]) -> tuple[QuerySet[Any], _Compiled, tuple[Any, ...]]:
+        """A clone of the queryset built for these arguments' shape, its compiled SQL, its parameters."""
         params = tuple(self.params(*args))
         shape = self.shape(*args) if self.shape is not None else None
         built = self.built.get(shape)
@@ -89,25 +195,4 @@ class CompiledQuery:
                 has_extra_select=compiler.has_extra_select,
                 for_update=bool(qs.query.select_for_update and connection.features.has_select_for_update),
             )
-        query = qs.query
-        make_compiler = query.get_compiler
-
-        def get_compiler(using: str | None = None, connection: Any = None, elide_empty: bool = True) -> Any:
-            compiler = make_compiler(using=using, connection=connection, elide_empty=elide_empty)
-            compiler.select, compiler.klass_info = done.select, done.klass_info
-            compiler.annotation_col_map, compiler.col_count = done.annotation_col_map, done.col_count
-            compiler.has_extra_select = done.has_extra_select
-
-            def as_sql(with_limits: bool = True, with_col_aliases: bool = False) -> tuple[str, Any]:
-                if done.for_update and compiler.connection.get_autocommit():  # as Django's own check
-                    raise TransactionManagementError(FOR_UPDATE_OUTSIDE)
-                return done.sql, params
-
-            compiler.as_sql = as_sql
-            return compiler
-
-        query.get_compiler = get_compiler  # type: ignore[method-assign]  # this query, this evaluation only
-        try:
-            return list(qs)
-        finally:
-            del query.get_compiler  # (a clone would copy it: the queryset never leaves here)
+        return qs, done, params

@@ -33,8 +33,8 @@ from lobby.errors import HandInProgress, NoHandInProgress, NotAllowed, StaleVers
 from lobby.models import Hand, HandPlayer, HandStep, Seat, Table, TableRuntime, WaitingEntry
 from lobby.replay import ENGINE_SPEC_KEYS
 from piattaforma import hooks, siteops
-from piattaforma.actions import audit_record, preferences_of
-from piattaforma.compiledquery import CompiledQuery
+from piattaforma.actions import audit_record, preferences_of, preferences_read
+from piattaforma.compiledquery import CompiledQuery, Read
 from piattaforma.models import User
 from wallet import actions as wallet_actions
 from wallet import selectors as wallet_selectors
@@ -76,6 +76,24 @@ def _seats_to_deal(table: Table) -> list[Seat]:
     """Every seat, by number, with its player and ``dealt_here``: whether he was dealt in at this
     table since he sat down (a newcomer has not: banker rules), in one read (compiled once)."""
     return _SEATS_TO_DEAL(table.pk)
+
+
+def deal_reads(rt: TableRuntime, seats: Sequence[Seat]) -> list[Read]:
+    """The reads of a deal at this table, as whoever holds its row and seats (its owner) knows them
+    before the deal: sent with the row's lock (``tablerow.lock_with``), the five statements in one round trip.
+
+    Each is taken only by the deal's own call with the same arguments (the same seats in the same
+    order): a seat that changed meanwhile makes the deal read it again, never read it stale.
+    """
+    table = rt.table
+    reads = [siteops.game_enabled_read(table.game), Read(_SEATS_TO_DEAL, (table.pk,))]
+    if seats:
+        refs = [s.session_ref for s in seats]
+        reads.append(wallet_selectors.table_credits_read(table_session_refs=refs, realm=table.realm))
+        dealt = [s.user_id for s in seats if not s.leave_after_hand]
+        if dealt:
+            reads.append(preferences_read(user_ids=dealt, game=table.game))
+    return reads
 
 
 def _seat_specs(rt: TableRuntime, seats: list[Seat], credits: dict[str, int]) -> list[dict[str, Any]]:

@@ -14,7 +14,8 @@ The actions themselves are beside this module: ``hands`` (the hand's path), ``se
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -31,7 +32,7 @@ from lobby import bots, broadcast, bulkinsert, owners, selectors
 from lobby.errors import ENTRY_REFUSALS, NotSeated, TableClosed
 from lobby.models import Seat, Table, TableRuntime
 from lobby.replay import recover
-from piattaforma.compiledquery import CompiledQuery
+from piattaforma.compiledquery import CompiledQuery, Read, along
 from piattaforma.models import User
 
 TIMER_SLACK_SECONDS = 2  # a deadline task this late is taken as lost (the beat sweeper's grace)
@@ -102,6 +103,12 @@ _LOCK = CompiledQuery(
     lambda table_id: TableRuntime.objects.select_for_update().select_related("table").filter(pk=table_id),
     lambda table_id: (int(table_id),),
 )
+
+
+def lock_with(reads: Sequence[Read]) -> AbstractContextManager[None]:
+    """Inside the block, ``reads`` go to the database with this thread's next ``lock``, in its round
+    trip, and their calls take the rows from there (``piattaforma.compiledquery.along``)."""
+    return along(_LOCK, reads)
 
 
 def lock(table_id: int) -> TableRuntime:

@@ -657,8 +657,10 @@ class TableOwner:
         writes = RowWrites()
         place = owners.inside(self.table_id)
         dealt = hand = None
+        # a deal's reads go with its lock, in one round trip (``hands.deal_reads``)
+        ahead = hands.deal_reads(self.rt, self.seats) if func is hands.table_start_hand and self.rt else []
         try:
-            with place, connection.execute_wrapper(writes):
+            with place, connection.execute_wrapper(writes), tablerow.lock_with(ahead):
                 result = func(**kwargs)
             if place.dealt is not None:  # a deal, committed: its rows are kept as they were stored
                 dealt, hand = as_stored(place.dealt), place.hand and as_stored(place.hand)

@@ -8,13 +8,18 @@ import asyncio
 import os
 import queue
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Executor, Future
 from typing import Any
 
+from asgiref.sync import SyncToAsync
 from channels.db import database_sync_to_async
 from django.conf import settings
-from django.db import connections
+from django.db import close_old_connections, connections
+
+# A connection that answered a job less than this long ago is not health-checked before the next.
+HEALTH_CHECK_IDLE_SECONDS = 1.0
 
 
 class DatabaseThreads(Executor):
@@ -131,18 +136,50 @@ def database_threads() -> int:
     return int(getattr(settings, "LOBBY_DATABASE_THREADS", 0) or min(32, (os.cpu_count() or 1) + 4))
 
 
+class TableWork(SyncToAsync):
+    """``database_sync_to_async`` for the tables' own threads, without a health check per job.
+
+    Channels' wrapper closes a connection that failed or outlived ``CONN_MAX_AGE`` before and after
+    each call, as Django does around a request, and with ``CONN_HEALTH_CHECKS`` the first query of
+    every call is preceded by a ``SELECT 1``: a round trip per job, two at every hand's end. Here a
+    connection that answered a job of this thread less than ``HEALTH_CHECK_IDLE_SECONDS`` ago goes
+    unchecked (a busy table's thread: the check would find it alive); one idle for longer, or one
+    whose last job failed (``close_old_connections`` checks and replaces it), is checked as before.
+    """
+
+    def thread_handler(self, loop: Any, *args: Any, **kwargs: Any) -> Any:
+        close_old_connections()
+        now = time.monotonic()
+        for conn in connections.all(initialized_only=True):
+            answered = getattr(conn, "lobby_answered_at", None)
+            if (
+                conn.connection is not None
+                and answered is not None
+                and now - answered < HEALTH_CHECK_IDLE_SECONDS
+            ):
+                conn.health_check_done = True
+        try:
+            return super().thread_handler(loop, *args, **kwargs)
+        finally:
+            close_old_connections()
+            now = time.monotonic()
+            for conn in connections.all(initialized_only=True):
+                # (a connection that failed was closed above, or checked and found alive)
+                conn.lobby_answered_at = now if conn.connection is not None else None
+
+
 def blocking(func: Callable[..., Any]) -> Callable[..., Any]:
     """Run database work off the event loop (the loop's threads on PostgreSQL, the one thread on SQLite)."""
     if connections["default"].vendor != "postgresql":
         return database_sync_to_async(func)
-    return database_sync_to_async(func, thread_sensitive=False, executor=_threads)  # type: ignore[arg-type]  # any Executor does; asgiref's hint names ThreadPoolExecutor
+    return TableWork(func, thread_sensitive=False, executor=_threads)  # type: ignore[arg-type]  # any Executor does; asgiref's hint names ThreadPoolExecutor
 
 
 def urgent(func: Callable[..., Any]) -> Callable[..., Any]:
     """``blocking`` on a thread of its own (the leases' renewal), never behind the tables' work."""
     if connections["default"].vendor != "postgresql":
         return database_sync_to_async(func)
-    return database_sync_to_async(func, thread_sensitive=False, executor=_lease_threads)  # type: ignore[arg-type]  # as in blocking
+    return TableWork(func, thread_sensitive=False, executor=_lease_threads)  # type: ignore[arg-type]  # as in blocking
 
 
 def release_pools(loop: asyncio.AbstractEventLoop) -> list[DatabaseThreads]:

@@ -9,8 +9,9 @@ give the same objects as the plain querysets.
 from unittest import mock
 
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models.sql.compiler import SQLCompiler
+from django.test.utils import CaptureQueriesContext
 
 from lobby import door
 from lobby.actions import hands, tablerow
@@ -18,7 +19,10 @@ from lobby.errors import TableClosed
 from lobby.models import Hand, Seat, TableRuntime
 from lobby.runtime import owner as owner_module
 from lobby.selectors import seat_rows
+from piattaforma import siteops
+from piattaforma.actions import preferences_of
 from piattaforma.compiledquery import CompiledQuery
+from piattaforma.models import GameSwitch
 from tests.lobby.factories import poker_table, scopa_table
 from tests.lobby.helpers import seat_players
 from tests.wallet.factories import funded_player
@@ -163,3 +167,70 @@ def test_the_queryset_is_built_once_a_shape_and_each_call_reads_its_own_rows():
     assert built == [poker.pk]  # built and compiled at the first call; then cloned
     assert query.compilations == 1
     assert query(10**9) == []
+
+
+def deal_reads_called(table):
+    """What the deal's own reads give for this table (the calls ``_deal`` makes)."""
+    rt = TableRuntime.objects.select_related("table").get(pk=table.pk)
+    seats = hands._seats_to_deal(table)
+    refs = [s.session_ref for s in seats]
+    return (
+        siteops.game_enabled(table.game, table.realm),
+        [fields(s) for s in seats],
+        [s.dealt_here for s in seats],
+        table_credits_get(table_session_refs=refs, realm=rt.table.realm),
+        preferences_of(user_ids=[s.user_id for s in seats], game=table.game),
+    )
+
+
+def test_a_deals_reads_go_with_the_lock_and_give_what_they_give_alone():
+    poker, scopa = tables()
+    GameSwitch.objects.update_or_create(game="scopa", defaults={"money_enabled": False})
+    for table in (poker, scopa):
+        alone = deal_reads_called(table)
+        rt = TableRuntime.objects.select_related("table").get(pk=table.pk)
+        seats = list(Seat.objects.filter(table=table).order_by("number"))
+        reads = hands.deal_reads(rt, seats)
+        with CaptureQueriesContext(connection) as ctx, transaction.atomic(), tablerow.lock_with(reads):
+            tablerow.lock(table.pk)
+            ahead = deal_reads_called(table)
+        assert ahead == alone
+        sent = [q["sql"] for q in ctx.captured_queries]
+        tables_read = (
+            '"piattaforma_gameswitch"',
+            '"lobby_seat"',
+            '"wallet_account"',
+            '"piattaforma_gamepreference"',
+        )
+        alone_reads = [sql for sql in sent if sql.startswith("SELECT") and "FOR UPDATE" not in sql]
+        if connection.vendor == "postgresql":
+            # the four reads went in the lock's query string (one round trip), none on its own
+            (carrier,) = [sql for sql in sent if "FOR UPDATE" in sql]
+            assert all(name in carrier for name in tables_read), carrier
+            assert not [sql for sql in alone_reads if any(f"FROM {name}" in sql for name in tables_read)]
+        else:  # SQLite: each read on its own, as without the block
+            assert all(any(f"FROM {name}" in sql for sql in alone_reads) for name in tables_read)
+    assert alone[0] is False  # (scopa switched off: the switch's read came along too)
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="several statements in one query: PostgreSQL")
+def test_a_read_ahead_with_other_arguments_is_not_taken_and_none_outlives_its_block():
+    poker, _ = tables()
+    seats = list(Seat.objects.filter(table=poker).order_by("number"))
+    rt = TableRuntime.objects.select_related("table").get(pk=poker.pk)
+    refs = [s.session_ref for s in seats]
+    with transaction.atomic():
+        with tablerow.lock_with(hands.deal_reads(rt, seats)):
+            tablerow.lock(poker.pk)
+            # a seat's credit moved after the batch: a call for other seats reads the database
+            Account.objects.filter(ref=f"table:{refs[0]}").update(balance=1234)
+            with CaptureQueriesContext(connection) as ctx:
+                two = table_credits_get(table_session_refs=refs[:2], realm=rt.table.realm)
+            assert two[refs[0]] == 1234 and len(ctx.captured_queries) == 1
+            with CaptureQueriesContext(connection) as ctx:
+                taken = table_credits_get(table_session_refs=refs, realm=rt.table.realm)
+            assert len(ctx.captured_queries) == 0  # the rows read with the lock
+            assert taken[refs[0]] != 1234  # (as they were then: what the deal would have read)
+        with CaptureQueriesContext(connection) as ctx:  # out of the block: read again
+            fresh = table_credits_get(table_session_refs=refs, realm=rt.table.realm)
+        assert fresh[refs[0]] == 1234 and len(ctx.captured_queries) == 1

@@ -140,3 +140,37 @@ def test_the_lease_renewal_does_not_wait_behind_the_tables_work(postgres, settin
         return renewal
 
     assert asyncio.run(renew_while_busy()) > 0
+
+
+@pytest.mark.postgres
+def test_a_busy_threads_connection_goes_unchecked_an_idle_or_failed_one_does_not(postgres, monkeypatch):
+    """Django checks a connection (``SELECT 1``) before each request's first query; the tables'
+    threads check one only when its last job is older than ``HEALTH_CHECK_IDLE_SECONDS``, or failed."""
+    from lobby.runtime import threads
+
+    monkeypatch.setattr(threads, "database_threads", lambda: 1)  # one thread: one connection
+    checked: list[int] = []
+    wrapper = type(threads.connections["default"])
+    is_usable = wrapper.is_usable
+    monkeypatch.setattr(wrapper, "is_usable", lambda self: checked.append(1) or is_usable(self))
+
+    def fails():
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT no_such_column FROM lobby_table")
+
+    async def jobs(idle: float, failing: bool = False) -> int:
+        monkeypatch.setattr(threads, "HEALTH_CHECK_IDLE_SECONDS", idle)
+        await runtime.blocking(_backend_pid)()  # the thread's connection opens (no check: new)
+        checked.clear()
+        if failing:
+            with pytest.raises(Exception, match="no_such_column"):
+                await runtime.blocking(fails)()
+        for _ in range(3):
+            await runtime.blocking(_backend_pid)()
+        await runtime.release_threads()
+        return len(checked)
+
+    assert asyncio.run(jobs(idle=60)) == 0  # busy: every job within a minute of the last
+    assert asyncio.run(jobs(idle=0)) == 3  # idle: each job's first query checks first
+    # the failed job's connection is checked as its job ends (Django's close_old_connections)
+    assert asyncio.run(jobs(idle=60, failing=True)) == 1
