@@ -71,9 +71,10 @@ def test_retry_returns_first_result_and_reused_key_is_refused(player):
 def test_deposit_hot_path_query_count(player, django_assert_num_queries):
     actions.deposit_create(user=player, amount=100, idempotency_key="warm")  # accounts exist now
     # key lookup, savepoint, lock, limits, payment insert, balance update, postings, transaction
-    # (PostgreSQL: postings and transaction in one statement), payment update, audit line, key
-    # insert, release (the audit line is chained after the commit, outside this count)
-    with django_assert_num_queries(12 if connection.vendor == "sqlite" else 11):
+    # (PostgreSQL: the balance update, postings and transaction in one query string), payment
+    # update, audit line, key insert, release (the audit line is chained after the commit, outside
+    # this count)
+    with django_assert_num_queries(12 if connection.vendor == "sqlite" else 10):
         actions.deposit_create(user=player, amount=100, idempotency_key="hot")
 
 
@@ -310,9 +311,10 @@ def test_rebuys_of_several_sessions_are_credited_in_one_call(funded, django_asse
 
 def test_buy_in_hot_path_query_count(funded, django_assert_num_queries):
     # key lookup, savepoint, lock (x2: the table account is created), get_or_create (select, savepoint,
-    # insert, release), balance update, postings, transaction, key insert, release savepoint, and the
-    # player's loss and session-time limits (one indexed read: wallet.actions.check_play_limits)
-    with django_assert_num_queries(14 if connection.vendor == "sqlite" else 13):
+    # insert, release), balance update, postings, transaction (PostgreSQL: in one query string), key
+    # insert, release savepoint, and the player's loss and session-time limits (one indexed read:
+    # wallet.actions.check_play_limits)
+    with django_assert_num_queries(14 if connection.vendor == "sqlite" else 12):
         buy_in(funded, "hot", 1_000)
 
 

@@ -15,6 +15,7 @@ import uuid
 
 import pytest
 from django.db import IntegrityError, connection, transaction
+from django.test.utils import CaptureQueriesContext
 
 from tests.piattaforma.factories import UserFactory
 from tests.wallet.conftest import ledger_snapshot, run_in_threads
@@ -290,3 +291,35 @@ def test_concurrent_transfers_in_both_directions_stay_exact():
     assert min(balances.values()) >= 0
     assert Transaction.objects.filter(kind="transfer").count() == len(done)
     assert selectors.reconciliation_report()["ok"]
+
+
+@postgres_only
+def test_a_post_whose_guard_misses_writes_nothing_though_its_inserts_went_with_the_update(accts):
+    """``ledger.post`` on PostgreSQL sends the guarded UPDATE and the inserts in one query string; a
+    row changed since its lock (the guard matches fewer rows than it updates) is refused and the
+    inserts that ran with it are rolled back with the transaction."""
+    before = ledger_snapshot()
+    with (
+        CaptureQueriesContext(connection) as ctx,
+        pytest.raises(ledger.ConcurrentUpdate),
+        transaction.atomic(),
+    ):
+        rows = ledger.accounts_lock_by_pk([accts["cash"], accts["other"]])
+        stale = rows[accts["cash"]]
+        stale.balance -= 1  # as if read before another transaction moved it
+        ledger.post(kind="transfer", realm="real", legs=[(stale, -500), (rows[accts["other"]], 500)])
+    assert ledger_snapshot() == before
+    (sent,) = [q["sql"] for q in ctx.captured_queries if "UPDATE wallet_account" in q["sql"]]
+    assert "INSERT INTO wallet_transaction" in sent  # the inserts went, in the same round trip
+
+    # and a guard that matches posts as ever, in that one round trip
+    with CaptureQueriesContext(connection) as ctx, transaction.atomic():
+        rows = ledger.accounts_lock_by_pk([accts["cash"], accts["other"]])
+        tx = ledger.post(
+            kind="transfer", realm="real", legs=[(rows[accts["cash"]], -500), (rows[accts["other"]], 500)]
+        )
+    assert sorted(Posting.objects.filter(transaction_id=tx.pk).values_list("amount", flat=True)) == [
+        -500,
+        500,
+    ]
+    assert len([q for q in ctx.captured_queries if "wallet_posting" in q["sql"]]) == 1
