@@ -83,7 +83,7 @@ def along(carrier: CompiledQuery, reads: Sequence[Read]) -> Iterator[None]:
         _along.carrier, _along.reads, _along.rows = before
 
 
-def _batched(connection: Any) -> bool:
+def one_query_string(connection: Any) -> bool:
     """Whether several statements may go in one query string: PostgreSQL's client-side binding."""
     options = connection.settings_dict.get("OPTIONS") or {}
     return connection.vendor == "postgresql" and not options.get("server_side_binding")
@@ -112,7 +112,7 @@ class CompiledQuery:
         key = (id(self), alias, self.shape(*args) if self.shape is not None else None, params)
         rows = _along.rows.pop(key, None)  # read ahead with a carrier (``along``)
         batch: list[tuple[Read, QuerySet[Any], _Compiled, tuple[Any, ...]]] = []
-        if rows is None and _along.carrier is self and _along.reads and _batched(connections[alias]):
+        if rows is None and _along.carrier is self and _along.reads and one_query_string(connections[alias]):
             reads, _along.reads = _along.reads, []
             for read in reads:
                 read_qs, read_done, read_params = read.query._prepared(read.args)

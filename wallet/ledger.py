@@ -20,6 +20,7 @@ from django.db.models import BigIntegerField, Case, F, Q, Value, When
 from django.utils import timezone
 
 from piattaforma import metrics
+from piattaforma.compiledquery import one_query_string
 from wallet.errors import (
     AccountClosed,
     ConcurrentUpdate,
@@ -330,7 +331,7 @@ def _write_postgresql(plan: _Plan) -> None:
         plan.closing,
         plan.postings,
     )
-    update = [
+    update: list[Any] = [
         tx.created_at,
         touched,
         [merged.get(pk, 0) for pk in touched],
@@ -341,7 +342,7 @@ def _write_postgresql(plan: _Plan) -> None:
         [old[pk][1] for pk in touched],
         touched,  # a.id = ANY(...): lets the planner use the primary key
     ]
-    insert = [
+    insert: list[Any] = [
         tx.pk,
         [p[0] for p in postings],
         [p[1] for p in postings],
@@ -356,7 +357,7 @@ def _write_postgresql(plan: _Plan) -> None:
         tx.actor_id,
     ]
     with connection.cursor() as cur:
-        if connection.in_atomic_block and _one_query_string():
+        if connection.in_atomic_block and one_query_string(connection):
             cur.execute(f"{_PG_UPDATE};\n{_PG_INSERT}", [*update, *insert])
             if cur.rowcount != len(touched):  # (the first result: the UPDATE's)
                 raise ConcurrentUpdate()
@@ -367,11 +368,6 @@ def _write_postgresql(plan: _Plan) -> None:
             cur.execute(_PG_INSERT, insert)
     tx._state.adding = False
     tx._state.db = connection.alias
-
-
-def _one_query_string() -> bool:
-    """Whether several statements may go in one query string: psycopg's client-side binding."""
-    return not (connection.settings_dict.get("OPTIONS") or {}).get("server_side_binding")
 
 
 def adjust_locked(row: Locked, *, held: int = 0) -> None:
