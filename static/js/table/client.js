@@ -2,7 +2,8 @@
 // It never decides what is legal: it shows the view and sends back one of the server's specs.
 //
 // DOM contract (the end-to-end tests drive the page through it): #table carries data-table,
-// data-version, data-connected ("1"/"0"), data-game, data-over; inside, data-role= notice, seats
+// data-version (of the view drawn), data-held (views received, held back while a pointer is
+// pressed), data-connected ("1"/"0"), data-game, data-over; inside, data-role= notice, seats
 // ([data-seat] with data-nickname, classes me and to-act), hand (cards with data-card, playable ones
 // data-playable, picked ones aria-pressed), choices and actions (button[data-action=<type>], ready,
 // back), amount (input[name=amount], a range slider, multiples), confirm (data-confirm=yes/no),
@@ -64,6 +65,7 @@ export function start(root, { random }) {
   root.dataset.connected = "0";
   root.dataset.version = "0";
   root.dataset.over = "0";
+  root.dataset.held = "0";
 
   ctx.notice = (text, sticky = false) => {
     const el = $("notice");
@@ -88,12 +90,14 @@ export function start(root, { random }) {
     ctx.last = msg;
     ctx.version = msg.version;
     ctx.deckStyle();
-    root.dataset.version = String(msg.version);
-    root.dataset.game = msg.game || "";
-    root.dataset.over = msg.over ? "1" : "0";
     const scope = noteEvents(ctx.notes, msg, (e) => measureText(e, NO_NAMES));
     for (let i = 0; i < scope; i += 1) play(root, "scopa");
     whenReleased(() => {
+      // data-version names the view on the screen, not the last one received: a view held for a
+      // pressed pointer is not there yet, and whoever reads the page by its version must wait
+      root.dataset.version = String(msg.version);
+      root.dataset.game = msg.game || "";
+      root.dataset.over = msg.over ? "1" : "0";
       ctx.closeConfirm();
       ctx.scopaNow = scope > 0;
       const moved = prev !== null && prev !== msg.version ? before(root) : null;
@@ -112,15 +116,21 @@ export function start(root, { random }) {
   let pressed = false;
   let held = [];
   let holdTimer = null;
+  // (data-held: how many views wait so)
   function whenReleased(draw) {
-    if (pressed) held.push(draw);
-    else draw();
+    if (!pressed) {
+      draw();
+      return;
+    }
+    held.push(draw);
+    root.dataset.held = String(held.length);
   }
   function release() {
     pressed = false;
     clearTimeout(holdTimer);
     const draws = held;
     held = [];
+    root.dataset.held = "0";
     for (const draw of draws) draw();
   }
   root.addEventListener("pointerdown", (e) => {
