@@ -35,7 +35,7 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from django.conf import settings
-from django.db import connection, models, transaction
+from django.db import DatabaseError, connection, models, transaction
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
@@ -66,6 +66,8 @@ STEP_FIELDS = ("state", "version", "steps", "clocks", "turn_started", "deadline"
 # (the settlement's version, next, brings them)
 SETTLING: dict[str, Any] = {"settling": True}
 SETTLE_RETRY_SECONDS = 1.0  # a settlement refused (the database away) is tried again after this
+# a read-back refused is tried again after this pause, doubled at each refusal up to the maximum
+READ_BACK_PAUSE, READ_BACK_PAUSE_MAX = 0.02, 1.0
 
 
 M = TypeVar("M", bound=models.Model)
@@ -130,6 +132,9 @@ class TableOwner:
         # (None: read it; a load that may have seen it written elsewhere drops it)
         self.hand: Hand | None = None
         self.dirty = False  # decisions applied since the runtime row was last written
+        # a transaction of this owner committed and reading its row back failed: the next job
+        # reads it first (``_read_back``), never going on from the state before that commit
+        self.unread = False
         # the hand's last step is journaled (and sent), its settlement not yet run (``_settle``)
         self.ending = False
         self.recovered_end = False  # that hand's end came from the journal (a predecessor stopped)
@@ -189,6 +194,8 @@ class TableOwner:
             while True:
                 make, done = await self.jobs.get()
                 try:
+                    if self.unread:
+                        await self._read_back()
                     await self._settle()  # (a hand's end journaled and not yet settled: first)
                     result = await make()
                 except asyncio.CancelledError:
@@ -307,31 +314,35 @@ class TableOwner:
         if own and written is None and kept is not None and not kept.wrote(TableRuntime, Table):
             written = self.rt  # the row as the owner last read or wrote it (its epoch too)
         own = own or written is not None
+        # every read first, then the owner's state replaced at once: a read the database refuses
+        # leaves the owner as it was, never half of the new row with half of the old
         rt = written or self._read_row()
         if rt is None:
             raise TableClosed()
-        self.recovered = 0 if own else recover(rt)
-        self.dirty = self.recovered > 0
-        hand_no = self.rt.hand_no if self.rt is not None else None
-        self.rt = rt
-        if kept is None or kept.wrote(Seat, User):
-            self.seats = list(seat_rows(self.table_id))
+        recovered = 0 if own else recover(rt)
+        seats = list(seat_rows(self.table_id)) if kept is None or kept.wrote(Seat, User) else self.seats
         if rt.table.tournament_id is not None and not rt.table.is_open and rt.state is not None:
             # a closed tournament match shows its players' names (selectors.match_hand_seats): read here,
             # where the database may be read, for the views the loop builds without it
             rt.match_hand_seats = match_hand_seats(rt)  # type: ignore[attr-defined]  # carried on the row object
-        if kept is None or kept.wrote(WaitingEntry):
-            self.offer_at = first_offer(self.table_id)
-        self.chores_at = chores_due(rt, self.seats, self.offer_at)
-        self.due_since = self._due_from(rt, rt.version)
+        offer_at = first_offer(self.table_id) if kept is None or kept.wrote(WaitingEntry) else self.offer_at
+        hand_no = self.rt.hand_no if self.rt is not None else None
+        if rt.state is None:
+            hand_id = None
+        elif not own or self.hand_id is None or rt.hand_no != hand_no:  # else the same hand goes on
+            hand_id = rt.hand_pk if hasattr(rt, "hand_pk") else self._hand_pk(rt.hand_no)
+        else:
+            hand_id = self.hand_id
         # between hands every view shows why the table is not dealing (the seats' credits): read here
         between = rt.state is None or tablerow.hand_engine(rt).is_over(rt.state)
         family = tablerow.hand_engine(rt).family
-        self.waiting = table_waiting(rt, self.seats, family) if between else None
-        if rt.state is None:
-            self.hand_id = None
-        elif not own or self.hand_id is None or rt.hand_no != hand_no:  # else the same hand goes on
-            self.hand_id = rt.hand_pk if hasattr(rt, "hand_pk") else self._hand_pk(rt.hand_no)
+        waiting = table_waiting(rt, seats, family) if between else None
+
+        self.recovered, self.dirty, self.unread = recovered, recovered > 0, False
+        self.rt, self.seats, self.offer_at, self.hand_id = rt, seats, offer_at, hand_id
+        self.chores_at = chores_due(rt, seats, offer_at)
+        self.due_since = self._due_from(rt, rt.version)
+        self.waiting = waiting
         if self.hand is not None and (self.hand.pk != self.hand_id or kept is None or kept.wrote(Hand)):
             self.hand = None
         if not own:
@@ -366,8 +377,27 @@ class TableOwner:
         self._queue(self._reload_job, None)
 
     async def _reload_job(self) -> None:
-        await blocking(self._load)()
+        await self._read_back()
         await self._publish()
+
+    async def _read_back(self) -> None:
+        """Read the row back after a write outside this owner (a park's caller, a script), until it
+        is read: the owner never goes on from its state before that write. A read the database
+        refuses (SQLite's shared cache refuses one under another connection's write; a dropped
+        connection) is tried again after a pause, the owner taking no other job meanwhile."""
+        pause = READ_BACK_PAUSE
+        while True:
+            try:
+                await blocking(self._load)()
+                return
+            except DatabaseError:
+                if self.closing:
+                    raise
+                logger.warning(
+                    "table %s: reading its row back failed, tried again", self.table_id, exc_info=True
+                )
+            await asyncio.sleep(pause)
+            pause = min(2 * pause, READ_BACK_PAUSE_MAX)
 
     # --- jobs -------------------------------------------------------------------------------------
 
@@ -468,7 +498,7 @@ class TableOwner:
                 await asyncio.wait_for(asyncio.shield(release), PARK_SECONDS)
             except TimeoutError:  # the caller may still write: after this it writes nothing
                 await self._fence()
-            await blocking(self._load)()
+            await self._read_back()
             await self._publish()
 
         self._queue(hold, parked)  # (refused, never taken: ``parked`` says so to the caller)
@@ -527,7 +557,7 @@ class TableOwner:
         if hands.said_sitout(events):
             # the seat's row changes with this step (sat out at the table): undone in memory (the
             # row + journal as they were), the row action applies it
-            await blocking(self._load)()
+            await self._read_back()
             return await self._decide_in_row(user, action)
         try:
             now = timezone.now()
@@ -552,7 +582,7 @@ class TableOwner:
             await journal().append(step)  # durable before visible
         except BaseException:
             # the step is not in the journal: the state in memory goes back to the row + journal
-            await blocking(self._load)()
+            await self._read_back()
             raise
         self.applied += 1
         if over:
@@ -617,7 +647,16 @@ class TableOwner:
             tablerow.after_change(rt, engine)
         self.ending = False
         self.dirty = False
-        self._load(written=rt, kept=writes)
+        self._load_after_commit(written=rt, kept=writes)
+
+    def _load_after_commit(self, **kwargs: Any) -> None:
+        """``_load`` after this owner's own transaction committed. A read the database refuses
+        leaves the owner ``unread``: its next job reads the row back first."""
+        try:
+            self._load(**kwargs)
+        except DatabaseError:
+            self.unread = True
+            raise
 
     async def _bot_moves(self) -> None:
         """The bots due now make their move, one after the other, as players would."""
@@ -676,9 +715,9 @@ class TableOwner:
                     "table %s: its row was written outside its owner (version %s, the owner's %s)",
                     self.table_id, place.seen, self.rt.version,
                 )  # fmt: skip
-                self._load()
+                self._load_after_commit()
             else:
-                self._load(own=True, kept=writes, written=dealt)
+                self._load_after_commit(own=True, kept=writes, written=dealt)
                 if hand is not None and hand.pk == self.hand_id:
                     self.hand = hand
 

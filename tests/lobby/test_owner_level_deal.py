@@ -21,14 +21,14 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 async def read_back(owner, table_id):
-    """Wait until the owner holds its row's version: a released park's read-back runs on the
-    owner's loop after the caller's commit. Returns the row."""
+    """Wait until the owner holds its row's version (a released park's read-back runs on the
+    owner's loop after the caller's commit); fails naming both if it does not. Returns the row."""
     row = await sync_to_async(TableRuntime.objects.get)(pk=table_id)
-    for _ in range(200):
+    for _ in range(500):
         if owner.rt.version == row.version:
-            break
+            return row
         await asyncio.sleep(0.02)
-    return row
+    raise AssertionError(f"the owner holds version {owner.rt.version}, its row {row.version}")
 
 
 async def test_the_bulk_deal_parks_a_live_owner_which_then_plays_the_new_hand(monkeypatch):

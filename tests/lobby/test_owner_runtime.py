@@ -13,7 +13,7 @@ from datetime import timedelta
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.db import transaction
+from django.db import OperationalError, transaction
 from django.utils import timezone
 
 from config.asgi import application
@@ -24,6 +24,8 @@ from lobby.errors import TableElsewhere
 from lobby.models import Hand, HandStep, Seat, TableLease, TableRuntime, WaitingEntry
 from lobby.replay import replay_hand
 from lobby.runtime import lease
+from lobby.runtime import owner as owner_module
+from lobby.runtime.owner import TableOwner
 from piattaforma import hooks
 from tests.lobby.factories import poker_table, scopa_table
 from tests.lobby.helpers import credit, receive_frame, runtime, seat_players
@@ -549,5 +551,83 @@ async def test_a_blocked_player_leaves_through_the_owner_after_its_decisions():
         HandStep.objects.filter(hand__table=table).values_list("version", flat=True)
     )
     assert len(steps) == len(set(steps))
+    for ws in sockets:
+        await ws.disconnect()
+
+
+def refuse_once(monkeypatch, holder, name: str) -> list[str]:
+    """``holder.name`` (a read of the owner's load) refused once by the database, as SQLite's
+    shared cache refuses a read under another connection's write; returns the refusals."""
+    read = getattr(holder, name)
+    refusals: list[str] = []
+
+    def refused(*args):
+        if not refusals:
+            refusals.append(name)
+            raise OperationalError("database table is locked")
+        return read(*args)
+
+    monkeypatch.setattr(holder, name, refused)
+    return refusals
+
+
+def committed_seats(table) -> list[tuple[int, bool]]:
+    return list(
+        Seat.objects.filter(table=table).order_by("number").values_list("user_id", "leave_after_hand")
+    )
+
+
+async def holds_the_committed_table(owner, table) -> None:
+    rt = await sync_to_async(row)(table)
+    assert (owner.rt.version, owner.rt.state) == (rt.version, rt.state)
+    assert [(s.user_id, s.leave_after_hand) for s in owner.seats] == await sync_to_async(committed_seats)(
+        table
+    )
+
+
+@pytest.mark.parametrize(
+    "holder, name", [(TableOwner, "_read_row"), (owner_module, "seat_rows")], ids=["row", "seats"]
+)
+async def test_a_read_back_the_database_refuses_is_read_again_before_the_next_job(monkeypatch, holder, name):
+    """After a sync caller's write the parked owner reads its row back; the database refuses that
+    read once (SQLite's shared cache refuses a read under another connection's write, PostgreSQL's
+    connection may drop). The owner reads it again rather than going on with the state from before
+    the write: everyone gets the new version, and the owner holds the committed row and seats."""
+    table, _users, cookies = await setup_table()
+    sockets = [await connect(table, c) for c in cookies]
+    snaps = [await ws.receive_json_from(timeout=10) for ws in sockets]
+    owner = owners.local_owner(table.pk)
+    assert owner is not None
+    refusals = refuse_once(monkeypatch, holder, name)
+    newcomer = await sync_to_async(funded_player)()
+    await sync_to_async(door.table_sit, thread_sensitive=False)(
+        table_id=table.pk, user=newcomer, seat_no=3, buy_in=10_000, idempotency_key="sit-read-again"
+    )
+    after = [await receive_frame(ws, timeout=10) for ws in sockets]
+    assert refusals == [name]
+    assert all(m["version"] == snaps[0]["version"] + 1 and len(m["seats"]) == 3 for m in after)
+    await holds_the_committed_table(owner, table)
+    for ws in sockets:
+        await ws.disconnect()
+
+
+async def test_a_row_action_whose_read_back_is_refused_leaves_the_next_job_to_read_it_first(monkeypatch):
+    """A row action of the owner commits and its read of the seats written is refused: the caller
+    gets the error, and the owner's next job first reads the committed row and seats back."""
+    table, users, cookies = await setup_table()
+    sockets = [await connect(table, c) for c in cookies]
+    await asyncio.gather(*(ws.receive_json_from(timeout=10) for ws in sockets))
+    owner = owners.local_owner(table.pk)
+    assert owner is not None
+    refusals = refuse_once(monkeypatch, owner_module, "seat_rows")
+    with pytest.raises(OperationalError):
+        await owner.call(seating.table_leave_next, table_id=table.pk, user=users[0], leave=True)
+    assert refusals == ["seat_rows"] and owner.unread
+    assert await sync_to_async(committed_seats)(table) != [
+        (s.user_id, s.leave_after_hand) for s in owner.seats
+    ]
+    await owner.submit(lambda: asyncio.sleep(0))  # any job
+    assert not owner.unread
+    await holds_the_committed_table(owner, table)
     for ws in sockets:
         await ws.disconnect()
