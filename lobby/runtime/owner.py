@@ -212,8 +212,8 @@ class TableOwner:
                 except BaseException as exc:
                     if done is not None and not done.done():
                         done.set_exception(exc)
-                    elif done is None:
-                        logger.exception("table %s: a timer job failed", self.table_id)
+                    else:  # a timer's job, or a park's after it answered its caller: nobody else hears
+                        logger.exception("table %s: a job failed with no caller to tell", self.table_id)
                 else:
                     if done is not None and not done.done():
                         done.set_result(result)

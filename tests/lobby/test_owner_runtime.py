@@ -20,7 +20,7 @@ from config.asgi import application
 from games import registry
 from lobby import door, owners, presence, sweeps
 from lobby.actions import seating
-from lobby.errors import TableElsewhere
+from lobby.errors import TableClosed, TableElsewhere
 from lobby.models import Hand, HandStep, Seat, TableLease, TableRuntime, WaitingEntry
 from lobby.replay import replay_hand
 from lobby.runtime import lease
@@ -629,5 +629,33 @@ async def test_a_row_action_whose_read_back_is_refused_leaves_the_next_job_to_re
     await owner.submit(lambda: asyncio.sleep(0))  # any job
     assert not owner.unread
     await holds_the_committed_table(owner, table)
+    for ws in sockets:
+        await ws.disconnect()
+
+
+async def test_a_park_failing_after_it_answered_its_caller_is_logged(monkeypatch, caplog):
+    """A park answers its caller once the owner has parked; a failure after that (its read-back
+    finding the table closed) has no caller to reach: it is logged, never lost in silence."""
+    table, _users, cookies = await setup_table()
+    sockets = [await connect(table, c) for c in cookies]
+    await asyncio.gather(*(ws.receive_json_from(timeout=10) for ws in sockets))
+    owner = owners.local_owner(table.pk)
+    assert owner is not None
+    read_back = owner._read_back
+    failed = []
+
+    async def closed_once():
+        if not failed:
+            failed.append(True)
+            raise TableClosed()
+        await read_back()
+
+    monkeypatch.setattr(owner, "_read_back", closed_once)
+    release, _epoch = await owner.park()
+    release.set_result(None)
+    await owner.submit(lambda: asyncio.sleep(0))  # taken after the park's job ended
+    assert failed
+    logged = [r for r in caplog.records if "no caller to tell" in r.getMessage()]
+    assert len(logged) == 1 and isinstance(logged[0].exc_info[1], TableClosed)
     for ws in sockets:
         await ws.disconnect()
