@@ -1,6 +1,5 @@
 """ASGI entry point: HTTP through Django, WebSockets through the Channels router."""
 
-import gc
 import os
 
 from django.core.asgi import get_asgi_application
@@ -12,7 +11,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from config.routing import websocket_urlpatterns  # noqa: E402
-from games import evaluator  # noqa: E402
+from config.serving import ready_to_serve  # noqa: E402
 from piattaforma.bodylimit import BodySizeLimit  # noqa: E402
 from piattaforma.ratelimit import FrameGuard  # noqa: E402
 from piattaforma.socketauth import socket_auth  # noqa: E402  (needs the app registry loaded)
@@ -20,10 +19,6 @@ from piattaforma.twofa import StaffSocketGuard  # noqa: E402
 from piattaforma.wsframes import quiet_debug_arguments  # noqa: E402
 
 quiet_debug_arguments()  # autobahn's debug-line formatting on every frame sent (piattaforma.wsframes)
-# The hand evaluator's lookup tables of the five decks (about a second and 18 MB), built now, not at
-# a table's first showdown in each deck: there the build holds the event loop, and with it every
-# table of the process, up to half a second (the 40-card deck of six players).
-evaluator.build_all()
 
 application = ProtocolTypeRouter(
     {
@@ -37,14 +32,4 @@ application = ProtocolTypeRouter(
     }
 )
 
-# What the process loaded to start (Django, the apps, the engines: some 120,000 objects) lives as
-# long as it does: out of the collector's full passes from now on. A full pass walks every tracked
-# object and holds the event loop, so every table of the process: frozen objects are not walked,
-# and what remains is what the tables and sockets hold (``python -m bench.loadbench --probe``
-# reports the collector's pauses).
-gc.freeze()
-# A young collection every 10,000 new container objects instead of 700: the views, events and
-# frames of an action die young, before the collector looks; fewer survivors are promoted, so the
-# middle and full passes (those that stall every table of the process) come far less often, and
-# the event loop spends less time collecting in all.
-gc.set_threshold(10_000, 10, 10)
+ready_to_serve()  # the evaluator's tables built, what was loaded frozen, the collector tuned

@@ -548,21 +548,10 @@ async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
         from piattaforma.ratelimit import FrameGuard
 
         _APP = FrameGuard(_consumer()) if LIMITS else _consumer()  # the product's per-socket limit
-        _as_the_product_starts()
+        from config.serving import ready_to_serve
+
+        ready_to_serve()  # as the product's processes start (config/asgi.py)
     await _APP(scope, receive, send)
-
-
-def _as_the_product_starts() -> None:
-    """What the product's processes do before they serve (``config/asgi.py``): the evaluator's
-    tables built, what was loaded frozen out of the collector's full passes, young collections
-    every 10,000 allocations."""
-    import gc
-
-    from games import evaluator
-
-    evaluator.build_all()
-    gc.freeze()
-    gc.set_threshold(10_000, 10, 10)
 
 
 class PlainConnection:
