@@ -126,9 +126,13 @@ class CompiledQuery:
             compiler.select, compiler.klass_info = done.select, done.klass_info
             compiler.annotation_col_map, compiler.col_count = done.annotation_col_map, done.col_count
             compiler.has_extra_select = done.has_extra_select
+            # The functions set on the compiler refer to its connection, never to the compiler: a
+            # compiler that held itself in a cycle would keep its query (the clone, its where
+            # nodes...) alive until the collector's next pass, instead of freeing it on return.
+            db = compiler.connection
 
             def as_sql(with_limits: bool = True, with_col_aliases: bool = False) -> tuple[str, Any]:
-                if done.for_update and compiler.connection.get_autocommit():  # as Django's own check
+                if done.for_update and db.get_autocommit():  # as Django's own check
                     raise TransactionManagementError(FOR_UPDATE_OUTSIDE)
                 return done.sql, params
 
@@ -136,7 +140,7 @@ class CompiledQuery:
             if rows is not None:
                 compiler.execute_sql = lambda *a, **k: [done.chunk(rows)]
             elif batch:
-                compiler.execute_sql = lambda *a, **k: [done.chunk(self._with_reads(compiler, batch))]
+                compiler.execute_sql = lambda *a, **k: [done.chunk(self._with_reads(db, as_sql(), batch))]
             return compiler
 
         query.get_compiler = get_compiler  # type: ignore[method-assign]  # this query, this evaluation only
@@ -147,15 +151,15 @@ class CompiledQuery:
 
     @staticmethod
     def _with_reads(
-        compiler: Any, batch: list[tuple[Read, QuerySet[Any], _Compiled, tuple[Any, ...]]]
+        db: Any, carrier: tuple[str, Any], batch: list[tuple[Read, QuerySet[Any], _Compiled, tuple[Any, ...]]]
     ) -> list[Any]:
         """Run the carrier's statement and the reads' in one query string; keep the reads' rows."""
-        sql, params = compiler.as_sql()
+        sql, params = carrier
         sqls, values = [sql], list(params)
         for _, _, read_done, read_params in batch:
             sqls.append(read_done.sql)
             values.extend(read_params)
-        with compiler.connection.cursor() as cursor:
+        with db.cursor() as cursor:
             cursor.execute(";\n".join(sqls), values)
             rows: list[Any] = cursor.fetchall()
             for read, read_qs, _, read_params in batch:

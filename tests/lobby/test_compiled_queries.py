@@ -6,6 +6,7 @@ the Daphne processes more CPU than the database round trips. They compile once p
 give the same objects as the plain querysets.
 """
 
+import gc
 from unittest import mock
 
 import pytest
@@ -234,3 +235,30 @@ def test_a_read_ahead_with_other_arguments_is_not_taken_and_none_outlives_its_bl
         with CaptureQueriesContext(connection) as ctx:  # out of the block: read again
             fresh = table_credits_get(table_session_refs=refs, realm=rt.table.realm)
         assert fresh[refs[0]] == 1234 and len(ctx.captured_queries) == 1
+
+
+def test_a_compiled_read_is_freed_on_return_not_left_to_the_collector():
+    """A call's compiler and its clone of the query go when the call returns: nothing of theirs
+    waits in a reference cycle for the collector, whose passes hold every table of the process."""
+    poker, _ = tables()
+    seats = list(Seat.objects.filter(table=poker).order_by("number"))
+    rt = TableRuntime.objects.select_related("table").get(pk=poker.pk)
+    refs = [s.session_ref for s in seats]
+
+    def reads():
+        seat_rows(poker.pk)
+        hands._seats_to_deal(poker)
+        with transaction.atomic(), tablerow.lock_with(hands.deal_reads(rt, seats)):
+            tablerow.lock(poker.pk)  # (the reads along with it, on PostgreSQL)
+            table_credits_get(table_session_refs=refs, realm=rt.table.realm)
+
+    reads()  # compiled
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(3):
+            reads()
+        left = gc.collect()
+    finally:
+        gc.enable()
+    assert left == 0
