@@ -42,6 +42,7 @@ from bench.loadbench.procs import (
     fd_limit,
     free_port,
     log,
+    loops_ticks,
     machine_ticks,
     pg,
     pg_spent,
@@ -328,9 +329,11 @@ def run_level(n: int, args: argparse.Namespace, reg: Registry, logroot: Path) ->
     spies = start_spies(reg, args, daphnes, env, logdir)
     load = os.getloadavg()
     cpu0, m0, pg0 = sampler.cpu(), machine_ticks(), pg_ticks()
+    loops0 = loops_ticks(daphnes)
     client_ticks0 = {p.label: cpu_ticks(p.popen.pid) for p in clients}
     time.sleep(max(0.0, end - time.time()))
     cpu1, m1, pg1 = sampler.cpu(), machine_ticks(), pg_ticks()
+    loops1 = loops_ticks(daphnes)
     client_ticks1 = {p.label: cpu_ticks(p.popen.pid) for p in clients}
     time.sleep(0.5)
     for spy in spies:  # (py-spy stops on its own after the window; a late one is stopped here)
@@ -362,6 +365,7 @@ def run_level(n: int, args: argparse.Namespace, reg: Registry, logroot: Path) ->
         "layout": layout,
         "load": load,
         "server_ms": server_s / max(1, len(samples)) * 1000,
+        "loop_ms": (loops1 - loops0) / CLK_TCK / max(1, len(samples)) * 1000,
         "pg_ms": pg_spent(pg0, pg1) / CLK_TCK / max(1, len(samples)) * 1000,
         "daphne": args.daphne,
         "workers": args.workers,
@@ -440,7 +444,8 @@ def report(r: dict[str, Any]) -> None:
     ccpu = ", ".join(f"{k} {v:.0f}%" for k, v in r["client_cpu"].items())
     log(
         f"   CPU in the window (% of one core): {cpu}; server CPU per answered act {r['server_ms']:.2f} ms"
-        f" (PostgreSQL's, apart: {r['pg_ms']:.2f} ms)"
+        f" (Daphne's event loops {r['loop_ms']:.2f}, the rest in their database threads and Celery;"
+        f" PostgreSQL's, apart: {r['pg_ms']:.2f} ms)"
     )
     log(
         f"   client CPU: {ccpu}; whole machine busy {r['machine_busy']:.0f}% of {os.cpu_count() * 100}%"
@@ -474,12 +479,16 @@ def beside_floor(r: dict[str, Any], f: dict[str, Any]) -> None:
         log(f"   floor at N = {r['n']}: not compared ({f.get('skipped') or 'the product did not run'})"[:300])
         return
     log("   product beside the floor (engine + PG group commit), same N, same clients:")
-    log("              acts/s   p50 ms   p95 ms   p99 ms  srv ms/act  pg ms/act  load1  refusals")
+    log(
+        "              acts/s   p50 ms   p95 ms   p99 ms  srv ms/act  loops ms/act  pg ms/act"
+        "  load1  refusals"
+    )
     for name, x in (("product", r), ("floor", f)):
         refusals = ", ".join(f"{k} {v}" for k, v in sorted(x["errors"].items())) or "none"
         log(
             f"     {name:<8}{x['acts_per_s']:>8.1f} {x['p50']:>8.1f} {x['p95']:>8.1f} {x['p99']:>8.1f}"
-            f" {x['server_ms']:>11.2f} {x['pg_ms']:>10.2f}  {x['load'][0]:.2f}  {refusals}"
+            f" {x['server_ms']:>11.2f} {x['loop_ms']:>13.2f} {x['pg_ms']:>10.2f}"
+            f"  {x['load'][0]:.2f}  {refusals}"
         )
     ratio = r["acts_per_s"] / max(f["acts_per_s"], 1e-9)
     log(f"     product throughput = {ratio:.2f} x the floor's")
@@ -499,7 +508,11 @@ def pairs_summary(n: int, pairs: list[tuple[dict[str, Any], dict[str, Any]]]) ->
     single run's figures more than a change of the code)."""
     ratios = pair_ratios(pairs)
     log(f"\n   N = {n}: product / floor, pair by pair (median last):")
-    for name, label in (("cpu", "server CPU per act"), ("throughput", "throughput"), ("p99", "p99")):
+    labels = (
+        ("cpu", "server CPU per act"), ("loop", "of which event loops"), ("throughput", "throughput"),
+        ("p99", "p99"),
+    )  # fmt: skip
+    for name, label in labels:
         values = ratios[name]
         if values:
             each = ", ".join(f"{v:.2f}" for v in values)

@@ -89,13 +89,16 @@ def latency_figures(
 
 
 def pair_ratios(pairs: Sequence[tuple[dict[str, Any], dict[str, Any]]]) -> dict[str, list[float]]:
-    """Product / floor of each pair of runs (``--pairs``): server CPU per act, throughput and p99,
+    """Product / floor of each pair of runs (``--pairs``): server CPU per act (and its part in the
+    Daphne processes' event loops: the rest is their database threads and Celery), throughput and p99,
     pair by pair, in run order; a pair where either side did not run is left out."""
-    out: dict[str, list[float]] = {"cpu": [], "throughput": [], "p99": []}
+    out: dict[str, list[float]] = {"cpu": [], "loop": [], "throughput": [], "p99": []}
     for product, floor in pairs:
         if any(k in side for side in (product, floor) for k in ("skipped", "failed")):
             continue
         out["cpu"].append(product["server_ms"] / floor["server_ms"])
+        if "loop_ms" in product and "loop_ms" in floor:
+            out["loop"].append(product["loop_ms"] / floor["loop_ms"])
         out["throughput"].append(product["acts_per_s"] / floor["acts_per_s"])
         out["p99"].append(product["p99"] / floor["p99"])
     return out

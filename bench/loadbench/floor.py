@@ -725,9 +725,11 @@ def run_level(n: int, args: argparse.Namespace, reg: Any, logroot: Path) -> dict
     time.sleep(max(0.0, start - time.time()))
     load = os.getloadavg()
     cpu0, m0, pg0 = sampler.cpu(), procs.machine_ticks(), procs.pg_ticks()
+    loops0 = procs.loops_ticks(servers)
     client0 = {p.label: procs.cpu_ticks(p.popen.pid) for p in clients}
     time.sleep(max(0.0, end - time.time()))
     cpu1, m1, pg1 = sampler.cpu(), procs.machine_ticks(), procs.pg_ticks()
+    loops1 = procs.loops_ticks(servers)
     client1 = {p.label: procs.cpu_ticks(p.popen.pid) for p in clients}
     time.sleep(0.5)
     for proc in clients:
@@ -754,6 +756,7 @@ def run_level(n: int, args: argparse.Namespace, reg: Any, logroot: Path) -> dict
         "mean": sum(samples) / acts,
         **latency_figures(samples, errors, results),
         "server_ms": server_s / acts * 1000,
+        "loop_ms": (loops1 - loops0) / procs.CLK_TCK / acts * 1000,
         "client_ms": client_s / acts * 1000,
         "pg_ms": procs.pg_spent(pg0, pg1) / procs.CLK_TCK / acts * 1000,
         "server_pct": server_s / secs * 100,

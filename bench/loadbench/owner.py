@@ -7,9 +7,11 @@ the WebSocket framing is not in here, the full benchmark has it). For ``--second
 every table run, bots moving on the owners' timers with no think time, the journal
 group-committed.
 
-It prints actions applied, actions/s, process CPU per action, journal commits, and the memory an
+It prints actions applied, actions/s, process CPU per action, journal commits, the memory an
 open table holds in its owner (tracemalloc: the owners loaded, every seat and a spectator connected,
-a hand dealt; divided by the tables).
+a hand dealt; divided by the tables), and the hand's boundary: the CPU of the process's threads
+other than its event loop's (the owners' database threads: each hand's settlement and the next
+deal, the leases' renewal) per hand played.
 
     DATABASE_URL=postgres://... python -m bench.loadbench.owner --tables 50 --seconds 20
 """
@@ -22,6 +24,8 @@ import os
 import time
 import tracemalloc
 from typing import Any
+
+from bench.loadbench import procs
 
 
 def setup(tables: int) -> list[int]:
@@ -86,16 +90,22 @@ async def run_owner(ids: list[int], seconds: float) -> dict[str, Any]:
     tracemalloc.stop()
     settings.LOBBY_SCHEDULE_TASKS = True  # the owners' own timers: the bots move; each hand's end deals again
     print(f"owner: measuring {seconds:.0f} s from now (pid {os.getpid()})", flush=True)
+    hand_nos = lambda: sum(o.rt.hand_no if o.rt is not None else 0 for o in owners)  # noqa: E731
     start_cpu, start = time.process_time(), time.perf_counter()
-    start_commits, start_applied = journal().commits, sum(o.applied for o in owners)
+    start_loop = procs.loop_ticks(os.getpid())
+    start_commits, start_applied, start_hands = journal().commits, sum(o.applied for o in owners), hand_nos()
     for owner in owners:
         owner._arm()
     await asyncio.sleep(seconds)
     cpu, wall = time.process_time() - start_cpu, time.perf_counter() - start
-    applied = sum(o.applied for o in owners) - start_applied
+    loop = (procs.loop_ticks(os.getpid()) - start_loop) / procs.CLK_TCK
+    applied, hands = sum(o.applied for o in owners) - start_applied, hand_nos() - start_hands
     commits = journal().commits - start_commits
     await presence.stop_all()
-    return {"actions": applied, "wall": wall, "cpu": cpu, "commits": commits, "memory": memory}
+    return {
+        "actions": applied, "hands": hands, "wall": wall, "cpu": cpu, "loop": loop, "commits": commits,
+        "memory": memory,
+    }  # fmt: skip
 
 
 def main() -> None:
@@ -116,11 +126,12 @@ def main() -> None:
     r = asyncio.run(run_owner(setup(args.tables), args.seconds))
     db = settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1]
     print(f"{args.tables} poker tables x 3 bots, {args.seconds:.0f} s, database {db}")
-    print("actions  actions/s  CPU ms/action  commits  memory/table")
+    print("actions  actions/s  CPU ms/action  commits  memory/table  hands  threads' CPU ms/hand")
     per = 1000 * r["cpu"] / max(1, r["actions"])
+    per_hand = 1000 * (r["cpu"] - r["loop"]) / max(1, r["hands"])
     print(
         f"{r['actions']:7d}  {r['actions'] / r['wall']:9.0f}  {per:13.2f}"
-        f"  {r['commits']:>7}  {r['memory'] / 1024:>9.0f} KB"
+        f"  {r['commits']:>7}  {r['memory'] / 1024:>9.0f} KB  {r['hands']:>5}  {per_hand:>20.2f}"
     )
 
 

@@ -151,8 +151,23 @@ def read_status(pid: int) -> dict[str, int]:
 
 
 def cpu_ticks(pid: int) -> int:
+    return cpu_ticks_of(Path(f"/proc/{pid}/stat"))
+
+
+def loop_ticks(pid: int) -> int:
+    """The CPU ticks of a process's main thread: a Daphne's event loop (its other threads: the
+    database threads that run the ORM, the lease's)."""
+    return cpu_ticks_of(Path(f"/proc/{pid}/task/{pid}/stat"))
+
+
+def loops_ticks(servers: list[Proc]) -> int:
+    """The CPU ticks of the main threads (event loops) of ``servers`` (not their children)."""
+    return sum(loop_ticks(proc.popen.pid) for proc in servers)
+
+
+def cpu_ticks_of(stat: Path) -> int:
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        fields = stat.read_text().rsplit(")", 1)[1].split()
     except (FileNotFoundError, ProcessLookupError):
         return 0
     return int(fields[11]) + int(fields[12])  # utime + stime

@@ -3,9 +3,13 @@
 import asyncio
 import json
 import math
+import os
+import threading
+import time
 
 import pytest
 
+from bench.loadbench import procs
 from bench.loadbench.core import (
     Layout,
     choose_action,
@@ -199,4 +203,28 @@ def test_pair_ratios_are_product_over_floor_pair_by_pair_leaving_out_a_side_that
         (run(1.0, 100.0, 10.0), {"n": 1000, "skipped": "no PostgreSQL"}),
         (run(3.0, 150.0, 30.0), run(2.0, 150.0, 60.0)),
     ]
-    assert pair_ratios(pairs) == {"cpu": [1.25, 1.5], "throughput": [0.75, 1.0], "p99": [2.0, 0.5]}
+    expected = {"cpu": [1.25, 1.5], "loop": [], "throughput": [0.75, 1.0], "p99": [2.0, 0.5]}
+    assert pair_ratios(pairs) == expected
+
+
+def test_pair_ratios_give_the_event_loops_share_when_both_sides_measured_it():
+    run = lambda cpu, loop: {"server_ms": cpu, "loop_ms": loop, "acts_per_s": 100.0, "p99": 10.0}  # noqa: E731
+    ratios = pair_ratios([(run(1.5, 1.2), run(1.0, 1.0)), (run(1.4, 1.1), run(1.0, 0.8))])
+    assert ratios["cpu"] == [1.5, 1.4] and ratios["loop"] == [1.2, 1.375]
+
+
+def test_loop_ticks_count_the_main_thread_alone():
+    """A process's CPU burnt in another thread (a Daphne's database threads) is not its loop's."""
+    pid = os.getpid()
+    loop0, all0 = procs.loop_ticks(pid), procs.cpu_ticks(pid)
+
+    def burn():
+        end = time.process_time() + 0.3
+        while time.process_time() < end:
+            pass
+
+    worker = threading.Thread(target=burn)
+    worker.start()
+    worker.join()
+    assert procs.cpu_ticks(pid) - all0 >= 0.2 * procs.CLK_TCK  # the thread's 0.3 s
+    assert procs.loop_ticks(pid) - loop0 <= 0.05 * procs.CLK_TCK  # the main thread only waited
