@@ -7,13 +7,17 @@ channel layer, JSON messages with stable error codes) is exercised end to end.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
+from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 
 from piattaforma import jsoninput, metrics, wsframes
 from piattaforma.ratelimit import CLOSE_RATE_LIMITED, UserLimiter
+
+logger = logging.getLogger(__name__)
 
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_FORBIDDEN = 4403
@@ -35,8 +39,18 @@ class AuthenticatedJsonConsumer(AsyncJsonWebsocketConsumer):
     counted = False  # in the sockets gauge
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        async def send_unless_gone(message: dict[str, Any]) -> None:
+            # A client may leave while its connection writes (between the handshake and the first
+            # view, under load): Daphne raises on a send to a closed protocol. Nothing is left to
+            # write to; the disconnect Daphne queued for it comes next and cleans up, as after any
+            # close, instead of the connection failing with its groups never left.
+            try:
+                await send(message)
+            except Disconnected:
+                logger.debug("a frame to a closed socket dropped (%s)", message.get("type"))
+
         try:
-            await super().__call__(scope, receive, send)
+            await super().__call__(scope, receive, send_unless_gone)
         finally:  # closed, or the application failed
             if self.counted:
                 self.counted = False

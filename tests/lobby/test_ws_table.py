@@ -2,12 +2,14 @@
 
 import pytest
 from asgiref.sync import sync_to_async
+from autobahn.exception import Disconnected
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
 from games import registry
 from lobby import door
-from lobby.models import HandStep, Seat
+from lobby.consumers import TableConsumer
+from lobby.models import HandStep, Seat, SeatSocket
 from tests.lobby.factories import poker_table
 from tests.lobby.helpers import runtime, seat_players
 from tests.piattaforma.test_plumbing import ORIGIN, session_cookie
@@ -187,3 +189,34 @@ async def test_a_socket_of_a_seat_since_left_does_not_touch_his_new_seat():
     await old.disconnect()
     again = await sync_to_async(Seat.objects.get)(pk=again.pk)
     assert again.status == Seat.Status.PLAYING and not again.away and again.connections == 0
+
+
+async def test_a_client_gone_before_its_first_view_closes_as_any_other(monkeypatch):
+    """Under load a client may leave between the handshake and its first view, and Daphne raises
+    on that send. The frame is dropped and the connection closes as any other (its disconnect
+    runs: it leaves its groups), not as a failed application."""
+    table, _users, cookies = await setup_table()
+    closed = []
+    disconnect = TableConsumer.disconnect
+
+    async def counted_disconnect(self, code):
+        closed.append(code)
+        await disconnect(self, code)
+
+    monkeypatch.setattr(TableConsumer, "disconnect", counted_disconnect)
+
+    async def client_gone(scope, receive, send):
+        async def send_to_a_closed_protocol(message):
+            if message["type"] == "websocket.send":  # Daphne's, once the client has gone
+                raise Disconnected("Attempt to send on a closed protocol")
+            await send(message)
+
+        await application(scope, receive, send_to_a_closed_protocol)
+
+    headers = [ORIGIN, (b"cookie", cookies[0])]
+    ws = WebsocketCommunicator(client_gone, f"/ws/table/{table.pk}/", headers=headers)
+    connected, _ = await ws.connect()
+    assert connected
+    await ws.disconnect()  # (raises what the application raised, had it failed)
+    assert closed == [1000]
+    assert await sync_to_async(SeatSocket.objects.filter(seat__table=table).count)() == 0
