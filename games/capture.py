@@ -76,22 +76,28 @@ def subsets_summing(table: Sequence[str], target: int, min_size: int = 1) -> lis
     cards = sort_cards(table)
     vals = [VALUE[c] for c in cards]
     out: list[list[str]] = []
-    chosen: list[str] = []
-
-    def walk(i: int, left: int) -> None:
-        if left == 0:
-            if len(chosen) >= min_size:
-                out.append(list(chosen))
-            return
-        for j in range(i, len(cards)):
-            if vals[j] <= left:
-                chosen.append(cards[j])
-                walk(j + 1, left - vals[j])
-                chosen.pop()
-
     if target > 0:
-        walk(0, target)
+        _walk(cards, vals, 0, target, [], min_size, out)
     return out
+
+
+def _walk(
+    cards: list[str], vals: list[int], i: int, left: int, chosen: list[str], min_size: int,
+    out: list[list[str]],
+) -> None:  # fmt: skip
+    """``subsets_summing``'s depth-first search from card ``i`` for ``left`` more, ``chosen`` so far.
+
+    A function of the module: a nested function that calls itself holds itself in a reference
+    cycle, and every call of a game's legal moves would leave it to the garbage collector."""
+    if left == 0:
+        if len(chosen) >= min_size:
+            out.append(list(chosen))
+        return
+    for j in range(i, len(cards)):
+        if vals[j] <= left:
+            chosen.append(cards[j])
+            _walk(cards, vals, j + 1, left - vals[j], chosen, min_size, out)
+            chosen.pop()
 
 
 def captures(

@@ -3,11 +3,22 @@
 from __future__ import annotations
 
 import copy
+import gc
+import itertools
+import random
 
 import pytest
 
 from games.asso import AssoDeal
-from games.capture import captures, primiera_points, primiera_winner, score_base, subsets_summing
+from games.capture import (
+    VALUE,
+    captures,
+    primiera_points,
+    primiera_winner,
+    score_base,
+    sort_cards,
+    subsets_summing,
+)
 from games.cirulla import CirullaDeal, dealer_accuso, hand_accusi
 from games.engine import IllegalAction, InvalidCards
 from games.rng import SeededRng
@@ -334,3 +345,29 @@ def test_cirulla_forfeit_penalty_capped_at_six():
     eng.apply(st, 1, {"type": "tempo_scaduto"}, rng)
     out = eng.outcome(st)
     assert out["forfeit"]["penalty"] == 6 and out["winner"] == 1 and out["vp"] == [0, 20]
+
+
+def test_subsets_summing_gives_every_subset_and_leaves_nothing_for_the_collector():
+    """Every set of table cards summing to the target, each in the canonical order; and no
+    reference cycle left behind (a game's legal moves call it at every view)."""
+    rng = random.Random(7)
+    deck = list(VALUE)
+    tables = [(rng.sample(deck, rng.randint(0, 9)), rng.randint(1, 20)) for _ in range(300)]
+    for table, target in tables:
+        cards = sort_cards(table)
+        expected = [
+            list(combo)
+            for size in range(1, len(cards) + 1)
+            for combo in itertools.combinations(cards, size)
+            if sum(VALUE[c] for c in combo) == target
+        ]
+        assert sorted(subsets_summing(table, target)) == sorted(expected)
+    gc.collect()
+    gc.disable()
+    try:
+        for table, target in tables:
+            subsets_summing(table, target)
+        left = gc.collect()
+    finally:
+        gc.enable()
+    assert left == 0
