@@ -187,6 +187,7 @@ def probe_figures(
             fig[f"gc{gen}_n"] = sum(r["gc"][gen][0] for r in rows)
             fig[f"gc{gen}_ms"] = sum(r["gc"][gen][1] for r in rows)
             fig[f"gc{gen}_max_ms"] = max(r["gc"][gen][2] for r in rows)
+            fig[f"gc{gen}_collected"] = sum(r["gc"][gen][3] for r in rows)
         pid = path.stem.removeprefix("probe-")
         out[f"{labels.get(pid, 'process')} pid {pid}"] = fig
     return out
@@ -456,9 +457,12 @@ def report(r: dict[str, Any]) -> None:
         log(
             f"   probe {name}: loop lag mean {f['lag_mean_ms']:.1f} ms,"
             f" max {f['lag_max_ms']:.0f} ms, {int(f['ticks'])} ticks of 20 ms ({over});"
-            f" GC pauses gen0 {int(f['gc0_n'])} {f['gc0_ms']:.0f} ms,"
-            f" gen1 {int(f['gc1_n'])} {f['gc1_ms']:.0f} ms, gen2 {int(f['gc2_n'])} {f['gc2_ms']:.0f} ms"
-            f" (max {f['gc2_max_ms']:.0f} ms)"
+            " GC passes (count, CPU, unreachable objects found) "
+            + ", ".join(
+                f"gen{g} {int(f[f'gc{g}_n'])} {f[f'gc{g}_ms']:.0f} ms {int(f[f'gc{g}_collected'])}"
+                for g in range(3)
+            )
+            + f" (the longest {max(f[f'gc{g}_max_ms'] for g in range(3)):.0f} ms)"
         )
     rss = ", ".join(f"{k} {v:.0f}" for k, v in r["rss_mb"].items())
     log(f"   peak RSS MB: {rss}")

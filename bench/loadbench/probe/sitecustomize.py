@@ -6,7 +6,10 @@ second, into ``probe-<pid>.jsonl`` there:
 
 - the event loop's lag: a callback asked for every 20 ms, and how late it ran (a stall of the loop:
   a long callback, a pause of the garbage collector, the GIL held by another thread);
-- the garbage collector's pauses by generation (``gc.callbacks``).
+- the garbage collector's passes by generation (``gc.callbacks``): how many, their CPU (that of
+  the collecting thread: a pass holds the interpreter's lock, so every thread waits as long; its
+  wall time would also count the lock's waits of a pass started on another thread than the loop's)
+  and the objects each found unreachable (reference cycles that nothing freed sooner).
 
 ``bench.loadbench`` sums the seconds inside its window.
 """
@@ -38,18 +41,19 @@ class Probe:
         self.lag_over = dict.fromkeys(LAGS_MS, 0)
         self.lag_max = 0.0
         self.lag_total = 0.0
-        self.gc = {str(g): [0, 0.0, 0.0] for g in range(3)}  # count, total ms, max ms
+        self.gc = {str(g): [0, 0.0, 0.0, 0] for g in range(3)}  # count, total ms, max ms, collected
 
     def on_gc(self, phase: str, info: dict) -> None:
         if phase == "start":
-            self.gc_started = time.perf_counter()
+            self.gc_started = time.thread_time()
             return
-        ms = (time.perf_counter() - self.gc_started) * 1000
+        ms = (time.thread_time() - self.gc_started) * 1000
         with self.lock:
             row = self.gc[str(info.get("generation", 0))]
             row[0] += 1
             row[1] += ms
             row[2] = max(row[2], ms)
+            row[3] += info.get("collected", 0)
 
     def on_tick(self, lag_ms: float) -> None:
         with self.lock:
