@@ -77,3 +77,17 @@ def italian_after_each_test():
     translation.activate(django_settings.LANGUAGE_CODE)
     yield
     translation.activate(django_settings.LANGUAGE_CODE)
+
+
+@pytest.fixture(autouse=True)
+def site_hours_read_once_per_test(monkeypatch):
+    """Each test reads the site's hours afresh, once: at its first use, not again when the process's
+    cache (``siteops.HOURS_CACHE_SECONDS``) happens to expire in the middle of a slow test. Tests
+    that pin a number of statements (a deal's, a page's) then count the same whatever the machine's
+    speed; a test that changes the hours drops the cache itself, as the back office does."""
+    from piattaforma import siteops
+
+    monkeypatch.setattr(siteops, "HOURS_CACHE_SECONDS", 24 * 3600.0)
+    siteops.site_hours_forget()
+    yield
+    siteops.site_hours_forget()
