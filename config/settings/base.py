@@ -399,3 +399,6 @@ LOBBY_HEARTBEAT_SECONDS = float(os.environ.get("LOBBY_HEARTBEAT_SECONDS", "10"))
 # A table's lease (lobby.runtime.ownership) lasts this long without renewal before another process
 # may take the table over.
 LOBBY_LEASE_SECONDS = float(os.environ.get("LOBBY_LEASE_SECONDS", "15"))
+# The threads of one server process's database work for its tables (lobby.runtime.threads); 0: the
+# size of asyncio's default executor.
+LOBBY_DATABASE_THREADS = int(os.environ.get("LOBBY_DATABASE_THREADS", "0"))

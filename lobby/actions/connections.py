@@ -11,7 +11,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from lobby.actions import tablerow
@@ -149,8 +149,18 @@ def presence_beat(*, process: str, socket_ids: list[int]) -> int:
     """A server process is alive: refresh the rows of its open sockets (one statement).
 
     Only the ids it still holds: a row it lost track of is left to expire. Returns how many.
+    On PostgreSQL the ids go as one array parameter: a process holding a thousand sockets beats
+    without the ORM compiling a thousand-value ``IN`` every time.
     """
-    return SeatSocket.objects.filter(process=process, pk__in=socket_ids).update(seen_at=timezone.now())
+    now = timezone.now()
+    if connection.vendor != "postgresql":
+        return SeatSocket.objects.filter(process=process, pk__in=socket_ids).update(seen_at=now)
+    with connection.cursor() as cursor:
+        cursor.execute(_BEAT, [now, process, [int(pk) for pk in socket_ids]])
+        return int(cursor.rowcount)
+
+
+_BEAT = f"UPDATE {SeatSocket._meta.db_table} SET seen_at = %s WHERE process = %s AND id = ANY(%s::bigint[])"  # noqa: S608  # the model's table name
 
 
 @transaction.atomic

@@ -109,3 +109,27 @@ def test_staff_see_the_connections_and_how_many_were_cut_together(client):
     assert client.post(change, {"ended_by": "platform"}).status_code == 403  # evidence, never edited
     rows[0].refresh_from_db()
     assert rows[0].ended_by == EndedBy.NETWORK
+
+
+def test_a_beat_refreshes_only_its_own_processes_sockets_it_names_in_one_statement():
+    """``presence_beat``: the rows of the process's sockets it still holds are seen now; another
+    process's rows, and a row of its own it no longer names, keep their time. One statement
+    whatever the number of sockets (on PostgreSQL the ids are one array parameter)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    table = poker_table(seats=3)
+    users = [funded_player() for _ in range(3)]
+    seat_players(table, users)
+    mine = door.seat_connected(table_id=table.pk, user=users[0], process="daphne-a")
+    forgotten = door.seat_connected(table_id=table.pk, user=users[1], process="daphne-a")
+    other = door.seat_connected(table_id=table.pk, user=users[2], process="daphne-b")
+    old = timezone.now() - timedelta(seconds=30)
+    SeatSocket.objects.update(seen_at=old)
+    with CaptureQueriesContext(connection) as queries:
+        # (ids of another process's row and of no row at all are named too: neither is touched)
+        assert door.presence_beat(process="daphne-a", socket_ids=[mine, other, 10**9]) == 1
+    assert len(queries.captured_queries) == 1
+    seen = dict(SeatSocket.objects.values_list("pk", "seen_at"))
+    assert seen[mine] > old and seen[forgotten] == old and seen[other] == old
+    assert door.presence_beat(process="daphne-a", socket_ids=[]) == 0
