@@ -30,6 +30,7 @@ import contextlib
 import functools
 import json
 import logging
+import threading
 from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any, TypeVar
@@ -71,6 +72,21 @@ READ_BACK_PAUSE, READ_BACK_PAUSE_MAX = 0.02, 1.0
 
 
 M = TypeVar("M", bound=models.Model)
+R = TypeVar("R")
+
+
+def one_job_at_a_time(method: Callable[..., R]) -> Callable[..., R]:
+    """An owner's database work, run holding its ``working`` lock (re-entrant: a job's own nested
+    calls pass). Its jobs run one after the other anyway; the lock matters when ``stop`` cancels
+    the owner's task while a job runs on a database thread: the thread goes on, and the close
+    (the hand's settlement if one is pending, the snapshot) waits for it instead of running beside it."""
+
+    @functools.wraps(method)
+    def run(self: TableOwner, *args: Any, **kwargs: Any) -> R:
+        with self.working:
+            return method(self, *args, **kwargs)
+
+    return run
 
 
 @functools.cache
@@ -137,6 +153,9 @@ class TableOwner:
         self.unread = False
         # the hand's last step is journaled (and sent), its settlement not yet run (``_settle``)
         self.ending = False
+        # held by the thread running this owner's database work (``one_job_at_a_time``): a stop
+        # that cancels the owner's task while a job runs on a thread closes after that job, not beside it
+        self.working = threading.RLock()
         self.recovered_end = False  # that hand's end came from the journal (a predecessor stopped)
         # whether a rebuy may be pending at the hand's end: a row action that wrote a hold since
         # the deal, or a row this owner did not deal (None: the settlement looks)
@@ -282,6 +301,7 @@ class TableOwner:
                     with contextlib.suppress(Exception):
                         await close(code=4409)
 
+    @one_job_at_a_time
     def _close(self) -> None:
         with contextlib.suppress(TableElsewhere):  # another owner took the table: nothing to write
             if self.ending:
@@ -289,6 +309,7 @@ class TableOwner:
             self._save_snapshot()
             lease.lease_release(self.table_id)
 
+    @one_job_at_a_time
     def _load(
         self,
         claim: bool = False,
@@ -629,6 +650,7 @@ class TableOwner:
             raise
         await self._publish()
 
+    @one_job_at_a_time
     def _settle_sync(self) -> None:
         """The hand's end settled (``hands.finish_hand``) with the runtime row, in one transaction.
 
@@ -690,6 +712,7 @@ class TableOwner:
             if self.abandoning is None:
                 await self._publish()
 
+    @one_job_at_a_time
     def _row_action_sync(self, func: Callable[..., Any], kwargs: dict[str, Any]) -> Any:
         self._save_snapshot()
         self.captured = []
@@ -721,6 +744,7 @@ class TableOwner:
                 if hand is not None and hand.pk == self.hand_id:
                     self.hand = hand
 
+    @one_job_at_a_time
     def _save_snapshot(self) -> None:
         """Write the decisions applied in memory to the runtime row (the journal has each step).
 
