@@ -141,3 +141,16 @@ async def receives_nothing(ws: Any, timeout: float) -> bool:
         if (await ws.receive_json_from(timeout=timeout)).get("type") != "table.version":
             return False
     return True
+
+
+def three_bots_dealt() -> tuple[Table, list, list[Seat], int]:
+    """A three-seat poker table of bots with its first hand dealt: the table, the bots, their
+    seats, and the money there is (their conti and credits, the house's rake, the carried pots)."""
+    from tests.lobby.factories import poker_table
+    from tests.wallet.factories import funded_player
+
+    users = [funded_player(is_bot=True) for _ in range(3)]
+    table = poker_table(seats=3)
+    seats = seat_players(table, users)
+    door.table_start_hand(table_id=table.pk)
+    return table, users, seats, money_total(users, seats) + house_rake() + carried_pots()

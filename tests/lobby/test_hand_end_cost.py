@@ -14,15 +14,13 @@ from asgiref.sync import sync_to_async
 from django.db import connection, connections
 from django.test.utils import CaptureQueriesContext
 
-from lobby import door, presence
+from lobby import presence
 from lobby.actions import hands
 from lobby.models import Hand
 from lobby.runtime.owner import TableOwner
 from moderation import dumping
 from moderation.models import SignalHand
-from tests.lobby.factories import poker_table
-from tests.lobby.helpers import carried_pots, house_rake, money_total, seat_players
-from tests.wallet.factories import funded_player
+from tests.lobby.helpers import carried_pots, house_rake, money_total, three_bots_dealt
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -83,15 +81,7 @@ async def test_a_three_seat_hand_end_and_next_deal_make_a_pinned_number_of_state
     monkeypatch.setattr(TableOwner, "_settle_sync", counted_settlement)
     monkeypatch.setattr(TableOwner, "_row_action_sync", counted_row_action)
 
-    @sync_to_async
-    def three_bots():
-        users = [funded_player(is_bot=True) for _ in range(3)]
-        table = poker_table(seats=3)
-        seats = seat_players(table, users)
-        door.table_start_hand(table_id=table.pk)
-        return table, users, seats, money_total(users, seats) + house_rake() + carried_pots()
-
-    table, users, seats, money = await three_bots()
+    table, users, seats, money = await sync_to_async(three_bots_dealt)()
     await presence.owner_for(table.pk)  # the bots move on its timers until the hand ends
     for _ in range(400):
         if len(ends) >= 2 and len(deals) >= 2:

@@ -18,13 +18,11 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.db import connection
 
-from lobby import door, presence
+from lobby import presence
 from lobby.actions import hands
 from lobby.models import Hand, TableRuntime
 from lobby.runtime.owner import TableOwner
-from tests.lobby.factories import poker_table
-from tests.lobby.helpers import carried_pots, house_rake, money_total, seat_players
-from tests.wallet.factories import funded_player
+from tests.lobby.helpers import carried_pots, house_rake, money_total, three_bots_dealt
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 
@@ -68,15 +66,7 @@ async def test_a_stop_during_the_settlement_closes_after_it_and_settles_the_hand
     monkeypatch.setattr(hands, "finish_hand", paused_finish)
     monkeypatch.setattr(TableOwner, "_close", noted_close)
 
-    @sync_to_async
-    def three_bots():
-        users = [funded_player(is_bot=True) for _ in range(3)]
-        table = poker_table(seats=3)
-        seats = seat_players(table, users)
-        door.table_start_hand(table_id=table.pk)
-        return table, users, seats, money_total(users, seats) + house_rake() + carried_pots()
-
-    table, users, seats, money = await three_bots()
+    table, users, seats, money = await sync_to_async(three_bots_dealt)()
     caplog.set_level(logging.WARNING, logger="lobby")
     owner = await presence.owner_for(table.pk)  # the bots play the hand to its end on its timers
     try:
